@@ -1,0 +1,207 @@
+//! Number formats declared in specs: minifloats (fp20, AGX's 8-bit immediate) and two's
+//! complement fixed point (fx10). The spec declares the shape; the arithmetic lives here once.
+
+/// A binary floating-point format: sign, exponent and mantissa widths and the exponent bias.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FloatFormat {
+    /// Sign bits (0 or 1).
+    pub sign: u32,
+    /// Exponent bits.
+    pub exponent: u32,
+    /// Mantissa (fraction) bits.
+    pub mantissa: u32,
+    /// Exponent bias.
+    pub bias: i32,
+    /// Whether the all-ones exponent means infinity/NaN (IEEE) rather than ordinary values.
+    pub specials: bool,
+}
+
+impl FloatFormat {
+    /// Total width in bits.
+    pub const fn width(&self) -> u32 {
+        self.sign + self.exponent + self.mantissa
+    }
+
+    /// Decodes raw bits to a value. A zero exponent is subnormal; the all-ones exponent is
+    /// infinity (zero mantissa) or NaN.
+    pub fn decode(&self, bits: u64) -> f64 {
+        let m_mask = (1u64 << self.mantissa) - 1;
+        let e_max = (1u64 << self.exponent) - 1;
+        let mant = bits & m_mask;
+        let exp = (bits >> self.mantissa) & e_max;
+        let negative = self.sign == 1 && (bits >> (self.mantissa + self.exponent)) & 1 == 1;
+        let scale = |e: i32| pow2(e);
+        let magnitude = if exp == 0 {
+            mant as f64 * scale(1 - self.bias - self.mantissa as i32)
+        } else if exp == e_max && self.specials {
+            if mant == 0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        } else {
+            (mant | (1 << self.mantissa)) as f64 * scale(exp as i32 - self.bias - self.mantissa as i32)
+        };
+        if negative {
+            -magnitude
+        } else {
+            magnitude
+        }
+    }
+
+    /// Encodes a value, truncating extra mantissa bits (as the hardware assemblers do).
+    /// Returns `None` when the value is out of the format's range or negative without a sign.
+    pub fn encode(&self, value: f64) -> Option<u64> {
+        let sign_bit = if value.is_sign_negative() && value != 0.0 {
+            if self.sign == 0 {
+                return None;
+            }
+            1u64 << (self.mantissa + self.exponent)
+        } else {
+            0
+        };
+        let a = value.abs();
+        let e_max = (1u64 << self.exponent) - 1;
+        if (a.is_nan() || a.is_infinite()) && !self.specials {
+            return None;
+        }
+        if a.is_nan() {
+            return Some(sign_bit | (e_max << self.mantissa) | 1);
+        }
+        if a.is_infinite() {
+            return Some(sign_bit | (e_max << self.mantissa));
+        }
+        if a == 0.0 {
+            return Some(sign_bit);
+        }
+        // Find e with 2^e <= a < 2^(e+1).
+        let mut e = 0i32;
+        let mut x = a;
+        while x >= 2.0 {
+            x /= 2.0;
+            e += 1;
+        }
+        while x < 1.0 {
+            x *= 2.0;
+            e -= 1;
+        }
+        let biased = e + self.bias;
+        if biased > e_max as i32 || (self.specials && biased == e_max as i32) {
+            return None;
+        }
+        if biased <= 0 {
+            // Subnormal: value = mant * 2^(1 - bias - mantissa).
+            let mant = (a / pow2(1 - self.bias - self.mantissa as i32)) as u64;
+            return Some(sign_bit | mant);
+        }
+        let mant = ((x - 1.0) * pow2(self.mantissa as i32)) as u64;
+        Some(sign_bit | ((biased as u64) << self.mantissa) | mant)
+    }
+}
+
+/// A two's complement fixed-point format: `width` bits of which `fraction` are fractional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixedFormat {
+    /// Total width in bits.
+    pub width: u32,
+    /// Fraction bits (1.0 = 1 << fraction).
+    pub fraction: u32,
+    /// Whether the format is signed (two's complement).
+    pub signed: bool,
+}
+
+impl FixedFormat {
+    /// Decodes raw bits to a value.
+    pub fn decode(&self, bits: u64) -> f64 {
+        let raw = if self.signed {
+            crate::bits::sign_extend(bits, self.width) as f64
+        } else {
+            bits as f64
+        };
+        raw / pow2(self.fraction as i32)
+    }
+
+    /// Encodes a value, truncating towards zero; `None` when it does not fit.
+    pub fn encode(&self, value: f64) -> Option<u64> {
+        let scaled = value * pow2(self.fraction as i32);
+        let scaled = if scaled < 0.0 { -((-scaled) as i64) } else { scaled as i64 };
+        let (min, max) = if self.signed {
+            (-(1i64 << (self.width - 1)), (1i64 << (self.width - 1)) - 1)
+        } else {
+            (0, (1i64 << self.width) - 1)
+        };
+        if scaled < min || scaled > max || !value.is_finite() {
+            return None;
+        }
+        Some((scaled as u64) & crate::bits::mask(self.width))
+    }
+}
+
+fn pow2(e: i32) -> f64 {
+    let mut r = 1.0f64;
+    if e >= 0 {
+        for _ in 0..e {
+            r *= 2.0;
+        }
+    } else {
+        for _ in 0..(-e) {
+            r /= 2.0;
+        }
+    }
+    r
+}
+
+/// Writes an IEEE single given as bits the way C's `printf("%f", (double)f)` does
+/// (six decimals, `inf`, `nan` and `-nan` by the sign bit), as disassemblers written in C print.
+pub fn write_c_f(out: &mut dyn core::fmt::Write, bits: u32) -> core::fmt::Result {
+    let f = f32::from_bits(bits);
+    let negative = bits >> 31 == 1;
+    if f.is_nan() {
+        out.write_str(if negative { "-nan" } else { "nan" })
+    } else if f.is_infinite() {
+        out.write_str(if negative { "-inf" } else { "inf" })
+    } else {
+        write!(out, "{:.6}", f as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // fp20 as the grate assembler defines it: sign 1, exponent 6, mantissa 13, bias 31.
+    const FP20: FloatFormat = FloatFormat { sign: 1, exponent: 6, mantissa: 13, bias: 31, specials: true };
+    const FX10: FixedFormat = FixedFormat { width: 10, fraction: 8, signed: true };
+
+    #[test]
+    fn fp20_matches_grate_reference_values() {
+        // Reference values from grate's assembler (shared/reference/facts/tegra-agx.md A.5).
+        assert_eq!(FP20.encode(1.0), Some(0x3E000));
+        assert_eq!(FP20.encode(-2.5), Some(0xC0800));
+        assert_eq!(FP20.encode(0.5), Some(0x3C000));
+        assert_eq!(FP20.encode(0.1), Some(0x37333));
+        assert_eq!(FP20.decode(0x3E000), 1.0);
+        assert_eq!(FP20.decode(0xC0800), -2.5);
+    }
+
+    #[test]
+    fn fx10_matches_grate_reference_values() {
+        assert_eq!(FX10.encode(1.0), Some(0x100));
+        assert_eq!(FX10.encode(0.5), Some(0x080));
+        assert_eq!(FX10.encode(0.25), Some(0x040));
+        assert_eq!(FX10.encode(-1.0), Some(0x300));
+        assert_eq!(FX10.decode(0x300), -1.0);
+        assert_eq!(FX10.encode(2.0), None);
+    }
+
+    #[test]
+    fn agx_float_immediate() {
+        // AGX 8-bit float immediate (applegpu decode_float_immediate): 0.5 = 0x20, 1.0 = 0x30,
+        // 2.0 = 0x40, -2.0 = 0xC0.
+        let agx = FloatFormat { sign: 1, exponent: 3, mantissa: 4, bias: 3, specials: false };
+        assert_eq!(agx.decode(0x20), 0.5);
+        assert_eq!(agx.decode(0x30), 1.0);
+        assert_eq!(agx.decode(0xC0), -2.0);
+        assert_eq!(agx.encode(2.0), Some(0x40));
+    }
+}

@@ -1,0 +1,26 @@
+//! Results of validators: per-instruction constraints and whole-program rules.
+
+use alloc::string::String;
+
+/// One broken rule: which rule, at which instruction, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule's or constraint's name in the spec.
+    pub rule: &'static str,
+    /// The rule's text, as the reference document states it.
+    pub message: &'static str,
+    /// Index of the instruction the violation is reported at.
+    pub index: usize,
+    /// Extra detail (for example the related instruction), possibly empty.
+    pub detail: String,
+}
+
+impl core::fmt::Display for Violation {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "instruction {}: {} ({})", self.index, self.message, self.rule)?;
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,850 @@
+//! The bidirectional syntax engine.
+//!
+//! A dialect's syntax for an encoding is a [`Syntax`]: ordered arms, each an optional guard and
+//! a sequence of [`Item`]s (literals, field values shown through name tables or number formats,
+//! calls of named sub-syntaxes, optional groups). The same static description is
+//!
+//! - **printed** ([`print`]): the first arm whose guard holds is written out; and
+//! - **parsed** ([`parse`]): a backtracking matcher reads text into field values. Guards and the
+//!   conditions of optional groups are *solved*: `field == value` assigns the field, `!flag`
+//!   clears it, disjunctions become choices, and what cannot be solved yet is checked once every
+//!   field is known (after defaults).
+//!
+//! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
+//! printed text determines every field, which the generated targets' property tests check on
+//! random words.
+
+use crate::format::Format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+/// Index of a field in its format's field list.
+pub type Slot = u16;
+
+/// A condition or value over the fields of the instruction being printed or parsed.
+#[derive(Debug)]
+pub enum Expr {
+    /// A constant.
+    Int(i64),
+    /// A field's raw value.
+    Field(Slot),
+    /// A parameter of the enclosing sub-syntax.
+    Param(u8),
+    /// The address of the instruction (for pc-relative operands).
+    Pc,
+    /// Logical not (0 ↔ 1).
+    Not(&'static Expr),
+    /// All must hold.
+    And(&'static [Expr]),
+    /// At least one must hold.
+    Or(&'static [Expr]),
+    /// A comparison.
+    Cmp(Cmp, &'static Expr, &'static Expr),
+    /// Sum.
+    Add(&'static Expr, &'static Expr),
+}
+
+/// Comparison operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// A named syntax: ordered arms, the first whose guard holds is printed.
+#[derive(Debug)]
+pub struct Syntax {
+    /// Name in the spec (the format's name for a top-level syntax).
+    pub name: &'static str,
+    /// The arms, in order.
+    pub arms: &'static [Arm],
+}
+
+/// One arm of a [`Syntax`].
+#[derive(Debug)]
+pub struct Arm {
+    /// When this arm applies; `None` always applies.
+    pub guard: Option<&'static Expr>,
+    /// What is printed / parsed.
+    pub items: &'static [Item],
+}
+
+/// One element of a syntax sequence.
+#[derive(Debug)]
+pub enum Item {
+    /// Literal text. A space matches any run of blanks (including none) when parsing.
+    Lit(&'static str),
+    /// A field (or parameter) shown in some way.
+    Show(&'static Expr, Show),
+    /// A named sub-syntax, called with arguments (fields, negated fields, constants).
+    Call(&'static Syntax, &'static [Expr]),
+    /// An optional group: printed when the condition holds; when parsing, its presence makes
+    /// the condition true and its absence makes it false.
+    Opt(&'static Expr, &'static [Item]),
+}
+
+/// How a value is shown.
+#[derive(Debug)]
+pub enum Show {
+    /// Through a name table.
+    Table(&'static Table),
+    /// Through one of two name tables, chosen by a condition (e.g. register file by `ws`).
+    TableIf(&'static Expr, &'static Table, &'static Table),
+    /// As a number.
+    Num(Num),
+}
+
+/// Number display styles.
+#[derive(Debug, Clone, Copy)]
+pub enum Num {
+    /// Unsigned decimal.
+    Dec,
+    /// Signed decimal of a `bits`-wide two's complement value, with `+` on positives if `plus`.
+    Signed {
+        /// Width of the value.
+        bits: u32,
+        /// Print a `+` before non-negative values.
+        plus: bool,
+    },
+    /// Hexadecimal with at least `digits` digits, with a `0x` prefix if `prefix`.
+    Hex {
+        /// Minimum digits (zero-padded).
+        digits: u8,
+        /// Print `0x`.
+        prefix: bool,
+    },
+    /// An IEEE single (the field's bits) printed like C's `%f`.
+    CFloat,
+    /// A signed pc-relative displacement: when parsing, a label name is also accepted and
+    /// becomes `label address - base`.
+    Label {
+        /// Width of the displacement.
+        bits: u32,
+        /// What the displacement is relative to (an expression over `Pc` and fields).
+        base: &'static Expr,
+    },
+}
+
+/// A name table: spellings of a field's values in one dialect.
+#[derive(Debug)]
+pub struct Table {
+    /// What the names are, for error messages ("register", "condition").
+    pub name: &'static str,
+    /// The entries, in order: the first that matches a value prints it.
+    pub entries: &'static [Entry],
+}
+
+/// One entry of a [`Table`].
+#[derive(Debug)]
+pub enum Entry {
+    /// One value, one spelling.
+    Name(&'static str, u64),
+    /// A range `lo..=hi` printed as `prefix`, `value + shift` in decimal, `suffix`.
+    Range {
+        /// Text before the number.
+        prefix: &'static str,
+        /// Text after the number.
+        suffix: &'static str,
+        /// First value.
+        lo: u64,
+        /// Last value.
+        hi: u64,
+        /// Printed number minus value.
+        shift: i64,
+    },
+    /// Printed for any value no earlier entry names (e.g. `???`); never parsed.
+    Else(&'static str),
+}
+
+impl Table {
+    /// Writes the spelling of `value`, if the table has one.
+    pub fn write(&self, value: u64, out: &mut dyn Write) -> Option<fmt::Result> {
+        for e in self.entries {
+            match *e {
+                Entry::Name(s, v) if v == value => return Some(out.write_str(s)),
+                Entry::Range { prefix, suffix, lo, hi, shift } if (lo..=hi).contains(&value) => {
+                    return Some(write!(out, "{prefix}{}{suffix}", value as i64 + shift));
+                }
+                Entry::Else(s) => return Some(out.write_str(s)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The value spelled `name` exactly, if any.
+    pub fn lookup(&self, name: &str) -> Option<u64> {
+        let mut found = None;
+        self.candidates(name, 0, false, &mut |len, v| {
+            if len == name.len() && found.is_none() {
+                found = Some(v);
+            }
+        });
+        found
+    }
+
+    fn candidates(&self, text: &str, pos: usize, fold: bool, f: &mut dyn FnMut(usize, u64)) {
+        let rest = &text[pos..];
+        for e in self.entries {
+            match *e {
+                Entry::Name(s, v) => {
+                    if starts_with(rest, s, fold) {
+                        f(s.len(), v);
+                    }
+                }
+                Entry::Range { prefix, suffix, lo, hi, shift } => {
+                    if !starts_with(rest, prefix, fold) {
+                        continue;
+                    }
+                    let after = &rest[prefix.len()..];
+                    if let Some((n, len)) = scan_decimal(after) {
+                        let tail = &after[len..];
+                        let v = n - shift as i128;
+                        if starts_with(tail, suffix, fold) && v >= lo as i128 && v <= hi as i128 {
+                            f(prefix.len() + len + suffix.len(), v as u64);
+                        }
+                    }
+                }
+                Entry::Else(_) => {}
+            }
+        }
+    }
+}
+
+fn starts_with(text: &str, prefix: &str, fold: bool) -> bool {
+    if fold {
+        text.len() >= prefix.len()
+            && text.is_char_boundary(prefix.len())
+            && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+    } else {
+        text.starts_with(prefix)
+    }
+}
+
+/// A signed decimal integer at the start of `s`: (value, length).
+fn scan_decimal(s: &str) -> Option<(i128, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let neg = matches!(b.first(), Some(b'-'));
+    if neg || matches!(b.first(), Some(b'+')) {
+        i = 1;
+    }
+    let start = i;
+    let mut v: i128 = 0;
+    while i < b.len() && b[i].is_ascii_digit() && i - start < 30 {
+        v = v * 10 + (b[i] - b'0') as i128;
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    Some((if neg { -v } else { v }, i))
+}
+
+/// A number literal at the start of `s` (decimal, `0x` hex, `0b` binary, optional sign):
+/// (value, length).
+fn scan_integer(s: &str) -> Option<(i128, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let neg = matches!(b.first(), Some(b'-'));
+    if neg || matches!(b.first(), Some(b'+')) {
+        i = 1;
+    }
+    let (radix, skip) = match (b.get(i), b.get(i + 1)) {
+        (Some(b'0'), Some(b'x' | b'X')) => (16, 2),
+        (Some(b'0'), Some(b'b' | b'B')) => (2, 2),
+        _ => (10, 0),
+    };
+    i += skip;
+    let start = i;
+    let mut v: i128 = 0;
+    while i < b.len() {
+        let d = match (b[i] as char).to_digit(radix) {
+            Some(d) => d,
+            None => break,
+        };
+        if i - start > 32 {
+            return None;
+        }
+        v = v * radix as i128 + d as i128;
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    Some((if neg { -v } else { v }, i))
+}
+
+/// A float literal (`1.5`, `-0.25`, `1e3`, `1.`) at the start of `s`: (value, length).
+fn scan_float(s: &str) -> Option<(f64, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        i = 1;
+    }
+    let digits_start = i;
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+        i += 1;
+    }
+    if i == digits_start {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+            j += 1;
+        }
+        let e0 = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > e0 {
+            i = j;
+        }
+    }
+    s[..i].parse::<f64>().ok().map(|v| (v, i))
+}
+
+/// A parameter binding of a sub-syntax call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Slot(Slot),
+    NotSlot(Slot),
+    Const(i64),
+}
+
+fn bind(e: &Expr, frame: &[Bound]) -> Bound {
+    match e {
+        Expr::Field(s) => Bound::Slot(*s),
+        Expr::Param(n) => frame[*n as usize],
+        Expr::Int(v) => Bound::Const(*v),
+        Expr::Not(x) => match bind(x, frame) {
+            Bound::Slot(s) => Bound::NotSlot(s),
+            Bound::NotSlot(s) => Bound::Slot(s),
+            Bound::Const(v) => Bound::Const((v == 0) as i64),
+        },
+        // The compiler only passes fields, negated fields and constants.
+        _ => Bound::Const(0),
+    }
+}
+
+fn bound_value(b: Bound, vals: &[Option<u64>]) -> Option<i64> {
+    match b {
+        Bound::Slot(s) => vals[s as usize].map(|v| v as i64),
+        Bound::NotSlot(s) => vals[s as usize].map(|v| (v == 0) as i64),
+        Bound::Const(v) => Some(v),
+    }
+}
+
+fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64> {
+    match e {
+        Expr::Int(v) => Some(*v),
+        Expr::Field(_) | Expr::Param(_) => bound_value(bind(e, frame), vals),
+        Expr::Pc => Some(pc as i64),
+        Expr::Not(x) => eval(x, frame, vals, pc).map(|v| (v == 0) as i64),
+        Expr::And(xs) => {
+            let mut all = Some(1);
+            for x in xs.iter() {
+                match eval(x, frame, vals, pc) {
+                    Some(0) => return Some(0),
+                    Some(_) => {}
+                    None => all = None,
+                }
+            }
+            all
+        }
+        Expr::Or(xs) => {
+            let mut any = Some(0);
+            for x in xs.iter() {
+                match eval(x, frame, vals, pc) {
+                    Some(0) => {}
+                    Some(_) => return Some(1),
+                    None => any = None,
+                }
+            }
+            any
+        }
+        Expr::Cmp(op, a, b) => {
+            let (a, b) = (eval(a, frame, vals, pc)?, eval(b, frame, vals, pc)?);
+            Some(match op {
+                Cmp::Eq => a == b,
+                Cmp::Ne => a != b,
+                Cmp::Lt => a < b,
+                Cmp::Le => a <= b,
+                Cmp::Gt => a > b,
+                Cmp::Ge => a >= b,
+            } as i64)
+        }
+        Expr::Add(a, b) => Some(eval(a, frame, vals, pc)?.wrapping_add(eval(b, frame, vals, pc)?)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+/// Prints the instruction whose raw field values are `values` with `syntax`.
+pub fn print(
+    syntax: &Syntax,
+    values: &[u64],
+    pc: u64,
+    out: &mut dyn Write,
+) -> fmt::Result {
+    let vals: Vec<Option<u64>> = values.iter().map(|v| Some(*v)).collect();
+    Printer { vals: &vals, pc }.syntax(syntax, &[], out)
+}
+
+struct Printer<'a> {
+    vals: &'a [Option<u64>],
+    pc: u64,
+}
+
+impl Printer<'_> {
+    fn holds(&self, e: &Expr, frame: &[Bound]) -> bool {
+        eval(e, frame, self.vals, self.pc).unwrap_or(0) != 0
+    }
+
+    fn syntax(&self, syntax: &Syntax, frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
+        for arm in syntax.arms {
+            if arm.guard.is_none_or(|g| self.holds(g, frame)) {
+                return self.items(arm.items, frame, out);
+            }
+        }
+        // No arm applies: a spec whose last arm has a guard. Show the raw fields.
+        write!(out, "<{}?>", syntax.name)
+    }
+
+    fn items(&self, items: &[Item], frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
+        for item in items {
+            match item {
+                Item::Lit(s) => out.write_str(s)?,
+                Item::Show(e, show) => {
+                    let v = bound_value(bind(e, frame), self.vals).unwrap_or(0) as u64;
+                    self.show(v, show, frame, out)?;
+                }
+                Item::Call(sub, args) => {
+                    let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
+                    self.syntax(sub, &inner, out)?;
+                }
+                Item::Opt(cond, body) => {
+                    if self.holds(cond, frame) {
+                        self.items(body, frame, out)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn show(&self, v: u64, show: &Show, frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
+        match show {
+            Show::Table(t) => t.write(v, out).unwrap_or_else(|| write!(out, "{v}?")),
+            Show::TableIf(c, a, e) => {
+                let t = if self.holds(c, frame) { a } else { e };
+                t.write(v, out).unwrap_or_else(|| write!(out, "{v}?"))
+            }
+            Show::Num(n) => write_number(v, *n, out),
+        }
+    }
+}
+
+fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
+    match n {
+        Num::Dec => write!(out, "{v}"),
+        Num::Signed { bits, plus } => {
+            let s = crate::bits::sign_extend(v, bits);
+            if plus && s >= 0 {
+                out.write_char('+')?;
+            }
+            write!(out, "{s}")
+        }
+        Num::Label { bits, .. } => write!(out, "{}", crate::bits::sign_extend(v, bits)),
+        Num::Hex { digits, prefix } => {
+            if prefix {
+                out.write_str("0x")?;
+            }
+            write!(out, "{v:0width$x}", width = digits as usize)
+        }
+        Num::CFloat => crate::number::write_c_f(out, v as u32),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+/// Where a parse failed and what would have been accepted there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Byte offset in the text.
+    pub pos: usize,
+    /// What was expected at `pos`.
+    pub expected: Vec<String>,
+}
+
+impl Failure {
+    /// A one-line description: "expected `,` or register".
+    pub fn message(&self, text: &str) -> String {
+        let mut m = String::from("expected ");
+        let mut seen: Vec<&str> = Vec::new();
+        for e in &self.expected {
+            if !seen.contains(&e.as_str()) {
+                seen.push(e);
+            }
+        }
+        for (i, e) in seen.iter().take(6).enumerate() {
+            if i > 0 {
+                m.push_str(if i + 1 == seen.len().min(6) { " or " } else { ", " });
+            }
+            m.push_str(e);
+        }
+        if seen.len() > 6 {
+            m.push_str(", ...");
+        }
+        let found = text[self.pos.min(text.len())..].trim();
+        if found.is_empty() {
+            m.push_str(", found end of line");
+        } else {
+            let word: String = found.chars().take(16).collect();
+            m.push_str(&alloc::format!(", found `{word}`"));
+        }
+        m
+    }
+}
+
+/// What the parser needs from its surroundings.
+pub struct Context<'a> {
+    /// Address of the instruction being parsed.
+    pub pc: u64,
+    /// Resolves a label to its address.
+    pub labels: &'a dyn Fn(&str) -> Option<u64>,
+    /// Match literals and names without regard to ASCII case.
+    pub ignore_case: bool,
+}
+
+#[derive(Clone)]
+struct State {
+    vals: Vec<Option<u64>>,
+    deferred: Vec<(&'static Expr, bool, Vec<Bound>)>,
+}
+
+type K<'k> = &'k mut dyn FnMut(&mut Parser, usize, &mut State) -> bool;
+
+struct Parser<'t> {
+    format: &'t Format,
+    text: &'t str,
+    ctx: &'t Context<'t>,
+    furthest: usize,
+    expected: Vec<String>,
+    result: Option<Vec<u64>>,
+    budget: u32,
+}
+
+/// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
+/// field's raw value.
+pub fn parse(format: &Format, syntax: &'static Syntax, text: &str, ctx: &Context) -> Result<Vec<u64>, Failure> {
+    let mut p = Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 200_000 };
+    let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
+    for (i, f) in format.fields.iter().enumerate() {
+        if let Some(v) = f.fixed {
+            st.vals[i] = Some(v);
+        }
+    }
+    let start = skip_blanks(text, 0);
+    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
+    match p.result {
+        Some(v) => Ok(v),
+        None => Err(Failure { pos: p.furthest, expected: p.expected }),
+    }
+}
+
+fn skip_blanks(text: &str, mut pos: usize) -> usize {
+    let b = text.as_bytes();
+    while pos < b.len() && (b[pos] == b' ' || b[pos] == b'\t') {
+        pos += 1;
+    }
+    pos
+}
+
+impl Parser<'_> {
+    fn fail(&mut self, pos: usize, what: impl Into<String>) -> bool {
+        if pos > self.furthest {
+            self.furthest = pos;
+            self.expected.clear();
+        }
+        if pos == self.furthest {
+            self.expected.push(what.into());
+        }
+        false
+    }
+
+    fn finish(&mut self, pos: usize, st: &mut State) -> bool {
+        let pos = skip_blanks(self.text, pos);
+        if pos != self.text.len() {
+            return self.fail(pos, "end of line");
+        }
+        let mut vals = Vec::with_capacity(st.vals.len());
+        for (i, v) in st.vals.iter().enumerate() {
+            match v.or(self.format.fields[i].default) {
+                Some(v) => vals.push(v),
+                None => {
+                    let name = self.format.fields[i].name;
+                    return self.fail(pos, alloc::format!("an operand for `{name}`"));
+                }
+            }
+        }
+        let known: Vec<Option<u64>> = vals.iter().map(|v| Some(*v)).collect();
+        for (e, want, frame) in &st.deferred {
+            if (eval(e, frame, &known, self.ctx.pc).unwrap_or(0) != 0) != *want {
+                return self.fail(pos, "operands consistent with each other");
+            }
+        }
+        self.result = Some(vals);
+        true
+    }
+
+    fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        for arm in syntax.arms {
+            let mut trial = st.clone();
+            let ok = match arm.guard {
+                None => self.items(arm.items, 0, frame, pos, &mut trial, k),
+                Some(g) => {
+                    let items = arm.items;
+                    self.require(g, true, frame, pos, &mut trial, &mut |p, pos, st| p.items(items, 0, frame, pos, st, &mut *k))
+                }
+            };
+            if ok {
+                *st = trial;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn items(&mut self, items: &'static [Item], i: usize, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let Some(item) = items.get(i) else {
+            return k(self, pos, st);
+        };
+        let mut rest = |p: &mut Parser, pos: usize, st: &mut State| p.items(items, i + 1, frame, pos, st, &mut *k);
+        match item {
+            Item::Lit(s) => match self.literal(s, pos) {
+                Some(end) => rest(self, end, st),
+                None => self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim())),
+            },
+            Item::Show(e, show) => {
+                let b = bind(e, frame);
+                self.show(b, show, frame, pos, st, &mut rest)
+            }
+            Item::Call(sub, args) => {
+                let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
+                self.syntax(sub, &inner, pos, st, &mut rest)
+            }
+            Item::Opt(cond, body) => {
+                let mut present = st.clone();
+                let body: &'static [Item] = body;
+                let ok = self.require(cond, true, frame, pos, &mut present, &mut |p, pos, st| {
+                    p.items(body, 0, frame, pos, st, &mut rest)
+                });
+                if ok {
+                    *st = present;
+                    return true;
+                }
+                self.require(cond, false, frame, pos, st, &mut rest)
+            }
+        }
+    }
+
+    /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation and inside the
+    /// literal (where it has spaces) are skipped.
+    fn literal(&self, s: &str, pos: usize) -> Option<usize> {
+        let text = self.text.as_bytes();
+        let mut p = pos;
+        if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
+            p = skip_blanks(self.text, p);
+        }
+        for &c in s.as_bytes() {
+            if c == b' ' {
+                p = skip_blanks(self.text, p);
+            } else if p < text.len() && (text[p] == c || (self.ctx.ignore_case && text[p].eq_ignore_ascii_case(&c))) {
+                p += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    fn show(&mut self, b: Bound, show: &'static Show, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        match show {
+            Show::Table(t) => self.table(t, b, pos, st, k),
+            Show::TableIf(c, a, e) => {
+                for (t, want) in [(a, true), (e, false)] {
+                    let mut trial = st.clone();
+                    let ok = self.require(c, want, frame, pos, &mut trial, &mut |p, pos, st| p.table(t, b, pos, st, &mut *k));
+                    if ok {
+                        *st = trial;
+                        return true;
+                    }
+                }
+                false
+            }
+            Show::Num(n) => self.number(*n, b, frame, pos, st, k),
+        }
+    }
+
+    fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
+        let mut cands: Vec<(usize, u64)> = Vec::new();
+        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| cands.push((len, v)));
+        cands.sort_by(|x, y| y.0.cmp(&x.0));
+        for (len, v) in cands {
+            let mut trial = st.clone();
+            if self.assign(b, v, &mut trial) && k(self, pos + len, &mut trial) {
+                *st = trial;
+                return true;
+            }
+        }
+        self.fail(pos, t.name)
+    }
+
+    fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        let rest = &self.text[pos..];
+        let (value, len) = match n {
+            Num::CFloat => match scan_float(rest) {
+                Some((f, len)) => ((f as f32).to_bits() as i128, len),
+                None => return self.fail(pos, "a number"),
+            },
+            Num::Label { base, .. } => match scan_integer(rest) {
+                Some(x) => x,
+                None => {
+                    let len = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                        .unwrap_or(rest.len());
+                    let label = &rest[..len];
+                    let addr = if len > 0 { (self.ctx.labels)(label) } else { None };
+                    match (addr, eval(base, frame, &st.vals, self.ctx.pc)) {
+                        (Some(a), Some(base)) => (a as i128 - base as i128, len),
+                        _ => return self.fail(pos, "a number or label"),
+                    }
+                }
+            },
+            _ => match scan_integer(rest) {
+                Some(x) => x,
+                None => return self.fail(pos, "a number"),
+            },
+        };
+        let width = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces),
+            Bound::Const(_) => 64,
+        };
+        let fits = if width >= 64 {
+            true
+        } else {
+            let lo = -(1i128 << (width - 1));
+            let hi = (1i128 << width) - 1;
+            value >= lo && value <= hi
+        };
+        if !fits {
+            return self.fail(pos, alloc::format!("a value that fits {width} bits"));
+        }
+        let raw = (value as u64) & crate::bits::mask(width);
+        let mut trial = st.clone();
+        if self.assign(b, raw, &mut trial) && k(self, pos + len, &mut trial) {
+            *st = trial;
+            return true;
+        }
+        false
+    }
+
+    fn assign(&self, b: Bound, v: u64, st: &mut State) -> bool {
+        match b {
+            Bound::Const(c) => c as u64 == v,
+            Bound::Slot(s) => set(&mut st.vals[s as usize], v),
+            Bound::NotSlot(s) => v <= 1 && set(&mut st.vals[s as usize], 1 - v),
+        }
+    }
+
+    /// Makes `e` evaluate to `want`, calling `k` on every way found until one succeeds.
+    fn require(&mut self, e: &'static Expr, want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        if let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) {
+            return (v != 0) == want && k(self, pos, st);
+        }
+        match e {
+            Expr::Field(_) | Expr::Param(_) => {
+                let b = bind(e, frame);
+                let one_bit = match b {
+                    Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces) == 1,
+                    Bound::Const(_) => true,
+                };
+                if one_bit {
+                    self.assign(b, want as u64, st) && k(self, pos, st)
+                } else {
+                    self.defer(e, want, frame, pos, st, k)
+                }
+            }
+            Expr::Not(x) => self.require(x, !want, frame, pos, st, k),
+            Expr::And(xs) if want => self.require_all(xs, true, frame, pos, st, k),
+            Expr::Or(xs) if !want => self.require_all(xs, false, frame, pos, st, k),
+            Expr::And(xs) | Expr::Or(xs) => {
+                for x in xs.iter() {
+                    let mut trial = st.clone();
+                    if self.require(x, want, frame, pos, &mut trial, k) {
+                        *st = trial;
+                        return true;
+                    }
+                }
+                false
+            }
+            Expr::Cmp(op, a, b) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
+                let (va, vb) = (eval(a, frame, &st.vals, self.ctx.pc), eval(b, frame, &st.vals, self.ctx.pc));
+                let target = match (va, vb) {
+                    (None, Some(v)) if matches!(a, Expr::Field(_) | Expr::Param(_)) => Some((bind(a, frame), v)),
+                    (Some(v), None) if matches!(b, Expr::Field(_) | Expr::Param(_)) => Some((bind(b, frame), v)),
+                    _ => None,
+                };
+                match target {
+                    Some((bound, v)) => self.assign(bound, v as u64, st) && k(self, pos, st),
+                    None => self.defer(e, want, frame, pos, st, k),
+                }
+            }
+            _ => self.defer(e, want, frame, pos, st, k),
+        }
+    }
+
+    fn require_all(&mut self, xs: &'static [Expr], want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        match xs.split_first() {
+            None => k(self, pos, st),
+            Some((x, rest)) => self.require(x, want, frame, pos, st, &mut |p, pos, st| {
+                p.require_all(rest, want, frame, pos, st, &mut *k)
+            }),
+        }
+    }
+
+    fn defer(&mut self, e: &'static Expr, want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        st.deferred.push((e, want, frame.to_vec()));
+        k(self, pos, st)
+    }
+}
+
+fn set(slot: &mut Option<u64>, v: u64) -> bool {
+    match slot {
+        Some(old) => *old == v,
+        None => {
+            *slot = Some(v);
+            true
+        }
+    }
+}
