@@ -33,7 +33,10 @@ pub struct Format {
 impl Format {
     /// Every field's raw value in `word`.
     pub fn unpack(&self, word: u128) -> Vec<u64> {
-        self.fields.iter().map(|f| bits::get(word, f.pieces)).collect()
+        self.fields
+            .iter()
+            .map(|f| bits::get(word, f.pieces))
+            .collect()
     }
 
     /// Packs raw field values (as from [`Format::unpack`] or the parser) into a word.

@@ -174,7 +174,13 @@ impl Table {
         for e in self.entries {
             match *e {
                 Entry::Name(s, v) if v == value => return Some(out.write_str(s)),
-                Entry::Range { prefix, suffix, lo, hi, shift } if (lo..=hi).contains(&value) => {
+                Entry::Range {
+                    prefix,
+                    suffix,
+                    lo,
+                    hi,
+                    shift,
+                } if (lo..=hi).contains(&value) => {
                     return Some(write!(out, "{prefix}{}{suffix}", value as i64 + shift));
                 }
                 Entry::Else(s) => return Some(out.write_str(s)),
@@ -204,7 +210,13 @@ impl Table {
                         f(s.len(), v);
                     }
                 }
-                Entry::Range { prefix, suffix, lo, hi, shift } => {
+                Entry::Range {
+                    prefix,
+                    suffix,
+                    lo,
+                    hi,
+                    shift,
+                } => {
                     if !starts_with(rest, prefix, fold) {
                         continue;
                     }
@@ -395,12 +407,7 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
 // Printing
 
 /// Prints the instruction whose raw field values are `values` with `syntax`.
-pub fn print(
-    syntax: &Syntax,
-    values: &[u64],
-    pc: u64,
-    out: &mut dyn Write,
-) -> fmt::Result {
+pub fn print(syntax: &Syntax, values: &[u64], pc: u64, out: &mut dyn Write) -> fmt::Result {
     let vals: Vec<Option<u64>> = values.iter().map(|v| Some(*v)).collect();
     Printer { vals: &vals, pc }.syntax(syntax, &[], out)
 }
@@ -504,7 +511,11 @@ impl Failure {
         }
         for (i, e) in seen.iter().take(6).enumerate() {
             if i > 0 {
-                m.push_str(if i + 1 == seen.len().min(6) { " or " } else { ", " });
+                m.push_str(if i + 1 == seen.len().min(6) {
+                    " or "
+                } else {
+                    ", "
+                });
             }
             m.push_str(e);
         }
@@ -552,19 +563,40 @@ struct Parser<'t> {
 
 /// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
 /// field's raw value.
-pub fn parse(format: &Format, syntax: &'static Syntax, text: &str, ctx: &Context) -> Result<Vec<u64>, Failure> {
-    let mut p = Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 200_000 };
-    let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
+pub fn parse(
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+) -> Result<Vec<u64>, Failure> {
+    let mut p = Parser {
+        format,
+        text,
+        ctx,
+        furthest: 0,
+        expected: Vec::new(),
+        result: None,
+        budget: 200_000,
+    };
+    let mut st = State {
+        vals: vec![None; format.fields.len()],
+        deferred: Vec::new(),
+    };
     for (i, f) in format.fields.iter().enumerate() {
         if let Some(v) = f.fixed {
             st.vals[i] = Some(v);
         }
     }
     let start = skip_blanks(text, 0);
-    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
+    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| {
+        p.finish(pos, st)
+    });
     match p.result {
         Some(v) => Ok(v),
-        None => Err(Failure { pos: p.furthest, expected: p.expected }),
+        None => Err(Failure {
+            pos: p.furthest,
+            expected: p.expected,
+        }),
     }
 }
 
@@ -613,14 +645,23 @@ impl Parser<'_> {
         true
     }
 
-    fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn syntax(
+        &mut self,
+        syntax: &'static Syntax,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         for arm in syntax.arms {
             let mut trial = st.clone();
             let ok = match arm.guard {
                 None => self.items(arm.items, 0, frame, pos, &mut trial, k),
                 Some(g) => {
                     let items = arm.items;
-                    self.require(g, true, frame, pos, &mut trial, &mut |p, pos, st| p.items(items, 0, frame, pos, st, &mut *k))
+                    self.require(g, true, frame, pos, &mut trial, &mut |p, pos, st| {
+                        p.items(items, 0, frame, pos, st, &mut *k)
+                    })
                 }
             };
             if ok {
@@ -631,7 +672,15 @@ impl Parser<'_> {
         false
     }
 
-    fn items(&mut self, items: &'static [Item], i: usize, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn items(
+        &mut self,
+        items: &'static [Item],
+        i: usize,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         if self.budget == 0 {
             return false;
         }
@@ -639,11 +688,16 @@ impl Parser<'_> {
         let Some(item) = items.get(i) else {
             return k(self, pos, st);
         };
-        let mut rest = |p: &mut Parser, pos: usize, st: &mut State| p.items(items, i + 1, frame, pos, st, &mut *k);
+        let mut rest = |p: &mut Parser, pos: usize, st: &mut State| {
+            p.items(items, i + 1, frame, pos, st, &mut *k)
+        };
         match item {
             Item::Lit(s) => match self.literal(s, pos) {
                 Some(end) => rest(self, end, st),
-                None => self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim())),
+                None => self.fail(
+                    skip_blanks(self.text, pos),
+                    alloc::format!("`{}`", s.trim()),
+                ),
             },
             Item::Show(e, show) => {
                 let b = bind(e, frame);
@@ -673,13 +727,18 @@ impl Parser<'_> {
     fn literal(&self, s: &str, pos: usize) -> Option<usize> {
         let text = self.text.as_bytes();
         let mut p = pos;
-        if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
+        if s.as_bytes()
+            .first()
+            .is_some_and(|c| !c.is_ascii_alphanumeric())
+        {
             p = skip_blanks(self.text, p);
         }
         for &c in s.as_bytes() {
             if c == b' ' {
                 p = skip_blanks(self.text, p);
-            } else if p < text.len() && (text[p] == c || (self.ctx.ignore_case && text[p].eq_ignore_ascii_case(&c))) {
+            } else if p < text.len()
+                && (text[p] == c || (self.ctx.ignore_case && text[p].eq_ignore_ascii_case(&c)))
+            {
                 p += 1;
             } else {
                 return None;
@@ -688,13 +747,23 @@ impl Parser<'_> {
         Some(p)
     }
 
-    fn show(&mut self, b: Bound, show: &'static Show, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn show(
+        &mut self,
+        b: Bound,
+        show: &'static Show,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         match show {
             Show::Table(t) => self.table(t, b, pos, st, k),
             Show::TableIf(c, a, e) => {
                 for (t, want) in [(a, true), (e, false)] {
                     let mut trial = st.clone();
-                    let ok = self.require(c, want, frame, pos, &mut trial, &mut |p, pos, st| p.table(t, b, pos, st, &mut *k));
+                    let ok = self.require(c, want, frame, pos, &mut trial, &mut |p, pos, st| {
+                        p.table(t, b, pos, st, &mut *k)
+                    });
                     if ok {
                         *st = trial;
                         return true;
@@ -708,7 +777,9 @@ impl Parser<'_> {
 
     fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
         let mut cands: Vec<(usize, u64)> = Vec::new();
-        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| cands.push((len, v)));
+        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| {
+            cands.push((len, v))
+        });
         cands.sort_by(|x, y| y.0.cmp(&x.0));
         for (len, v) in cands {
             let mut trial = st.clone();
@@ -720,7 +791,15 @@ impl Parser<'_> {
         self.fail(pos, t.name)
     }
 
-    fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn number(
+        &mut self,
+        n: Num,
+        b: Bound,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         let rest = &self.text[pos..];
         let (value, len) = match n {
             Num::CFloat => match scan_float(rest) {
@@ -734,7 +813,11 @@ impl Parser<'_> {
                         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
                         .unwrap_or(rest.len());
                     let label = &rest[..len];
-                    let addr = if len > 0 { (self.ctx.labels)(label) } else { None };
+                    let addr = if len > 0 {
+                        (self.ctx.labels)(label)
+                    } else {
+                        None
+                    };
                     match (addr, eval(base, frame, &st.vals, self.ctx.pc)) {
                         (Some(a), Some(base)) => (a as i128 - base as i128, len),
                         _ => return self.fail(pos, "a number or label"),
@@ -747,7 +830,9 @@ impl Parser<'_> {
             },
         };
         let width = match b {
-            Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces),
+            Bound::Slot(s) | Bound::NotSlot(s) => {
+                crate::bits::width(self.format.fields[s as usize].pieces)
+            }
             Bound::Const(_) => 64,
         };
         let fits = if width >= 64 {
@@ -778,7 +863,15 @@ impl Parser<'_> {
     }
 
     /// Makes `e` evaluate to `want`, calling `k` on every way found until one succeeds.
-    fn require(&mut self, e: &'static Expr, want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn require(
+        &mut self,
+        e: &'static Expr,
+        want: bool,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         if let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) {
             return (v != 0) == want && k(self, pos, st);
         }
@@ -786,7 +879,9 @@ impl Parser<'_> {
             Expr::Field(_) | Expr::Param(_) => {
                 let b = bind(e, frame);
                 let one_bit = match b {
-                    Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces) == 1,
+                    Bound::Slot(s) | Bound::NotSlot(s) => {
+                        crate::bits::width(self.format.fields[s as usize].pieces) == 1
+                    }
                     Bound::Const(_) => true,
                 };
                 if one_bit {
@@ -809,10 +904,17 @@ impl Parser<'_> {
                 false
             }
             Expr::Cmp(op, a, b) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
-                let (va, vb) = (eval(a, frame, &st.vals, self.ctx.pc), eval(b, frame, &st.vals, self.ctx.pc));
+                let (va, vb) = (
+                    eval(a, frame, &st.vals, self.ctx.pc),
+                    eval(b, frame, &st.vals, self.ctx.pc),
+                );
                 let target = match (va, vb) {
-                    (None, Some(v)) if matches!(a, Expr::Field(_) | Expr::Param(_)) => Some((bind(a, frame), v)),
-                    (Some(v), None) if matches!(b, Expr::Field(_) | Expr::Param(_)) => Some((bind(b, frame), v)),
+                    (None, Some(v)) if matches!(a, Expr::Field(_) | Expr::Param(_)) => {
+                        Some((bind(a, frame), v))
+                    }
+                    (Some(v), None) if matches!(b, Expr::Field(_) | Expr::Param(_)) => {
+                        Some((bind(b, frame), v))
+                    }
                     _ => None,
                 };
                 match target {
@@ -824,7 +926,15 @@ impl Parser<'_> {
         }
     }
 
-    fn require_all(&mut self, xs: &'static [Expr], want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn require_all(
+        &mut self,
+        xs: &'static [Expr],
+        want: bool,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         match xs.split_first() {
             None => k(self, pos, st),
             Some((x, rest)) => self.require(x, want, frame, pos, st, &mut |p, pos, st| {
@@ -833,7 +943,15 @@ impl Parser<'_> {
         }
     }
 
-    fn defer(&mut self, e: &'static Expr, want: bool, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+    fn defer(
+        &mut self,
+        e: &'static Expr,
+        want: bool,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
         st.deferred.push((e, want, frame.to_vec()));
         k(self, pos, st)
     }

@@ -53,7 +53,11 @@ pub trait Isa: Sync + 'static {
 }
 
 /// Prints `insn` (at address `pc`) in dialect number `dialect`.
-pub fn disassemble<T: Isa>(insn: &T::Instruction, dialect: usize, pc: u64) -> Result<String, EncodeError> {
+pub fn disassemble<T: Isa>(
+    insn: &T::Instruction,
+    dialect: usize,
+    pc: u64,
+) -> Result<String, EncodeError> {
     let word = T::encode(insn)?;
     let format = T::FORMATS[T::format_index(insn)];
     let mut out = String::new();
@@ -76,8 +80,15 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
     let ident_len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
         .unwrap_or(rest.len());
-    let starts_ok = rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '.');
-    if starts_ok && ident_len > 0 && rest[ident_len..].starts_with(':') && !rest[ident_len..].starts_with("::") {
+    let starts_ok = rest
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '.');
+    if starts_ok
+        && ident_len > 0
+        && rest[ident_len..].starts_with(':')
+        && !rest[ident_len..].starts_with("::")
+    {
         let label = &rest[..ident_len];
         let after = &rest[ident_len + 1..];
         let skip = after.len() - after.trim_start().len();
@@ -89,7 +100,10 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
 
 /// Assembles `source` in dialect number `dialect`: one instruction per line, `label:` prefixes,
 /// comments. Returns every error found (each with line and column), never panics.
-pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
+pub fn assemble<T: Isa>(
+    source: &str,
+    dialect: usize,
+) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
     let d = T::DIALECTS.get(dialect).unwrap_or(&T::DIALECTS[0]);
     let word_bytes = T::WORD_BITS.div_ceil(8) as u64;
     // Pass 1: label addresses.
@@ -100,7 +114,11 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instructi
         let (label, code, _) = split_line(line, d);
         if let Some(l) = label {
             if labels.iter().any(|(x, _)| *x == l) {
-                errors.push(AsmError { line: n + 1, column: 1, message: alloc::format!("label `{l}` defined twice") });
+                errors.push(AsmError {
+                    line: n + 1,
+                    column: 1,
+                    message: alloc::format!("label `{l}` defined twice"),
+                });
             }
             labels.push((l, count * word_bytes));
         }
@@ -121,7 +139,11 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instructi
             Ok(insn) => program.push(insn),
             Err((pos, message)) => {
                 let column = line[..(offset + pos).min(line.len())].chars().count() + 1;
-                errors.push(AsmError { line: n + 1, column, message });
+                errors.push(AsmError {
+                    line: n + 1,
+                    column,
+                    message,
+                });
                 // Keep addresses right for later lines.
                 if let Ok(nop) = T::decode(0) {
                     program.push(nop);
@@ -146,10 +168,16 @@ pub fn assemble_one<T: Isa>(
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
 ) -> Result<T::Instruction, (usize, String)> {
-    let ctx = Context { pc, labels, ignore_case };
+    let ctx = Context {
+        pc,
+        labels,
+        ignore_case,
+    };
     let mut best: Option<syntax::Failure> = None;
     for format in T::FORMATS {
-        let Some(syntax) = format.syntax.get(dialect) else { continue };
+        let Some(syntax) = format.syntax.get(dialect) else {
+            continue;
+        };
         match syntax::parse(format, syntax, text, &ctx) {
             Ok(values) => {
                 let word = format.pack(&values);
@@ -164,7 +192,10 @@ pub fn assemble_one<T: Isa>(
             }
         }
     }
-    let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
+    let f = best.unwrap_or(syntax::Failure {
+        pos: 0,
+        expected: Vec::new(),
+    });
     Err((f.pos, f.message(text)))
 }
 
@@ -217,7 +248,10 @@ impl<T: Isa> Target for T {
     }
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError> {
         let insn = T::decode(word)?;
-        Ok(Decoded { name: T::FORMATS[T::format_index(&insn)].name, fields: T::fields(&insn) })
+        Ok(Decoded {
+            name: T::FORMATS[T::format_index(&insn)].name,
+            fields: T::fields(&insn),
+        })
     }
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
         let insn = T::decode(word)?;
@@ -229,7 +263,13 @@ impl<T: Isa> Target for T {
         for insn in &program {
             match T::encode(insn) {
                 Ok(w) => words.push(w),
-                Err(e) => return Err(alloc::vec![AsmError { line: 0, column: 0, message: e.to_string() }]),
+                Err(e) => {
+                    return Err(alloc::vec![AsmError {
+                        line: 0,
+                        column: 0,
+                        message: e.to_string()
+                    }])
+                }
             }
         }
         Ok(words)
@@ -247,7 +287,11 @@ impl<T: Isa> Target for T {
 pub fn word_from_bytes(bytes: &[u8], little_endian: bool) -> u128 {
     let mut w = 0u128;
     for (i, b) in bytes.iter().enumerate() {
-        let shift = if little_endian { 8 * i } else { 8 * (bytes.len() - 1 - i) };
+        let shift = if little_endian {
+            8 * i
+        } else {
+            8 * (bytes.len() - 1 - i)
+        };
         w |= (*b as u128) << shift;
     }
     w
@@ -256,7 +300,11 @@ pub fn word_from_bytes(bytes: &[u8], little_endian: bool) -> u128 {
 /// Writes the low `bytes` bytes of `word` in the given byte order.
 pub fn word_to_bytes(word: u128, bytes: usize, little_endian: bool, out: &mut Vec<u8>) {
     for i in 0..bytes {
-        let shift = if little_endian { 8 * i } else { 8 * (bytes - 1 - i) };
+        let shift = if little_endian {
+            8 * i
+        } else {
+            8 * (bytes - 1 - i)
+        };
         out.push((word >> shift) as u8);
     }
 }

@@ -95,7 +95,11 @@ mod tests {
         let mut s = String::new();
         write_json_object(
             &mut s,
-            &[("sig", Value::Enum("small_imm")), ("ws", Value::Bool(true)), ("imm", Value::Int(-8))],
+            &[
+                ("sig", Value::Enum("small_imm")),
+                ("ws", Value::Bool(true)),
+                ("imm", Value::Int(-8)),
+            ],
         );
         assert_eq!(s, r#"{"sig":"small_imm","ws":true,"imm":-8}"#);
         let mut s = String::new();

@@ -1,0 +1,562 @@
+//! The syntax tree of a `.isa` file, as written, with a span on everything that can be wrong.
+
+/// A byte range in the source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// Start offset.
+    pub start: usize,
+    /// End offset (exclusive).
+    pub end: usize,
+}
+
+/// A name and where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// A whole spec file.
+#[derive(Debug, Default)]
+pub struct File {
+    /// Top-level items in source order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level item.
+#[derive(Debug)]
+pub enum Item {
+    /// `target name { settings }`
+    Target(Target),
+    /// `enum Name : uN { variants }`
+    Enum(Enum),
+    /// `number name = float(...)`
+    Number(NumberDef),
+    /// `layout Name : width { members }` or `format name { members }`
+    Layout(Layout),
+    /// `template name(params) { body }`
+    Template(TemplateDef),
+    /// `property name: type = default`
+    Property(PropertyDecl),
+    /// `rule name "text" { each ... }`
+    Rule(Rule),
+    /// `machine { state }`
+    Machine(Machine),
+    /// `fn name(params) -> type { body }`
+    Fn(FnDef),
+    /// `hook name(params) -> type`
+    Hook(HookDef),
+}
+
+/// A target setting: `name value, value;`.
+#[derive(Debug, Clone)]
+pub struct Setting {
+    /// The setting's name.
+    pub name: Ident,
+    /// Its values.
+    pub values: Vec<SettingValue>,
+}
+
+/// One value of a setting.
+#[derive(Debug, Clone)]
+pub enum SettingValue {
+    /// A string.
+    Str(String, Span),
+    /// An integer.
+    Int(u64, Span),
+    /// A name, optionally with nested settings (`dialect vc4asm { comment "#" }`).
+    Name(Ident, Vec<Setting>),
+}
+
+/// `target name { ... }`
+#[derive(Debug)]
+pub struct Target {
+    /// Doc comment.
+    pub doc: String,
+    /// Short name.
+    pub name: Ident,
+    /// Settings.
+    pub settings: Vec<Setting>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `enum Name : uN (params) -> ret { variants }`
+#[derive(Debug)]
+pub struct Enum {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Underlying type (`u4`).
+    pub repr: Ident,
+    /// Operation signature, for enums whose values are operations.
+    pub signature: Option<Signature>,
+    /// The values.
+    pub variants: Vec<Variant>,
+    /// Spellings of undefined values: (dialect or default, text).
+    pub else_spellings: Vec<(Option<Ident>, String, Span)>,
+}
+
+/// Parameters and result of an operation enum, function or hook.
+#[derive(Debug, Clone)]
+pub struct Signature {
+    /// Parameters.
+    pub params: Vec<(Ident, Ident)>,
+    /// Result type.
+    pub ret: Option<Ident>,
+}
+
+/// One value of an enum.
+#[derive(Debug)]
+pub struct Variant {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Its value(s).
+    pub value: VariantValue,
+    /// Spellings: (dialect or `None` for the default, text).
+    pub spellings: Vec<(Option<Ident>, String, Span)>,
+    /// Semantics (for operation enums) or meaning (e.g. an immediate's value).
+    pub semantics: Option<Expr>,
+    /// Where.
+    pub span: Span,
+}
+
+/// The value of a variant.
+#[derive(Debug, Clone)]
+pub enum VariantValue {
+    /// `= n`
+    One(u64, Span),
+    /// `(lo..=hi)`
+    Range(u64, u64, Span),
+    /// `(_)`: every value no other variant has.
+    Rest(Span),
+}
+
+/// `number name = kind(arg: value, ...)`
+#[derive(Debug)]
+pub struct NumberDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// `float` or `fixed`.
+    pub kind: Ident,
+    /// Named arguments.
+    pub args: Vec<(Ident, Option<i64>)>,
+}
+
+/// Whether a layout is an instruction encoding or a data layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutKind {
+    /// `format`: an instruction encoding.
+    Format,
+    /// `layout`: a data structure (header, nested struct).
+    Data,
+}
+
+/// `format name { ... }` or `layout Name : bits { ... }`
+#[derive(Debug)]
+pub struct Layout {
+    /// Which.
+    pub kind: LayoutKind,
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Parameters of a parameterised layout.
+    pub params: Vec<Ident>,
+    /// Width in bits (an expression for parameterised layouts); formats default to the word.
+    pub width: Option<Expr>,
+    /// Fields, in order.
+    pub fields: Vec<Field>,
+    /// Don't-care bit ranges.
+    pub unused: Vec<(Vec<BitPiece>, Span)>,
+    /// Syntax per dialect.
+    pub syntax: Vec<(Ident, TemplateBody)>,
+    /// Property definitions for this format.
+    pub properties: Vec<(Ident, Expr)>,
+    /// Per-instruction constraints.
+    pub constraints: Vec<Constraint>,
+    /// Semantics.
+    pub execute: Option<Block>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A field of a layout.
+#[derive(Debug)]
+pub struct Field {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Array length, for array fields.
+    pub count: Option<Expr>,
+    /// Type.
+    pub ty: TypeExpr,
+    /// Bits (relative to the layout; may use `i` for arrays).
+    pub bits: Vec<BitPiece>,
+    /// `is value`: fixed by the encoding.
+    pub fixed: Option<Expr>,
+    /// `in set`: restricted by the encoding.
+    pub allowed: Option<Vec<SetElem>>,
+    /// `default value`: the assembler's value when the text gives none.
+    pub default: Option<Expr>,
+    /// A `view`: a read-only name for bits other fields own.
+    pub view: bool,
+    /// Where.
+    pub span: Span,
+}
+
+/// A field's type as written.
+#[derive(Debug)]
+pub enum TypeExpr {
+    /// `bool`, `u6`, `s32`, an enum, a number format or a layout.
+    Named(Ident),
+    /// `switch tag { value => Type, ... }`
+    Switch {
+        /// The tag field (a path).
+        tag: Vec<Ident>,
+        /// The arms.
+        arms: Vec<(Expr, Ident)>,
+        /// Where.
+        span: Span,
+    },
+}
+
+/// One piece of a bit specification.
+#[derive(Debug, Clone)]
+pub enum BitPiece {
+    /// `hi:lo`
+    Range(Expr, Expr, Span),
+    /// `lo +: width`
+    Width(Expr, Expr, Span),
+    /// `bit`
+    Bit(Expr, Span),
+}
+
+/// An element of a value set: `value` or `lo..=hi`.
+#[derive(Debug, Clone)]
+pub enum SetElem {
+    /// One value.
+    One(Atom),
+    /// An inclusive range.
+    Range(Atom, Atom),
+}
+
+/// A value in a set: a number or a name (enum value).
+#[derive(Debug, Clone)]
+pub enum Atom {
+    /// A number.
+    Int(u64, Span),
+    /// A name.
+    Name(Ident),
+}
+
+/// A template body: arms or one sequence.
+#[derive(Debug, Clone)]
+pub struct TemplateBody {
+    /// Arms (a body without arms is one unguarded arm).
+    pub arms: Vec<TemplateArm>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `| guard => seq`
+#[derive(Debug, Clone)]
+pub struct TemplateArm {
+    /// `None` for `_` or an unguarded body.
+    pub guard: Option<Expr>,
+    /// The sequence.
+    pub items: Vec<TItem>,
+}
+
+/// One element of a template sequence.
+#[derive(Debug, Clone)]
+pub enum TItem {
+    /// A literal.
+    Lit(String, Span),
+    /// `{expr:fmt as table}`
+    Hole {
+        /// The value shown.
+        expr: Expr,
+        /// Number format.
+        fmt: Option<(String, Span)>,
+        /// Name table (or a condition choosing between two).
+        table: Option<TableChoice>,
+        /// `@ base`: a pc-relative displacement that also accepts labels.
+        base: Option<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `name(args)`
+    Call(Ident, Vec<Expr>, Span),
+    /// `[cond: seq]`
+    Opt(Expr, Vec<TItem>, Span),
+}
+
+/// The table of a hole.
+#[derive(Debug, Clone)]
+pub enum TableChoice {
+    /// `as Table`
+    One(Ident),
+    /// `as (if cond then A else B)`
+    If(Expr, Ident, Ident),
+}
+
+/// `template name(params) { body }`
+#[derive(Debug)]
+pub struct TemplateDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Parameters.
+    pub params: Vec<Ident>,
+    /// Body.
+    pub body: TemplateBody,
+}
+
+/// `property name: type = default`
+#[derive(Debug)]
+pub struct PropertyDecl {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Type.
+    pub ty: Ident,
+    /// Value for formats that do not define it.
+    pub default: Expr,
+}
+
+/// `constraint name "text": expr`
+#[derive(Debug)]
+pub struct Constraint {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// The rule as the reference states it.
+    pub message: String,
+    /// Must hold.
+    pub expr: Expr,
+}
+
+/// `rule name "text" { each ... }`
+#[derive(Debug)]
+pub struct Rule {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// The rule as the reference states it.
+    pub message: String,
+    /// The quantified condition.
+    pub body: Quantified,
+    /// Where.
+    pub span: Span,
+}
+
+/// `each i in lo..=hi where cond: body`
+#[derive(Debug)]
+pub struct Quantified {
+    /// The index variable.
+    pub var: Ident,
+    /// Its range, relative to the enclosing variables (default: the whole program).
+    pub range: Option<(Expr, Expr)>,
+    /// Only indices where this holds.
+    pub filter: Option<Expr>,
+    /// What must hold.
+    pub body: Box<QBody>,
+}
+
+/// The body of a quantifier.
+#[derive(Debug)]
+pub enum QBody {
+    /// Another quantifier.
+    Nested(Quantified),
+    /// The condition.
+    Expr(Expr),
+}
+
+/// `machine { state }`
+#[derive(Debug)]
+pub struct Machine {
+    /// State elements: (doc, name, array length, type).
+    pub state: Vec<(String, Ident, Option<u64>, Ident)>,
+}
+
+/// `fn name(params) -> ret { body }`
+#[derive(Debug)]
+pub struct FnDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Signature.
+    pub sig: Signature,
+    /// Body.
+    pub body: Block,
+}
+
+/// `hook name(params) -> ret`: implemented in Rust by the embedder.
+#[derive(Debug)]
+pub struct HookDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Signature.
+    pub sig: Signature,
+}
+
+/// `{ stmts expr? }`
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Statements.
+    pub stmts: Vec<Stmt>,
+    /// Value of the block.
+    pub value: Option<Box<Expr>>,
+}
+
+/// A statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `let x = e;`
+    Let(Ident, Expr),
+    /// `place = e;` / `place[i] = e;`
+    Assign(Ident, Option<Expr>, Expr),
+    /// `if c { } else { }`
+    If(Expr, Block, Option<Block>),
+    /// `e;`
+    Expr(Expr),
+}
+
+/// An expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What kind.
+    pub kind: ExprKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// Expression kinds.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// Integer literal.
+    Int(u64),
+    /// Float literal.
+    Float(f64),
+    /// `true` / `false`.
+    Bool(bool),
+    /// A name.
+    Name(String),
+    /// `a.b`
+    Member(Box<Expr>, Ident),
+    /// `a[i]`
+    Index(Box<Expr>, Box<Expr>),
+    /// `a in {set}`
+    InSet(Box<Expr>, Vec<SetElem>),
+    /// `f(args)`
+    Call(Ident, Vec<Expr>),
+    /// Unary operator.
+    Unary(UnOp, Box<Expr>),
+    /// Binary operator.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `match e { set => value, ... }`
+    Match(Box<Expr>, Vec<(Option<Vec<SetElem>>, MatchBody)>),
+}
+
+/// The body of a match arm.
+#[derive(Debug, Clone)]
+pub enum MatchBody {
+    /// An expression.
+    Expr(Expr),
+    /// A block.
+    Block(Block),
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `!`
+    Not,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `||`
+    Or,
+    /// `&&`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `&`
+    BitAnd,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "||",
+            BinOp::And => "&&",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::BitAnd => "&",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Ambiguity is a compile error: two encodings whose patterns can match one word are reported
+//! with both definitions and a word they both match.
+
+use super::Checker;
+use crate::ir;
+
+pub fn check(cx: &mut Checker, t: &ir::Target) {
+    for (i, a) in t.formats.iter().enumerate() {
+        for b in &t.formats[i + 1..] {
+            if let Some(word) = common_word(&a.pattern, &b.pattern) {
+                let digits = (t.word_bits as usize).div_ceil(4);
+                cx.error(b.span, format!("encodings `{}` and `{}` are ambiguous", a.name, b.name))
+                    .label(format!("`{}` matches word {word:#0w$x} ...", b.name, w = digits + 2))
+                    .with(a.span, format!("... and so does `{}`", a.name))
+                    .note("give one of them a fixed field value (`is`) or a restriction (`in`) the other excludes");
+            }
+        }
+    }
+}
+
+/// A word matched by both patterns (unions of mask/value cubes), if any.
+pub fn common_word(a: &[(u128, u128)], b: &[(u128, u128)]) -> Option<u128> {
+    for (ma, va) in a {
+        for (mb, vb) in b {
+            if (va ^ vb) & ma & mb == 0 {
+                return Some(va | vb);
+            }
+        }
+    }
+    None
+}

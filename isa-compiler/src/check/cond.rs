@@ -1,0 +1,389 @@
+//! Expressions over one instruction's fields (guards, conditions, properties, constraints):
+//! name resolution against the format's fields and template parameters, enum values resolved
+//! by the type of what they are compared with, and folding of fixed fields.
+
+use super::Checker;
+use crate::ast::{self, BinOp};
+use crate::ir::{self, CondExpr, Type};
+
+/// A field slot: a field, or one element of an array field.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    pub field: usize,
+    pub element: Option<u32>,
+}
+
+/// Flattens a format's fields into slots (array elements become separate slots).
+pub fn slots(f: &ir::Format) -> Vec<Slot> {
+    let mut out = Vec::new();
+    for (i, field) in f.fields.iter().enumerate() {
+        match &field.array {
+            None => out.push(Slot {
+                field: i,
+                element: None,
+            }),
+            Some((n, _)) => out.extend((0..*n).map(|e| Slot {
+                field: i,
+                element: Some(e),
+            })),
+        }
+    }
+    out
+}
+
+/// What a template parameter is bound to at one instantiation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    pub expr: CondExpr,
+    pub ty: Option<Type>,
+}
+
+/// Name resolution context.
+pub struct Scope<'a> {
+    pub t: &'a ir::Target,
+    pub format: &'a ir::Format,
+    pub slots: &'a [Slot],
+    pub params: &'a [(String, Binding)],
+}
+
+impl Scope<'_> {
+    fn slot_of(&self, field: usize, element: Option<u32>) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|s| s.field == field && s.element == element)
+    }
+
+    fn field_type(&self, slot: usize) -> Type {
+        self.format.fields[self.slots[slot].field].ty.clone()
+    }
+}
+
+/// Lowers `e`; returns the expression and, for field-like values, its type.
+pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Type>) {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Int(v) => (CondExpr::Int(*v as i64), None),
+        K::Bool(b) => (CondExpr::Int(*b as i64), Some(Type::Bool)),
+        K::Name(n) => {
+            if let Some(i) = s.params.iter().position(|(p, _)| p == n) {
+                return (CondExpr::Param(i), s.params[i].1.ty.clone());
+            }
+            if n == "pc" {
+                return (CondExpr::Pc, None);
+            }
+            if let Some(fi) = s.format.fields.iter().position(|f| f.name == *n) {
+                if s.format.fields[fi].array.is_some() {
+                    cx.error(e.span, format!("`{n}` is an array: write `{n}[k]`"));
+                    return (CondExpr::Int(0), None);
+                }
+                if let Some(slot) = s.slot_of(fi, None) {
+                    return (CondExpr::Field(slot), Some(s.field_type(slot)));
+                }
+            }
+            cx.error(e.span, format!("unknown name `{n}`"))
+                .label(format!("not a field of `{}` or a parameter", s.format.name));
+            (CondExpr::Int(0), None)
+        }
+        K::Index(base, idx) => {
+            if let (K::Name(n), Some(k)) = (&base.kind, super::fields::const_eval(idx, None)) {
+                if let Some(fi) = s.format.fields.iter().position(|f| f.name == *n) {
+                    if let Some(slot) = s.slot_of(fi, Some(k as u32)) {
+                        return (CondExpr::Field(slot), Some(s.field_type(slot)));
+                    }
+                    cx.error(idx.span, format!("index {k} is outside array `{n}`"));
+                    return (CondExpr::Int(0), None);
+                }
+            }
+            cx.error(e.span, "expected an array field indexed by a constant");
+            (CondExpr::Int(0), None)
+        }
+        K::Unary(ast::UnOp::Not, x) => {
+            (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool))
+        }
+        K::Unary(ast::UnOp::Neg, x) => (
+            CondExpr::Arith(
+                BinOp::Sub,
+                Box::new(CondExpr::Int(0)),
+                Box::new(lower(cx, s, x).0),
+            ),
+            None,
+        ),
+        K::Binary(op, a, b) => match op {
+            BinOp::And | BinOp::Or => {
+                let (la, lb) = (lower(cx, s, a).0, lower(cx, s, b).0);
+                let mut parts = Vec::new();
+                for x in [la, lb] {
+                    match (op, x) {
+                        (BinOp::And, CondExpr::And(v)) | (BinOp::Or, CondExpr::Or(v)) => {
+                            parts.extend(v)
+                        }
+                        (_, x) => parts.push(x),
+                    }
+                }
+                (
+                    if *op == BinOp::And {
+                        CondExpr::And(parts)
+                    } else {
+                        CondExpr::Or(parts)
+                    },
+                    Some(Type::Bool),
+                )
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let (la, ta) = lower_against(cx, s, a, None);
+                let (lb, _) = lower_against(cx, s, b, ta.as_ref());
+                (
+                    CondExpr::Cmp(*op, Box::new(la), Box::new(lb)),
+                    Some(Type::Bool),
+                )
+            }
+            _ => {
+                let (la, _) = lower(cx, s, a);
+                let (lb, _) = lower(cx, s, b);
+                (CondExpr::Arith(*op, Box::new(la), Box::new(lb)), None)
+            }
+        },
+        K::InSet(x, set) => {
+            let (lx, tx) = lower(cx, s, x);
+            let mut ranges = Vec::new();
+            for el in set {
+                let (a, b) = match el {
+                    ast::SetElem::One(a) => (a, a),
+                    ast::SetElem::Range(a, b) => (a, b),
+                };
+                if let (Some(lo), Some(hi)) = (
+                    set_atom(cx, s, a, tx.as_ref()),
+                    set_atom(cx, s, b, tx.as_ref()),
+                ) {
+                    ranges.push((lo, hi));
+                }
+            }
+            (CondExpr::In(Box::new(lx), ranges), Some(Type::Bool))
+        }
+        K::If(c, a, b) => {
+            let c = lower(cx, s, c).0;
+            let (a, ta) = lower(cx, s, a);
+            let b = lower(cx, s, b).0;
+            (CondExpr::If(Box::new(c), Box::new(a), Box::new(b)), ta)
+        }
+        _ => {
+            cx.error(e.span, "this expression is not allowed here").note(
+                "instruction conditions use fields, numbers, enum values, `pc`, comparisons, `&&`, `||`, `!`, arithmetic and `if .. then .. else`",
+            );
+            (CondExpr::Int(0), None)
+        }
+    }
+}
+
+fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Option<i64> {
+    match a {
+        ast::Atom::Int(v, _) => Some(*v as i64),
+        ast::Atom::Name(id) => {
+            let e = ast::Expr {
+                kind: ast::ExprKind::Name(id.name.clone()),
+                span: id.span,
+            };
+            match lower_against(cx, s, &e, ty).0 {
+                CondExpr::Int(v) => Some(v),
+                _ => {
+                    cx.error(id.span, format!("`{}` is not a constant", id.name));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Lowers `e`, resolving a bare name that is not a field as a value of `expected`'s enum.
+pub fn lower_against(
+    cx: &mut Checker,
+    s: &Scope,
+    e: &ast::Expr,
+    expected: Option<&Type>,
+) -> (CondExpr, Option<Type>) {
+    if let ast::ExprKind::Name(n) = &e.kind {
+        // Compared with an enum, a name the enum defines means that value, even where a field
+        // has the same name (`sig == small_imm` in the format that has a `small_imm` field).
+        let names_variant = |ty: &Type| {
+            match ty {
+            Type::Enum(id) => s.t.enums[id.0].variants.iter().any(|v| v.name == *n),
+            Type::Switch { arms, .. } => arms.iter().any(|(_, t)| matches!(t, Type::Enum(id) if s.t.enums[id.0].variants.iter().any(|v| v.name == *n))),
+            _ => false,
+        }
+        };
+        let is_param = s.params.iter().any(|(p, _)| p == n);
+        let is_local = is_param || s.format.fields.iter().any(|f| f.name == *n) || n == "pc";
+        if !is_param && (!is_local || expected.is_some_and(names_variant)) {
+            if let Some(Type::Switch { arms, .. }) = expected {
+                // A switch-typed field: the name must mean the same value in every arm that has it.
+                let mut found: Option<i64> = None;
+                let mut clash = false;
+                for (_, ty) in arms {
+                    if let Type::Enum(id) = ty {
+                        if let Some(ir::Variant {
+                            values: ir::Values::One(v),
+                            ..
+                        }) = s.t.enums[id.0].variants.iter().find(|v| v.name == *n)
+                        {
+                            clash |= found.is_some_and(|f| f != *v as i64);
+                            found = Some(*v as i64);
+                        }
+                    }
+                }
+                match (found, clash) {
+                    (Some(v), false) => return (CondExpr::Int(v), None),
+                    (Some(_), true) => {
+                        cx.error(e.span, format!("`{n}` means different values depending on the switch; compare the raw number"));
+                        return (CondExpr::Int(0), None);
+                    }
+                    (None, _) => {}
+                }
+            }
+            if let Some(Type::Enum(id)) = expected {
+                let en = &s.t.enums[id.0];
+                return match en.variants.iter().find(|v| v.name == *n) {
+                    Some(ir::Variant {
+                        values: ir::Values::One(v),
+                        ..
+                    }) => (CondExpr::Int(*v as i64), None),
+                    Some(_) => {
+                        cx.error(
+                            e.span,
+                            format!("`{n}` names several values of `{}`", en.name),
+                        );
+                        (CondExpr::Int(0), None)
+                    }
+                    None => {
+                        cx.error(
+                            e.span,
+                            format!("`{n}` is not a value of enum `{}`", en.name),
+                        );
+                        (CondExpr::Int(0), None)
+                    }
+                };
+            }
+        }
+    }
+    lower(cx, s, e)
+}
+
+/// What folding knows about a slot: its value (fixed fields) or the ranges it is restricted to.
+pub enum Known {
+    /// Nothing.
+    Nothing,
+    /// A fixed value.
+    Value(i64),
+    /// One of these inclusive ranges.
+    Ranges(Vec<(i64, i64)>),
+}
+
+/// Substitutes known slot values (fixed fields) and constant parameters, and simplifies;
+/// comparisons that a field's allowed values decide fold too.
+pub fn fold(
+    e: &CondExpr,
+    known: &dyn Fn(usize) -> Known,
+    params: &[(String, Binding)],
+) -> CondExpr {
+    use CondExpr as C;
+    let f = |x: &CondExpr| fold(x, known, params);
+    match e {
+        C::Field(s) => match known(*s) {
+            Known::Value(v) => C::Int(v),
+            _ => C::Field(*s),
+        },
+        C::Param(p) => match params.get(*p).map(|b| &b.1.expr) {
+            Some(C::Int(v)) => C::Int(*v),
+            _ => e.clone(),
+        },
+        C::Not(x) => match f(x) {
+            C::Int(v) => C::Int((v == 0) as i64),
+            x => C::Not(Box::new(x)),
+        },
+        C::And(xs) | C::Or(xs) => {
+            let is_and = matches!(e, C::And(_));
+            let mut out = Vec::new();
+            for x in xs {
+                match f(x) {
+                    C::Int(0) if is_and => return C::Int(0),
+                    C::Int(0) => {}
+                    C::Int(_) if !is_and => return C::Int(1),
+                    C::Int(_) => {}
+                    x => out.push(x),
+                }
+            }
+            match (out.len(), is_and) {
+                (0, true) => C::Int(1),
+                (0, false) => C::Int(0),
+                (1, _) => out.pop().unwrap_or(C::Int(0)),
+                (_, true) => C::And(out),
+                (_, false) => C::Or(out),
+            }
+        }
+        C::Cmp(op, a, b) => {
+            let (a, b) = (f(a), f(b));
+            match (&a, &b) {
+                (C::Int(x), C::Int(y)) => C::Int(compare(*op, *x, *y) as i64),
+                (C::Field(s), C::Int(v)) | (C::Int(v), C::Field(s))
+                    if matches!(op, BinOp::Eq | BinOp::Ne) =>
+                {
+                    match known(*s) {
+                        Known::Ranges(r) if !r.iter().any(|(lo, hi)| (*lo..=*hi).contains(v)) => {
+                            C::Int((*op == BinOp::Ne) as i64)
+                        }
+                        _ => C::Cmp(*op, Box::new(a), Box::new(b)),
+                    }
+                }
+                _ => C::Cmp(*op, Box::new(a), Box::new(b)),
+            }
+        }
+        C::Arith(op, a, b) => {
+            let (a, b) = (f(a), f(b));
+            match (&a, &b) {
+                (C::Int(x), C::Int(y)) => match arith(*op, *x, *y) {
+                    Some(v) => C::Int(v),
+                    None => C::Arith(*op, Box::new(a), Box::new(b)),
+                },
+                _ => C::Arith(*op, Box::new(a), Box::new(b)),
+            }
+        }
+        C::If(c, a, b) => match f(c) {
+            C::Int(0) => f(b),
+            C::Int(_) => f(a),
+            c => C::If(Box::new(c), Box::new(f(a)), Box::new(f(b))),
+        },
+        C::In(x, ranges) => match f(x) {
+            C::Int(v) => C::Int(ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64),
+            x => C::In(Box::new(x), ranges.clone()),
+        },
+        C::Int(_) | C::Pc => e.clone(),
+    }
+}
+
+/// Evaluates a comparison.
+pub fn compare(op: BinOp, a: i64, b: i64) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
+    }
+}
+
+/// Evaluates integer arithmetic (`None` on overflow or division by zero).
+pub fn arith(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a.checked_sub(b)?,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::Div => a.checked_div(b)?,
+        BinOp::Rem => a.checked_rem(b)?,
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+        BinOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+        _ => return None,
+    })
+}

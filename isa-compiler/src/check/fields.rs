@@ -1,0 +1,517 @@
+//! Fields of formats and layouts: types, bit positions, overlaps, and the word patterns of
+//! formats (fixed opcode bits and allowed-value restrictions).
+
+use super::{types, Checker};
+use crate::ast::{self, Span};
+use crate::ir::{self, Piece, Type};
+
+/// Mask of the low `w` bits.
+pub fn mask(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+/// Checks every layout and format; fills `t.layouts` and `t.formats` in declaration order.
+pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    // Layout widths first: fields may nest layouts declared later.
+    let mut layout_names: Vec<(String, u32)> = Vec::new();
+    for item in &file.items {
+        if let ast::Item::Layout(l) = item {
+            if l.kind == ast::LayoutKind::Data {
+                let w = match &l.width {
+                    _ if !l.params.is_empty() => {
+                        cx.error(l.name.span, "parameterised layouts are not implemented yet")
+                            .note("the language reference shows the planned syntax; this compiler accepts it only in documentation snippets");
+                        0
+                    }
+                    Some(e) => match const_eval(e, None) {
+                        Some(v) if v > 0 && v <= 1 << 16 => v as u32,
+                        _ => {
+                            cx.error(
+                                e.span,
+                                "a layout's width is a positive constant number of bits",
+                            );
+                            0
+                        }
+                    },
+                    None => 0,
+                };
+                layout_names.push((l.name.name.clone(), w));
+            }
+        }
+    }
+    for item in &file.items {
+        let ast::Item::Layout(l) = item else { continue };
+        match l.kind {
+            ast::LayoutKind::Data => {
+                let width = layout_names
+                    .iter()
+                    .find(|(n, _)| *n == l.name.name)
+                    .map_or(0, |x| x.1);
+                let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                t.layouts.push(ir::Layout {
+                    name: l.name.name.clone(),
+                    doc: l.doc.clone(),
+                    width,
+                    fields,
+                    unused,
+                });
+            }
+            ast::LayoutKind::Format => {
+                let width = match &l.width {
+                    Some(e) => match const_eval(e, None) {
+                        Some(v) if v > 0 && v <= 128 => v as u32,
+                        _ => {
+                            cx.error(e.span, "a format's width is 1 to 128 bits");
+                            t.word_bits
+                        }
+                    },
+                    None => t.word_bits,
+                };
+                let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                let pattern = pattern(cx, &fields);
+                t.formats.push(ir::Format {
+                    name: l.name.name.clone(),
+                    doc: l.doc.clone(),
+                    fields,
+                    unused,
+                    pattern,
+                    syntax: Vec::new(),
+                    properties: Vec::new(),
+                    constraints: Vec::new(),
+                    execute: None,
+                    span: l.name.span,
+                });
+            }
+        }
+    }
+    // Nested layouts can now be given their real widths.
+    let _ = layout_names;
+}
+
+/// Evaluates a constant integer expression; `i` is the array index when given.
+pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {
+    use ast::{BinOp::*, ExprKind};
+    Some(match &e.kind {
+        ExprKind::Int(v) => i64::try_from(*v).ok()?,
+        ExprKind::Name(n) if n == "i" => i?,
+        ExprKind::Unary(ast::UnOp::Neg, x) => -const_eval(x, i)?,
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_eval(a, i)?, const_eval(b, i)?);
+            match op {
+                Add => a.checked_add(b)?,
+                Sub => a.checked_sub(b)?,
+                Mul => a.checked_mul(b)?,
+                Div => a.checked_div(b)?,
+                Rem => a.checked_rem(b)?,
+                Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>) -> Option<Vec<Piece>> {
+    let mut out = Vec::new();
+    for b in bits {
+        let (lo, width, sp) = match b {
+            ast::BitPiece::Bit(e, sp) => (const_eval(e, i), Some(1), *sp),
+            ast::BitPiece::Range(hi, lo, sp) => {
+                let (h, l) = (const_eval(hi, i), const_eval(lo, i));
+                match (h, l) {
+                    (Some(h), Some(l)) if h < l => {
+                        cx.error(*sp, format!("bit range {h}:{l} is written low to high"))
+                            .label(format!("write it `{l}:{h}`, most significant bit first"));
+                        return None;
+                    }
+                    (Some(h), Some(l)) => (Some(l), Some(h - l + 1), *sp),
+                    _ => (None, None, *sp),
+                }
+            }
+            ast::BitPiece::Width(lo, w, sp) => (const_eval(lo, i), const_eval(w, i), *sp),
+        };
+        match (lo, width) {
+            (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= 64 => out.push(Piece {
+                lo: lo as u32,
+                width: w as u32,
+            }),
+            _ => {
+                cx.error(
+                    sp,
+                    "bit positions must be constant non-negative numbers (and `i` in arrays)",
+                );
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn fields_of(
+    cx: &mut Checker,
+    t: &ir::Target,
+    layouts: &[(String, u32)],
+    l: &ast::Layout,
+    width: u32,
+) -> (Vec<ir::Field>, Vec<Piece>) {
+    let mut fields: Vec<ir::Field> = Vec::new();
+    for f in &l.fields {
+        if let Some(old) = fields.iter().find(|x| x.name == f.name.name) {
+            cx.error(
+                f.name.span,
+                format!(
+                    "field `{}` is defined twice in `{}`",
+                    f.name.name, l.name.name
+                ),
+            )
+            .with(old.span, "first defined here");
+            continue;
+        }
+        let count = match &f.count {
+            None => None,
+            Some(e) => match const_eval(e, None) {
+                Some(n) if n > 0 && n <= 4096 => Some(n as u32),
+                _ => {
+                    cx.error(e.span, "an array length is a positive constant");
+                    None
+                }
+            },
+        };
+        let ty = match &f.ty {
+            ast::TypeExpr::Named(id) => types::resolve(cx, t, layouts, id),
+            ast::TypeExpr::Switch { .. } => Some(Type::Switch {
+                tag: usize::MAX,
+                arms: Vec::new(),
+            }),
+        };
+        let Some(pieces) = pieces_at(cx, &f.bits, count.map(|_| 0)) else {
+            continue;
+        };
+        let array = match count {
+            None => None,
+            Some(n) => {
+                let Some(next) = pieces_at(cx, &f.bits, Some(1)) else {
+                    continue;
+                };
+                let strides: Vec<u32> = pieces
+                    .iter()
+                    .zip(&next)
+                    .map(|(a, b)| b.lo.wrapping_sub(a.lo))
+                    .collect();
+                Some((n, strides))
+            }
+        };
+        let Some(ty) = ty else { continue };
+        fields.push(ir::Field {
+            name: f.name.name.clone(),
+            doc: f.doc.clone(),
+            ty,
+            pieces,
+            array,
+            fixed: None,
+            allowed: None,
+            default: None,
+            is_tag: false,
+            view: f.view,
+            span: f.name.span,
+        });
+    }
+    // Switch types (need the tag field) and widths.
+    for f in &l.fields {
+        let Some(idx) = fields
+            .iter()
+            .position(|x| x.name == f.name.name && x.span == f.name.span)
+        else {
+            continue;
+        };
+        if let ast::TypeExpr::Switch { tag, arms, span } = &f.ty {
+            let tag_name = tag
+                .iter()
+                .map(|x| x.name.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
+            let Some(tag_idx) = fields.iter().position(|x| x.name == tag_name) else {
+                cx.error(*span, format!("unknown tag field `{tag_name}`"))
+                    .label("a switch is chosen by a field of the same layout");
+                continue;
+            };
+            let tag_ty = fields[tag_idx].ty.clone();
+            let mut out = Vec::new();
+            for (value, ty_id) in arms {
+                let (Some(v), Some(ty)) = (
+                    types::constant(cx, t, &tag_ty, value),
+                    types::resolve(cx, t, layouts, ty_id),
+                ) else {
+                    continue;
+                };
+                out.push((v, ty));
+            }
+            fields[tag_idx].is_tag = true;
+            fields[idx].ty = Type::Switch {
+                tag: tag_idx,
+                arms: out,
+            };
+        }
+    }
+    for (f, ast_f) in fields
+        .iter_mut()
+        .zip(l.fields.iter().filter(|x| true || x.name.name.is_empty()))
+    {
+        let _ = (f, ast_f);
+    }
+    for f in &l.fields {
+        let Some(field) = fields
+            .iter_mut()
+            .find(|x| x.name == f.name.name && x.span == f.name.span)
+        else {
+            continue;
+        };
+        let have: u32 = field.width();
+        let want = types::width(t, layouts, &field.ty);
+        if have != want && !matches!(field.ty, Type::Switch { .. }) {
+            cx.error(
+                f.name.span,
+                format!(
+                    "field `{}` has {have} bits but its type `{}` is {want} bits",
+                    f.name.name,
+                    type_name(t, layouts, &field.ty)
+                ),
+            )
+            .label(format!("{have} bits"));
+        }
+        if let Type::Switch { arms, .. } = &field.ty {
+            for (_, ty) in arms {
+                let w = types::width(t, layouts, ty);
+                if w != have {
+                    cx.error(
+                        f.name.span,
+                        format!(
+                            "switch arm type `{}` is {w} bits but field `{}` has {have}",
+                            type_name(t, layouts, ty),
+                            f.name.name
+                        ),
+                    );
+                }
+            }
+        }
+        let ty = field.ty.clone();
+        if let Some(e) = &f.fixed {
+            if let Some(v) = types::constant(cx, t, &ty, e) {
+                check_fits(cx, e.span, v, have);
+                field.fixed = Some(v & mask(have));
+            }
+        }
+        if let Some(e) = &f.default {
+            if let Some(v) = types::constant(cx, t, &ty, e) {
+                check_fits(cx, e.span, v, have);
+                field.default = Some(v & mask(have));
+            }
+        }
+        if let Some(set) = &f.allowed {
+            let mut ranges = Vec::new();
+            for elem in set {
+                let (a, b) = match elem {
+                    ast::SetElem::One(a) => (a, a),
+                    ast::SetElem::Range(a, b) => (a, b),
+                };
+                let (Some(lo), Some(hi)) = (atom(cx, t, &ty, a), atom(cx, t, &ty, b)) else {
+                    continue;
+                };
+                if hi > mask(have) {
+                    cx.error(
+                        atom_span(b),
+                        format!("{hi} does not fit the {have}-bit field"),
+                    );
+                }
+                ranges.push((lo, hi));
+            }
+            field.allowed = Some(ranges);
+        }
+    }
+    // Unused bits.
+    let mut unused = Vec::new();
+    for (bits, _) in &l.unused {
+        if let Some(p) = pieces_at(cx, bits, None) {
+            unused.extend(p);
+        }
+    }
+    overlaps(cx, l, &fields, &unused, width);
+    (fields, unused)
+}
+
+fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom) -> Option<u64> {
+    match a {
+        ast::Atom::Int(v, _) => Some(*v),
+        ast::Atom::Name(id) => {
+            let e = ast::Expr {
+                kind: ast::ExprKind::Name(id.name.clone()),
+                span: id.span,
+            };
+            types::constant(cx, t, ty, &e)
+        }
+    }
+}
+
+fn atom_span(a: &ast::Atom) -> Span {
+    match a {
+        ast::Atom::Int(_, s) => *s,
+        ast::Atom::Name(id) => id.span,
+    }
+}
+
+fn check_fits(cx: &mut Checker, span: Span, v: u64, w: u32) {
+    if v > mask(w) {
+        cx.error(span, format!("value {v} does not fit the {w}-bit field"));
+    }
+}
+
+/// A type's name as written in the spec.
+pub fn type_name(t: &ir::Target, layouts: &[(String, u32)], ty: &Type) -> String {
+    match ty {
+        Type::Bool => "bool".into(),
+        Type::UInt(w) => format!("u{w}"),
+        Type::SInt(w) => format!("s{w}"),
+        Type::Enum(e) => t.enums[e.0].name.clone(),
+        Type::Number(n) => t.numbers[n.0].name.clone(),
+        Type::Layout(l) => layouts
+            .get(l.0)
+            .map_or_else(|| t.layouts[l.0].name.clone(), |x| x.0.clone()),
+        Type::Switch { .. } => "switch".into(),
+    }
+}
+
+/// Reports fields overlapping each other or lying outside the word.
+fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[Piece], width: u32) {
+    let mut all: Vec<(String, Piece, Span)> = Vec::new();
+    for f in fields.iter().filter(|f| !f.view) {
+        let n = f.array.as_ref().map_or(1, |a| a.0);
+        for i in 0..n {
+            let name = if f.array.is_some() {
+                format!("{}[{i}]", f.name)
+            } else {
+                f.name.clone()
+            };
+            for p in f.element_pieces(i) {
+                all.push((name.clone(), p, f.span));
+            }
+        }
+    }
+    for (p, (_, sp)) in unused.iter().zip(&l.unused) {
+        all.push(("unused".into(), *p, *sp));
+    }
+    let mut reported_outside = std::collections::BTreeSet::new();
+    for (name, p, sp) in &all {
+        if width > 0 && p.lo + p.width > width && reported_outside.insert(name.clone()) {
+            cx.error(
+                *sp,
+                format!(
+                    "`{name}` lies outside the {width}-bit {}",
+                    if l.kind == ast::LayoutKind::Format {
+                        "word"
+                    } else {
+                        "layout"
+                    }
+                ),
+            )
+            .label(format!("bits {}..{} ", p.lo, p.lo + p.width - 1));
+        }
+    }
+    let mut reported = std::collections::BTreeSet::new();
+    for (i, (na, pa, sa)) in all.iter().enumerate() {
+        for (nb, pb, sb) in &all[i + 1..] {
+            if na == nb {
+                continue;
+            }
+            let lo = pa.lo.max(pb.lo);
+            let hi = (pa.lo + pa.width).min(pb.lo + pb.width);
+            if lo < hi && reported.insert((na.clone(), nb.clone())) {
+                cx.error(*sb, format!("fields `{na}` and `{nb}` overlap at bit {lo}"))
+                    .label(format!("`{nb}` uses bits {}..={}", pb.lo, pb.lo + pb.width - 1))
+                    .with(*sa, format!("`{na}` uses bits {}..={}", pa.lo, pa.lo + pa.width - 1))
+                    .note("every bit belongs to one field; declare alternatives as separate formats or a `switch`");
+            }
+        }
+    }
+}
+
+/// The words a format matches, as a union of (mask, value) cubes over the word.
+fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
+    let mut cubes: Vec<(u128, u128)> = vec![(0, 0)];
+    for f in fields {
+        if f.array.is_some() || f.view {
+            continue;
+        }
+        if let Some(v) = f.fixed {
+            let mut m = 0u128;
+            let mut val = 0u128;
+            set_field(&mut m, &f.pieces, u64::MAX);
+            set_field(&mut val, &f.pieces, v);
+            for c in &mut cubes {
+                c.0 |= m;
+                c.1 |= val;
+            }
+        }
+        if let Some(ranges) = &f.allowed {
+            if f.pieces.len() != 1 {
+                cx.error(
+                    f.span,
+                    "`in` restrictions need a field with one contiguous bit range",
+                );
+                continue;
+            }
+            let p = f.pieces[0];
+            let mut field_cubes = Vec::new();
+            for &(lo, hi) in ranges {
+                for (m, v) in range_cubes(lo, hi, p.width) {
+                    field_cubes.push(((m as u128) << p.lo, (v as u128) << p.lo));
+                }
+            }
+            let mut next = Vec::new();
+            for c in &cubes {
+                for fc in &field_cubes {
+                    next.push((c.0 | fc.0, c.1 | fc.1));
+                }
+            }
+            cubes = next;
+        }
+    }
+    cubes
+}
+
+fn set_field(word: &mut u128, pieces: &[Piece], mut v: u64) {
+    for p in pieces.iter().rev() {
+        let m = mask(p.width) as u128;
+        *word = (*word & !(m << p.lo)) | (((v as u128) & m) << p.lo);
+        v = if p.width >= 64 { 0 } else { v >> p.width };
+    }
+}
+
+/// Splits `lo..=hi` (values of a `w`-bit field) into aligned (mask, value) blocks.
+fn range_cubes(lo: u64, hi: u64, w: u32) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut x = lo;
+    let full = mask(w);
+    while x <= hi {
+        let mut size = 1u64;
+        while x % (size * 2) == 0
+            && x + size * 2 - 1 <= hi
+            && size * 2 <= full.saturating_add(1).max(1)
+        {
+            size *= 2;
+            if size == 0 {
+                break;
+            }
+        }
+        out.push((full & !(size - 1), x));
+        match x.checked_add(size) {
+            Some(n) => x = n,
+            None => break,
+        }
+    }
+    out
+}

@@ -1,0 +1,191 @@
+//! Stage 2: syntax tree → checked [`ir`](crate::ir). Every mistake becomes a located
+//! [`Diagnostic`]; checking goes on after an error so one run reports as many as it can, and
+//! nothing here panics on any input.
+//!
+//! One concern per file: [`names`] (the symbol table), [`types`] (enums, number formats, field
+//! types), [`fields`] (bits, overlaps, patterns), [`ambiguity`], [`syntax`] (templates),
+//! [`cond`] (instruction expressions), [`rules`] and [`semantics`].
+
+mod ambiguity;
+mod cond;
+mod fields;
+mod names;
+mod rules;
+mod semantics;
+mod syntax;
+mod types;
+
+use crate::ast::{self, Span};
+use crate::diag::Diagnostic;
+use crate::ir;
+pub(crate) use names::Names;
+
+/// Checks a parsed file and builds the target, or returns every error found.
+pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {
+    let mut cx = Checker {
+        diags: Vec::new(),
+        names: Names::default(),
+    };
+    cx.names = names::collect(file, &mut cx.diags);
+    let target = cx.target(file);
+    // Templates are checked once per use: report each mistake once.
+    let mut seen = Vec::new();
+    cx.diags.retain(|d| {
+        let key = (d.message.clone(), d.primary.span);
+        let new = !seen.contains(&key);
+        seen.push(key);
+        new
+    });
+    if cx.diags.is_empty() {
+        Ok(target)
+    } else {
+        Err(cx.diags)
+    }
+}
+
+pub(crate) struct Checker {
+    pub diags: Vec<Diagnostic>,
+    pub names: Names,
+}
+
+impl Checker {
+    pub fn error(&mut self, span: Span, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(span, message));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    fn target(&mut self, file: &ast::File) -> ir::Target {
+        let mut t = ir::Target {
+            name: String::new(),
+            title: String::new(),
+            doc: String::new(),
+            word_bits: 32,
+            little_endian: true,
+            dialects: Vec::new(),
+            enums: Vec::new(),
+            numbers: Vec::new(),
+            layouts: Vec::new(),
+            formats: Vec::new(),
+            properties: Vec::new(),
+            rules: Vec::new(),
+            semantics: None,
+        };
+        let targets: Vec<&ast::Target> = file
+            .items
+            .iter()
+            .filter_map(|i| {
+                if let ast::Item::Target(t) = i {
+                    Some(t)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        match targets.as_slice() {
+            [] => {
+                self.error(Span::default(), "no `target` declaration")
+                    .note("every spec starts with `target name { word 64; dialects default; }`");
+            }
+            [first, rest @ ..] => {
+                for other in rest {
+                    self.error(other.name.span, "a spec file declares one target")
+                        .with(first.name.span, "first declared here");
+                }
+                self.target_settings(first, &mut t);
+            }
+        }
+        types::declare(self, file, &mut t);
+        fields::layouts_and_formats(self, file, &mut t);
+        ambiguity::check(self, &t);
+        rules::properties(self, file, &mut t);
+        syntax::lower_all(self, file, &mut t);
+        rules::lower(self, file, &mut t);
+        semantics::lower(self, file, &mut t);
+        t
+    }
+
+    fn target_settings(&mut self, target: &ast::Target, t: &mut ir::Target) {
+        t.name = target.name.name.clone();
+        t.doc = target.doc.clone();
+        t.title = target.name.name.clone();
+        for s in &target.settings {
+            let first = s.values.first();
+            match (s.name.name.as_str(), first) {
+                ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
+                ("word", Some(ast::SettingValue::Int(v, sp))) => {
+                    if *v == 0 || *v > 128 || v % 8 != 0 {
+                        self.error(
+                            *sp,
+                            "instruction words must be 8 to 128 bits, a multiple of 8",
+                        );
+                    } else {
+                        t.word_bits = *v as u32;
+                    }
+                }
+                ("byte_order", Some(ast::SettingValue::Name(v, _))) => match v.name.as_str() {
+                    "little" => t.little_endian = true,
+                    "big" => t.little_endian = false,
+                    _ => {
+                        self.error(v.span, "byte order is `little` or `big`");
+                    }
+                },
+                ("dialect", Some(_)) => {
+                    for v in &s.values {
+                        if let ast::SettingValue::Name(name, nested) = v {
+                            let mut d = ir::Dialect {
+                                name: name.name.clone(),
+                                comments: Vec::new(),
+                                ignore_case: false,
+                                raw: None,
+                            };
+                            for n in nested {
+                                match (n.name.name.as_str(), n.values.first()) {
+                                    ("comment", _) => {
+                                        for c in &n.values {
+                                            if let ast::SettingValue::Str(c, _) = c {
+                                                d.comments.push(c.clone());
+                                            }
+                                        }
+                                    }
+                                    ("ignore_case", _) => d.ignore_case = true,
+                                    ("raw", Some(ast::SettingValue::Str(r, _))) => {
+                                        d.raw = Some(r.clone())
+                                    }
+                                    _ => {
+                                        self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`");
+                                    }
+                                }
+                            }
+                            if t.dialects.iter().any(|x| x.name == d.name) {
+                                self.error(
+                                    name.span,
+                                    format!("dialect `{}` declared twice", d.name),
+                                );
+                            }
+                            t.dialects.push(d);
+                        }
+                    }
+                }
+                _ => {
+                    self.error(s.name.span, format!("unknown or malformed target setting `{}`", s.name.name)).note(
+                        "target settings: `title \"...\"`, `word 64`, `byte_order little`, `dialect name { comment \"#\" }`",
+                    );
+                }
+            }
+        }
+        if t.dialects.is_empty() {
+            t.dialects.push(ir::Dialect {
+                name: "default".into(),
+                comments: vec!["//".into()],
+                ignore_case: false,
+                raw: None,
+            });
+        }
+    }
+}
+
+/// Finds a dialect's index by name.
+pub(crate) fn dialect_index(t: &ir::Target, name: &str) -> Option<usize> {
+    t.dialects.iter().position(|d| d.name == name)
+}

@@ -1,0 +1,161 @@
+//! Validators: instruction properties, per-instruction constraints and program rules over
+//! neighbouring instructions.
+
+use super::cond::{self, Scope};
+use super::Checker;
+use crate::ast::{self, BinOp};
+use crate::ir::{self, RuleExpr};
+
+/// Declares properties (before formats define them).
+pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    for item in &file.items {
+        if let ast::Item::Property(p) = item {
+            let is_bool = match p.ty.name.as_str() {
+                "bool" => true,
+                "int" => false,
+                other => {
+                    cx.error(
+                        p.ty.span,
+                        format!("property type `{other}` is not `bool` or `int`"),
+                    );
+                    true
+                }
+            };
+            let default = match super::fields::const_eval(&p.default, None) {
+                Some(v) => v,
+                None => match &p.default.kind {
+                    ast::ExprKind::Bool(b) => *b as i64,
+                    _ => {
+                        cx.error(p.default.span, "a property's default is a constant");
+                        0
+                    }
+                },
+            };
+            t.properties.push(ir::Property {
+                name: p.name.name.clone(),
+                doc: p.doc.clone(),
+                is_bool,
+                default,
+            });
+        }
+    }
+}
+
+/// Lowers format properties and constraints, and program rules.
+pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    let decls: Vec<&ast::Layout> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
+            _ => None,
+        })
+        .collect();
+    let target = t.clone();
+    for (format, decl) in t.formats.iter_mut().zip(decls) {
+        let slots = cond::slots(format);
+        let scope = Scope {
+            t: &target,
+            format: &target.formats[target
+                .formats
+                .iter()
+                .position(|f| f.name == format.name)
+                .unwrap_or(0)],
+            slots: &slots,
+            params: &[],
+        };
+        for (name, e) in &decl.properties {
+            let Some(pi) = target.properties.iter().position(|p| p.name == name.name) else {
+                cx.error(name.span, format!("unknown property `{}`", name.name))
+                    .note("declare it at the top level: `property name: bool = false`");
+                continue;
+            };
+            let (c, _) = cond::lower(cx, &scope, e);
+            format.properties.push((pi, c));
+        }
+        for c in &decl.constraints {
+            let (e, _) = cond::lower(cx, &scope, &c.expr);
+            format.constraints.push(ir::Constraint {
+                name: c.name.name.clone(),
+                message: c.message.clone(),
+                expr: e,
+            });
+        }
+    }
+    for item in &file.items {
+        if let ast::Item::Rule(r) = item {
+            let mut quantifiers = Vec::new();
+            let mut vars: Vec<String> = Vec::new();
+            let mut q = &r.body;
+            let body = loop {
+                vars.push(q.var.name.clone());
+                let range = q
+                    .range
+                    .as_ref()
+                    .map(|(a, b)| (rule_expr(cx, t, &vars, a), rule_expr(cx, t, &vars, b)));
+                let filter = q.filter.as_ref().map(|f| rule_expr(cx, t, &vars, f));
+                quantifiers.push(ir::Quantifier {
+                    var: q.var.name.clone(),
+                    range,
+                    filter,
+                });
+                match &*q.body {
+                    ast::QBody::Nested(n) => q = n,
+                    ast::QBody::Expr(e) => break rule_expr(cx, t, &vars, e),
+                }
+            };
+            t.rules.push(ir::Rule {
+                name: r.name.name.clone(),
+                doc: r.doc.clone(),
+                message: r.message.clone(),
+                quantifiers,
+                body,
+            });
+        }
+    }
+}
+
+fn rule_expr(cx: &mut Checker, t: &ir::Target, vars: &[String], e: &ast::Expr) -> RuleExpr {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Int(v) => RuleExpr::Int(*v as i64),
+        K::Bool(b) => RuleExpr::Int(*b as i64),
+        K::Name(n) if n == "len" => RuleExpr::Len,
+        K::Name(n) => match vars.iter().position(|v| v == n) {
+            Some(i) => RuleExpr::Var(i),
+            None => {
+                cx.error(e.span, format!("unknown name `{n}`"))
+                    .note("rules use quantifier variables, `len` and `property[index]`");
+                RuleExpr::Int(0)
+            }
+        },
+        K::Index(base, idx) => match &base.kind {
+            K::Name(p) => match t.properties.iter().position(|x| x.name == *p) {
+                Some(pi) => RuleExpr::Prop(pi, Box::new(rule_expr(cx, t, vars, idx))),
+                None => {
+                    cx.error(base.span, format!("unknown property `{p}`"));
+                    RuleExpr::Int(0)
+                }
+            },
+            _ => {
+                cx.error(e.span, "expected `property[index]`");
+                RuleExpr::Int(0)
+            }
+        },
+        K::Unary(ast::UnOp::Not, x) => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
+        K::Unary(ast::UnOp::Neg, x) => RuleExpr::Binary(
+            BinOp::Sub,
+            Box::new(RuleExpr::Int(0)),
+            Box::new(rule_expr(cx, t, vars, x)),
+        ),
+        K::Binary(op, a, b) => RuleExpr::Binary(
+            *op,
+            Box::new(rule_expr(cx, t, vars, a)),
+            Box::new(rule_expr(cx, t, vars, b)),
+        ),
+        _ => {
+            cx.error(e.span, "this expression is not allowed in a rule");
+            RuleExpr::Int(0)
+        }
+    }
+}

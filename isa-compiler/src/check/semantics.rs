@@ -1,0 +1,662 @@
+//! Semantics: machine state, functions, hooks, the semantics of operation enums and each
+//! format's `execute` block, typed here so the interpreter backend emits plain Rust.
+
+use super::Checker;
+use crate::ast::{self, BinOp, Span, UnOp};
+use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
+
+/// Resolves a scalar type name.
+pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
+    match id.name.as_str() {
+        "bool" => T::Bool,
+        "u32" => T::U32,
+        "i32" | "s32" => T::I32,
+        "u64" => T::U64,
+        "f32" => T::F32,
+        other => {
+            cx.error(id.span, format!("unknown value type `{other}`"))
+                .note("semantics use `bool`, `u32`, `i32`, `u64`, `f32`");
+            T::U32
+        }
+    }
+}
+
+pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    let mut sem = ir::Semantics::default();
+    let mut any = false;
+    for item in &file.items {
+        match item {
+            ast::Item::Machine(m) => {
+                any = true;
+                for (doc, name, count, ty) in &m.state {
+                    if sem.state.iter().any(|s| s.0 == name.name) {
+                        cx.error(name.span, format!("state `{}` declared twice", name.name));
+                    }
+                    let ty = scalar(cx, ty);
+                    sem.state
+                        .push((name.name.clone(), doc.clone(), count.map(|c| c as u32), ty));
+                }
+            }
+            ast::Item::Hook(h) => {
+                any = true;
+                let params = h
+                    .sig
+                    .params
+                    .iter()
+                    .map(|(n, ty)| (n.name.clone(), scalar(cx, ty)))
+                    .collect();
+                let ret = h.sig.ret.as_ref().map(|r| scalar(cx, r));
+                sem.hooks.push(ir::Hook {
+                    name: h.name.name.clone(),
+                    doc: h.doc.clone(),
+                    params,
+                    ret,
+                });
+            }
+            ast::Item::Fn(f) => {
+                any = true;
+                let params = f
+                    .sig
+                    .params
+                    .iter()
+                    .map(|(n, ty)| (n.name.clone(), scalar(cx, ty)))
+                    .collect();
+                let ret = f.sig.ret.as_ref().map(|r| scalar(cx, r));
+                sem.functions.push(ir::Function {
+                    name: f.name.name.clone(),
+                    doc: f.doc.clone(),
+                    params,
+                    ret,
+                    body: SemBlock::default(),
+                });
+            }
+            _ => {}
+        }
+    }
+    // Bodies, now that every signature is known.
+    let snapshot = t.clone();
+    let mut fi = 0;
+    for item in &file.items {
+        if let ast::Item::Fn(f) = item {
+            let (params, ret) = (sem.functions[fi].params.clone(), sem.functions[fi].ret);
+            let mut l = Lower {
+                cx,
+                t: &snapshot,
+                sem: &sem,
+                format: None,
+                locals: params,
+                in_variant: false,
+            };
+            let body = l.block(&f.body, ret);
+            sem.functions[fi].body = body;
+            fi += 1;
+        }
+    }
+    // Operation semantics.
+    let mut ei = 0;
+    for item in &file.items {
+        if let ast::Item::Enum(e) = item {
+            if ei >= t.enums.len() {
+                break;
+            }
+            let (params, ret) = t.enums[ei].signature.clone().unwrap_or_default();
+            for (vi, v) in e.variants.iter().enumerate() {
+                if let Some(body) = &v.semantics {
+                    any = true;
+                    let mut l = Lower {
+                        cx,
+                        t: &snapshot,
+                        sem: &sem,
+                        format: None,
+                        locals: params.clone(),
+                        in_variant: true,
+                    };
+                    let x = l.expr(body, ret);
+                    if let Some(slot) = t.enums[ei].variants.get_mut(vi) {
+                        slot.semantics = Some(x);
+                    }
+                }
+            }
+            ei += 1;
+        }
+    }
+    // Execute blocks.
+    let decls: Vec<&ast::Layout> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
+            _ => None,
+        })
+        .collect();
+    for (fidx, decl) in decls.iter().enumerate() {
+        if let Some(b) = &decl.execute {
+            any = true;
+            let mut l = Lower {
+                cx,
+                t: &snapshot,
+                sem: &sem,
+                format: Some(fidx),
+                locals: Vec::new(),
+                in_variant: false,
+            };
+            let block = l.block(b, None);
+            t.formats[fidx].execute = Some(block);
+        }
+    }
+    if any {
+        t.semantics = Some(sem);
+    }
+}
+
+struct Lower<'a, 'c> {
+    cx: &'c mut Checker,
+    t: &'a ir::Target,
+    sem: &'a ir::Semantics,
+    format: Option<usize>,
+    locals: Vec<(String, T)>,
+    in_variant: bool,
+}
+
+fn ex(kind: SemKind, ty: T) -> SemExpr {
+    SemExpr { kind, ty }
+}
+
+impl Lower<'_, '_> {
+    fn err(&mut self, span: Span, msg: impl Into<String>) -> SemExpr {
+        self.cx.error(span, msg);
+        ex(SemKind::Int(0), T::U32)
+    }
+
+    fn block(&mut self, b: &ast::Block, want: Option<T>) -> SemBlock {
+        let depth = self.locals.len();
+        let mut stmts = Vec::new();
+        for s in &b.stmts {
+            match s {
+                ast::Stmt::Let(name, e) => {
+                    let v = self.expr(e, None);
+                    self.locals.push((name.name.clone(), v.ty));
+                    stmts.push(SemStmt::Let(name.name.clone(), v.ty, v));
+                }
+                ast::Stmt::Assign(name, idx, e) => {
+                    let Some(si) = self.sem.state.iter().position(|s| s.0 == name.name) else {
+                        self.cx.error(name.span, format!("`{}` is not machine state", name.name))
+                            .note("assignments write state declared in `machine { ... }`; use `let` for locals");
+                        continue;
+                    };
+                    let (_, _, count, ty) = self.sem.state[si].clone();
+                    let index = match (idx, count) {
+                        (Some(i), Some(_)) => Some(self.expr(i, Some(T::U32))),
+                        (None, None) => None,
+                        (Some(i), None) => {
+                            self.cx
+                                .error(i.span, format!("`{}` is not an array", name.name));
+                            None
+                        }
+                        (None, Some(_)) => {
+                            self.cx.error(
+                                name.span,
+                                format!(
+                                    "`{}` is an array: write `{}[index]`",
+                                    name.name, name.name
+                                ),
+                            );
+                            None
+                        }
+                    };
+                    let v = self.expr(e, Some(ty));
+                    let v = self.coerce(v, ty, e.span);
+                    stmts.push(SemStmt::Assign(si, index, v));
+                }
+                ast::Stmt::If(c, a, b) => {
+                    let c = self.cond(c);
+                    let a = self.block(a, None);
+                    let b = b.as_ref().map(|b| self.block(b, None));
+                    stmts.push(SemStmt::If(c, a, b));
+                }
+                ast::Stmt::Expr(e) => {
+                    let v = self.expr(e, None);
+                    stmts.push(SemStmt::Expr(v));
+                }
+            }
+        }
+        let value = b.value.as_ref().map(|v| {
+            let x = self.expr(v, want);
+            Box::new(match want {
+                Some(w) => self.coerce(x, w, v.span),
+                None => x,
+            })
+        });
+        if let (Some(w), None) = (want, &value) {
+            let _ = w;
+        }
+        self.locals.truncate(depth);
+        SemBlock { stmts, value }
+    }
+
+    fn cond(&mut self, e: &ast::Expr) -> SemExpr {
+        let c = self.expr(e, Some(T::Bool));
+        if c.ty != T::Bool {
+            self.cx.error(e.span, "expected a condition (a `bool`)");
+        }
+        c
+    }
+
+    fn coerce(&mut self, x: SemExpr, want: T, span: Span) -> SemExpr {
+        if x.ty == want {
+            return x;
+        }
+        match (&x.kind, want) {
+            (SemKind::Int(v), T::U32 | T::I32 | T::U64) => ex(SemKind::Int(*v), want),
+            (_, T::U32 | T::I32 | T::U64) if x.ty != T::F32 && x.ty != T::Bool => {
+                let b = match want {
+                    T::U32 => Builtin::U32,
+                    _ => Builtin::I32,
+                };
+                if want == T::U64 {
+                    return ex(SemKind::Builtin(Builtin::U32, vec![x]), T::U32);
+                }
+                ex(SemKind::Builtin(b, vec![x]), want)
+            }
+            _ => {
+                self.cx.error(span, format!("expected a value of type `{}`, found `{}`", type_name(want), type_name(x.ty)))
+                    .note("convert explicitly: `f32(bits)`, `bits(float)`, `float(int)`, `int(float)`, `u32(x)`, `i32(x)`");
+                x
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &ast::Expr, want: Option<T>) -> SemExpr {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Int(v) => ex(
+                SemKind::Int(*v as i128),
+                match want {
+                    Some(t @ (T::U32 | T::I32 | T::U64)) => t,
+                    _ => T::U32,
+                },
+            ),
+            K::Float(f) => ex(SemKind::Float(*f), T::F32),
+            K::Bool(b) => ex(SemKind::Bool(*b), T::Bool),
+            K::Name(n) => self.name(n, e.span),
+            K::Index(base, idx) => {
+                if let K::Name(n) = &base.kind {
+                    if let Some(si) = self.sem.state.iter().position(|s| s.0 == *n) {
+                        let ty = self.sem.state[si].3;
+                        let i = self.expr(idx, Some(T::U32));
+                        return ex(SemKind::State(si, Some(Box::new(i))), ty);
+                    }
+                }
+                self.err(e.span, "only machine state arrays can be indexed")
+            }
+            K::Call(name, args) => self.call(name, args, e.span, want),
+            K::Unary(UnOp::Not, x) => {
+                let x = self.expr(x, want);
+                let ty = x.ty;
+                ex(SemKind::Unary(UnOp::Not, Box::new(x)), ty)
+            }
+            K::Unary(UnOp::Neg, x) => {
+                let x = self.expr(x, want);
+                let ty = x.ty;
+                ex(SemKind::Unary(UnOp::Neg, Box::new(x)), ty)
+            }
+            K::Binary(op, a, b) => self.binary(*op, a, b, e.span, want),
+            K::If(c, a, b) => {
+                let c = self.cond(c);
+                let a = self.expr(a, want);
+                let b = self.expr(b, Some(a.ty));
+                let b = self.coerce(b, a.ty, e.span);
+                let ty = a.ty;
+                ex(SemKind::If(Box::new(c), Box::new(a), Box::new(b)), ty)
+            }
+            K::Match(s, arms) => {
+                let scrutinee = self.expr(s, Some(T::U32));
+                let enum_ty = self.enum_of(s);
+                let mut out = Vec::new();
+                let mut ty = want;
+                for (set, body) in arms {
+                    let set = set.as_ref().map(|set| self.value_set(set, enum_ty));
+                    let block = match body {
+                        ast::MatchBody::Expr(x) => {
+                            let v = self.expr(x, ty);
+                            let v = match ty {
+                                Some(t) => self.coerce(v, t, x.span),
+                                None => v,
+                            };
+                            ty = Some(v.ty);
+                            SemBlock {
+                                stmts: Vec::new(),
+                                value: Some(Box::new(v)),
+                            }
+                        }
+                        ast::MatchBody::Block(b) => {
+                            let blk = self.block(b, ty);
+                            if let Some(v) = &blk.value {
+                                ty = Some(v.ty);
+                            }
+                            blk
+                        }
+                    };
+                    out.push((set, block));
+                }
+                ex(
+                    SemKind::Match(Box::new(scrutinee), out),
+                    ty.unwrap_or(T::U32),
+                )
+            }
+            K::InSet(x, set) => {
+                let scrutinee = self.expr(x, Some(T::U32));
+                let en = self.enum_of(x);
+                let ranges = self.value_set(set, en);
+                let yes = SemBlock {
+                    stmts: Vec::new(),
+                    value: Some(Box::new(ex(SemKind::Bool(true), T::Bool))),
+                };
+                let no = SemBlock {
+                    stmts: Vec::new(),
+                    value: Some(Box::new(ex(SemKind::Bool(false), T::Bool))),
+                };
+                ex(
+                    SemKind::Match(Box::new(scrutinee), vec![(Some(ranges), yes), (None, no)]),
+                    T::Bool,
+                )
+            }
+            K::Member(_, m) => self.err(m.span, "members are not available in semantics"),
+        }
+    }
+
+    fn name(&mut self, n: &str, span: Span) -> SemExpr {
+        if let Some((_, ty)) = self.locals.iter().rev().find(|(l, _)| l == n) {
+            return ex(SemKind::Local(n.to_string()), *ty);
+        }
+        if self.in_variant && n == "v" {
+            return ex(SemKind::VariantValue, T::U32);
+        }
+        if let Some(si) = self.sem.state.iter().position(|s| s.0 == n) {
+            if self.sem.state[si].2.is_some() {
+                return self.err(span, format!("`{n}` is an array: write `{n}[index]`"));
+            }
+            return ex(SemKind::State(si, None), self.sem.state[si].3);
+        }
+        if let Some(f) = self.format {
+            let format = &self.t.formats[f];
+            if let Some(fi) = format.fields.iter().position(|x| x.name == n) {
+                let ty = if format.fields[fi].ty == ir::Type::Bool {
+                    T::Bool
+                } else {
+                    T::U32
+                };
+                return ex(SemKind::Field(fi), ty);
+            }
+        }
+        self.err(span, format!("unknown name `{n}`"))
+    }
+
+    fn enum_of(&self, e: &ast::Expr) -> Option<ir::EnumId> {
+        if let (ast::ExprKind::Name(n), Some(f)) = (&e.kind, self.format) {
+            let format = &self.t.formats[f];
+            if let Some(field) = format.fields.iter().find(|x| x.name == *n) {
+                if let ir::Type::Enum(id) = field.ty {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+
+    fn value_set(&mut self, set: &[ast::SetElem], en: Option<ir::EnumId>) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        for el in set {
+            let (a, b) = match el {
+                ast::SetElem::One(a) => (a, a),
+                ast::SetElem::Range(a, b) => (a, b),
+            };
+            let (Some(lo), Some(hi)) = (self.atom(a, en), self.atom(b, en)) else {
+                continue;
+            };
+            out.push((lo, hi));
+        }
+        out
+    }
+
+    fn atom(&mut self, a: &ast::Atom, en: Option<ir::EnumId>) -> Option<u64> {
+        match a {
+            ast::Atom::Int(v, _) => Some(*v),
+            ast::Atom::Name(id) => {
+                let found = en
+                    .and_then(|e| {
+                        self.t.enums[e.0]
+                            .variants
+                            .iter()
+                            .find(|v| v.name == id.name)
+                    })
+                    .and_then(|v| match v.values {
+                        ir::Values::One(x) => Some(x),
+                        _ => None,
+                    });
+                if found.is_none() {
+                    self.cx
+                        .error(id.span, format!("`{}` is not a value here", id.name));
+                }
+                found
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+        want: Option<T>,
+    ) -> SemExpr {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let (x, y) = (self.cond(a), self.cond(b));
+                ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                // `op_add == nop`: resolve a bare enum value against the other side's enum.
+                let x = self.expr(a, None);
+                let y = match (&b.kind, self.enum_of(a)) {
+                    (ast::ExprKind::Name(n), Some(en)) if !self.is_bound(n) => {
+                        match self.t.enums[en.0]
+                            .variants
+                            .iter()
+                            .find(|v| v.name == *n)
+                            .map(|v| v.values.clone())
+                        {
+                            Some(ir::Values::One(v)) => ex(SemKind::Int(v as i128), x.ty),
+                            _ => self.err(
+                                b.span,
+                                format!("`{n}` is not a value of `{}`", self.t.enums[en.0].name),
+                            ),
+                        }
+                    }
+                    _ => self.expr(b, Some(x.ty)),
+                };
+                let (x, y) = self.unify(x, y, span);
+                ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let x = self.expr(a, want);
+                let y = self.expr(b, Some(T::U32));
+                let ty = x.ty;
+                ex(SemKind::Binary(op, Box::new(x), Box::new(y)), ty)
+            }
+            _ => {
+                let x = self.expr(a, want);
+                let y = self.expr(b, Some(x.ty));
+                let (x, y) = self.unify(x, y, span);
+                let ty = x.ty;
+                ex(SemKind::Binary(op, Box::new(x), Box::new(y)), ty)
+            }
+        }
+    }
+
+    fn is_bound(&self, n: &str) -> bool {
+        self.locals.iter().any(|(l, _)| l == n)
+            || self.sem.state.iter().any(|s| s.0 == n)
+            || self
+                .format
+                .is_some_and(|f| self.t.formats[f].fields.iter().any(|x| x.name == n))
+    }
+
+    fn unify(&mut self, x: SemExpr, y: SemExpr, span: Span) -> (SemExpr, SemExpr) {
+        if x.ty == y.ty {
+            return (x, y);
+        }
+        if let SemKind::Int(_) = y.kind {
+            let t = x.ty;
+            return (x, self.coerce(y, t, span));
+        }
+        if let SemKind::Int(_) = x.kind {
+            let t = y.ty;
+            return (self.coerce(x, t, span), y);
+        }
+        let t = x.ty;
+        let y = self.coerce(y, t, span);
+        (x, y)
+    }
+
+    fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        want: Option<T>,
+    ) -> SemExpr {
+        let n = name.name.as_str();
+        let builtin = |b: Builtin, ty: T| (b, ty);
+        let b = match n {
+            "f32" => Some(builtin(Builtin::F32, T::F32)),
+            "bits" => Some(builtin(Builtin::Bits, T::U32)),
+            "float" => Some(builtin(Builtin::ToFloat, T::F32)),
+            "int" => Some(builtin(Builtin::ToInt, T::I32)),
+            "u32" => Some(builtin(Builtin::U32, T::U32)),
+            "i32" => Some(builtin(Builtin::I32, T::I32)),
+            "min" => Some(builtin(Builtin::Min, T::U32)),
+            "max" => Some(builtin(Builtin::Max, T::U32)),
+            "abs" => Some(builtin(Builtin::Abs, T::U32)),
+            "clamp" => Some(builtin(Builtin::Clamp, T::U32)),
+            "clz" => Some(builtin(Builtin::Clz, T::U32)),
+            "rotr" => Some(builtin(Builtin::RotR, T::U32)),
+            _ => None,
+        };
+        if let Some((b, ty)) = b {
+            let arity = match b {
+                Builtin::Min | Builtin::Max | Builtin::RotR => 2,
+                Builtin::Clamp => 3,
+                _ => 1,
+            };
+            if args.len() != arity {
+                return self.err(span, format!("`{n}` takes {arity} argument(s)"));
+            }
+            let hint = match b {
+                Builtin::F32 | Builtin::Bits => None,
+                Builtin::Min | Builtin::Max | Builtin::Abs | Builtin::Clamp => want,
+                _ => None,
+            };
+            let mut xs: Vec<SemExpr> = Vec::new();
+            for a in args {
+                let h = xs.first().map(|x: &SemExpr| x.ty).or(hint);
+                xs.push(self.expr(a, h));
+            }
+            let ty = match b {
+                Builtin::Min | Builtin::Max | Builtin::Abs | Builtin::Clamp => xs[0].ty,
+                _ => ty,
+            };
+            if matches!(b, Builtin::Min | Builtin::Max | Builtin::Clamp) {
+                let t0 = xs[0].ty;
+                xs = xs.into_iter().map(|x| self.coerce(x, t0, span)).collect();
+            }
+            return ex(SemKind::Builtin(b, xs), ty);
+        }
+        if let Some(fi) = self.sem.functions.iter().position(|f| f.name == n) {
+            let f = &self.sem.functions[fi];
+            let (params, ret) = (f.params.clone(), f.ret);
+            let xs = self.args(&params, args, span, n);
+            return ex(SemKind::Call(fi, xs), ret.unwrap_or(T::U32));
+        }
+        if let Some(hi) = self.sem.hooks.iter().position(|h| h.name == n) {
+            let h = &self.sem.hooks[hi];
+            let (params, ret) = (h.params.clone(), h.ret);
+            let xs = self.args(&params, args, span, n);
+            return ex(SemKind::Hook(hi, xs), ret.unwrap_or(T::U32));
+        }
+        // An enum-typed field called like a function applies the operation it holds.
+        if let Some(f) = self.format {
+            let format = &self.t.formats[f];
+            if let Some(fi) = format.fields.iter().position(|x| x.name == n) {
+                if let ir::Type::Enum(en) = format.fields[fi].ty {
+                    if let Some((params, ret)) = self.t.enums[en.0].signature.clone() {
+                        let xs = self.args(&params, args, span, n);
+                        let sel = ex(SemKind::Field(fi), T::U32);
+                        return ex(SemKind::Op(en, Box::new(sel), xs), ret.unwrap_or(T::U32));
+                    }
+                }
+                return self.err(name.span, format!("field `{n}` does not hold an operation"));
+            }
+        }
+        // `Enum(value, args...)`: the semantics of the enum value held by `value` (operations,
+        // or value tables such as small immediates).
+        if let Some(en) = self.t.enums.iter().position(|e| e.name == n) {
+            let Some((params, ret)) = self.t.enums[en].signature.clone() else {
+                return self.err(name.span, format!("enum `{n}` has no semantics signature"));
+            };
+            if args.len() != params.len() + 1 {
+                return self.err(
+                    span,
+                    format!("`{n}(value, ...)` takes {} argument(s)", params.len() + 1),
+                );
+            }
+            let sel = self.expr(&args[0], Some(T::U32));
+            let xs = self.args(&params, &args[1..], span, n);
+            return ex(
+                SemKind::Op(ir::EnumId(en), Box::new(sel), xs),
+                ret.unwrap_or(T::U32),
+            );
+        }
+        self.err(name.span, format!("unknown function `{n}`"))
+    }
+
+    fn args(
+        &mut self,
+        params: &[(String, T)],
+        args: &[ast::Expr],
+        span: Span,
+        n: &str,
+    ) -> Vec<SemExpr> {
+        if params.len() != args.len() {
+            self.cx.error(
+                span,
+                format!(
+                    "`{n}` takes {} argument(s), {} given",
+                    params.len(),
+                    args.len()
+                ),
+            );
+            return Vec::new();
+        }
+        params
+            .iter()
+            .zip(args)
+            .map(|((_, ty), a)| {
+                let x = self.expr(a, Some(*ty));
+                self.coerce(x, *ty, a.span)
+            })
+            .collect()
+    }
+}
+
+/// A scalar type's name.
+pub fn type_name(t: T) -> &'static str {
+    match t {
+        T::Bool => "bool",
+        T::U32 => "u32",
+        T::I32 => "i32",
+        T::U64 => "u64",
+        T::F32 => "f32",
+    }
+}

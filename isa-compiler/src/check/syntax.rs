@@ -1,0 +1,434 @@
+//! Templates → per-format, per-dialect syntax. Each format's syntax is instantiated for its own
+//! fields: calls bind parameters to fields, arms whose guards fold to false under the format's
+//! fixed fields are dropped (so one template serves formats that lack some fields), and every
+//! name is resolved here, once, for both the printer and the parser.
+
+use super::cond::{self, Binding, Known, Scope, Slot};
+use super::Checker;
+use crate::ast::{self, Span};
+use crate::ir::{self, CondExpr, NumStyle, Show, SyntaxArm, SyntaxItem, SyntaxPart, Type};
+use std::collections::BTreeMap;
+
+pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    let mut templates: BTreeMap<&str, &ast::TemplateDef> = BTreeMap::new();
+    for item in &file.items {
+        if let ast::Item::Template(td) = item {
+            templates.insert(&td.name.name, td);
+        }
+    }
+    let layouts: Vec<&ast::Layout> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
+            _ => None,
+        })
+        .collect();
+    let target = t.clone();
+    for (fi, format) in t.formats.iter_mut().enumerate() {
+        let Some(decl) = layouts.get(fi) else {
+            continue;
+        };
+        for (d, _) in &decl.syntax {
+            if super::dialect_index(&target, &d.name).is_none() {
+                cx.error(d.span, format!("unknown dialect `{}`", d.name))
+                    .note(format!(
+                        "the target declares: {}",
+                        target
+                            .dialects
+                            .iter()
+                            .map(|d| d.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+            }
+        }
+        let slots = cond::slots(format);
+        let mut out = Vec::new();
+        for (di, dialect) in target.dialects.iter().enumerate() {
+            let body = decl
+                .syntax
+                .iter()
+                .find(|(d, _)| d.name == dialect.name)
+                .or_else(|| decl.syntax.first());
+            let Some((_, body)) = body else {
+                if di == 0 {
+                    cx.error(
+                        decl.name.span,
+                        format!("format `{}` has no syntax", decl.name.name),
+                    )
+                    .note(format!(
+                        "add `syntax {} {{ \"mnemonic\" ... }}`",
+                        dialect.name
+                    ));
+                }
+                out.push(ir::Syntax::default());
+                continue;
+            };
+            let mut l = Lowerer {
+                cx,
+                t: &target,
+                format,
+                slots: &slots,
+                templates: &templates,
+                parts: Vec::new(),
+                instances: Vec::new(),
+                depth: 0,
+            };
+            l.parts.push(SyntaxPart {
+                name: format.name.clone(),
+                arms: Vec::new(),
+            });
+            let arms = l.body(body, &[]);
+            l.parts[0].arms = arms;
+            out.push(ir::Syntax { parts: l.parts });
+        }
+        format.syntax = out;
+    }
+}
+
+struct Lowerer<'a, 'c> {
+    cx: &'c mut Checker,
+    t: &'a ir::Target,
+    format: &'a ir::Format,
+    slots: &'a [Slot],
+    templates: &'a BTreeMap<&'a str, &'a ast::TemplateDef>,
+    parts: Vec<SyntaxPart>,
+    instances: Vec<(String, usize)>,
+    depth: usize,
+}
+
+impl Lowerer<'_, '_> {
+    fn known(&self) -> impl Fn(usize) -> Known + '_ {
+        move |slot: usize| {
+            let Some(s) = self.slots.get(slot) else {
+                return Known::Nothing;
+            };
+            let field = &self.format.fields[s.field];
+            match (s.element, field.fixed, &field.allowed) {
+                (None, Some(v), _) => Known::Value(v as i64),
+                (None, None, Some(r)) => {
+                    Known::Ranges(r.iter().map(|(a, b)| (*a as i64, *b as i64)).collect())
+                }
+                _ => Known::Nothing,
+            }
+        }
+    }
+
+    /// Lowers and folds a condition; the right of `&&` is not resolved once the left folds to
+    /// false, so a guard like `sig == small_imm && small_imm >= 48` works in formats without
+    /// a `small_imm` field.
+    fn lower_cond(&mut self, e: &ast::Expr, params: &[(String, Binding)]) -> CondExpr {
+        if let ast::ExprKind::Binary(ast::BinOp::And, a, b) = &e.kind {
+            let left = self.lower_cond(a, params);
+            if left == CondExpr::Int(0) {
+                return left;
+            }
+            let right = self.lower_cond(b, params);
+            return cond::fold(&CondExpr::And(vec![left, right]), &self.known(), params);
+        }
+        let scope = Scope {
+            t: self.t,
+            format: self.format,
+            slots: self.slots,
+            params,
+        };
+        let (c, _) = cond::lower(self.cx, &scope, e);
+        cond::fold(&c, &self.known(), params)
+    }
+
+    fn body(&mut self, body: &ast::TemplateBody, params: &[(String, Binding)]) -> Vec<SyntaxArm> {
+        let mut arms: Vec<SyntaxArm> = Vec::new();
+        for arm in &body.arms {
+            let guard = match &arm.guard {
+                None => None,
+                Some(g) => match self.lower_cond(g, params) {
+                    CondExpr::Int(0) => continue,
+                    CondExpr::Int(_) => None,
+                    c => Some(c),
+                },
+            };
+            // An arm whose guard an earlier arm already took is unreachable: skip it unresolved.
+            if guard.is_some() && arms.iter().any(|a| a.guard == guard) {
+                continue;
+            }
+            let items = self.items(&arm.items, params);
+            let always = guard.is_none();
+            arms.push(SyntaxArm { guard, items });
+            if always {
+                break;
+            }
+        }
+        if arms.is_empty() {
+            self.cx.error(
+                body.span,
+                format!(
+                    "no arm of this syntax applies to format `{}`",
+                    self.format.name
+                ),
+            );
+        }
+        arms
+    }
+
+    fn items(&mut self, items: &[ast::TItem], params: &[(String, Binding)]) -> Vec<SyntaxItem> {
+        let mut out = Vec::new();
+        for it in items {
+            match it {
+                ast::TItem::Lit(s, _) => out.push(SyntaxItem::Lit(s.clone())),
+                ast::TItem::Hole {
+                    expr,
+                    fmt,
+                    table,
+                    base,
+                    span,
+                } => {
+                    if let Some(x) = self.hole(expr, fmt, table, base, *span, params) {
+                        out.push(x);
+                    }
+                }
+                ast::TItem::Call(name, args, span) => {
+                    if let Some(x) = self.call(name, args, *span, params) {
+                        out.push(x);
+                    }
+                }
+                ast::TItem::Opt(c, body, _) => match self.lower_cond(c, params) {
+                    CondExpr::Int(0) => {}
+                    CondExpr::Int(_) => out.extend(self.items(body, params)),
+                    c => {
+                        let inner = self.items(body, params);
+                        out.push(SyntaxItem::Opt(c, inner));
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    fn value(
+        &mut self,
+        e: &ast::Expr,
+        params: &[(String, Binding)],
+    ) -> Option<(CondExpr, Option<Type>)> {
+        let scope = Scope {
+            t: self.t,
+            format: self.format,
+            slots: self.slots,
+            params,
+        };
+        let (c, ty) = cond::lower(self.cx, &scope, e);
+        match &c {
+            CondExpr::Field(_) | CondExpr::Param(_) => Some((c, ty)),
+            _ => {
+                self.cx.error(e.span, "a template shows a field or a parameter")
+                    .note("to show a computed value, give it a name table (`as`) or a field of its own");
+                None
+            }
+        }
+    }
+
+    fn enum_named(&mut self, id: &ast::Ident) -> Option<ir::EnumId> {
+        match self.t.enums.iter().position(|e| e.name == id.name) {
+            Some(i) => Some(ir::EnumId(i)),
+            None => {
+                self.cx
+                    .error(id.span, format!("unknown name table `{}`", id.name))
+                    .label("expected an enum");
+                None
+            }
+        }
+    }
+
+    fn hole(
+        &mut self,
+        expr: &ast::Expr,
+        fmt: &Option<(String, Span)>,
+        table: &Option<ast::TableChoice>,
+        base: &Option<ast::Expr>,
+        span: Span,
+        params: &[(String, Binding)],
+    ) -> Option<SyntaxItem> {
+        let (value, ty) = self.value(expr, params)?;
+        let width = match &ty {
+            Some(Type::Bool) => 1,
+            Some(Type::UInt(w)) | Some(Type::SInt(w)) => *w,
+            Some(Type::Enum(e)) => self.t.enums[e.0].width,
+            Some(Type::Number(n)) => self.t.numbers[n.0].kind.width(),
+            _ => 64,
+        };
+        if let Some(b) = base {
+            let base = self.lower_cond(b, params);
+            return Some(SyntaxItem::Show(
+                value,
+                Show::Num(NumStyle::Label { bits: width, base }),
+            ));
+        }
+        let show = match (table, fmt) {
+            (Some(ast::TableChoice::One(id)), _) => Show::Table(self.enum_named(id)?),
+            (Some(ast::TableChoice::If(c, a, b)), _) => {
+                let (ea, eb) = (self.enum_named(a)?, self.enum_named(b)?);
+                match self.lower_cond(c, params) {
+                    CondExpr::Int(0) => Show::Table(eb),
+                    CondExpr::Int(_) => Show::Table(ea),
+                    c => Show::TableIf(c, ea, eb),
+                }
+            }
+            (None, Some((f, fsp))) => Show::Num(num_style(self.cx, f, *fsp, width)?),
+            (None, None) => match ty {
+                Some(Type::Enum(e)) => Show::Table(e),
+                Some(Type::Bool) | Some(Type::UInt(_)) => Show::Num(NumStyle::Dec),
+                Some(Type::SInt(w)) => Show::Num(NumStyle::Signed {
+                    bits: w,
+                    plus: false,
+                }),
+                Some(Type::Switch { .. }) => {
+                    self.cx.error(span, "this field's meaning depends on another field: say which table to show it with")
+                        .note("e.g. `{pack as (if pm then MulPack else RegfilePack)}`");
+                    return None;
+                }
+                _ => Show::Num(NumStyle::Dec),
+            },
+        };
+        Some(SyntaxItem::Show(value, show))
+    }
+
+    fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        params: &[(String, Binding)],
+    ) -> Option<SyntaxItem> {
+        let Some(td) = self.templates.get(name.name.as_str()).copied() else {
+            self.cx
+                .error(name.span, format!("unknown template `{}`", name.name));
+            return None;
+        };
+        if td.params.len() != args.len() {
+            self.cx
+                .error(
+                    span,
+                    format!(
+                        "template `{}` takes {} arguments, {} given",
+                        name.name,
+                        td.params.len(),
+                        args.len()
+                    ),
+                )
+                .with(td.name.span, "defined here");
+            return None;
+        }
+        let mut bindings = Vec::new();
+        for (p, a) in td.params.iter().zip(args) {
+            let scope = Scope {
+                t: self.t,
+                format: self.format,
+                slots: self.slots,
+                params,
+            };
+            let (c, ty) = cond::lower(self.cx, &scope, a);
+            let c = cond::fold(&c, &self.known(), params);
+            let ok = match &c {
+                CondExpr::Field(_) | CondExpr::Param(_) | CondExpr::Int(_) => true,
+                CondExpr::Not(x) => matches!(**x, CondExpr::Field(_) | CondExpr::Param(_)),
+                _ => false,
+            };
+            if !ok {
+                self.cx.error(
+                    a.span,
+                    "a template argument is a field, `!field`, a parameter or a constant",
+                );
+                return None;
+            }
+            let ty = if matches!(c, CondExpr::Not(_)) {
+                Some(Type::Bool)
+            } else {
+                ty
+            };
+            bindings.push((p.name.clone(), Binding { expr: c, ty }));
+        }
+        let key = format!(
+            "{}{:?}",
+            name.name,
+            bindings
+                .iter()
+                .map(|b| (&b.1.expr, &b.1.ty))
+                .collect::<Vec<_>>()
+        );
+        if let Some((_, idx)) = self.instances.iter().find(|(k, _)| *k == key) {
+            let args = bindings.into_iter().map(|b| b.1.expr).collect();
+            return Some(SyntaxItem::Call(*idx, args));
+        }
+        if self.depth > 16 {
+            self.cx.error(
+                span,
+                format!("template `{}` calls itself too deeply", name.name),
+            );
+            return None;
+        }
+        let idx = self.parts.len();
+        self.parts.push(SyntaxPart {
+            name: name.name.clone(),
+            arms: Vec::new(),
+        });
+        self.instances.push((key, idx));
+        // Inside the template, parameters are referred to positionally; constant bindings fold.
+        let inner: Vec<(String, Binding)> = bindings
+            .iter()
+            .enumerate()
+            .map(|(i, (n, b))| {
+                let expr = match b.expr {
+                    CondExpr::Int(v) => CondExpr::Int(v),
+                    _ => CondExpr::Param(i),
+                };
+                (
+                    n.clone(),
+                    Binding {
+                        expr,
+                        ty: b.ty.clone(),
+                    },
+                )
+            })
+            .collect();
+        self.depth += 1;
+        let arms = self.body(&td.body, &inner);
+        self.depth -= 1;
+        self.parts[idx].arms = arms;
+        let args = bindings.into_iter().map(|b| b.1.expr).collect();
+        Some(SyntaxItem::Call(idx, args))
+    }
+}
+
+/// Parses a number format spec: `x`, `08x`, `#x`, `#08x`, `d`, `+d`, `cfloat`.
+fn num_style(cx: &mut Checker, f: &str, span: Span, width: u32) -> Option<NumStyle> {
+    let style = match f {
+        "d" | "u" => NumStyle::Dec,
+        "s" | "i" => NumStyle::Signed {
+            bits: width,
+            plus: false,
+        },
+        "+" | "+d" | "+s" => NumStyle::Signed {
+            bits: width,
+            plus: true,
+        },
+        "cfloat" => NumStyle::CFloat,
+        _ => {
+            let (prefix, rest) = match f.strip_prefix('#') {
+                Some(r) => (true, r),
+                None => (false, f),
+            };
+            match rest.strip_suffix('x') {
+                Some(d) if d.is_empty() || d.parse::<u8>().is_ok() => NumStyle::Hex {
+                    digits: d.parse().unwrap_or(0),
+                    prefix,
+                },
+                _ => {
+                    cx.error(span, format!("unknown number format `{f}`"))
+                        .note("formats: `d` (decimal), `s` (signed), `+` (signed with `+`), `x`, `08x`, `#x`, `#08x` (hex), `cfloat` (C `%f` of an f32)");
+                    return None;
+                }
+            }
+        }
+    };
+    Some(style)
+}

@@ -1,0 +1,380 @@
+//! Enums, number formats and the types fields can have.
+
+use super::{dialect_index, Checker};
+use crate::ast::{self, Span};
+use crate::ir::{self, EnumId, NumberId, Type};
+
+/// Declares every enum and number format of the file (in order), and reserves layout ids.
+pub fn declare(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+    for item in &file.items {
+        match item {
+            ast::Item::Enum(e) => {
+                let en = enum_def(cx, e, t);
+                t.enums.push(en);
+            }
+            ast::Item::Number(n) => {
+                let nf = number_def(cx, n);
+                t.numbers.push(nf);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Width of `uN`/`sN`/`bool` type names.
+pub fn int_type(name: &str) -> Option<Type> {
+    if name == "bool" {
+        return Some(Type::Bool);
+    }
+    let (signed, digits) = if let Some(d) = name.strip_prefix('u') {
+        (false, d)
+    } else if let Some(d) = name.strip_prefix('s').or_else(|| name.strip_prefix('i')) {
+        (true, d)
+    } else {
+        return None;
+    };
+    let w: u32 = digits.parse().ok()?;
+    if w == 0 || w > 64 || digits.starts_with('0') {
+        return None;
+    }
+    Some(if signed { Type::SInt(w) } else { Type::UInt(w) })
+}
+
+fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
+    let width = match int_type(&e.repr.name) {
+        Some(Type::UInt(w)) => w,
+        _ => {
+            cx.error(
+                e.repr.span,
+                format!("`{}` is not an enum width", e.repr.name),
+            )
+            .label("expected `uN`, e.g. `u4`");
+            8
+        }
+    };
+    let limit = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let mut variants: Vec<ir::Variant> = Vec::new();
+    let mut seen: Vec<(u64, u64, Span, String)> = Vec::new();
+    let mut names: Vec<(String, Span)> = Vec::new();
+    for v in &e.variants {
+        if let Some((_, old)) = names.iter().find(|(n, _)| *n == v.name.name) {
+            cx.error(
+                v.name.span,
+                format!(
+                    "enum value `{}` is defined twice in `{}`",
+                    v.name.name, e.name.name
+                ),
+            )
+            .with(*old, "first defined here");
+            continue;
+        }
+        names.push((v.name.name.clone(), v.name.span));
+        let (values, lo, hi, sp) = match &v.value {
+            ast::VariantValue::One(x, sp) => (ir::Values::One(*x), *x, *x, *sp),
+            ast::VariantValue::Range(lo, hi, sp) => {
+                if lo > hi {
+                    cx.error(*sp, "empty range: the first value is above the last");
+                }
+                (ir::Values::Range(*lo, *hi), *lo, *hi, *sp)
+            }
+            ast::VariantValue::Rest(sp) => (ir::Values::Rest, 0, 0, *sp),
+        };
+        if !matches!(values, ir::Values::Rest) {
+            if hi > limit {
+                cx.error(
+                    sp,
+                    format!(
+                        "value {hi} does not fit the {width}-bit enum `{}`",
+                        e.name.name
+                    ),
+                )
+                .label(format!("largest {width}-bit value is {limit}"));
+            }
+            if let Some((_, _, old, other)) = seen.iter().find(|(a, b, _, _)| lo <= *b && *a <= hi)
+            {
+                cx.error(sp, format!("`{}` reuses a value of `{other}`", v.name.name))
+                    .label("overlapping value")
+                    .with(*old, format!("`{other}` has it"));
+            }
+            seen.push((lo, hi, sp, v.name.name.clone()));
+        }
+        let spellings = spellings_for(
+            cx,
+            &v.spellings,
+            t,
+            &v.name.name,
+            !matches!(values, ir::Values::One(_)),
+        );
+        variants.push(ir::Variant {
+            name: v.name.name.clone(),
+            doc: v.doc.clone(),
+            values,
+            spellings,
+            semantics: None,
+        });
+    }
+    let signature = e.signature.as_ref().map(|s| {
+        let params = s
+            .params
+            .iter()
+            .map(|(n, ty)| (n.name.clone(), super::semantics::scalar(cx, ty)))
+            .collect();
+        let ret = s.ret.as_ref().map(|r| super::semantics::scalar(cx, r));
+        (params, ret)
+    });
+    let mut else_spellings = vec![None; t.dialects.len()];
+    for (d, text, _) in &e.else_spellings {
+        match d {
+            None => else_spellings
+                .iter_mut()
+                .filter(|x| x.is_none())
+                .for_each(|x| *x = Some(text.clone())),
+            Some(d) => match dialect_index(t, &d.name) {
+                Some(i) => else_spellings[i] = Some(text.clone()),
+                None => {
+                    cx.error(d.span, format!("unknown dialect `{}`", d.name));
+                }
+            },
+        }
+    }
+    let en = ir::Enum {
+        name: e.name.name.clone(),
+        doc: e.doc.clone(),
+        width,
+        variants,
+        signature,
+        else_spellings,
+    };
+    en
+}
+
+/// Spellings per dialect: the dialect's own, else the default strings, else the name.
+fn spellings_for(
+    cx: &mut Checker,
+    given: &[(Option<ast::Ident>, String, Span)],
+    t: &ir::Target,
+    name: &str,
+    ranged: bool,
+) -> Vec<Vec<String>> {
+    let mut default: Vec<String> = Vec::new();
+    let mut per: Vec<Vec<String>> = vec![Vec::new(); t.dialects.len()];
+    for (d, text, sp) in given {
+        // A range spelled without `{v}` (Mesa's `???`) prints but cannot be parsed back.
+        if ranged && text.contains("{v") {
+            if let Err(m) = placeholder(text) {
+                cx.error(*sp, m);
+            }
+        }
+        match d {
+            None => default.push(text.clone()),
+            Some(d) => match dialect_index(t, &d.name) {
+                Some(i) => per[i].push(text.clone()),
+                None => {
+                    let known: Vec<&str> = t.dialects.iter().map(|d| d.name.as_str()).collect();
+                    cx.error(d.span, format!("unknown dialect `{}`", d.name))
+                        .note(format!("the target declares: {}", known.join(", ")));
+                }
+            },
+        }
+    }
+    if default.is_empty() {
+        default.push(if ranged {
+            format!("{name}{{v}}")
+        } else {
+            name.to_string()
+        });
+    }
+    per.into_iter()
+        .map(|p| if p.is_empty() { default.clone() } else { p })
+        .collect()
+}
+
+/// Splits a range spelling such as `"r{v-32}"` into (prefix, printed minus value, suffix).
+pub fn placeholder(text: &str) -> Result<(String, i64, String), String> {
+    let start = text
+        .find("{v")
+        .ok_or("a range of values needs `{v}` in its spelling")?;
+    let end = start + text[start..].find('}').ok_or("unclosed `{v`")?;
+    let inner = text[start + 2..end].trim();
+    let shift = if inner.is_empty() {
+        0
+    } else if let Some(n) = inner.strip_prefix('+') {
+        n.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
+    } else if let Some(n) = inner.strip_prefix('-') {
+        -n.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
+    } else {
+        return Err(format!(
+            "`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}` or `{{v-N}}`"
+        ));
+    };
+    Ok((
+        text[..start].to_string(),
+        shift,
+        text[end + 1..].to_string(),
+    ))
+}
+
+fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
+    let arg = |name: &str| n.args.iter().find(|(a, _)| a.name == name).map(|(_, v)| *v);
+    let get = |cx: &mut Checker, name: &str| -> i64 {
+        match arg(name) {
+            Some(Some(v)) => v,
+            Some(None) => 1,
+            None => {
+                cx.error(
+                    n.kind.span,
+                    format!("number format `{}` needs `{name}:`", n.name.name),
+                );
+                0
+            }
+        }
+    };
+    let kind = match n.kind.name.as_str() {
+        "float" => {
+            let k = ir::NumberKind::Float {
+                sign: get(cx, "sign") as u32,
+                exponent: get(cx, "exponent") as u32,
+                mantissa: get(cx, "mantissa") as u32,
+                bias: get(cx, "bias") as i32,
+                specials: arg("specials").is_some(),
+            };
+            if k.width() == 0 || k.width() > 64 {
+                cx.error(n.name.span, "a float format is 1 to 64 bits wide");
+            }
+            k
+        }
+        "fixed" => ir::NumberKind::Fixed {
+            width: get(cx, "width") as u32,
+            fraction: get(cx, "fraction") as u32,
+            signed: arg("signed").is_some(),
+        },
+        other => {
+            cx.error(n.kind.span, format!("unknown number format kind `{other}`"))
+                .note("kinds: `float(...)`, `fixed(...)`");
+            ir::NumberKind::Fixed {
+                width: 1,
+                fraction: 0,
+                signed: false,
+            }
+        }
+    };
+    for (a, _) in &n.args {
+        let known = [
+            "sign", "exponent", "mantissa", "bias", "specials", "width", "fraction", "signed",
+        ];
+        if !known.contains(&a.name.as_str()) {
+            cx.error(
+                a.span,
+                format!("unknown number format parameter `{}`", a.name),
+            );
+        }
+    }
+    ir::NumberFormat {
+        name: n.name.name.clone(),
+        doc: n.doc.clone(),
+        kind,
+    }
+}
+
+/// Resolves a type name used by a field.
+pub fn resolve(
+    cx: &mut Checker,
+    t: &ir::Target,
+    layouts: &[(String, u32)],
+    id: &ast::Ident,
+) -> Option<Type> {
+    if let Some(ty) = int_type(&id.name) {
+        return Some(ty);
+    }
+    if let Some(i) = t.enums.iter().position(|e| e.name == id.name) {
+        return Some(Type::Enum(EnumId(i)));
+    }
+    if let Some(i) = t.numbers.iter().position(|n| n.name == id.name) {
+        return Some(Type::Number(NumberId(i)));
+    }
+    if let Some(i) = layouts.iter().position(|(n, _)| *n == id.name) {
+        return Some(Type::Layout(ir::LayoutId(i)));
+    }
+    cx.error(id.span, format!("unknown type `{}`", id.name))
+        .label("not an enum, number format, layout or `bool`/`uN`/`sN`");
+    None
+}
+
+/// Width in bits of a type.
+pub fn width(t: &ir::Target, layouts: &[(String, u32)], ty: &Type) -> u32 {
+    match ty {
+        Type::Bool => 1,
+        Type::UInt(w) | Type::SInt(w) => *w,
+        Type::Enum(e) => t.enums[e.0].width,
+        Type::Number(n) => t.numbers[n.0].kind.width(),
+        Type::Layout(l) => layouts[l.0].1,
+        Type::Switch { arms, .. } => arms
+            .iter()
+            .map(|(_, ty)| width(t, layouts, ty))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// Resolves a constant for a field of type `ty`: a number, an enum value name, `true`/`false`.
+pub fn constant(cx: &mut Checker, t: &ir::Target, ty: &Type, e: &ast::Expr) -> Option<u64> {
+    match &e.kind {
+        ast::ExprKind::Int(v) => Some(*v),
+        ast::ExprKind::Bool(b) => Some(*b as u64),
+        ast::ExprKind::Unary(ast::UnOp::Neg, x) => {
+            if let ast::ExprKind::Int(v) = x.kind {
+                let w = match ty {
+                    Type::SInt(w) => *w,
+                    _ => 64,
+                };
+                Some((v as i64).wrapping_neg() as u64 & crate::check::fields::mask(w))
+            } else {
+                cx.error(e.span, "expected a constant");
+                None
+            }
+        }
+        ast::ExprKind::Name(n) => match ty {
+            Type::Enum(id) => {
+                let en = &t.enums[id.0];
+                match en.variants.iter().find(|v| v.name == *n) {
+                    Some(v) => match v.values {
+                        ir::Values::One(x) => Some(x),
+                        _ => {
+                            cx.error(
+                                e.span,
+                                format!("`{n}` names a range of values; give the number"),
+                            );
+                            None
+                        }
+                    },
+                    None => {
+                        cx.error(
+                            e.span,
+                            format!("`{n}` is not a value of enum `{}`", en.name),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                cx.error(
+                    e.span,
+                    format!("`{n}` is not a constant of this field's type"),
+                );
+                None
+            }
+        },
+        _ => {
+            cx.error(e.span, "expected a constant (a number or an enum value)");
+            None
+        }
+    }
+}

@@ -1,0 +1,645 @@
+//! Stage 3: the checked model of a target. Every name is resolved, every bit position is
+//! absolute, every constant is a number; backends read only this. Entities are referred to by
+//! newtype ids and kept in declaration order, so generated code is identical run to run.
+
+use crate::ast::Span;
+
+/// An enum of the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub usize);
+/// A number format of the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NumberId(pub usize);
+/// A data layout of the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LayoutId(pub usize);
+
+/// A whole target.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Short name (`vc4`).
+    pub name: String,
+    /// Full name.
+    pub title: String,
+    /// Doc comment of the target.
+    pub doc: String,
+    /// Instruction word width in bits.
+    pub word_bits: u32,
+    /// Byte order of words in memory.
+    pub little_endian: bool,
+    /// Syntax dialects; the first is the default.
+    pub dialects: Vec<Dialect>,
+    /// Enums, in declaration order.
+    pub enums: Vec<Enum>,
+    /// Number formats.
+    pub numbers: Vec<NumberFormat>,
+    /// Data layouts (nested structs, headers).
+    pub layouts: Vec<Layout>,
+    /// Instruction encodings, in declaration order (the assembler tries them in this order).
+    pub formats: Vec<Format>,
+    /// Instruction properties used by program rules.
+    pub properties: Vec<Property>,
+    /// Program rules.
+    pub rules: Vec<Rule>,
+    /// Machine state, functions and hooks for the interpreter.
+    pub semantics: Option<Semantics>,
+}
+
+/// A syntax dialect.
+#[derive(Debug, Clone)]
+pub struct Dialect {
+    /// Name.
+    pub name: String,
+    /// Line-comment markers.
+    pub comments: Vec<String>,
+    /// Case-insensitive matching.
+    pub ignore_case: bool,
+    /// Directive for raw words (`.long`), printed for words the syntax cannot show.
+    pub raw: Option<String>,
+}
+
+/// An enumeration: named values of a field.
+#[derive(Debug, Clone)]
+pub struct Enum {
+    /// Name (`AddOp`).
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Width in bits of its values.
+    pub width: u32,
+    /// Values, in declaration order.
+    pub variants: Vec<Variant>,
+    /// Operation signature: parameter names and types, result type.
+    pub signature: Option<(Vec<(String, ScalarType)>, Option<ScalarType>)>,
+    /// Per dialect, how values no variant defines are printed (Mesa's `???`); never parsed.
+    pub else_spellings: Vec<Option<String>>,
+}
+
+impl Enum {
+    /// Whether every value of the width has a variant.
+    pub fn is_total(&self) -> bool {
+        (0..(1u64 << self.width.min(16))).all(|v| self.variant_of(v).is_some()) || self.width > 16
+    }
+
+    /// The variant holding raw value `v`.
+    pub fn variant_of(&self, v: u64) -> Option<usize> {
+        self.variants
+            .iter()
+            .position(|x| x.values.contains(v))
+            .or_else(|| {
+                self.variants
+                    .iter()
+                    .position(|x| matches!(x.values, Values::Rest))
+            })
+    }
+
+    /// Whether any variant carries a payload (ranges or the rest).
+    pub fn has_payload(&self) -> bool {
+        self.variants
+            .iter()
+            .any(|v| !matches!(v.values, Values::One(_)))
+    }
+}
+
+/// The raw values of a variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Values {
+    /// One value.
+    One(u64),
+    /// `lo..=hi`; the variant carries the value.
+    Range(u64, u64),
+    /// Every value no other variant has.
+    Rest,
+}
+
+impl Values {
+    /// Whether `v` is one of these values (`Rest` answers false: it is the fallback).
+    pub fn contains(&self, v: u64) -> bool {
+        match self {
+            Values::One(x) => *x == v,
+            Values::Range(lo, hi) => (*lo..=*hi).contains(&v),
+            Values::Rest => false,
+        }
+    }
+}
+
+/// One value of an enum.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// Name in the spec.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Raw values.
+    pub values: Values,
+    /// Spellings per dialect (index = dialect): the first is printed, all are accepted; empty =
+    /// not printable in that dialect.
+    pub spellings: Vec<Vec<String>>,
+    /// Semantics (operation enums) or meaning (value tables).
+    pub semantics: Option<SemExpr>,
+}
+
+/// A declared number format.
+#[derive(Debug, Clone)]
+pub struct NumberFormat {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Shape.
+    pub kind: NumberKind,
+}
+
+/// Shapes of number formats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NumberKind {
+    /// Binary floating point.
+    Float {
+        /// Sign bits.
+        sign: u32,
+        /// Exponent bits.
+        exponent: u32,
+        /// Mantissa bits.
+        mantissa: u32,
+        /// Bias.
+        bias: i32,
+        /// All-ones exponent is infinity/NaN.
+        specials: bool,
+    },
+    /// Two's complement fixed point.
+    Fixed {
+        /// Width.
+        width: u32,
+        /// Fraction bits.
+        fraction: u32,
+        /// Signed.
+        signed: bool,
+    },
+}
+
+impl NumberKind {
+    /// Width in bits.
+    pub fn width(&self) -> u32 {
+        match *self {
+            NumberKind::Float {
+                sign,
+                exponent,
+                mantissa,
+                ..
+            } => sign + exponent + mantissa,
+            NumberKind::Fixed { width, .. } => width,
+        }
+    }
+}
+
+/// The type of a field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    /// One bit.
+    Bool,
+    /// Unsigned integer of a width.
+    UInt(u32),
+    /// Two's complement integer of a width.
+    SInt(u32),
+    /// An enum.
+    Enum(EnumId),
+    /// A number format.
+    Number(NumberId),
+    /// A nested data layout.
+    Layout(LayoutId),
+    /// One of several types chosen by the value of a tag field of the same layout.
+    Switch {
+        /// Index of the tag field.
+        tag: usize,
+        /// (tag value, type) arms.
+        arms: Vec<(u64, Type)>,
+    },
+}
+
+/// A piece of a field: `width` bits at absolute bit `lo` of the word or layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// Lowest bit.
+    pub lo: u32,
+    /// Width.
+    pub width: u32,
+}
+
+/// A field of a format or layout.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Name in the spec.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Type.
+    pub ty: Type,
+    /// Bits, most significant piece first (element 0's for arrays).
+    pub pieces: Vec<Piece>,
+    /// For arrays: element count and the bit stride between elements, per piece.
+    pub array: Option<(u32, Vec<u32>)>,
+    /// Fixed value (opcode bits).
+    pub fixed: Option<u64>,
+    /// Allowed raw values (inclusive ranges), restricting the encoding.
+    pub allowed: Option<Vec<(u64, u64)>>,
+    /// Assembler default.
+    pub default: Option<u64>,
+    /// Fields whose type is a switch on this one (this field is then implied by them).
+    pub is_tag: bool,
+    /// A read-only view of bits other fields own (printing only).
+    pub view: bool,
+    /// Where.
+    pub span: Span,
+}
+
+impl Field {
+    /// Width in bits of one element.
+    pub fn width(&self) -> u32 {
+        self.pieces.iter().map(|p| p.width).sum()
+    }
+
+    /// Pieces of element `i` of an array field (or of the field).
+    pub fn element_pieces(&self, i: u32) -> Vec<Piece> {
+        match &self.array {
+            None => self.pieces.clone(),
+            Some((_, strides)) => self
+                .pieces
+                .iter()
+                .zip(strides)
+                .map(|(p, s)| Piece {
+                    lo: p.lo + s * i,
+                    width: p.width,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the field is stored in the instruction (not fixed by the encoding).
+    pub fn is_stored(&self) -> bool {
+        self.fixed.is_none()
+    }
+}
+
+/// A data layout (nested struct or header).
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Width in bits.
+    pub width: u32,
+    /// Fields (bit positions relative to the layout).
+    pub fields: Vec<Field>,
+    /// Don't-care bits.
+    pub unused: Vec<Piece>,
+}
+
+/// An instruction encoding.
+#[derive(Debug, Clone)]
+pub struct Format {
+    /// Name in the spec (`alu_small_imm`).
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Fields, fixed ones included, in spec order.
+    pub fields: Vec<Field>,
+    /// Don't-care bits: ignored by the decoder, zero when encoding.
+    pub unused: Vec<Piece>,
+    /// The words this encoding matches: a union of (mask, value) cubes.
+    pub pattern: Vec<(u128, u128)>,
+    /// Syntax per dialect (index = dialect).
+    pub syntax: Vec<Syntax>,
+    /// Property values (property index → expression).
+    pub properties: Vec<(usize, CondExpr)>,
+    /// Per-instruction constraints.
+    pub constraints: Vec<Constraint>,
+    /// Semantics.
+    pub execute: Option<SemBlock>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A lowered syntax: named sub-syntaxes (index 0 is the top level).
+#[derive(Debug, Clone, Default)]
+pub struct Syntax {
+    /// Top level first, then every sub-syntax it calls (instantiated for this format).
+    pub parts: Vec<SyntaxPart>,
+}
+
+/// One named syntax: ordered arms.
+#[derive(Debug, Clone)]
+pub struct SyntaxPart {
+    /// Name (the template's, or the format's for the top level).
+    pub name: String,
+    /// Arms.
+    pub arms: Vec<SyntaxArm>,
+}
+
+/// One arm.
+#[derive(Debug, Clone)]
+pub struct SyntaxArm {
+    /// Guard.
+    pub guard: Option<CondExpr>,
+    /// Items.
+    pub items: Vec<SyntaxItem>,
+}
+
+/// A lowered template item.
+#[derive(Debug, Clone)]
+pub enum SyntaxItem {
+    /// Literal text.
+    Lit(String),
+    /// A value shown through a table or number style.
+    Show(CondExpr, Show),
+    /// A call of part `n` with arguments.
+    Call(usize, Vec<CondExpr>),
+    /// Optional group.
+    Opt(CondExpr, Vec<SyntaxItem>),
+}
+
+/// How a value is shown.
+#[derive(Debug, Clone)]
+pub enum Show {
+    /// Through an enum's spellings in the dialect.
+    Table(EnumId),
+    /// Through one of two enums' spellings, chosen by a condition.
+    TableIf(CondExpr, EnumId, EnumId),
+    /// As a number.
+    Num(NumStyle),
+}
+
+/// Number display styles (mirror of the runtime's).
+#[derive(Debug, Clone)]
+pub enum NumStyle {
+    /// Unsigned decimal.
+    Dec,
+    /// Signed decimal.
+    Signed {
+        /// Width.
+        bits: u32,
+        /// Leading `+`.
+        plus: bool,
+    },
+    /// Hexadecimal.
+    Hex {
+        /// Minimum digits.
+        digits: u8,
+        /// `0x` prefix.
+        prefix: bool,
+    },
+    /// C `%f` of an IEEE single.
+    CFloat,
+    /// pc-relative displacement accepting labels.
+    Label {
+        /// Width.
+        bits: u32,
+        /// Base expression.
+        base: CondExpr,
+    },
+}
+
+/// An expression over the fields of one instruction: guards, properties, constraints.
+/// Values are integers; booleans are 0 and 1.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CondExpr {
+    /// Constant.
+    Int(i64),
+    /// Raw value of field `n` of the format (flattened slot for array elements).
+    Field(usize),
+    /// Template parameter.
+    Param(usize),
+    /// The instruction's address.
+    Pc,
+    /// Logical not.
+    Not(Box<CondExpr>),
+    /// Conjunction.
+    And(Vec<CondExpr>),
+    /// Disjunction.
+    Or(Vec<CondExpr>),
+    /// Comparison.
+    Cmp(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    /// Arithmetic.
+    Arith(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    /// Conditional value.
+    If(Box<CondExpr>, Box<CondExpr>, Box<CondExpr>),
+    /// Membership in a set of inclusive ranges.
+    In(Box<CondExpr>, Vec<(i64, i64)>),
+}
+
+/// An instruction property used by program rules.
+#[derive(Debug, Clone)]
+pub struct Property {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Boolean (else integer).
+    pub is_bool: bool,
+    /// Value for formats that do not define it.
+    pub default: i64,
+}
+
+/// A per-instruction constraint.
+#[derive(Debug, Clone)]
+pub struct Constraint {
+    /// Name.
+    pub name: String,
+    /// Text.
+    pub message: String,
+    /// Must hold.
+    pub expr: CondExpr,
+}
+
+/// A program rule over neighbouring instructions.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// The rule as the reference states it.
+    pub message: String,
+    /// Quantifiers, outermost first.
+    pub quantifiers: Vec<Quantifier>,
+    /// What must hold for every binding.
+    pub body: RuleExpr,
+}
+
+/// `each var in lo..=hi where filter`.
+#[derive(Debug, Clone)]
+pub struct Quantifier {
+    /// Variable name.
+    pub var: String,
+    /// Range (expressions over outer variables); `None` = every instruction.
+    pub range: Option<(RuleExpr, RuleExpr)>,
+    /// Filter.
+    pub filter: Option<RuleExpr>,
+}
+
+/// Expressions in rules: over quantifier variables, the program length and properties.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuleExpr {
+    /// Constant.
+    Int(i64),
+    /// Quantifier variable `n` (outermost = 0).
+    Var(usize),
+    /// Number of instructions.
+    Len,
+    /// Property `p` of instruction at index expression.
+    Prop(usize, Box<RuleExpr>),
+    /// Logical not.
+    Not(Box<RuleExpr>),
+    /// Binary operation.
+    Binary(crate::ast::BinOp, Box<RuleExpr>, Box<RuleExpr>),
+}
+
+/// Scalar types of semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarType {
+    /// Boolean.
+    Bool,
+    /// Unsigned 32-bit.
+    U32,
+    /// Signed 32-bit.
+    I32,
+    /// Unsigned 64-bit.
+    U64,
+    /// IEEE single.
+    F32,
+}
+
+/// Machine state, functions and hooks.
+#[derive(Debug, Clone, Default)]
+pub struct Semantics {
+    /// State elements: name, doc, array length, type.
+    pub state: Vec<(String, String, Option<u32>, ScalarType)>,
+    /// Functions written in the spec.
+    pub functions: Vec<Function>,
+    /// Hooks the embedder implements.
+    pub hooks: Vec<Hook>,
+}
+
+/// A function written in the spec.
+#[derive(Debug, Clone)]
+pub struct Function {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Parameters.
+    pub params: Vec<(String, ScalarType)>,
+    /// Result.
+    pub ret: Option<ScalarType>,
+    /// Body.
+    pub body: SemBlock,
+}
+
+/// A hook: a named escape hatch into Rust, visible in the spec.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Parameters.
+    pub params: Vec<(String, ScalarType)>,
+    /// Result.
+    pub ret: Option<ScalarType>,
+}
+
+/// A block of semantic statements.
+#[derive(Debug, Clone, Default)]
+pub struct SemBlock {
+    /// Statements.
+    pub stmts: Vec<SemStmt>,
+    /// Value.
+    pub value: Option<Box<SemExpr>>,
+}
+
+/// A semantic statement.
+#[derive(Debug, Clone)]
+pub enum SemStmt {
+    /// `let name = e;`
+    Let(String, ScalarType, SemExpr),
+    /// `state[index] = e;`
+    Assign(usize, Option<SemExpr>, SemExpr),
+    /// `if c {..} else {..}`
+    If(SemExpr, SemBlock, Option<SemBlock>),
+    /// `e;`
+    Expr(SemExpr),
+}
+
+/// A typed semantic expression.
+#[derive(Debug, Clone)]
+pub struct SemExpr {
+    /// Kind.
+    pub kind: SemKind,
+    /// Type.
+    pub ty: ScalarType,
+}
+
+/// Semantic expression kinds.
+#[derive(Debug, Clone)]
+pub enum SemKind {
+    /// Integer constant.
+    Int(i128),
+    /// Float constant.
+    Float(f64),
+    /// Boolean constant.
+    Bool(bool),
+    /// A local variable or parameter.
+    Local(String),
+    /// A field of the executing instruction.
+    Field(usize),
+    /// A state element (optionally indexed).
+    State(usize, Option<Box<SemExpr>>),
+    /// Unary.
+    Unary(crate::ast::UnOp, Box<SemExpr>),
+    /// Binary.
+    Binary(crate::ast::BinOp, Box<SemExpr>, Box<SemExpr>),
+    /// Conditional.
+    If(Box<SemExpr>, Box<SemExpr>, Box<SemExpr>),
+    /// Match on an integer.
+    Match(Box<SemExpr>, Vec<(Option<Vec<(u64, u64)>>, SemBlock)>),
+    /// A builtin conversion or helper.
+    Builtin(Builtin, Vec<SemExpr>),
+    /// Call of a spec function.
+    Call(usize, Vec<SemExpr>),
+    /// Call of a hook.
+    Hook(usize, Vec<SemExpr>),
+    /// Apply the semantics of the enum value `selector` holds (dispatch to the semantics
+    /// trait): operations, or value tables such as small immediates.
+    Op(EnumId, Box<SemExpr>, Vec<SemExpr>),
+    /// The value of a range variant (inside its semantics).
+    VariantValue,
+}
+
+/// Builtins of the semantics language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// Reinterpret u32 bits as f32.
+    F32,
+    /// Reinterpret f32 as u32 bits.
+    Bits,
+    /// Convert an integer value to f32.
+    ToFloat,
+    /// Convert f32 to i32 (truncating, saturating).
+    ToInt,
+    /// Convert to u32 (wrapping).
+    U32,
+    /// Convert to i32 (wrapping).
+    I32,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+    /// Absolute value.
+    Abs,
+    /// Clamp to [lo, hi].
+    Clamp,
+    /// Count leading zeros.
+    Clz,
+    /// Rotate right.
+    RotR,
+}

@@ -1,0 +1,924 @@
+//! Stage 1: text → syntax tree. pest does the grammar (`grammar.pest`); this file turns its
+//! pairs into [`ast`](crate::ast) nodes with spans. A grammar error is one located diagnostic.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::OnceLock;
+
+mod grammar {
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar.pest"]
+    pub struct IsaParser;
+}
+use grammar::{IsaParser, Rule};
+
+/// Parses a whole spec file.
+pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
+    let mut pairs = IsaParser::parse(Rule::file, source).map_err(|e| grammar_error(source, e))?;
+    let file = pairs.next().expect("pest returns the file rule");
+    let mut items = Vec::new();
+    for p in file.into_inner() {
+        if p.as_rule() == Rule::EOI {
+            continue;
+        }
+        items.push(item(p));
+    }
+    Ok(File { items })
+}
+
+fn grammar_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let end = source[pos..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(source.len(), |n| pos + n.max(1));
+    let message = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<String> = positives.iter().map(|r| describe(*r)).collect();
+            names.sort();
+            names.dedup();
+            if names.is_empty() {
+                "unexpected input".to_string()
+            } else {
+                format!("syntax error: expected {}", names.join(", "))
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found: String = source[pos..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(20)
+        .collect();
+    let label = if found.is_empty() {
+        "here".to_string()
+    } else {
+        format!("found `{found}`")
+    };
+    let mut d = Diagnostic::error(
+        Span {
+            start: pos,
+            end: end.min(source.len()),
+        },
+        message,
+    );
+    d.label(label);
+    d
+}
+
+fn describe(r: Rule) -> String {
+    match r {
+        Rule::ident | Rule::any_ident => "a name".into(),
+        Rule::int | Rule::signed_int => "a number".into(),
+        Rule::string => "a string".into(),
+        Rule::expr => "an expression".into(),
+        Rule::bitspec | Rule::bit_piece => "a bit range like `7:0`".into(),
+        Rule::type_expr => "a type".into(),
+        Rule::variant => "an enum value".into(),
+        Rule::field => "a field".into(),
+        Rule::EOI => "end of file".into(),
+        Rule::target
+        | Rule::enum_def
+        | Rule::number_def
+        | Rule::layout_def
+        | Rule::format_def
+        | Rule::template_def
+        | Rule::property_decl
+        | Rule::rule_def
+        | Rule::machine_def
+        | Rule::fn_def
+        | Rule::hook_def => {
+            "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into()
+        }
+        other => format!("{other:?}").replace('_', " "),
+    }
+}
+
+fn span(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span {
+        start: s.start(),
+        end: s.end(),
+    }
+}
+
+fn ident(p: Pair<Rule>) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span(&p),
+    }
+}
+
+fn int_value(s: &str) -> u64 {
+    let s = s.replace('_', "");
+    let v = if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u64::from_str_radix(b, 2)
+    } else {
+        s.parse()
+    };
+    // Literals too large for 64 bits saturate; the checker reports them where they matter.
+    v.unwrap_or(u64::MAX)
+}
+
+fn string_value(p: Pair<Rule>) -> String {
+    let inner = p.into_inner().next().map(|x| x.as_str()).unwrap_or("");
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Collects leading doc comments of an item; returns them joined and the remaining pairs.
+fn docs<'a>(inner: &mut std::iter::Peekable<pest::iterators::Pairs<'a, Rule>>) -> String {
+    let mut lines = Vec::new();
+    while let Some(p) = inner.peek() {
+        if p.as_rule() != Rule::doc {
+            break;
+        }
+        let text = p.as_str().trim_start_matches('/');
+        lines.push(
+            text.strip_prefix(' ')
+                .unwrap_or(text)
+                .trim_end()
+                .to_string(),
+        );
+        inner.next();
+    }
+    lines.join("\n")
+}
+
+fn item(p: Pair<Rule>) -> Item {
+    let sp = span(&p);
+    let rule = p.as_rule();
+    let mut inner = p.into_inner().peekable();
+    let doc = docs(&mut inner);
+    match rule {
+        Rule::target => {
+            let name = ident(inner.next().expect("target name"));
+            let settings = inner.map(setting).collect();
+            Item::Target(Target {
+                doc,
+                name,
+                settings,
+                span: sp,
+            })
+        }
+        Rule::enum_def => {
+            let name = ident(inner.next().expect("enum name"));
+            let repr = ident(inner.next().expect("enum repr"));
+            let mut signature = None;
+            let mut variants = Vec::new();
+            let mut else_spellings = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::signature => signature = Some(signature_of(p)),
+                    Rule::variant => variants.push(variant(p)),
+                    Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
+                    _ => {}
+                }
+            }
+            Item::Enum(Enum {
+                doc,
+                name,
+                repr,
+                signature,
+                variants,
+                else_spellings,
+            })
+        }
+        Rule::number_def => {
+            let name = ident(inner.next().expect("number name"));
+            let kind = ident(inner.next().expect("number kind"));
+            let args = inner
+                .map(|a| {
+                    let mut it = a.into_inner();
+                    let n = ident(it.next().expect("arg name"));
+                    let v = it.next().map(|v| {
+                        let s = v.as_str();
+                        let (neg, digits) = s.strip_prefix('-').map_or((false, s), |d| (true, d));
+                        let x = int_value(digits) as i64;
+                        if neg {
+                            -x
+                        } else {
+                            x
+                        }
+                    });
+                    (n, v)
+                })
+                .collect();
+            Item::Number(NumberDef {
+                doc,
+                name,
+                kind,
+                args,
+            })
+        }
+        Rule::layout_def | Rule::format_def => {
+            let kind = if rule == Rule::format_def {
+                LayoutKind::Format
+            } else {
+                LayoutKind::Data
+            };
+            let name = ident(inner.next().expect("layout name"));
+            let mut l = Layout {
+                kind,
+                doc,
+                name,
+                params: Vec::new(),
+                width: None,
+                fields: Vec::new(),
+                unused: Vec::new(),
+                syntax: Vec::new(),
+                properties: Vec::new(),
+                constraints: Vec::new(),
+                execute: None,
+                span: sp,
+            };
+            for p in inner {
+                match p.as_rule() {
+                    Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
+                    Rule::expr => l.width = Some(expr(p)),
+                    Rule::int => {
+                        l.width = Some(Expr {
+                            kind: ExprKind::Int(int_value(p.as_str())),
+                            span: span(&p),
+                        })
+                    }
+                    Rule::field => l.fields.push(field(p)),
+                    Rule::view => {
+                        let sp = span(&p);
+                        let mut it = p.into_inner().peekable();
+                        let doc = docs(&mut it);
+                        let name = ident(it.next().expect("view name"));
+                        let ty = TypeExpr::Named(ident(it.next().expect("view type")));
+                        let bits = bitspec(it.next().expect("view bits"));
+                        l.fields.push(Field {
+                            doc,
+                            name,
+                            count: None,
+                            ty,
+                            bits,
+                            fixed: None,
+                            allowed: None,
+                            default: None,
+                            view: true,
+                            span: sp,
+                        });
+                    }
+                    Rule::unused => {
+                        let s = span(&p);
+                        let mut it = p.into_inner().peekable();
+                        let _ = docs(&mut it);
+                        l.unused.push((bitspec(it.next().expect("bits")), s));
+                    }
+                    Rule::syntax_def => {
+                        let mut it = p.into_inner();
+                        let d = ident(it.next().expect("dialect"));
+                        l.syntax.push((d, template_body(it.next().expect("body"))));
+                    }
+                    Rule::property_def => {
+                        let mut it = p.into_inner();
+                        let n = ident(it.next().expect("name"));
+                        l.properties.push((n, expr(it.next().expect("value"))));
+                    }
+                    Rule::constraint => {
+                        let mut it = p.into_inner().peekable();
+                        let doc = docs(&mut it);
+                        let name = ident(it.next().expect("name"));
+                        let message = string_value(it.next().expect("message"));
+                        let e = expr(it.next().expect("expr"));
+                        l.constraints.push(Constraint {
+                            doc,
+                            name,
+                            message,
+                            expr: e,
+                        });
+                    }
+                    Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
+                    _ => {}
+                }
+            }
+            Item::Layout(l)
+        }
+        Rule::template_def => {
+            let name = ident(inner.next().expect("template name"));
+            let mut params = Vec::new();
+            let mut body = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::ident => params.push(ident(p)),
+                    Rule::template_body => body = Some(template_body(p)),
+                    _ => {}
+                }
+            }
+            Item::Template(TemplateDef {
+                doc,
+                name,
+                params,
+                body: body.expect("template body"),
+            })
+        }
+        Rule::property_decl => {
+            let name = ident(inner.next().expect("name"));
+            let ty = ident(inner.next().expect("type"));
+            let default = expr(inner.next().expect("default"));
+            Item::Property(PropertyDecl {
+                doc,
+                name,
+                ty,
+                default,
+            })
+        }
+        Rule::rule_def => {
+            let name = ident(inner.next().expect("name"));
+            let message = string_value(inner.next().expect("message"));
+            let body = quantified(inner.next().expect("body"));
+            Item::Rule(crate::ast::Rule {
+                doc,
+                name,
+                message,
+                body,
+                span: sp,
+            })
+        }
+        Rule::machine_def => {
+            let state = inner
+                .map(|s| {
+                    let mut it = s.into_inner().peekable();
+                    let d = docs(&mut it);
+                    let name = ident(it.next().expect("name"));
+                    let mut count = None;
+                    let mut ty = None;
+                    for p in it {
+                        match p.as_rule() {
+                            Rule::int => count = Some(int_value(p.as_str())),
+                            Rule::ident => ty = Some(ident(p)),
+                            _ => {}
+                        }
+                    }
+                    (d, name, count, ty.expect("type"))
+                })
+                .collect();
+            Item::Machine(Machine { state })
+        }
+        Rule::fn_def => {
+            let name = ident(inner.next().expect("name"));
+            let (sig, rest) = sig_and_rest(inner);
+            let body = block(rest.expect("fn body"));
+            Item::Fn(FnDef {
+                doc,
+                name,
+                sig,
+                body,
+            })
+        }
+        Rule::hook_def => {
+            let name = ident(inner.next().expect("name"));
+            let (sig, _) = sig_and_rest(inner);
+            Item::Hook(HookDef { doc, name, sig })
+        }
+        other => unreachable!("grammar item {other:?}"),
+    }
+}
+
+fn sig_and_rest<'a>(
+    inner: impl Iterator<Item = Pair<'a, Rule>>,
+) -> (Signature, Option<Pair<'a, Rule>>) {
+    let mut params = Vec::new();
+    let mut ret = None;
+    let mut rest = None;
+    for p in inner {
+        match p.as_rule() {
+            Rule::param => {
+                let mut it = p.into_inner();
+                params.push((
+                    ident(it.next().expect("name")),
+                    ident(it.next().expect("type")),
+                ));
+            }
+            Rule::ident => ret = Some(ident(p)),
+            Rule::block => rest = Some(p),
+            _ => {}
+        }
+    }
+    (Signature { params, ret }, rest)
+}
+
+fn signature_of(p: Pair<Rule>) -> Signature {
+    sig_and_rest(p.into_inner()).0
+}
+
+fn setting(p: Pair<Rule>) -> Setting {
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("setting name"));
+    let values = it
+        .map(|v| {
+            let mut vi = v.into_inner();
+            let inner = vi.next().expect("setting value");
+            match inner.as_rule() {
+                Rule::string => {
+                    let s = span(&inner);
+                    SettingValue::Str(string_value(inner), s)
+                }
+                Rule::int => SettingValue::Int(int_value(inner.as_str()), span(&inner)),
+                _ => SettingValue::Name(ident(inner), vi.map(setting).collect()),
+            }
+        })
+        .collect::<Vec<_>>();
+    Setting { name, values }
+}
+
+fn variant(p: Pair<Rule>) -> Variant {
+    let sp = span(&p);
+    let mut it = p.into_inner().peekable();
+    let doc = docs(&mut it);
+    let name = ident(it.next().expect("variant name"));
+    let vv = it.next().expect("variant value");
+    let value = {
+        let vsp = span(&vv);
+        let inner = vv.into_inner().next().expect("value");
+        match inner.as_rule() {
+            Rule::int => VariantValue::One(int_value(inner.as_str()), vsp),
+            Rule::range => {
+                let mut r = inner.into_inner();
+                let lo = int_value(r.next().expect("lo").as_str());
+                let hi = int_value(r.next().expect("hi").as_str());
+                VariantValue::Range(lo, hi, vsp)
+            }
+            _ => VariantValue::Rest(vsp),
+        }
+    };
+    let mut spellings = Vec::new();
+    let mut semantics = None;
+    for p in it {
+        match p.as_rule() {
+            Rule::spelling => spellings.push(spelling(p)),
+            Rule::expr => semantics = Some(expr(p)),
+            _ => {}
+        }
+    }
+    Variant {
+        doc,
+        name,
+        value,
+        spellings,
+        semantics,
+        span: sp,
+    }
+}
+
+fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
+    let mut s = p.into_inner().peekable();
+    let dialect = if s.peek().map(|x| x.as_rule()) == Some(Rule::any_ident) {
+        Some(ident(s.next().expect("dialect")))
+    } else {
+        None
+    };
+    let str_pair = s.next().expect("spelling string");
+    let ssp = span(&str_pair);
+    (dialect, string_value(str_pair), ssp)
+}
+
+fn field(p: Pair<Rule>) -> Field {
+    let sp = span(&p);
+    let mut it = p.into_inner().peekable();
+    let doc = docs(&mut it);
+    let name = ident(it.next().expect("field name"));
+    let mut count = None;
+    if it.peek().map(|x| x.as_rule()) == Some(Rule::expr) {
+        count = Some(expr(it.next().expect("count")));
+    }
+    let ty = type_expr(it.next().expect("type"));
+    let bits = bitspec(it.next().expect("bits"));
+    let mut f = Field {
+        doc,
+        name,
+        count,
+        ty,
+        bits,
+        fixed: None,
+        allowed: None,
+        default: None,
+        view: false,
+        span: sp,
+    };
+    for clause in it {
+        let c = clause.into_inner().next().expect("clause");
+        match c.as_rule() {
+            Rule::is_clause => f.fixed = Some(expr(c.into_inner().next().expect("value"))),
+            Rule::in_clause => f.allowed = Some(value_set(c.into_inner().next().expect("set"))),
+            Rule::default_clause => f.default = Some(expr(c.into_inner().next().expect("value"))),
+            _ => {}
+        }
+    }
+    f
+}
+
+fn type_expr(p: Pair<Rule>) -> TypeExpr {
+    let inner = p.into_inner().next().expect("type");
+    match inner.as_rule() {
+        Rule::switch_type => {
+            let sp = span(&inner);
+            let mut it = inner.into_inner();
+            let tag = it.next().expect("tag").into_inner().map(ident).collect();
+            let mut arms = Vec::new();
+            while let Some(e) = it.next() {
+                let ty = ident(it.next().expect("arm type"));
+                arms.push((expr(e), ty));
+            }
+            TypeExpr::Switch {
+                tag,
+                arms,
+                span: sp,
+            }
+        }
+        _ => TypeExpr::Named(ident(inner)),
+    }
+}
+
+fn bitspec(p: Pair<Rule>) -> Vec<BitPiece> {
+    p.into_inner().map(bit_piece).collect()
+}
+
+fn bit_expr(p: Pair<Rule>) -> Expr {
+    match p.as_rule() {
+        Rule::int => Expr {
+            kind: ExprKind::Int(int_value(p.as_str())),
+            span: span(&p),
+        },
+        _ => expr(p),
+    }
+}
+
+fn bit_piece(p: Pair<Rule>) -> BitPiece {
+    let sp = span(&p);
+    let text = p.as_str().to_string();
+    let parts: Vec<Pair<Rule>> = p.into_inner().collect();
+    let mut it = parts.into_iter();
+    let first = bit_expr(it.next().expect("bit"));
+    match it.next() {
+        None => BitPiece::Bit(first, sp),
+        Some(second) => {
+            let second = bit_expr(second);
+            if text.contains("+:") {
+                BitPiece::Width(first, second, sp)
+            } else {
+                BitPiece::Range(first, second, sp)
+            }
+        }
+    }
+}
+
+fn value_set(p: Pair<Rule>) -> Vec<SetElem> {
+    p.into_inner()
+        .map(|e| {
+            let mut it = e.into_inner();
+            let a = atom(it.next().expect("atom"));
+            match it.next() {
+                Some(b) => SetElem::Range(a, atom(b)),
+                None => SetElem::One(a),
+            }
+        })
+        .collect()
+}
+
+fn atom(p: Pair<Rule>) -> Atom {
+    let inner = p.into_inner().next().expect("atom");
+    match inner.as_rule() {
+        Rule::int => Atom::Int(int_value(inner.as_str()), span(&inner)),
+        _ => Atom::Name(ident(inner)),
+    }
+}
+
+fn template_body(p: Pair<Rule>) -> TemplateBody {
+    let sp = span(&p);
+    let mut arms = Vec::new();
+    for x in p.into_inner() {
+        match x.as_rule() {
+            Rule::arm => {
+                let mut it = x.into_inner();
+                let g = it.next().expect("guard");
+                let guard = if g.as_rule() == Rule::wildcard {
+                    None
+                } else {
+                    Some(expr(g))
+                };
+                let items = seq(it.next().expect("seq"));
+                arms.push(TemplateArm { guard, items });
+            }
+            Rule::seq => arms.push(TemplateArm {
+                guard: None,
+                items: seq(x),
+            }),
+            _ => {}
+        }
+    }
+    TemplateBody { arms, span: sp }
+}
+
+fn seq(p: Pair<Rule>) -> Vec<TItem> {
+    p.into_inner().map(titem).collect()
+}
+
+fn titem(p: Pair<Rule>) -> TItem {
+    let sp = span(&p);
+    match p.as_rule() {
+        Rule::string => TItem::Lit(string_value(p), sp),
+        Rule::hole => {
+            let mut it = p.into_inner();
+            let e = expr(it.next().expect("hole expr"));
+            let mut fmt = None;
+            let mut table = None;
+            let mut base = None;
+            for x in it {
+                match x.as_rule() {
+                    Rule::expr => base = Some(expr(x)),
+                    Rule::fmt_spec => fmt = Some((x.as_str().to_string(), span(&x))),
+                    Rule::table_choice => {
+                        let mut t = x.into_inner();
+                        let first = t.next().expect("table");
+                        table = Some(if first.as_rule() == Rule::expr {
+                            let c = expr(first);
+                            let a = ident(t.next().expect("then"));
+                            let b = ident(t.next().expect("else"));
+                            TableChoice::If(c, a, b)
+                        } else {
+                            TableChoice::One(ident(first))
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            TItem::Hole {
+                expr: e,
+                fmt,
+                table,
+                base,
+                span: sp,
+            }
+        }
+        Rule::call => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().expect("callee"));
+            TItem::Call(name, it.map(expr).collect(), sp)
+        }
+        Rule::opt_group => {
+            let mut it = p.into_inner();
+            let c = expr(it.next().expect("condition"));
+            TItem::Opt(c, seq(it.next().expect("seq")), sp)
+        }
+        other => unreachable!("template item {other:?}"),
+    }
+}
+
+fn quantified(p: Pair<Rule>) -> Quantified {
+    let mut it = p.into_inner().peekable();
+    let var = ident(it.next().expect("var"));
+    let mut range = None;
+    let mut filter = None;
+    let rest: Vec<Pair<Rule>> = it.collect();
+    let n = rest.len();
+    let mut idx = 0;
+    // Layout: [lo hi]? [filter]? body — body is the last pair.
+    let body_pair = rest[n - 1].clone();
+    let middle = &rest[..n - 1];
+    if middle.len() >= 2 {
+        range = Some((expr(middle[0].clone()), expr(middle[1].clone())));
+        idx = 2;
+    }
+    if middle.len() > idx {
+        filter = Some(expr(middle[idx].clone()));
+    }
+    let body = match body_pair.as_rule() {
+        Rule::quantified => QBody::Nested(quantified(body_pair)),
+        _ => QBody::Expr(expr(body_pair)),
+    };
+    Quantified {
+        var,
+        range,
+        filter,
+        body: Box::new(body),
+    }
+}
+
+fn block(p: Pair<Rule>) -> Block {
+    let mut stmts = Vec::new();
+    let mut value = None;
+    for x in p.into_inner() {
+        match x.as_rule() {
+            Rule::stmt => stmts.push(stmt(x.into_inner().next().expect("stmt"))),
+            Rule::expr => value = Some(Box::new(expr(x))),
+            _ => {}
+        }
+    }
+    Block { stmts, value }
+}
+
+fn stmt(p: Pair<Rule>) -> Stmt {
+    match p.as_rule() {
+        Rule::let_stmt => {
+            let mut it = p.into_inner();
+            let n = ident(it.next().expect("name"));
+            Stmt::Let(n, expr(it.next().expect("value")))
+        }
+        Rule::assign_stmt => {
+            let mut it = p.into_inner();
+            let mut place = it.next().expect("place").into_inner();
+            let n = ident(place.next().expect("name"));
+            let index = place.next().map(expr);
+            Stmt::Assign(n, index, expr(it.next().expect("value")))
+        }
+        Rule::if_stmt => if_stmt(p),
+        Rule::expr_stmt => Stmt::Expr(expr(p.into_inner().next().expect("expr"))),
+        other => unreachable!("statement {other:?}"),
+    }
+}
+
+fn if_stmt(p: Pair<Rule>) -> Stmt {
+    let mut it = p.into_inner();
+    let c = expr(it.next().expect("condition"));
+    let then = block(it.next().expect("then"));
+    let els = it.next().map(|e| match e.as_rule() {
+        Rule::if_stmt => Block {
+            stmts: vec![if_stmt(e)],
+            value: None,
+        },
+        _ => block(e),
+    });
+    Stmt::If(c, then, els)
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::bor, Assoc::Left))
+            .op(Op::infix(Rule::bxor, Assoc::Left))
+            .op(Op::infix(Rule::band, Assoc::Left))
+            .op(Op::infix(Rule::shl, Assoc::Left) | Op::infix(Rule::shr, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
+            .op(Op::postfix(Rule::index)
+                | Op::postfix(Rule::member_access)
+                | Op::postfix(Rule::in_set))
+    })
+}
+
+/// Builds an expression from an `expr` pair.
+fn expr(p: Pair<Rule>) -> Expr {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let sp = Span {
+                start: op.as_span().start(),
+                end: rhs.span.end,
+            };
+            let u = if op.as_rule() == Rule::neg {
+                UnOp::Neg
+            } else {
+                UnOp::Not
+            };
+            Expr {
+                kind: ExprKind::Unary(u, Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .map_postfix(|lhs, op| {
+            let sp = Span {
+                start: lhs.span.start,
+                end: op.as_span().end(),
+            };
+            match op.as_rule() {
+                Rule::index => {
+                    let i = expr(op.into_inner().next().expect("index"));
+                    Expr {
+                        kind: ExprKind::Index(Box::new(lhs), Box::new(i)),
+                        span: sp,
+                    }
+                }
+                Rule::in_set => {
+                    let set = value_set(op.into_inner().next().expect("set"));
+                    Expr {
+                        kind: ExprKind::InSet(Box::new(lhs), set),
+                        span: sp,
+                    }
+                }
+                _ => {
+                    let m = ident(op.into_inner().next().expect("member"));
+                    Expr {
+                        kind: ExprKind::Member(Box::new(lhs), m),
+                        span: sp,
+                    }
+                }
+            }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let sp = Span {
+                start: lhs.span.start,
+                end: rhs.span.end,
+            };
+            let b = match op.as_rule() {
+                Rule::or => BinOp::Or,
+                Rule::and => BinOp::And,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::lt => BinOp::Lt,
+                Rule::le => BinOp::Le,
+                Rule::gt => BinOp::Gt,
+                Rule::ge => BinOp::Ge,
+                Rule::bor => BinOp::BitOr,
+                Rule::bxor => BinOp::BitXor,
+                Rule::band => BinOp::BitAnd,
+                Rule::shl => BinOp::Shl,
+                Rule::shr => BinOp::Shr,
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            Expr {
+                kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .parse(p.into_inner())
+}
+
+fn primary(p: Pair<Rule>) -> Expr {
+    let sp = span(&p);
+    let kind = match p.as_rule() {
+        Rule::int => ExprKind::Int(int_value(p.as_str())),
+        Rule::float => ExprKind::Float(p.as_str().parse().unwrap_or(0.0)),
+        Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+        Rule::ident => ExprKind::Name(p.as_str().to_string()),
+        Rule::expr => return expr(p),
+        Rule::call_expr => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().expect("callee"));
+            ExprKind::Call(name, it.map(expr).collect())
+        }
+        Rule::if_expr => {
+            let mut it = p.into_inner();
+            let c = expr(it.next().expect("cond"));
+            let a = expr(it.next().expect("then"));
+            let b = expr(it.next().expect("else"));
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::match_expr => {
+            let mut it = p.into_inner();
+            let scrutinee = expr(it.next().expect("scrutinee"));
+            let arms = it
+                .map(|arm| {
+                    let mut a = arm.into_inner();
+                    let pat = a.next().expect("pattern");
+                    let set = if pat.as_rule() == Rule::wildcard {
+                        None
+                    } else {
+                        Some(value_set(pat))
+                    };
+                    let body = a.next().expect("arm body");
+                    let body = match body.as_rule() {
+                        Rule::block => MatchBody::Block(block(body)),
+                        _ => MatchBody::Expr(expr(body)),
+                    };
+                    (set, body)
+                })
+                .collect();
+            ExprKind::Match(Box::new(scrutinee), arms)
+        }
+        other => unreachable!("primary {other:?}"),
+    };
+    Expr { kind, span: sp }
+}
