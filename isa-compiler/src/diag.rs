@@ -33,10 +33,7 @@ impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             message: message.into(),
-            primary: Label {
-                span,
-                message: String::new(),
-            },
+            primary: Label { span, message: String::new() },
             secondary: Vec::new(),
             notes: Vec::new(),
         }
@@ -50,10 +47,7 @@ impl Diagnostic {
 
     /// Adds a secondary label.
     pub fn with(&mut self, span: Span, message: impl Into<String>) -> &mut Self {
-        self.secondary.push(Label {
-            span,
-            message: message.into(),
-        });
+        self.secondary.push(Label { span, message: message.into() });
         self
     }
 
@@ -76,32 +70,21 @@ pub fn line_col(source: &str, pos: usize) -> (usize, usize) {
 /// Renders diagnostics as plain text, ending with "found N errors".
 pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let file = SimpleFile::new(file_name, source);
-    let config = Config {
-        chars: Chars::ascii(),
-        ..Config::default()
-    };
+    let config = Config { chars: Chars::ascii(), ..Config::default() };
     let mut out = NoColor::new(Vec::new());
     for d in diagnostics {
-        let clamp = |s: Span| {
-            s.start.min(source.len())..s.end.clamp(s.start.min(source.len()), source.len())
-        };
-        let mut labels =
-            vec![CsLabel::primary((), clamp(d.primary.span)).with_message(&d.primary.message)];
+        let clamp = |s: Span| s.start.min(source.len())..s.end.clamp(s.start.min(source.len()), source.len());
+        let mut labels = vec![CsLabel::primary((), clamp(d.primary.span)).with_message(&d.primary.message)];
         for l in &d.secondary {
             labels.push(CsLabel::secondary((), clamp(l.span)).with_message(&l.message));
         }
-        let cs = CsDiagnostic::error()
-            .with_message(&d.message)
-            .with_labels(labels)
-            .with_notes(d.notes.clone());
+        let cs =
+            CsDiagnostic::error().with_message(&d.message).with_labels(labels).with_notes(d.notes.clone());
         let _ = term::emit(&mut out, &config, &file, &cs);
     }
     let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
     let n = diagnostics.len();
-    text.push_str(&format!(
-        "found {n} error{}\n",
-        if n == 1 { "" } else { "s" }
-    ));
+    text.push_str(&format!("found {n} error{}\n", if n == 1 { "" } else { "s" }));
     text
 }
 

@@ -86,18 +86,12 @@ impl Enum {
         self.variants
             .iter()
             .position(|x| x.values.contains(v))
-            .or_else(|| {
-                self.variants
-                    .iter()
-                    .position(|x| matches!(x.values, Values::Rest))
-            })
+            .or_else(|| self.variants.iter().position(|x| matches!(x.values, Values::Rest)))
     }
 
     /// Whether any variant carries a payload (ranges or the rest).
     pub fn has_payload(&self) -> bool {
-        self.variants
-            .iter()
-            .any(|v| !matches!(v.values, Values::One(_)))
+        self.variants.iter().any(|v| !matches!(v.values, Values::One(_)))
     }
 }
 
@@ -181,12 +175,7 @@ impl NumberKind {
     /// Width in bits.
     pub fn width(&self) -> u32 {
         match *self {
-            NumberKind::Float {
-                sign,
-                exponent,
-                mantissa,
-                ..
-            } => sign + exponent + mantissa,
+            NumberKind::Float { sign, exponent, mantissa, .. } => sign + exponent + mantissa,
             NumberKind::Fixed { width, .. } => width,
         }
     }
@@ -266,10 +255,7 @@ impl Field {
                 .pieces
                 .iter()
                 .zip(strides)
-                .map(|(p, s)| Piece {
-                    lo: p.lo + s * i,
-                    width: p.width,
-                })
+                .map(|(p, s)| Piece { lo: p.lo + s * i, width: p.width })
                 .collect(),
         }
     }
@@ -318,6 +304,20 @@ pub struct Format {
     pub execute: Option<SemBlock>,
     /// Where.
     pub span: Span,
+}
+
+impl Format {
+    /// The field slots the syntax engine sees: every field, array elements one by one.
+    pub fn slots(&self) -> Vec<(usize, Option<u32>)> {
+        let mut out = Vec::new();
+        for (i, field) in self.fields.iter().enumerate() {
+            match &field.array {
+                None => out.push((i, None)),
+                Some((n, _)) => out.extend((0..*n).map(|e| (i, Some(e)))),
+            }
+        }
+        out
+    }
 }
 
 /// A lowered syntax: named sub-syntaxes (index 0 is the top level).

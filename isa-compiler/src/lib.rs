@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod backend;
 pub mod check;
 pub mod diag;
 pub mod ir;
@@ -19,4 +20,10 @@ pub use diag::Diagnostic;
 pub fn check_source(source: &str) -> Result<ir::Target, Vec<Diagnostic>> {
     let ast = parse::parse_file(source).map_err(|d| vec![d])?;
     check::check(&ast)
+}
+
+/// The whole pipeline for one spec file: Rust source, or rendered diagnostics
+/// (`file:line:col` and a snippet for every error).
+pub fn compile_to_rust(file_name: &str, source: &str) -> Result<String, String> {
+    check_source(source).map(|t| backend::rust::generate(&t)).map_err(|d| diag::render(file_name, source, &d))
 }

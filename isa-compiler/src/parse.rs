@@ -36,9 +36,7 @@ fn grammar_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
-    let end = source[pos..]
-        .find(|c: char| c.is_whitespace())
-        .map_or(source.len(), |n| pos + n.max(1));
+    let end = source[pos..].find(|c: char| c.is_whitespace()).map_or(source.len(), |n| pos + n.max(1));
     let message = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut names: Vec<String> = positives.iter().map(|r| describe(*r)).collect();
@@ -52,23 +50,9 @@ fn grammar_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let found: String = source[pos..]
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(20)
-        .collect();
-    let label = if found.is_empty() {
-        "here".to_string()
-    } else {
-        format!("found `{found}`")
-    };
-    let mut d = Diagnostic::error(
-        Span {
-            start: pos,
-            end: end.min(source.len()),
-        },
-        message,
-    );
+    let found: String = source[pos..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    let label = if found.is_empty() { "here".to_string() } else { format!("found `{found}`") };
+    let mut d = Diagnostic::error(Span { start: pos, end: end.min(source.len()) }, message);
     d.label(label);
     d
 }
@@ -94,26 +78,18 @@ fn describe(r: Rule) -> String {
         | Rule::rule_def
         | Rule::machine_def
         | Rule::fn_def
-        | Rule::hook_def => {
-            "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into()
-        }
+        | Rule::hook_def => "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into(),
         other => format!("{other:?}").replace('_', " "),
     }
 }
 
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
-    Span {
-        start: s.start(),
-        end: s.end(),
-    }
+    Span { start: s.start(), end: s.end() }
 }
 
 fn ident(p: Pair<Rule>) -> Ident {
-    Ident {
-        name: p.as_str().to_string(),
-        span: span(&p),
-    }
+    Ident { name: p.as_str().to_string(), span: span(&p) }
 }
 
 fn int_value(s: &str) -> u64 {
@@ -156,12 +132,7 @@ fn docs<'a>(inner: &mut std::iter::Peekable<pest::iterators::Pairs<'a, Rule>>) -
             break;
         }
         let text = p.as_str().trim_start_matches('/');
-        lines.push(
-            text.strip_prefix(' ')
-                .unwrap_or(text)
-                .trim_end()
-                .to_string(),
-        );
+        lines.push(text.strip_prefix(' ').unwrap_or(text).trim_end().to_string());
         inner.next();
     }
     lines.join("\n")
@@ -176,12 +147,7 @@ fn item(p: Pair<Rule>) -> Item {
         Rule::target => {
             let name = ident(inner.next().expect("target name"));
             let settings = inner.map(setting).collect();
-            Item::Target(Target {
-                doc,
-                name,
-                settings,
-                span: sp,
-            })
+            Item::Target(Target { doc, name, settings, span: sp })
         }
         Rule::enum_def => {
             let name = ident(inner.next().expect("enum name"));
@@ -197,14 +163,7 @@ fn item(p: Pair<Rule>) -> Item {
                     _ => {}
                 }
             }
-            Item::Enum(Enum {
-                doc,
-                name,
-                repr,
-                signature,
-                variants,
-                else_spellings,
-            })
+            Item::Enum(Enum { doc, name, repr, signature, variants, else_spellings })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));
@@ -226,19 +185,10 @@ fn item(p: Pair<Rule>) -> Item {
                     (n, v)
                 })
                 .collect();
-            Item::Number(NumberDef {
-                doc,
-                name,
-                kind,
-                args,
-            })
+            Item::Number(NumberDef { doc, name, kind, args })
         }
         Rule::layout_def | Rule::format_def => {
-            let kind = if rule == Rule::format_def {
-                LayoutKind::Format
-            } else {
-                LayoutKind::Data
-            };
+            let kind = if rule == Rule::format_def { LayoutKind::Format } else { LayoutKind::Data };
             let name = ident(inner.next().expect("layout name"));
             let mut l = Layout {
                 kind,
@@ -259,10 +209,7 @@ fn item(p: Pair<Rule>) -> Item {
                     Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
                     Rule::expr => l.width = Some(expr(p)),
                     Rule::int => {
-                        l.width = Some(Expr {
-                            kind: ExprKind::Int(int_value(p.as_str())),
-                            span: span(&p),
-                        })
+                        l.width = Some(Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) })
                     }
                     Rule::field => l.fields.push(field(p)),
                     Rule::view => {
@@ -307,12 +254,7 @@ fn item(p: Pair<Rule>) -> Item {
                         let name = ident(it.next().expect("name"));
                         let message = string_value(it.next().expect("message"));
                         let e = expr(it.next().expect("expr"));
-                        l.constraints.push(Constraint {
-                            doc,
-                            name,
-                            message,
-                            expr: e,
-                        });
+                        l.constraints.push(Constraint { doc, name, message, expr: e });
                     }
                     Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
                     _ => {}
@@ -331,35 +273,19 @@ fn item(p: Pair<Rule>) -> Item {
                     _ => {}
                 }
             }
-            Item::Template(TemplateDef {
-                doc,
-                name,
-                params,
-                body: body.expect("template body"),
-            })
+            Item::Template(TemplateDef { doc, name, params, body: body.expect("template body") })
         }
         Rule::property_decl => {
             let name = ident(inner.next().expect("name"));
             let ty = ident(inner.next().expect("type"));
             let default = expr(inner.next().expect("default"));
-            Item::Property(PropertyDecl {
-                doc,
-                name,
-                ty,
-                default,
-            })
+            Item::Property(PropertyDecl { doc, name, ty, default })
         }
         Rule::rule_def => {
             let name = ident(inner.next().expect("name"));
             let message = string_value(inner.next().expect("message"));
             let body = quantified(inner.next().expect("body"));
-            Item::Rule(crate::ast::Rule {
-                doc,
-                name,
-                message,
-                body,
-                span: sp,
-            })
+            Item::Rule(crate::ast::Rule { doc, name, message, body, span: sp })
         }
         Rule::machine_def => {
             let state = inner
@@ -385,12 +311,7 @@ fn item(p: Pair<Rule>) -> Item {
             let name = ident(inner.next().expect("name"));
             let (sig, rest) = sig_and_rest(inner);
             let body = block(rest.expect("fn body"));
-            Item::Fn(FnDef {
-                doc,
-                name,
-                sig,
-                body,
-            })
+            Item::Fn(FnDef { doc, name, sig, body })
         }
         Rule::hook_def => {
             let name = ident(inner.next().expect("name"));
@@ -401,9 +322,7 @@ fn item(p: Pair<Rule>) -> Item {
     }
 }
 
-fn sig_and_rest<'a>(
-    inner: impl Iterator<Item = Pair<'a, Rule>>,
-) -> (Signature, Option<Pair<'a, Rule>>) {
+fn sig_and_rest<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>) -> (Signature, Option<Pair<'a, Rule>>) {
     let mut params = Vec::new();
     let mut ret = None;
     let mut rest = None;
@@ -411,10 +330,7 @@ fn sig_and_rest<'a>(
         match p.as_rule() {
             Rule::param => {
                 let mut it = p.into_inner();
-                params.push((
-                    ident(it.next().expect("name")),
-                    ident(it.next().expect("type")),
-                ));
+                params.push((ident(it.next().expect("name")), ident(it.next().expect("type"))));
             }
             Rule::ident => ret = Some(ident(p)),
             Rule::block => rest = Some(p),
@@ -477,14 +393,7 @@ fn variant(p: Pair<Rule>) -> Variant {
             _ => {}
         }
     }
-    Variant {
-        doc,
-        name,
-        value,
-        spellings,
-        semantics,
-        span: sp,
-    }
+    Variant { doc, name, value, spellings, semantics, span: sp }
 }
 
 fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
@@ -546,11 +455,7 @@ fn type_expr(p: Pair<Rule>) -> TypeExpr {
                 let ty = ident(it.next().expect("arm type"));
                 arms.push((expr(e), ty));
             }
-            TypeExpr::Switch {
-                tag,
-                arms,
-                span: sp,
-            }
+            TypeExpr::Switch { tag, arms, span: sp }
         }
         _ => TypeExpr::Named(ident(inner)),
     }
@@ -562,10 +467,7 @@ fn bitspec(p: Pair<Rule>) -> Vec<BitPiece> {
 
 fn bit_expr(p: Pair<Rule>) -> Expr {
     match p.as_rule() {
-        Rule::int => Expr {
-            kind: ExprKind::Int(int_value(p.as_str())),
-            span: span(&p),
-        },
+        Rule::int => Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) },
         _ => expr(p),
     }
 }
@@ -618,18 +520,11 @@ fn template_body(p: Pair<Rule>) -> TemplateBody {
             Rule::arm => {
                 let mut it = x.into_inner();
                 let g = it.next().expect("guard");
-                let guard = if g.as_rule() == Rule::wildcard {
-                    None
-                } else {
-                    Some(expr(g))
-                };
+                let guard = if g.as_rule() == Rule::wildcard { None } else { Some(expr(g)) };
                 let items = seq(it.next().expect("seq"));
                 arms.push(TemplateArm { guard, items });
             }
-            Rule::seq => arms.push(TemplateArm {
-                guard: None,
-                items: seq(x),
-            }),
+            Rule::seq => arms.push(TemplateArm { guard: None, items: seq(x) }),
             _ => {}
         }
     }
@@ -669,13 +564,7 @@ fn titem(p: Pair<Rule>) -> TItem {
                     _ => {}
                 }
             }
-            TItem::Hole {
-                expr: e,
-                fmt,
-                table,
-                base,
-                span: sp,
-            }
+            TItem::Hole { expr: e, fmt, table, base, span: sp }
         }
         Rule::call => {
             let mut it = p.into_inner();
@@ -713,12 +602,7 @@ fn quantified(p: Pair<Rule>) -> Quantified {
         Rule::quantified => QBody::Nested(quantified(body_pair)),
         _ => QBody::Expr(expr(body_pair)),
     };
-    Quantified {
-        var,
-        range,
-        filter,
-        body: Box::new(body),
-    }
+    Quantified { var, range, filter, body: Box::new(body) }
 }
 
 fn block(p: Pair<Rule>) -> Block {
@@ -759,10 +643,7 @@ fn if_stmt(p: Pair<Rule>) -> Stmt {
     let c = expr(it.next().expect("condition"));
     let then = block(it.next().expect("then"));
     let els = it.next().map(|e| match e.as_rule() {
-        Rule::if_stmt => Block {
-            stmts: vec![if_stmt(e)],
-            value: None,
-        },
+        Rule::if_stmt => Block { stmts: vec![if_stmt(e)], value: None },
         _ => block(e),
     });
     Stmt::If(c, then, els)
@@ -789,9 +670,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
-            .op(Op::postfix(Rule::index)
-                | Op::postfix(Rule::member_access)
-                | Op::postfix(Rule::in_set))
+            .op(Op::postfix(Rule::index) | Op::postfix(Rule::member_access) | Op::postfix(Rule::in_set))
     })
 }
 
@@ -800,54 +679,29 @@ fn expr(p: Pair<Rule>) -> Expr {
     pratt()
         .map_primary(primary)
         .map_prefix(|op, rhs| {
-            let sp = Span {
-                start: op.as_span().start(),
-                end: rhs.span.end,
-            };
-            let u = if op.as_rule() == Rule::neg {
-                UnOp::Neg
-            } else {
-                UnOp::Not
-            };
-            Expr {
-                kind: ExprKind::Unary(u, Box::new(rhs)),
-                span: sp,
-            }
+            let sp = Span { start: op.as_span().start(), end: rhs.span.end };
+            let u = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
+            Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span: sp }
         })
         .map_postfix(|lhs, op| {
-            let sp = Span {
-                start: lhs.span.start,
-                end: op.as_span().end(),
-            };
+            let sp = Span { start: lhs.span.start, end: op.as_span().end() };
             match op.as_rule() {
                 Rule::index => {
                     let i = expr(op.into_inner().next().expect("index"));
-                    Expr {
-                        kind: ExprKind::Index(Box::new(lhs), Box::new(i)),
-                        span: sp,
-                    }
+                    Expr { kind: ExprKind::Index(Box::new(lhs), Box::new(i)), span: sp }
                 }
                 Rule::in_set => {
                     let set = value_set(op.into_inner().next().expect("set"));
-                    Expr {
-                        kind: ExprKind::InSet(Box::new(lhs), set),
-                        span: sp,
-                    }
+                    Expr { kind: ExprKind::InSet(Box::new(lhs), set), span: sp }
                 }
                 _ => {
                     let m = ident(op.into_inner().next().expect("member"));
-                    Expr {
-                        kind: ExprKind::Member(Box::new(lhs), m),
-                        span: sp,
-                    }
+                    Expr { kind: ExprKind::Member(Box::new(lhs), m), span: sp }
                 }
             }
         })
         .map_infix(|lhs, op, rhs| {
-            let sp = Span {
-                start: lhs.span.start,
-                end: rhs.span.end,
-            };
+            let sp = Span { start: lhs.span.start, end: rhs.span.end };
             let b = match op.as_rule() {
                 Rule::or => BinOp::Or,
                 Rule::and => BinOp::And,
@@ -868,10 +722,7 @@ fn expr(p: Pair<Rule>) -> Expr {
                 Rule::div => BinOp::Div,
                 _ => BinOp::Rem,
             };
-            Expr {
-                kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
-                span: sp,
-            }
+            Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp }
         })
         .parse(p.into_inner())
 }
@@ -903,11 +754,7 @@ fn primary(p: Pair<Rule>) -> Expr {
                 .map(|arm| {
                     let mut a = arm.into_inner();
                     let pat = a.next().expect("pattern");
-                    let set = if pat.as_rule() == Rule::wildcard {
-                        None
-                    } else {
-                        Some(value_set(pat))
-                    };
+                    let set = if pat.as_rule() == Rule::wildcard { None } else { Some(value_set(pat)) };
                     let body = a.next().expect("arm body");
                     let body = match body.as_rule() {
                         Rule::block => MatchBody::Block(block(body)),

@@ -27,11 +27,7 @@ pub fn get(word: u128, pieces: &[Piece]) -> u64 {
     let mut value: u64 = 0;
     for p in pieces {
         let part = ((word >> p.lo) as u64) & mask(p.width);
-        value = if p.width >= 64 {
-            part
-        } else {
-            (value << p.width) | part
-        };
+        value = if p.width >= 64 { part } else { (value << p.width) | part };
     }
     value
 }

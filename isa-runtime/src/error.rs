@@ -34,20 +34,11 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::NoMatch { word } => write!(f, "no encoding matches word {word:#x}"),
-            DecodeError::UndefinedValue {
-                format,
-                field,
-                value,
-                word,
-            } => write!(
-                f,
-                "word {word:#x} ({format}): field `{field}` holds undefined value {value}"
-            ),
+            DecodeError::UndefinedValue { format, field, value, word } => {
+                write!(f, "word {word:#x} ({format}): field `{field}` holds undefined value {value}")
+            }
             DecodeError::Truncated { needed, available } => {
-                write!(
-                    f,
-                    "truncated instruction: {needed} bytes needed, {available} available"
-                )
+                write!(f, "truncated instruction: {needed} bytes needed, {available} available")
             }
         }
     }
@@ -83,28 +74,12 @@ pub enum EncodeError {
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EncodeError::OutOfRange {
-                format,
-                field,
-                value,
-                bits,
-                signed,
-            } => {
+            EncodeError::OutOfRange { format, field, value, bits, signed } => {
                 let kind = if *signed { "signed" } else { "unsigned" };
-                write!(
-                    f,
-                    "{format}: value {value} does not fit field `{field}` ({bits}-bit {kind})"
-                )
+                write!(f, "{format}: value {value} does not fit field `{field}` ({bits}-bit {kind})")
             }
-            EncodeError::NotAllowed {
-                format,
-                field,
-                value,
-            } => {
-                write!(
-                    f,
-                    "{format}: field `{field}` may not hold {value} in this encoding"
-                )
+            EncodeError::NotAllowed { format, field, value } => {
+                write!(f, "{format}: field `{field}` may not hold {value} in this encoding")
             }
         }
     }

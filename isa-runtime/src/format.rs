@@ -17,6 +17,8 @@ pub struct FieldInfo {
     pub default: Option<u64>,
     /// The value the encoding fixes (its opcode bits), if any.
     pub fixed: Option<u64>,
+    /// A read-only view of bits other fields own: printed, never parsed or packed.
+    pub view: bool,
 }
 
 /// One encoding (instruction class or operation form) of a target.
@@ -33,16 +35,13 @@ pub struct Format {
 impl Format {
     /// Every field's raw value in `word`.
     pub fn unpack(&self, word: u128) -> Vec<u64> {
-        self.fields
-            .iter()
-            .map(|f| bits::get(word, f.pieces))
-            .collect()
+        self.fields.iter().map(|f| bits::get(word, f.pieces)).collect()
     }
 
     /// Packs raw field values (as from [`Format::unpack`] or the parser) into a word.
     pub fn pack(&self, values: &[u64]) -> u128 {
         let mut word = 0u128;
-        for (f, v) in self.fields.iter().zip(values) {
+        for (f, v) in self.fields.iter().zip(values).filter(|(f, _)| !f.view) {
             bits::set(&mut word, f.pieces, *v);
         }
         word

@@ -40,8 +40,7 @@ impl FloatFormat {
                 f64::NAN
             }
         } else {
-            (mant | (1 << self.mantissa)) as f64
-                * scale(exp as i32 - self.bias - self.mantissa as i32)
+            (mant | (1 << self.mantissa)) as f64 * scale(exp as i32 - self.bias - self.mantissa as i32)
         };
         if negative {
             -magnitude
@@ -114,22 +113,14 @@ pub struct FixedFormat {
 impl FixedFormat {
     /// Decodes raw bits to a value.
     pub fn decode(&self, bits: u64) -> f64 {
-        let raw = if self.signed {
-            crate::bits::sign_extend(bits, self.width) as f64
-        } else {
-            bits as f64
-        };
+        let raw = if self.signed { crate::bits::sign_extend(bits, self.width) as f64 } else { bits as f64 };
         raw / pow2(self.fraction as i32)
     }
 
     /// Encodes a value, truncating towards zero; `None` when it does not fit.
     pub fn encode(&self, value: f64) -> Option<u64> {
         let scaled = value * pow2(self.fraction as i32);
-        let scaled = if scaled < 0.0 {
-            -((-scaled) as i64)
-        } else {
-            scaled as i64
-        };
+        let scaled = if scaled < 0.0 { -((-scaled) as i64) } else { scaled as i64 };
         let (min, max) = if self.signed {
             (-(1i64 << (self.width - 1)), (1i64 << (self.width - 1)) - 1)
         } else {
@@ -175,18 +166,8 @@ mod tests {
     use super::*;
 
     // fp20 as the grate assembler defines it: sign 1, exponent 6, mantissa 13, bias 31.
-    const FP20: FloatFormat = FloatFormat {
-        sign: 1,
-        exponent: 6,
-        mantissa: 13,
-        bias: 31,
-        specials: true,
-    };
-    const FX10: FixedFormat = FixedFormat {
-        width: 10,
-        fraction: 8,
-        signed: true,
-    };
+    const FP20: FloatFormat = FloatFormat { sign: 1, exponent: 6, mantissa: 13, bias: 31, specials: true };
+    const FX10: FixedFormat = FixedFormat { width: 10, fraction: 8, signed: true };
 
     #[test]
     fn fp20_matches_grate_reference_values() {
@@ -213,13 +194,7 @@ mod tests {
     fn agx_float_immediate() {
         // AGX 8-bit float immediate (applegpu decode_float_immediate): 0.5 = 0x20, 1.0 = 0x30,
         // 2.0 = 0x40, -2.0 = 0xC0.
-        let agx = FloatFormat {
-            sign: 1,
-            exponent: 3,
-            mantissa: 4,
-            bias: 3,
-            specials: false,
-        };
+        let agx = FloatFormat { sign: 1, exponent: 3, mantissa: 4, bias: 3, specials: false };
         assert_eq!(agx.decode(0x20), 0.5);
         assert_eq!(agx.decode(0x30), 1.0);
         assert_eq!(agx.decode(0xC0), -2.0);

@@ -17,11 +17,7 @@ pub struct Violation {
 
 impl core::fmt::Display for Violation {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "instruction {}: {} ({})",
-            self.index, self.message, self.rule
-        )?;
+        write!(f, "instruction {}: {} ({})", self.index, self.message, self.rule)?;
         if !self.detail.is_empty() {
             write!(f, ": {}", self.detail)?;
         }

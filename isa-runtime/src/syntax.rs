@@ -42,8 +42,37 @@ pub enum Expr {
     Or(&'static [Expr]),
     /// A comparison.
     Cmp(Cmp, &'static Expr, &'static Expr),
-    /// Sum.
-    Add(&'static Expr, &'static Expr),
+    /// Integer arithmetic.
+    Arith(Arith, &'static Expr, &'static Expr),
+    /// `if c then a else b`.
+    If(&'static Expr, &'static Expr, &'static Expr),
+    /// Membership in inclusive ranges.
+    In(&'static Expr, &'static [(i64, i64)]),
+}
+
+/// Arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&`
+    And,
+    /// `|`
+    Or,
+    /// `^`
+    Xor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
 }
 
 /// Comparison operators.
@@ -164,6 +193,8 @@ pub enum Entry {
         /// Printed number minus value.
         shift: i64,
     },
+    /// One spelling for every value of `lo..=hi` (e.g. Mesa's `???`); printed, never parsed.
+    Many(&'static str, u64, u64),
     /// Printed for any value no earlier entry names (e.g. `???`); never parsed.
     Else(&'static str),
 }
@@ -174,15 +205,10 @@ impl Table {
         for e in self.entries {
             match *e {
                 Entry::Name(s, v) if v == value => return Some(out.write_str(s)),
-                Entry::Range {
-                    prefix,
-                    suffix,
-                    lo,
-                    hi,
-                    shift,
-                } if (lo..=hi).contains(&value) => {
+                Entry::Range { prefix, suffix, lo, hi, shift } if (lo..=hi).contains(&value) => {
                     return Some(write!(out, "{prefix}{}{suffix}", value as i64 + shift));
                 }
+                Entry::Many(s, lo, hi) if (lo..=hi).contains(&value) => return Some(out.write_str(s)),
                 Entry::Else(s) => return Some(out.write_str(s)),
                 _ => {}
             }
@@ -210,13 +236,7 @@ impl Table {
                         f(s.len(), v);
                     }
                 }
-                Entry::Range {
-                    prefix,
-                    suffix,
-                    lo,
-                    hi,
-                    shift,
-                } => {
+                Entry::Range { prefix, suffix, lo, hi, shift } => {
                     if !starts_with(rest, prefix, fold) {
                         continue;
                     }
@@ -229,7 +249,7 @@ impl Table {
                         }
                     }
                 }
-                Entry::Else(_) => {}
+                Entry::Many(..) | Entry::Else(_) => {}
             }
         }
     }
@@ -297,6 +317,15 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         return None;
     }
     Some((if neg { -v } else { v }, i))
+}
+
+/// Bare hex digits at the start of `s` (for `{field:08x}` after a literal `0x`).
+fn scan_hex_digits(s: &str) -> Option<(i128, usize)> {
+    let len = s.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
+    if len == 0 || len > 32 {
+        return None;
+    }
+    i128::from_str_radix(&s[..len], 16).ok().map(|v| (v, len))
 }
 
 /// A float literal (`1.5`, `-0.25`, `1e3`, `1.`) at the start of `s`: (value, length).
@@ -399,22 +428,49 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
                 Cmp::Ge => a >= b,
             } as i64)
         }
-        Expr::Add(a, b) => Some(eval(a, frame, vals, pc)?.wrapping_add(eval(b, frame, vals, pc)?)),
+        Expr::Arith(op, a, b) => {
+            let (a, b) = (eval(a, frame, vals, pc)?, eval(b, frame, vals, pc)?);
+            Some(match op {
+                Arith::Add => a.wrapping_add(b),
+                Arith::Sub => a.wrapping_sub(b),
+                Arith::Mul => a.wrapping_mul(b),
+                Arith::Div => a.checked_div(b).unwrap_or(0),
+                Arith::Rem => a.checked_rem(b).unwrap_or(0),
+                Arith::And => a & b,
+                Arith::Or => a | b,
+                Arith::Xor => a ^ b,
+                Arith::Shl => a.wrapping_shl(b as u32),
+                Arith::Shr => a.wrapping_shr(b as u32),
+            })
+        }
+        Expr::If(c, a, b) => match eval(c, frame, vals, pc)? {
+            0 => eval(b, frame, vals, pc),
+            _ => eval(a, frame, vals, pc),
+        },
+        Expr::In(x, ranges) => {
+            let v = eval(x, frame, vals, pc)?;
+            Some(ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
+        }
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Printing
 
-/// Prints the instruction whose raw field values are `values` with `syntax`.
-pub fn print(syntax: &Syntax, values: &[u64], pc: u64, out: &mut dyn Write) -> fmt::Result {
+/// Prints the instruction whose raw field values are `values` with `syntax`. Returns whether
+/// the text is complete: false when no arm applied or a value had no spelling (the text then
+/// holds a placeholder, and callers fall back to the dialect's raw directive or an error).
+pub fn print(syntax: &Syntax, values: &[u64], pc: u64, out: &mut String) -> bool {
     let vals: Vec<Option<u64>> = values.iter().map(|v| Some(*v)).collect();
-    Printer { vals: &vals, pc }.syntax(syntax, &[], out)
+    let mut p = Printer { vals: &vals, pc, complete: true };
+    let _ = p.syntax(syntax, &[], out);
+    p.complete
 }
 
 struct Printer<'a> {
     vals: &'a [Option<u64>],
     pc: u64,
+    complete: bool,
 }
 
 impl Printer<'_> {
@@ -422,20 +478,20 @@ impl Printer<'_> {
         eval(e, frame, self.vals, self.pc).unwrap_or(0) != 0
     }
 
-    fn syntax(&self, syntax: &Syntax, frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
+    fn syntax(&mut self, syntax: &Syntax, frame: &[Bound], out: &mut String) -> fmt::Result {
         for arm in syntax.arms {
             if arm.guard.is_none_or(|g| self.holds(g, frame)) {
                 return self.items(arm.items, frame, out);
             }
         }
-        // No arm applies: a spec whose last arm has a guard. Show the raw fields.
+        self.complete = false;
         write!(out, "<{}?>", syntax.name)
     }
 
-    fn items(&self, items: &[Item], frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
+    fn items(&mut self, items: &[Item], frame: &[Bound], out: &mut String) -> fmt::Result {
         for item in items {
             match item {
-                Item::Lit(s) => out.write_str(s)?,
+                Item::Lit(s) => out.push_str(s),
                 Item::Show(e, show) => {
                     let v = bound_value(bind(e, frame), self.vals).unwrap_or(0) as u64;
                     self.show(v, show, frame, out)?;
@@ -454,14 +510,24 @@ impl Printer<'_> {
         Ok(())
     }
 
-    fn show(&self, v: u64, show: &Show, frame: &[Bound], out: &mut dyn Write) -> fmt::Result {
-        match show {
-            Show::Table(t) => t.write(v, out).unwrap_or_else(|| write!(out, "{v}?")),
+    fn show(&mut self, v: u64, show: &Show, frame: &[Bound], out: &mut String) -> fmt::Result {
+        let table = match show {
+            Show::Table(t) => t,
             Show::TableIf(c, a, e) => {
-                let t = if self.holds(c, frame) { a } else { e };
-                t.write(v, out).unwrap_or_else(|| write!(out, "{v}?"))
+                if self.holds(c, frame) {
+                    a
+                } else {
+                    e
+                }
             }
-            Show::Num(n) => write_number(v, *n, out),
+            Show::Num(n) => return write_number(v, *n, out),
+        };
+        match table.write(v, out) {
+            Some(r) => r,
+            None => {
+                self.complete = false;
+                write!(out, "<{}?{v}>", table.name)
+            }
         }
     }
 }
@@ -511,11 +577,7 @@ impl Failure {
         }
         for (i, e) in seen.iter().take(6).enumerate() {
             if i > 0 {
-                m.push_str(if i + 1 == seen.len().min(6) {
-                    " or "
-                } else {
-                    ", "
-                });
+                m.push_str(if i + 1 == seen.len().min(6) { " or " } else { ", " });
             }
             m.push_str(e);
         }
@@ -569,34 +631,19 @@ pub fn parse(
     text: &str,
     ctx: &Context,
 ) -> Result<Vec<u64>, Failure> {
-    let mut p = Parser {
-        format,
-        text,
-        ctx,
-        furthest: 0,
-        expected: Vec::new(),
-        result: None,
-        budget: 200_000,
-    };
-    let mut st = State {
-        vals: vec![None; format.fields.len()],
-        deferred: Vec::new(),
-    };
+    let mut p =
+        Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 200_000 };
+    let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
     for (i, f) in format.fields.iter().enumerate() {
         if let Some(v) = f.fixed {
             st.vals[i] = Some(v);
         }
     }
     let start = skip_blanks(text, 0);
-    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| {
-        p.finish(pos, st)
-    });
+    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
     match p.result {
         Some(v) => Ok(v),
-        None => Err(Failure {
-            pos: p.furthest,
-            expected: p.expected,
-        }),
+        None => Err(Failure { pos: p.furthest, expected: p.expected }),
     }
 }
 
@@ -620,13 +667,46 @@ impl Parser<'_> {
         false
     }
 
+    /// The known values, with defaults for the fields not known yet.
+    fn defaulted(&self, st: &State) -> Vec<Option<u64>> {
+        st.vals.iter().zip(self.format.fields).map(|(v, f)| v.or(f.default)).collect()
+    }
+
     fn finish(&mut self, pos: usize, st: &mut State) -> bool {
         let pos = skip_blanks(self.text, pos);
         if pos != self.text.len() {
             return self.fail(pos, "end of line");
         }
+        // Equalities between a field the text gave and one it did not (`mov`'s two equal
+        // inputs) carry the value over before defaults apply.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let deferred = st.deferred.clone();
+            for (e, want, frame) in &deferred {
+                let (a, b) = match (e, want) {
+                    (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
+                    _ => continue,
+                };
+                if !matches!(a, Expr::Field(_) | Expr::Param(_))
+                    || !matches!(b, Expr::Field(_) | Expr::Param(_))
+                {
+                    continue;
+                }
+                let (x, y) = (bind(a, frame), bind(b, frame));
+                match (bound_value(x, &st.vals), bound_value(y, &st.vals)) {
+                    (Some(v), None) => changed |= self.assign(y, v as u64, st),
+                    (None, Some(v)) => changed |= self.assign(x, v as u64, st),
+                    _ => {}
+                }
+            }
+        }
         let mut vals = Vec::with_capacity(st.vals.len());
         for (i, v) in st.vals.iter().enumerate() {
+            if self.format.fields[i].view {
+                vals.push(0);
+                continue;
+            }
             match v.or(self.format.fields[i].default) {
                 Some(v) => vals.push(v),
                 None => {
@@ -645,15 +725,14 @@ impl Parser<'_> {
         true
     }
 
-    fn syntax(
-        &mut self,
-        syntax: &'static Syntax,
-        frame: &[Bound],
-        pos: usize,
-        st: &mut State,
-        k: K,
-    ) -> bool {
-        for arm in syntax.arms {
+    fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        // Arms whose guard the defaults of still-unknown fields satisfy go first, so text that
+        // does not mention a field leaves it at its default.
+        let defaulted = self.defaulted(st);
+        let fits =
+            |arm: &Arm| arm.guard.is_none_or(|g| eval(g, frame, &defaulted, self.ctx.pc).unwrap_or(1) != 0);
+        let order = syntax.arms.iter().filter(|a| fits(a)).chain(syntax.arms.iter().filter(|a| !fits(a)));
+        for arm in order {
             let mut trial = st.clone();
             let ok = match arm.guard {
                 None => self.items(arm.items, 0, frame, pos, &mut trial, k),
@@ -688,19 +767,20 @@ impl Parser<'_> {
         let Some(item) = items.get(i) else {
             return k(self, pos, st);
         };
-        let mut rest = |p: &mut Parser, pos: usize, st: &mut State| {
-            p.items(items, i + 1, frame, pos, st, &mut *k)
-        };
+        let mut rest =
+            |p: &mut Parser, pos: usize, st: &mut State| p.items(items, i + 1, frame, pos, st, &mut *k);
         match item {
             Item::Lit(s) => match self.literal(s, pos) {
                 Some(end) => rest(self, end, st),
-                None => self.fail(
-                    skip_blanks(self.text, pos),
-                    alloc::format!("`{}`", s.trim()),
-                ),
+                None => self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim())),
             },
             Item::Show(e, show) => {
                 let b = bind(e, frame);
+                if let Bound::Slot(s) | Bound::NotSlot(s) = b {
+                    if self.format.fields[s as usize].view {
+                        return self.fail(pos, "text this dialect only prints");
+                    }
+                }
                 self.show(b, show, frame, pos, st, &mut rest)
             }
             Item::Call(sub, args) => {
@@ -708,16 +788,26 @@ impl Parser<'_> {
                 self.syntax(sub, &inner, pos, st, &mut rest)
             }
             Item::Opt(cond, body) => {
-                let mut present = st.clone();
+                // Presence first, unless the defaults of unknown fields make the condition
+                // false: then absence first, so unmentioned fields keep their defaults.
                 let body: &'static [Item] = body;
-                let ok = self.require(cond, true, frame, pos, &mut present, &mut |p, pos, st| {
-                    p.items(body, 0, frame, pos, st, &mut rest)
-                });
-                if ok {
-                    *st = present;
-                    return true;
+                let absent_first =
+                    eval(cond, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| v == 0);
+                for present in [!absent_first, absent_first] {
+                    let mut trial = st.clone();
+                    let ok = if present {
+                        self.require(cond, true, frame, pos, &mut trial, &mut |p, pos, st| {
+                            p.items(body, 0, frame, pos, st, &mut rest)
+                        })
+                    } else {
+                        self.require(cond, false, frame, pos, &mut trial, &mut rest)
+                    };
+                    if ok {
+                        *st = trial;
+                        return true;
+                    }
                 }
-                self.require(cond, false, frame, pos, st, &mut rest)
+                false
             }
         }
     }
@@ -727,10 +817,7 @@ impl Parser<'_> {
     fn literal(&self, s: &str, pos: usize) -> Option<usize> {
         let text = self.text.as_bytes();
         let mut p = pos;
-        if s.as_bytes()
-            .first()
-            .is_some_and(|c| !c.is_ascii_alphanumeric())
-        {
+        if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
             p = skip_blanks(self.text, p);
         }
         for &c in s.as_bytes() {
@@ -759,7 +846,11 @@ impl Parser<'_> {
         match show {
             Show::Table(t) => self.table(t, b, pos, st, k),
             Show::TableIf(c, a, e) => {
-                for (t, want) in [(a, true), (e, false)] {
+                // The table the defaults choose first: a name both tables give the same value
+                // then leaves the choosing field at its default.
+                let then_first = eval(c, frame, &self.defaulted(st), self.ctx.pc).is_none_or(|v| v != 0);
+                let order = if then_first { [(a, true), (e, false)] } else { [(e, false), (a, true)] };
+                for (t, want) in order {
                     let mut trial = st.clone();
                     let ok = self.require(c, want, frame, pos, &mut trial, &mut |p, pos, st| {
                         p.table(t, b, pos, st, &mut *k)
@@ -777,9 +868,7 @@ impl Parser<'_> {
 
     fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
         let mut cands: Vec<(usize, u64)> = Vec::new();
-        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| {
-            cands.push((len, v))
-        });
+        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| cands.push((len, v)));
         cands.sort_by(|x, y| y.0.cmp(&x.0));
         for (len, v) in cands {
             let mut trial = st.clone();
@@ -791,15 +880,7 @@ impl Parser<'_> {
         self.fail(pos, t.name)
     }
 
-    fn number(
-        &mut self,
-        n: Num,
-        b: Bound,
-        frame: &[Bound],
-        pos: usize,
-        st: &mut State,
-        k: K,
-    ) -> bool {
+    fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
         let rest = &self.text[pos..];
         let (value, len) = match n {
             Num::CFloat => match scan_float(rest) {
@@ -813,16 +894,16 @@ impl Parser<'_> {
                         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
                         .unwrap_or(rest.len());
                     let label = &rest[..len];
-                    let addr = if len > 0 {
-                        (self.ctx.labels)(label)
-                    } else {
-                        None
-                    };
+                    let addr = if len > 0 { (self.ctx.labels)(label) } else { None };
                     match (addr, eval(base, frame, &st.vals, self.ctx.pc)) {
                         (Some(a), Some(base)) => (a as i128 - base as i128, len),
                         _ => return self.fail(pos, "a number or label"),
                     }
                 }
+            },
+            Num::Hex { prefix: false, .. } => match scan_hex_digits(rest) {
+                Some(x) => x,
+                None => return self.fail(pos, "hex digits"),
             },
             _ => match scan_integer(rest) {
                 Some(x) => x,
@@ -830,9 +911,7 @@ impl Parser<'_> {
             },
         };
         let width = match b {
-            Bound::Slot(s) | Bound::NotSlot(s) => {
-                crate::bits::width(self.format.fields[s as usize].pieces)
-            }
+            Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces),
             Bound::Const(_) => 64,
         };
         let fits = if width >= 64 {
@@ -875,6 +954,16 @@ impl Parser<'_> {
         if let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) {
             return (v != 0) == want && k(self, pos, st);
         }
+        // Prefer what the defaults of the unknown fields give: check it once all are known,
+        // and only solve for other values if that fails.
+        let defaulted = self.defaulted(st);
+        if eval(e, frame, &defaulted, self.ctx.pc).is_some_and(|v| (v != 0) == want) {
+            let mut trial = st.clone();
+            if self.defer(e, want, frame, pos, &mut trial, k) {
+                *st = trial;
+                return true;
+            }
+        }
         match e {
             Expr::Field(_) | Expr::Param(_) => {
                 let b = bind(e, frame);
@@ -904,10 +993,7 @@ impl Parser<'_> {
                 false
             }
             Expr::Cmp(op, a, b) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
-                let (va, vb) = (
-                    eval(a, frame, &st.vals, self.ctx.pc),
-                    eval(b, frame, &st.vals, self.ctx.pc),
-                );
+                let (va, vb) = (eval(a, frame, &st.vals, self.ctx.pc), eval(b, frame, &st.vals, self.ctx.pc));
                 let target = match (va, vb) {
                     (None, Some(v)) if matches!(a, Expr::Field(_) | Expr::Param(_)) => {
                         Some((bind(a, frame), v))

@@ -21,6 +21,9 @@ pub struct Dialect {
     pub comments: &'static [&'static str],
     /// Whether mnemonics and names are matched without regard to ASCII case.
     pub ignore_case: bool,
+    /// Directive for raw words (`.long`): printed for words the syntax cannot show, accepted
+    /// by the assembler.
+    pub raw: Option<&'static str>,
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -36,12 +39,14 @@ pub trait Isa: Sync + 'static {
     /// Byte order of words in memory.
     const LITTLE_ENDIAN: bool;
     /// Syntax dialects; the first is the default.
-    const DIALECTS: &'static [Dialect];
+    fn dialects() -> &'static [Dialect];
     /// Every encoding, in the order the assembler tries them.
-    const FORMATS: &'static [&'static Format];
+    fn formats() -> &'static [&'static Format];
 
     /// Decodes one word.
     fn decode(word: u128) -> Result<Self::Instruction, DecodeError>;
+    /// The encoding whose pattern (opcode bits) matches the word, without checking its fields.
+    fn match_format(word: u128) -> Option<usize>;
     /// Encodes one instruction.
     fn encode(insn: &Self::Instruction) -> Result<u128, EncodeError>;
     /// Index in [`Isa::FORMATS`] of the instruction's encoding.
@@ -52,18 +57,37 @@ pub trait Isa: Sync + 'static {
     fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
 }
 
-/// Prints `insn` (at address `pc`) in dialect number `dialect`.
-pub fn disassemble<T: Isa>(
-    insn: &T::Instruction,
-    dialect: usize,
-    pc: u64,
-) -> Result<String, EncodeError> {
-    let word = T::encode(insn)?;
-    let format = T::FORMATS[T::format_index(insn)];
+/// Prints a word (at address `pc`) in dialect number `dialect`, from its raw bits so views and
+/// values the typed instruction rejects (Mesa's `???`) still print where the dialect spells
+/// them. Words the dialect cannot show use its raw directive; words that do not decode and
+/// cannot be shown are the decode error.
+pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
+    let decoded = T::decode(word);
+    let Some(index) = T::match_format(word) else {
+        return Err(decoded.err().unwrap_or(DecodeError::NoMatch { word }));
+    };
+    let format = T::formats()[index];
+    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
     let mut out = String::new();
-    let syntax = format.syntax.get(dialect).unwrap_or(&format.syntax[0]);
-    let _ = syntax::print(syntax, &format.unpack(word), pc, &mut out);
-    Ok(out)
+    if let Some(syntax) = format.syntax.get(dialect) {
+        if syntax::print(syntax, &format.unpack(word), pc, &mut out) {
+            return Ok(out);
+        }
+    }
+    decoded?;
+    match d.raw {
+        Some(raw) => {
+            let digits = T::WORD_BITS.div_ceil(4) as usize;
+            Ok(alloc::format!("{raw} 0x{word:0digits$x}"))
+        }
+        None => Ok(out),
+    }
+}
+
+/// Prints `insn` (at address `pc`) in dialect number `dialect`.
+pub fn disassemble<T: Isa>(insn: &T::Instruction, dialect: usize, pc: u64) -> Result<String, EncodeError> {
+    let word = T::encode(insn)?;
+    Ok(disassemble_word::<T>(word, dialect, pc).unwrap_or_else(|e| e.to_string()))
 }
 
 /// Splits a source line into (label, instruction text and its byte offset).
@@ -80,10 +104,7 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
     let ident_len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
         .unwrap_or(rest.len());
-    let starts_ok = rest
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '.');
+    let starts_ok = rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '.');
     if starts_ok
         && ident_len > 0
         && rest[ident_len..].starts_with(':')
@@ -100,11 +121,8 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
 
 /// Assembles `source` in dialect number `dialect`: one instruction per line, `label:` prefixes,
 /// comments. Returns every error found (each with line and column), never panics.
-pub fn assemble<T: Isa>(
-    source: &str,
-    dialect: usize,
-) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
-    let d = T::DIALECTS.get(dialect).unwrap_or(&T::DIALECTS[0]);
+pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
+    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
     let word_bytes = T::WORD_BITS.div_ceil(8) as u64;
     // Pass 1: label addresses.
     let mut labels: Vec<(&str, u64)> = Vec::new();
@@ -139,11 +157,7 @@ pub fn assemble<T: Isa>(
             Ok(insn) => program.push(insn),
             Err((pos, message)) => {
                 let column = line[..(offset + pos).min(line.len())].chars().count() + 1;
-                errors.push(AsmError {
-                    line: n + 1,
-                    column,
-                    message,
-                });
+                errors.push(AsmError { line: n + 1, column, message });
                 // Keep addresses right for later lines.
                 if let Ok(nop) = T::decode(0) {
                     program.push(nop);
@@ -168,13 +182,20 @@ pub fn assemble_one<T: Isa>(
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
 ) -> Result<T::Instruction, (usize, String)> {
-    let ctx = Context {
-        pc,
-        labels,
-        ignore_case,
-    };
+    let ctx = Context { pc, labels, ignore_case };
+    if let Some(raw) = T::dialects().get(dialect).and_then(|d| d.raw) {
+        if let Some(rest) = text.strip_prefix(raw) {
+            let digits = rest.trim().trim_start_matches("0x").replace('_', "");
+            return match u128::from_str_radix(&digits, 16) {
+                Ok(word) if rest.starts_with(char::is_whitespace) => {
+                    T::decode(word).map_err(|e| (0, e.to_string()))
+                }
+                _ => Err((raw.len(), alloc::format!("`{raw}` takes a hexadecimal word"))),
+            };
+        }
+    }
     let mut best: Option<syntax::Failure> = None;
-    for format in T::FORMATS {
+    for format in T::formats() {
         let Some(syntax) = format.syntax.get(dialect) else {
             continue;
         };
@@ -192,10 +213,7 @@ pub fn assemble_one<T: Isa>(
             }
         }
     }
-    let f = best.unwrap_or(syntax::Failure {
-        pos: 0,
-        expected: Vec::new(),
-    });
+    let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
     Err((f.pos, f.message(text)))
 }
 
@@ -244,18 +262,14 @@ impl<T: Isa> Target for T {
         T::LITTLE_ENDIAN
     }
     fn dialects(&self) -> &'static [Dialect] {
-        T::DIALECTS
+        <T as Isa>::dialects()
     }
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError> {
         let insn = T::decode(word)?;
-        Ok(Decoded {
-            name: T::FORMATS[T::format_index(&insn)].name,
-            fields: T::fields(&insn),
-        })
+        Ok(Decoded { name: T::formats()[T::format_index(&insn)].name, fields: T::fields(&insn) })
     }
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
-        let insn = T::decode(word)?;
-        Ok(disassemble::<T>(&insn, dialect, pc).unwrap_or_else(|e| e.to_string()))
+        disassemble_word::<T>(word, dialect, pc)
     }
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
         let program = assemble::<T>(source, dialect)?;
@@ -263,13 +277,7 @@ impl<T: Isa> Target for T {
         for insn in &program {
             match T::encode(insn) {
                 Ok(w) => words.push(w),
-                Err(e) => {
-                    return Err(alloc::vec![AsmError {
-                        line: 0,
-                        column: 0,
-                        message: e.to_string()
-                    }])
-                }
+                Err(e) => return Err(alloc::vec![AsmError { line: 0, column: 0, message: e.to_string() }]),
             }
         }
         Ok(words)
@@ -287,11 +295,7 @@ impl<T: Isa> Target for T {
 pub fn word_from_bytes(bytes: &[u8], little_endian: bool) -> u128 {
     let mut w = 0u128;
     for (i, b) in bytes.iter().enumerate() {
-        let shift = if little_endian {
-            8 * i
-        } else {
-            8 * (bytes.len() - 1 - i)
-        };
+        let shift = if little_endian { 8 * i } else { 8 * (bytes.len() - 1 - i) };
         w |= (*b as u128) << shift;
     }
     w
@@ -300,11 +304,7 @@ pub fn word_from_bytes(bytes: &[u8], little_endian: bool) -> u128 {
 /// Writes the low `bytes` bytes of `word` in the given byte order.
 pub fn word_to_bytes(word: u128, bytes: usize, little_endian: bool, out: &mut Vec<u8>) {
     for i in 0..bytes {
-        let shift = if little_endian {
-            8 * i
-        } else {
-            8 * (bytes - 1 - i)
-        };
+        let shift = if little_endian { 8 * i } else { 8 * (bytes - 1 - i) };
         out.push((word >> shift) as u8);
     }
 }

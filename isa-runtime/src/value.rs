@@ -17,6 +17,8 @@ pub enum Value {
     Float(f64),
     /// An enumerated field: the value's spec name.
     Enum(&'static str),
+    /// A value of a range variant of an enum (`ra` holding 5): printed `"ra(5)"`.
+    Variant(&'static str, u64),
     /// A nested layout: its fields in declaration order.
     Struct(Vec<(&'static str, Value)>),
     /// An array field.
@@ -39,6 +41,7 @@ impl Value {
             }
             Value::Float(_) => out.push_str("null"),
             Value::Enum(name) => write_json_string(out, name),
+            Value::Variant(name, v) => write_json_string(out, &alloc::format!("{name}({v})")),
             Value::Struct(fields) => write_json_object(out, fields),
             Value::Array(items) => {
                 out.push('[');
@@ -95,11 +98,7 @@ mod tests {
         let mut s = String::new();
         write_json_object(
             &mut s,
-            &[
-                ("sig", Value::Enum("small_imm")),
-                ("ws", Value::Bool(true)),
-                ("imm", Value::Int(-8)),
-            ],
+            &[("sig", Value::Enum("small_imm")), ("ws", Value::Bool(true)), ("imm", Value::Int(-8))],
         );
         assert_eq!(s, r#"{"sig":"small_imm","ws":true,"imm":-8}"#);
         let mut s = String::new();

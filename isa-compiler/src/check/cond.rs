@@ -18,14 +18,8 @@ pub fn slots(f: &ir::Format) -> Vec<Slot> {
     let mut out = Vec::new();
     for (i, field) in f.fields.iter().enumerate() {
         match &field.array {
-            None => out.push(Slot {
-                field: i,
-                element: None,
-            }),
-            Some((n, _)) => out.extend((0..*n).map(|e| Slot {
-                field: i,
-                element: Some(e),
-            })),
+            None => out.push(Slot { field: i, element: None }),
+            Some((n, _)) => out.extend((0..*n).map(|e| Slot { field: i, element: Some(e) })),
         }
     }
     out
@@ -48,9 +42,7 @@ pub struct Scope<'a> {
 
 impl Scope<'_> {
     fn slot_of(&self, field: usize, element: Option<u32>) -> Option<usize> {
-        self.slots
-            .iter()
-            .position(|s| s.field == field && s.element == element)
+        self.slots.iter().position(|s| s.field == field && s.element == element)
     }
 
     fn field_type(&self, slot: usize) -> Type {
@@ -97,45 +89,26 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             cx.error(e.span, "expected an array field indexed by a constant");
             (CondExpr::Int(0), None)
         }
-        K::Unary(ast::UnOp::Not, x) => {
-            (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool))
+        K::Unary(ast::UnOp::Not, x) => (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool)),
+        K::Unary(ast::UnOp::Neg, x) => {
+            (CondExpr::Arith(BinOp::Sub, Box::new(CondExpr::Int(0)), Box::new(lower(cx, s, x).0)), None)
         }
-        K::Unary(ast::UnOp::Neg, x) => (
-            CondExpr::Arith(
-                BinOp::Sub,
-                Box::new(CondExpr::Int(0)),
-                Box::new(lower(cx, s, x).0),
-            ),
-            None,
-        ),
         K::Binary(op, a, b) => match op {
             BinOp::And | BinOp::Or => {
                 let (la, lb) = (lower(cx, s, a).0, lower(cx, s, b).0);
                 let mut parts = Vec::new();
                 for x in [la, lb] {
                     match (op, x) {
-                        (BinOp::And, CondExpr::And(v)) | (BinOp::Or, CondExpr::Or(v)) => {
-                            parts.extend(v)
-                        }
+                        (BinOp::And, CondExpr::And(v)) | (BinOp::Or, CondExpr::Or(v)) => parts.extend(v),
                         (_, x) => parts.push(x),
                     }
                 }
-                (
-                    if *op == BinOp::And {
-                        CondExpr::And(parts)
-                    } else {
-                        CondExpr::Or(parts)
-                    },
-                    Some(Type::Bool),
-                )
+                (if *op == BinOp::And { CondExpr::And(parts) } else { CondExpr::Or(parts) }, Some(Type::Bool))
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let (la, ta) = lower_against(cx, s, a, None);
                 let (lb, _) = lower_against(cx, s, b, ta.as_ref());
-                (
-                    CondExpr::Cmp(*op, Box::new(la), Box::new(lb)),
-                    Some(Type::Bool),
-                )
+                (CondExpr::Cmp(*op, Box::new(la), Box::new(lb)), Some(Type::Bool))
             }
             _ => {
                 let (la, _) = lower(cx, s, a);
@@ -151,10 +124,9 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
                     ast::SetElem::One(a) => (a, a),
                     ast::SetElem::Range(a, b) => (a, b),
                 };
-                if let (Some(lo), Some(hi)) = (
-                    set_atom(cx, s, a, tx.as_ref()),
-                    set_atom(cx, s, b, tx.as_ref()),
-                ) {
+                if let (Some(lo), Some(hi)) =
+                    (set_atom(cx, s, a, tx.as_ref()), set_atom(cx, s, b, tx.as_ref()))
+                {
                     ranges.push((lo, hi));
                 }
             }
@@ -179,10 +151,7 @@ fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Op
     match a {
         ast::Atom::Int(v, _) => Some(*v as i64),
         ast::Atom::Name(id) => {
-            let e = ast::Expr {
-                kind: ast::ExprKind::Name(id.name.clone()),
-                span: id.span,
-            };
+            let e = ast::Expr { kind: ast::ExprKind::Name(id.name.clone()), span: id.span };
             match lower_against(cx, s, &e, ty).0 {
                 CondExpr::Int(v) => Some(v),
                 _ => {
@@ -204,12 +173,12 @@ pub fn lower_against(
     if let ast::ExprKind::Name(n) = &e.kind {
         // Compared with an enum, a name the enum defines means that value, even where a field
         // has the same name (`sig == small_imm` in the format that has a `small_imm` field).
-        let names_variant = |ty: &Type| {
-            match ty {
+        let names_variant = |ty: &Type| match ty {
             Type::Enum(id) => s.t.enums[id.0].variants.iter().any(|v| v.name == *n),
-            Type::Switch { arms, .. } => arms.iter().any(|(_, t)| matches!(t, Type::Enum(id) if s.t.enums[id.0].variants.iter().any(|v| v.name == *n))),
+            Type::Switch { arms, .. } => arms.iter().any(
+                |(_, t)| matches!(t, Type::Enum(id) if s.t.enums[id.0].variants.iter().any(|v| v.name == *n)),
+            ),
             _ => false,
-        }
         };
         let is_param = s.params.iter().any(|(p, _)| p == n);
         let is_local = is_param || s.format.fields.iter().any(|f| f.name == *n) || n == "pc";
@@ -220,10 +189,8 @@ pub fn lower_against(
                 let mut clash = false;
                 for (_, ty) in arms {
                     if let Type::Enum(id) = ty {
-                        if let Some(ir::Variant {
-                            values: ir::Values::One(v),
-                            ..
-                        }) = s.t.enums[id.0].variants.iter().find(|v| v.name == *n)
+                        if let Some(ir::Variant { values: ir::Values::One(v), .. }) =
+                            s.t.enums[id.0].variants.iter().find(|v| v.name == *n)
                         {
                             clash |= found.is_some_and(|f| f != *v as i64);
                             found = Some(*v as i64);
@@ -242,22 +209,13 @@ pub fn lower_against(
             if let Some(Type::Enum(id)) = expected {
                 let en = &s.t.enums[id.0];
                 return match en.variants.iter().find(|v| v.name == *n) {
-                    Some(ir::Variant {
-                        values: ir::Values::One(v),
-                        ..
-                    }) => (CondExpr::Int(*v as i64), None),
+                    Some(ir::Variant { values: ir::Values::One(v), .. }) => (CondExpr::Int(*v as i64), None),
                     Some(_) => {
-                        cx.error(
-                            e.span,
-                            format!("`{n}` names several values of `{}`", en.name),
-                        );
+                        cx.error(e.span, format!("`{n}` names several values of `{}`", en.name));
                         (CondExpr::Int(0), None)
                     }
                     None => {
-                        cx.error(
-                            e.span,
-                            format!("`{n}` is not a value of enum `{}`", en.name),
-                        );
+                        cx.error(e.span, format!("`{n}` is not a value of enum `{}`", en.name));
                         (CondExpr::Int(0), None)
                     }
                 };
@@ -279,11 +237,7 @@ pub enum Known {
 
 /// Substitutes known slot values (fixed fields) and constant parameters, and simplifies;
 /// comparisons that a field's allowed values decide fold too.
-pub fn fold(
-    e: &CondExpr,
-    known: &dyn Fn(usize) -> Known,
-    params: &[(String, Binding)],
-) -> CondExpr {
+pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Binding)]) -> CondExpr {
     use CondExpr as C;
     let f = |x: &CondExpr| fold(x, known, params);
     match e {

@@ -30,10 +30,7 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
                     Some(e) => match const_eval(e, None) {
                         Some(v) if v > 0 && v <= 1 << 16 => v as u32,
                         _ => {
-                            cx.error(
-                                e.span,
-                                "a layout's width is a positive constant number of bits",
-                            );
+                            cx.error(e.span, "a layout's width is a positive constant number of bits");
                             0
                         }
                     },
@@ -47,10 +44,7 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
         let ast::Item::Layout(l) = item else { continue };
         match l.kind {
             ast::LayoutKind::Data => {
-                let width = layout_names
-                    .iter()
-                    .find(|(n, _)| *n == l.name.name)
-                    .map_or(0, |x| x.1);
+                let width = layout_names.iter().find(|(n, _)| *n == l.name.name).map_or(0, |x| x.1);
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
                 t.layouts.push(ir::Layout {
                     name: l.name.name.clone(),
@@ -136,15 +130,11 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>) -> Option
             ast::BitPiece::Width(lo, w, sp) => (const_eval(lo, i), const_eval(w, i), *sp),
         };
         match (lo, width) {
-            (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= 64 => out.push(Piece {
-                lo: lo as u32,
-                width: w as u32,
-            }),
+            (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= 64 => {
+                out.push(Piece { lo: lo as u32, width: w as u32 })
+            }
             _ => {
-                cx.error(
-                    sp,
-                    "bit positions must be constant non-negative numbers (and `i` in arrays)",
-                );
+                cx.error(sp, "bit positions must be constant non-negative numbers (and `i` in arrays)");
                 return None;
             }
         }
@@ -162,14 +152,8 @@ fn fields_of(
     let mut fields: Vec<ir::Field> = Vec::new();
     for f in &l.fields {
         if let Some(old) = fields.iter().find(|x| x.name == f.name.name) {
-            cx.error(
-                f.name.span,
-                format!(
-                    "field `{}` is defined twice in `{}`",
-                    f.name.name, l.name.name
-                ),
-            )
-            .with(old.span, "first defined here");
+            cx.error(f.name.span, format!("field `{}` is defined twice in `{}`", f.name.name, l.name.name))
+                .with(old.span, "first defined here");
             continue;
         }
         let count = match &f.count {
@@ -184,10 +168,7 @@ fn fields_of(
         };
         let ty = match &f.ty {
             ast::TypeExpr::Named(id) => types::resolve(cx, t, layouts, id),
-            ast::TypeExpr::Switch { .. } => Some(Type::Switch {
-                tag: usize::MAX,
-                arms: Vec::new(),
-            }),
+            ast::TypeExpr::Switch { .. } => Some(Type::Switch { tag: usize::MAX, arms: Vec::new() }),
         };
         let Some(pieces) = pieces_at(cx, &f.bits, count.map(|_| 0)) else {
             continue;
@@ -198,11 +179,8 @@ fn fields_of(
                 let Some(next) = pieces_at(cx, &f.bits, Some(1)) else {
                     continue;
                 };
-                let strides: Vec<u32> = pieces
-                    .iter()
-                    .zip(&next)
-                    .map(|(a, b)| b.lo.wrapping_sub(a.lo))
-                    .collect();
+                let strides: Vec<u32> =
+                    pieces.iter().zip(&next).map(|(a, b)| b.lo.wrapping_sub(a.lo)).collect();
                 Some((n, strides))
             }
         };
@@ -223,18 +201,11 @@ fn fields_of(
     }
     // Switch types (need the tag field) and widths.
     for f in &l.fields {
-        let Some(idx) = fields
-            .iter()
-            .position(|x| x.name == f.name.name && x.span == f.name.span)
-        else {
+        let Some(idx) = fields.iter().position(|x| x.name == f.name.name && x.span == f.name.span) else {
             continue;
         };
         if let ast::TypeExpr::Switch { tag, arms, span } = &f.ty {
-            let tag_name = tag
-                .iter()
-                .map(|x| x.name.as_str())
-                .collect::<Vec<_>>()
-                .join(".");
+            let tag_name = tag.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(".");
             let Some(tag_idx) = fields.iter().position(|x| x.name == tag_name) else {
                 cx.error(*span, format!("unknown tag field `{tag_name}`"))
                     .label("a switch is chosen by a field of the same layout");
@@ -243,32 +214,22 @@ fn fields_of(
             let tag_ty = fields[tag_idx].ty.clone();
             let mut out = Vec::new();
             for (value, ty_id) in arms {
-                let (Some(v), Some(ty)) = (
-                    types::constant(cx, t, &tag_ty, value),
-                    types::resolve(cx, t, layouts, ty_id),
-                ) else {
+                let (Some(v), Some(ty)) =
+                    (types::constant(cx, t, &tag_ty, value), types::resolve(cx, t, layouts, ty_id))
+                else {
                     continue;
                 };
                 out.push((v, ty));
             }
             fields[tag_idx].is_tag = true;
-            fields[idx].ty = Type::Switch {
-                tag: tag_idx,
-                arms: out,
-            };
+            fields[idx].ty = Type::Switch { tag: tag_idx, arms: out };
         }
     }
-    for (f, ast_f) in fields
-        .iter_mut()
-        .zip(l.fields.iter().filter(|x| true || x.name.name.is_empty()))
-    {
+    for (f, ast_f) in fields.iter_mut().zip(l.fields.iter().filter(|x| true || x.name.name.is_empty())) {
         let _ = (f, ast_f);
     }
     for f in &l.fields {
-        let Some(field) = fields
-            .iter_mut()
-            .find(|x| x.name == f.name.name && x.span == f.name.span)
-        else {
+        let Some(field) = fields.iter_mut().find(|x| x.name == f.name.name && x.span == f.name.span) else {
             continue;
         };
         let have: u32 = field.width();
@@ -323,10 +284,7 @@ fn fields_of(
                     continue;
                 };
                 if hi > mask(have) {
-                    cx.error(
-                        atom_span(b),
-                        format!("{hi} does not fit the {have}-bit field"),
-                    );
+                    cx.error(atom_span(b), format!("{hi} does not fit the {have}-bit field"));
                 }
                 ranges.push((lo, hi));
             }
@@ -348,10 +306,7 @@ fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom) -> Option<u6
     match a {
         ast::Atom::Int(v, _) => Some(*v),
         ast::Atom::Name(id) => {
-            let e = ast::Expr {
-                kind: ast::ExprKind::Name(id.name.clone()),
-                span: id.span,
-            };
+            let e = ast::Expr { kind: ast::ExprKind::Name(id.name.clone()), span: id.span };
             types::constant(cx, t, ty, &e)
         }
     }
@@ -378,9 +333,7 @@ pub fn type_name(t: &ir::Target, layouts: &[(String, u32)], ty: &Type) -> String
         Type::SInt(w) => format!("s{w}"),
         Type::Enum(e) => t.enums[e.0].name.clone(),
         Type::Number(n) => t.numbers[n.0].name.clone(),
-        Type::Layout(l) => layouts
-            .get(l.0)
-            .map_or_else(|| t.layouts[l.0].name.clone(), |x| x.0.clone()),
+        Type::Layout(l) => layouts.get(l.0).map_or_else(|| t.layouts[l.0].name.clone(), |x| x.0.clone()),
         Type::Switch { .. } => "switch".into(),
     }
 }
@@ -391,11 +344,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
     for f in fields.iter().filter(|f| !f.view) {
         let n = f.array.as_ref().map_or(1, |a| a.0);
         for i in 0..n {
-            let name = if f.array.is_some() {
-                format!("{}[{i}]", f.name)
-            } else {
-                f.name.clone()
-            };
+            let name = if f.array.is_some() { format!("{}[{i}]", f.name) } else { f.name.clone() };
             for p in f.element_pieces(i) {
                 all.push((name.clone(), p, f.span));
             }
@@ -411,11 +360,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
                 *sp,
                 format!(
                     "`{name}` lies outside the {width}-bit {}",
-                    if l.kind == ast::LayoutKind::Format {
-                        "word"
-                    } else {
-                        "layout"
-                    }
+                    if l.kind == ast::LayoutKind::Format { "word" } else { "layout" }
                 ),
             )
             .label(format!("bits {}..{} ", p.lo, p.lo + p.width - 1));
@@ -458,10 +403,7 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
         }
         if let Some(ranges) = &f.allowed {
             if f.pieces.len() != 1 {
-                cx.error(
-                    f.span,
-                    "`in` restrictions need a field with one contiguous bit range",
-                );
+                cx.error(f.span, "`in` restrictions need a field with one contiguous bit range");
                 continue;
             }
             let p = f.pieces[0];
@@ -498,10 +440,7 @@ fn range_cubes(lo: u64, hi: u64, w: u32) -> Vec<(u64, u64)> {
     let full = mask(w);
     while x <= hi {
         let mut size = 1u64;
-        while x % (size * 2) == 0
-            && x + size * 2 - 1 <= hi
-            && size * 2 <= full.saturating_add(1).max(1)
-        {
+        while x % (size * 2) == 0 && x + size * 2 - 1 <= hi && size * 2 <= full.saturating_add(1).max(1) {
             size *= 2;
             if size == 0 {
                 break;

@@ -19,13 +19,11 @@ use crate::ast::{self, Span};
 use crate::diag::Diagnostic;
 use crate::ir;
 pub(crate) use names::Names;
+pub(crate) use types::placeholder;
 
 /// Checks a parsed file and builds the target, or returns every error found.
 pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {
-    let mut cx = Checker {
-        diags: Vec::new(),
-        names: Names::default(),
-    };
+    let mut cx = Checker { diags: Vec::new(), names: Names::default() };
     cx.names = names::collect(file, &mut cx.diags);
     let target = cx.target(file);
     // Templates are checked once per use: report each mistake once.
@@ -73,13 +71,7 @@ impl Checker {
         let targets: Vec<&ast::Target> = file
             .items
             .iter()
-            .filter_map(|i| {
-                if let ast::Item::Target(t) = i {
-                    Some(t)
-                } else {
-                    None
-                }
-            })
+            .filter_map(|i| if let ast::Item::Target(t) = i { Some(t) } else { None })
             .collect();
         match targets.as_slice() {
             [] => {
@@ -114,10 +106,7 @@ impl Checker {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
-                        self.error(
-                            *sp,
-                            "instruction words must be 8 to 128 bits, a multiple of 8",
-                        );
+                        self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");
                     } else {
                         t.word_bits = *v as u32;
                     }
@@ -148,9 +137,7 @@ impl Checker {
                                         }
                                     }
                                     ("ignore_case", _) => d.ignore_case = true,
-                                    ("raw", Some(ast::SettingValue::Str(r, _))) => {
-                                        d.raw = Some(r.clone())
-                                    }
+                                    ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
                                             .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`");
@@ -158,10 +145,7 @@ impl Checker {
                                 }
                             }
                             if t.dialects.iter().any(|x| x.name == d.name) {
-                                self.error(
-                                    name.span,
-                                    format!("dialect `{}` declared twice", d.name),
-                                );
+                                self.error(name.span, format!("dialect `{}` declared twice", d.name));
                             }
                             t.dialects.push(d);
                         }

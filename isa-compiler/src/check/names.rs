@@ -63,10 +63,8 @@ pub fn collect(file: &ast::File, diags: &mut Vec<Diagnostic>) -> Names {
         };
         if let Some((old_kind, old_span)) = names.items.get(&id.name) {
             let mut d = Diagnostic::error(id.span, format!("`{}` is defined twice", id.name));
-            d.label(format!("this {} ...", kind.describe())).with(
-                *old_span,
-                format!("... has the same name as this {}", old_kind.describe()),
-            );
+            d.label(format!("this {} ...", kind.describe()))
+                .with(*old_span, format!("... has the same name as this {}", old_kind.describe()));
             diags.push(d);
             continue;
         }

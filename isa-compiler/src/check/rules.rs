@@ -14,10 +14,7 @@ pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 "bool" => true,
                 "int" => false,
                 other => {
-                    cx.error(
-                        p.ty.span,
-                        format!("property type `{other}` is not `bool` or `int`"),
-                    );
+                    cx.error(p.ty.span, format!("property type `{other}` is not `bool` or `int`"));
                     true
                 }
             };
@@ -56,11 +53,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         let slots = cond::slots(format);
         let scope = Scope {
             t: &target,
-            format: &target.formats[target
-                .formats
-                .iter()
-                .position(|f| f.name == format.name)
-                .unwrap_or(0)],
+            format: &target.formats[target.formats.iter().position(|f| f.name == format.name).unwrap_or(0)],
             slots: &slots,
             params: &[],
         };
@@ -89,16 +82,10 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             let mut q = &r.body;
             let body = loop {
                 vars.push(q.var.name.clone());
-                let range = q
-                    .range
-                    .as_ref()
-                    .map(|(a, b)| (rule_expr(cx, t, &vars, a), rule_expr(cx, t, &vars, b)));
+                let range =
+                    q.range.as_ref().map(|(a, b)| (rule_expr(cx, t, &vars, a), rule_expr(cx, t, &vars, b)));
                 let filter = q.filter.as_ref().map(|f| rule_expr(cx, t, &vars, f));
-                quantifiers.push(ir::Quantifier {
-                    var: q.var.name.clone(),
-                    range,
-                    filter,
-                });
+                quantifiers.push(ir::Quantifier { var: q.var.name.clone(), range, filter });
                 match &*q.body {
                     ast::QBody::Nested(n) => q = n,
                     ast::QBody::Expr(e) => break rule_expr(cx, t, &vars, e),
@@ -143,16 +130,12 @@ fn rule_expr(cx: &mut Checker, t: &ir::Target, vars: &[String], e: &ast::Expr) -
             }
         },
         K::Unary(ast::UnOp::Not, x) => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
-        K::Unary(ast::UnOp::Neg, x) => RuleExpr::Binary(
-            BinOp::Sub,
-            Box::new(RuleExpr::Int(0)),
-            Box::new(rule_expr(cx, t, vars, x)),
-        ),
-        K::Binary(op, a, b) => RuleExpr::Binary(
-            *op,
-            Box::new(rule_expr(cx, t, vars, a)),
-            Box::new(rule_expr(cx, t, vars, b)),
-        ),
+        K::Unary(ast::UnOp::Neg, x) => {
+            RuleExpr::Binary(BinOp::Sub, Box::new(RuleExpr::Int(0)), Box::new(rule_expr(cx, t, vars, x)))
+        }
+        K::Binary(op, a, b) => {
+            RuleExpr::Binary(*op, Box::new(rule_expr(cx, t, vars, a)), Box::new(rule_expr(cx, t, vars, b)))
+        }
         _ => {
             cx.error(e.span, "this expression is not allowed in a rule");
             RuleExpr::Int(0)

@@ -33,34 +33,18 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                         cx.error(name.span, format!("state `{}` declared twice", name.name));
                     }
                     let ty = scalar(cx, ty);
-                    sem.state
-                        .push((name.name.clone(), doc.clone(), count.map(|c| c as u32), ty));
+                    sem.state.push((name.name.clone(), doc.clone(), count.map(|c| c as u32), ty));
                 }
             }
             ast::Item::Hook(h) => {
                 any = true;
-                let params = h
-                    .sig
-                    .params
-                    .iter()
-                    .map(|(n, ty)| (n.name.clone(), scalar(cx, ty)))
-                    .collect();
+                let params = h.sig.params.iter().map(|(n, ty)| (n.name.clone(), scalar(cx, ty))).collect();
                 let ret = h.sig.ret.as_ref().map(|r| scalar(cx, r));
-                sem.hooks.push(ir::Hook {
-                    name: h.name.name.clone(),
-                    doc: h.doc.clone(),
-                    params,
-                    ret,
-                });
+                sem.hooks.push(ir::Hook { name: h.name.name.clone(), doc: h.doc.clone(), params, ret });
             }
             ast::Item::Fn(f) => {
                 any = true;
-                let params = f
-                    .sig
-                    .params
-                    .iter()
-                    .map(|(n, ty)| (n.name.clone(), scalar(cx, ty)))
-                    .collect();
+                let params = f.sig.params.iter().map(|(n, ty)| (n.name.clone(), scalar(cx, ty))).collect();
                 let ret = f.sig.ret.as_ref().map(|r| scalar(cx, r));
                 sem.functions.push(ir::Function {
                     name: f.name.name.clone(),
@@ -79,14 +63,8 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
     for item in &file.items {
         if let ast::Item::Fn(f) = item {
             let (params, ret) = (sem.functions[fi].params.clone(), sem.functions[fi].ret);
-            let mut l = Lower {
-                cx,
-                t: &snapshot,
-                sem: &sem,
-                format: None,
-                locals: params,
-                in_variant: false,
-            };
+            let mut l =
+                Lower { cx, t: &snapshot, sem: &sem, format: None, locals: params, in_variant: false };
             let body = l.block(&f.body, ret);
             sem.functions[fi].body = body;
             fi += 1;
@@ -180,8 +158,9 @@ impl Lower<'_, '_> {
                 }
                 ast::Stmt::Assign(name, idx, e) => {
                     let Some(si) = self.sem.state.iter().position(|s| s.0 == name.name) else {
-                        self.cx.error(name.span, format!("`{}` is not machine state", name.name))
-                            .note("assignments write state declared in `machine { ... }`; use `let` for locals");
+                        self.cx.error(name.span, format!("`{}` is not machine state", name.name)).note(
+                            "assignments write state declared in `machine { ... }`; use `let` for locals",
+                        );
                         continue;
                     };
                     let (_, _, count, ty) = self.sem.state[si].clone();
@@ -189,17 +168,13 @@ impl Lower<'_, '_> {
                         (Some(i), Some(_)) => Some(self.expr(i, Some(T::U32))),
                         (None, None) => None,
                         (Some(i), None) => {
-                            self.cx
-                                .error(i.span, format!("`{}` is not an array", name.name));
+                            self.cx.error(i.span, format!("`{}` is not an array", name.name));
                             None
                         }
                         (None, Some(_)) => {
                             self.cx.error(
                                 name.span,
-                                format!(
-                                    "`{}` is an array: write `{}[index]`",
-                                    name.name, name.name
-                                ),
+                                format!("`{}` is an array: write `{}[index]`", name.name, name.name),
                             );
                             None
                         }
@@ -324,10 +299,7 @@ impl Lower<'_, '_> {
                                 None => v,
                             };
                             ty = Some(v.ty);
-                            SemBlock {
-                                stmts: Vec::new(),
-                                value: Some(Box::new(v)),
-                            }
+                            SemBlock { stmts: Vec::new(), value: Some(Box::new(v)) }
                         }
                         ast::MatchBody::Block(b) => {
                             let blk = self.block(b, ty);
@@ -339,27 +311,17 @@ impl Lower<'_, '_> {
                     };
                     out.push((set, block));
                 }
-                ex(
-                    SemKind::Match(Box::new(scrutinee), out),
-                    ty.unwrap_or(T::U32),
-                )
+                ex(SemKind::Match(Box::new(scrutinee), out), ty.unwrap_or(T::U32))
             }
             K::InSet(x, set) => {
                 let scrutinee = self.expr(x, Some(T::U32));
                 let en = self.enum_of(x);
                 let ranges = self.value_set(set, en);
-                let yes = SemBlock {
-                    stmts: Vec::new(),
-                    value: Some(Box::new(ex(SemKind::Bool(true), T::Bool))),
-                };
-                let no = SemBlock {
-                    stmts: Vec::new(),
-                    value: Some(Box::new(ex(SemKind::Bool(false), T::Bool))),
-                };
-                ex(
-                    SemKind::Match(Box::new(scrutinee), vec![(Some(ranges), yes), (None, no)]),
-                    T::Bool,
-                )
+                let yes =
+                    SemBlock { stmts: Vec::new(), value: Some(Box::new(ex(SemKind::Bool(true), T::Bool))) };
+                let no =
+                    SemBlock { stmts: Vec::new(), value: Some(Box::new(ex(SemKind::Bool(false), T::Bool))) };
+                ex(SemKind::Match(Box::new(scrutinee), vec![(Some(ranges), yes), (None, no)]), T::Bool)
             }
             K::Member(_, m) => self.err(m.span, "members are not available in semantics"),
         }
@@ -381,11 +343,7 @@ impl Lower<'_, '_> {
         if let Some(f) = self.format {
             let format = &self.t.formats[f];
             if let Some(fi) = format.fields.iter().position(|x| x.name == n) {
-                let ty = if format.fields[fi].ty == ir::Type::Bool {
-                    T::Bool
-                } else {
-                    T::U32
-                };
+                let ty = if format.fields[fi].ty == ir::Type::Bool { T::Bool } else { T::U32 };
                 return ex(SemKind::Field(fi), ty);
             }
         }
@@ -424,33 +382,20 @@ impl Lower<'_, '_> {
             ast::Atom::Int(v, _) => Some(*v),
             ast::Atom::Name(id) => {
                 let found = en
-                    .and_then(|e| {
-                        self.t.enums[e.0]
-                            .variants
-                            .iter()
-                            .find(|v| v.name == id.name)
-                    })
+                    .and_then(|e| self.t.enums[e.0].variants.iter().find(|v| v.name == id.name))
                     .and_then(|v| match v.values {
                         ir::Values::One(x) => Some(x),
                         _ => None,
                     });
                 if found.is_none() {
-                    self.cx
-                        .error(id.span, format!("`{}` is not a value here", id.name));
+                    self.cx.error(id.span, format!("`{}` is not a value here", id.name));
                 }
                 found
             }
         }
     }
 
-    fn binary(
-        &mut self,
-        op: BinOp,
-        a: &ast::Expr,
-        b: &ast::Expr,
-        span: Span,
-        want: Option<T>,
-    ) -> SemExpr {
+    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span, want: Option<T>) -> SemExpr {
         match op {
             BinOp::And | BinOp::Or => {
                 let (x, y) = (self.cond(a), self.cond(b));
@@ -498,9 +443,7 @@ impl Lower<'_, '_> {
     fn is_bound(&self, n: &str) -> bool {
         self.locals.iter().any(|(l, _)| l == n)
             || self.sem.state.iter().any(|s| s.0 == n)
-            || self
-                .format
-                .is_some_and(|f| self.t.formats[f].fields.iter().any(|x| x.name == n))
+            || self.format.is_some_and(|f| self.t.formats[f].fields.iter().any(|x| x.name == n))
     }
 
     fn unify(&mut self, x: SemExpr, y: SemExpr, span: Span) -> (SemExpr, SemExpr) {
@@ -520,13 +463,7 @@ impl Lower<'_, '_> {
         (x, y)
     }
 
-    fn call(
-        &mut self,
-        name: &ast::Ident,
-        args: &[ast::Expr],
-        span: Span,
-        want: Option<T>,
-    ) -> SemExpr {
+    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span, want: Option<T>) -> SemExpr {
         let n = name.name.as_str();
         let builtin = |b: Builtin, ty: T| (b, ty);
         let b = match n {
@@ -606,37 +543,18 @@ impl Lower<'_, '_> {
                 return self.err(name.span, format!("enum `{n}` has no semantics signature"));
             };
             if args.len() != params.len() + 1 {
-                return self.err(
-                    span,
-                    format!("`{n}(value, ...)` takes {} argument(s)", params.len() + 1),
-                );
+                return self.err(span, format!("`{n}(value, ...)` takes {} argument(s)", params.len() + 1));
             }
             let sel = self.expr(&args[0], Some(T::U32));
             let xs = self.args(&params, &args[1..], span, n);
-            return ex(
-                SemKind::Op(ir::EnumId(en), Box::new(sel), xs),
-                ret.unwrap_or(T::U32),
-            );
+            return ex(SemKind::Op(ir::EnumId(en), Box::new(sel), xs), ret.unwrap_or(T::U32));
         }
         self.err(name.span, format!("unknown function `{n}`"))
     }
 
-    fn args(
-        &mut self,
-        params: &[(String, T)],
-        args: &[ast::Expr],
-        span: Span,
-        n: &str,
-    ) -> Vec<SemExpr> {
+    fn args(&mut self, params: &[(String, T)], args: &[ast::Expr], span: Span, n: &str) -> Vec<SemExpr> {
         if params.len() != args.len() {
-            self.cx.error(
-                span,
-                format!(
-                    "`{n}` takes {} argument(s), {} given",
-                    params.len(),
-                    args.len()
-                ),
-            );
+            self.cx.error(span, format!("`{n}` takes {} argument(s), {} given", params.len(), args.len()));
             return Vec::new();
         }
         params

@@ -31,36 +31,21 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         };
         for (d, _) in &decl.syntax {
             if super::dialect_index(&target, &d.name).is_none() {
-                cx.error(d.span, format!("unknown dialect `{}`", d.name))
-                    .note(format!(
-                        "the target declares: {}",
-                        target
-                            .dialects
-                            .iter()
-                            .map(|d| d.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                cx.error(d.span, format!("unknown dialect `{}`", d.name)).note(format!(
+                    "the target declares: {}",
+                    target.dialects.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+                ));
             }
         }
         let slots = cond::slots(format);
         let mut out = Vec::new();
         for (di, dialect) in target.dialects.iter().enumerate() {
-            let body = decl
-                .syntax
-                .iter()
-                .find(|(d, _)| d.name == dialect.name)
-                .or_else(|| decl.syntax.first());
+            let body =
+                decl.syntax.iter().find(|(d, _)| d.name == dialect.name).or_else(|| decl.syntax.first());
             let Some((_, body)) = body else {
                 if di == 0 {
-                    cx.error(
-                        decl.name.span,
-                        format!("format `{}` has no syntax", decl.name.name),
-                    )
-                    .note(format!(
-                        "add `syntax {} {{ \"mnemonic\" ... }}`",
-                        dialect.name
-                    ));
+                    cx.error(decl.name.span, format!("format `{}` has no syntax", decl.name.name))
+                        .note(format!("add `syntax {} {{ \"mnemonic\" ... }}`", dialect.name));
                 }
                 out.push(ir::Syntax::default());
                 continue;
@@ -75,10 +60,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 instances: Vec::new(),
                 depth: 0,
             };
-            l.parts.push(SyntaxPart {
-                name: format.name.clone(),
-                arms: Vec::new(),
-            });
+            l.parts.push(SyntaxPart { name: format.name.clone(), arms: Vec::new() });
             let arms = l.body(body, &[]);
             l.parts[0].arms = arms;
             out.push(ir::Syntax { parts: l.parts });
@@ -127,12 +109,7 @@ impl Lowerer<'_, '_> {
             let right = self.lower_cond(b, params);
             return cond::fold(&CondExpr::And(vec![left, right]), &self.known(), params);
         }
-        let scope = Scope {
-            t: self.t,
-            format: self.format,
-            slots: self.slots,
-            params,
-        };
+        let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
         let (c, _) = cond::lower(self.cx, &scope, e);
         cond::fold(&c, &self.known(), params)
     }
@@ -160,13 +137,8 @@ impl Lowerer<'_, '_> {
             }
         }
         if arms.is_empty() {
-            self.cx.error(
-                body.span,
-                format!(
-                    "no arm of this syntax applies to format `{}`",
-                    self.format.name
-                ),
-            );
+            self.cx
+                .error(body.span, format!("no arm of this syntax applies to format `{}`", self.format.name));
         }
         arms
     }
@@ -176,13 +148,7 @@ impl Lowerer<'_, '_> {
         for it in items {
             match it {
                 ast::TItem::Lit(s, _) => out.push(SyntaxItem::Lit(s.clone())),
-                ast::TItem::Hole {
-                    expr,
-                    fmt,
-                    table,
-                    base,
-                    span,
-                } => {
+                ast::TItem::Hole { expr, fmt, table, base, span } => {
                     if let Some(x) = self.hole(expr, fmt, table, base, *span, params) {
                         out.push(x);
                     }
@@ -205,22 +171,14 @@ impl Lowerer<'_, '_> {
         out
     }
 
-    fn value(
-        &mut self,
-        e: &ast::Expr,
-        params: &[(String, Binding)],
-    ) -> Option<(CondExpr, Option<Type>)> {
-        let scope = Scope {
-            t: self.t,
-            format: self.format,
-            slots: self.slots,
-            params,
-        };
+    fn value(&mut self, e: &ast::Expr, params: &[(String, Binding)]) -> Option<(CondExpr, Option<Type>)> {
+        let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
         let (c, ty) = cond::lower(self.cx, &scope, e);
         match &c {
             CondExpr::Field(_) | CondExpr::Param(_) => Some((c, ty)),
             _ => {
-                self.cx.error(e.span, "a template shows a field or a parameter")
+                self.cx
+                    .error(e.span, "a template shows a field or a parameter")
                     .note("to show a computed value, give it a name table (`as`) or a field of its own");
                 None
             }
@@ -231,9 +189,7 @@ impl Lowerer<'_, '_> {
         match self.t.enums.iter().position(|e| e.name == id.name) {
             Some(i) => Some(ir::EnumId(i)),
             None => {
-                self.cx
-                    .error(id.span, format!("unknown name table `{}`", id.name))
-                    .label("expected an enum");
+                self.cx.error(id.span, format!("unknown name table `{}`", id.name)).label("expected an enum");
                 None
             }
         }
@@ -258,10 +214,7 @@ impl Lowerer<'_, '_> {
         };
         if let Some(b) = base {
             let base = self.lower_cond(b, params);
-            return Some(SyntaxItem::Show(
-                value,
-                Show::Num(NumStyle::Label { bits: width, base }),
-            ));
+            return Some(SyntaxItem::Show(value, Show::Num(NumStyle::Label { bits: width, base })));
         }
         let show = match (table, fmt) {
             (Some(ast::TableChoice::One(id)), _) => Show::Table(self.enum_named(id)?),
@@ -274,20 +227,19 @@ impl Lowerer<'_, '_> {
                 }
             }
             (None, Some((f, fsp))) => Show::Num(num_style(self.cx, f, *fsp, width)?),
-            (None, None) => match ty {
-                Some(Type::Enum(e)) => Show::Table(e),
-                Some(Type::Bool) | Some(Type::UInt(_)) => Show::Num(NumStyle::Dec),
-                Some(Type::SInt(w)) => Show::Num(NumStyle::Signed {
-                    bits: w,
-                    plus: false,
-                }),
-                Some(Type::Switch { .. }) => {
-                    self.cx.error(span, "this field's meaning depends on another field: say which table to show it with")
+            (None, None) => {
+                match ty {
+                    Some(Type::Enum(e)) => Show::Table(e),
+                    Some(Type::Bool) | Some(Type::UInt(_)) => Show::Num(NumStyle::Dec),
+                    Some(Type::SInt(w)) => Show::Num(NumStyle::Signed { bits: w, plus: false }),
+                    Some(Type::Switch { .. }) => {
+                        self.cx.error(span, "this field's meaning depends on another field: say which table to show it with")
                         .note("e.g. `{pack as (if pm then MulPack else RegfilePack)}`");
-                    return None;
+                        return None;
+                    }
+                    _ => Show::Num(NumStyle::Dec),
                 }
-                _ => Show::Num(NumStyle::Dec),
-            },
+            }
         };
         Some(SyntaxItem::Show(value, show))
     }
@@ -300,8 +252,7 @@ impl Lowerer<'_, '_> {
         params: &[(String, Binding)],
     ) -> Option<SyntaxItem> {
         let Some(td) = self.templates.get(name.name.as_str()).copied() else {
-            self.cx
-                .error(name.span, format!("unknown template `{}`", name.name));
+            self.cx.error(name.span, format!("unknown template `{}`", name.name));
             return None;
         };
         if td.params.len() != args.len() {
@@ -320,12 +271,7 @@ impl Lowerer<'_, '_> {
         }
         let mut bindings = Vec::new();
         for (p, a) in td.params.iter().zip(args) {
-            let scope = Scope {
-                t: self.t,
-                format: self.format,
-                slots: self.slots,
-                params,
-            };
+            let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
             let (c, ty) = cond::lower(self.cx, &scope, a);
             let c = cond::fold(&c, &self.known(), params);
             let ok = match &c {
@@ -334,43 +280,24 @@ impl Lowerer<'_, '_> {
                 _ => false,
             };
             if !ok {
-                self.cx.error(
-                    a.span,
-                    "a template argument is a field, `!field`, a parameter or a constant",
-                );
+                self.cx.error(a.span, "a template argument is a field, `!field`, a parameter or a constant");
                 return None;
             }
-            let ty = if matches!(c, CondExpr::Not(_)) {
-                Some(Type::Bool)
-            } else {
-                ty
-            };
+            let ty = if matches!(c, CondExpr::Not(_)) { Some(Type::Bool) } else { ty };
             bindings.push((p.name.clone(), Binding { expr: c, ty }));
         }
-        let key = format!(
-            "{}{:?}",
-            name.name,
-            bindings
-                .iter()
-                .map(|b| (&b.1.expr, &b.1.ty))
-                .collect::<Vec<_>>()
-        );
+        let key =
+            format!("{}{:?}", name.name, bindings.iter().map(|b| (&b.1.expr, &b.1.ty)).collect::<Vec<_>>());
         if let Some((_, idx)) = self.instances.iter().find(|(k, _)| *k == key) {
             let args = bindings.into_iter().map(|b| b.1.expr).collect();
             return Some(SyntaxItem::Call(*idx, args));
         }
         if self.depth > 16 {
-            self.cx.error(
-                span,
-                format!("template `{}` calls itself too deeply", name.name),
-            );
+            self.cx.error(span, format!("template `{}` calls itself too deeply", name.name));
             return None;
         }
         let idx = self.parts.len();
-        self.parts.push(SyntaxPart {
-            name: name.name.clone(),
-            arms: Vec::new(),
-        });
+        self.parts.push(SyntaxPart { name: name.name.clone(), arms: Vec::new() });
         self.instances.push((key, idx));
         // Inside the template, parameters are referred to positionally; constant bindings fold.
         let inner: Vec<(String, Binding)> = bindings
@@ -381,13 +308,7 @@ impl Lowerer<'_, '_> {
                     CondExpr::Int(v) => CondExpr::Int(v),
                     _ => CondExpr::Param(i),
                 };
-                (
-                    n.clone(),
-                    Binding {
-                        expr,
-                        ty: b.ty.clone(),
-                    },
-                )
+                (n.clone(), Binding { expr, ty: b.ty.clone() })
             })
             .collect();
         self.depth += 1;
@@ -403,14 +324,8 @@ impl Lowerer<'_, '_> {
 fn num_style(cx: &mut Checker, f: &str, span: Span, width: u32) -> Option<NumStyle> {
     let style = match f {
         "d" | "u" => NumStyle::Dec,
-        "s" | "i" => NumStyle::Signed {
-            bits: width,
-            plus: false,
-        },
-        "+" | "+d" | "+s" => NumStyle::Signed {
-            bits: width,
-            plus: true,
-        },
+        "s" | "i" => NumStyle::Signed { bits: width, plus: false },
+        "+" | "+d" | "+s" => NumStyle::Signed { bits: width, plus: true },
         "cfloat" => NumStyle::CFloat,
         _ => {
             let (prefix, rest) = match f.strip_prefix('#') {
@@ -418,10 +333,9 @@ fn num_style(cx: &mut Checker, f: &str, span: Span, width: u32) -> Option<NumSty
                 None => (false, f),
             };
             match rest.strip_suffix('x') {
-                Some(d) if d.is_empty() || d.parse::<u8>().is_ok() => NumStyle::Hex {
-                    digits: d.parse().unwrap_or(0),
-                    prefix,
-                },
+                Some(d) if d.is_empty() || d.parse::<u8>().is_ok() => {
+                    NumStyle::Hex { digits: d.parse().unwrap_or(0), prefix }
+                }
                 _ => {
                     cx.error(span, format!("unknown number format `{f}`"))
                         .note("formats: `d` (decimal), `s` (signed), `+` (signed with `+`), `x`, `08x`, `#x`, `#08x` (hex), `cfloat` (C `%f` of an f32)");

@@ -44,19 +44,12 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     let width = match int_type(&e.repr.name) {
         Some(Type::UInt(w)) => w,
         _ => {
-            cx.error(
-                e.repr.span,
-                format!("`{}` is not an enum width", e.repr.name),
-            )
-            .label("expected `uN`, e.g. `u4`");
+            cx.error(e.repr.span, format!("`{}` is not an enum width", e.repr.name))
+                .label("expected `uN`, e.g. `u4`");
             8
         }
     };
-    let limit = if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    };
+    let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     let mut variants: Vec<ir::Variant> = Vec::new();
     let mut seen: Vec<(u64, u64, Span, String)> = Vec::new();
     let mut names: Vec<(String, Span)> = Vec::new();
@@ -64,10 +57,7 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         if let Some((_, old)) = names.iter().find(|(n, _)| *n == v.name.name) {
             cx.error(
                 v.name.span,
-                format!(
-                    "enum value `{}` is defined twice in `{}`",
-                    v.name.name, e.name.name
-                ),
+                format!("enum value `{}` is defined twice in `{}`", v.name.name, e.name.name),
             )
             .with(*old, "first defined here");
             continue;
@@ -85,30 +75,18 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         };
         if !matches!(values, ir::Values::Rest) {
             if hi > limit {
-                cx.error(
-                    sp,
-                    format!(
-                        "value {hi} does not fit the {width}-bit enum `{}`",
-                        e.name.name
-                    ),
-                )
-                .label(format!("largest {width}-bit value is {limit}"));
+                cx.error(sp, format!("value {hi} does not fit the {width}-bit enum `{}`", e.name.name))
+                    .label(format!("largest {width}-bit value is {limit}"));
             }
-            if let Some((_, _, old, other)) = seen.iter().find(|(a, b, _, _)| lo <= *b && *a <= hi)
-            {
+            if let Some((_, _, old, other)) = seen.iter().find(|(a, b, _, _)| lo <= *b && *a <= hi) {
                 cx.error(sp, format!("`{}` reuses a value of `{other}`", v.name.name))
                     .label("overlapping value")
                     .with(*old, format!("`{other}` has it"));
             }
             seen.push((lo, hi, sp, v.name.name.clone()));
         }
-        let spellings = spellings_for(
-            cx,
-            &v.spellings,
-            t,
-            &v.name.name,
-            !matches!(values, ir::Values::One(_)),
-        );
+        let spellings =
+            spellings_for(cx, &v.spellings, t, &v.name.name, !matches!(values, ir::Values::One(_)));
         variants.push(ir::Variant {
             name: v.name.name.clone(),
             doc: v.doc.clone(),
@@ -118,21 +96,15 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         });
     }
     let signature = e.signature.as_ref().map(|s| {
-        let params = s
-            .params
-            .iter()
-            .map(|(n, ty)| (n.name.clone(), super::semantics::scalar(cx, ty)))
-            .collect();
+        let params =
+            s.params.iter().map(|(n, ty)| (n.name.clone(), super::semantics::scalar(cx, ty))).collect();
         let ret = s.ret.as_ref().map(|r| super::semantics::scalar(cx, r));
         (params, ret)
     });
     let mut else_spellings = vec![None; t.dialects.len()];
     for (d, text, _) in &e.else_spellings {
         match d {
-            None => else_spellings
-                .iter_mut()
-                .filter(|x| x.is_none())
-                .for_each(|x| *x = Some(text.clone())),
+            None => else_spellings.iter_mut().filter(|x| x.is_none()).for_each(|x| *x = Some(text.clone())),
             Some(d) => match dialect_index(t, &d.name) {
                 Some(i) => else_spellings[i] = Some(text.clone()),
                 None => {
@@ -182,44 +154,26 @@ fn spellings_for(
         }
     }
     if default.is_empty() {
-        default.push(if ranged {
-            format!("{name}{{v}}")
-        } else {
-            name.to_string()
-        });
+        default.push(if ranged { format!("{name}{{v}}") } else { name.to_string() });
     }
-    per.into_iter()
-        .map(|p| if p.is_empty() { default.clone() } else { p })
-        .collect()
+    per.into_iter().map(|p| if p.is_empty() { default.clone() } else { p }).collect()
 }
 
 /// Splits a range spelling such as `"r{v-32}"` into (prefix, printed minus value, suffix).
 pub fn placeholder(text: &str) -> Result<(String, i64, String), String> {
-    let start = text
-        .find("{v")
-        .ok_or("a range of values needs `{v}` in its spelling")?;
+    let start = text.find("{v").ok_or("a range of values needs `{v}` in its spelling")?;
     let end = start + text[start..].find('}').ok_or("unclosed `{v`")?;
     let inner = text[start + 2..end].trim();
     let shift = if inner.is_empty() {
         0
     } else if let Some(n) = inner.strip_prefix('+') {
-        n.trim()
-            .parse::<i64>()
-            .map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
+        n.trim().parse::<i64>().map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
     } else if let Some(n) = inner.strip_prefix('-') {
-        -n.trim()
-            .parse::<i64>()
-            .map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
+        -n.trim().parse::<i64>().map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
     } else {
-        return Err(format!(
-            "`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}` or `{{v-N}}`"
-        ));
+        return Err(format!("`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}` or `{{v-N}}`"));
     };
-    Ok((
-        text[..start].to_string(),
-        shift,
-        text[end + 1..].to_string(),
-    ))
+    Ok((text[..start].to_string(), shift, text[end + 1..].to_string()))
 }
 
 fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
@@ -229,10 +183,7 @@ fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
             Some(Some(v)) => v,
             Some(None) => 1,
             None => {
-                cx.error(
-                    n.kind.span,
-                    format!("number format `{}` needs `{name}:`", n.name.name),
-                );
+                cx.error(n.kind.span, format!("number format `{}` needs `{name}:`", n.name.name));
                 0
             }
         }
@@ -259,38 +210,20 @@ fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
         other => {
             cx.error(n.kind.span, format!("unknown number format kind `{other}`"))
                 .note("kinds: `float(...)`, `fixed(...)`");
-            ir::NumberKind::Fixed {
-                width: 1,
-                fraction: 0,
-                signed: false,
-            }
+            ir::NumberKind::Fixed { width: 1, fraction: 0, signed: false }
         }
     };
     for (a, _) in &n.args {
-        let known = [
-            "sign", "exponent", "mantissa", "bias", "specials", "width", "fraction", "signed",
-        ];
+        let known = ["sign", "exponent", "mantissa", "bias", "specials", "width", "fraction", "signed"];
         if !known.contains(&a.name.as_str()) {
-            cx.error(
-                a.span,
-                format!("unknown number format parameter `{}`", a.name),
-            );
+            cx.error(a.span, format!("unknown number format parameter `{}`", a.name));
         }
     }
-    ir::NumberFormat {
-        name: n.name.name.clone(),
-        doc: n.doc.clone(),
-        kind,
-    }
+    ir::NumberFormat { name: n.name.name.clone(), doc: n.doc.clone(), kind }
 }
 
 /// Resolves a type name used by a field.
-pub fn resolve(
-    cx: &mut Checker,
-    t: &ir::Target,
-    layouts: &[(String, u32)],
-    id: &ast::Ident,
-) -> Option<Type> {
+pub fn resolve(cx: &mut Checker, t: &ir::Target, layouts: &[(String, u32)], id: &ast::Ident) -> Option<Type> {
     if let Some(ty) = int_type(&id.name) {
         return Some(ty);
     }
@@ -316,11 +249,7 @@ pub fn width(t: &ir::Target, layouts: &[(String, u32)], ty: &Type) -> u32 {
         Type::Enum(e) => t.enums[e.0].width,
         Type::Number(n) => t.numbers[n.0].kind.width(),
         Type::Layout(l) => layouts[l.0].1,
-        Type::Switch { arms, .. } => arms
-            .iter()
-            .map(|(_, ty)| width(t, layouts, ty))
-            .max()
-            .unwrap_or(0),
+        Type::Switch { arms, .. } => arms.iter().map(|(_, ty)| width(t, layouts, ty)).max().unwrap_or(0),
     }
 }
 
@@ -348,27 +277,18 @@ pub fn constant(cx: &mut Checker, t: &ir::Target, ty: &Type, e: &ast::Expr) -> O
                     Some(v) => match v.values {
                         ir::Values::One(x) => Some(x),
                         _ => {
-                            cx.error(
-                                e.span,
-                                format!("`{n}` names a range of values; give the number"),
-                            );
+                            cx.error(e.span, format!("`{n}` names a range of values; give the number"));
                             None
                         }
                     },
                     None => {
-                        cx.error(
-                            e.span,
-                            format!("`{n}` is not a value of enum `{}`", en.name),
-                        );
+                        cx.error(e.span, format!("`{n}` is not a value of enum `{}`", en.name));
                         None
                     }
                 }
             }
             _ => {
-                cx.error(
-                    e.span,
-                    format!("`{n}` is not a constant of this field's type"),
-                );
+                cx.error(e.span, format!("`{n}` is not a constant of this field's type"));
                 None
             }
         },

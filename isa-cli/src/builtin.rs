@@ -1,0 +1,55 @@
+//! The built-in targets (every spec under `isa-specs/`, compiled into `isa-generated`) and
+//! lookup of a target or dialect by the name given on the command line.
+
+use crate::error::{Error, Result};
+use isa_runtime::target::Target;
+
+/// Every target built into this `isa`.
+pub fn builtin_targets() -> &'static [&'static dyn Target] {
+    isa_generated::targets()
+}
+
+/// The built-in target called `name` (ASCII case ignored).
+pub fn find_target(name: &str) -> Result<&'static dyn Target> {
+    let targets = builtin_targets();
+    if let Some(t) = targets.iter().find(|t| t.name().eq_ignore_ascii_case(name)) {
+        return Ok(*t);
+    }
+    let known: Vec<&str> = targets.iter().map(|t| t.name()).collect();
+    Err(Error::Usage(if known.is_empty() {
+        format!("unknown target `{name}`: no targets are built in")
+    } else {
+        format!("unknown target `{name}`; known targets: {}", known.join(", "))
+    }))
+}
+
+/// The index of dialect `name` of `target` (ASCII case ignored), or of the default dialect.
+pub fn find_dialect(target: &dyn Target, name: Option<&str>) -> Result<usize> {
+    let Some(name) = name else {
+        return Ok(0);
+    };
+    let dialects = target.dialects();
+    if let Some(i) = dialects.iter().position(|d| d.name.eq_ignore_ascii_case(name)) {
+        return Ok(i);
+    }
+    Err(Error::Usage(format!(
+        "unknown dialect `{name}` for target {}; known dialects: {}",
+        target.name(),
+        dialect_list(target)
+    )))
+}
+
+/// The target's dialect names, the default first and marked so.
+pub fn dialect_list(target: &dyn Target) -> String {
+    let names: Vec<String> = target
+        .dialects()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { format!("{} (default)", d.name) } else { d.name.to_string() })
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}

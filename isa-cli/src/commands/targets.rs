@@ -1,0 +1,30 @@
+//! `isa targets`: the built-in targets, one per line in aligned columns: name, word bits,
+//! dialects (default first) and title.
+
+use crate::builtin::builtin_targets;
+use crate::error::{Error, Outcome, Result};
+use std::io::Write;
+
+/// Prints the table of built-in targets.
+pub fn run() -> Result<Outcome> {
+    let rows: Vec<[String; 4]> = builtin_targets()
+        .iter()
+        .map(|t| {
+            let dialects: Vec<&str> = t.dialects().iter().map(|d| d.name).collect();
+            [
+                t.name().to_string(),
+                format!("{}-bit", t.word_bits()),
+                dialects.join(","),
+                t.title().to_string(),
+            ]
+        })
+        .collect();
+    let width = |col: usize| rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    let mut out = super::stdout();
+    for [name, bits, dialects, title] in &rows {
+        writeln!(out, "{name:w0$}  {bits:>w1$}  {dialects:w2$}  {title}").map_err(Error::output)?;
+    }
+    out.flush().map_err(Error::output)?;
+    Ok(Outcome::Success)
+}

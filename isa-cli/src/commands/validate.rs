@@ -1,0 +1,44 @@
+//! `isa validate`: decodes a program and runs the target's validators (per-instruction
+//! constraints and whole-program rules), printing each violation.
+
+use super::{complain, plural, read_program, say, stdout};
+use crate::error::{Error, Outcome, Result};
+use crate::{files, words};
+use isa_runtime::target::Target;
+use std::io::Write;
+use std::path::Path;
+
+/// Validates the program in `file` (binary, or hex text with `hex`).
+pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
+    let program = read_program(file, hex, target)?;
+    let name = files::name(file);
+    let step = words::word_bytes(target.word_bits()) as u64;
+    let violations = match target.check(&program) {
+        Ok(v) => v,
+        Err((index, e)) => {
+            complain(format_args!(
+                "{name}: instruction {index} (address {:#x}): error: {e}\n",
+                index as u64 * step
+            ));
+            return Ok(Outcome::Failure);
+        }
+    };
+    if violations.is_empty() {
+        say(format_args!("{name}: ok: {} instructions, no rule broken", program.len()))?;
+        return Ok(Outcome::Success);
+    }
+    let mut out = stdout();
+    for v in &violations {
+        let pc = v.index as u64 * step;
+        let text = program.get(v.index).and_then(|w| target.disassemble(*w, 0, pc).ok()).unwrap_or_default();
+        write!(out, "{name}: instruction {} (address {pc:#x}: {text}): {} [{}]", v.index, v.message, v.rule)
+            .map_err(Error::output)?;
+        if !v.detail.is_empty() {
+            write!(out, ": {}", v.detail).map_err(Error::output)?;
+        }
+        writeln!(out).map_err(Error::output)?;
+    }
+    out.flush().map_err(Error::output)?;
+    complain(format_args!("isa: {name}: {}\n", plural(violations.len(), "rule violation")));
+    Ok(Outcome::Failure)
+}

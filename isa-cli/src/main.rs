@@ -1,0 +1,160 @@
+//! `isa`: the command line of the isa project.
+//!
+//! Spec files: `isa check`, `isa gen` (Rust) and `isa docs` (Markdown and HTML). Programs of the
+//! built-in targets: `isa targets`, `isa decode`, `isa disasm`, `isa asm` and `isa validate`,
+//! all written once over [`isa_runtime::target::Target`], never per target.
+//!
+//! Exit codes: 0 success, 1 errors in the input (see [`error`]), 2 a bad command line.
+
+mod builtin;
+mod commands;
+mod error;
+mod files;
+mod words;
+
+use clap::{Args, Parser, Subcommand};
+use commands::{asm, decode, disasm, spec, targets, validate};
+use error::{Outcome, Result};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Compile GPU instruction-set specs; decode, disassemble, assemble and validate programs.
+#[derive(Parser)]
+#[command(name = "isa", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The target (and dialect) a program command works on.
+#[derive(Args)]
+struct TargetArgs {
+    /// Built-in target (see `isa targets`).
+    #[arg(long, short, value_name = "TARGET")]
+    target: String,
+    /// Syntax dialect; the target's default dialect if not given.
+    #[arg(long, short, value_name = "DIALECT")]
+    dialect: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a spec file: print its diagnostics, or a one-line summary.
+    Check {
+        /// The `.isa` spec file.
+        file: PathBuf,
+    },
+    /// Generate the Rust module of a spec as DIR/<target>.rs.
+    Gen {
+        /// The `.isa` spec file.
+        file: PathBuf,
+        /// Output directory (created if missing).
+        #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Generate the documentation of a spec as DIR/<target>.md and DIR/<target>.html.
+    Docs {
+        /// The `.isa` spec file.
+        file: PathBuf,
+        /// Output directory (created if missing).
+        #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// List the built-in targets: name, word bits, dialects (default first), title.
+    Targets,
+    /// Decode hex words given as arguments, or read from standard input one per line.
+    Decode {
+        #[command(flatten)]
+        target: TargetArgs,
+        /// Print one JSON object per word: word, instruction and fields.
+        #[arg(long)]
+        json: bool,
+        /// Hex words (`0x` prefix and `_` separators allowed).
+        #[arg(value_name = "HEXWORD")]
+        words: Vec<String>,
+    },
+    /// Disassemble a program: binary words in the target's byte order, or hex text with --hex.
+    Disasm {
+        #[command(flatten)]
+        target: TargetArgs,
+        /// The file holds hex words, one per line, instead of binary.
+        #[arg(long)]
+        hex: bool,
+        /// Prefix each line with the instruction's byte address.
+        #[arg(long)]
+        address: bool,
+        /// The program (`-` for standard input).
+        file: PathBuf,
+    },
+    /// Assemble a source file into binary words (or hex text with --hex).
+    Asm {
+        #[command(flatten)]
+        target: TargetArgs,
+        /// The source file (`-` for standard input).
+        file: PathBuf,
+        /// Output file; standard output if not given.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Write hex words, one per line, instead of binary.
+        #[arg(long)]
+        hex: bool,
+    },
+    /// Decode a program and run the target's validators; print each rule broken.
+    Validate {
+        /// Built-in target (see `isa targets`).
+        #[arg(long, short, value_name = "TARGET")]
+        target: String,
+        /// The file holds hex words, one per line, instead of binary.
+        #[arg(long)]
+        hex: bool,
+        /// The program (`-` for standard input).
+        file: PathBuf,
+    },
+}
+
+/// Runs one command.
+fn run(command: Command) -> Result<Outcome> {
+    match command {
+        Command::Check { file } => spec::check(&file),
+        Command::Gen { file, out } => spec::gen(&file, &out),
+        Command::Docs { file, out } => spec::docs(&file, &out),
+        Command::Targets => targets::run(),
+        Command::Decode { target, json, words } => {
+            let (t, d) = target.resolve()?;
+            decode::run(t, d, json, &words)
+        }
+        Command::Disasm { target, hex, address, file } => {
+            let (t, d) = target.resolve()?;
+            let opts = disasm::Options { file: &file, hex, address };
+            disasm::run(t, d, &opts)
+        }
+        Command::Asm { target, file, out, hex } => {
+            let (t, d) = target.resolve()?;
+            let opts = asm::Options { file: &file, out: out.as_deref(), hex };
+            asm::run(t, d, &opts)
+        }
+        Command::Validate { target, hex, file } => validate::run(builtin::find_target(&target)?, &file, hex),
+    }
+}
+
+impl TargetArgs {
+    /// The named target and the index of the chosen dialect.
+    fn resolve(&self) -> Result<(&'static dyn isa_runtime::target::Target, usize)> {
+        let target = builtin::find_target(&self.target)?;
+        let dialect = builtin::find_dialect(target, self.dialect.as_deref())?;
+        Ok((target, dialect))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::Failure) => ExitCode::from(1),
+        Err(error::Error::BrokenPipe) => ExitCode::SUCCESS,
+        Err(e) => {
+            commands::complain(format_args!("isa: error: {e}\n"));
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Rust enums for the spec's enums and for switch-typed fields.
+
+use super::model::{lit, Model};
+use super::names::camel;
+use crate::ir::{self, Values};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn generate(m: &Model) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, e) in m.t.enums.iter().enumerate() {
+        out.extend(enum_def(m, ir::EnumId(i), e));
+    }
+    for s in &m.switches {
+        out.extend(switch_def(m, s));
+    }
+    out
+}
+
+fn doc(text: &str) -> TokenStream {
+    if text.is_empty() {
+        return TokenStream::new();
+    }
+    let lines = text.lines().map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
+    let name = m.enum_ident(id);
+    let payload = m.payload_ty(id);
+    let docs = doc(&e.doc);
+    let width = lit(e.width as u128);
+    let mut variants = Vec::new();
+    let mut to_bits = Vec::new();
+    let mut from_bits_one = Vec::new();
+    let mut from_bits_range = Vec::new();
+    let mut names = Vec::new();
+    let mut values = Vec::new();
+    let mut rest = None;
+    for (vi, v) in e.variants.iter().enumerate() {
+        let vid = m.variant_ident(id, vi);
+        let vdoc = doc(&v.doc);
+        let spec_name = &v.name;
+        match &v.values {
+            Values::One(x) => {
+                let x = lit(*x as u128);
+                variants.push(quote!(#vdoc #vid));
+                to_bits.push(quote!(#name::#vid => #x));
+                from_bits_one.push(quote!(#x => Some(#name::#vid)));
+                names.push(quote!(#name::#vid => #spec_name));
+                values.push(quote!(#name::#vid => isa_runtime::value::Value::Enum(#spec_name)));
+            }
+            Values::Range(lo, hi) => {
+                let (lo, hi) = (lit(*lo as u128), lit(*hi as u128));
+                variants.push(quote!(#vdoc #vid(#payload)));
+                to_bits.push(quote!(#name::#vid(v) => v as u64));
+                from_bits_range.push(quote!(#lo..=#hi => Some(#name::#vid(bits as #payload))));
+                names.push(quote!(#name::#vid(_) => #spec_name));
+                values
+                    .push(quote!(#name::#vid(v) => isa_runtime::value::Value::Variant(#spec_name, v as u64)));
+            }
+            Values::Rest => {
+                variants.push(quote!(#vdoc #vid(#payload)));
+                to_bits.push(quote!(#name::#vid(v) => v as u64));
+                rest = Some(quote!(_ => Some(#name::#vid(bits as #payload))));
+                names.push(quote!(#name::#vid(_) => #spec_name));
+                values
+                    .push(quote!(#name::#vid(v) => isa_runtime::value::Value::Variant(#spec_name, v as u64)));
+            }
+        }
+    }
+    let fallback = rest.unwrap_or_else(|| quote!(_ => None));
+    let validity = if e.has_payload() {
+        quote! {
+            /// Whether the value is one this enum defines (a range variant's payload is in its range).
+            pub fn is_valid(self) -> bool {
+                Self::from_bits(self.bits()) == Some(self)
+            }
+        }
+    } else {
+        quote! {
+            /// Whether the value is one this enum defines (always, for an enum without payloads).
+            pub fn is_valid(self) -> bool {
+                true
+            }
+        }
+    };
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants,)*
+        }
+
+        impl #name {
+            /// Width of the field in bits.
+            pub const WIDTH: u32 = #width;
+
+            /// The raw field value.
+            pub const fn bits(self) -> u64 {
+                match self {
+                    #(#to_bits,)*
+                }
+            }
+
+            /// The value a raw field holds, if the spec defines it.
+            pub const fn from_bits(bits: u64) -> Option<Self> {
+                #[allow(clippy::match_overlapping_arm)]
+                match bits {
+                    #(#from_bits_one,)*
+                    #(#from_bits_range,)*
+                    #fallback
+                }
+            }
+
+            /// The value's name in the spec.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(#names,)*
+                }
+            }
+
+            /// The value for generic tools (JSON).
+            pub fn value(self) -> isa_runtime::value::Value {
+                match self {
+                    #(#values,)*
+                }
+            }
+
+            #validity
+        }
+    }
+}
+
+fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
+    let name = &s.name;
+    let variants = s.arms.iter().map(|(_, v, ty)| quote!(#v(#ty)));
+    let tags = s.arms.iter().map(|(t, v, _)| {
+        let t = lit(*t as u128);
+        quote!(#name::#v(_) => #t)
+    });
+    let bits = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.bits()));
+    let from = s.arms.iter().map(|(t, v, ty)| {
+        let t = lit(*t as u128);
+        quote!(#t => #ty::from_bits(bits).map(#name::#v))
+    });
+    let values = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.value()));
+    let valid = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.is_valid()));
+    let arm_names: Vec<String> = s
+        .arm_types
+        .iter()
+        .map(|t| match t {
+            ir::Type::Enum(e) => camel(&m.t.enums[e.0].name),
+            _ => "value".into(),
+        })
+        .collect();
+    let doc = format!(" A field whose meaning depends on a tag field: one of {}.", arm_names.join(", "));
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants,)*
+        }
+
+        impl #name {
+            /// The tag field's value this variant implies.
+            pub const fn tag(self) -> u64 {
+                match self {
+                    #(#tags,)*
+                }
+            }
+
+            /// The raw field value.
+            pub const fn bits(self) -> u64 {
+                match self {
+                    #(#bits,)*
+                }
+            }
+
+            /// The value of a raw field under a tag, if the spec defines it.
+            pub fn from_bits(tag: u64, bits: u64) -> Option<Self> {
+                match tag {
+                    #(#from,)*
+                    _ => None,
+                }
+            }
+
+            /// The value for generic tools (JSON).
+            pub fn value(self) -> isa_runtime::value::Value {
+                match self {
+                    #(#values,)*
+                }
+            }
+
+            /// Whether the payload is a value its enum defines.
+            pub fn is_valid(self) -> bool {
+                match self {
+                    #(#valid,)*
+                }
+            }
+        }
+    }
+}

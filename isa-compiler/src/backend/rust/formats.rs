@@ -1,0 +1,417 @@
+//! One struct per format: typed fields, `from_word` (checked decode of the fields),
+//! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
+
+use super::model::{extract, hex, lit, sint, uint, Model};
+use crate::ir::{self, Type};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+pub fn generate(m: &Model) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (fi, f) in m.t.formats.iter().enumerate() {
+        out.extend(format_def(m, fi, f));
+    }
+    out
+}
+
+fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+/// Whether a field is a member of the generated struct.
+pub fn is_member(f: &ir::Field) -> bool {
+    f.fixed.is_none() && !f.view && !f.is_tag
+}
+
+/// The struct member type of a field (arrays included).
+fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
+    let ty = m.rust_type(&f.ty);
+    match &f.array {
+        Some((n, _)) => {
+            let n = lit(*n as u128);
+            quote!([#ty; #n])
+        }
+        None => ty,
+    }
+}
+
+/// Pieces of array element `i` as runtime shift expressions: (shift expr, width).
+fn element_pieces(f: &ir::Field) -> Vec<(TokenStream, u32)> {
+    let strides = f.array.as_ref().map(|a| a.1.clone()).unwrap_or_default();
+    f.pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let lo = lit(p.lo as u128);
+            let stride = strides.get(k).copied().unwrap_or(0);
+            let shift = match (p.lo, stride) {
+                (_, 0) => quote!(#lo),
+                (0, 1) => quote!(i),
+                (0, s) => {
+                    let s = lit(s as u128);
+                    quote!(#s * i)
+                }
+                (_, 1) => quote!(#lo + i),
+                (_, s) => {
+                    let s = lit(s as u128);
+                    quote!(#lo + #s * i)
+                }
+            };
+            (shift, p.width)
+        })
+        .collect()
+}
+
+fn extract_element(f: &ir::Field) -> TokenStream {
+    let mut acc: Option<TokenStream> = None;
+    for (shift, width) in element_pieces(f) {
+        let mask = hex((1u128 << width) - 1);
+        let part = quote!(((word >> (#shift)) as u64 & #mask));
+        acc = Some(match acc {
+            None => part,
+            Some(prev) => {
+                let w = lit(width as u128);
+                quote!((#prev << #w) | #part)
+            }
+        });
+    }
+    acc.unwrap_or_else(|| quote!(0u64))
+}
+
+/// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces (element `i`).
+fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
+    let word_ty = &m.word_ty;
+    let pieces: Vec<(TokenStream, u32)> = if element {
+        element_pieces(f)
+    } else {
+        f.pieces
+            .iter()
+            .map(|p| {
+                let lo = lit(p.lo as u128);
+                (quote!(#lo), p.width)
+            })
+            .collect()
+    };
+    let mut out = TokenStream::new();
+    let mut offset = 0u32;
+    for (shift, width) in pieces.iter().rev() {
+        let mask = hex((1u128 << width) - 1);
+        let value = if offset == 0 {
+            quote!(v & #mask)
+        } else {
+            let o = lit(offset as u128);
+            quote!((v >> #o) & #mask)
+        };
+        out.extend(quote!(word |= ((#value) as #word_ty) << (#shift);));
+        offset += width;
+    }
+    out
+}
+
+fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
+    let name = m.format_ident(fi);
+    let spec_name = &f.name;
+    let docs = doc(&f.doc);
+    let word_ty = &m.word_ty;
+    let mut members = Vec::new();
+    let mut decode = Vec::new();
+    let mut encode = Vec::new();
+    let mut values = Vec::new();
+    let mut accessors = Vec::new();
+    let mut fixed_word: u128 = 0;
+    for field in &f.fields {
+        if let Some(v) = field.fixed {
+            let mut w = 0u128;
+            let mut rem = v as u128;
+            for p in field.pieces.iter().rev() {
+                w |= (rem & ((1u128 << p.width) - 1)) << p.lo;
+                rem >>= p.width;
+            }
+            fixed_word |= w;
+        }
+    }
+    for (idx, field) in f.fields.iter().enumerate() {
+        let fname = &field.name;
+        let id = m.field_ident(fname);
+        let fdoc = doc(&field.doc);
+        if field.view {
+            continue;
+        }
+        if let Some(v) = field.fixed {
+            let fv = fixed_value(m, &field.ty, v);
+            values.push(quote!((#fname, #fv)));
+            continue;
+        }
+        if field.is_tag {
+            // Implied by the switch field that depends on it.
+            let (Some(dep), tag_ty) =
+                (f.fields.iter().find(|x| matches!(x.ty, Type::Switch { tag, .. } if tag == idx)), &field.ty)
+            else {
+                continue;
+            };
+            let dep_id = m.field_ident(&dep.name);
+            let (ret, conv) = match tag_ty {
+                Type::Bool => (quote!(bool), quote!(self.#dep_id.tag() != 0)),
+                _ => (uint(field.width()), {
+                    let t = uint(field.width());
+                    quote!(self.#dep_id.tag() as #t)
+                }),
+            };
+            let adoc = format!(" `{fname}`: implied by the variant of `{}`.", dep.name);
+            accessors.push(quote! {
+                #[doc = #adoc]
+                pub fn #id(&self) -> #ret {
+                    #conv
+                }
+            });
+            let v = match tag_ty {
+                Type::Bool => quote!(isa_runtime::value::Value::Bool(self.#id())),
+                _ => quote!(isa_runtime::value::Value::Uint(self.#id() as u64)),
+            };
+            values.push(quote!((#fname, #v)));
+            continue;
+        }
+        let ty = member_type(m, field);
+        members.push(quote!(#fdoc pub #id: #ty));
+        let width = field.width();
+        // Decode.
+        let undefined = quote!(|value| isa_runtime::DecodeError::UndefinedValue { format: #spec_name, field: #fname, value, word: word as u128 });
+        let elem_decode = |raw: TokenStream| -> TokenStream {
+            match &field.ty {
+                Type::Bool => quote!((#raw) != 0),
+                Type::UInt(_) | Type::Number(_) => {
+                    let t = uint(width);
+                    quote!((#raw) as #t)
+                }
+                Type::SInt(w) => {
+                    let t = sint(*w);
+                    let w = lit(*w as u128);
+                    quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
+                }
+                Type::Enum(e) => {
+                    let en = m.enum_ident(*e);
+                    quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| (#undefined)(raw))? })
+                }
+                Type::Switch { tag, .. } => {
+                    let sw = m.rust_type(&field.ty);
+                    let tag_raw = extract(&f.fields[*tag].pieces);
+                    quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| (#undefined)(raw))? })
+                }
+                Type::Layout(l) => {
+                    let ln = format_ident!("{}", super::names::camel(&m.t.layouts[l.0].name));
+                    quote!(#ln::from_raw(#raw))
+                }
+            }
+        };
+        match &field.array {
+            None => {
+                let d = elem_decode(extract(&field.pieces));
+                decode.push(quote!(#id: #d));
+            }
+            Some((n, _)) => {
+                let n_lit = lit(*n as u128);
+                let d = elem_decode(extract_element(field));
+                let init = match &field.ty {
+                    Type::Bool => quote!(false),
+                    Type::Enum(e) => {
+                        let en = m.enum_ident(*e);
+                        let first = m.variant_ident(*e, 0);
+                        match m.t.enums[e.0].variants[0].values {
+                            ir::Values::One(_) => quote!(#en::#first),
+                            _ => quote!(#en::#first(0)),
+                        }
+                    }
+                    _ => quote!(0),
+                };
+                decode.push(quote!(#id: {
+                    let mut out = [#init; #n_lit];
+                    for (i, slot) in out.iter_mut().enumerate() {
+                        *slot = #d;
+                    }
+                    out
+                }));
+            }
+        }
+        // Encode.
+        let check_and_raw = |val: TokenStream| -> TokenStream {
+            match &field.ty {
+                Type::Bool => quote!(let v = #val as u64;),
+                Type::UInt(_) | Type::Number(_) if rust_bits(width) > width => {
+                    let max = hex((1u128 << width) - 1);
+                    let w = lit(width as u128);
+                    quote! {
+                        let v = #val as u64;
+                        if v > #max {
+                            return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: v as i128, bits: #w, signed: false });
+                        }
+                    }
+                }
+                Type::UInt(_) | Type::Number(_) => quote!(let v = #val as u64;),
+                Type::SInt(w) => {
+                    let rust_bits = match *w {
+                        0..=8 => 8,
+                        9..=16 => 16,
+                        17..=32 => 32,
+                        _ => 64,
+                    };
+                    let wl = lit(*w as u128);
+                    if rust_bits > *w {
+                        let min = -(1i128 << (w - 1));
+                        let max = (1i128 << (w - 1)) - 1;
+                        let (min, max) = (
+                            proc_macro2::Literal::i128_unsuffixed(min),
+                            proc_macro2::Literal::i128_unsuffixed(max),
+                        );
+                        quote! {
+                            let s = #val as i64;
+                            if !(#min..=#max).contains(&s) {
+                                return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: s as i128, bits: #wl, signed: true });
+                            }
+                            let v = s as u64;
+                        }
+                    } else {
+                        quote!(let v = #val as u64;)
+                    }
+                }
+                Type::Enum(_) | Type::Switch { .. } => {
+                    let w = lit(width as u128);
+                    quote! {
+                        if !#val.is_valid() {
+                            return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: #val.bits() as i128, bits: #w, signed: false });
+                        }
+                        let v = #val.bits();
+                    }
+                }
+                Type::Layout(_) => quote!(let v = #val.to_raw();),
+            }
+        };
+        let allowed = match &field.allowed {
+            Some(ranges) if field.array.is_none() => {
+                let pats = ranges.iter().map(|(lo, hi)| {
+                    let (lo, hi) = (lit(*lo as u128), lit(*hi as u128));
+                    quote!(#lo..=#hi)
+                });
+                quote! {
+                    if !matches!(v, #(#pats)|*) {
+                        return Err(isa_runtime::EncodeError::NotAllowed { format: #spec_name, field: #fname, value: v });
+                    }
+                }
+            }
+            _ => quote!(),
+        };
+        match &field.array {
+            None => {
+                let check = check_and_raw(quote!(self.#id));
+                let ins = insert(m, field, false);
+                let tag_ins = match &field.ty {
+                    Type::Switch { tag, .. } => {
+                        let tag_field = &f.fields[*tag];
+                        let ins_tag = insert(m, tag_field, false);
+                        quote!({ let v = self.#id.tag(); #ins_tag })
+                    }
+                    _ => quote!(),
+                };
+                encode.push(quote!({ #check #allowed #ins #tag_ins }));
+                let v = value_of(m, &field.ty, quote!(self.#id));
+                values.push(quote!((#fname, #v)));
+            }
+            Some(_) => {
+                let check = check_and_raw(quote!(*element));
+                let ins = insert(m, field, true);
+                encode.push(quote! {
+                    for (i, element) in self.#id.iter().enumerate() {
+                        #check
+                        #ins
+                    }
+                });
+                let v = value_of(m, &field.ty, quote!(*x));
+                values.push(
+                    quote!((#fname, isa_runtime::value::Value::Array(self.#id.iter().map(|x| #v).collect()))),
+                );
+            }
+        }
+    }
+    let fixed = hex(fixed_word);
+    let uses_word = decode.iter().any(|_| true);
+    let word_param = if uses_word { quote!(word) } else { quote!(_word) };
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct #name {
+            #(#members,)*
+        }
+
+        impl #name {
+            /// The encoding's name in the spec.
+            pub const NAME: &'static str = #spec_name;
+            /// The bits every word of this encoding has (its fixed fields).
+            pub const FIXED_BITS: #word_ty = #fixed;
+
+            /// Decodes the fields of a word already known to match this encoding.
+            #[allow(unused_parens)]
+            pub fn from_word(#word_param: #word_ty) -> Result<Self, isa_runtime::DecodeError> {
+                Ok(#name {
+                    #(#decode,)*
+                })
+            }
+
+            /// Encodes the instruction; a value that does not fit its field is an error.
+            #[allow(clippy::unnecessary_cast)]
+            pub fn to_word(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
+                let mut word: #word_ty = Self::FIXED_BITS;
+                #(#encode)*
+                Ok(word)
+            }
+
+            /// Every field by its spec name, for generic tools.
+            pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {
+                vec![#(#values,)*]
+            }
+
+            #(#accessors)*
+        }
+    }
+}
+
+/// Bits of the Rust integer a field of `width` bits is stored in.
+fn rust_bits(width: u32) -> u32 {
+    match width {
+        0..=8 => 8,
+        9..=16 => 16,
+        17..=32 => 32,
+        33..=64 => 64,
+        _ => 128,
+    }
+}
+
+fn value_of(m: &Model, ty: &Type, x: TokenStream) -> TokenStream {
+    match ty {
+        Type::Bool => quote!(isa_runtime::value::Value::Bool(#x)),
+        Type::UInt(_) | Type::Number(_) => quote!(isa_runtime::value::Value::Uint(#x as u64)),
+        Type::SInt(_) => quote!(isa_runtime::value::Value::Int(#x as i64)),
+        Type::Enum(_) | Type::Switch { .. } => quote!(#x.value()),
+        Type::Layout(_) => {
+            let _ = m;
+            quote!(#x.value())
+        }
+    }
+}
+
+fn fixed_value(m: &Model, ty: &Type, v: u64) -> TokenStream {
+    match ty {
+        Type::Enum(e) => {
+            let en = m.enum_ident(*e);
+            let vl = lit(v as u128);
+            quote!(#en::from_bits(#vl).map_or(isa_runtime::value::Value::Uint(#vl), #en::value))
+        }
+        Type::Bool => {
+            let b = v != 0;
+            quote!(isa_runtime::value::Value::Bool(#b))
+        }
+        _ => {
+            let vl = lit(v as u128);
+            quote!(isa_runtime::value::Value::Uint(#vl))
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! The `Instruction` enum and its decoder: a decision tree over the opcode fields, compiled
+//! to nested `match`es (no table is interpreted at run time).
+
+use super::model::{hex, lit, Model};
+use crate::ir;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// A constrained bit range of a format: (lo, width) and the allowed raw values.
+#[derive(Clone)]
+struct Constraint {
+    lo: u32,
+    width: u32,
+    ranges: Vec<(u64, u64)>,
+}
+
+fn constraints(f: &ir::Format) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    for field in &f.fields {
+        if field.view || field.array.is_some() || field.pieces.len() != 1 {
+            continue;
+        }
+        let p = field.pieces[0];
+        if let Some(v) = field.fixed {
+            out.push(Constraint { lo: p.lo, width: p.width, ranges: vec![(v, v)] });
+        } else if let Some(r) = &field.allowed {
+            out.push(Constraint { lo: p.lo, width: p.width, ranges: r.clone() });
+        }
+    }
+    out
+}
+
+enum Node {
+    /// Candidates whose remaining constraints are checked in order.
+    Leaf(Vec<(usize, Vec<Constraint>)>),
+    /// `match` on bits lo..lo+width.
+    Switch { lo: u32, width: u32, arms: Vec<(Vec<(u64, u64)>, Node)> },
+}
+
+fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
+    if cands.len() <= 1 {
+        return Node::Leaf(cands);
+    }
+    // The constrained range most candidates share (ties: the highest bits, where opcodes live).
+    let mut best: Option<((u32, u32), usize)> = None;
+    for (_, cs) in &cands {
+        for c in cs {
+            let key = (c.lo, c.width);
+            let count = cands.iter().filter(|(_, o)| o.iter().any(|x| (x.lo, x.width) == key)).count();
+            if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
+                best = Some((key, count));
+            }
+        }
+    }
+    let Some(((lo, width), count)) = best else { return Node::Leaf(cands) };
+    if count < 2 || width > 16 {
+        return Node::Leaf(cands);
+    }
+    // Each candidate's values at the range (all values when it does not constrain it).
+    let full = (1u64 << width) - 1;
+    let per: Vec<(usize, Vec<(u64, u64)>, Vec<Constraint>)> = cands
+        .iter()
+        .map(|(f, cs)| {
+            let ranges = cs
+                .iter()
+                .find(|c| (c.lo, c.width) == (lo, width))
+                .map_or(vec![(0, full)], |c| c.ranges.clone());
+            let rest = cs.iter().filter(|c| (c.lo, c.width) != (lo, width)).cloned().collect();
+            (*f, ranges, rest)
+        })
+        .collect();
+    // Sweep the value space into segments with the same candidate set.
+    let mut points: Vec<u64> = vec![0];
+    for (_, ranges, _) in &per {
+        for (a, b) in ranges {
+            points.push(*a);
+            if *b < full {
+                points.push(b + 1);
+            }
+        }
+    }
+    points.sort();
+    points.dedup();
+    let mut arms: Vec<(Vec<(u64, u64)>, Vec<usize>)> = Vec::new();
+    for (i, start) in points.iter().enumerate() {
+        let end = points.get(i + 1).map_or(full, |n| n - 1);
+        let set: Vec<usize> =
+            (0..per.len()).filter(|k| per[*k].1.iter().any(|(a, b)| a <= start && *start <= *b)).collect();
+        if set.is_empty() {
+            continue;
+        }
+        match arms.iter_mut().find(|(_, s)| *s == set) {
+            Some((ranges, _)) => match ranges.last_mut() {
+                Some(last) if last.1 + 1 == *start => last.1 = end,
+                _ => ranges.push((*start, end)),
+            },
+            None => arms.push((vec![(*start, end)], set)),
+        }
+    }
+    let arms = arms
+        .into_iter()
+        .map(|(ranges, set)| {
+            let sub = set.iter().map(|k| (per[*k].0, per[*k].2.clone())).collect();
+            (ranges, build(sub))
+        })
+        .collect();
+    Node::Switch { lo, width, arms }
+}
+
+fn bits_expr(lo: u32, width: u32) -> TokenStream {
+    let mask = hex((1u128 << width) - 1);
+    if lo == 0 {
+        quote!((word & #mask) as u64)
+    } else {
+        let lo = lit(lo as u128);
+        quote!(((word >> #lo) & #mask) as u64)
+    }
+}
+
+fn pattern(ranges: &[(u64, u64)]) -> TokenStream {
+    let pats = ranges.iter().map(|(a, b)| {
+        if a == b {
+            lit(*a as u128)
+        } else {
+            let (a, b) = (lit(*a as u128), lit(*b as u128));
+            quote!(#a..=#b)
+        }
+    });
+    quote!(#(#pats)|*)
+}
+
+/// Renders the tree; `hit(format index)` is the expression for a match.
+fn render(node: &Node, hit: &dyn Fn(usize) -> TokenStream, miss: &TokenStream) -> TokenStream {
+    match node {
+        Node::Leaf(cands) => {
+            let mut out = TokenStream::new();
+            for (f, rest) in cands {
+                let h = hit(*f);
+                if rest.is_empty() {
+                    out.extend(quote!(return #h;));
+                    // Later candidates are unreachable.
+                    return quote!({ #out });
+                }
+                let checks = rest.iter().map(|c| {
+                    let b = bits_expr(c.lo, c.width);
+                    let p = pattern(&c.ranges);
+                    quote!(matches!(#b, #p))
+                });
+                out.extend(quote!(if #(#checks)&&* { return #h; }));
+            }
+            quote!({ #out #miss })
+        }
+        Node::Switch { lo, width, arms } => {
+            let b = bits_expr(*lo, *width);
+            let arms_ts = arms.iter().map(|(ranges, sub)| {
+                let p = pattern(ranges);
+                let body = render(sub, hit, miss);
+                quote!(#p => #body)
+            });
+            // The masked value cannot exceed the arms, but the compiler cannot see that.
+            quote!(match #b { #(#arms_ts,)* _ => { #miss } })
+        }
+    }
+}
+
+pub fn generate(m: &Model) -> TokenStream {
+    let t = m.t;
+    let word_ty = &m.word_ty;
+    let cands = t.formats.iter().enumerate().map(|(i, f)| (i, constraints(f))).collect();
+    let tree = build(cands);
+    let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
+    let decode_tree = render(
+        &tree,
+        &|i| {
+            let n = &names[i];
+            quote!(#n::from_word(word).map(Instruction::#n))
+        },
+        &quote!(return Err(isa_runtime::DecodeError::NoMatch { word: word as u128 });),
+    );
+    let match_tree = render(
+        &tree,
+        &|i| {
+            let i = lit(i as u128);
+            quote!(Some(#i))
+        },
+        &quote!(return None;),
+    );
+    let variants = t.formats.iter().enumerate().map(|(i, f)| {
+        let n = &names[i];
+        let d = format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or(""));
+        quote!(#[doc = #d] #n(#n))
+    });
+    let encode_arms = names.iter().map(|n| quote!(Instruction::#n(x) => x.to_word()));
+    let index_arms = names.iter().enumerate().map(|(i, n)| {
+        let i = lit(i as u128);
+        quote!(Instruction::#n(_) => #i)
+    });
+    let name_arms = names.iter().map(|n| quote!(Instruction::#n(_) => #n::NAME));
+    let field_arms = names.iter().map(|n| quote!(Instruction::#n(x) => x.fields()));
+    quote! {
+        /// An instruction of any encoding.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Instruction {
+            #(#variants,)*
+        }
+
+        impl Instruction {
+            /// Decodes a word: a decision tree over the opcode fields, then the encoding's
+            /// typed fields. Words that match nothing, or hold undefined values, are errors.
+            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                #decode_tree
+            }
+
+            /// The index of the encoding whose opcode bits match the word, fields unchecked.
+            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            pub fn match_format(word: #word_ty) -> Option<usize> {
+                #match_tree
+            }
+
+            /// Encodes the instruction; values that do not fit their fields are errors.
+            pub fn encode(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
+                match self {
+                    #(#encode_arms,)*
+                }
+            }
+
+            /// Index of the instruction's encoding in [`FORMATS`].
+            pub fn format_index(&self) -> usize {
+                match self {
+                    #(#index_arms,)*
+                }
+            }
+
+            /// The encoding's spec name.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    #(#name_arms,)*
+                }
+            }
+
+            /// Every field by its spec name.
+            pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {
+                match self {
+                    #(#field_arms,)*
+                }
+            }
+        }
+    }
+}

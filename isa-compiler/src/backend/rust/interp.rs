@@ -1,0 +1,563 @@
+//! The interpreter skeleton: machine state, a `Semantics` trait with one method per
+//! operation (bodies from the spec's semantics where it gives them) and the hooks, and a
+//! `Machine` with the spec's functions, each format's `execute` block and a step/run loop.
+
+use super::model::Model;
+use super::names::{camel, ident, snake};
+use crate::ast::{BinOp, UnOp};
+use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, Values};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+fn ty(t: T) -> TokenStream {
+    match t {
+        T::Bool => quote!(bool),
+        T::U32 => quote!(u32),
+        T::I32 => quote!(i32),
+        T::U64 => quote!(u64),
+        T::F32 => quote!(f32),
+    }
+}
+
+struct Gen<'a> {
+    m: &'a Model<'a>,
+    sem: &'a ir::Semantics,
+    /// The format whose fields `x` holds, in execute blocks.
+    format: Option<&'a ir::Format>,
+    /// Inside trait default methods: no machine state.
+    pure: bool,
+}
+
+fn is_operation(e: &ir::Enum) -> bool {
+    e.signature.as_ref().is_some_and(|(p, _)| !p.is_empty())
+}
+
+impl Gen<'_> {
+    fn block(&self, b: &SemBlock) -> TokenStream {
+        let stmts = b.stmts.iter().map(|s| self.stmt(s));
+        match &b.value {
+            Some(v) => {
+                let v = self.expr(v);
+                quote!({ #(#stmts)* #v })
+            }
+            None => quote!({ #(#stmts)* }),
+        }
+    }
+
+    fn stmt(&self, s: &SemStmt) -> TokenStream {
+        match s {
+            SemStmt::Let(n, t, e) => {
+                let (n, t, e) = (ident(n), ty(*t), self.expr(e));
+                quote!(let #n: #t = #e;)
+            }
+            SemStmt::Assign(si, idx, e) => {
+                let name = ident(&self.sem.state[*si].0);
+                let e = self.expr(e);
+                match idx {
+                    None => quote!(self.state.#name = #e;),
+                    Some(i) => {
+                        let i = self.expr(i);
+                        quote! {
+                            let index = #i as usize;
+                            let value = #e;
+                            if let Some(slot) = self.state.#name.get_mut(index) {
+                                *slot = value;
+                            }
+                        }
+                    }
+                }
+            }
+            SemStmt::If(c, a, b) => {
+                let (c, a) = (self.expr(c), self.block(a));
+                match b {
+                    Some(b) => {
+                        let b = self.block(b);
+                        quote!(if #c #a else #b)
+                    }
+                    None => quote!(if #c #a),
+                }
+            }
+            SemStmt::Expr(e) => {
+                let e = self.expr(e);
+                quote!(#e;)
+            }
+        }
+    }
+
+    fn field(&self, fi: usize) -> TokenStream {
+        let Some(f) = self.format else { return quote!(0u32) };
+        let field = &f.fields[fi];
+        if let Some(v) = field.fixed {
+            if field.ty == Type::Bool {
+                let b = v != 0;
+                return quote!(#b);
+            }
+            let v = proc_macro2::Literal::u32_suffixed(v as u32);
+            return quote!(#v);
+        }
+        let id = self.m.field_ident(&field.name);
+        if field.is_tag {
+            return match field.ty {
+                Type::Bool => quote!(x.#id()),
+                _ => quote!((x.#id() as u32)),
+            };
+        }
+        match field.ty {
+            Type::Bool => quote!(x.#id),
+            Type::Enum(_) | Type::Switch { .. } => quote!((x.#id.bits() as u32)),
+            _ => quote!((x.#id as u32)),
+        }
+    }
+
+    fn expr(&self, e: &SemExpr) -> TokenStream {
+        match &e.kind {
+            SemKind::Int(v) => match e.ty {
+                T::I32 => {
+                    let l = proc_macro2::Literal::i32_suffixed(*v as i32);
+                    quote!(#l)
+                }
+                T::U64 => {
+                    let l = proc_macro2::Literal::u64_suffixed(*v as u64);
+                    quote!(#l)
+                }
+                T::F32 => {
+                    let l = proc_macro2::Literal::f32_suffixed(*v as f32);
+                    quote!(#l)
+                }
+                T::Bool => {
+                    let b = *v != 0;
+                    quote!(#b)
+                }
+                T::U32 => {
+                    let l = proc_macro2::Literal::u32_suffixed(*v as u32);
+                    quote!(#l)
+                }
+            },
+            SemKind::Float(f) => {
+                let l = proc_macro2::Literal::f32_suffixed(*f as f32);
+                quote!(#l)
+            }
+            SemKind::Bool(b) => quote!(#b),
+            SemKind::Local(n) => {
+                let n = ident(n);
+                quote!(#n)
+            }
+            SemKind::VariantValue => quote!(v),
+            SemKind::Field(fi) => self.field(*fi),
+            SemKind::State(si, idx) => {
+                let name = ident(&self.sem.state[*si].0);
+                match idx {
+                    None => quote!(self.state.#name),
+                    Some(i) => {
+                        let i = self.expr(i);
+                        quote!(self.state.#name.get(#i as usize).copied().unwrap_or_default())
+                    }
+                }
+            }
+            SemKind::Unary(op, x) => {
+                let xs = self.expr(x);
+                match (op, x.ty) {
+                    (UnOp::Not, _) => quote!((!#xs)),
+                    (UnOp::Neg, T::F32) => quote!((-#xs)),
+                    (UnOp::Neg, _) => quote!(#xs.wrapping_neg()),
+                }
+            }
+            SemKind::Binary(op, a, b) => self.binary(*op, a, b),
+            SemKind::If(c, a, b) => {
+                let (c, a, b) = (self.expr(c), self.expr(a), self.expr(b));
+                quote!((if #c { #a } else { #b }))
+            }
+            SemKind::Match(s, arms) => {
+                let s = self.expr(s);
+                let mut has_default = false;
+                let arms_ts: Vec<TokenStream> = arms
+                    .iter()
+                    .map(|(set, body)| {
+                        let body = self.block(body);
+                        match set {
+                            None => {
+                                has_default = true;
+                                quote!(_ => #body)
+                            }
+                            Some(ranges) => {
+                                let pats = ranges.iter().map(|(lo, hi)| {
+                                    let lo = proc_macro2::Literal::u32_unsuffixed(*lo as u32);
+                                    let hi = proc_macro2::Literal::u32_unsuffixed(*hi as u32);
+                                    if lo.to_string() == hi.to_string() {
+                                        quote!(#lo)
+                                    } else {
+                                        quote!(#lo..=#hi)
+                                    }
+                                });
+                                quote!(#(#pats)|* => #body)
+                            }
+                        }
+                    })
+                    .collect();
+                let default = if has_default { quote!() } else { quote!(_ => Default::default(),) };
+                quote!(match #s { #(#arms_ts,)* #default })
+            }
+            SemKind::Builtin(b, args) => self.builtin(*b, args),
+            SemKind::Call(fi, args) => {
+                let name = ident(&snake(&self.sem.functions[*fi].name));
+                self.call(quote!(self.#name), args, quote!(?))
+            }
+            SemKind::Hook(hi, args) => {
+                let name = ident(&snake(&self.sem.hooks[*hi].name));
+                self.call(quote!(self.semantics.#name), args, quote!())
+            }
+            SemKind::Op(en, sel, args) => {
+                let name = format_ident!("{}", snake(&camel(&self.m.t.enums[en.0].name)));
+                let all: Vec<SemExpr> =
+                    std::iter::once((**sel).clone()).chain(args.iter().cloned()).collect();
+                self.call(quote!(self.#name), &all, quote!(?))
+            }
+        }
+    }
+
+    /// A call of a method of the machine. Arguments that call the machine themselves are
+    /// evaluated first, into locals, so no argument borrows the machine during the call.
+    fn call(&self, callee: TokenStream, args: &[SemExpr], suffix: TokenStream) -> TokenStream {
+        if !args.iter().any(calls_machine) {
+            let args = args.iter().map(|a| self.expr(a));
+            return quote!(#callee(#(#args),*)#suffix);
+        }
+        let names: Vec<_> = (0..args.len()).map(|i| format_ident!("arg{i}")).collect();
+        let lets = args.iter().zip(&names).map(|(a, n)| {
+            let (t, e) = (ty(a.ty), self.expr(a));
+            quote!(let #n: #t = #e;)
+        });
+        quote!({ #(#lets)* #callee(#(#names),*)#suffix })
+    }
+
+    fn binary(&self, op: BinOp, a: &SemExpr, b: &SemExpr) -> TokenStream {
+        let (x, y) = (self.expr(a), self.expr(b));
+        let float = a.ty == T::F32;
+        match op {
+            BinOp::And => quote!((#x && #y)),
+            BinOp::Or => quote!((#x || #y)),
+            BinOp::Eq => quote!((#x == #y)),
+            BinOp::Ne => quote!((#x != #y)),
+            BinOp::Lt => quote!((#x < #y)),
+            BinOp::Le => quote!((#x <= #y)),
+            BinOp::Gt => quote!((#x > #y)),
+            BinOp::Ge => quote!((#x >= #y)),
+            BinOp::Add if float => quote!((#x + #y)),
+            BinOp::Sub if float => quote!((#x - #y)),
+            BinOp::Mul if float => quote!((#x * #y)),
+            BinOp::Div if float => quote!((#x / #y)),
+            BinOp::Rem if float => quote!((#x % #y)),
+            BinOp::Add => quote!(#x.wrapping_add(#y)),
+            BinOp::Sub => quote!(#x.wrapping_sub(#y)),
+            BinOp::Mul => quote!(#x.wrapping_mul(#y)),
+            BinOp::Div => quote!(#x.checked_div(#y).unwrap_or(0)),
+            BinOp::Rem => quote!(#x.checked_rem(#y).unwrap_or(0)),
+            BinOp::BitAnd => quote!((#x & #y)),
+            BinOp::BitOr => quote!((#x | #y)),
+            BinOp::BitXor => quote!((#x ^ #y)),
+            BinOp::Shl => quote!(#x.wrapping_shl(#y as u32)),
+            BinOp::Shr => quote!(#x.wrapping_shr(#y as u32)),
+        }
+    }
+
+    fn builtin(&self, b: Builtin, args: &[SemExpr]) -> TokenStream {
+        let xs: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+        let t0 = args.first().map_or(T::U32, |a| a.ty);
+        let a = xs.first().cloned().unwrap_or_else(|| quote!(0u32));
+        let second = xs.get(1).cloned().unwrap_or_else(|| quote!(0u32));
+        match b {
+            Builtin::F32 => quote!(f32::from_bits(#a)),
+            Builtin::Bits => quote!(#a.to_bits()),
+            Builtin::ToFloat => quote!((#a as f32)),
+            Builtin::ToInt => quote!((#a as i32)),
+            Builtin::U32 => quote!((#a as u32)),
+            Builtin::I32 => quote!((#a as i32)),
+            Builtin::Min => quote!(#a.min(#second)),
+            Builtin::Max => quote!(#a.max(#second)),
+            Builtin::Abs => match t0 {
+                T::F32 => quote!(#a.abs()),
+                T::I32 => quote!(#a.wrapping_abs()),
+                _ => a,
+            },
+            Builtin::Clamp => {
+                let hi = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
+                quote!(#a.max(#second).min(#hi))
+            }
+            Builtin::Clz => quote!(#a.leading_zeros()),
+            Builtin::RotR => quote!(#a.rotate_right(#second)),
+        }
+    }
+}
+
+/// Whether evaluating `e` calls a method of the machine (a function, hook or operation).
+fn calls_machine(e: &SemExpr) -> bool {
+    match &e.kind {
+        SemKind::Call(..) | SemKind::Hook(..) | SemKind::Op(..) => true,
+        SemKind::Unary(_, x) => calls_machine(x),
+        SemKind::Binary(_, a, b) => calls_machine(a) || calls_machine(b),
+        SemKind::If(c, a, b) => calls_machine(c) || calls_machine(a) || calls_machine(b),
+        SemKind::Builtin(_, xs) => xs.iter().any(calls_machine),
+        SemKind::State(_, Some(i)) => calls_machine(i),
+        SemKind::Match(..) => true,
+        _ => false,
+    }
+}
+
+pub fn generate(m: &Model) -> TokenStream {
+    let t = m.t;
+    let Some(sem) = &t.semantics else { return TokenStream::new() };
+    let g = Gen { m, sem, format: None, pure: false };
+    let _ = g.pure;
+    // State.
+    let fields = sem.state.iter().map(|(n, d, count, st)| {
+        let (n, st) = (ident(n), ty(*st));
+        let doc = format!(" {}", if d.is_empty() { "State element." } else { d });
+        match count {
+            Some(c) => {
+                let c = proc_macro2::Literal::u32_unsuffixed(*c);
+                quote!(#[doc = #doc] pub #n: [#st; #c])
+            }
+            None => quote!(#[doc = #doc] pub #n: #st),
+        }
+    });
+    let has = |name: &str| sem.state.iter().any(|s| s.0 == name);
+    // Semantics trait: hooks, then one method per operation.
+    let hooks = sem.hooks.iter().map(|h| {
+        let name = ident(&snake(&h.name));
+        let params = h.params.iter().map(|(n, t)| {
+            let (n, t) = (ident(n), ty(*t));
+            quote!(#n: #t)
+        });
+        let doc = format!(" Hook `{}`: {}", h.name, h.doc);
+        match h.ret {
+            Some(r) => {
+                let r = ty(r);
+                quote!(#[doc = #doc] fn #name(&mut self, #(#params),*) -> #r;)
+            }
+            None => quote!(#[doc = #doc] fn #name(&mut self, #(#params),*);),
+        }
+    });
+    let mut ops = TokenStream::new();
+    let mut dispatch = TokenStream::new();
+    for (ei, e) in t.enums.iter().enumerate() {
+        let Some((params, ret)) = &e.signature else { continue };
+        let ret_t = ty(ret.unwrap_or(T::U32));
+        let dname = format_ident!("{}", snake(&camel(&e.name)));
+        let ename = &e.name;
+        let param_ts: Vec<TokenStream> = params
+            .iter()
+            .map(|(n, t)| {
+                let (n, t) = (ident(n), ty(*t));
+                quote!(#n: #t)
+            })
+            .collect();
+        let param_names: Vec<_> = params.iter().map(|(n, _)| ident(n)).collect();
+        let mut arms = Vec::new();
+        for (vi, v) in e.variants.iter().enumerate() {
+            let ranged = !matches!(v.values, Values::One(_));
+            let pat = match &v.values {
+                Values::One(x) => {
+                    let x = proc_macro2::Literal::u32_unsuffixed(*x as u32);
+                    quote!(#x)
+                }
+                Values::Range(lo, hi) => {
+                    let (lo, hi) = (
+                        proc_macro2::Literal::u32_unsuffixed(*lo as u32),
+                        proc_macro2::Literal::u32_unsuffixed(*hi as u32),
+                    );
+                    quote!(#lo..=#hi)
+                }
+                Values::Rest => quote!(_),
+            };
+            let _ = vi;
+            if is_operation(e) {
+                let mname = format_ident!("{}_{}", dname, snake(&v.name));
+                let label = format!("{}::{}", e.name, v.name);
+                let vparam = if ranged { quote!(v: u32,) } else { quote!() };
+                let varg = if ranged { quote!(sel,) } else { quote!() };
+                let body = match &v.semantics {
+                    Some(s) => {
+                        let gp = Gen { m, sem, format: None, pure: true };
+                        let x = gp.expr(s);
+                        quote!(Ok(#x))
+                    }
+                    None => quote!(Err(isa_runtime::interp::Trap::Unimplemented(#label))),
+                };
+                let doc = format!(
+                    " `{}` of `{ename}`{}",
+                    v.name,
+                    if v.doc.is_empty() { String::new() } else { format!(": {}", v.doc) }
+                );
+                ops.extend(quote! {
+                    #[doc = #doc]
+                    fn #mname(&mut self, #vparam #(#param_ts),*) -> Result<#ret_t, isa_runtime::interp::Trap> {
+                        #body
+                    }
+                });
+                arms.push(quote!(#pat => self.semantics.#mname(#varg #(#param_names),*)));
+            } else {
+                let label = format!("{}::{}", e.name, v.name);
+                let body = match &v.semantics {
+                    Some(s) => {
+                        let x = g.expr(s);
+                        quote!({ let v = sel; let _ = v; Ok(#x) })
+                    }
+                    None => quote!(Err(isa_runtime::interp::Trap::Unimplemented(#label))),
+                };
+                arms.push(quote!(#pat => #body));
+            }
+        }
+        let label = format!("{}: undefined value", e.name);
+        let _ = ei;
+        let doc = format!(" Applies the semantics of the `{ename}` value `sel`.");
+        dispatch.extend(quote! {
+            #[doc = #doc]
+            #[allow(unused_variables, clippy::match_overlapping_arm)]
+            fn #dname(&mut self, sel: u32, #(#param_ts),*) -> Result<#ret_t, isa_runtime::interp::Trap> {
+                match sel {
+                    #(#arms,)*
+                    _ => Err(isa_runtime::interp::Trap::Unimplemented(#label)),
+                }
+            }
+        });
+    }
+    // Spec functions.
+    let mut funcs = TokenStream::new();
+    let mut step_fn = quote!();
+    for f in &sem.functions {
+        let name = ident(&snake(&f.name));
+        let params = f.params.iter().map(|(n, t)| {
+            let (n, t) = (ident(n), ty(*t));
+            quote!(#n: #t)
+        });
+        let ret = ty(f.ret.unwrap_or(T::Bool));
+        let body = g.block(&f.body);
+        let doc = format!(
+            " Spec function `{}`{}",
+            f.name,
+            if f.doc.is_empty() { String::new() } else { format!(": {}", f.doc) }
+        );
+        let (ret_ty, tail) = match f.ret {
+            Some(_) => (quote!(Result<#ret, isa_runtime::interp::Trap>), quote!(Ok(#body))),
+            None => (quote!(Result<(), isa_runtime::interp::Trap>), quote!(#body Ok(()))),
+        };
+        funcs.extend(quote! {
+            #[doc = #doc]
+            #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            pub fn #name(&mut self, #(#params),*) -> #ret_ty {
+                #tail
+            }
+        });
+        if f.name == "step" && f.params.is_empty() {
+            step_fn = quote!(self.step()?;);
+        }
+    }
+    // Execute blocks.
+    let mut exec_fns = TokenStream::new();
+    let mut exec_arms = Vec::new();
+    for (fi, f) in t.formats.iter().enumerate() {
+        let n = m.format_ident(fi);
+        let Some(b) = &f.execute else { continue };
+        let gf = Gen { m, sem, format: Some(f), pure: false };
+        let body = gf.block(b);
+        let fname = format_ident!("execute_{}", snake(&f.name));
+        let doc = format!(" Executes a `{}` instruction.", f.name);
+        exec_fns.extend(quote! {
+            #[doc = #doc]
+            #[allow(unused_parens, unused_variables, clippy::unnecessary_cast)]
+            pub fn #fname(&mut self, x: &#n) -> Result<(), isa_runtime::interp::Trap> {
+                #body
+                Ok(())
+            }
+        });
+        exec_arms.push(quote!(Instruction::#n(x) => self.#fname(x)));
+    }
+    let word_bytes = proc_macro2::Literal::u32_suffixed(t.word_bits.div_ceil(8));
+    let step_loop = if has("pc") {
+        let done_check = if has("done") {
+            quote!(if self.state.done {
+                return Ok(false);
+            })
+        } else {
+            quote!()
+        };
+        let done_after = if has("done") { quote!(Ok(!self.state.done)) } else { quote!(Ok(true)) };
+        quote! {
+            /// Executes the instruction at `pc`, advances `pc` and runs the spec's `step`.
+            /// Returns false once the program has ended (or ran off its end).
+            pub fn step_program(&mut self, program: &[Instruction]) -> Result<bool, isa_runtime::interp::Trap> {
+                #done_check
+                let pc = self.state.pc;
+                let index = (pc / #word_bytes) as usize;
+                if index == program.len() {
+                    return Ok(false);
+                }
+                let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
+                self.execute(&insn)?;
+                if self.state.pc == pc {
+                    self.state.pc = pc.wrapping_add(#word_bytes);
+                }
+                #step_fn
+                #done_after
+            }
+
+            /// Runs until the program ends; returns the number of instructions executed.
+            pub fn run(&mut self, program: &[Instruction], max_steps: u64) -> Result<u64, isa_runtime::interp::Trap> {
+                for n in 0..max_steps {
+                    if !self.step_program(program)? {
+                        return Ok(n);
+                    }
+                }
+                Err(isa_runtime::interp::Trap::StepLimit)
+            }
+        }
+    } else {
+        quote!()
+    };
+    let exec_match = if exec_arms.len() == t.formats.len() {
+        quote!(match insn { #(#exec_arms,)* })
+    } else {
+        quote!(match insn { #(#exec_arms,)* _ => Ok(()) })
+    };
+    quote! {
+        /// Machine state.
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct State {
+            #(#fields,)*
+        }
+
+        /// The embedder's side of the interpreter: the hooks (I/O the spec leaves to Rust) and
+        /// one method per operation, whose default bodies come from the spec's semantics.
+        #[allow(unused_variables, clippy::unnecessary_cast)]
+        pub trait Semantics {
+            #(#hooks)*
+            #ops
+        }
+
+        /// An interpreter: state plus the embedder's semantics.
+        #[derive(Debug, Clone, Default)]
+        pub struct Machine<S: Semantics> {
+            /// The machine state.
+            pub state: State,
+            /// The embedder's hooks and operations.
+            pub semantics: S,
+        }
+
+        impl<S: Semantics> Machine<S> {
+            /// A machine in the default state.
+            pub fn new(semantics: S) -> Self {
+                Machine { state: State::default(), semantics }
+            }
+
+            /// Executes one instruction.
+            pub fn execute(&mut self, insn: &Instruction) -> Result<(), isa_runtime::interp::Trap> {
+                #exec_match
+            }
+
+            #exec_fns
+            #funcs
+            #dispatch
+            #step_loop
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Rust-side names and types of everything in a target, computed once for every generator.
+
+use super::names::{camel, ident, snake};
+use crate::ir::{self, Type};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// A switch-typed field's generated enum.
+pub struct SwitchEnum {
+    pub name: Ident,
+    pub tag_width: u32,
+    /// (tag value, variant ident, payload type tokens)
+    pub arms: Vec<(u64, Ident, TokenStream)>,
+    pub arm_types: Vec<Type>,
+}
+
+pub struct Model<'a> {
+    pub t: &'a ir::Target,
+    pub word_ty: TokenStream,
+    pub word_bits: u32,
+    pub switches: Vec<SwitchEnum>,
+}
+
+/// Smallest unsigned Rust integer holding `bits` bits.
+pub fn uint(bits: u32) -> TokenStream {
+    match bits {
+        0..=8 => quote!(u8),
+        9..=16 => quote!(u16),
+        17..=32 => quote!(u32),
+        33..=64 => quote!(u64),
+        _ => quote!(u128),
+    }
+}
+
+/// Smallest signed Rust integer holding `bits` bits.
+pub fn sint(bits: u32) -> TokenStream {
+    match bits {
+        0..=8 => quote!(i8),
+        9..=16 => quote!(i16),
+        17..=32 => quote!(i32),
+        _ => quote!(i64),
+    }
+}
+
+impl<'a> Model<'a> {
+    pub fn new(t: &'a ir::Target) -> Self {
+        let word_bits = t.word_bits.next_power_of_two().max(8);
+        let mut m = Model { t, word_ty: uint(t.word_bits), word_bits, switches: Vec::new() };
+        for f in &t.formats {
+            for field in &f.fields {
+                if let Type::Switch { arms, tag } = &field.ty {
+                    let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
+                    if m.switches.iter().any(|s| s.arm_types == types) {
+                        continue;
+                    }
+                    let mut name = format_ident!("{}", camel(&field.name));
+                    if m.switches.iter().any(|s| s.name == name)
+                        || t.enums.iter().any(|e| camel(&e.name) == name.to_string())
+                    {
+                        name = format_ident!("{}{}", camel(&f.name), camel(&field.name));
+                    }
+                    let arms = arms
+                        .iter()
+                        .map(|(v, ty)| {
+                            let variant = format_ident!("{}", m.type_label(ty));
+                            (*v, variant, m.rust_type(ty))
+                        })
+                        .collect();
+                    let tag_width = f.fields[*tag].width();
+                    m.switches.push(SwitchEnum { name, tag_width, arms, arm_types: types });
+                }
+            }
+        }
+        m
+    }
+
+    fn type_label(&self, ty: &Type) -> String {
+        match ty {
+            Type::Enum(e) => camel(&self.t.enums[e.0].name),
+            Type::Layout(l) => camel(&self.t.layouts[l.0].name),
+            Type::Bool => "Bool".into(),
+            Type::UInt(w) => format!("U{w}"),
+            Type::SInt(w) => format!("S{w}"),
+            Type::Number(n) => camel(&self.t.numbers[n.0].name),
+            Type::Switch { .. } => "Switch".into(),
+        }
+    }
+
+    /// The Rust type of a field of type `ty` (one element).
+    pub fn rust_type(&self, ty: &Type) -> TokenStream {
+        match ty {
+            Type::Bool => quote!(bool),
+            Type::UInt(w) => uint(*w),
+            Type::SInt(w) => sint(*w),
+            Type::Enum(e) => self.enum_ident(*e).into_token_stream_(),
+            Type::Number(n) => uint(self.t.numbers[n.0].kind.width()),
+            Type::Layout(l) => format_ident!("{}", camel(&self.t.layouts[l.0].name)).into_token_stream_(),
+            Type::Switch { arms, .. } => {
+                let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
+                match self.switches.iter().find(|s| s.arm_types == types) {
+                    Some(s) => s.name.clone().into_token_stream_(),
+                    None => quote!(u64),
+                }
+            }
+        }
+    }
+
+    pub fn switch_of(&self, ty: &Type) -> Option<&SwitchEnum> {
+        match ty {
+            Type::Switch { arms, .. } => {
+                let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
+                self.switches.iter().find(|s| s.arm_types == types)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn enum_ident(&self, e: ir::EnumId) -> Ident {
+        format_ident!("{}", camel(&self.t.enums[e.0].name))
+    }
+
+    pub fn variant_ident(&self, e: ir::EnumId, v: usize) -> Ident {
+        format_ident!("{}", camel(&self.t.enums[e.0].variants[v].name))
+    }
+
+    pub fn format_ident(&self, f: usize) -> Ident {
+        format_ident!("{}", camel(&self.t.formats[f].name))
+    }
+
+    pub fn field_ident(&self, name: &str) -> Ident {
+        ident(&snake(name))
+    }
+
+    /// Payload type of an enum's range variants.
+    pub fn payload_ty(&self, e: ir::EnumId) -> TokenStream {
+        uint(self.t.enums[e.0].width)
+    }
+}
+
+/// `Ident` → tokens without importing `ToTokens` everywhere.
+pub trait IntoTokens {
+    fn into_token_stream_(self) -> TokenStream;
+}
+
+impl IntoTokens for Ident {
+    fn into_token_stream_(self) -> TokenStream {
+        quote!(#self)
+    }
+}
+
+/// An unsuffixed integer literal.
+pub fn lit(v: u128) -> TokenStream {
+    let l = proc_macro2::Literal::u128_unsuffixed(v);
+    quote!(#l)
+}
+
+/// A hex literal, readable in masks.
+pub fn hex(v: u128) -> TokenStream {
+    let text = if v < 10 { format!("{v}") } else { format!("0x{v:x}") };
+    text.parse().unwrap_or_else(|_| lit(v))
+}
+
+/// Expression extracting the pieces of a field from `word` (most significant piece first),
+/// as `u64`.
+pub fn extract(pieces: &[ir::Piece]) -> TokenStream {
+    let mut acc: Option<TokenStream> = None;
+    for p in pieces {
+        let lo = lit(p.lo as u128);
+        let mask = hex(((1u128 << p.width) - 1).min(u64::MAX as u128));
+        let part =
+            if p.lo == 0 { quote!((word as u64 & #mask)) } else { quote!(((word >> #lo) as u64 & #mask)) };
+        acc = Some(match acc {
+            None => part,
+            Some(prev) => {
+                let w = lit(p.width as u128);
+                quote!((#prev << #w) | #part)
+            }
+        });
+    }
+    acc.unwrap_or_else(|| quote!(0u64))
+}

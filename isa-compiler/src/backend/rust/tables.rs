@@ -1,0 +1,368 @@
+//! Static descriptions for the runtime's syntax engine (fields, name tables, syntaxes, dialects)
+//! and the target's `Isa` implementation. Printing and parsing both run on these tables, so the
+//! disassembler and the assembler cannot disagree.
+
+use super::model::{lit, Model};
+use super::names::{camel, upper};
+use crate::ast::BinOp;
+use crate::check::placeholder;
+use crate::ir::{self, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+fn expr(e: &CondExpr) -> TokenStream {
+    match e {
+        CondExpr::Int(v) => {
+            let l = proc_macro2::Literal::i64_unsuffixed(*v);
+            quote!(Expr::Int(#l))
+        }
+        CondExpr::Field(s) => {
+            let s = lit(*s as u128);
+            quote!(Expr::Field(#s))
+        }
+        CondExpr::Param(p) => {
+            let p = lit(*p as u128);
+            quote!(Expr::Param(#p))
+        }
+        CondExpr::Pc => quote!(Expr::Pc),
+        CondExpr::Not(x) => {
+            let x = expr(x);
+            quote!(Expr::Not(&#x))
+        }
+        CondExpr::And(xs) => {
+            let xs = xs.iter().map(expr);
+            quote!(Expr::And(&[#(#xs),*]))
+        }
+        CondExpr::Or(xs) => {
+            let xs = xs.iter().map(expr);
+            quote!(Expr::Or(&[#(#xs),*]))
+        }
+        CondExpr::Cmp(op, a, b) => {
+            let op = match op {
+                BinOp::Eq => quote!(Cmp::Eq),
+                BinOp::Ne => quote!(Cmp::Ne),
+                BinOp::Lt => quote!(Cmp::Lt),
+                BinOp::Le => quote!(Cmp::Le),
+                BinOp::Gt => quote!(Cmp::Gt),
+                _ => quote!(Cmp::Ge),
+            };
+            let (a, b) = (expr(a), expr(b));
+            quote!(Expr::Cmp(#op, &#a, &#b))
+        }
+        CondExpr::Arith(op, a, b) => {
+            let op = match op {
+                BinOp::Add => quote!(Arith::Add),
+                BinOp::Sub => quote!(Arith::Sub),
+                BinOp::Mul => quote!(Arith::Mul),
+                BinOp::Div => quote!(Arith::Div),
+                BinOp::Rem => quote!(Arith::Rem),
+                BinOp::BitAnd => quote!(Arith::And),
+                BinOp::BitOr => quote!(Arith::Or),
+                BinOp::BitXor => quote!(Arith::Xor),
+                BinOp::Shl => quote!(Arith::Shl),
+                _ => quote!(Arith::Shr),
+            };
+            let (a, b) = (expr(a), expr(b));
+            quote!(Expr::Arith(#op, &#a, &#b))
+        }
+        CondExpr::If(c, a, b) => {
+            let (c, a, b) = (expr(c), expr(a), expr(b));
+            quote!(Expr::If(&#c, &#a, &#b))
+        }
+        CondExpr::In(x, ranges) => {
+            let x = expr(x);
+            let rs = ranges.iter().map(|(lo, hi)| {
+                let (lo, hi) =
+                    (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
+                quote!((#lo, #hi))
+            });
+            quote!(Expr::In(&#x, &[#(#rs),*]))
+        }
+    }
+}
+
+fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
+    format_ident!("{}_{}", upper(&camel(&m.t.enums[e.0].name)), upper(&m.t.dialects[d].name))
+}
+
+fn tables(m: &Model) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (ei, e) in m.t.enums.iter().enumerate() {
+        for d in 0..m.t.dialects.len() {
+            let id = table_ident(m, ir::EnumId(ei), d);
+            let name = &e.name;
+            let mut entries = Vec::new();
+            let mut rest = Vec::new();
+            for v in &e.variants {
+                let spellings = v.spellings.get(d).cloned().unwrap_or_default();
+                for s in &spellings {
+                    match &v.values {
+                        Values::One(x) => {
+                            let x = lit(*x as u128);
+                            entries.push(quote!(Entry::Name(#s, #x)));
+                        }
+                        Values::Range(..) | Values::Rest => {
+                            let (lo, hi) = match v.values {
+                                Values::Range(lo, hi) => (lo, hi),
+                                _ => (0, (1u64 << e.width.min(63)) - 1),
+                            };
+                            let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+                            let entry = match placeholder(s) {
+                                Ok((prefix, shift, suffix)) => {
+                                    let shift = proc_macro2::Literal::i64_unsuffixed(shift);
+                                    quote!(Entry::Range { prefix: #prefix, suffix: #suffix, lo: #lo, hi: #hi, shift: #shift })
+                                }
+                                Err(_) => quote!(Entry::Many(#s, #lo, #hi)),
+                            };
+                            if matches!(v.values, Values::Rest) {
+                                rest.push(entry);
+                            } else {
+                                entries.push(entry);
+                            }
+                        }
+                    }
+                }
+            }
+            entries.extend(rest);
+            if let Some(Some(s)) = e.else_spellings.get(d) {
+                entries.push(quote!(Entry::Else(#s)));
+            }
+            out.extend(quote! {
+                static #id: Table = Table { name: #name, entries: &[#(#entries),*] };
+            });
+        }
+    }
+    out
+}
+
+fn num_style(n: &NumStyle) -> TokenStream {
+    match n {
+        NumStyle::Dec => quote!(Num::Dec),
+        NumStyle::Signed { bits, plus } => {
+            let b = lit(*bits as u128);
+            quote!(Num::Signed { bits: #b, plus: #plus })
+        }
+        NumStyle::Hex { digits, prefix } => {
+            let d = lit(*digits as u128);
+            quote!(Num::Hex { digits: #d, prefix: #prefix })
+        }
+        NumStyle::CFloat => quote!(Num::CFloat),
+        NumStyle::Label { bits, base } => {
+            let b = lit(*bits as u128);
+            let e = expr(base);
+            quote!(Num::Label { bits: #b, base: &#e })
+        }
+    }
+}
+
+fn items(m: &Model, parts: &[Ident], d: usize, xs: &[SyntaxItem]) -> Vec<TokenStream> {
+    xs.iter()
+        .map(|it| match it {
+            SyntaxItem::Lit(s) => quote!(Item::Lit(#s)),
+            SyntaxItem::Show(e, show) => {
+                let e = expr(e);
+                let show = match show {
+                    Show::Table(t) => {
+                        let t = table_ident(m, *t, d);
+                        quote!(Show::Table(&#t))
+                    }
+                    Show::TableIf(c, a, b) => {
+                        let (c, a, b) = (expr(c), table_ident(m, *a, d), table_ident(m, *b, d));
+                        quote!(Show::TableIf(&#c, &#a, &#b))
+                    }
+                    Show::Num(n) => {
+                        let n = num_style(n);
+                        quote!(Show::Num(#n))
+                    }
+                };
+                quote!(Item::Show(&#e, #show))
+            }
+            SyntaxItem::Call(k, args) => {
+                let p = &parts[*k];
+                let args = args.iter().map(expr);
+                quote!(Item::Call(&#p, &[#(#args),*]))
+            }
+            SyntaxItem::Opt(c, body) => {
+                let c = expr(c);
+                let body = items(m, parts, d, body);
+                quote!(Item::Opt(&#c, &[#(#body),*]))
+            }
+        })
+        .collect()
+}
+
+fn format_statics(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
+    let mut out = TokenStream::new();
+    let fname = upper(&f.name);
+    let slots = f.slots();
+    let infos = slots.iter().map(|(field_idx, element)| {
+        let field = &f.fields[*field_idx];
+        let name = match element {
+            Some(e) => format!("{}[{e}]", field.name),
+            None => field.name.clone(),
+        };
+        let pieces = field.element_pieces(element.unwrap_or(0)).into_iter().map(|p| {
+            let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
+            quote!(Piece { lo: #lo, width: #w })
+        });
+        let signed = matches!(field.ty, Type::SInt(_));
+        // Fields the text does not give are 0 unless the spec names a default.
+        let default = match field.default.or(if field.view { None } else { Some(0) }) {
+            Some(v) => {
+                let v = lit(v as u128);
+                quote!(Some(#v))
+            }
+            None => quote!(None),
+        };
+        let fixed = match field.fixed {
+            Some(v) => {
+                let v = lit(v as u128);
+                quote!(Some(#v))
+            }
+            None => quote!(None),
+        };
+        let view = field.view;
+        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view })
+    });
+    let fields_id = format_ident!("{fname}_FIELDS");
+    out.extend(quote!(static #fields_id: &[FieldInfo] = &[#(#infos),*];));
+    let mut tops = Vec::new();
+    for (d, syntax) in f.syntax.iter().enumerate() {
+        let dname = upper(&m.t.dialects[d].name);
+        let parts: Vec<Ident> =
+            (0..syntax.parts.len().max(1)).map(|k| format_ident!("{fname}_{dname}_{k}")).collect();
+        if syntax.parts.is_empty() {
+            let p = &parts[0];
+            let n = &f.name;
+            out.extend(quote!(static #p: Syntax = Syntax { name: #n, arms: &[] };));
+        }
+        for (k, part) in syntax.parts.iter().enumerate() {
+            let p = &parts[k];
+            let n = &part.name;
+            let arms = part.arms.iter().map(|arm| {
+                let guard = match &arm.guard {
+                    Some(g) => {
+                        let g = expr(g);
+                        quote!(Some(&#g))
+                    }
+                    None => quote!(None),
+                };
+                let its = items(m, &parts, d, &arm.items);
+                quote!(Arm { guard: #guard, items: &[#(#its),*] })
+            });
+            out.extend(quote!(static #p: Syntax = Syntax { name: #n, arms: &[#(#arms),*] };));
+        }
+        tops.push(parts[0].clone());
+    }
+    let format_id = format_ident!("{fname}_FORMAT");
+    let name = &f.name;
+    let _ = fi;
+    out.extend(quote! {
+        static #format_id: Format = Format { name: #name, fields: #fields_id, syntax: &[#(&#tops),*] };
+    });
+    out
+}
+
+pub fn generate(m: &Model) -> TokenStream {
+    let t = m.t;
+    let mut out = tables(m);
+    for (fi, f) in t.formats.iter().enumerate() {
+        out.extend(format_statics(m, fi, f));
+    }
+    let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
+    let dialects = t.dialects.iter().map(|d| {
+        let name = &d.name;
+        let comments = &d.comments;
+        let ic = d.ignore_case;
+        let raw = match &d.raw {
+            Some(r) => quote!(Some(#r)),
+            None => quote!(None),
+        };
+        quote!(Dialect { name: #name, comments: &[#(#comments),*], ignore_case: #ic, raw: #raw })
+    });
+    let target = format_ident!("{}", camel(&t.name));
+    let tname = &t.name;
+    let title = &t.title;
+    let bits = lit(t.word_bits as u128);
+    let le = t.little_endian;
+    let word_ty = &m.word_ty;
+    let target_doc = format!(" The `{}` target: {}.", t.name, t.title);
+    out.extend(quote! {
+        /// Every encoding's description, in the order the assembler tries them.
+        pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
+
+        /// The syntax dialects; the first is the default.
+        pub static DIALECTS: &[Dialect] = &[#(#dialects),*];
+
+        #[doc = #target_doc]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        pub struct #target;
+
+        impl isa_runtime::target::Isa for #target {
+            type Instruction = Instruction;
+            const NAME: &'static str = #tname;
+            const TITLE: &'static str = #title;
+            const WORD_BITS: u32 = #bits;
+            const LITTLE_ENDIAN: bool = #le;
+
+            fn dialects() -> &'static [Dialect] {
+                DIALECTS
+            }
+
+            fn formats() -> &'static [&'static Format] {
+                FORMATS
+            }
+
+            fn decode(word: u128) -> Result<Instruction, isa_runtime::DecodeError> {
+                match #word_ty::try_from(word) {
+                    Ok(w) => Instruction::decode(w),
+                    Err(_) => Err(isa_runtime::DecodeError::NoMatch { word }),
+                }
+            }
+
+            fn match_format(word: u128) -> Option<usize> {
+                #word_ty::try_from(word).ok().and_then(Instruction::match_format)
+            }
+
+            fn encode(insn: &Instruction) -> Result<u128, isa_runtime::EncodeError> {
+                insn.encode().map(u128::from)
+            }
+
+            fn format_index(insn: &Instruction) -> usize {
+                insn.format_index()
+            }
+
+            fn fields(insn: &Instruction) -> Vec<(&'static str, isa_runtime::value::Value)> {
+                insn.fields()
+            }
+
+            fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
+                check_program(program)
+            }
+        }
+
+        impl core::fmt::Display for Instruction {
+            /// The instruction in the default dialect.
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match isa_runtime::target::disassemble::<#target>(self, 0, 0) {
+                    Ok(text) => f.write_str(&text),
+                    Err(e) => write!(f, "<{e}>"),
+                }
+            }
+        }
+
+        /// Prints a word in the named dialect (`None`: the default).
+        pub fn disassemble(word: #word_ty, dialect: Option<&str>) -> Result<String, isa_runtime::DecodeError> {
+            let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
+            isa_runtime::target::disassemble_word::<#target>(word as u128, d, 0)
+        }
+
+        /// Assembles source text in the named dialect (`None`: the default); every error carries
+        /// its line and column.
+        pub fn assemble(source: &str, dialect: Option<&str>) -> Result<Vec<Instruction>, Vec<isa_runtime::AsmError>> {
+            let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
+            isa_runtime::target::assemble::<#target>(source, d)
+        }
+    });
+    out
+}

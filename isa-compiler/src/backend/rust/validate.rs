@@ -1,0 +1,325 @@
+//! Validators: instruction properties, per-instruction constraints and program rules over
+//! neighbouring instructions, as plain Rust over the typed instructions.
+
+use super::model::{lit, Model};
+use super::names::{camel, snake};
+use crate::ast::BinOp;
+use crate::ir::{self, CondExpr, RuleExpr, Type, Values};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Bool,
+    Int,
+}
+
+fn as_int((e, k): (TokenStream, Kind)) -> TokenStream {
+    match k {
+        Kind::Int => e,
+        Kind::Bool => quote!((#e as i64)),
+    }
+}
+
+fn as_bool((e, k): (TokenStream, Kind)) -> TokenStream {
+    match k {
+        Kind::Bool => e,
+        Kind::Int => quote!((#e != 0)),
+    }
+}
+
+fn binop(op: BinOp) -> TokenStream {
+    match op {
+        BinOp::Eq => quote!(==),
+        BinOp::Ne => quote!(!=),
+        BinOp::Lt => quote!(<),
+        BinOp::Le => quote!(<=),
+        BinOp::Gt => quote!(>),
+        BinOp::Ge => quote!(>=),
+        BinOp::Add => quote!(+),
+        BinOp::Sub => quote!(-),
+        BinOp::Mul => quote!(*),
+        BinOp::Div => quote!(/),
+        BinOp::Rem => quote!(%),
+        BinOp::BitAnd => quote!(&),
+        BinOp::BitOr => quote!(|),
+        BinOp::BitXor => quote!(^),
+        BinOp::Shl => quote!(<<),
+        BinOp::Shr => quote!(>>),
+        BinOp::And => quote!(&&),
+        BinOp::Or => quote!(||),
+    }
+}
+
+/// A field slot of `f` read from the typed instruction `x`.
+fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
+    let (fi, element) = f.slots()[s];
+    let field = &f.fields[fi];
+    if let Some(v) = field.fixed {
+        let v = proc_macro2::Literal::i64_unsuffixed(v as i64);
+        return (quote!(#v), Kind::Int);
+    }
+    let id = m.field_ident(&field.name);
+    if field.is_tag {
+        return match field.ty {
+            Type::Bool => (quote!(x.#id()), Kind::Bool),
+            _ => (quote!((x.#id() as i64)), Kind::Int),
+        };
+    }
+    let access = match element {
+        Some(k) => {
+            let k = lit(k as u128);
+            quote!(x.#id[#k])
+        }
+        None => quote!(x.#id),
+    };
+    match field.ty {
+        Type::Bool => (access, Kind::Bool),
+        Type::Enum(_) | Type::Switch { .. } => (quote!((#access.bits() as i64)), Kind::Int),
+        _ => (quote!((#access as i64)), Kind::Int),
+    }
+}
+
+/// An instruction expression over the typed struct `x` of format `f`.
+fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
+    match e {
+        CondExpr::Int(v) => {
+            let v = proc_macro2::Literal::i64_unsuffixed(*v);
+            (quote!(#v), Kind::Int)
+        }
+        CondExpr::Field(s) => slot(m, f, *s),
+        CondExpr::Param(_) | CondExpr::Pc => (quote!(0), Kind::Int),
+        CondExpr::Not(x) => {
+            let x = as_bool(cond(m, f, x));
+            (quote!(!#x), Kind::Bool)
+        }
+        CondExpr::And(xs) | CondExpr::Or(xs) => {
+            let xs: Vec<TokenStream> = xs.iter().map(|x| as_bool(cond(m, f, x))).collect();
+            let joined = if matches!(e, CondExpr::And(_)) { quote!(#(#xs)&&*) } else { quote!(#(#xs)||*) };
+            (quote!((#joined)), Kind::Bool)
+        }
+        CondExpr::Cmp(op, a, b) => {
+            // `sig == thrend` reads better than raw numbers.
+            if let (CondExpr::Field(s), CondExpr::Int(v), BinOp::Eq | BinOp::Ne) = (&**a, &**b, op) {
+                let (fi, element) = f.slots()[*s];
+                let field = &f.fields[fi];
+                if let (Type::Enum(en), None, None) = (&field.ty, element, field.fixed) {
+                    if let Some(vi) =
+                        m.t.enums[en.0].variants.iter().position(|x| x.values == Values::One(*v as u64))
+                    {
+                        let (id, ename, vname) =
+                            (m.field_ident(&field.name), m.enum_ident(*en), m.variant_ident(*en, vi));
+                        let op = binop(*op);
+                        return (quote!((x.#id #op #ename::#vname)), Kind::Bool);
+                    }
+                }
+            }
+            let (a, b) = (as_int(cond(m, f, a)), as_int(cond(m, f, b)));
+            let op = binop(*op);
+            (quote!((#a #op #b)), Kind::Bool)
+        }
+        CondExpr::Arith(op, a, b) => {
+            let (a, b) = (as_int(cond(m, f, a)), as_int(cond(m, f, b)));
+            let op = binop(*op);
+            (quote!((#a #op #b)), Kind::Int)
+        }
+        CondExpr::If(c, a, b) => {
+            let c = as_bool(cond(m, f, c));
+            let (a, b) = (cond(m, f, a), cond(m, f, b));
+            if a.1 == Kind::Bool && b.1 == Kind::Bool {
+                let (a, b) = (a.0, b.0);
+                (quote!(if #c { #a } else { #b }), Kind::Bool)
+            } else {
+                let (a, b) = (as_int(a), as_int(b));
+                (quote!(if #c { #a } else { #b }), Kind::Int)
+            }
+        }
+        CondExpr::In(x, ranges) => {
+            let x = as_int(cond(m, f, x));
+            let pats = ranges.iter().map(|(lo, hi)| {
+                let (lo, hi) =
+                    (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
+                quote!(#lo..=#hi)
+            });
+            (quote!(matches!(#x, #(#pats)|*)), Kind::Bool)
+        }
+    }
+}
+
+fn rule_expr(t: &ir::Target, vars: &[proc_macro2::Ident], e: &RuleExpr) -> (TokenStream, Kind) {
+    match e {
+        RuleExpr::Int(v) => {
+            let v = proc_macro2::Literal::i64_unsuffixed(*v);
+            (quote!(#v), Kind::Int)
+        }
+        RuleExpr::Var(i) => {
+            let v = &vars[*i];
+            (quote!(#v), Kind::Int)
+        }
+        RuleExpr::Len => (quote!(len), Kind::Int),
+        RuleExpr::Prop(p, idx) => {
+            let prop = &t.properties[*p];
+            let name = format_ident!("{}", snake(&prop.name));
+            let idx = as_int(rule_expr(t, vars, idx));
+            if prop.is_bool {
+                let d = prop.default != 0;
+                (quote!(at(#idx).map_or(#d, Instruction::#name)), Kind::Bool)
+            } else {
+                let d = proc_macro2::Literal::i64_unsuffixed(prop.default);
+                (quote!(at(#idx).map_or(#d, Instruction::#name)), Kind::Int)
+            }
+        }
+        RuleExpr::Not(x) => {
+            let x = as_bool(rule_expr(t, vars, x));
+            (quote!(!#x), Kind::Bool)
+        }
+        RuleExpr::Binary(op, a, b) => {
+            let (a, b) = (rule_expr(t, vars, a), rule_expr(t, vars, b));
+            let o = binop(*op);
+            match op {
+                BinOp::And | BinOp::Or => {
+                    let (a, b) = (as_bool(a), as_bool(b));
+                    (quote!((#a #o #b)), Kind::Bool)
+                }
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    let (a, b) = (as_int(a), as_int(b));
+                    (quote!((#a #o #b)), Kind::Bool)
+                }
+                _ => {
+                    let (a, b) = (as_int(a), as_int(b));
+                    (quote!((#a #o #b)), Kind::Int)
+                }
+            }
+        }
+    }
+}
+
+pub fn generate(m: &Model) -> TokenStream {
+    let t = m.t;
+    let mut props = TokenStream::new();
+    for (pi, p) in t.properties.iter().enumerate() {
+        let name = format_ident!("{}", snake(&p.name));
+        let doc = format!(" {}", if p.doc.is_empty() { &p.name } else { &p.doc });
+        let ret = if p.is_bool { quote!(bool) } else { quote!(i64) };
+        let default = if p.is_bool {
+            let d = p.default != 0;
+            quote!(#d)
+        } else {
+            let d = proc_macro2::Literal::i64_unsuffixed(p.default);
+            quote!(#d)
+        };
+        let mut arms = Vec::new();
+        for (fi, f) in t.formats.iter().enumerate() {
+            if let Some((_, e)) = f.properties.iter().find(|(i, _)| *i == pi) {
+                let n = m.format_ident(fi);
+                let v = cond(m, f, e);
+                let v = if p.is_bool { as_bool(v) } else { as_int(v) };
+                arms.push(quote!(Instruction::#n(x) => #v));
+            }
+        }
+        let all = arms.len() == t.formats.len();
+        let fallback = if all { quote!() } else { quote!(_ => #default,) };
+        props.extend(quote! {
+            #[doc = #doc]
+            #[allow(clippy::nonminimal_bool, unused_parens)]
+            pub fn #name(&self) -> #ret {
+                match self {
+                    #(#arms,)*
+                    #fallback
+                }
+            }
+        });
+    }
+    let mut constraint_arms = Vec::new();
+    for (fi, f) in t.formats.iter().enumerate() {
+        if f.constraints.is_empty() {
+            continue;
+        }
+        let n = m.format_ident(fi);
+        let checks = f.constraints.iter().map(|c| {
+            let e = as_bool(cond(m, f, &c.expr));
+            let (name, msg) = (&c.name, &c.message);
+            quote!(if !#e { out.push((#name, #msg)); })
+        });
+        constraint_arms.push(quote!(Instruction::#n(x) => { #(#checks)* }));
+    }
+    let uses_x = !constraint_arms.is_empty();
+    let constraint_match =
+        if uses_x { quote!(match self { #(#constraint_arms)* _ => {} }) } else { quote!() };
+    let mut rules = TokenStream::new();
+    for r in &t.rules {
+        let vars: Vec<proc_macro2::Ident> =
+            r.quantifiers.iter().map(|q| format_ident!("{}", q.var)).collect();
+        let body = as_bool(rule_expr(t, &vars, &r.body));
+        let (name, msg) = (&r.name, &r.message);
+        let last = vars.last().cloned().unwrap_or_else(|| format_ident!("i"));
+        let first = vars.first().cloned().unwrap_or_else(|| format_ident!("i"));
+        let detail = if vars.len() > 1 {
+            quote!(format!("with instruction {}", #first))
+        } else {
+            quote!(String::new())
+        };
+        let mut inner = quote! {
+            if (0..len).contains(&#last) && !#body {
+                out.push(Violation { rule: #name, message: #msg, index: #last as usize, detail: #detail });
+            }
+        };
+        for (qi, q) in r.quantifiers.iter().enumerate().rev() {
+            let v = &vars[qi];
+            let range = match &q.range {
+                Some((lo, hi)) => {
+                    let (lo, hi) = (as_int(rule_expr(t, &vars, lo)), as_int(rule_expr(t, &vars, hi)));
+                    quote!((#lo)..=(#hi))
+                }
+                None => quote!(0..len),
+            };
+            let filter = match &q.filter {
+                Some(f) => {
+                    let f = as_bool(rule_expr(t, &vars, f));
+                    quote!(if !#f { continue; })
+                }
+                None => quote!(),
+            };
+            inner = quote! {
+                for #v in #range {
+                    #filter
+                    #inner
+                }
+            };
+        }
+        let doc = format!(" Rule `{}`: {}", r.name, r.message);
+        rules.extend(quote!(#[doc = #doc] #inner));
+    }
+    let _ = camel;
+    quote! {
+        impl Instruction {
+            #props
+
+            /// The per-instruction constraints this instruction breaks: (name, text).
+            #[allow(clippy::nonminimal_bool, unused_parens)]
+            pub fn broken_constraints(&self) -> Vec<(&'static str, &'static str)> {
+                #[allow(unused_mut)]
+                let mut out = Vec::new();
+                #constraint_match
+                out
+            }
+        }
+
+        /// Runs every constraint and program rule of the spec over a program.
+        #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons)]
+        pub fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
+            use isa_runtime::program::Violation;
+            let len = program.len() as i64;
+            #[allow(unused_variables)]
+            let at = |i: i64| -> Option<&Instruction> { usize::try_from(i).ok().and_then(|i| program.get(i)) };
+            let mut out = Vec::new();
+            for (index, insn) in program.iter().enumerate() {
+                for (rule, message) in insn.broken_constraints() {
+                    out.push(Violation { rule, message, index, detail: String::new() });
+                }
+            }
+            #rules
+            out
+        }
+    }
+}
