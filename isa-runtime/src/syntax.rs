@@ -229,6 +229,16 @@ impl Table {
 
     fn candidates(&self, text: &str, pos: usize, fold: bool, f: &mut dyn FnMut(usize, u64)) {
         let rest = &text[pos..];
+        // Names are whole words: `b` does not match the start of `bogus`.
+        let word_end = |len: usize| {
+            let (last, next) = (rest[..len].bytes().last(), rest.as_bytes().get(len));
+            !matches!((last, next), (Some(l), Some(n)) if is_word(l) && is_word(*n))
+        };
+        let mut f = |len: usize, v: u64| {
+            if word_end(len) {
+                f(len, v)
+            }
+        };
         for e in self.entries {
             match *e {
                 Entry::Name(s, v) => {
@@ -253,6 +263,10 @@ impl Table {
             }
         }
     }
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 fn starts_with(text: &str, prefix: &str, fold: bool) -> bool {
@@ -632,7 +646,7 @@ pub fn parse(
     ctx: &Context,
 ) -> Result<Vec<u64>, Failure> {
     let mut p =
-        Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 200_000 };
+        Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 2_000_000 };
     let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
     for (i, f) in format.fields.iter().enumerate() {
         if let Some(v) = f.fixed {
@@ -733,22 +747,42 @@ impl Parser<'_> {
             |arm: &Arm| arm.guard.is_none_or(|g| eval(g, frame, &defaulted, self.ctx.pc).unwrap_or(1) != 0);
         let order = syntax.arms.iter().filter(|a| fits(a)).chain(syntax.arms.iter().filter(|a| !fits(a)));
         for arm in order {
+            // The printer takes the first arm whose guard holds, so choosing this arm also
+            // means every earlier guard is false.
+            let index = syntax.arms.iter().position(|a| core::ptr::eq(a, arm)).unwrap_or(0);
+            let earlier: Vec<&'static Expr> = syntax.arms[..index].iter().filter_map(|a| a.guard).collect();
             let mut trial = st.clone();
-            let ok = match arm.guard {
-                None => self.items(arm.items, 0, frame, pos, &mut trial, k),
-                Some(g) => {
-                    let items = arm.items;
-                    self.require(g, true, frame, pos, &mut trial, &mut |p, pos, st| {
-                        p.items(items, 0, frame, pos, st, &mut *k)
-                    })
-                }
-            };
+            let items = arm.items;
+            let guard = arm.guard;
+            let ok = self.require_none(&earlier, frame, pos, &mut trial, &mut |p, pos, st| match guard {
+                None => p.items(items, 0, frame, pos, st, &mut *k),
+                Some(g) => p.require(g, true, frame, pos, st, &mut |p, pos, st| {
+                    p.items(items, 0, frame, pos, st, &mut *k)
+                }),
+            });
             if ok {
                 *st = trial;
                 return true;
             }
         }
         false
+    }
+
+    /// Makes every condition in `xs` false, then continues with `k`.
+    fn require_none(
+        &mut self,
+        xs: &[&'static Expr],
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
+        match xs.split_first() {
+            None => k(self, pos, st),
+            Some((x, rest)) => self.require(x, false, frame, pos, st, &mut |p, pos, st| {
+                p.require_none(rest, frame, pos, st, &mut *k)
+            }),
+        }
     }
 
     fn items(
@@ -846,21 +880,38 @@ impl Parser<'_> {
         match show {
             Show::Table(t) => self.table(t, b, pos, st, k),
             Show::TableIf(c, a, e) => {
-                // The table the defaults choose first: a name both tables give the same value
-                // then leaves the choosing field at its default.
-                let then_first = eval(c, frame, &self.defaulted(st), self.ctx.pc).is_none_or(|v| v != 0);
-                let order = if then_first { [(a, true), (e, false)] } else { [(e, false), (a, true)] };
-                for (t, want) in order {
+                // A name both tables give the same value leaves the condition free (a register
+                // valid in either file says nothing of the file); a name only one table has
+                // makes the condition true or false.
+                let (mut in_a, mut in_e) = (Vec::new(), Vec::new());
+                a.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| in_a.push((len, v)));
+                e.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| in_e.push((len, v)));
+                let mut cands: Vec<(usize, u64, Option<bool>)> = Vec::new();
+                for &(len, v) in &in_a {
+                    let want = if in_e.contains(&(len, v)) { None } else { Some(true) };
+                    cands.push((len, v, want));
+                }
+                for &(len, v) in &in_e {
+                    if !in_a.contains(&(len, v)) {
+                        cands.push((len, v, Some(false)));
+                    }
+                }
+                cands.sort_by(|x, y| y.0.cmp(&x.0));
+                for (len, v, want) in cands {
                     let mut trial = st.clone();
-                    let ok = self.require(c, want, frame, pos, &mut trial, &mut |p, pos, st| {
-                        p.table(t, b, pos, st, &mut *k)
-                    });
+                    if !self.assign(b, v, &mut trial) {
+                        continue;
+                    }
+                    let ok = match want {
+                        None => k(self, pos + len, &mut trial),
+                        Some(w) => self.require(c, w, frame, pos + len, &mut trial, &mut *k),
+                    };
                     if ok {
                         *st = trial;
                         return true;
                     }
                 }
-                false
+                self.fail(pos, a.name)
             }
             Show::Num(n) => self.number(*n, b, frame, pos, st, k),
         }
@@ -954,15 +1005,11 @@ impl Parser<'_> {
         if let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) {
             return (v != 0) == want && k(self, pos, st);
         }
-        // Prefer what the defaults of the unknown fields give: check it once all are known,
-        // and only solve for other values if that fails.
-        let defaulted = self.defaulted(st);
-        if eval(e, frame, &defaulted, self.ctx.pc).is_some_and(|v| (v != 0) == want) {
-            let mut trial = st.clone();
-            if self.defer(e, want, frame, pos, &mut trial, k) {
-                *st = trial;
-                return true;
-            }
+        // When the defaults of the unknown fields already give `want`, check it once every
+        // field is known rather than guessing values now: text that does not mention a field
+        // leaves it at its default, and no choice is made that could multiply backtracking.
+        if eval(e, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| (v != 0) == want) {
+            return self.defer(e, want, frame, pos, st, k);
         }
         match e {
             Expr::Field(_) | Expr::Param(_) => {
@@ -983,7 +1030,20 @@ impl Parser<'_> {
             Expr::And(xs) if want => self.require_all(xs, true, frame, pos, st, k),
             Expr::Or(xs) if !want => self.require_all(xs, false, frame, pos, st, k),
             Expr::And(xs) | Expr::Or(xs) => {
-                for x in xs.iter() {
+                // A choice: try each part that names a field value directly; a condition with
+                // no such part is checked at the end.
+                let literal = |x: &Expr| match x {
+                    Expr::Field(_) | Expr::Param(_) => true,
+                    Expr::Not(y) => matches!(**y, Expr::Field(_) | Expr::Param(_)),
+                    Expr::Cmp(Cmp::Eq | Cmp::Ne, a, b) => {
+                        matches!(**a, Expr::Field(_) | Expr::Param(_)) && matches!(**b, Expr::Int(_))
+                    }
+                    _ => false,
+                };
+                if !xs.iter().any(literal) {
+                    return self.defer(e, want, frame, pos, st, k);
+                }
+                for x in xs.iter().filter(|x| literal(x)) {
                     let mut trial = st.clone();
                     if self.require(x, want, frame, pos, &mut trial, k) {
                         *st = trial;

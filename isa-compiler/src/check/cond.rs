@@ -262,6 +262,10 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
                     C::Int(0) => {}
                     C::Int(_) if !is_and => return C::Int(1),
                     C::Int(_) => {}
+                    // Nested conjunctions (disjunctions) flatten: the parser chooses among
+                    // the parts of one level.
+                    C::And(inner) if is_and => out.extend(inner),
+                    C::Or(inner) if !is_and => out.extend(inner),
                     x => out.push(x),
                 }
             }

@@ -225,9 +225,6 @@ fn fields_of(
             fields[idx].ty = Type::Switch { tag: tag_idx, arms: out };
         }
     }
-    for (f, ast_f) in fields.iter_mut().zip(l.fields.iter().filter(|x| true || x.name.name.is_empty())) {
-        let _ = (f, ast_f);
-    }
     for f in &l.fields {
         let Some(field) = fields.iter_mut().find(|x| x.name == f.name.name && x.span == f.name.span) else {
             continue;
