@@ -1,6 +1,7 @@
 //! `isa`: the command line of the isa project.
 //!
-//! Spec files: `isa check`, `isa gen` (Rust) and `isa docs` (Markdown and HTML). Programs of the
+//! Spec files: `isa check`, `isa gen` (Rust), `isa docs` (Markdown and HTML) and `isa build`
+//! (all of them for every spec in a directory). Programs of the
 //! built-in targets: `isa targets`, `isa decode`, `isa disasm`, `isa asm` and `isa validate`,
 //! all written once over [`isa_runtime::target::Target`], never per target.
 //!
@@ -58,6 +59,16 @@ enum Command {
         file: PathBuf,
         /// Output directory (created if missing).
         #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Compile every spec in a directory: check it, write DIR/rust/<target>.rs and
+    /// DIR/docs/<target>.{md,html}.
+    Build {
+        /// Directory of `.isa` specs.
+        #[arg(default_value = "isa-specs")]
+        specs: PathBuf,
+        /// Output directory (created if missing).
+        #[arg(short = 'o', long = "out-dir", value_name = "DIR", default_value = "target/isa")]
         out: PathBuf,
     },
     /// List the built-in targets: name, word bits, dialects (default first), title.
@@ -118,6 +129,7 @@ fn run(command: Command) -> Result<Outcome> {
         Command::Check { file } => spec::check(&file),
         Command::Gen { file, out } => spec::gen(&file, &out),
         Command::Docs { file, out } => spec::docs(&file, &out),
+        Command::Build { specs, out } => spec::build(&specs, &out),
         Command::Targets => targets::run(),
         Command::Decode { target, json, words } => {
             let (t, d) = target.resolve()?;

@@ -84,3 +84,25 @@ pub fn docs(path: &Path, dir: &Path) -> Result<Outcome> {
     )?;
     Ok(Outcome::Success)
 }
+
+/// `isa build SPECS -o DIR`: every spec in `SPECS`, checked, with its Rust in `DIR/rust` and its
+/// documentation in `DIR/docs`. Every spec is attempted; the outcome fails if any fails.
+pub fn build(specs: &Path, dir: &Path) -> Result<Outcome> {
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(specs)
+        .map_err(|e| Error::Failed(format!("cannot read {}: {e}", specs.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "isa"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(Error::Failed(format!("no .isa files in {}", specs.display())));
+    }
+    let mut outcome = Outcome::Success;
+    for path in &paths {
+        let (a, b) = (gen(path, &dir.join("rust"))?, docs(path, &dir.join("docs"))?);
+        if a == Outcome::Failure || b == Outcome::Failure {
+            outcome = Outcome::Failure;
+        }
+    }
+    Ok(outcome)
+}

@@ -360,7 +360,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
                     if l.kind == ast::LayoutKind::Format { "word" } else { "layout" }
                 ),
             )
-            .label(format!("bits {}..{} ", p.lo, p.lo + p.width - 1));
+            .label(format!("bits {}..={}", p.lo, p.lo + p.width - 1));
         }
     }
     let mut reported = std::collections::BTreeSet::new();

@@ -76,7 +76,7 @@ impl Checker {
         match targets.as_slice() {
             [] => {
                 self.error(Span::default(), "no `target` declaration")
-                    .note("every spec starts with `target name { word 64; dialects default; }`");
+                    .note("every spec starts with `target name { word 64 dialect asm }`");
             }
             [first, rest @ ..] => {
                 for other in rest {

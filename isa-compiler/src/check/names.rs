@@ -39,12 +39,6 @@ pub struct Names {
     pub items: BTreeMap<String, (Kind, Span)>,
 }
 
-impl Names {
-    pub fn kind(&self, name: &str) -> Option<Kind> {
-        self.items.get(name).map(|x| x.0)
-    }
-}
-
 /// Collects names; reports duplicates with both locations.
 pub fn collect(file: &ast::File, diags: &mut Vec<Diagnostic>) -> Names {
     let mut names = Names::default();

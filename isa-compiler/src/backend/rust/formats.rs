@@ -19,11 +19,6 @@ fn doc(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// Whether a field is a member of the generated struct.
-pub fn is_member(f: &ir::Field) -> bool {
-    f.fixed.is_none() && !f.view && !f.is_tag
-}
-
 /// The struct member type of a field (arrays included).
 fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
     let ty = m.rust_type(&f.ty);

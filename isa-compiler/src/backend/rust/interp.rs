@@ -528,7 +528,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
         /// The embedder's side of the interpreter: the hooks (I/O the spec leaves to Rust) and
         /// one method per operation, whose default bodies come from the spec's semantics.
-        #[allow(unused_variables, clippy::unnecessary_cast)]
+        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast)]
         pub trait Semantics {
             #(#hooks)*
             #ops

@@ -8,7 +8,6 @@ use quote::{format_ident, quote};
 /// A switch-typed field's generated enum.
 pub struct SwitchEnum {
     pub name: Ident,
-    pub tag_width: u32,
     /// (tag value, variant ident, payload type tokens)
     pub arms: Vec<(u64, Ident, TokenStream)>,
     pub arm_types: Vec<Type>,
@@ -17,7 +16,6 @@ pub struct SwitchEnum {
 pub struct Model<'a> {
     pub t: &'a ir::Target,
     pub word_ty: TokenStream,
-    pub word_bits: u32,
     pub switches: Vec<SwitchEnum>,
 }
 
@@ -44,11 +42,10 @@ pub fn sint(bits: u32) -> TokenStream {
 
 impl<'a> Model<'a> {
     pub fn new(t: &'a ir::Target) -> Self {
-        let word_bits = t.word_bits.next_power_of_two().max(8);
-        let mut m = Model { t, word_ty: uint(t.word_bits), word_bits, switches: Vec::new() };
+        let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new() };
         for f in &t.formats {
             for field in &f.fields {
-                if let Type::Switch { arms, tag } = &field.ty {
+                if let Type::Switch { arms, .. } = &field.ty {
                     let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
                     if m.switches.iter().any(|s| s.arm_types == types) {
                         continue;
@@ -66,8 +63,7 @@ impl<'a> Model<'a> {
                             (*v, variant, m.rust_type(ty))
                         })
                         .collect();
-                    let tag_width = f.fields[*tag].width();
-                    m.switches.push(SwitchEnum { name, tag_width, arms, arm_types: types });
+                    m.switches.push(SwitchEnum { name, arms, arm_types: types });
                 }
             }
         }
@@ -102,16 +98,6 @@ impl<'a> Model<'a> {
                     None => quote!(u64),
                 }
             }
-        }
-    }
-
-    pub fn switch_of(&self, ty: &Type) -> Option<&SwitchEnum> {
-        match ty {
-            Type::Switch { arms, .. } => {
-                let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
-                self.switches.iter().find(|s| s.arm_types == types)
-            }
-            _ => None,
         }
     }
 

@@ -85,10 +85,44 @@ fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
     format_ident!("{}_{}", upper(&camel(&m.t.enums[e.0].name)), upper(&m.t.dialects[d].name))
 }
 
+/// The (enum, dialect) name tables some syntax shows values through.
+fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
+    fn walk(items: &[SyntaxItem], d: usize, out: &mut std::collections::BTreeSet<(usize, usize)>) {
+        for it in items {
+            match it {
+                SyntaxItem::Show(_, Show::Table(e)) => {
+                    out.insert((e.0, d));
+                }
+                SyntaxItem::Show(_, Show::TableIf(_, a, b)) => {
+                    out.insert((a.0, d));
+                    out.insert((b.0, d));
+                }
+                SyntaxItem::Opt(_, body) => walk(body, d, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for f in &t.formats {
+        for (d, syntax) in f.syntax.iter().enumerate() {
+            for part in &syntax.parts {
+                for arm in &part.arms {
+                    walk(&arm.items, d, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
 fn tables(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
+    let used = used_tables(m.t);
     for (ei, e) in m.t.enums.iter().enumerate() {
         for d in 0..m.t.dialects.len() {
+            if !used.contains(&(ei, d)) {
+                continue;
+            }
             let id = table_ident(m, ir::EnumId(ei), d);
             let name = &e.name;
             let mut entries = Vec::new();

@@ -214,7 +214,8 @@ pub fn generate(m: &Model) -> TokenStream {
                 let n = m.format_ident(fi);
                 let v = cond(m, f, e);
                 let v = if p.is_bool { as_bool(v) } else { as_int(v) };
-                arms.push(quote!(Instruction::#n(x) => #v));
+                let binding = if v.to_string().contains("x .") { quote!(x) } else { quote!(_) };
+                arms.push(quote!(Instruction::#n(#binding) => #v));
             }
         }
         let all = arms.len() == t.formats.len();
@@ -247,6 +248,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let constraint_match =
         if uses_x { quote!(match self { #(#constraint_arms)* _ => {} }) } else { quote!() };
     let mut rules = TokenStream::new();
+    let mut rule_fns = TokenStream::new();
     for r in &t.rules {
         let vars: Vec<proc_macro2::Ident> =
             r.quantifiers.iter().map(|q| format_ident!("{}", q.var)).collect();
@@ -288,7 +290,18 @@ pub fn generate(m: &Model) -> TokenStream {
             };
         }
         let doc = format!(" Rule `{}`: {}", r.name, r.message);
-        rules.extend(quote!(#[doc = #doc] #inner));
+        let fname = format_ident!("rule_{}", snake(&r.name));
+        rule_fns.extend(quote! {
+            #[doc = #doc]
+            #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons, clippy::double_parens)]
+            fn #fname(program: &[Instruction], out: &mut Vec<isa_runtime::program::Violation>) {
+                use isa_runtime::program::Violation;
+                let len = program.len() as i64;
+                let at = |i: i64| -> Option<&Instruction> { usize::try_from(i).ok().and_then(|i| program.get(i)) };
+                #inner
+            }
+        });
+        rules.extend(quote!(#fname(program, &mut out);));
     }
     let _ = camel;
     quote! {
@@ -306,12 +319,8 @@ pub fn generate(m: &Model) -> TokenStream {
         }
 
         /// Runs every constraint and program rule of the spec over a program.
-        #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons)]
         pub fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
             use isa_runtime::program::Violation;
-            let len = program.len() as i64;
-            #[allow(unused_variables)]
-            let at = |i: i64| -> Option<&Instruction> { usize::try_from(i).ok().and_then(|i| program.get(i)) };
             let mut out = Vec::new();
             for (index, insn) in program.iter().enumerate() {
                 for (rule, message) in insn.broken_constraints() {
@@ -321,5 +330,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #rules
             out
         }
+
+        #rule_fns
     }
 }

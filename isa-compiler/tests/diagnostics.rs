@@ -1,0 +1,151 @@
+//! Spec mistakes become located diagnostics (file:line:col and a snippet, rustc style), several
+//! per run, and the checker never panics. One snapshot per kind of mistake.
+
+fn diagnose(source: &str) -> String {
+    match isa_compiler::check_source(source) {
+        Ok(_) => panic!("expected diagnostics for:\n{source}"),
+        Err(d) => isa_compiler::diag::render("bad.isa", source, &d),
+    }
+}
+
+const HEAD: &str = "target t {\n    word 32\n    dialect asm\n}\n";
+
+fn spec(body: &str) -> String {
+    format!("{HEAD}{body}")
+}
+
+#[test]
+fn grammar_error() {
+    insta::assert_snapshot!(diagnose(&spec("enum Op : u2 {\n    add = 0\n    sub 1\n}\n")));
+}
+
+#[test]
+fn unknown_type() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: Opcode @ 31:28 is 1\n    syntax asm { \"f\" }\n}\n"
+    )));
+}
+
+#[test]
+fn duplicate_definition() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum Op : u1 {\n    a = 0\n}\nenum Op : u1 {\n    b = 1\n}\n"
+    )));
+}
+
+#[test]
+fn duplicate_field() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    rd: u4 @ 3:0\n    rd: u4 @ 7:4\n    syntax asm { \"f \" {rd} }\n}\n"
+    )));
+}
+
+#[test]
+fn overlapping_fields() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    rs: u8 @ 10:3\n    syntax asm { \"f \" {rd} \", \" {rs} }\n}\n"
+    )));
+}
+
+#[test]
+fn field_outside_word() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 35:32 is 1\n    syntax asm { \"f\" }\n}\n"
+    )));
+}
+
+#[test]
+fn enum_value_does_not_fit() {
+    insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 4\n}\n")));
+}
+
+#[test]
+fn enum_value_reused() {
+    insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 0\n}\n")));
+}
+
+#[test]
+fn ambiguous_encodings() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format add {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    syntax asm { \"add \" {rd} }\n}\n\
+         format sub {\n    op: u2 @ 31:30 is 0\n    rd: u8 @ 7:0\n    syntax asm { \"sub \" {rd} }\n}\n"
+    )));
+}
+
+#[test]
+fn field_width_differs_from_type() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum Op : u3 {\n    a = 0\n}\nformat f {\n    op: Op @ 31:28\n    syntax asm { {op} }\n}\n"
+    )));
+}
+
+#[test]
+fn unknown_name_in_syntax() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    rd: u8 @ 7:0\n    syntax asm { \"f \" {rs} }\n}\n"
+    )));
+}
+
+#[test]
+fn unknown_dialect_and_template() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    rd: u8 @ 7:0\n    syntax gas { \"f \" operand(rd) }\n}\n"
+    )));
+}
+
+#[test]
+fn bit_range_written_low_to_high() {
+    insta::assert_snapshot!(diagnose(&spec("format f {\n    rd: u8 @ 0:7\n    syntax asm { {rd} }\n}\n")));
+}
+
+#[test]
+fn several_errors_in_one_run() {
+    let out = diagnose(&spec(
+        "enum Op : u1 {\n    a = 0\n    b = 2\n}\nformat f {\n    op: Op @ 31\n    x: Nope @ 3:0\n    y: u4 @ 40:37\n    syntax asm { {op} }\n}\n",
+    ));
+    assert!(out.ends_with("found 3 errors\n"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn no_target() {
+    insta::assert_snapshot!(diagnose("enum Op : u1 {\n    a = 0\n}\n"));
+}
+
+/// Garbage never panics the parser or checker.
+#[test]
+fn arbitrary_text_never_panics() {
+    let samples = [
+        "",
+        "target",
+        "target t { word 999 }",
+        "format f { x: u65 @ 200:0 }",
+        "target t {} format f { x: u8 @ (1/0):0 }",
+        "target t {} enum E : u0 { a = 0 }",
+        "target t {} format f { x[0]: u2 @ [i, i] }",
+        "target t {} template t(a) { | a == => \"x\" }",
+        "target t {} format f { a: u4 @ 3:0 syntax default { t(a, a, a) } }",
+        "target t { dialect d { comment } } rule r \"x\" { each i: q[i] }",
+        "\u{0}\u{ffff}",
+    ];
+    for s in samples {
+        let _ = isa_compiler::check_source(s);
+    }
+}
+
+mod fuzz {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+        /// Random bytes mixed into a valid spec never panic the compiler.
+        #[test]
+        fn mutated_specs_never_panic(pos in 0usize..600, junk in "[ -~]{0,12}") {
+            let base = include_str!("../../isa-specs/vc4.isa");
+            let mut cut = pos.min(base.len());
+            while !base.is_char_boundary(cut) { cut -= 1; }
+            let text = format!("{}{}{}", &base[..cut], junk, &base[cut..]);
+            let _ = isa_compiler::check_source(&text);
+        }
+    }
+}
