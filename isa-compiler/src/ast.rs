@@ -278,6 +278,7 @@ pub struct TemplateArm {
 
 /// One element of a template sequence.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per spec; boxing buys nothing
 pub enum TItem {
     /// A literal.
     Lit(String, Span),
@@ -378,6 +379,7 @@ pub struct Quantified {
 
 /// The body of a quantifier.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum QBody {
     /// Another quantifier.
     Nested(Quantified),

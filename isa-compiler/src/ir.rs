@@ -58,6 +58,12 @@ pub struct Dialect {
     pub raw: Option<String>,
 }
 
+/// Parameters (name, type) and result type of an operation enum.
+pub type OpSignature = (Vec<(String, ScalarType)>, Option<ScalarType>);
+
+/// One arm of a semantic `match`: the value ranges it takes (`None`: the rest) and its body.
+pub type MatchArm = (Option<Vec<(u64, u64)>>, SemBlock);
+
 /// An enumeration: named values of a field.
 #[derive(Debug, Clone)]
 pub struct Enum {
@@ -70,7 +76,7 @@ pub struct Enum {
     /// Values, in declaration order.
     pub variants: Vec<Variant>,
     /// Operation signature: parameter names and types, result type.
-    pub signature: Option<(Vec<(String, ScalarType)>, Option<ScalarType>)>,
+    pub signature: Option<OpSignature>,
     /// Per dialect, how values no variant defines are printed (Mesa's `???`); never parsed.
     pub else_spellings: Vec<Option<String>>,
 }
@@ -601,7 +607,7 @@ pub enum SemKind {
     /// Conditional.
     If(Box<SemExpr>, Box<SemExpr>, Box<SemExpr>),
     /// Match on an integer.
-    Match(Box<SemExpr>, Vec<(Option<Vec<(u64, u64)>>, SemBlock)>),
+    Match(Box<SemExpr>, Vec<MatchArm>),
     /// A builtin conversion or helper.
     Builtin(Builtin, Vec<SemExpr>),
     /// Call of a spec function.

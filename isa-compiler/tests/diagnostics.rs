@@ -28,9 +28,7 @@ fn unknown_type() {
 
 #[test]
 fn duplicate_definition() {
-    insta::assert_snapshot!(diagnose(&spec(
-        "enum Op : u1 {\n    a = 0\n}\nenum Op : u1 {\n    b = 1\n}\n"
-    )));
+    insta::assert_snapshot!(diagnose(&spec("enum Op : u1 {\n    a = 0\n}\nenum Op : u1 {\n    b = 1\n}\n")));
 }
 
 #[test]

@@ -896,7 +896,7 @@ impl Parser<'_> {
                         cands.push((len, v, Some(false)));
                     }
                 }
-                cands.sort_by(|x, y| y.0.cmp(&x.0));
+                cands.sort_by_key(|c| core::cmp::Reverse(c.0));
                 for (len, v, want) in cands {
                     let mut trial = st.clone();
                     if !self.assign(b, v, &mut trial) {
@@ -920,7 +920,7 @@ impl Parser<'_> {
     fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
         let mut cands: Vec<(usize, u64)> = Vec::new();
         t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| cands.push((len, v)));
-        cands.sort_by(|x, y| y.0.cmp(&x.0));
+        cands.sort_by_key(|c| core::cmp::Reverse(c.0));
         for (len, v) in cands {
             let mut trial = st.clone();
             if self.assign(b, v, &mut trial) && k(self, pos + len, &mut trial) {

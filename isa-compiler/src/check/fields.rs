@@ -437,7 +437,7 @@ fn range_cubes(lo: u64, hi: u64, w: u32) -> Vec<(u64, u64)> {
     let full = mask(w);
     while x <= hi {
         let mut size = 1u64;
-        while x % (size * 2) == 0 && x + size * 2 - 1 <= hi && size * 2 <= full.saturating_add(1).max(1) {
+        while x & (size * 2 - 1) == 0 && x + size * 2 - 1 <= hi && size * 2 <= full.saturating_add(1).max(1) {
             size *= 2;
             if size == 0 {
                 break;

@@ -113,15 +113,7 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             },
         }
     }
-    let en = ir::Enum {
-        name: e.name.name.clone(),
-        doc: e.doc.clone(),
-        width,
-        variants,
-        signature,
-        else_spellings,
-    };
-    en
+    ir::Enum { name: e.name.name.clone(), doc: e.doc.clone(), width, variants, signature, else_spellings }
 }
 
 /// Spellings per dialect: the dialect's own, else the default strings, else the name.

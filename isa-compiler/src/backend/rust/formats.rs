@@ -1,7 +1,7 @@
 //! One struct per format: typed fields, `from_word` (checked decode of the fields),
 //! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
 
-use super::model::{extract, hex, lit, sint, uint, Model};
+use super::model::{extract, hex, lit, sint, uint, word_u64, Model};
 use crate::ir::{self, Type};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -58,16 +58,17 @@ fn element_pieces(f: &ir::Field) -> Vec<(TokenStream, u32)> {
         .collect()
 }
 
-fn extract_element(f: &ir::Field) -> TokenStream {
+fn extract_element(word_ty: &TokenStream, f: &ir::Field) -> TokenStream {
     let mut acc: Option<TokenStream> = None;
     for (shift, width) in element_pieces(f) {
         let mask = hex((1u128 << width) - 1);
-        let part = quote!(((word >> (#shift)) as u64 & #mask));
+        let w = word_u64(word_ty, quote!((word >> (#shift))));
+        let part = quote!((#w & #mask));
         acc = Some(match acc {
             None => part,
             Some(prev) => {
                 let w = lit(width as u128);
-                quote!((#prev << #w) | #part)
+                quote!(((#prev << #w) | #part))
             }
         });
     }
@@ -75,7 +76,7 @@ fn extract_element(f: &ir::Field) -> TokenStream {
 }
 
 /// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces (element `i`).
-fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
+pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
     let word_ty = &m.word_ty;
     let pieces: Vec<(TokenStream, u32)> = if element {
         element_pieces(f)
@@ -98,7 +99,13 @@ fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
             let o = lit(offset as u128);
             quote!((v >> #o) & #mask)
         };
-        out.extend(quote!(word |= ((#value) as #word_ty) << (#shift);));
+        let value =
+            if word_ty.to_string() == "u64" { quote!((#value)) } else { quote!(((#value) as #word_ty)) };
+        if shift.to_string() == "0" {
+            out.extend(quote!(word |= #value;));
+        } else {
+            out.extend(quote!(word |= #value << (#shift);));
+        }
         offset += width;
     }
     out
@@ -171,13 +178,12 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
         members.push(quote!(#fdoc pub #id: #ty));
         let width = field.width();
         // Decode.
-        let undefined = quote!(|value| isa_runtime::DecodeError::UndefinedValue { format: #spec_name, field: #fname, value, word: word as u128 });
         let elem_decode = |raw: TokenStream| -> TokenStream {
             match &field.ty {
-                Type::Bool => quote!((#raw) != 0),
+                Type::Bool => quote!(#raw != 0),
                 Type::UInt(_) | Type::Number(_) => {
                     let t = uint(width);
-                    quote!((#raw) as #t)
+                    quote!(#raw as #t)
                 }
                 Type::SInt(w) => {
                     let t = sint(*w);
@@ -186,12 +192,12 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
                 }
                 Type::Enum(e) => {
                     let en = m.enum_ident(*e);
-                    quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| (#undefined)(raw))? })
+                    quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| undefined(#fname, raw))? })
                 }
                 Type::Switch { tag, .. } => {
                     let sw = m.rust_type(&field.ty);
-                    let tag_raw = extract(&f.fields[*tag].pieces);
-                    quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| (#undefined)(raw))? })
+                    let tag_raw = extract(&m.word_ty, &f.fields[*tag].pieces);
+                    quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| undefined(#fname, raw))? })
                 }
                 Type::Layout(l) => {
                     let ln = format_ident!("{}", super::names::camel(&m.t.layouts[l.0].name));
@@ -201,12 +207,12 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
         };
         match &field.array {
             None => {
-                let d = elem_decode(extract(&field.pieces));
+                let d = elem_decode(extract(&m.word_ty, &field.pieces));
                 decode.push(quote!(#id: #d));
             }
             Some((n, _)) => {
                 let n_lit = lit(*n as u128);
-                let d = elem_decode(extract_element(field));
+                let d = elem_decode(extract_element(&m.word_ty, field));
                 let init = match &field.ty {
                     Type::Bool => quote!(false),
                     Type::Enum(e) => {
@@ -328,6 +334,18 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
         }
     }
     let fixed = hex(fixed_word);
+    let uses_undefined = f.fields.iter().any(|x| {
+        x.fixed.is_none() && !x.view && !x.is_tag && matches!(x.ty, Type::Enum(_) | Type::Switch { .. })
+    });
+    let undefined_fn = if uses_undefined {
+        quote! {
+            let undefined = |field: &'static str, value: u64| isa_runtime::DecodeError::UndefinedValue {
+                format: #spec_name, field, value, word: word as u128,
+            };
+        }
+    } else {
+        quote!()
+    };
     let uses_word = decode.iter().any(|_| true);
     let word_param = if uses_word { quote!(word) } else { quote!(_word) };
     quote! {
@@ -337,6 +355,7 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
             #(#members,)*
         }
 
+        #[allow(unused_parens)]
         impl #name {
             /// The encoding's name in the spec.
             pub const NAME: &'static str = #spec_name;
@@ -346,6 +365,7 @@ fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
             /// Decodes the fields of a word already known to match this encoding.
             #[allow(unused_parens)]
             pub fn from_word(#word_param: #word_ty) -> Result<Self, isa_runtime::DecodeError> {
+                #undefined_fn
                 Ok(#name {
                     #(#decode,)*
                 })

@@ -30,6 +30,12 @@ fn constraints(f: &ir::Format) -> Vec<Constraint> {
     out
 }
 
+/// Inclusive ranges of raw values.
+type Ranges = Vec<(u64, u64)>;
+
+/// A format, its values at the range being switched on, and its other constraints.
+type Candidate = (usize, Ranges, Vec<Constraint>);
+
 enum Node {
     /// Candidates whose remaining constraints are checked in order.
     Leaf(Vec<(usize, Vec<Constraint>)>),
@@ -58,7 +64,7 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     }
     // Each candidate's values at the range (all values when it does not constrain it).
     let full = (1u64 << width) - 1;
-    let per: Vec<(usize, Vec<(u64, u64)>, Vec<Constraint>)> = cands
+    let per: Vec<Candidate> = cands
         .iter()
         .map(|(f, cs)| {
             let ranges = cs
@@ -81,7 +87,7 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     }
     points.sort();
     points.dedup();
-    let mut arms: Vec<(Vec<(u64, u64)>, Vec<usize>)> = Vec::new();
+    let mut arms: Vec<(Ranges, Vec<usize>)> = Vec::new();
     for (i, start) in points.iter().enumerate() {
         let end = points.get(i + 1).map_or(full, |n| n - 1);
         let set: Vec<usize> =
@@ -107,14 +113,15 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     Node::Switch { lo, width, arms }
 }
 
-fn bits_expr(lo: u32, width: u32) -> TokenStream {
+fn bits_expr(word_ty: &TokenStream, lo: u32, width: u32) -> TokenStream {
     let mask = hex((1u128 << width) - 1);
-    if lo == 0 {
-        quote!((word & #mask) as u64)
+    let masked = if lo == 0 {
+        quote!((word & #mask))
     } else {
         let lo = lit(lo as u128);
-        quote!(((word >> #lo) & #mask) as u64)
-    }
+        quote!(((word >> #lo) & #mask))
+    };
+    super::model::word_u64(word_ty, masked)
 }
 
 fn pattern(ranges: &[(u64, u64)]) -> TokenStream {
@@ -130,7 +137,12 @@ fn pattern(ranges: &[(u64, u64)]) -> TokenStream {
 }
 
 /// Renders the tree; `hit(format index)` is the expression for a match.
-fn render(node: &Node, hit: &dyn Fn(usize) -> TokenStream, miss: &TokenStream) -> TokenStream {
+fn render(
+    word_ty: &TokenStream,
+    node: &Node,
+    hit: &dyn Fn(usize) -> TokenStream,
+    miss: &TokenStream,
+) -> TokenStream {
     match node {
         Node::Leaf(cands) => {
             let mut out = TokenStream::new();
@@ -142,7 +154,7 @@ fn render(node: &Node, hit: &dyn Fn(usize) -> TokenStream, miss: &TokenStream) -
                     return quote!({ #out });
                 }
                 let checks = rest.iter().map(|c| {
-                    let b = bits_expr(c.lo, c.width);
+                    let b = bits_expr(word_ty, c.lo, c.width);
                     let p = pattern(&c.ranges);
                     quote!(matches!(#b, #p))
                 });
@@ -151,10 +163,10 @@ fn render(node: &Node, hit: &dyn Fn(usize) -> TokenStream, miss: &TokenStream) -
             quote!({ #out #miss })
         }
         Node::Switch { lo, width, arms } => {
-            let b = bits_expr(*lo, *width);
+            let b = bits_expr(word_ty, *lo, *width);
             let arms_ts = arms.iter().map(|(ranges, sub)| {
                 let p = pattern(ranges);
-                let body = render(sub, hit, miss);
+                let body = render(word_ty, sub, hit, miss);
                 quote!(#p => #body)
             });
             // The masked value cannot exceed the arms, but the compiler cannot see that.
@@ -170,6 +182,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let tree = build(cands);
     let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
     let decode_tree = render(
+        word_ty,
         &tree,
         &|i| {
             let n = &names[i];
@@ -178,6 +191,7 @@ pub fn generate(m: &Model) -> TokenStream {
         &quote!(return Err(isa_runtime::DecodeError::NoMatch { word: word as u128 });),
     );
     let match_tree = render(
+        word_ty,
         &tree,
         &|i| {
             let i = lit(i as u128);
@@ -204,6 +218,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #(#variants,)*
         }
 
+        #[allow(unused_parens)]
         impl Instruction {
             /// Decodes a word: a decision tree over the opcode fields, then the encoding's
             /// typed fields. Words that match nothing, or hold undefined values, are errors.

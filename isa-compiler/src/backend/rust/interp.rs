@@ -2,7 +2,7 @@
 //! operation (bodies from the spec's semantics where it gives them) and the hooks, and a
 //! `Machine` with the spec's functions, each format's `execute` block and a step/run loop.
 
-use super::model::Model;
+use super::model::{extract, Model};
 use super::names::{camel, ident, snake};
 use crate::ast::{BinOp, UnOp};
 use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, Values};
@@ -94,6 +94,14 @@ impl Gen<'_> {
             }
             let v = proc_macro2::Literal::u32_suffixed(v as u32);
             return quote!(#v);
+        }
+        if field.view {
+            // A view has no member: read its bits back from the encoded word.
+            let bits = extract(&self.m.word_ty, &field.pieces);
+            return match field.ty {
+                Type::Bool => quote!(({ let word = x.to_word().unwrap_or_default(); #bits } != 0)),
+                _ => quote!(({ let word = x.to_word().unwrap_or_default(); #bits } as u32)),
+            };
         }
         let id = self.m.field_ident(&field.name);
         if field.is_tag {
@@ -207,7 +215,7 @@ impl Gen<'_> {
                 self.call(quote!(self.semantics.#name), args, quote!())
             }
             SemKind::Op(en, sel, args) => {
-                let name = format_ident!("{}", snake(&camel(&self.m.t.enums[en.0].name)));
+                let name = format_ident!("apply_{}", snake(&camel(&self.m.t.enums[en.0].name)));
                 let all: Vec<SemExpr> =
                     std::iter::once((**sel).clone()).chain(args.iter().cloned()).collect();
                 self.call(quote!(self.#name), &all, quote!(?))
@@ -343,6 +351,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let Some((params, ret)) = &e.signature else { continue };
         let ret_t = ty(ret.unwrap_or(T::U32));
         let dname = format_ident!("{}", snake(&camel(&e.name)));
+        let apply = format_ident!("apply_{}", dname);
         let ename = &e.name;
         let param_ts: Vec<TokenStream> = params
             .iter()
@@ -413,7 +422,7 @@ pub fn generate(m: &Model) -> TokenStream {
         dispatch.extend(quote! {
             #[doc = #doc]
             #[allow(unused_variables, clippy::match_overlapping_arm)]
-            fn #dname(&mut self, sel: u32, #(#param_ts),*) -> Result<#ret_t, isa_runtime::interp::Trap> {
+            pub fn #apply(&mut self, sel: u32, #(#param_ts),*) -> Result<#ret_t, isa_runtime::interp::Trap> {
                 match sel {
                     #(#arms,)*
                     _ => Err(isa_runtime::interp::Trap::Unimplemented(#label)),
@@ -457,7 +466,12 @@ pub fn generate(m: &Model) -> TokenStream {
     let mut exec_arms = Vec::new();
     for (fi, f) in t.formats.iter().enumerate() {
         let n = m.format_ident(fi);
-        let Some(b) = &f.execute else { continue };
+        let Some(b) = &f.execute else {
+            let label = format!("format `{}` has no execute block", f.name);
+            exec_arms
+                .push(quote!(Instruction::#n(_) => Err(isa_runtime::interp::Trap::Unimplemented(#label))));
+            continue;
+        };
         let gf = Gen { m, sem, format: Some(f), pure: false };
         let body = gf.block(b);
         let fname = format_ident!("execute_{}", snake(&f.name));
@@ -474,51 +488,49 @@ pub fn generate(m: &Model) -> TokenStream {
     }
     let word_bytes = proc_macro2::Literal::u32_suffixed(t.word_bits.div_ceil(8));
     let step_loop = if has("pc") {
-        let done_check = if has("done") {
-            quote!(if self.state.done {
-                return Ok(false);
-            })
-        } else {
-            quote!()
-        };
-        let done_after = if has("done") { quote!(Ok(!self.state.done)) } else { quote!(Ok(true)) };
+        let done_check = if has("done") { quote!(self.state.done ||) } else { quote!() };
         quote! {
-            /// Executes the instruction at `pc`, advances `pc` and runs the spec's `step`.
-            /// Returns false once the program has ended (or ran off its end).
+            /// Whether the program has ended (the spec's `done`), or `pc` is just past its
+            /// last instruction.
+            pub fn halted(&self, program: &[Instruction]) -> bool {
+                #done_check (self.state.pc / #word_bytes) as usize == program.len()
+            }
+
+            /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
+            /// and runs the spec's `step`. Returns false once the program has halted.
             pub fn step_program(&mut self, program: &[Instruction]) -> Result<bool, isa_runtime::interp::Trap> {
-                #done_check
-                let pc = self.state.pc;
-                let index = (pc / #word_bytes) as usize;
-                if index == program.len() {
+                if self.halted(program) {
                     return Ok(false);
                 }
+                let pc = self.state.pc;
+                let index = (pc / #word_bytes) as usize;
                 let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
                 self.execute(&insn)?;
                 if self.state.pc == pc {
                     self.state.pc = pc.wrapping_add(#word_bytes);
                 }
                 #step_fn
-                #done_after
+                Ok(!self.halted(program))
             }
 
-            /// Runs until the program ends; returns the number of instructions executed.
+            /// Runs until the program halts; returns the number of instructions executed.
+            /// Executing more than `max_steps` instructions is a `StepLimit` trap.
             pub fn run(&mut self, program: &[Instruction], max_steps: u64) -> Result<u64, isa_runtime::interp::Trap> {
-                for n in 0..max_steps {
-                    if !self.step_program(program)? {
-                        return Ok(n);
+                let mut executed = 0u64;
+                while !self.halted(program) {
+                    if executed == max_steps {
+                        return Err(isa_runtime::interp::Trap::StepLimit);
                     }
+                    self.step_program(program)?;
+                    executed += 1;
                 }
-                Err(isa_runtime::interp::Trap::StepLimit)
+                Ok(executed)
             }
         }
     } else {
         quote!()
     };
-    let exec_match = if exec_arms.len() == t.formats.len() {
-        quote!(match insn { #(#exec_arms,)* })
-    } else {
-        quote!(match insn { #(#exec_arms,)* _ => Ok(()) })
-    };
+    let exec_match = quote!(match insn { #(#exec_arms,)* });
     quote! {
         /// Machine state.
         #[derive(Debug, Clone, PartialEq, Default)]
@@ -528,7 +540,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
         /// The embedder's side of the interpreter: the hooks (I/O the spec leaves to Rust) and
         /// one method per operation, whose default bodies come from the spec's semantics.
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast)]
+        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp)]
         pub trait Semantics {
             #(#hooks)*
             #ops
@@ -543,6 +555,7 @@ pub fn generate(m: &Model) -> TokenStream {
             pub semantics: S,
         }
 
+        #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {

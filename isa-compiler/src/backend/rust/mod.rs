@@ -8,6 +8,7 @@
 //! - [`validate`]: properties, constraints and program rules;
 //! - [`interp`]: the interpreter skeleton.
 
+pub mod derive;
 mod enums;
 mod formats;
 mod instruction;

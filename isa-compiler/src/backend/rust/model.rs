@@ -52,7 +52,7 @@ impl<'a> Model<'a> {
                     }
                     let mut name = format_ident!("{}", camel(&field.name));
                     if m.switches.iter().any(|s| s.name == name)
-                        || t.enums.iter().any(|e| camel(&e.name) == name.to_string())
+                        || t.enums.iter().any(|e| name == camel(&e.name))
                     {
                         name = format_ident!("{}{}", camel(&f.name), camel(&field.name));
                     }
@@ -146,20 +146,30 @@ pub fn hex(v: u128) -> TokenStream {
     text.parse().unwrap_or_else(|_| lit(v))
 }
 
+/// `word` as a `u64` (no cast when the word already is one).
+pub fn word_u64(word_ty: &TokenStream, shifted: TokenStream) -> TokenStream {
+    if word_ty.to_string() == "u64" {
+        shifted
+    } else {
+        quote!((#shifted as u64))
+    }
+}
+
 /// Expression extracting the pieces of a field from `word` (most significant piece first),
 /// as `u64`.
-pub fn extract(pieces: &[ir::Piece]) -> TokenStream {
+pub fn extract(word_ty: &TokenStream, pieces: &[ir::Piece]) -> TokenStream {
     let mut acc: Option<TokenStream> = None;
     for p in pieces {
         let lo = lit(p.lo as u128);
         let mask = hex(((1u128 << p.width) - 1).min(u64::MAX as u128));
-        let part =
-            if p.lo == 0 { quote!((word as u64 & #mask)) } else { quote!(((word >> #lo) as u64 & #mask)) };
+        let shifted = if p.lo == 0 { quote!(word) } else { quote!((word >> #lo)) };
+        let w = word_u64(word_ty, shifted);
+        let part = quote!((#w & #mask));
         acc = Some(match acc {
             None => part,
             Some(prev) => {
                 let w = lit(p.width as u128);
-                quote!((#prev << #w) | #part)
+                quote!(((#prev << #w) | #part))
             }
         });
     }

@@ -293,7 +293,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let fname = format_ident!("rule_{}", snake(&r.name));
         rule_fns.extend(quote! {
             #[doc = #doc]
-            #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons, clippy::double_parens)]
+            #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons, clippy::double_parens, clippy::unnecessary_map_or, clippy::needless_parens_on_range_literals)]
             fn #fname(program: &[Instruction], out: &mut Vec<isa_runtime::program::Violation>) {
                 use isa_runtime::program::Violation;
                 let len = program.len() as i64;
@@ -305,6 +305,7 @@ pub fn generate(m: &Model) -> TokenStream {
     }
     let _ = camel;
     quote! {
+        #[allow(unused_parens, clippy::unnecessary_map_or, clippy::nonminimal_bool, clippy::double_parens, clippy::manual_range_patterns, clippy::collapsible_match, clippy::collapsible_if, clippy::collapsible_else_if)]
         impl Instruction {
             #props
 
