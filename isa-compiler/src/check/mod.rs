@@ -169,6 +169,17 @@ impl Checker {
     }
 }
 
+/// The `format` items of a file, in order (index = the format's index in the target).
+pub(crate) fn format_decls(file: &ast::File) -> Vec<&ast::Layout> {
+    file.items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Finds a dialect's index by name.
 pub(crate) fn dialect_index(t: &ir::Target, name: &str) -> Option<usize> {
     t.dialects.iter().position(|d| d.name == name)

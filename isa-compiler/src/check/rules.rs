@@ -40,14 +40,7 @@ pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
 
 /// Lowers format properties and constraints, and program rules.
 pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
-    let decls: Vec<&ast::Layout> = file
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
-            _ => None,
-        })
-        .collect();
+    let decls = super::format_decls(file);
     let target = t.clone();
     for (format, decl) in t.formats.iter_mut().zip(decls) {
         let slots = cond::slots(format);

@@ -99,14 +99,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         }
     }
     // Execute blocks.
-    let decls: Vec<&ast::Layout> = file
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
-            _ => None,
-        })
-        .collect();
+    let decls = super::format_decls(file);
     for (fidx, decl) in decls.iter().enumerate() {
         if let Some(b) = &decl.execute {
             any = true;

@@ -16,14 +16,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             templates.insert(&td.name.name, td);
         }
     }
-    let layouts: Vec<&ast::Layout> = file
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
-            _ => None,
-        })
-        .collect();
+    let layouts = super::format_decls(file);
     let target = t.clone();
     for (fi, format) in t.formats.iter_mut().enumerate() {
         let Some(decl) = layouts.get(fi) else {
