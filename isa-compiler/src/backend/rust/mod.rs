@@ -13,6 +13,7 @@ mod enums;
 mod formats;
 mod instruction;
 mod interp;
+pub mod layouts;
 mod model;
 mod names;
 mod tables;

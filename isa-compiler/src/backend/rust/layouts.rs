@@ -1,0 +1,811 @@
+//! Data layouts (headers, descriptors): one bit-backed view type per layout.
+//!
+//! A layout `Name : WIDTH` becomes `pub struct Name { words: [u32; N] }` with N = WIDTH / 32
+//! rounded up; bit `b` is bit `b % 32` of word `b / 32`, as in NVIDIA's `MW(hi:lo)` notation.
+//! A view is valid by construction: `from_words` and `from_bytes` check every enum-typed field
+//! (nested layouts and switch arms included), and every setter checks its value, so getters
+//! never fail. Each view has:
+//!
+//! - `WIDTH`, `from_words`/`to_words` and `from_bytes`/`to_bytes` (little-endian words);
+//! - a getter and a range-checked setter per field (`field(i)`/`set_field(i, v)` for arrays);
+//!   nested layouts are read and written as their own views (the bits are copied);
+//! - a switch field (`maps: switch sph_type { ... }`) reads as `Option<LayoutField>`, an enum
+//!   of the arms, and writes the tag along with the payload;
+//! - `fields()`: every field by its spec name, nested as `Value::Struct` and `Value::Array`.
+
+use super::model::{lit, sint, uint, Model};
+use super::names::{camel, snake};
+use crate::ir::{self, Piece, Type};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// Rust for every layout of the target (nothing when it has none).
+pub fn generate(m: &Model) -> TokenStream {
+    if m.t.layouts.is_empty() {
+        return TokenStream::new();
+    }
+    let mut out = quote! {
+        /// Copies `width` bits from bit `from` of `src` to bit `to` of `dst` (layout views).
+        fn copy_layout_bits(src: &[u32], from: u32, dst: &mut [u32], to: u32, width: u32) {
+            let mut done = 0;
+            while done < width {
+                let n = (width - done).min(32);
+                let bits = isa_runtime::bits::get_words(src, from + done, n);
+                isa_runtime::bits::set_words(dst, to + done, n, bits);
+                done += n;
+            }
+        }
+    };
+    for (i, l) in m.t.layouts.iter().enumerate() {
+        out.extend(layout_def(m, ir::LayoutId(i), l));
+    }
+    out
+}
+
+/// [`generate`] for a checked target, for callers outside the Rust backend (tests, tools).
+pub fn generate_for(t: &ir::Target) -> TokenStream {
+    generate(&Model::new(t))
+}
+
+/// Number of 32-bit words holding `width` bits.
+fn words_for(width: u32) -> u32 {
+    width.div_ceil(32)
+}
+
+fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+/// The view type of layout `id`: its CamelCase name, with `Layout` appended when another
+/// generated type already has that name (the target's unit struct `Sph` for layout `Sph`).
+fn layout_ident(m: &Model, id: ir::LayoutId) -> Ident {
+    type_ident(m, &camel(&m.t.layouts[id.0].name))
+}
+
+/// `name` as a type name, with `Layout` appended if it would clash with the target's unit
+/// struct, an enum, an instruction format or `Instruction`.
+fn type_ident(m: &Model, name: &str) -> Ident {
+    let taken = name == super::target_type_name(m.t)
+        || name == "Instruction"
+        || m.t.enums.iter().any(|e| camel(&e.name) == name)
+        || m.t.formats.iter().any(|f| camel(&f.name) == name)
+        || m.switches.iter().any(|s| s.name == name);
+    if taken {
+        format_ident!("{name}Layout")
+    } else {
+        format_ident!("{name}")
+    }
+}
+
+/// The enum generated for switch field `field` of layout `l` (`Sph.maps` → `SphMaps`).
+fn switch_ident(m: &Model, l: &ir::Layout, field: &ir::Field) -> Ident {
+    type_ident(m, &format!("{}{}", camel(&l.name), camel(&field.name)))
+}
+
+/// A field element's place: its pieces, most significant first, each a bit-position
+/// expression and a width.
+type Place = Vec<(TokenStream, u32)>;
+
+/// A place at constant bit positions.
+fn fixed_place(pieces: &[Piece]) -> Place {
+    pieces.iter().map(|p| (lit(p.lo as u128), p.width)).collect()
+}
+
+/// Element `i` (a `u32` variable in the generated code) of an array field.
+fn element_place(f: &ir::Field) -> Place {
+    let strides = f.array.as_ref().map(|a| a.1.clone()).unwrap_or_default();
+    f.pieces
+        .iter()
+        .zip(strides.iter().chain(std::iter::repeat(&0)))
+        .map(|(p, &s)| {
+            let lo = lit(p.lo as u128);
+            let s_lit = lit(s as u128);
+            let at = match (p.lo, s) {
+                (_, 0) => quote!(#lo),
+                (0, 1) => quote!(i),
+                (0, _) => quote!(#s_lit * i),
+                (_, 1) => quote!(#lo + i),
+                _ => quote!(#lo + #s_lit * i),
+            };
+            (at, p.width)
+        })
+        .collect()
+}
+
+/// Where bits `pieces` (of a value laid out at `outer`, both most significant first) lie in the
+/// enclosing words: maps positions inside a nested layout to positions in the outer layout.
+fn sub_place(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let (lo, hi) = (p.lo, p.lo + p.width);
+        let mut mapped = Vec::new();
+        let mut offset = 0;
+        for o in outer.iter().rev() {
+            let (a, b) = (lo.max(offset), hi.min(offset + o.width));
+            if a < b {
+                mapped.push(Piece { lo: o.lo + (a - offset), width: b - a });
+            }
+            offset += o.width;
+        }
+        out.extend(mapped.into_iter().rev());
+    }
+    out
+}
+
+/// Expression reading the raw bits of `place` from `src` (a `&[u32]`) as a `u64`.
+fn read_raw(src: &TokenStream, place: &Place) -> TokenStream {
+    let mut acc: Option<TokenStream> = None;
+    for (at, width) in place {
+        let w = lit(*width as u128);
+        let part = quote!(isa_runtime::bits::get_words(#src, #at, #w));
+        acc = Some(match acc {
+            None => part,
+            Some(prev) => quote!(((#prev << #w) | #part)),
+        });
+    }
+    acc.unwrap_or_else(|| quote!(0u64))
+}
+
+/// Statements writing raw `u64` value `v` into `place` of `dst` (a `&mut [u32]`).
+fn write_raw(dst: &TokenStream, place: &Place) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut offset = 0u32;
+    for (at, width) in place.iter().rev() {
+        let w = lit(*width as u128);
+        let value = if offset == 0 {
+            quote!(v)
+        } else {
+            let o = lit(offset as u128);
+            quote!(v >> #o)
+        };
+        out.extend(quote!(isa_runtime::bits::set_words(#dst, #at, #w, #value);));
+        offset += width;
+    }
+    out
+}
+
+/// A value of enum `e` for a raw value the enum does not define. Views are checked when they
+/// are made, so this is never returned; it keeps getters total without a panic path.
+fn enum_fallback(m: &Model, e: ir::EnumId) -> TokenStream {
+    let en = m.enum_ident(e);
+    let payload = m.payload_ty(e);
+    let variants = &m.t.enums[e.0].variants;
+    let (vi, v) = variants
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.values == ir::Values::Rest)
+        .or_else(|| variants.iter().enumerate().next())
+        .expect("an enum has variants");
+    let vid = m.variant_ident(e, vi);
+    match v.values {
+        ir::Values::One(_) => quote!(#en::#vid),
+        ir::Values::Range(lo, _) => {
+            let lo = lit(lo as u128);
+            quote!(#en::#vid(#lo))
+        }
+        ir::Values::Rest => quote!(#en::#vid(raw as #payload)),
+    }
+}
+
+/// Expression reading an element of type `ty` at `place` of `src` (a `&[u32]`).
+fn read_typed(m: &Model, ty: &Type, src: &TokenStream, place: &Place) -> TokenStream {
+    let raw = read_raw(src, place);
+    match ty {
+        Type::Bool => quote!(#raw != 0),
+        Type::UInt(w) => {
+            let t = uint(*w);
+            quote!(#raw as #t)
+        }
+        Type::Number(n) => {
+            let t = uint(m.t.numbers[n.0].kind.width());
+            quote!(#raw as #t)
+        }
+        Type::SInt(w) => {
+            let t = sint(*w);
+            let w = lit(*w as u128);
+            quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
+        }
+        Type::Enum(e) => {
+            let en = m.enum_ident(*e);
+            let fallback = enum_fallback(m, *e);
+            quote!({
+                let raw = #raw;
+                #en::from_bits(raw).unwrap_or(#fallback)
+            })
+        }
+        Type::Layout(l) => {
+            let ln = layout_ident(m, *l);
+            let n = lit(words_for(m.t.layouts[l.0].width) as u128);
+            let mut copies = TokenStream::new();
+            let mut to = 0u32;
+            for (at, width) in place.iter().rev() {
+                let (to_lit, w) = (lit(to as u128), lit(*width as u128));
+                copies.extend(quote!(copy_layout_bits(#src, #at, &mut words, #to_lit, #w);));
+                to += width;
+            }
+            quote!({
+                let mut words = [0u32; #n];
+                #copies
+                #ln { words }
+            })
+        }
+        // Switches are read by their own getter; a switch arm is never a switch.
+        Type::Switch { .. } => quote!(()),
+    }
+}
+
+/// Statements checking value `val` of type `ty` and writing it at `place` of `dst`;
+/// `err_field` names the field in the error.
+fn write_typed(
+    m: &Model,
+    ty: &Type,
+    val: &TokenStream,
+    dst: &TokenStream,
+    place: &Place,
+    spec_name: &str,
+    err_field: &str,
+) -> TokenStream {
+    let width: u32 = place.iter().map(|p| p.1).sum();
+    let write = write_raw(dst, place);
+    let out_of_range = |value: TokenStream, signed: bool| {
+        let w = lit(width as u128);
+        quote!(return Err(isa_runtime::EncodeError::OutOfRange {
+            format: #spec_name, field: #err_field, value: #value, bits: #w, signed: #signed,
+        });)
+    };
+    match ty {
+        Type::Bool => quote! {
+            let v = u64::from(#val);
+            #write
+        },
+        Type::UInt(_) | Type::Number(_) => {
+            let t = uint(width);
+            let check = if rust_bits(width) > width {
+                let max = lit(ir_mask(width) as u128);
+                let err = out_of_range(quote!(i128::from(#val)), false);
+                quote!(if #val > #max { #err })
+            } else {
+                quote!()
+            };
+            let conv = match (t.to_string() == "u64", val.to_string() == "v") {
+                (true, true) => quote!(),
+                (true, false) => quote!(let v = #val;),
+                (false, _) => quote!(let v = u64::from(#val);),
+            };
+            quote! {
+                #check
+                #conv
+                #write
+            }
+        }
+        Type::SInt(w) => {
+            let check = if rust_bits(*w) > *w {
+                let min = proc_macro2::Literal::i128_unsuffixed(-(1i128 << (w - 1)));
+                let max = proc_macro2::Literal::i128_unsuffixed((1i128 << (w - 1)) - 1);
+                let err = out_of_range(quote!(i128::from(#val)), true);
+                quote!(if !(#min..=#max).contains(&#val) { #err })
+            } else {
+                quote!()
+            };
+            let t = sint(*w);
+            let conv =
+                if t.to_string() == "i64" { quote!(#val as u64) } else { quote!(i64::from(#val) as u64) };
+            quote! {
+                #check
+                let v = #conv;
+                #write
+            }
+        }
+        Type::Enum(e) => {
+            let check = if m.t.enums[e.0].has_payload() {
+                let err = out_of_range(quote!(i128::from(#val.bits())), false);
+                quote!(if !#val.is_valid() { #err })
+            } else {
+                quote!()
+            };
+            quote! {
+                #check
+                let v = #val.bits();
+                #write
+            }
+        }
+        Type::Layout(_) => {
+            let mut copies = TokenStream::new();
+            let mut from = 0u32;
+            for (at, width) in place.iter().rev() {
+                let (from_lit, w) = (lit(from as u128), lit(*width as u128));
+                copies.extend(quote!(copy_layout_bits(&#val.words, #from_lit, #dst, #at, #w);));
+                from += width;
+            }
+            copies
+        }
+        Type::Switch { .. } => quote!(),
+    }
+}
+
+/// Bits of the Rust integer a field of `width` bits is stored in.
+fn rust_bits(width: u32) -> u32 {
+    match width {
+        0..=8 => 8,
+        9..=16 => 16,
+        17..=32 => 32,
+        _ => 64,
+    }
+}
+
+/// Mask of the low `width` bits.
+fn ir_mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// `Value` of typed expression `x` of type `ty`.
+fn value_of(m: &Model, ty: &Type, x: TokenStream) -> TokenStream {
+    match ty {
+        Type::Bool => quote!(isa_runtime::value::Value::Bool(#x)),
+        Type::UInt(w) if rust_bits(*w) == 64 => quote!(isa_runtime::value::Value::Uint(#x)),
+        Type::Number(n) if rust_bits(m.t.numbers[n.0].kind.width()) == 64 => {
+            quote!(isa_runtime::value::Value::Uint(#x))
+        }
+        Type::UInt(_) | Type::Number(_) => quote!(isa_runtime::value::Value::Uint(u64::from(#x))),
+        Type::SInt(w) if rust_bits(*w) == 64 => quote!(isa_runtime::value::Value::Int(#x)),
+        Type::SInt(_) => quote!(isa_runtime::value::Value::Int(i64::from(#x))),
+        Type::Enum(_) => quote!(#x.value()),
+        Type::Layout(_) => quote!(isa_runtime::value::Value::Struct(#x.fields())),
+        Type::Switch { .. } => quote!(#x.value()),
+    }
+}
+
+/// Decode checks of layout `l` laid out at `place` (absolute, most significant first) of
+/// `words`: every enum field that can hold an undefined value, and every switch tag.
+fn decode_checks(m: &Model, top: &str, l: &ir::Layout, place: &[Piece], prefix: &str, out: &mut TokenStream) {
+    for f in l.fields.iter().filter(|f| !f.view) {
+        let count = f.array.as_ref().map(|a| a.0);
+        for i in 0..count.unwrap_or(1) {
+            let path = match count {
+                Some(_) => format!("{prefix}{}[{i}]", f.name),
+                None => format!("{prefix}{}", f.name),
+            };
+            let at = sub_place(place, &f.element_pieces(i));
+            match &f.ty {
+                Type::Switch { tag, arms } => {
+                    let tag_at = sub_place(place, &l.fields[*tag].pieces);
+                    let raw = read_raw(&quote!(&words), &fixed_place(&tag_at));
+                    let mut cases = TokenStream::new();
+                    for (value, ty) in arms {
+                        let mut body = TokenStream::new();
+                        type_checks(m, top, ty, &at, &path, &mut body);
+                        let value = lit(*value as u128);
+                        cases.extend(quote!(#value => { #body }));
+                    }
+                    let err = undefined(top, &path, &tag_at);
+                    out.extend(quote! {
+                        match #raw {
+                            #cases
+                            raw => return Err(#err),
+                        }
+                    });
+                }
+                ty => type_checks(m, top, ty, &at, &path, out),
+            }
+        }
+    }
+}
+
+/// Decode checks of one element of type `ty` at `at`.
+fn type_checks(m: &Model, top: &str, ty: &Type, at: &[Piece], path: &str, out: &mut TokenStream) {
+    match ty {
+        Type::Enum(e) if !m.t.enums[e.0].is_total() => {
+            let en = m.enum_ident(*e);
+            let raw = read_raw(&quote!(&words), &fixed_place(at));
+            let err = undefined(top, path, at);
+            out.extend(quote! {
+                let raw = #raw;
+                if #en::from_bits(raw).is_none() {
+                    return Err(#err);
+                }
+            });
+        }
+        Type::Layout(l) => {
+            decode_checks(m, top, &m.t.layouts[l.0], at, &format!("{path}."), out);
+        }
+        _ => {}
+    }
+}
+
+/// The decode error for undefined value `raw` of field `path` at `at`: its `word` is the
+/// 32-bit word holding the field's least significant bit.
+fn undefined(top: &str, path: &str, at: &[Piece]) -> TokenStream {
+    let word = lit(at.last().map_or(0, |p| p.lo / 32) as u128);
+    quote!(isa_runtime::DecodeError::UndefinedValue {
+        format: #top, field: #path, value: raw, word: u128::from(words[#word]),
+    })
+}
+
+/// Whether the all-zero view is valid (then the layout implements `Default`).
+fn zero_is_valid(m: &Model, l: &ir::Layout) -> bool {
+    l.fields.iter().filter(|f| !f.view).all(|f| type_zero_is_valid(m, &f.ty))
+}
+
+fn type_zero_is_valid(m: &Model, ty: &Type) -> bool {
+    match ty {
+        Type::Enum(e) => m.t.enums[e.0].variant_of(0).is_some(),
+        Type::Layout(l) => zero_is_valid(m, &m.t.layouts[l.0]),
+        Type::Switch { arms, .. } => arms.iter().any(|(v, ty)| *v == 0 && type_zero_is_valid(m, ty)),
+        _ => true,
+    }
+}
+
+/// The enum of a switch field's arms, with its tag and value.
+fn switch_def(m: &Model, l: &ir::Layout, f: &ir::Field) -> TokenStream {
+    let Type::Switch { arms, tag } = &f.ty else { return quote!() };
+    let name = switch_ident(m, l, f);
+    let tag_name = &l.fields[*tag].name;
+    let mut variants = Vec::new();
+    let mut tags = Vec::new();
+    let mut values = Vec::new();
+    for (value, ty) in arms {
+        let v = arm_ident(m, ty);
+        let rt = elem_type(m, ty);
+        let value = lit(*value as u128);
+        let x = value_of(m, ty, quote!(x));
+        variants.push(quote!(#v(#rt)));
+        tags.push(quote!(#name::#v(_) => #value));
+        values.push(quote!(#name::#v(x) => #x));
+    }
+    let doc = format!(" `{}.{}`: its type is chosen by `{tag_name}`.", l.name, f.name);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants,)*
+        }
+
+        impl #name {
+            /// The raw value of the tag field this variant implies.
+            pub const fn tag(self) -> u64 {
+                match self {
+                    #(#tags,)*
+                }
+            }
+
+            /// The value for generic tools (JSON).
+            pub fn value(self) -> isa_runtime::value::Value {
+                match self {
+                    #(#values,)*
+                }
+            }
+        }
+    }
+}
+
+/// The Rust type of one element of a field (layouts as their views).
+fn elem_type(m: &Model, ty: &Type) -> TokenStream {
+    match ty {
+        Type::Layout(l) => {
+            let id = layout_ident(m, *l);
+            quote!(#id)
+        }
+        _ => m.rust_type(ty),
+    }
+}
+
+fn arm_ident(m: &Model, ty: &Type) -> Ident {
+    format_ident!(
+        "{}",
+        match ty {
+            Type::Enum(e) => camel(&m.t.enums[e.0].name),
+            Type::Layout(l) => layout_ident(m, *l).to_string(),
+            Type::Bool => "Bool".into(),
+            Type::UInt(w) => format!("U{w}"),
+            Type::SInt(w) => format!("S{w}"),
+            Type::Number(n) => camel(&m.t.numbers[n.0].name),
+            Type::Switch { .. } => "Switch".into(),
+        }
+    )
+}
+
+/// Getter, setter and `fields()` entry of one field.
+struct Accessors {
+    methods: TokenStream,
+    value: Option<TokenStream>,
+}
+
+fn field_accessors(m: &Model, l: &ir::Layout, f: &ir::Field) -> Accessors {
+    let spec_name = &l.name;
+    let fname = &f.name;
+    let get = m.field_ident(fname);
+    let set = format_ident!("set_{}", snake(fname));
+    let fdoc = doc(&f.doc);
+    let this = quote!(&self.words);
+    let this_mut = quote!(&mut self.words);
+    let bits = describe_bits(f);
+    let get_doc = format!(" `{fname}` ({bits}).");
+    let set_doc = format!(" Sets `{fname}`; a value that does not fit its bits is an error.");
+    if let Type::Switch { tag, arms } = &f.ty {
+        let sw = switch_ident(m, l, f);
+        let place = fixed_place(&f.pieces);
+        let tag_place = fixed_place(&l.fields[*tag].pieces);
+        let tag_raw = read_raw(&this, &tag_place);
+        let mut reads = TokenStream::new();
+        let mut writes = TokenStream::new();
+        for (value, ty) in arms {
+            let v = arm_ident(m, ty);
+            let value = lit(*value as u128);
+            let read = read_typed(m, ty, &this, &place);
+            reads.extend(quote!(#value => Some(#sw::#v(#read)),));
+            let write = write_typed(m, ty, &quote!(x), &this_mut, &place, spec_name, fname);
+            writes.extend(quote!(#sw::#v(x) => { #write }));
+        }
+        let tag_write = write_raw(&this_mut, &tag_place);
+        let get_doc = format!(" `{fname}` ({bits}), read as the arm its tag chooses (`None`: no arm).");
+        let set_doc = format!(" Sets `{fname}` and its tag `{}`.", l.fields[*tag].name);
+        return Accessors {
+            methods: quote! {
+                #fdoc
+                #[doc = #get_doc]
+                pub fn #get(&self) -> Option<#sw> {
+                    match #tag_raw {
+                        #reads
+                        _ => None,
+                    }
+                }
+
+                #[doc = #set_doc]
+                pub fn #set(&mut self, v: #sw) -> Result<(), isa_runtime::EncodeError> {
+                    match v {
+                        #writes
+                    }
+                    let v = v.tag();
+                    #tag_write
+                    Ok(())
+                }
+            },
+            value: Some(
+                quote!((#fname, self.#get().map_or(isa_runtime::value::Value::Uint(#tag_raw), #sw::value))),
+            ),
+        };
+    }
+    let ty = elem_type(m, &f.ty);
+    let value = if f.view { None } else { Some(()) };
+    // A tag's setter re-checks the whole view: the switch it drives must still decode.
+    let commit = |body: TokenStream| -> TokenStream {
+        if f.is_tag {
+            // `body` leaves the raw value in `v`.
+            quote! {
+                let mut words = self.words;
+                #body
+                if Self::from_words(words).is_err() {
+                    return Err(isa_runtime::EncodeError::NotAllowed {
+                        format: #spec_name, field: #fname, value: v,
+                    });
+                }
+                self.words = words;
+                Ok(())
+            }
+        } else {
+            quote! {
+                #body
+                Ok(())
+            }
+        }
+    };
+    let dst = if f.is_tag { quote!(&mut words) } else { this_mut.clone() };
+    match &f.array {
+        None => {
+            let place = fixed_place(&f.pieces);
+            let read = read_typed(m, &f.ty, &this, &place);
+            let write = write_typed(m, &f.ty, &quote!(v), &dst, &place, spec_name, fname);
+            let setter = if f.view {
+                quote!()
+            } else {
+                let body = commit(write);
+                quote! {
+                    #[doc = #set_doc]
+                    pub fn #set(&mut self, v: #ty) -> Result<(), isa_runtime::EncodeError> {
+                        #body
+                    }
+                }
+            };
+            let v = value_of(m, &f.ty, quote!(self.#get()));
+            Accessors {
+                methods: quote! {
+                    #fdoc
+                    #[doc = #get_doc]
+                    pub fn #get(&self) -> #ty {
+                        #read
+                    }
+
+                    #setter
+                },
+                value: value.map(|_| quote!((#fname, #v))),
+            }
+        }
+        Some((n, _)) => {
+            let place = element_place(f);
+            let read = read_typed(m, &f.ty, &this, &place);
+            let write = write_typed(m, &f.ty, &quote!(v), &dst, &place, spec_name, fname);
+            let count = lit(*n as u128);
+            let index_bits = lit((32 - n.saturating_sub(1).leading_zeros()).max(1) as u128);
+            let index_field = format!("{fname}[]");
+            let get_doc = format!(" Element `i` of `{fname}` ({bits}); `None` past the last of {n}.");
+            let set_doc = format!(
+                " Sets element `i` of `{fname}`; an index past the last of {n} or a value that does not fit is an error."
+            );
+            let setter = if f.view {
+                quote!()
+            } else {
+                let body = commit(write);
+                quote! {
+                    #[doc = #set_doc]
+                    pub fn #set(&mut self, i: usize, v: #ty) -> Result<(), isa_runtime::EncodeError> {
+                        if i >= #count {
+                            return Err(isa_runtime::EncodeError::OutOfRange {
+                                format: #spec_name, field: #index_field, value: i as i128, bits: #index_bits, signed: false,
+                            });
+                        }
+                        let i = i as u32;
+                        #body
+                    }
+                }
+            };
+            let v = value_of(m, &f.ty, quote!(x));
+            Accessors {
+                methods: quote! {
+                    #fdoc
+                    #[doc = #get_doc]
+                    pub fn #get(&self, i: usize) -> Option<#ty> {
+                        if i >= #count {
+                            return None;
+                        }
+                        let i = i as u32;
+                        Some(#read)
+                    }
+
+                    #setter
+                },
+                value: value.map(|_| {
+                    quote!((#fname, isa_runtime::value::Value::Array(
+                        (0..#count).filter_map(|i| self.#get(i)).map(|x| #v).collect()
+                    )))
+                }),
+            }
+        }
+    }
+}
+
+/// `bits 13:10`, `bits 192 + 4 * i +: 4`, `bits [639:576, ...]` for documentation.
+fn describe_bits(f: &ir::Field) -> String {
+    let one = |p: &Piece| {
+        if p.width == 1 {
+            format!("{}", p.lo)
+        } else {
+            format!("{}:{}", p.lo + p.width - 1, p.lo)
+        }
+    };
+    match &f.array {
+        Some((_, strides)) if f.pieces.len() == 1 => {
+            let p = f.pieces[0];
+            format!("bits {} + {} * i +: {}", p.lo, strides[0], p.width)
+        }
+        _ if f.pieces.len() == 1 => format!("bits {}", one(&f.pieces[0])),
+        _ => format!("bits [{}]", f.pieces.iter().map(one).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
+    let name = layout_ident(m, id);
+    let spec_name = &l.name;
+    let docs = doc(&l.doc);
+    let n_words = words_for(l.width);
+    let n = lit(n_words as u128);
+    let n_bytes = lit(n_words as u128 * 4);
+    let width = lit(l.width as u128);
+    let mut switches = TokenStream::new();
+    let mut methods = TokenStream::new();
+    let mut values = Vec::new();
+    for f in &l.fields {
+        if matches!(f.ty, Type::Switch { .. }) {
+            switches.extend(switch_def(m, l, f));
+        }
+        let a = field_accessors(m, l, f);
+        methods.extend(a.methods);
+        values.extend(a.value);
+    }
+    let mut checks = TokenStream::new();
+    decode_checks(m, spec_name, l, &[Piece { lo: 0, width: l.width }], "", &mut checks);
+    let top_bits = l.width % 32;
+    let clear_top = if top_bits == 0 {
+        quote!()
+    } else {
+        let last = lit(n_words as u128 - 1);
+        let mask = lit(((1u64 << top_bits) - 1) as u128);
+        quote!(words[#last] &= #mask;)
+    };
+    let words_param = if clear_top.is_empty() { quote!(words) } else { quote!(mut words) };
+    let default = if zero_is_valid(m, l) {
+        let d = format!(" All bits zero (a valid `{spec_name}`).");
+        quote! {
+            impl Default for #name {
+                #[doc = #d]
+                fn default() -> Self {
+                    #name { words: [0; #n] }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let from_words_doc = if top_bits == 0 {
+        " Reads the layout from its words; an enum field holding a value the spec does not define is an error.".to_string()
+    } else {
+        format!(
+            " Reads the layout from its words; an enum field holding a value the spec does not define is an error. \
+             Bits above bit {} are not part of the layout and are cleared.",
+            l.width - 1
+        )
+    };
+    quote! {
+        #switches
+
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct #name {
+            words: [u32; #n],
+        }
+
+        #default
+
+        #[allow(unused_parens, clippy::identity_op, clippy::redundant_closure)]
+        impl #name {
+            /// The layout's name in the spec.
+            pub const NAME: &'static str = #spec_name;
+            /// Width in bits.
+            pub const WIDTH: u32 = #width;
+
+            #[doc = #from_words_doc]
+            pub fn from_words(#words_param: [u32; #n]) -> Result<Self, isa_runtime::DecodeError> {
+                #clear_top
+                #checks
+                Ok(#name { words })
+            }
+
+            /// The layout's words: bit b is bit b % 32 of word b / 32.
+            pub fn to_words(&self) -> [u32; #n] {
+                self.words
+            }
+
+            /// Reads the layout from exactly its size in bytes (little-endian words).
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, isa_runtime::DecodeError> {
+                if bytes.len() != #n_bytes {
+                    return Err(isa_runtime::DecodeError::Truncated { needed: #n_bytes, available: bytes.len() });
+                }
+                let mut words = [0u32; #n];
+                for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                }
+                Self::from_words(words)
+            }
+
+            /// The layout's bytes (little-endian words).
+            pub fn to_bytes(&self) -> [u8; #n_bytes] {
+                let mut bytes = [0u8; #n_bytes];
+                for (chunk, word) in bytes.chunks_exact_mut(4).zip(self.words) {
+                    chunk.copy_from_slice(&word.to_le_bytes());
+                }
+                bytes
+            }
+
+            /// Every field by its spec name, for generic tools (nested layouts as structs).
+            pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {
+                vec![#(#values,)*]
+            }
+
+            #methods
+        }
+    }
+}

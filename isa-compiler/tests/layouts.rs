@@ -1,0 +1,199 @@
+//! Rust generated for data layouts (`backend::rust::layouts`): a bit-backed view per layout with
+//! checked decode, a getter and a range-checked setter per field, nested views and `fields()`.
+//!
+//! The generated code is checked as text (formatted with prettyplease) and parsed with syn;
+//! it is compiled and exercised where a target crate includes it.
+
+use isa_compiler::backend::rust::layouts;
+use isa_compiler::check_source;
+
+/// A target with one enum and a 96-bit layout: a nested 8-bit layout, an array of four nested
+/// layouts with stride 8 (one element straddles words 1 and 2), an enum, a bool, a signed field.
+const SMALL: &str = r#"
+target demo {
+    word 32
+}
+
+enum Mode : u2 {
+    OFF = 0
+    ON = 1
+    AUTO = 2
+}
+
+/// Eight bits at the start of the header.
+layout Inner : 8 {
+    a: u3 @ 2:0
+    b: s4 @ 6:3
+    c: bool @ 7
+}
+
+layout Elem : 8 {
+    x: u4 @ 3:0
+    mode: Mode @ 5:4
+    y: bool @ 6
+    unused @ 7
+}
+
+/// The header.
+layout Demo : 96 {
+    inner: Inner @ 7:0
+    /// How the header is used.
+    mode: Mode @ 9:8
+    flag: bool @ 10
+    unused @ 35:11
+    elems[4]: Elem @ 36 + 8 * i +: 8
+    wide: u20 @ 87:68
+    delta: s8 @ 95:88
+}
+"#;
+
+/// Generated layout code, formatted; panics (failing the test) if it is not valid Rust.
+fn generated(source: &str) -> String {
+    let t = match check_source(source) {
+        Ok(t) => t,
+        Err(d) => panic!("the checker rejects the spec: {d:#?}"),
+    };
+    let tokens = layouts::generate_for(&t);
+    let file = syn::parse2::<syn::File>(tokens).expect("generated layout code parses as Rust");
+    prettyplease::unparse(&file)
+}
+
+/// `text` without whitespace and without the trailing commas of wrapped parameter lists, so
+/// the expectations do not depend on where prettyplease breaks lines.
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<String>().replace(",)", ")")
+}
+
+fn assert_contains(text: &str, wanted: &[&str]) {
+    let squashed = squash(text);
+    let missing: Vec<&&str> = wanted.iter().filter(|w| !squashed.contains(&squash(w))).collect();
+    assert!(missing.is_empty(), "missing from the generated code: {missing:#?}\n\n{text}");
+}
+
+#[test]
+fn small_layout_has_a_view_with_accessors() {
+    let text = generated(SMALL);
+    assert_contains(
+        &text,
+        &[
+            "pub struct DemoLayout {\n    words: [u32; 3],\n}",
+            "pub struct Inner {\n    words: [u32; 1],\n}",
+            "pub const WIDTH: u32 = 96;",
+            "pub fn from_words(words: [u32; 3]) -> Result<Self, isa_runtime::DecodeError>",
+            "pub fn to_words(&self) -> [u32; 3]",
+            "pub fn from_bytes(bytes: &[u8]) -> Result<Self, isa_runtime::DecodeError>",
+            "pub fn to_bytes(&self) -> [u8; 12]",
+            "pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)>",
+            // A nested layout is read and written as its own view.
+            "pub fn inner(&self) -> Inner",
+            "pub fn set_inner(&mut self, v: Inner) -> Result<(), isa_runtime::EncodeError>",
+            // Arrays take an index.
+            "pub fn elems(&self, i: usize) -> Option<Elem>",
+            "pub fn set_elems(&mut self, i: usize, v: Elem) -> Result<(), isa_runtime::EncodeError>",
+            "copy_layout_bits(&self.words, 36 + 8 * i, &mut words, 0, 8);",
+            // Enums, bools, signed and unsigned fields.
+            "pub fn mode(&self) -> Mode",
+            "pub fn set_mode(&mut self, v: Mode) -> Result<(), isa_runtime::EncodeError>",
+            "pub fn flag(&self) -> bool",
+            "pub fn wide(&self) -> u32",
+            "pub fn delta(&self) -> i8",
+            "pub fn b(&self) -> i8",
+            // Range checks of fields narrower than their Rust type.
+            "if v > 1048575 {",
+            "if !(-8..=7).contains(&v) {",
+            // Decode checks name the field's path, nested ones included.
+            "field: \"mode\"",
+            "field: \"elems[3].mode\"",
+            "bits: 20",
+            // Zero is a valid header here.
+            "impl Default for DemoLayout",
+            "fn copy_layout_bits(src: &[u32], from: u32, dst: &mut [u32], to: u32, width: u32)",
+            "(\"elems\", isa_runtime::value::Value::Array(",
+            "(\"inner\", isa_runtime::value::Value::Struct(self.inner().fields()))",
+        ],
+    );
+    // The element straddling words 1 and 2 is read bit-exactly, and i32-wide u20 is checked.
+    assert!(!text.contains("unsafe"));
+    assert!(!text.contains("field: \"unused\""), "reserved bits have no accessors");
+}
+
+#[test]
+fn small_layout_joins_the_rest_of_the_target() {
+    let t = check_source(SMALL).expect("the spec checks");
+    let target = isa_compiler::backend::rust::generate(&t);
+    let layouts = prettyplease::unparse(&syn::parse2(layouts::generate_for(&t)).expect("parses"));
+    let whole = format!("{target}\n{layouts}");
+    let file = syn::parse_file(&whole).expect("target and layouts parse together");
+    let mut names: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some(s.ident.to_string()),
+            syn::Item::Enum(e) => Some(e.ident.to_string()),
+            syn::Item::Fn(f) => Some(f.sig.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let count = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), count, "generated items clash: {names:?}");
+    // The layout named like the target's unit struct (`Demo`) is renamed.
+    for wanted in ["Mode", "Inner", "Elem", "Demo", "DemoLayout"] {
+        assert!(names.iter().any(|n| n == wanted), "no `{wanted}` in {names:?}");
+    }
+}
+
+/// The NVIDIA SPH example of the language reference (§15.2).
+fn sph_snippet() -> String {
+    let readme = include_str!("../../isa-specs/README.md");
+    let start = readme
+        .find("/// NVIDIA Shader Program Header, version 3")
+        .expect("the SPH example is in the reference");
+    let end = start + readme[start..].find("```").expect("the SPH example ends");
+    readme[start..end].to_string()
+}
+
+#[test]
+fn sph_header_has_typed_accessors() {
+    let text = generated(&sph_snippet());
+    assert_contains(
+        &text,
+        &[
+            // Renamed: the target's unit struct is `Sph`.
+            "pub struct SphLayout {\n    words: [u32; 20],\n}",
+            "pub const WIDTH: u32 = 640;",
+            "pub fn from_words(words: [u32; 20]) -> Result<Self, isa_runtime::DecodeError>",
+            "pub fn to_bytes(&self) -> [u8; 80]",
+            // Common word 0, field by field.
+            "pub fn sph_type(&self) -> SphType",
+            "pub fn set_sph_type(&mut self, v: SphType) -> Result<(), isa_runtime::EncodeError>",
+            "pub fn version(&self) -> u8",
+            "pub fn shader_type(&self) -> ShaderType",
+            "pub fn sass_version(&self) -> u8",
+            "pub fn stream_out_mask(&self) -> u8",
+            "pub fn common_word1(&self) -> CommonWord1",
+            "pub fn set_common_word4(&mut self, v: CommonWord4)",
+            "pub fn shader_local_memory_low_size(&self) -> u32",
+            "pub fn output_topology(&self) -> OutputTopology",
+            // The two variants chosen by `sph_type`.
+            "pub enum SphMaps {\n    Type1Maps(Type1Maps),\n    Type2Maps(Type2Maps),\n}",
+            "pub fn maps(&self) -> Option<SphMaps>",
+            "pub fn set_maps(&mut self, v: SphMaps) -> Result<(), isa_runtime::EncodeError>",
+            // Arrays of small structs.
+            "pub fn imap_generic_vector(&self, i: usize) -> Option<ImapVector>",
+            "pub fn imap_generic_vector(&self, i: usize) -> Option<ImapPixelVector>",
+            "pub fn omap_target(&self, i: usize) -> Option<OmapTarget>",
+            "pub fn clip_distance(&self, i: usize) -> Option<bool>",
+            "pub fn x(&self) -> PixelImap",
+            "pub fn position(&self) -> ImapVector",
+            // Undefined SphType and ShaderType values are decode errors; a tag without an arm too.
+            "field: \"sph_type\"",
+            "field: \"shader_type\"",
+            "field: \"maps\"",
+        ],
+    );
+    // A zeroed SPH has no SphType: no `Default`.
+    assert!(!text.contains("impl Default for SphLayout"), "an all-zero SPH is not valid");
+    assert!(text.contains("impl Default for CommonWord1"));
+}
