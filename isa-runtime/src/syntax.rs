@@ -15,6 +15,8 @@
 //! random words.
 
 use crate::format::Format;
+use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -242,8 +244,8 @@ impl Table {
         for e in self.entries {
             match *e {
                 Entry::Name(s, v) => {
-                    if starts_with(rest, s, fold) {
-                        f(s.len(), v);
+                    if let Some(len) = spelled(rest, s, fold) {
+                        f(len, v);
                     }
                 }
                 Entry::Range { prefix, suffix, lo, hi, shift } => {
@@ -263,6 +265,33 @@ impl Table {
             }
         }
     }
+}
+
+/// The length of the text at the start of `text` that spelling `s` matches. Spellings match
+/// like literals: a blank matches any run of blanks (or none), and blanks before a spelling that
+/// starts with punctuation are skipped (`r0 >> 1` matches the spelling `>> 1`).
+fn spelled(text: &str, s: &str, fold: bool) -> Option<usize> {
+    let t = text.as_bytes();
+    let blanks = |mut p: usize| {
+        while p < t.len() && (t[p] == b' ' || t[p] == b'\t') {
+            p += 1;
+        }
+        p
+    };
+    let mut p = 0;
+    if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric() && *c != b' ') {
+        p = blanks(p);
+    }
+    for &c in s.as_bytes() {
+        if c == b' ' {
+            p = blanks(p);
+        } else if p < t.len() && (t[p] == c || (fold && t[p].eq_ignore_ascii_case(&c))) {
+            p += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(p)
 }
 
 fn is_word(b: u8) -> bool {
@@ -635,6 +664,10 @@ struct Parser<'t> {
     expected: Vec<String>,
     result: Option<Vec<u64>>,
     budget: u32,
+    /// [`Parser::ends`]' answers, by (item list, index, position).
+    memo: BTreeMap<(usize, usize, usize), Rc<Vec<usize>>>,
+    /// While reading the text, choices are deferred to [`Parser::resolve`].
+    lazy: bool,
 }
 
 /// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
@@ -645,8 +678,17 @@ pub fn parse(
     text: &str,
     ctx: &Context,
 ) -> Result<Vec<u64>, Failure> {
-    let mut p =
-        Parser { format, text, ctx, furthest: 0, expected: Vec::new(), result: None, budget: 2_000_000 };
+    let mut p = Parser {
+        format,
+        text,
+        ctx,
+        furthest: 0,
+        expected: Vec::new(),
+        result: None,
+        budget: 2_000_000,
+        memo: BTreeMap::new(),
+        lazy: true,
+    };
     let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
     for (i, f) in format.fields.iter().enumerate() {
         if let Some(v) = f.fixed {
@@ -654,10 +696,43 @@ pub fn parse(
         }
     }
     let start = skip_blanks(text, 0);
+    // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
+    // search below would try every way to satisfy the guards before giving up.
+    if !p.recognizes(syntax, start) {
+        return Err(Failure { pos: p.furthest, expected: p.expected });
+    }
+    p.furthest = 0;
+    p.expected.clear();
     p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
+    {
+        extern crate std;
+        if std::env::var("ISA_DEBUG").is_ok() {
+            std::eprintln!("steps {}", 2_000_000 - p.budget);
+        }
+    }
     match p.result {
         Some(v) => Ok(v),
         None => Err(Failure { pos: p.furthest, expected: p.expected }),
+    }
+}
+
+/// The length of the label name at the start of `s`.
+fn label_len(s: &str) -> usize {
+    s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(s.len())
+}
+
+/// Whether requiring `e` can assign a field, rather than only check it at the end: a field or
+/// parameter, a comparison of one with a constant, or a combination with such a part.
+fn solvable(e: &Expr) -> bool {
+    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+    match e {
+        Expr::Field(_) | Expr::Param(_) => true,
+        Expr::Not(x) => solvable(x),
+        Expr::Cmp(Cmp::Eq | Cmp::Ne, a, b) => {
+            (named(a) && matches!(**b, Expr::Int(_))) || (named(b) && matches!(**a, Expr::Int(_)))
+        }
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().any(solvable),
+        _ => false,
     }
 }
 
@@ -679,6 +754,112 @@ impl Parser<'_> {
             self.expected.push(what.into());
         }
         false
+    }
+
+    /// Whether `syntax` can match the whole text from `pos` when guards, conditions and value
+    /// ranges are ignored: a context-free superset of what the parser accepts, decided in
+    /// polynomial time by memoising the end positions of every item sequence.
+    fn recognizes(&mut self, syntax: &'static Syntax, pos: usize) -> bool {
+        let mut ends = Vec::new();
+        for arm in syntax.arms {
+            ends.extend(self.ends(arm.items, 0, pos).iter().copied());
+        }
+        let text = self.text;
+        let mut ok = false;
+        for e in ends {
+            let e = skip_blanks(text, e);
+            if e == text.len() {
+                ok = true;
+            } else {
+                self.fail(e, "end of line");
+            }
+        }
+        ok
+    }
+
+    /// The positions where `items[i..]` can end when it starts at `pos` (guards ignored).
+    fn ends(&mut self, items: &'static [Item], i: usize, pos: usize) -> Rc<Vec<usize>> {
+        let key = (items.as_ptr() as usize, i, pos);
+        if let Some(r) = self.memo.get(&key) {
+            return r.clone();
+        }
+        // A re-entry at the same place (no text consumed) adds nothing.
+        self.memo.insert(key, Rc::new(Vec::new()));
+        let mut out: Vec<usize> = Vec::new();
+        let after = |p: &mut Self, mids: &[usize], out: &mut Vec<usize>| {
+            for &m in mids {
+                for &e in p.ends(items, i + 1, m).iter() {
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
+        };
+        match items.get(i) {
+            None => out.push(pos),
+            Some(Item::Lit(s)) => match self.literal(s, pos) {
+                Some(end) => after(self, &[end], &mut out),
+                None => {
+                    self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim()));
+                }
+            },
+            Some(Item::Show(e, show)) => {
+                let view = matches!(e, Expr::Field(s) if self.format.fields[*s as usize].view);
+                let mids = if view { Vec::new() } else { self.show_ends(show, pos) };
+                if mids.is_empty() {
+                    let what = match show {
+                        Show::Table(t) | Show::TableIf(_, t, _) => t.name,
+                        Show::Num(_) if view => "text this dialect only prints",
+                        Show::Num(_) => "a number",
+                    };
+                    self.fail(pos, what);
+                }
+                after(self, &mids, &mut out);
+            }
+            Some(Item::Call(sub, _)) => {
+                let mut mids = Vec::new();
+                for arm in sub.arms {
+                    mids.extend(self.ends(arm.items, 0, pos).iter().copied());
+                }
+                after(self, &mids, &mut out);
+            }
+            Some(Item::Opt(_, body)) => {
+                let body: &'static [Item] = body;
+                let mut mids = vec![pos];
+                mids.extend(self.ends(body, 0, pos).iter().copied());
+                after(self, &mids, &mut out);
+            }
+        }
+        let out = Rc::new(out);
+        self.memo.insert(key, out.clone());
+        out
+    }
+
+    /// Where a value shown with `show` can end when it starts at `pos`.
+    fn show_ends(&self, show: &Show, pos: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let (text, fold) = (self.text, self.ctx.ignore_case);
+        match show {
+            Show::Table(t) => t.candidates(text, pos, fold, &mut |len, _| out.push(pos + len)),
+            Show::TableIf(_, a, b) => {
+                a.candidates(text, pos, fold, &mut |len, _| out.push(pos + len));
+                b.candidates(text, pos, fold, &mut |len, _| out.push(pos + len));
+            }
+            Show::Num(n) => {
+                let rest = &text[pos..];
+                let len = match n {
+                    Num::CFloat => scan_float(rest).map(|x| x.1),
+                    Num::Label { .. } => scan_integer(rest).map(|x| x.1).or_else(|| {
+                        let len = label_len(rest);
+                        (len > 0 && (self.ctx.labels)(&rest[..len]).is_some()).then_some(len)
+                    }),
+                    Num::Hex { prefix: false, .. } => scan_hex_digits(rest).map(|x| x.1),
+                    _ => scan_integer(rest).map(|x| x.1),
+                };
+                out.extend(len.map(|l| pos + l));
+            }
+        }
+        out
     }
 
     /// The known values, with defaults for the fields not known yet.
@@ -715,6 +896,56 @@ impl Parser<'_> {
                 }
             }
         }
+        self.resolve(pos, st)
+    }
+
+    /// Settles the deferred conditions once the text is read. Choices (`a || b`, `!(a && b)`)
+    /// are not made while reading, so a line that fails in its text fails once rather than
+    /// once per combination of choices; here each condition the defaults do not already
+    /// satisfy is solved in turn, trying its parts in order.
+    fn resolve(&mut self, pos: usize, st: &mut State) -> bool {
+        let defaulted = self.defaulted(st);
+        let mut open = Vec::new();
+        for (i, (e, want, frame)) in st.deferred.iter().enumerate() {
+            match eval(e, frame, &st.vals, self.ctx.pc) {
+                Some(v) if (v != 0) == *want => continue,
+                Some(_) => return self.fail(pos, "operands consistent with each other"),
+                None => {}
+            }
+            if eval(e, frame, &defaulted, self.ctx.pc).is_some_and(|v| (v != 0) == *want) {
+                continue;
+            }
+            if solvable(e) {
+                open.push(i);
+            }
+        }
+        if open.is_empty() {
+            return self.complete(pos, st);
+        }
+        // Solve one open condition, then the rest. One that can only be deferred again (a
+        // `!=` whose field another condition assigns) is left for later: try each first.
+        for i in open {
+            let mut trial = st.clone();
+            let (e, want, frame) = trial.deferred.remove(i);
+            let known = trial.vals.iter().filter(|v| v.is_some()).count();
+            let left = trial.deferred.len();
+            let lazy = core::mem::replace(&mut self.lazy, false);
+            let ok = self.require(e, want, &frame, pos, &mut trial, &mut |p, pos, st| {
+                let progress =
+                    st.vals.iter().filter(|v| v.is_some()).count() > known || st.deferred.len() <= left;
+                progress && p.resolve(pos, st)
+            });
+            self.lazy = lazy;
+            if ok {
+                *st = trial;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Fills in the defaults and checks every deferred condition.
+    fn complete(&mut self, pos: usize, st: &mut State) -> bool {
         let mut vals = Vec::with_capacity(st.vals.len());
         for (i, v) in st.vals.iter().enumerate() {
             if self.format.fields[i].view {
@@ -732,6 +963,12 @@ impl Parser<'_> {
         let known: Vec<Option<u64>> = vals.iter().map(|v| Some(*v)).collect();
         for (e, want, frame) in &st.deferred {
             if (eval(e, frame, &known, self.ctx.pc).unwrap_or(0) != 0) != *want {
+                {
+                    extern crate std;
+                    if std::env::var("ISA_DEBUG3").is_ok() {
+                        std::eprintln!("deferred fails: want {want} {e:?} frame {frame:?} vals {vals:?}");
+                    }
+                }
                 return self.fail(pos, "operands consistent with each other");
             }
         }
@@ -740,6 +977,12 @@ impl Parser<'_> {
     }
 
     fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
+        {
+            extern crate std;
+            if std::env::var("ISA_DEBUG2").is_ok() {
+                std::eprintln!("enter {} at {}", syntax.name, pos);
+            }
+        }
         // Arms whose guard the defaults of still-unknown fields satisfy go first, so text that
         // does not mention a field leaves it at its default.
         let defaulted = self.defaulted(st);
@@ -750,6 +993,12 @@ impl Parser<'_> {
             // The printer takes the first arm whose guard holds, so choosing this arm also
             // means every earlier guard is false.
             let index = syntax.arms.iter().position(|a| core::ptr::eq(a, arm)).unwrap_or(0);
+            {
+                extern crate std;
+                if std::env::var("ISA_DEBUG2").is_ok() {
+                    std::eprintln!("  arm {} of {} at {}", index, syntax.name, pos);
+                }
+            }
             let earlier: Vec<&'static Expr> = syntax.arms[..index].iter().filter_map(|a| a.guard).collect();
             let mut trial = st.clone();
             let items = arm.items;
@@ -941,9 +1190,7 @@ impl Parser<'_> {
             Num::Label { base, .. } => match scan_integer(rest) {
                 Some(x) => x,
                 None => {
-                    let len = rest
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-                        .unwrap_or(rest.len());
+                    let len = label_len(rest);
                     let label = &rest[..len];
                     let addr = if len > 0 { (self.ctx.labels)(label) } else { None };
                     match (addr, eval(base, frame, &st.vals, self.ctx.pc)) {
@@ -984,12 +1231,27 @@ impl Parser<'_> {
         false
     }
 
+    /// Gives the field bound to `b` the raw value `v`. Fails when it already has another
+    /// value, or when a deferred condition that the new value decides comes out wrong: such a
+    /// path could only fail at the end of the line, after trying every way to read the rest.
     fn assign(&self, b: Bound, v: u64, st: &mut State) -> bool {
-        match b {
-            Bound::Const(c) => c as u64 == v,
-            Bound::Slot(s) => set(&mut st.vals[s as usize], v),
-            Bound::NotSlot(s) => v <= 1 && set(&mut st.vals[s as usize], 1 - v),
+        let slot = match b {
+            Bound::Const(c) => return c as u64 == v,
+            Bound::Slot(s) => s,
+            Bound::NotSlot(s) => s,
+        };
+        let v = match b {
+            Bound::NotSlot(_) if v > 1 => return false,
+            Bound::NotSlot(_) => 1 - v,
+            _ => v,
+        };
+        match st.vals[slot as usize] {
+            Some(old) => return old == v,
+            None => st.vals[slot as usize] = Some(v),
         }
+        st.deferred
+            .iter()
+            .all(|(e, want, frame)| eval(e, frame, &st.vals, self.ctx.pc).is_none_or(|x| (x != 0) == *want))
     }
 
     /// Makes `e` evaluate to `want`, calling `k` on every way found until one succeeds.
@@ -1030,25 +1292,22 @@ impl Parser<'_> {
             Expr::And(xs) if want => self.require_all(xs, true, frame, pos, st, k),
             Expr::Or(xs) if !want => self.require_all(xs, false, frame, pos, st, k),
             Expr::And(xs) | Expr::Or(xs) => {
-                // A choice: try each part that names a field value directly; a condition with
-                // no such part is checked at the end.
-                let literal = |x: &Expr| match x {
-                    Expr::Field(_) | Expr::Param(_) => true,
-                    Expr::Not(y) => matches!(**y, Expr::Field(_) | Expr::Param(_)),
-                    Expr::Cmp(Cmp::Eq | Cmp::Ne, a, b) => {
-                        matches!(**a, Expr::Field(_) | Expr::Param(_)) && matches!(**b, Expr::Int(_))
-                    }
-                    _ => false,
-                };
-                if !xs.iter().any(literal) {
+                // A choice: try each part that can be solved (one that names a field value,
+                // directly or inside a nested `&&`/`||`). Parts that cannot be solved are checked
+                // at the end, as a last alternative, once every field is known.
+                let parts = xs.iter().filter(|x| solvable(x)).count();
+                if parts == 0 || self.lazy {
                     return self.defer(e, want, frame, pos, st, k);
                 }
-                for x in xs.iter().filter(|x| literal(x)) {
+                for x in xs.iter().filter(|x| solvable(x)) {
                     let mut trial = st.clone();
                     if self.require(x, want, frame, pos, &mut trial, k) {
                         *st = trial;
                         return true;
                     }
+                }
+                if parts < xs.len() {
+                    return self.defer(e, want, frame, pos, st, k);
                 }
                 false
             }
@@ -1100,15 +1359,5 @@ impl Parser<'_> {
     ) -> bool {
         st.deferred.push((e, want, frame.to_vec()));
         k(self, pos, st)
-    }
-}
-
-fn set(slot: &mut Option<u64>, v: u64) -> bool {
-    match slot {
-        Some(old) => *old == v,
-        None => {
-            *slot = Some(v);
-            true
-        }
     }
 }

@@ -35,7 +35,8 @@ fn backward_branch_and_absolute_branch() {
 
 #[test]
 fn errors_carry_line_and_column_and_every_line_is_checked() {
-    let errors = vc4::assemble("nop\nfadd r0, r1, bogus\nbrr -, nowhere\n  nop;  thrend\n", None).expect_err("two bad lines");
+    let errors = vc4::assemble("nop\nfadd r0, r1, bogus\nbrr -, nowhere\n  nop;  thrend\n", None)
+        .expect_err("two bad lines");
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!((errors[0].line, errors[0].column), (2, 14));
     assert_eq!(errors[1].line, 3);

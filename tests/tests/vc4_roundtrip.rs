@@ -12,8 +12,10 @@
 use isa_generated::vc4::{self, Instruction};
 use isa_runtime::DecodeError;
 
-/// Words per encoding.
-const WORDS_PER_CLASS: usize = 100_000;
+/// Words per encoding: 100,000, or `VC4_ROUNDTRIP_WORDS` when set.
+fn words_per_class() -> usize {
+    std::env::var("VC4_ROUNDTRIP_WORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000)
+}
 
 /// xorshift64*: small, fast and deterministic.
 struct Rng(u64);
@@ -166,7 +168,7 @@ fn check_class(c: &Class, seed: u64) -> (Counts, Vec<String>) {
     let mut rng = Rng(seed);
     let mut n = Counts::default();
     let mut failures = Vec::new();
-    for _ in 0..WORDS_PER_CLASS {
+    for _ in 0..words_per_class() {
         let w = word(&mut rng, c);
         n.words += 1;
         let insn = match Instruction::decode(w) {
@@ -224,11 +226,11 @@ fn run(name: &str, seed: u64) {
     assert!(n.decodable > 0, "{name}: no decodable word");
     if !failures.is_empty() {
         let shown: Vec<&String> = failures.iter().take(20).collect();
-        panic!("{name}: {} failures; first ones:\n{}", failures.len(), shown
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n"));
+        panic!(
+            "{name}: {} failures; first ones:\n{}",
+            failures.len(),
+            shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        );
     }
 }
 

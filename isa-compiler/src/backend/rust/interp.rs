@@ -177,6 +177,29 @@ impl Gen<'_> {
             }
             SemKind::Match(s, arms) => {
                 let s = self.expr(s);
+                let pattern = |ranges: &[(u64, u64)]| {
+                    let pats = ranges.iter().map(|(lo, hi)| {
+                        let lo = proc_macro2::Literal::u32_unsuffixed(*lo as u32);
+                        let hi = proc_macro2::Literal::u32_unsuffixed(*hi as u32);
+                        if lo.to_string() == hi.to_string() {
+                            quote!(#lo)
+                        } else {
+                            quote!(#lo..=#hi)
+                        }
+                    });
+                    quote!(#(#pats)|*)
+                };
+                // `x in {set}`: a `true` arm and a `false` default.
+                if let [(Some(ranges), yes), (None, no)] = arms.as_slice() {
+                    let is = |b: &SemBlock, v: bool| {
+                        b.stmts.is_empty()
+                            && matches!(b.value.as_deref(), Some(SemExpr { kind: SemKind::Bool(x), .. }) if *x == v)
+                    };
+                    if is(yes, true) && is(no, false) {
+                        let pats = pattern(ranges);
+                        return quote!(matches!(#s, #pats));
+                    }
+                }
                 let mut has_default = false;
                 let arms_ts: Vec<TokenStream> = arms
                     .iter()
@@ -188,16 +211,8 @@ impl Gen<'_> {
                                 quote!(_ => #body)
                             }
                             Some(ranges) => {
-                                let pats = ranges.iter().map(|(lo, hi)| {
-                                    let lo = proc_macro2::Literal::u32_unsuffixed(*lo as u32);
-                                    let hi = proc_macro2::Literal::u32_unsuffixed(*hi as u32);
-                                    if lo.to_string() == hi.to_string() {
-                                        quote!(#lo)
-                                    } else {
-                                        quote!(#lo..=#hi)
-                                    }
-                                });
-                                quote!(#(#pats)|* => #body)
+                                let pats = pattern(ranges);
+                                quote!(#pats => #body)
                             }
                         }
                     })
@@ -440,7 +455,11 @@ pub fn generate(m: &Model) -> TokenStream {
             quote!(#n: #t)
         });
         let ret = ty(f.ret.unwrap_or(T::Bool));
-        let body = g.block(&f.body);
+        // A body that is one expression is returned as it is (no braces around it).
+        let body = match (&f.body.value, f.body.stmts.is_empty()) {
+            (Some(v), true) => g.expr(v),
+            _ => g.block(&f.body),
+        };
         let doc = format!(
             " Spec function `{}`{}",
             f.name,
