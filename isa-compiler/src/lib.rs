@@ -22,8 +22,27 @@ pub fn check_source(source: &str) -> Result<ir::Target, Vec<Diagnostic>> {
     check::check(&ast)
 }
 
-/// The whole pipeline for one spec file: Rust source, or rendered diagnostics
-/// (`file:line:col` and a snippet for every error).
-pub fn compile_to_rust(file_name: &str, source: &str) -> Result<String, String> {
-    check_source(source).map(|t| backend::rust::generate(&t)).map_err(|d| diag::render(file_name, source, &d))
+/// Everything the compiler makes of one spec.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The checked model.
+    pub target: ir::Target,
+    /// The target's Rust module.
+    pub rust: String,
+    /// Documentation tables, Markdown.
+    pub markdown: String,
+    /// Documentation tables, standalone HTML.
+    pub html: String,
+}
+
+/// The whole pipeline for one spec file; on mistakes, the rendered diagnostics
+/// (`file:line:col` and a snippet for every error, rustc style).
+pub fn compile(file_name: &str, source: &str) -> Result<Output, String> {
+    let render = |d: &[Diagnostic]| diag::render(file_name, source, d);
+    let ast = parse::parse_file(source).map_err(|d| render(&[d]))?; // text → syntax tree
+    let target = check::check(&ast).map_err(|d| render(&d))?; // syntax tree → checked IR
+    let rust = backend::rust::generate_from(&target, file_name); // IR → Rust
+    let markdown = backend::docs::markdown(&target); // IR → documentation
+    let html = backend::docs::html(&target);
+    Ok(Output { target, rust, markdown, html })
 }

@@ -2,9 +2,9 @@
 //! [`Diagnostic`]; checking goes on after an error so one run reports as many as it can, and
 //! nothing here panics on any input.
 //!
-//! One concern per file: [`names`] (the symbol table), [`types`] (enums, number formats, field
-//! types), [`fields`] (bits, overlaps, patterns), [`ambiguity`], [`syntax`] (templates),
-//! [`cond`] (instruction expressions), [`rules`] and [`semantics`].
+//! One concern per file: `names` (the symbol table), `types` (enums, number formats, field
+//! types), `fields` (bits, overlaps, patterns), `ambiguity`, `syntax` (templates),
+//! `cond` (instruction expressions), `rules` and `semantics`.
 
 mod ambiguity;
 mod cond;

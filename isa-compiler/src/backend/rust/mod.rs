@@ -1,12 +1,12 @@
 //! The Rust backend: one formatted, `unsafe`-free module per target.
 //!
-//! - [`enums`]: the spec's enums and switch-typed fields;
-//! - [`formats`]: one struct per encoding with checked decode and encode;
-//! - [`instruction`]: the `Instruction` enum and its decision-tree decoder;
-//! - [`tables`]: static descriptions the runtime's syntax engine prints and parses with, and
+//! - `enums`: the spec's enums and switch-typed fields;
+//! - `formats`: one struct per encoding with checked decode and encode;
+//! - `instruction`: the `Instruction` enum and its decision-tree decoder;
+//! - `tables`: static descriptions the runtime's syntax engine prints and parses with, and
 //!   the `Isa` implementation;
-//! - [`validate`]: properties, constraints and program rules;
-//! - [`interp`]: the interpreter skeleton.
+//! - `validate`: properties, constraints and program rules;
+//! - `interp`: the interpreter skeleton.
 
 pub mod derive;
 mod enums;
