@@ -49,7 +49,7 @@ pub trait Isa: Sync + 'static {
     fn match_format(word: u128) -> Option<usize>;
     /// Encodes one instruction.
     fn encode(insn: &Self::Instruction) -> Result<u128, EncodeError>;
-    /// Index in [`Isa::FORMATS`] of the instruction's encoding.
+    /// Index in [`Isa::formats`] of the instruction's encoding.
     fn format_index(insn: &Self::Instruction) -> usize;
     /// Every field of the instruction by its spec name, typed.
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;

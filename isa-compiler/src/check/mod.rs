@@ -1,4 +1,4 @@
-//! Stage 2: syntax tree → checked [`ir`](crate::ir). Every mistake becomes a located
+//! Stage 2: syntax tree → checked [`crate::ir`]. Every mistake becomes a located
 //! [`Diagnostic`]; checking goes on after an error so one run reports as many as it can, and
 //! nothing here panics on any input.
 //!

@@ -3,7 +3,7 @@
 //! `#[derive(isa_derive::Bitfield)]` turns the bit-range attributes of a struct into a spec with
 //! one format, checks it like any spec and calls [`struct_impl`], which renders, from the checked
 //! [`ir::Format`], an `impl` block for the user's own struct. Fields are extracted, sign-extended,
-//! range-checked and inserted as [`formats`](super::formats) does for a generated struct; what
+//! range-checked and inserted as `formats` does for a generated struct; what
 //! differs is that the members keep the Rust types the user gave them (`waddr: u32` for six
 //! bits), so the range checks follow those types, and that `from_word` checks the fixed
 //! (`is`) bits itself, since no decision tree runs before it.
