@@ -10,6 +10,22 @@
 //!   clears it, disjunctions become choices, and what cannot be solved yet is checked once every
 //!   field is known (after defaults).
 //!
+//! Parsing in more detail:
+//!
+//! - A text that no reading of the syntax matches when guards are ignored (a context-free
+//!   superset, decided by memoised recognition) fails at once, with the furthest position any
+//!   reading reached.
+//! - Choices (`a || b`, `!(a && b)`) are deferred while the text is read and made after it, so
+//!   a line fails in its text once rather than once per combination of choices; a deferred
+//!   condition that an assignment decides wrongly ends that reading at once.
+//! - Names are matched like literals (a blank matches any run of blanks); a table's first
+//!   spelling of a value is printed, all are accepted. An empty spelling of a value the table
+//!   prints as text means "written at another place of the line" and must be matched by a
+//!   non-empty spelling of the same field elsewhere.
+//! - Numbers skip blanks before them (unless they follow a letter or digit); a signed field
+//!   takes its signed range, an unsigned one also the negative numbers of its width; a 32-bit
+//!   hole reads a literal with a fraction or an exponent as an IEEE single.
+//!
 //! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
 //! printed text determines every field, which the generated targets' property tests check on
 //! random words.
@@ -652,6 +668,11 @@ pub struct Context<'a> {
 struct State {
     vals: Vec<Option<u64>>,
     deferred: Vec<(&'static Expr, bool, Vec<Bound>)>,
+    /// Fields whose value the text has spelled out (non-empty) somewhere.
+    shown: Vec<Slot>,
+    /// Fields read through an empty alias (a spelling the printer would not leave empty): their
+    /// value must be spelled out at another place of the line.
+    owed: Vec<Slot>,
 }
 
 type K<'k> = &'k mut dyn FnMut(&mut Parser, usize, &mut State) -> bool;
@@ -689,7 +710,12 @@ pub fn parse(
         memo: BTreeMap::new(),
         lazy: true,
     };
-    let mut st = State { vals: vec![None; format.fields.len()], deferred: Vec::new() };
+    let mut st = State {
+        vals: vec![None; format.fields.len()],
+        deferred: Vec::new(),
+        shown: Vec::new(),
+        owed: Vec::new(),
+    };
     for (i, f) in format.fields.iter().enumerate() {
         if let Some(v) = f.fixed {
             st.vals[i] = Some(v);
@@ -704,21 +730,71 @@ pub fn parse(
     p.furthest = 0;
     p.expected.clear();
     p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
-    {
-        extern crate std;
-        if std::env::var("ISA_DEBUG").is_ok() {
-            std::eprintln!("steps {}", 2_000_000 - p.budget);
-        }
-    }
     match p.result {
         Some(v) => Ok(v),
         None => Err(Failure { pos: p.furthest, expected: p.expected }),
     }
 }
 
+/// Where a number starting at `pos` begins: blanks before it are skipped, unless it follows a
+/// letter or digit (`ra 5` is not `ra5`).
+fn number_start(text: &str, pos: usize) -> usize {
+    if pos > 0 && text.as_bytes().get(pos - 1).is_some_and(|b| is_word(*b)) {
+        pos
+    } else {
+        skip_blanks(text, pos)
+    }
+}
+
+/// A number for a hole of style `n` on a `width`-bit field, at the start of `s`: (value,
+/// length). In a 32-bit hole a decimal literal with a fraction or an exponent (`1.5`, `-0.5`,
+/// `1e3`) is an IEEE single and gives its bits.
+fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
+    match n {
+        Num::CFloat => scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)),
+        Num::Hex { prefix: false, .. } => scan_hex_digits(s),
+        _ => {
+            let int = scan_integer(s);
+            if width == 32 {
+                if let Some((f, len)) = scan_float(s) {
+                    if int.is_none_or(|(_, l)| len > l)
+                        && s[..len].bytes().any(|b| !b.is_ascii_digit() && b != b'-' && b != b'+')
+                    {
+                        return Some(((f as f32).to_bits() as i128, len));
+                    }
+                }
+            }
+            int
+        }
+    }
+}
+
 /// The length of the label name at the start of `s`.
 fn label_len(s: &str) -> usize {
     s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(s.len())
+}
+
+/// Records how a table spelled field `b`'s value `v` (`len` bytes). An empty spelling of a value
+/// the table prints as text is an alias meaning "written elsewhere in the line" (vc4asm takes a
+/// condition on the opcode or on the destination): the value must then be spelled out at
+/// another place, or the line is not read this way. This keeps a value from going unwritten
+/// altogether when it has empty aliases at two places.
+fn note_spelling(b: Bound, t: &Table, len: usize, v: u64, st: &mut State) {
+    let slot = match b {
+        Bound::Slot(s) | Bound::NotSlot(s) => s,
+        Bound::Const(_) => return,
+    };
+    if len > 0 {
+        if !st.shown.contains(&slot) {
+            st.shown.push(slot);
+        }
+        st.owed.retain(|x| *x != slot);
+    } else if !st.shown.contains(&slot) && !st.owed.contains(&slot) {
+        let mut printed = String::new();
+        if t.write(v, &mut printed).is_some() && !printed.is_empty() {
+            st.owed.push(slot);
+        }
+    }
 }
 
 /// Whether requiring `e` can assign a field, rather than only check it at the end: a field or
@@ -846,17 +922,23 @@ impl Parser<'_> {
                 b.candidates(text, pos, fold, &mut |len, _| out.push(pos + len));
             }
             Show::Num(n) => {
-                let rest = &text[pos..];
-                let len = match n {
-                    Num::CFloat => scan_float(rest).map(|x| x.1),
-                    Num::Label { .. } => scan_integer(rest).map(|x| x.1).or_else(|| {
-                        let len = label_len(rest);
-                        (len > 0 && (self.ctx.labels)(&rest[..len]).is_some()).then_some(len)
-                    }),
-                    Num::Hex { prefix: false, .. } => scan_hex_digits(rest).map(|x| x.1),
-                    _ => scan_integer(rest).map(|x| x.1),
-                };
-                out.extend(len.map(|l| pos + l));
+                let start = number_start(text, pos);
+                let rest = &text[start..];
+                match n {
+                    Num::Label { .. } => {
+                        let len = scan_integer(rest).map(|x| x.1).or_else(|| {
+                            let len = label_len(rest);
+                            (len > 0 && (self.ctx.labels)(&rest[..len]).is_some()).then_some(len)
+                        });
+                        out.extend(len.map(|l| start + l));
+                    }
+                    // The field's width decides whether a float literal is read: allow both.
+                    _ => {
+                        for width in [0, 32] {
+                            out.extend(scan_number(*n, width, rest).map(|x| start + x.1));
+                        }
+                    }
+                }
             }
         }
         out
@@ -946,6 +1028,10 @@ impl Parser<'_> {
 
     /// Fills in the defaults and checks every deferred condition.
     fn complete(&mut self, pos: usize, st: &mut State) -> bool {
+        if let Some(&slot) = st.owed.first() {
+            let name = self.format.fields[slot as usize].name;
+            return self.fail(pos, alloc::format!("`{name}` written out"));
+        }
         let mut vals = Vec::with_capacity(st.vals.len());
         for (i, v) in st.vals.iter().enumerate() {
             if self.format.fields[i].view {
@@ -963,12 +1049,6 @@ impl Parser<'_> {
         let known: Vec<Option<u64>> = vals.iter().map(|v| Some(*v)).collect();
         for (e, want, frame) in &st.deferred {
             if (eval(e, frame, &known, self.ctx.pc).unwrap_or(0) != 0) != *want {
-                {
-                    extern crate std;
-                    if std::env::var("ISA_DEBUG3").is_ok() {
-                        std::eprintln!("deferred fails: want {want} {e:?} frame {frame:?} vals {vals:?}");
-                    }
-                }
                 return self.fail(pos, "operands consistent with each other");
             }
         }
@@ -977,12 +1057,6 @@ impl Parser<'_> {
     }
 
     fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
-        {
-            extern crate std;
-            if std::env::var("ISA_DEBUG2").is_ok() {
-                std::eprintln!("enter {} at {}", syntax.name, pos);
-            }
-        }
         // Arms whose guard the defaults of still-unknown fields satisfy go first, so text that
         // does not mention a field leaves it at its default.
         let defaulted = self.defaulted(st);
@@ -993,12 +1067,6 @@ impl Parser<'_> {
             // The printer takes the first arm whose guard holds, so choosing this arm also
             // means every earlier guard is false.
             let index = syntax.arms.iter().position(|a| core::ptr::eq(a, arm)).unwrap_or(0);
-            {
-                extern crate std;
-                if std::env::var("ISA_DEBUG2").is_ok() {
-                    std::eprintln!("  arm {} of {} at {}", index, syntax.name, pos);
-                }
-            }
             let earlier: Vec<&'static Expr> = syntax.arms[..index].iter().filter_map(|a| a.guard).collect();
             let mut trial = st.clone();
             let items = arm.items;
@@ -1151,6 +1219,7 @@ impl Parser<'_> {
                     if !self.assign(b, v, &mut trial) {
                         continue;
                     }
+                    note_spelling(b, if want == Some(false) { e } else { a }, len, v, &mut trial);
                     let ok = match want {
                         None => k(self, pos + len, &mut trial),
                         Some(w) => self.require(c, w, frame, pos + len, &mut trial, &mut *k),
@@ -1172,21 +1241,28 @@ impl Parser<'_> {
         cands.sort_by_key(|c| core::cmp::Reverse(c.0));
         for (len, v) in cands {
             let mut trial = st.clone();
-            if self.assign(b, v, &mut trial) && k(self, pos + len, &mut trial) {
-                *st = trial;
-                return true;
+            if self.assign(b, v, &mut trial) {
+                note_spelling(b, t, len, v, &mut trial);
+                if k(self, pos + len, &mut trial) {
+                    *st = trial;
+                    return true;
+                }
             }
         }
         self.fail(pos, t.name)
     }
 
     fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
-        let rest = &self.text[pos..];
+        let (width, signed) = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => {
+                let f = &self.format.fields[s as usize];
+                (crate::bits::width(f.pieces), f.signed)
+            }
+            Bound::Const(_) => (64, false),
+        };
+        let start = number_start(self.text, pos);
+        let rest = &self.text[start..];
         let (value, len) = match n {
-            Num::CFloat => match scan_float(rest) {
-                Some((f, len)) => ((f as f32).to_bits() as i128, len),
-                None => return self.fail(pos, "a number"),
-            },
             Num::Label { base, .. } => match scan_integer(rest) {
                 Some(x) => x,
                 None => {
@@ -1199,24 +1275,24 @@ impl Parser<'_> {
                     }
                 }
             },
-            Num::Hex { prefix: false, .. } => match scan_hex_digits(rest) {
+            _ => match scan_number(n, width, rest) {
                 Some(x) => x,
-                None => return self.fail(pos, "hex digits"),
-            },
-            _ => match scan_integer(rest) {
-                Some(x) => x,
-                None => return self.fail(pos, "a number"),
+                None => {
+                    return self.fail(
+                        pos,
+                        if matches!(n, Num::Hex { prefix: false, .. }) { "hex digits" } else { "a number" },
+                    )
+                }
             },
         };
-        let width = match b {
-            Bound::Slot(s) | Bound::NotSlot(s) => crate::bits::width(self.format.fields[s as usize].pieces),
-            Bound::Const(_) => 64,
-        };
+        let len = start - pos + len;
+        // A signed field takes its signed range; an unsigned one its unsigned range or the
+        // negative numbers of the same width (`-1` for all ones).
         let fits = if width >= 64 {
             true
         } else {
             let lo = -(1i128 << (width - 1));
-            let hi = (1i128 << width) - 1;
+            let hi = if signed { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
             value >= lo && value <= hi
         };
         if !fits {
