@@ -83,7 +83,7 @@ fn word(rng: &mut Rng, c: &Class) -> u64 {
     } else {
         w = (w & !c.opcode_mask) | c.opcode;
     }
-    if rng.next() % 2 == 0 {
+    if rng.next() & 1 == 0 {
         w = tidy(rng, w);
     }
     w
