@@ -1,1 +1,28 @@
-//! Integration tests of the isa workspace live in `tests/`; this crate has no code of its own.
+//! Integration tests of the isa workspace live in `tests/`; this crate holds what several of
+//! them share: the seed documents' worked programs.
+
+/// Seed 004's uniform example: four uniforms converted and packed into r5 with the MUL packs
+/// 8a, 8b, 8c, 8d (the first instruction is the seed's worked word 0xD14059E5_20820DF7), the
+/// colour written to TLB_COLOUR_ALL, then thread end and its two delay slots.
+pub const VC4_UNIFORM_PROGRAM: &str = "
+.long 0xd14059e520820df7
+nop; fmul r5quad.8bsf, unif, 1.0
+nop; fmul r5quad.8csf, unif, 1.0
+nop; fmul r5quad.8dsf, unif, 1.0
+mov tlbc, r5
+nop;  thrend
+nop
+nop
+";
+
+/// Seed 004's varying example: three varyings interpolated as V * W + C through r5 (the second
+/// instruction is the seed's second worked encoding), then thread end and two delay slots.
+pub const VC4_VARYING_PROGRAM: &str = "
+nop; fmul r0, ra15, vary
+.long 0x11024821213e3177
+fadd r1, r1, r5; fmul r2, ra15, vary
+fadd r2, r2, r5
+nop;  thrend
+nop
+nop
+";

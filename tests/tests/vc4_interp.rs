@@ -72,19 +72,7 @@ fn f(x: f32) -> u32 {
 
 // ---- (a) Seed 004: uniforms converted and packed into an RGBA colour -------------------------
 
-/// Four `fmul`s of UNIFORM_READ by the small immediate 1.0 into r5 with the MUL packs 8a, 8b,
-/// 8c, 8d (the first is the seed's worked word 0xD14059E5_20820DF7), the colour written to
-/// TLB_COLOUR_ALL, thread end and its two delay slots.
-const UNIFORM_PROGRAM: &str = "
-.long 0xd14059e520820df7
-nop; fmul r5quad.8bsf, unif, 1.0
-nop; fmul r5quad.8csf, unif, 1.0
-nop; fmul r5quad.8dsf, unif, 1.0
-mov tlbc, r5
-nop;  thrend
-nop
-nop
-";
+const UNIFORM_PROGRAM: &str = isa_tests::VC4_UNIFORM_PROGRAM;
 
 /// Runs the uniform program on four uniforms; returns the machine after the run.
 fn run_uniform_program(rgba: [f32; 4]) -> Machine<Fragment> {
@@ -134,18 +122,7 @@ fn each_pack_inserts_one_byte() {
 
 // ---- (b) Seed 004: varyings interpolated as V * W + C ---------------------------------------
 
-/// `fmul r0, ra15, vary` (V * W; C goes to r5), then pipelined: the previous varying's
-/// `fadd rN, rN, r5` with the next one's `fmul` (the second instruction is the seed's worked
-/// word), the last `fadd`, thread end and two delay slots.
-const VARYING_PROGRAM: &str = "
-nop; fmul r0, ra15, vary
-.long 0x11024821213e3177
-fadd r1, r1, r5; fmul r2, ra15, vary
-fadd r2, r2, r5
-nop;  thrend
-nop
-nop
-";
+const VARYING_PROGRAM: &str = isa_tests::VC4_VARYING_PROGRAM;
 
 #[test]
 fn varyings_interpolate_as_v_times_w_plus_c() {

@@ -29,30 +29,9 @@ fn violations(source: &str) -> Vec<(&'static str, usize)> {
     check(&assemble(source))
 }
 
-/// Seed 004's uniform example: four uniforms packed into r5 (the first instruction is the
-/// seed's worked word), written to TLB_COLOUR_ALL, then thread end and two delay slots.
-const SEED_UNIFORM_PROGRAM: &str = "
-.long 0xd14059e520820df7
-nop; fmul r5quad.8bsf, unif, 1.0
-nop; fmul r5quad.8csf, unif, 1.0
-nop; fmul r5quad.8dsf, unif, 1.0
-mov tlbc, r5
-nop;  thrend
-nop
-nop
-";
+const SEED_UNIFORM_PROGRAM: &str = isa_tests::VC4_UNIFORM_PROGRAM;
 
-/// Seed 004's varying example: three varyings interpolated as V * W + C (the second
-/// instruction is the seed's worked word).
-const SEED_VARYING_PROGRAM: &str = "
-nop; fmul r0, ra15, vary
-.long 0x11024821213e3177
-fadd r1, r1, r5; fmul r2, ra15, vary
-fadd r2, r2, r5
-nop;  thrend
-nop
-nop
-";
+const SEED_VARYING_PROGRAM: &str = isa_tests::VC4_VARYING_PROGRAM;
 
 #[test]
 fn the_seed_programs_keep_every_rule() {
