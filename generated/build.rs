@@ -37,7 +37,9 @@ fn main() {
             title = format!(" {} (from `isa-specs/{name}`).", target.title),
             m = target.name
         ));
-        list.push(format!("&{}::{unit}", target.name));
+        if let Some(unit) = unit {
+            list.push(format!("&{}::{unit}", target.name));
+        }
     }
     modules.push_str(&format!(
         "/// Every built-in target.\npub static TARGETS: &[&dyn isa_runtime::target::Target] = &[{}];\n",

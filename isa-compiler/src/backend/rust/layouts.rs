@@ -66,7 +66,7 @@ fn layout_ident(m: &Model, id: ir::LayoutId) -> Ident {
 /// `name` as a type name, with `Layout` appended if it would clash with the target's unit
 /// struct, an enum, an instruction format or `Instruction`.
 fn type_ident(m: &Model, name: &str) -> Ident {
-    let taken = name == super::target_type_name(m.t)
+    let taken = super::target_type_name(m.t).as_deref() == Some(name)
         || name == "Instruction"
         || m.t.enums.iter().any(|e| camel(&e.name) == name)
         || m.t.formats.iter().any(|f| camel(&f.name) == name)

@@ -27,20 +27,28 @@ pub fn generate(t: &ir::Target) -> String {
     generate_from(t, &format!("{}.isa", t.name))
 }
 
-/// The name of the unit struct implementing the target (`vc4` → `Vc4`).
-pub fn target_type_name(t: &ir::Target) -> String {
-    names::camel(&t.name)
+/// The name of the unit struct implementing the target (`vc4` → `Vc4`), for targets with
+/// instructions (a target of data layouts only has none).
+pub fn target_type_name(t: &ir::Target) -> Option<String> {
+    (!t.formats.is_empty()).then(|| names::camel(&t.name))
 }
 
 /// Like [`generate`], naming `source` in the header.
 pub fn generate_from(t: &ir::Target, source: &str) -> String {
     let m = model::Model::new(t);
     let enums = enums::generate(&m);
-    let formats = formats::generate(&m);
-    let instruction = instruction::generate(&m);
-    let tables = tables::generate(&m);
-    let validate = validate::generate(&m);
-    let interp = interp::generate(&m);
+    let layouts = layouts::generate(&m);
+    // A target of data layouts only (a header) has no instructions to decode or assemble.
+    let instructions = if t.formats.is_empty() {
+        quote!()
+    } else {
+        let formats = formats::generate(&m);
+        let instruction = instruction::generate(&m);
+        let tables = tables::generate(&m);
+        let validate = validate::generate(&m);
+        let interp = interp::generate(&m);
+        quote!(#formats #instruction #tables #validate #interp)
+    };
     let file = quote! {
         #[allow(unused_imports)]
         use isa_runtime::bits::Piece;
@@ -52,11 +60,8 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
         use isa_runtime::target::Dialect;
 
         #enums
-        #formats
-        #instruction
-        #tables
-        #validate
-        #interp
+        #layouts
+        #instructions
     };
     let text = match syn::parse2::<syn::File>(file.clone()) {
         Ok(f) => prettyplease::unparse(&f),
