@@ -17,6 +17,7 @@ fn main() {
     files.sort();
     let mut modules = String::new();
     let mut list = Vec::new();
+    let mut data = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -40,10 +41,17 @@ fn main() {
         if let Some(unit) = unit {
             list.push(format!("&{}::{unit}", target.name));
         }
+        if let Some(root) = isa_compiler::backend::rust::data_target_name(&target) {
+            data.push(format!("&{}::{root}", target.name));
+        }
     }
     modules.push_str(&format!(
         "/// Every built-in target.\npub static TARGETS: &[&dyn isa_runtime::target::Target] = &[{}];\n",
         list.join(", ")
+    ));
+    modules.push_str(&format!(
+        "/// Every built-in target whose root is a data layout.\npub static DATA_TARGETS: &[&dyn isa_runtime::layout::DataTarget] = &[{}];\n",
+        data.join(", ")
     ));
     if let Err(e) = std::fs::write(out.join("targets.rs"), modules) {
         fail(&format!("cannot write targets.rs: {e}"));

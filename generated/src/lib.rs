@@ -10,6 +10,11 @@ pub fn targets() -> &'static [&'static dyn isa_runtime::target::Target] {
     TARGETS
 }
 
+/// Every built-in target whose root is a data layout (a header), by name order.
+pub fn data_targets() -> &'static [&'static dyn isa_runtime::layout::DataTarget] {
+    DATA_TARGETS
+}
+
 /// The built-in target called `name`.
 pub fn target(name: &str) -> Option<&'static dyn isa_runtime::target::Target> {
     TARGETS.iter().copied().find(|t| t.name() == name)

@@ -2,11 +2,22 @@
 //! lookup of a target or dialect by the name given on the command line.
 
 use crate::error::{Error, Result};
+use isa_runtime::layout::DataTarget;
 use isa_runtime::target::Target;
 
 /// Every target built into this `isa`.
 pub fn builtin_targets() -> &'static [&'static dyn Target] {
     isa_generated::targets()
+}
+
+/// Every built-in target whose root is a data layout (a header).
+pub fn data_targets() -> &'static [&'static dyn DataTarget] {
+    isa_generated::data_targets()
+}
+
+/// The built-in data-layout target called `name` (ASCII case ignored), if there is one.
+pub fn find_data_target(name: &str) -> Option<&'static dyn DataTarget> {
+    data_targets().iter().copied().find(|t| t.name().eq_ignore_ascii_case(name))
 }
 
 /// The built-in target called `name` (ASCII case ignored).
@@ -15,7 +26,13 @@ pub fn find_target(name: &str) -> Result<&'static dyn Target> {
     if let Some(t) = targets.iter().find(|t| t.name().eq_ignore_ascii_case(name)) {
         return Ok(*t);
     }
-    let known: Vec<&str> = targets.iter().map(|t| t.name()).collect();
+    if find_data_target(name).is_some() {
+        return Err(Error::Usage(format!(
+            "target `{name}` is a data layout: it has `decode`, `validate` and `encode`, no instructions"
+        )));
+    }
+    let mut known: Vec<&str> = targets.iter().map(|t| t.name()).collect();
+    known.extend(data_targets().iter().map(|t| t.name()));
     Err(Error::Usage(if known.is_empty() {
         format!("unknown target `{name}`: no targets are built in")
     } else {

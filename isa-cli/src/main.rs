@@ -14,7 +14,7 @@ mod files;
 mod words;
 
 use clap::{Args, Parser, Subcommand};
-use commands::{asm, decode, disasm, spec, targets, validate};
+use commands::{asm, decode, disasm, header, spec, targets, validate};
 use error::{Outcome, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -73,16 +73,36 @@ enum Command {
     },
     /// List the built-in targets: name, word bits, dialects (default first), title.
     Targets,
-    /// Decode hex words given as arguments, or read from standard input one per line.
+    /// Decode hex words given as arguments, or read from standard input one per line. For a
+    /// data-layout target (`sph`): its 32-bit hex words as arguments, or `--file` (binary, or
+    /// text of hex words).
     Decode {
         #[command(flatten)]
         target: TargetArgs,
-        /// Print one JSON object per word: word, instruction and fields.
+        /// Print one JSON object per word: word, instruction and fields (for a data layout: the
+        /// layout's fields, which `isa encode` reads back).
         #[arg(long)]
         json: bool,
+        /// A data layout's file: its bytes, or its hex words as text (`-`: standard input).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
         /// Hex words (`0x` prefix and `_` separators allowed).
         #[arg(value_name = "HEXWORD")]
         words: Vec<String>,
+    },
+    /// Build a data layout (`--target sph`) from JSON of the shape `decode --json` prints.
+    Encode {
+        /// Built-in data-layout target (see `isa targets`).
+        #[arg(long, short, value_name = "TARGET")]
+        target: String,
+        /// The JSON file (`-` for standard input).
+        file: PathBuf,
+        /// Output file; standard output if not given.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Write the layout's 32-bit words in hex, one per line, instead of its bytes.
+        #[arg(long)]
+        hex: bool,
     },
     /// Disassemble a program: binary words in the target's byte order, or hex text with --hex.
     Disasm {
@@ -131,10 +151,31 @@ fn run(command: Command) -> Result<Outcome> {
         Command::Docs { file, out } => spec::docs(&file, &out),
         Command::Build { specs, out } => spec::build(&specs, &out),
         Command::Targets => targets::run(),
-        Command::Decode { target, json, words } => {
+        Command::Decode { target, json, file, words } => {
+            if let Some(t) = builtin::find_data_target(&target.target) {
+                let input = match &file {
+                    Some(path) => header::Input::File(path),
+                    None => header::Input::Words(&words),
+                };
+                return header::decode(t, &input, json);
+            }
+            if file.is_some() {
+                return Err(error::Error::Usage(
+                    "`--file` is for data-layout targets; use `isa disasm` for programs".into(),
+                ));
+            }
             let (t, d) = target.resolve()?;
             decode::run(t, d, json, &words)
         }
+        Command::Encode { target, file, out, hex } => match builtin::find_data_target(&target) {
+            Some(t) => header::encode(t, &file, out.as_deref(), hex),
+            None => {
+                builtin::find_target(&target)?;
+                Err(error::Error::Usage(format!(
+                    "`isa encode` builds data layouts; `{target}` has instructions: use `isa asm`"
+                )))
+            }
+        },
         Command::Disasm { target, hex, address, file } => {
             let (t, d) = target.resolve()?;
             let opts = disasm::Options { file: &file, hex, address };
@@ -145,7 +186,10 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = asm::Options { file: &file, out: out.as_deref(), hex };
             asm::run(t, d, &opts)
         }
-        Command::Validate { target, hex, file } => validate::run(builtin::find_target(&target)?, &file, hex),
+        Command::Validate { target, hex, file } => match builtin::find_data_target(&target) {
+            Some(t) => header::validate(t, &header::Input::File(&file)),
+            None => validate::run(builtin::find_target(&target)?, &file, hex),
+        },
     }
 }
 

@@ -174,8 +174,10 @@ pub struct Layout {
     pub width: Option<Expr>,
     /// Fields, in order.
     pub fields: Vec<Field>,
-    /// Don't-care bit ranges.
-    pub unused: Vec<(Vec<BitPiece>, Span)>,
+    /// Don't-care (reserved) bit ranges.
+    pub unused: Vec<Unused>,
+    /// `= switch path { value => Layout, ... }`: a union of layouts chosen by a shared field.
+    pub union: Option<TypeExpr>,
     /// Syntax per dialect.
     pub syntax: Vec<(Ident, TemplateBody)>,
     /// Property definitions for this format.
@@ -184,6 +186,21 @@ pub struct Layout {
     pub constraints: Vec<Constraint>,
     /// Semantics.
     pub execute: Option<Block>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `unused [name] @ bits`: don't-care bits of a format, reserved bits of a layout.
+#[derive(Debug)]
+pub struct Unused {
+    /// Doc comment.
+    pub doc: String,
+    /// The document's name for the bits, if any.
+    pub name: Option<Ident>,
+    /// Bits.
+    pub bits: Vec<BitPiece>,
+    /// How many fields are declared before it (its place in the documentation).
+    pub after: usize,
     /// Where.
     pub span: Span,
 }

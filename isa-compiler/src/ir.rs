@@ -43,6 +43,8 @@ pub struct Target {
     pub rules: Vec<Rule>,
     /// Machine state, functions and hooks for the interpreter.
     pub semantics: Option<Semantics>,
+    /// The layout a data target is made of (`root Sph`): tools decode and encode it.
+    pub root: Option<LayoutId>,
 }
 
 /// A syntax dialect.
@@ -285,6 +287,128 @@ pub struct Layout {
     pub fields: Vec<Field>,
     /// Don't-care bits.
     pub unused: Vec<Piece>,
+    /// Reserved bits as the document lists them (name, doc, pieces, fields declared before).
+    pub reserved: Vec<Reserved>,
+    /// For a union: the tag path and the arm layouts (then `fields` is empty).
+    pub union: Option<Union>,
+    /// Constraints over the layout's leaves.
+    pub constraints: Vec<Constraint>,
+    /// Every leaf field (nested layouts and arrays expanded) with absolute bits: what
+    /// constraints read (`CondExpr::Field(i)` is leaf `i`).
+    pub leaves: Vec<Leaf>,
+}
+
+/// Reserved bits of a data layout.
+#[derive(Debug, Clone)]
+pub struct Reserved {
+    /// The document's name for them (`None`: "reserved").
+    pub name: Option<String>,
+    /// Doc comment.
+    pub doc: String,
+    /// Bits.
+    pub pieces: Vec<Piece>,
+    /// How many fields are declared before it.
+    pub after: usize,
+}
+
+/// A union layout: one of `arms`, chosen by the value of the leaf at `tag` they all share.
+#[derive(Debug, Clone)]
+pub struct Union {
+    /// Dotted path of the tag (`common_word0.sph_type`).
+    pub tag: String,
+    /// The tag's bits, the same in every arm.
+    pub tag_pieces: Vec<Piece>,
+    /// The tag's type.
+    pub tag_ty: Type,
+    /// (tag value, layout) arms.
+    pub arms: Vec<(u64, LayoutId)>,
+}
+
+/// A leaf of a layout: a field that is not itself a layout, at absolute bits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaf {
+    /// Dotted path with array indices (`imap_generic_vector[3].imap_x`).
+    pub path: String,
+    /// Bits within the outermost layout, most significant piece first.
+    pub pieces: Vec<Piece>,
+    /// Type.
+    pub ty: Type,
+}
+
+impl Target {
+    /// Every leaf of layout `id`: nested layouts and arrays expanded, switches and views
+    /// left out; for a union, the leaves every arm has at the same bits with the same type.
+    pub fn leaves(&self, id: LayoutId) -> Vec<Leaf> {
+        let mut out = Vec::new();
+        self.collect_leaves(id, &[Piece { lo: 0, width: self.layouts[id.0].width }], "", 0, &mut out);
+        out
+    }
+
+    fn collect_leaves(&self, id: LayoutId, at: &[Piece], prefix: &str, depth: u32, out: &mut Vec<Leaf>) {
+        let Some(l) = self.layouts.get(id.0) else { return };
+        if depth > 16 {
+            return;
+        }
+        if let Some(u) = &l.union {
+            let mut common: Option<Vec<Leaf>> = None;
+            for (_, arm) in &u.arms {
+                let mut leaves = Vec::new();
+                self.collect_leaves(*arm, at, prefix, depth + 1, &mut leaves);
+                common = Some(match common {
+                    None => leaves,
+                    Some(c) => c.into_iter().filter(|x| leaves.contains(x)).collect(),
+                });
+            }
+            out.extend(common.unwrap_or_default());
+            return;
+        }
+        for f in l.fields.iter().filter(|f| !f.view) {
+            let count = f.array.as_ref().map(|a| a.0);
+            for i in 0..count.unwrap_or(1) {
+                let path = match count {
+                    Some(_) => format!("{prefix}{}[{i}]", f.name),
+                    None => format!("{prefix}{}", f.name),
+                };
+                let pieces = sub_pieces(at, &f.element_pieces(i));
+                match &f.ty {
+                    Type::Layout(n) => self.collect_leaves(*n, &pieces, &format!("{path}."), depth + 1, out),
+                    Type::Switch { .. } => {}
+                    ty => out.push(Leaf { path, pieces, ty: ty.clone() }),
+                }
+            }
+        }
+    }
+}
+
+/// Where bits `pieces` of a value laid out at `outer` (both most significant first) lie in the
+/// enclosing words: maps positions inside a nested layout to positions in the outer one.
+pub fn sub_pieces(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let (lo, hi) = (p.lo, p.lo + p.width);
+        let mut mapped = Vec::new();
+        let mut offset = 0;
+        for o in outer.iter().rev() {
+            let (a, b) = (lo.max(offset), hi.min(offset + o.width));
+            if a < b {
+                mapped.push(Piece { lo: o.lo + (a - offset), width: b - a });
+            }
+            offset += o.width;
+        }
+        out.extend(mapped.into_iter().rev());
+    }
+    // Adjacent pieces that continue each other are one piece.
+    let mut merged: Vec<Piece> = Vec::new();
+    for p in out {
+        match merged.last_mut() {
+            Some(last) if p.lo + p.width == last.lo => {
+                last.lo = p.lo;
+                last.width += p.width;
+            }
+            _ => merged.push(p),
+        }
+    }
+    merged
 }
 
 /// An instruction encoding.
@@ -446,13 +570,17 @@ pub struct Property {
     pub default: i64,
 }
 
-/// A per-instruction constraint.
+/// A per-instruction constraint, or a constraint of a data layout.
 #[derive(Debug, Clone)]
 pub struct Constraint {
     /// Name.
     pub name: String,
+    /// Doc comment.
+    pub doc: String,
     /// Text.
     pub message: String,
+    /// The fields it reads (dotted paths in layouts), in order of first use.
+    pub reads: Vec<String>,
     /// Must hold.
     pub expr: CondExpr,
 }

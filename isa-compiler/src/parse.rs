@@ -198,6 +198,7 @@ fn item(p: Pair<Rule>) -> Item {
                 width: None,
                 fields: Vec::new(),
                 unused: Vec::new(),
+                union: None,
                 syntax: Vec::new(),
                 properties: Vec::new(),
                 constraints: Vec::new(),
@@ -207,6 +208,7 @@ fn item(p: Pair<Rule>) -> Item {
             for p in inner {
                 match p.as_rule() {
                     Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
+                    Rule::switch_type => l.union = Some(switch_type(p)),
                     Rule::expr => l.width = Some(expr(p)),
                     Rule::int => {
                         l.width = Some(Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) })
@@ -235,8 +237,15 @@ fn item(p: Pair<Rule>) -> Item {
                     Rule::unused => {
                         let s = span(&p);
                         let mut it = p.into_inner().peekable();
-                        let _ = docs(&mut it);
-                        l.unused.push((bitspec(it.next().expect("bits")), s));
+                        let doc = docs(&mut it);
+                        let mut next = it.next().expect("bits");
+                        let mut name = None;
+                        if next.as_rule() == Rule::ident {
+                            name = Some(ident(next));
+                            next = it.next().expect("bits");
+                        }
+                        let after = l.fields.len();
+                        l.unused.push(Unused { doc, name, bits: bitspec(next), after, span: s });
                     }
                     Rule::syntax_def => {
                         let mut it = p.into_inner();
@@ -446,19 +455,21 @@ fn field(p: Pair<Rule>) -> Field {
 fn type_expr(p: Pair<Rule>) -> TypeExpr {
     let inner = p.into_inner().next().expect("type");
     match inner.as_rule() {
-        Rule::switch_type => {
-            let sp = span(&inner);
-            let mut it = inner.into_inner();
-            let tag = it.next().expect("tag").into_inner().map(ident).collect();
-            let mut arms = Vec::new();
-            while let Some(e) = it.next() {
-                let ty = ident(it.next().expect("arm type"));
-                arms.push((expr(e), ty));
-            }
-            TypeExpr::Switch { tag, arms, span: sp }
-        }
+        Rule::switch_type => switch_type(inner),
         _ => TypeExpr::Named(ident(inner)),
     }
+}
+
+fn switch_type(p: Pair<Rule>) -> TypeExpr {
+    let sp = span(&p);
+    let mut it = p.into_inner();
+    let tag = it.next().expect("tag").into_inner().map(ident).collect();
+    let mut arms = Vec::new();
+    while let Some(e) = it.next() {
+        let ty = ident(it.next().expect("arm type"));
+        arms.push((expr(e), ty));
+    }
+    TypeExpr::Switch { tag, arms, span: sp }
 }
 
 fn bitspec(p: Pair<Rule>) -> Vec<BitPiece> {

@@ -69,6 +69,15 @@ pub enum EncodeError {
         /// The value that was given.
         value: u64,
     },
+    /// A generic value (JSON) does not describe the layout: an unknown or ill-typed field.
+    Invalid {
+        /// The layout.
+        format: &'static str,
+        /// The field's name as given (empty for the whole value).
+        field: alloc::string::String,
+        /// What was expected.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for EncodeError {
@@ -80,6 +89,12 @@ impl fmt::Display for EncodeError {
             }
             EncodeError::NotAllowed { format, field, value } => {
                 write!(f, "{format}: field `{field}` may not hold {value} in this encoding")
+            }
+            EncodeError::Invalid { format, field, reason } if field.is_empty() => {
+                write!(f, "{format}: {reason}")
+            }
+            EncodeError::Invalid { format, field, reason } => {
+                write!(f, "{format}: field `{field}`: {reason}")
             }
         }
     }

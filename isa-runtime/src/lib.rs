@@ -10,6 +10,8 @@
 //! - [`number`]: declared number formats (minifloats such as fp20, fixed point such as fx10);
 //! - [`value`]: field values for generic tools (JSON output of `isa decode --json`);
 //! - [`target`]: the object-safe [`target::Target`] trait, so tools never match over targets;
+//! - [`layout`]: what generated data layouts provide, and [`layout::DataTarget`], the
+//!   object-safe face of a target whose root is a layout (a header);
 //! - [`program`]: program-rule violations reported by validators;
 //! - [`interp`]: the trap type of generated interpreters.
 #![no_std]
@@ -22,6 +24,7 @@ pub mod bits;
 pub mod error;
 pub mod format;
 pub mod interp;
+pub mod layout;
 pub mod number;
 pub mod program;
 pub mod syntax;

@@ -9,8 +9,10 @@ pub struct Violation {
     pub rule: &'static str,
     /// The rule's text, as the reference document states it.
     pub message: &'static str,
-    /// Index of the instruction the violation is reported at.
+    /// Index of the instruction the violation is reported at (0 for a data layout).
     pub index: usize,
+    /// The fields the rule reads (dotted paths in data layouts).
+    pub fields: &'static [&'static str],
     /// Extra detail (for example the related instruction), possibly empty.
     pub detail: String,
 }

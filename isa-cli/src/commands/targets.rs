@@ -1,7 +1,7 @@
 //! `isa targets`: the built-in targets, one per line in aligned columns: name, word bits,
 //! dialects (default first) and title.
 
-use crate::builtin::builtin_targets;
+use crate::builtin::{builtin_targets, data_targets};
 use crate::error::{Error, Outcome, Result};
 use std::io::Write;
 
@@ -18,6 +18,14 @@ pub fn run() -> Result<Outcome> {
                 t.title().to_string(),
             ]
         })
+        .chain(data_targets().iter().map(|t| {
+            [
+                t.name().to_string(),
+                format!("{}-byte", t.bytes()),
+                format!("layout {}", t.root()),
+                t.title().to_string(),
+            ]
+        }))
         .collect();
     let width = |col: usize| rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
     let (w0, w1, w2) = (width(0), width(1), width(2));

@@ -239,7 +239,38 @@ impl<'a> Model<'a> {
     fn layout(&self, i: usize) -> Value {
         let l = &self.t.layouts[i];
         let owners = owners(l.width, &l.fields, &l.unused);
-        let rows = l.fields.iter().map(|x| self.field_row(x, &l.fields, Some(0))).collect();
+        // Fields and named reserved bits in declaration order, as the document's tables list them.
+        let mut rows = Vec::new();
+        for (k, f) in l.fields.iter().enumerate() {
+            rows.extend(l.reserved.iter().filter(|r| r.after == k).map(reserved_row));
+            rows.push(self.layout_row(f, &l.fields));
+        }
+        rows.extend(l.reserved.iter().filter(|r| r.after >= l.fields.len()).map(reserved_row));
+        let union = l.union.as_ref().map_or_else(Vec::new, |u| {
+            u.arms
+                .iter()
+                .filter_map(|(v, arm)| {
+                    let a = self.t.layouts.get(arm.0)?;
+                    Some(obj([
+                        ("value", s(self.value_name(&u.tag_ty, *v))),
+                        ("layout", s(&a.name)),
+                        ("anchor", s(&self.layout_anchors[arm.0])),
+                    ]))
+                })
+                .collect()
+        });
+        let constraints = l
+            .constraints
+            .iter()
+            .map(|c| {
+                obj([
+                    ("name", s(&c.name)),
+                    ("message", s(&c.message)),
+                    ("reads", s(c.reads.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "))),
+                    ("doc", s(&c.doc)),
+                ])
+            })
+            .collect();
         let mut flat = Vec::new();
         let has_nested = l.fields.iter().any(|f| matches!(f.ty, Type::Layout(_)));
         if has_nested {
@@ -259,6 +290,45 @@ impl<'a> Model<'a> {
             ("undeclared", s(undeclared_text(owners.as_deref()))),
             ("flat", list(flat)),
             ("nested_in", list(nested_in)),
+            ("union", list(union)),
+            ("union_tag", s(l.union.as_ref().map_or("", |u| u.tag.as_str()))),
+            ("constraints", list(constraints)),
+        ])
+    }
+
+    /// One row of a data layout's table, in the shape of the hardware documents' tables:
+    /// name (with its element count), total bit width, type, bits and 32-bit word.
+    fn layout_row(&self, f: &Field, siblings: &[Field]) -> Value {
+        let count = f.array.as_ref().map_or(1, |a| a.0);
+        let name = if f.array.is_some() { format!("{}[{count}]", f.name) } else { f.name.clone() };
+        let (lo, hi) = span_of(f);
+        let bits = if f.array.is_some() {
+            format!(
+                "{} (element i: {})",
+                range_text(lo, hi.saturating_sub(lo).saturating_add(1)),
+                field_bits_text(f)
+            )
+        } else {
+            field_bits_text(f)
+        };
+        let kind = match f.ty {
+            Type::Layout(_) => "struct ",
+            Type::Enum(_) => "enum ",
+            _ => "",
+        };
+        let mut ty = vec![type_part(kind, None)];
+        if let Value::Array(parts) = self.type_cell(&f.ty, siblings) {
+            ty.extend(parts);
+        }
+        obj([
+            ("field", s(name)),
+            ("bit_width", s((u64::from(f.width()) * u64::from(count)).to_string())),
+            ("ty", list(ty)),
+            ("bits", s(bits)),
+            ("word", s(words_text(lo, hi))),
+            ("value", s(self.value_notes(f, siblings))),
+            ("doc", s(&f.doc)),
+            ("view", Value::Bool(f.view)),
         ])
     }
 
@@ -867,6 +937,46 @@ fn word_text(f: &Field) -> String {
     }
 }
 
+/// A reserved row of a data layout's table.
+fn reserved_row(r: &ir::Reserved) -> Value {
+    let lo = lowest_bit(&r.pieces);
+    let hi = r.pieces.iter().map(|p| u64::from(p.lo) + u64::from(p.width.max(1)) - 1).max().unwrap_or(lo);
+    let width: u64 = r.pieces.iter().map(|p| u64::from(p.width)).sum();
+    obj([
+        ("field", s(r.name.as_deref().unwrap_or("reserved"))),
+        ("bit_width", s(width.to_string())),
+        ("ty", list(vec![type_part("-", None)])),
+        ("bits", s(pieces_text(&r.pieces))),
+        ("word", s(words_text(lo, hi))),
+        ("value", s("")),
+        ("doc", s(&r.doc)),
+        ("view", Value::Bool(false)),
+    ])
+}
+
+/// Lowest and highest bit of a field, over all its array elements.
+fn span_of(f: &Field) -> (u64, u64) {
+    let count = f.array.as_ref().map_or(1, |a| a.0);
+    let mut lo = u64::MAX;
+    let mut hi = 0;
+    for i in [0, count.saturating_sub(1)] {
+        for (a, w) in element_pieces(f, i) {
+            lo = lo.min(a);
+            hi = hi.max(a.saturating_add(w.max(1) - 1));
+        }
+    }
+    (lo.min(hi), hi)
+}
+
+/// `2`, or `2-5` for bits spanning words.
+fn words_text(lo: u64, hi: u64) -> String {
+    if lo / 32 == hi / 32 {
+        format!("{}", lo / 32)
+    } else {
+        format!("{}-{}", lo / 32, hi / 32)
+    }
+}
+
 /// One bit past the highest bit any field element or `unused` piece touches.
 fn fields_end(fields: &[Field], unused: &[Piece]) -> u64 {
     let mut end = 0u64;
@@ -1427,19 +1537,21 @@ layout Header : 64 {
         let header = section(&md, "### Layout `Header`");
         assert_eq!(
             row(&header, "Field"),
-            ["Field", "Bits", "Offset", "Word", "Width", "Type", "Value", "Description"]
+            ["Field", "Bit width", "Type", "Bits", "Word", "Value", "Description"]
         );
         let first = row(&header, "first");
-        assert_eq!(first[1], "31:16");
-        assert_eq!(first[2], "16");
-        assert_eq!(first[3], "0");
-        assert_eq!(first[5], "[Pair](#layout-pair)");
-        let pairs = row(&header, "pairs[0..2]");
-        assert_eq!(pairs[1], "47+16i:32+16i");
-        assert_eq!(pairs[2], "32 + 16i");
-        assert_eq!(pairs[3], "1");
-        assert_eq!(pairs[4], "2 × 16");
-        assert_eq!(pairs[6], "2 elements; element 0 at 47:32; stride 16");
+        assert_eq!(first[1], "16");
+        assert_eq!(first[2], "struct [Pair](#layout-pair)");
+        assert_eq!(first[3], "31:16");
+        assert_eq!(first[4], "0");
+        // An array: its name with the count, the total width, all its bits and words.
+        let pairs = row(&header, "pairs[2]");
+        assert_eq!(pairs[1], "32");
+        assert_eq!(pairs[3], "63:32 (element i: 47+16i:32+16i)");
+        assert_eq!(pairs[4], "1");
+        assert_eq!(pairs[5], "2 elements; element 0 at 47:32; stride 16");
+        // Reserved bits are rows too, as the documents list them.
+        assert_eq!(row(&header, "reserved"), ["reserved", "14", "-", "15:2", "0", "", ""]);
         // Flattened: absolute offsets of the nested fields.
         let flat = row(&header, "first.hi");
         assert_eq!(flat[1], "31:24");
@@ -1491,6 +1603,20 @@ layout Header : 64 {
                 span: t.formats[0].span,
             }],
             unused: vec![Piece { lo: u32::MAX, width: 64 }],
+            reserved: vec![ir::Reserved {
+                name: None,
+                doc: String::new(),
+                pieces: vec![Piece { lo: u32::MAX, width: 64 }],
+                after: 99,
+            }],
+            union: Some(ir::Union {
+                tag: "me.x".into(),
+                tag_pieces: Vec::new(),
+                tag_ty: Type::Enum(ir::EnumId(999)),
+                arms: vec![(3, ir::LayoutId(77))],
+            }),
+            constraints: Vec::new(),
+            leaves: Vec::new(),
         });
         if let Some(f) = t.formats.get_mut(0) {
             f.fields[0].ty = Type::Enum(ir::EnumId(999));

@@ -50,6 +50,41 @@ impl Scope<'_> {
     }
 }
 
+/// The slots `e` reads, in order of first use.
+pub fn reads(e: &CondExpr) -> Vec<usize> {
+    fn walk(e: &CondExpr, out: &mut Vec<usize>) {
+        match e {
+            CondExpr::Field(s) if !out.contains(s) => out.push(*s),
+            CondExpr::Not(x) | CondExpr::In(x, _) => walk(x, out),
+            CondExpr::And(v) | CondExpr::Or(v) => v.iter().for_each(|x| walk(x, out)),
+            CondExpr::Cmp(_, a, b) | CondExpr::Arith(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            CondExpr::If(c, a, b) => {
+                walk(c, out);
+                walk(a, out);
+                walk(b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(e, &mut out);
+    out
+}
+
+/// `a.b[3].c` as a dotted path, when `e` is a chain of names, members and constant indices.
+fn path_of(e: &ast::Expr) -> Option<String> {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Name(n) => Some(n.clone()),
+        K::Member(base, m) => Some(format!("{}.{}", path_of(base)?, m.name)),
+        K::Index(base, idx) => Some(format!("{}[{}]", path_of(base)?, super::fields::const_eval(idx, None)?)),
+        _ => None,
+    }
+}
+
 /// Lowers `e`; returns the expression and, for field-like values, its type.
 pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Type>) {
     use ast::ExprKind as K;
@@ -74,6 +109,23 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             }
             cx.error(e.span, format!("unknown name `{n}`"))
                 .label(format!("not a field of `{}` or a parameter", s.format.name));
+            (CondExpr::Int(0), None)
+        }
+        K::Member(..) | K::Index(..)
+            if path_of(e).is_some_and(|p| s.format.fields.iter().any(|f| f.name == p)) =>
+        {
+            // A leaf of a data layout, by its dotted path.
+            let p = path_of(e).unwrap_or_default();
+            let fi = s.format.fields.iter().position(|f| f.name == p).unwrap_or(0);
+            match s.slot_of(fi, None) {
+                Some(slot) => (CondExpr::Field(slot), Some(s.field_type(slot))),
+                None => (CondExpr::Int(0), None),
+            }
+        }
+        K::Member(..) => {
+            let p = path_of(e).unwrap_or_else(|| "this".into());
+            cx.error(e.span, format!("unknown field path `{p}`"))
+                .label(format!("not a leaf field of `{}`", s.format.name));
             (CondExpr::Int(0), None)
         }
         K::Index(base, idx) => {

@@ -46,12 +46,28 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
             ast::LayoutKind::Data => {
                 let width = layout_names.iter().find(|(n, _)| *n == l.name.name).map_or(0, |x| x.1);
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                let reserved = l
+                    .unused
+                    .iter()
+                    .filter_map(|u| {
+                        Some(ir::Reserved {
+                            name: u.name.as_ref().map(|n| n.name.clone()),
+                            doc: u.doc.clone(),
+                            pieces: pieces_at(cx, &u.bits, None)?,
+                            after: u.after,
+                        })
+                    })
+                    .collect();
                 t.layouts.push(ir::Layout {
                     name: l.name.name.clone(),
                     doc: l.doc.clone(),
                     width,
                     fields,
                     unused,
+                    reserved,
+                    union: None,
+                    constraints: Vec::new(),
+                    leaves: Vec::new(),
                 });
             }
             ast::LayoutKind::Format => {
@@ -290,9 +306,13 @@ fn fields_of(
     }
     // Unused bits.
     let mut unused = Vec::new();
-    for (bits, _) in &l.unused {
-        if let Some(p) = pieces_at(cx, bits, None) {
+    for u in &l.unused {
+        if let Some(p) = pieces_at(cx, &u.bits, None) {
             unused.extend(p);
+        }
+        if let (Some(name), ast::LayoutKind::Format) = (&u.name, l.kind) {
+            cx.error(name.span, "only the reserved bits of a data layout have names")
+                .note("a format's don't-care bits are written `unused @ bits`");
         }
     }
     overlaps(cx, l, &fields, &unused, width);
@@ -347,8 +367,8 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
             }
         }
     }
-    for (p, (_, sp)) in unused.iter().zip(&l.unused) {
-        all.push(("unused".into(), *p, *sp));
+    for (p, u) in unused.iter().zip(&l.unused) {
+        all.push((u.name.as_ref().map_or("unused".into(), |n| n.name.clone()), *p, u.span));
     }
     let mut reported_outside = std::collections::BTreeSet::new();
     for (name, p, sp) in &all {

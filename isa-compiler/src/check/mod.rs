@@ -4,11 +4,13 @@
 //!
 //! One concern per file: `names` (the symbol table), `types` (enums, number formats, field
 //! types), `fields` (bits, overlaps, patterns), `ambiguity`, `syntax` (templates),
-//! `cond` (instruction expressions), `rules` and `semantics`.
+//! `layouts` (unions, layout constraints, the root), `cond` (instruction expressions), `rules`
+//! and `semantics`.
 
 mod ambiguity;
 mod cond;
 mod fields;
+mod layouts;
 mod names;
 mod rules;
 mod semantics;
@@ -67,6 +69,7 @@ impl Checker {
             properties: Vec::new(),
             rules: Vec::new(),
             semantics: None,
+            root: None,
         };
         let targets: Vec<&ast::Target> = file
             .items
@@ -88,6 +91,7 @@ impl Checker {
         }
         types::declare(self, file, &mut t);
         fields::layouts_and_formats(self, file, &mut t);
+        layouts::check(self, file, &mut t);
         ambiguity::check(self, &t);
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &mut t);
@@ -104,6 +108,8 @@ impl Checker {
             let first = s.values.first();
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
+                // Resolved with the layouts.
+                ("root", _) => {}
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
                         self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");
@@ -153,7 +159,7 @@ impl Checker {
                 }
                 _ => {
                     self.error(s.name.span, format!("unknown or malformed target setting `{}`", s.name.name)).note(
-                        "target settings: `title \"...\"`, `word 64`, `byte_order little`, `dialect name { comment \"#\" }`",
+                        "target settings: `title \"...\"`, `word 64`, `byte_order little`, `dialect name { comment \"#\" }`, `root Layout`",
                     );
                 }
             }

@@ -61,9 +61,19 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         }
         for c in &decl.constraints {
             let (e, _) = cond::lower(cx, &scope, &c.expr);
+            let reads = cond::reads(&e)
+                .into_iter()
+                .filter_map(|s| {
+                    let (fi, element) = *slots.get(s).map(|x| (x.field, x.element)).as_ref()?;
+                    let name = &format.fields[fi].name;
+                    Some(element.map_or_else(|| name.clone(), |k| format!("{name}[{k}]")))
+                })
+                .collect();
             format.constraints.push(ir::Constraint {
                 name: c.name.name.clone(),
+                doc: c.doc.clone(),
                 message: c.message.clone(),
+                reads,
                 expr: e,
             });
         }

@@ -36,6 +36,7 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
     let mut from_bits_range = Vec::new();
     let mut names = Vec::new();
     let mut values = Vec::new();
+    let mut named = Vec::new();
     let mut rest = None;
     for (vi, v) in e.variants.iter().enumerate() {
         let vid = m.variant_ident(id, vi);
@@ -49,12 +50,14 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
                 from_bits_one.push(quote!(#x => Some(#name::#vid)));
                 names.push(quote!(#name::#vid => #spec_name));
                 values.push(quote!(#name::#vid => isa_runtime::value::Value::Enum(#spec_name)));
+                named.push(quote!((#spec_name, None) => Some(#name::#vid)));
             }
             Values::Range(lo, hi) => {
                 let (lo, hi) = (lit(*lo as u128), lit(*hi as u128));
                 variants.push(quote!(#vdoc #vid(#payload)));
                 to_bits.push(quote!(#name::#vid(v) => v as u64));
                 from_bits_range.push(quote!(#lo..=#hi => Some(#name::#vid(bits as #payload))));
+                named.push(quote!((#spec_name, Some(v)) if (#lo..=#hi).contains(&v) => Some(#name::#vid(v as #payload))));
                 names.push(quote!(#name::#vid(_) => #spec_name));
                 values
                     .push(quote!(#name::#vid(v) => isa_runtime::value::Value::Variant(#spec_name, v as u64)));
@@ -63,6 +66,7 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
                 variants.push(quote!(#vdoc #vid(#payload)));
                 to_bits.push(quote!(#name::#vid(v) => v as u64));
                 rest = Some(quote!(_ => Some(#name::#vid(bits as #payload))));
+                named.push(quote!((#spec_name, Some(v)) => Self::from_bits(v).filter(|x| matches!(x, #name::#vid(_)))));
                 names.push(quote!(#name::#vid(_) => #spec_name));
                 values
                     .push(quote!(#name::#vid(v) => isa_runtime::value::Value::Variant(#spec_name, v as u64)));
@@ -124,6 +128,23 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
             pub fn value(self) -> isa_runtime::value::Value {
                 match self {
                     #(#values,)*
+                }
+            }
+
+            /// The value [`Self::value`] gives (or its name as text, or its raw number), if the
+            /// spec defines it.
+            pub fn from_value(value: &isa_runtime::value::Value) -> Option<Self> {
+                let (name, v) = match value {
+                    isa_runtime::value::Value::Variant(name, v) => (*name, Some(*v)),
+                    _ => match value.as_name() {
+                        Some(text) => isa_runtime::value::split_variant(text),
+                        None => return Self::from_bits(value.as_u64()?),
+                    },
+                };
+                #[allow(clippy::match_overlapping_arm, unreachable_patterns)]
+                match (name, v) {
+                    #(#named,)*
+                    _ => None,
                 }
             }
 

@@ -37,7 +37,23 @@ pub fn generate(m: &Model) -> TokenStream {
         }
     };
     for (i, l) in m.t.layouts.iter().enumerate() {
-        out.extend(layout_def(m, ir::LayoutId(i), l));
+        out.extend(match &l.union {
+            Some(u) => union_def(m, ir::LayoutId(i), l, u),
+            None => layout_def(m, ir::LayoutId(i), l),
+        });
+        out.extend(layout_impl(m, ir::LayoutId(i)));
+    }
+    if let Some(root) = m.t.root {
+        let ty = layout_ident(m, root);
+        let (name, title) = (&m.t.name, &m.t.title);
+        let doc = format!(
+            " The `{name}` target: tools decode, encode and check its root layout `{}`.",
+            m.t.layouts[root.0].name
+        );
+        out.extend(quote! {
+            #[doc = #doc]
+            pub static TARGET: isa_runtime::layout::Root<#ty> = isa_runtime::layout::Root::new(#name, #title);
+        });
     }
     out
 }
@@ -113,24 +129,9 @@ fn element_place(f: &ir::Field) -> Place {
         .collect()
 }
 
-/// Where bits `pieces` (of a value laid out at `outer`, both most significant first) lie in the
-/// enclosing words: maps positions inside a nested layout to positions in the outer layout.
+/// Where bits `pieces` of a nested value laid out at `outer` lie in the enclosing words.
 fn sub_place(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for p in pieces {
-        let (lo, hi) = (p.lo, p.lo + p.width);
-        let mut mapped = Vec::new();
-        let mut offset = 0;
-        for o in outer.iter().rev() {
-            let (a, b) = (lo.max(offset), hi.min(offset + o.width));
-            if a < b {
-                mapped.push(Piece { lo: o.lo + (a - offset), width: b - a });
-            }
-            offset += o.width;
-        }
-        out.extend(mapped.into_iter().rev());
-    }
-    out
+    ir::sub_pieces(outer, pieces)
 }
 
 /// Expression reading the raw bits of `place` from `src` (a `&[u32]`) as a `u64`.
@@ -727,6 +728,8 @@ fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
         quote!(words[#last] &= #mask;)
     };
     let words_param = if clear_top.is_empty() { quote!(words) } else { quote!(mut words) };
+    let from_value = from_value_fn(m, l);
+    let check = check_fn(m, l);
     let default = if zero_is_valid(m, l) {
         let d = format!(" All bits zero (a valid `{spec_name}`).");
         quote! {
@@ -805,7 +808,437 @@ fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
                 vec![#(#values,)*]
             }
 
+            /// Every field by its spec name as one value (what `isa decode --json` prints).
+            pub fn value(&self) -> isa_runtime::value::Value {
+                isa_runtime::value::Value::Struct(self.fields())
+            }
+
+            #from_value
+
+            #check
+
             #methods
+        }
+    }
+}
+
+/// `from_value`: the inverse of `value()`, also taking JSON read into a `Value`. Missing
+/// fields are zero; unknown or ill-typed fields are errors.
+fn from_value_fn(m: &Model, l: &ir::Layout) -> TokenStream {
+    let spec_name = &l.name;
+    let n = lit(words_for(l.width) as u128);
+    let mut arms = TokenStream::new();
+    let mut deferred = TokenStream::new();
+    let mut apply = TokenStream::new();
+    for f in l.fields.iter().filter(|f| !f.view) {
+        let fname = &f.name;
+        let words = quote!(&mut x.words);
+        match (&f.ty, &f.array) {
+            (Type::Switch { tag, arms: choices }, _) => {
+                let var = format_ident!("pending_{}", snake(fname));
+                let tag_raw = read_raw(&quote!(&x.words), &fixed_place(&l.fields[*tag].pieces));
+                let place = fixed_place(&f.pieces);
+                let mut cases = TokenStream::new();
+                for (value, ty) in choices {
+                    let conv = convert(m, ty, fname, &quote!(v));
+                    let write = write_typed(m, ty, &quote!(e), &words, &place, spec_name, fname);
+                    let value = lit(*value as u128);
+                    cases.extend(quote!(#value => { let e = #conv; #write }));
+                }
+                arms.extend(quote!(#fname => #var = Some(v),));
+                deferred.extend(quote!(let mut #var: Option<&isa_runtime::value::Value> = None;));
+                let unknown = format!("its tag `{}` chooses no type", l.fields[*tag].name);
+                // Written after every other field, when the tag is known.
+                apply.extend(quote! {
+                    if let Some(v) = #var {
+                        match #tag_raw {
+                            #cases
+                            _ => return Err(invalid(#fname, #unknown)),
+                        }
+                    }
+                });
+            }
+            (ty, None) => {
+                let conv = convert(m, ty, fname, &quote!(v));
+                let write = write_typed(m, ty, &quote!(e), &words, &fixed_place(&f.pieces), spec_name, fname);
+                arms.extend(quote!(#fname => { let e = #conv; #write }));
+            }
+            (ty, Some((count, _))) => {
+                let conv = convert(m, ty, fname, &quote!(item));
+                let write = write_typed(m, ty, &quote!(e), &words, &element_place(f), spec_name, fname);
+                let len = lit(*count as u128);
+                let want = format!("expected an array of {count} elements");
+                arms.extend(quote!(#fname => {
+                    let Some(items) = v.items().filter(|items| items.len() == #len) else {
+                        return Err(invalid(#fname, #want));
+                    };
+                    for (i, item) in (0u32..).zip(items) {
+                        let e = #conv;
+                        #write
+                    }
+                }));
+            }
+        }
+    }
+    quote! {
+        /// Builds the layout from a value of `value()`'s shape (or JSON read into one): fields
+        /// by name, enums by name or number. Missing fields are zero; an unknown field, a value
+        /// of the wrong kind or one that does not fit is an error.
+        pub fn from_value(value: &isa_runtime::value::Value) -> Result<Self, isa_runtime::EncodeError> {
+            let invalid = |field: &str, reason: &'static str| isa_runtime::EncodeError::Invalid {
+                format: #spec_name, field: field.into(), reason,
+            };
+            let Some(entries) = value.entries() else {
+                return Err(invalid("", "expected an object of fields"));
+            };
+            let mut x = Self { words: [0; #n] };
+            #deferred
+            for (key, v) in entries {
+                match key {
+                    #arms
+                    _ => return Err(invalid(key, "no such field")),
+                }
+            }
+            #apply
+            Self::from_words(x.words).map_err(|e| match e {
+                isa_runtime::DecodeError::UndefinedValue { field, .. } => {
+                    invalid(field, "missing, or a value the spec does not define")
+                }
+                _ => invalid("", "not a valid layout"),
+            })
+        }
+    }
+}
+
+/// Expression converting `v` (a `&Value`) to the Rust type of `ty` inside `from_value`,
+/// returning an `EncodeError` naming field `fname` when it cannot.
+fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
+    let kind = |reason: &str| quote!(invalid(#fname, #reason));
+    match ty {
+        Type::Bool => {
+            let err = kind("expected true or false");
+            quote!(#v.as_bool().ok_or_else(|| #err)?)
+        }
+        Type::UInt(_) | Type::Number(_) => {
+            let w = match ty {
+                Type::Number(n) => m.t.numbers[n.0].kind.width(),
+                Type::UInt(w) => *w,
+                _ => 0,
+            };
+            let t = uint(w);
+            let err = kind("expected a non-negative integer");
+            let bits = lit(w as u128);
+            quote!({
+                let n = #v.as_u64().ok_or_else(|| #err)?;
+                #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
+                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: false,
+                })?
+            })
+        }
+        Type::SInt(w) => {
+            let t = sint(*w);
+            let err = kind("expected an integer");
+            let bits = lit(*w as u128);
+            quote!({
+                let n = #v.as_i64().ok_or_else(|| #err)?;
+                #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
+                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: true,
+                })?
+            })
+        }
+        Type::Enum(e) => {
+            let en = m.enum_ident(*e);
+            let err = kind(&format!("not a value of `{}`", m.t.enums[e.0].name));
+            quote!(#en::from_value(#v).ok_or_else(|| #err)?)
+        }
+        Type::Layout(l) => {
+            let ln = layout_ident(m, *l);
+            quote!(#ln::from_value(#v)?)
+        }
+        Type::Switch { .. } => quote!(()),
+    }
+}
+
+/// `check`: the layout's constraints over its raw words, then its nested layouts' checks.
+fn check_fn(m: &Model, l: &ir::Layout) -> TokenStream {
+    let own = constraint_checks(m, l);
+    let mut nested = TokenStream::new();
+    for f in l.fields.iter().filter(|f| !f.view) {
+        let Type::Layout(n) = f.ty else { continue };
+        if !has_checks(m, n) {
+            continue;
+        }
+        let get = m.field_ident(&f.name);
+        nested.extend(match f.array {
+            None => quote!(out.extend(self.#get().check());),
+            Some((count, _)) => {
+                let count = lit(count as u128);
+                quote!(for i in 0..#count { out.extend(self.#get(i).map(|x| x.check()).unwrap_or_default()); })
+            }
+        });
+    }
+    if own.is_empty() && nested.is_empty() {
+        return quote! {
+            /// The spec's constraints this layout breaks (it declares none).
+            pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+                Vec::new()
+            }
+        };
+    }
+    let words = if own.is_empty() { quote!() } else { quote!(let words = self.to_words();) };
+    quote! {
+        /// The spec's constraints this layout breaks, each naming the fields it reads.
+        #[allow(clippy::nonminimal_bool, unused_parens, clippy::double_parens, clippy::unnecessary_cast)]
+        pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+            #words
+            let mut out = Vec::new();
+            #own
+            #nested
+            out
+        }
+    }
+}
+
+/// Whether layout `id` or a layout nested in it has constraints.
+fn has_checks(m: &Model, id: ir::LayoutId) -> bool {
+    fn walk(t: &ir::Target, id: ir::LayoutId, depth: u32) -> bool {
+        let Some(l) = t.layouts.get(id.0) else { return false };
+        depth < 16
+            && (!l.constraints.is_empty()
+                || l.fields.iter().any(|f| matches!(f.ty, Type::Layout(n) if walk(t, n, depth + 1)))
+                || l.union.as_ref().is_some_and(|u| u.arms.iter().any(|(_, a)| walk(t, *a, depth + 1))))
+    }
+    walk(m.t, id, 0)
+}
+
+/// Statements pushing a `Violation` for each broken constraint of `l` (over `words`); the
+/// detail shows the values the constraint read.
+fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
+    let mut out = TokenStream::new();
+    for c in &l.constraints {
+        let ok = super::validate::layout_condition(&l.leaves, &c.expr);
+        let (name, message, reads) = (&c.name, &c.message, &c.reads);
+        let mut shown = Vec::new();
+        for path in reads {
+            let Some(leaf) = l.leaves.iter().find(|x| x.path == *path) else { continue };
+            let raw = read_raw(&quote!(&words), &fixed_place(&leaf.pieces));
+            let text = match &leaf.ty {
+                Type::Enum(e) => {
+                    let en = m.enum_ident(*e);
+                    quote!(#en::from_bits(raw).map_or_else(|| raw.to_string(), |x| x.name().to_string()))
+                }
+                Type::Bool => quote!((raw != 0).to_string()),
+                _ => quote!(raw.to_string()),
+            };
+            shown.push(quote!({ let raw = #raw; format!("{} = {}", #path, #text) }));
+        }
+        out.extend(quote! {
+            if !#ok {
+                out.push(isa_runtime::program::Violation {
+                    rule: #name,
+                    message: #message,
+                    index: 0,
+                    fields: &[#(#reads),*],
+                    detail: [#(#shown),*].join(", "),
+                });
+            }
+        });
+    }
+    out
+}
+
+/// A union layout: an enum of its arms, chosen by the tag they share.
+fn union_def(m: &Model, id: ir::LayoutId, l: &ir::Layout, u: &ir::Union) -> TokenStream {
+    let name = layout_ident(m, id);
+    let spec_name = &l.name;
+    let docs = doc(&l.doc);
+    let n_words = words_for(l.width);
+    let n = lit(n_words as u128);
+    let n_bytes = lit(n_words as u128 * 4);
+    let width = lit(l.width as u128);
+    let tag_path = &u.tag;
+    let tag_raw = read_raw(&quote!(&words), &fixed_place(&u.tag_pieces));
+    let mut variants = Vec::new();
+    let mut decode_arms = Vec::new();
+    let mut encode_arms = Vec::new();
+    let mut each = Vec::new();
+    for (value, arm) in &u.arms {
+        let a = layout_ident(m, *arm);
+        let v = lit(*value as u128);
+        let adoc = format!(
+            " `{tag_path}` = {}: layout `{}`.",
+            value_name(m, &u.tag_ty, *value),
+            m.t.layouts[arm.0].name
+        );
+        variants.push(quote!(#[doc = #adoc] #a(#a)));
+        decode_arms.push(quote!(#v => Ok(#name::#a(#a::from_words(words)?))));
+        encode_arms.push(quote!(Some(#v) => Ok(#name::#a(#a::from_value(value)?))));
+        each.push(a);
+    }
+    let err = undefined(spec_name, tag_path, &u.tag_pieces);
+    let tag_value = match &u.tag_ty {
+        Type::Enum(e) => {
+            let en = m.enum_ident(*e);
+            quote!(#en::from_value(tag).map(|x| x.bits()))
+        }
+        Type::Bool => quote!(tag.as_bool().map(u64::from)),
+        _ => quote!(tag.as_u64()),
+    };
+    // Getters for the fields every arm has at the same bits with the same type.
+    let mut common = TokenStream::new();
+    if let Some((_, first)) = u.arms.first() {
+        for f in
+            m.t.layouts[first.0].fields.iter().filter(|f| !f.view && !matches!(f.ty, Type::Switch { .. }))
+        {
+            let shared = u.arms.iter().all(|(_, a)| {
+                m.t.layouts[a.0]
+                    .fields
+                    .iter()
+                    .any(|g| g.name == f.name && g.ty == f.ty && g.pieces == f.pieces && g.array == f.array)
+            });
+            if !shared {
+                continue;
+            }
+            let get = m.field_ident(&f.name);
+            let ty = elem_type(m, &f.ty);
+            let gdoc = format!(" `{}` (every arm has it).", f.name);
+            common.extend(match f.array {
+                None => quote! {
+                    #[doc = #gdoc]
+                    pub fn #get(&self) -> #ty {
+                        match self { #(#name::#each(x) => x.#get(),)* }
+                    }
+                },
+                Some(_) => quote! {
+                    #[doc = #gdoc]
+                    pub fn #get(&self, i: usize) -> Option<#ty> {
+                        match self { #(#name::#each(x) => x.#get(i),)* }
+                    }
+                },
+            });
+        }
+    }
+    let own = constraint_checks(m, l);
+    let words = if own.is_empty() { quote!() } else { quote!(let words = self.to_words();) };
+    let missing = format!("missing: `{tag_path}` chooses the layout");
+    let unknown = format!("`{tag_path}` holds a value that chooses no layout");
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants,)*
+        }
+
+        #[allow(unused_parens, clippy::identity_op, clippy::nonminimal_bool, clippy::double_parens, clippy::unnecessary_cast)]
+        impl #name {
+            /// The layout's name in the spec.
+            pub const NAME: &'static str = #spec_name;
+            /// Width in bits.
+            pub const WIDTH: u32 = #width;
+
+            /// Reads the layout from its words: the tag chooses the arm, which checks its fields.
+            pub fn from_words(words: [u32; #n]) -> Result<Self, isa_runtime::DecodeError> {
+                let raw = #tag_raw;
+                match raw {
+                    #(#decode_arms,)*
+                    _ => Err(#err),
+                }
+            }
+
+            /// The layout's words: bit b is bit b % 32 of word b / 32.
+            pub fn to_words(&self) -> [u32; #n] {
+                match self { #(#name::#each(x) => x.to_words(),)* }
+            }
+
+            /// Reads the layout from exactly its size in bytes (little-endian words).
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, isa_runtime::DecodeError> {
+                if bytes.len() != #n_bytes {
+                    return Err(isa_runtime::DecodeError::Truncated { needed: #n_bytes, available: bytes.len() });
+                }
+                let mut words = [0u32; #n];
+                for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                }
+                Self::from_words(words)
+            }
+
+            /// The layout's bytes (little-endian words).
+            pub fn to_bytes(&self) -> [u8; #n_bytes] {
+                match self { #(#name::#each(x) => x.to_bytes(),)* }
+            }
+
+            /// The arm's fields as one value (what `isa decode --json` prints).
+            pub fn value(&self) -> isa_runtime::value::Value {
+                match self { #(#name::#each(x) => x.value(),)* }
+            }
+
+            /// Builds the layout from a value of `value()`'s shape: its tag chooses the arm.
+            pub fn from_value(value: &isa_runtime::value::Value) -> Result<Self, isa_runtime::EncodeError> {
+                let invalid = |reason: &'static str| isa_runtime::EncodeError::Invalid {
+                    format: #spec_name, field: #tag_path.into(), reason,
+                };
+                let tag = value.path(#tag_path).ok_or_else(|| invalid(#missing))?;
+                match #tag_value {
+                    #(#encode_arms,)*
+                    _ => Err(invalid(#unknown)),
+                }
+            }
+
+            /// The spec's constraints this header breaks, each naming the fields it reads.
+            pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+                #words
+                let mut out = Vec::new();
+                #own
+                out.extend(match self { #(#name::#each(x) => x.check(),)* });
+                out
+            }
+
+            #common
+        }
+    }
+}
+
+/// The name of value `v` of a tag of type `ty`, for documentation.
+fn value_name(m: &Model, ty: &Type, v: u64) -> String {
+    match ty {
+        Type::Enum(e) => m.t.enums[e.0]
+            .variant_of(v)
+            .map_or_else(|| v.to_string(), |i| m.t.enums[e.0].variants[i].name.clone()),
+        _ => v.to_string(),
+    }
+}
+
+/// `impl isa_runtime::layout::Layout` for a layout's view.
+fn layout_impl(m: &Model, id: ir::LayoutId) -> TokenStream {
+    let name = layout_ident(m, id);
+    let n = lit(words_for(m.t.layouts[id.0].width) as u128);
+    quote! {
+        impl isa_runtime::layout::Layout for #name {
+            const NAME: &'static str = #name::NAME;
+            const WIDTH: u32 = #name::WIDTH;
+
+            fn from_word_slice(words: &[u32]) -> Result<Self, isa_runtime::DecodeError> {
+                let words: [u32; #n] = words.try_into().map_err(|_| isa_runtime::DecodeError::Truncated {
+                    needed: #n * 4, available: words.len() * 4,
+                })?;
+                #name::from_words(words)
+            }
+
+            fn words(&self) -> Vec<u32> {
+                self.to_words().to_vec()
+            }
+
+            fn value(&self) -> isa_runtime::value::Value {
+                #name::value(self)
+            }
+
+            fn from_value(value: &isa_runtime::value::Value) -> Result<Self, isa_runtime::EncodeError> {
+                #name::from_value(value)
+            }
+
+            fn check(&self) -> Vec<isa_runtime::program::Violation> {
+                #name::check(self)
+            }
         }
     }
 }

@@ -33,6 +33,12 @@ pub fn target_type_name(t: &ir::Target) -> Option<String> {
     (!t.formats.is_empty()).then(|| names::camel(&t.name))
 }
 
+/// The static implementing `isa_runtime::layout::DataTarget` for a target with a `root`
+/// layout (`TARGET`).
+pub fn data_target_name(t: &ir::Target) -> Option<&'static str> {
+    t.root.map(|_| "TARGET")
+}
+
 /// Like [`generate`], naming `source` in the header.
 pub fn generate_from(t: &ir::Target, source: &str) -> String {
     let m = model::Model::new(t);

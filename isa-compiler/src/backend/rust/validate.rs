@@ -82,50 +82,93 @@ fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
 
 /// An instruction expression over the typed struct `x` of format `f`.
 fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
+    let read = |s: usize| slot(m, f, s);
+    // `sig == thrend` reads better than raw numbers.
+    let named = |s: usize, v: i64, op: BinOp| {
+        let (fi, element) = f.slots()[s];
+        let field = &f.fields[fi];
+        let (Type::Enum(en), None, None) = (&field.ty, element, field.fixed) else { return None };
+        let vi = m.t.enums[en.0].variants.iter().position(|x| x.values == Values::One(v as u64))?;
+        let (id, ename, vname) = (m.field_ident(&field.name), m.enum_ident(*en), m.variant_ident(*en, vi));
+        let op = binop(op);
+        Some(quote!((x.#id #op #ename::#vname)))
+    };
+    expr(e, &read, &named)
+}
+
+/// A data layout's constraint as a `bool` expression over `words` (its `[u32; N]`), reading
+/// each leaf's raw bits.
+pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
+    let read = |s: usize| {
+        let Some(leaf) = leaves.get(s) else { return (quote!(0), Kind::Int) };
+        let mut acc: Option<TokenStream> = None;
+        for p in &leaf.pieces {
+            let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
+            let part = quote!(isa_runtime::bits::get_words(&words, #lo, #w));
+            acc = Some(match acc {
+                None => part,
+                Some(prev) => quote!(((#prev << #w) | #part)),
+            });
+        }
+        let raw = acc.unwrap_or_else(|| quote!(0u64));
+        match leaf.ty {
+            Type::Bool => (quote!((#raw != 0)), Kind::Bool),
+            Type::SInt(w) => {
+                let w = lit(w as u128);
+                (quote!(isa_runtime::bits::sign_extend(#raw, #w)), Kind::Int)
+            }
+            _ => (quote!((#raw as i64)), Kind::Int),
+        }
+    };
+    as_bool(expr(e, &read, &|_, _, _| None))
+}
+
+/// A condition as Rust: `read` gives a slot's value, `named` may spell an enum comparison.
+type Read<'a> = &'a dyn Fn(usize) -> (TokenStream, Kind);
+type Named<'a> = &'a dyn Fn(usize, i64, BinOp) -> Option<TokenStream>;
+
+fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
+    let go = |x: &CondExpr| expr(x, read, named);
     match e {
         CondExpr::Int(v) => {
             let v = proc_macro2::Literal::i64_unsuffixed(*v);
             (quote!(#v), Kind::Int)
         }
-        CondExpr::Field(s) => slot(m, f, *s),
+        CondExpr::Field(s) => read(*s),
         CondExpr::Param(_) | CondExpr::Pc => (quote!(0), Kind::Int),
         CondExpr::Not(x) => {
-            let x = as_bool(cond(m, f, x));
+            let x = as_bool(go(x));
             (quote!(!#x), Kind::Bool)
         }
         CondExpr::And(xs) | CondExpr::Or(xs) => {
-            let xs: Vec<TokenStream> = xs.iter().map(|x| as_bool(cond(m, f, x))).collect();
+            let xs: Vec<TokenStream> = xs.iter().map(|x| as_bool(go(x))).collect();
             let joined = if matches!(e, CondExpr::And(_)) { quote!(#(#xs)&&*) } else { quote!(#(#xs)||*) };
             (quote!((#joined)), Kind::Bool)
         }
         CondExpr::Cmp(op, a, b) => {
-            // `sig == thrend` reads better than raw numbers.
             if let (CondExpr::Field(s), CondExpr::Int(v), BinOp::Eq | BinOp::Ne) = (&**a, &**b, op) {
-                let (fi, element) = f.slots()[*s];
-                let field = &f.fields[fi];
-                if let (Type::Enum(en), None, None) = (&field.ty, element, field.fixed) {
-                    if let Some(vi) =
-                        m.t.enums[en.0].variants.iter().position(|x| x.values == Values::One(*v as u64))
-                    {
-                        let (id, ename, vname) =
-                            (m.field_ident(&field.name), m.enum_ident(*en), m.variant_ident(*en, vi));
-                        let op = binop(*op);
-                        return (quote!((x.#id #op #ename::#vname)), Kind::Bool);
-                    }
+                if let Some(t) = named(*s, *v, *op) {
+                    return (t, Kind::Bool);
                 }
             }
-            let (a, b) = (as_int(cond(m, f, a)), as_int(cond(m, f, b)));
+            let (ga, gb) = (go(a), go(b));
             let op = binop(*op);
+            // Two conditions compare as booleans (`(a == X) == (b == Y)`).
+            if ga.1 == Kind::Bool && gb.1 == Kind::Bool {
+                let (a, b) = (ga.0, gb.0);
+                return (quote!((#a #op #b)), Kind::Bool);
+            }
+            let (a, b) = (as_int(ga), as_int(gb));
             (quote!((#a #op #b)), Kind::Bool)
         }
         CondExpr::Arith(op, a, b) => {
-            let (a, b) = (as_int(cond(m, f, a)), as_int(cond(m, f, b)));
+            let (a, b) = (as_int(go(a)), as_int(go(b)));
             let op = binop(*op);
             (quote!((#a #op #b)), Kind::Int)
         }
         CondExpr::If(c, a, b) => {
-            let c = as_bool(cond(m, f, c));
-            let (a, b) = (cond(m, f, a), cond(m, f, b));
+            let c = as_bool(go(c));
+            let (a, b) = (go(a), go(b));
             if a.1 == Kind::Bool && b.1 == Kind::Bool {
                 let (a, b) = (a.0, b.0);
                 (quote!(if #c { #a } else { #b }), Kind::Bool)
@@ -135,7 +178,7 @@ fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
             }
         }
         CondExpr::In(x, ranges) => {
-            let x = as_int(cond(m, f, x));
+            let x = as_int(go(x));
             let pats = ranges.iter().map(|(lo, hi)| {
                 let (lo, hi) =
                     (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
@@ -239,8 +282,8 @@ pub fn generate(m: &Model) -> TokenStream {
         let n = m.format_ident(fi);
         let checks = f.constraints.iter().map(|c| {
             let e = as_bool(cond(m, f, &c.expr));
-            let (name, msg) = (&c.name, &c.message);
-            quote!(if !#e { out.push((#name, #msg)); })
+            let (name, msg, reads) = (&c.name, &c.message, &c.reads);
+            quote!(if !#e { out.push((#name, #msg, &[#(#reads),*] as &'static [&'static str])); })
         });
         constraint_arms.push(quote!(Instruction::#n(x) => { #(#checks)* }));
     }
@@ -263,7 +306,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut inner = quote! {
             if (0..len).contains(&#last) && !#body {
-                out.push(Violation { rule: #name, message: #msg, index: #last as usize, detail: #detail });
+                out.push(Violation { rule: #name, message: #msg, index: #last as usize, fields: &[], detail: #detail });
             }
         };
         for (qi, q) in r.quantifiers.iter().enumerate().rev() {
@@ -309,9 +352,9 @@ pub fn generate(m: &Model) -> TokenStream {
         impl Instruction {
             #props
 
-            /// The per-instruction constraints this instruction breaks: (name, text).
+            /// The per-instruction constraints this instruction breaks: (name, text, fields read).
             #[allow(clippy::nonminimal_bool, unused_parens)]
-            pub fn broken_constraints(&self) -> Vec<(&'static str, &'static str)> {
+            pub fn broken_constraints(&self) -> Vec<(&'static str, &'static str, &'static [&'static str])> {
                 #[allow(unused_mut)]
                 let mut out = Vec::new();
                 #constraint_match
@@ -324,8 +367,8 @@ pub fn generate(m: &Model) -> TokenStream {
             use isa_runtime::program::Violation;
             let mut out = Vec::new();
             for (index, insn) in program.iter().enumerate() {
-                for (rule, message) in insn.broken_constraints() {
-                    out.push(Violation { rule, message, index, detail: String::new() });
+                for (rule, message, fields) in insn.broken_constraints() {
+                    out.push(Violation { rule, message, index, fields, detail: String::new() });
                 }
             }
             #rules

@@ -1,0 +1,183 @@
+//! `isa decode`, `isa validate` and `isa encode` for targets whose root is a data layout (a
+//! header such as NVIDIA's SPH): the input is one whole layout, as binary bytes or hex words.
+
+use super::{complain, plural, say, stdout};
+use crate::error::{Error, Outcome, Result};
+use crate::{files, words};
+use isa_runtime::layout::DataTarget;
+use isa_runtime::value::{parse_json, Value};
+use std::io::Write;
+use std::path::Path;
+
+/// Where a header comes from: hex words on the command line, or a file (`-`: standard input).
+pub enum Input<'a> {
+    /// Hex 32-bit words, word 0 first.
+    Words(&'a [String]),
+    /// A binary file of exactly the layout's size, or a text file of its hex words.
+    File(&'a Path),
+}
+
+/// The layout's bytes from `input`: hex words (32-bit, word 0 first, little-endian in memory),
+/// or a file of exactly its size in bytes, or a text file of its hex words.
+fn read(target: &dyn DataTarget, input: &Input) -> Result<Vec<u8>> {
+    let words_needed = target.bytes() / 4;
+    let from_words = |texts: Vec<(usize, &str)>, name: &str| -> Result<Vec<u8>> {
+        if texts.len() != words_needed {
+            return Err(Error::Failed(format!(
+                "{name}: {} needs {words_needed} hex words, got {}",
+                target.root(),
+                texts.len()
+            )));
+        }
+        let mut bytes = Vec::with_capacity(target.bytes());
+        for (line, text) in texts {
+            let w = words::parse_hex(text, 32).map_err(|e| Error::Failed(format!("{name}:{line}: {e}")))?;
+            bytes.extend((w as u32).to_le_bytes());
+        }
+        Ok(bytes)
+    };
+    match input {
+        Input::Words(args) => {
+            let texts: Vec<(usize, &str)> =
+                args.iter().flat_map(|a| a.split_whitespace()).enumerate().map(|(i, t)| (i + 1, t)).collect();
+            from_words(texts, "arguments")
+        }
+        Input::File(path) => {
+            let name = files::name(path);
+            let bytes = files::read_bytes(path)?;
+            // Text of hex words, or else the binary layout itself.
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                let texts: Vec<(usize, &str)> = words::hex_lines(text)
+                    .flat_map(|(n, line)| line.split_whitespace().map(move |t| (n, t)))
+                    .collect();
+                if texts.iter().all(|(_, t)| words::parse_hex(t, 32).is_ok()) && !texts.is_empty() {
+                    return from_words(texts, &name);
+                }
+            }
+            if bytes.len() != target.bytes() {
+                return Err(Error::Failed(format!(
+                    "{name}: {} is {} bytes ({words_needed} hex words), the file has {}",
+                    target.root(),
+                    target.bytes(),
+                    bytes.len()
+                )));
+            }
+            Ok(bytes)
+        }
+    }
+}
+
+/// Prints every field (`path = value`, nested layouts and arrays expanded), or the JSON value.
+pub fn decode(target: &dyn DataTarget, input: &Input, json: bool) -> Result<Outcome> {
+    let bytes = read(target, input)?;
+    let value = match target.decode(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            complain(format_args!("isa: error: {e}\n"));
+            return Ok(Outcome::Failure);
+        }
+    };
+    let mut out = stdout();
+    if json {
+        let mut s = String::new();
+        value.write_json(&mut s);
+        writeln!(out, "{s}").map_err(Error::output)?;
+    } else {
+        let mut lines = Vec::new();
+        flatten(&value, "", &mut lines);
+        for (path, v) in lines {
+            writeln!(out, "{path} = {v}").map_err(Error::output)?;
+        }
+    }
+    out.flush().map_err(Error::output)?;
+    Ok(Outcome::Success)
+}
+
+/// `(path, value text)` for every leaf of `value`.
+fn flatten(value: &Value, prefix: &str, out: &mut Vec<(String, String)>) {
+    if let Some(entries) = value.entries() {
+        for (name, v) in entries {
+            let path = if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+            flatten(v, &path, out);
+        }
+    } else if let Some(items) = value.items() {
+        for (i, v) in items.iter().enumerate() {
+            flatten(v, &format!("{prefix}[{i}]"), out);
+        }
+    } else {
+        let text = match value {
+            Value::Uint(v) if *v > 9 => format!("{v} ({v:#x})"),
+            Value::Float(v) => format!("{v}"),
+            other => {
+                let mut s = String::new();
+                other.write_json(&mut s);
+                s.trim_matches('"').to_string()
+            }
+        };
+        out.push((prefix.to_string(), text));
+    }
+}
+
+/// Reports every constraint the header breaks; fails when there is one.
+pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
+    let bytes = read(target, input)?;
+    let name = match input {
+        Input::File(path) => files::name(path),
+        Input::Words(_) => target.root().to_string(),
+    };
+    let violations = match target.check(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            complain(format_args!("{name}: error: {e}\n"));
+            return Ok(Outcome::Failure);
+        }
+    };
+    if violations.is_empty() {
+        say(format_args!("{name}: ok: {}, no rule broken", target.root()))?;
+        return Ok(Outcome::Success);
+    }
+    let mut out = stdout();
+    for v in &violations {
+        write!(out, "{name}: {} [{}] ({})", v.message, v.rule, v.fields.join(", ")).map_err(Error::output)?;
+        if !v.detail.is_empty() {
+            write!(out, ": {}", v.detail).map_err(Error::output)?;
+        }
+        writeln!(out).map_err(Error::output)?;
+    }
+    out.flush().map_err(Error::output)?;
+    complain(format_args!("isa: {name}: {}\n", plural(violations.len(), "rule violation")));
+    Ok(Outcome::Failure)
+}
+
+/// Builds the header from JSON of the shape `decode --json` prints; writes its bytes, or its
+/// hex words with `hex`.
+pub fn encode(target: &dyn DataTarget, file: &Path, out: Option<&Path>, hex: bool) -> Result<Outcome> {
+    let name = files::name(file);
+    let text = files::read_text(file)?;
+    let value = parse_json(&text).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+    let bytes = match target.encode(&value) {
+        Ok(b) => b,
+        Err(e) => {
+            complain(format_args!("{name}: error: {e}\n"));
+            return Ok(Outcome::Failure);
+        }
+    };
+    let data = if hex {
+        let mut s = String::new();
+        for w in bytes.chunks_exact(4) {
+            s.push_str(&format!("0x{:08x}\n", u32::from_le_bytes([w[0], w[1], w[2], w[3]])));
+        }
+        s.into_bytes()
+    } else {
+        bytes
+    };
+    match out {
+        Some(path) => files::write(path, &data)?,
+        None => {
+            let mut o = stdout();
+            o.write_all(&data).map_err(Error::output)?;
+            o.flush().map_err(Error::output)?;
+        }
+    }
+    Ok(Outcome::Success)
+}
