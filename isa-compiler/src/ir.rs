@@ -45,6 +45,8 @@ pub struct Target {
     pub semantics: Option<Semantics>,
     /// The layout a data target is made of (`root Sph`): tools decode and encode it.
     pub root: Option<LayoutId>,
+    /// Scheduling control words between instructions, if the target has them.
+    pub schedule: Option<Schedule>,
 }
 
 /// A syntax dialect.
@@ -58,6 +60,43 @@ pub struct Dialect {
     pub ignore_case: bool,
     /// Directive for raw words (`.long`), printed for words the syntax cannot show.
     pub raw: Option<String>,
+    /// Text after every instruction (nvdisasm's ` ;`), optional when assembling.
+    pub end: Option<String>,
+}
+
+/// Scheduling control words: one before every `slots` instructions, slot `i` of it (a
+/// `slot.width`-bit value at bit `width * i`) scheduling instruction `i` of the group.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// The slot's fields and syntax (a format that is not an instruction).
+    pub slot: Format,
+    /// Bits per slot.
+    pub width: u32,
+    /// Instructions per control word.
+    pub slots: u32,
+    /// The instruction word that fills the last group.
+    pub pad: u128,
+}
+
+impl Schedule {
+    /// The slot's raw bits when every field has its default (0 without one).
+    pub fn default_slot(&self) -> u64 {
+        let mut raw = 0u64;
+        for f in self.slot.fields.iter().filter(|f| !f.view) {
+            let count = f.array.as_ref().map_or(1, |a| a.0);
+            let v = f.fixed.or(f.default).unwrap_or(0);
+            for i in 0..count {
+                let mut rest = v;
+                for p in f.element_pieces(i).iter().rev() {
+                    if p.lo + p.width <= 64 && p.width < 64 {
+                        raw |= (rest & ((1u64 << p.width) - 1)) << p.lo;
+                    }
+                    rest = rest.checked_shr(p.width).unwrap_or(0);
+                }
+            }
+        }
+        raw
+    }
 }
 
 /// Parameters (name, type) and result type of an operation enum.

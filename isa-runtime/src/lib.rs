@@ -13,6 +13,7 @@
 //! - [`layout`]: what generated data layouts provide, and [`layout::DataTarget`], the
 //!   object-safe face of a target whose root is a layout (a header);
 //! - [`program`]: program-rule violations reported by validators;
+//! - [`schedule`]: programs of instruction groups behind scheduling control words;
 //! - [`interp`]: the trap type of generated interpreters.
 #![no_std]
 #![deny(missing_docs)]
@@ -27,6 +28,7 @@ pub mod interp;
 pub mod layout;
 pub mod number;
 pub mod program;
+pub mod schedule;
 pub mod syntax;
 pub mod target;
 pub mod value;

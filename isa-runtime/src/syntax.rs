@@ -689,6 +689,10 @@ struct Parser<'t> {
     memo: BTreeMap<(usize, usize, usize), Rc<Vec<usize>>>,
     /// While reading the text, choices are deferred to [`Parser::resolve`].
     lazy: bool,
+    /// Whether text may follow what the syntax reads ([`parse_prefix`]).
+    prefix: bool,
+    /// Where the accepted reading ended.
+    end: usize,
 }
 
 /// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
@@ -699,6 +703,27 @@ pub fn parse(
     text: &str,
     ctx: &Context,
 ) -> Result<Vec<u64>, Failure> {
+    parse_text(format, syntax, text, ctx, false).map(|(values, _)| values)
+}
+
+/// Parses the start of `text` with `syntax` (a scheduling slot before an instruction),
+/// returning every field's raw value and where the slot's text ends.
+pub fn parse_prefix(
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+) -> Result<(Vec<u64>, usize), Failure> {
+    parse_text(format, syntax, text, ctx, true)
+}
+
+fn parse_text(
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+    prefix: bool,
+) -> Result<(Vec<u64>, usize), Failure> {
     let mut p = Parser {
         format,
         text,
@@ -709,6 +734,8 @@ pub fn parse(
         budget: 2_000_000,
         memo: BTreeMap::new(),
         lazy: true,
+        prefix,
+        end: 0,
     };
     let mut st = State {
         vals: vec![None; format.fields.len()],
@@ -731,7 +758,7 @@ pub fn parse(
     p.expected.clear();
     p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
     match p.result {
-        Some(v) => Ok(v),
+        Some(v) => Ok((v, p.end)),
         None => Err(Failure { pos: p.furthest, expected: p.expected }),
     }
 }
@@ -844,7 +871,7 @@ impl Parser<'_> {
         let mut ok = false;
         for e in ends {
             let e = skip_blanks(text, e);
-            if e == text.len() {
+            if e == text.len() || self.prefix {
                 ok = true;
             } else {
                 self.fail(e, "end of line");
@@ -951,9 +978,10 @@ impl Parser<'_> {
 
     fn finish(&mut self, pos: usize, st: &mut State) -> bool {
         let pos = skip_blanks(self.text, pos);
-        if pos != self.text.len() {
+        if pos != self.text.len() && !self.prefix {
             return self.fail(pos, "end of line");
         }
+        self.end = pos;
         // Equalities between a field the text gave and one it did not (`mov`'s two equal
         // inputs) carry the value over before defaults apply.
         let mut changed = true;

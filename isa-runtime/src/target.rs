@@ -6,6 +6,7 @@
 
 use crate::format::Format;
 use crate::program::Violation;
+use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
@@ -24,6 +25,8 @@ pub struct Dialect {
     /// Directive for raw words (`.long`): printed for words the syntax cannot show, accepted
     /// by the assembler.
     pub raw: Option<&'static str>,
+    /// Text printed after every instruction (nvdisasm's ` ;`); optional when assembling.
+    pub end: Option<&'static str>,
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -55,6 +58,10 @@ pub trait Isa: Sync + 'static {
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;
     /// Runs the per-instruction constraints and program rules of the spec.
     fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
+    /// The scheduling control words of the target's programs, if it has them.
+    fn schedule() -> Option<&'static Schedule> {
+        None
+    }
 }
 
 /// Prints a word (at address `pc`) in dialect number `dialect`, from its raw bits so views and
@@ -71,6 +78,7 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
     let mut out = String::new();
     if let Some(syntax) = format.syntax.get(dialect) {
         if syntax::print(syntax, &format.unpack(word), pc, &mut out) {
+            out.push_str(d.end.unwrap_or(""));
             return Ok(out);
         }
     }
@@ -78,10 +86,77 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
     match d.raw {
         Some(raw) => {
             let digits = T::WORD_BITS.div_ceil(4) as usize;
-            Ok(alloc::format!("{raw} 0x{word:0digits$x}"))
+            Ok(alloc::format!("{raw} 0x{word:0digits$x}{}", d.end.unwrap_or("")))
         }
         None => Ok(out),
     }
+}
+
+/// Prints scheduling slot `slot` in dialect number `dialect` (its fields as numbers when the
+/// dialect gives the slot no syntax).
+pub fn slot_text(s: &Schedule, slot: u64, dialect: usize) -> String {
+    let values = s.slot.unpack(u128::from(slot));
+    let mut out = String::new();
+    if let Some(syntax) = s.slot.syntax.get(dialect) {
+        if syntax::print(syntax, &values, 0, &mut out) {
+            return out;
+        }
+    }
+    alloc::format!("{{slot {slot:#x}}}")
+}
+
+/// One line of a disassembled program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// Byte address of the instruction.
+    pub address: u64,
+    /// Its scheduling slot, printed (targets with control words).
+    pub slot: Option<String>,
+    /// The instruction, or why its word does not decode.
+    pub text: Result<String, DecodeError>,
+}
+
+impl core::fmt::Display for Line {
+    /// The slot, two spaces and the instruction (an error as `<error: ...>`).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if let Some(slot) = &self.slot {
+            write!(f, "{slot}  ")?;
+        }
+        match &self.text {
+            Ok(text) => f.write_str(text),
+            Err(e) => write!(f, "<error: {e}>"),
+        }
+    }
+}
+
+/// Prints a whole program in dialect number `dialect`: one line per instruction, with its
+/// scheduling slot where the target has control words. A bad control word ends the listing
+/// with an error line.
+pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
+    let bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    let (entries, bad) = match schedule::split::<T>(words) {
+        Ok(e) => (e, None),
+        Err((index, e)) => {
+            // List what precedes the bad control word.
+            let good = schedule::split::<T>(&words[..index]).unwrap_or_default();
+            (good, Some((index, e)))
+        }
+    };
+    let mut lines: Vec<Line> = entries
+        .into_iter()
+        .map(|(index, slot, word)| {
+            let address = index as u64 * bytes;
+            Line {
+                address,
+                slot: T::schedule().map(|s| slot_text(s, slot, dialect)),
+                text: disassemble_word::<T>(word, dialect, address),
+            }
+        })
+        .collect();
+    if let Some((index, e)) = bad {
+        lines.push(Line { address: index as u64 * bytes, slot: None, text: Err(e) });
+    }
+    lines
 }
 
 /// Prints `insn` (at address `pc`) in dialect number `dialect`.
@@ -122,8 +197,34 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
 /// Assembles `source` in dialect number `dialect`: one instruction per line, `label:` prefixes,
 /// comments. Returns every error found (each with line and column), never panics.
 pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
+    Ok(assemble_scheduled::<T>(source, dialect)?.into_iter().map(|(_, insn)| insn).collect())
+}
+
+/// Assembles `source` into the program's words: with control words where the target has
+/// them (each line may start with its slot; a line without one gets the default slot).
+pub fn assemble_program<T: Isa>(source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
+    let program = assemble_scheduled::<T>(source, dialect)?;
+    schedule::encode_program::<T>(&program)
+        .map_err(|e| alloc::vec![AsmError { line: 0, column: 0, message: e.to_string() }])
+}
+
+/// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
+/// instruction starts.
+fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> (u64, usize) {
+    let Some(s) = T::schedule() else { return (0, 0) };
+    let Some(syntax) = s.slot.syntax.get(dialect) else { return (s.default_slot, 0) };
+    match syntax::parse_prefix(s.slot, syntax, code, ctx) {
+        Ok((values, end)) if end > 0 => (s.slot.pack(&values) as u64, end),
+        _ => (s.default_slot, 0),
+    }
+}
+
+/// [`assemble`] keeping each instruction's scheduling slot.
+pub fn assemble_scheduled<T: Isa>(
+    source: &str,
+    dialect: usize,
+) -> Result<Vec<(u64, T::Instruction)>, Vec<AsmError>> {
     let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
-    let word_bytes = T::WORD_BITS.div_ceil(8) as u64;
     // Pass 1: label addresses.
     let mut labels: Vec<(&str, u64)> = Vec::new();
     let mut errors = Vec::new();
@@ -138,7 +239,7 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instructi
                     message: alloc::format!("label `{l}` defined twice"),
                 });
             }
-            labels.push((l, count * word_bytes));
+            labels.push((l, schedule::address::<T>(count as usize)));
         }
         if !code.is_empty() {
             count += 1;
@@ -152,15 +253,20 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instructi
         if code.is_empty() {
             continue;
         }
-        let pc = program.len() as u64 * word_bytes;
-        match assemble_one::<T>(code, dialect, pc, &lookup, d.ignore_case) {
-            Ok(insn) => program.push(insn),
+        let pc = schedule::address::<T>(program.len());
+        let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
+        let (slot, skip) = read_slot::<T>(code, dialect, &ctx);
+        let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
+        let text = code[skip..].trim_start();
+        let text = d.end.and_then(|e| text.strip_suffix(e.trim())).map_or(text, str::trim_end);
+        match assemble_one::<T>(text, dialect, pc, &lookup, d.ignore_case) {
+            Ok(insn) => program.push((slot, insn)),
             Err((pos, message)) => {
-                let column = line[..(offset + pos).min(line.len())].chars().count() + 1;
+                let column = line[..(offset + skip + pos).min(line.len())].chars().count() + 1;
                 errors.push(AsmError { line: n + 1, column, message });
                 // Keep addresses right for later lines.
                 if let Ok(nop) = T::decode(0) {
-                    program.push(nop);
+                    program.push((slot, nop));
                 } else if let Some(first) = program.first().cloned() {
                     program.push(first);
                 }
@@ -244,8 +350,14 @@ pub trait Target: Sync {
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError>;
     /// Assembles source text into words.
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>>;
-    /// Decodes a program and runs the spec's validators on it.
+    /// Decodes a program and runs the spec's validators on it; violations name instructions
+    /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
+    /// Prints a whole program (with each instruction's scheduling slot where the target has
+    /// control words).
+    fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line>;
+    /// The target's scheduling control words, if it has them.
+    fn schedule(&self) -> Option<&'static Schedule>;
 }
 
 impl<T: Isa> Target for T {
@@ -272,22 +384,18 @@ impl<T: Isa> Target for T {
         disassemble_word::<T>(word, dialect, pc)
     }
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
-        let program = assemble::<T>(source, dialect)?;
-        let mut words = Vec::with_capacity(program.len());
-        for insn in &program {
-            match T::encode(insn) {
-                Ok(w) => words.push(w),
-                Err(e) => return Err(alloc::vec![AsmError { line: 0, column: 0, message: e.to_string() }]),
-            }
-        }
-        Ok(words)
+        assemble_program::<T>(source, dialect)
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
-        let mut program = Vec::with_capacity(words.len());
-        for (i, w) in words.iter().enumerate() {
-            program.push(T::decode(*w).map_err(|e| (i, e))?);
-        }
+        let program: Vec<T::Instruction> =
+            schedule::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
         Ok(T::check_program(&program))
+    }
+    fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line> {
+        disassemble_program::<T>(words, dialect)
+    }
+    fn schedule(&self) -> Option<&'static Schedule> {
+        T::schedule()
     }
 }
 

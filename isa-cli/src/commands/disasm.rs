@@ -1,10 +1,11 @@
 //! `isa disasm`: a program (binary words in the target's byte order, or hex text) printed one
-//! instruction per line in a dialect. An undecodable word prints `<error: ...>` and the rest go
-//! on; the command then fails.
+//! instruction per line in a dialect, each after its scheduling slot where the target has
+//! control words. An undecodable word prints `<error: ...>` and the rest go on; the command
+//! then fails.
 
 use super::{complain, read_program, stdout};
 use crate::error::{Error, Outcome, Result};
-use crate::{files, words};
+use crate::files;
 use isa_runtime::target::Target;
 use std::io::Write;
 use std::path::Path;
@@ -22,22 +23,14 @@ pub struct Options<'a> {
 /// Disassembles the program.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     let program = read_program(opts.file, opts.hex, target)?;
-    let step = words::word_bytes(target.word_bits()) as u64;
     let mut out = stdout();
     let mut failed = 0usize;
-    for (i, word) in program.iter().enumerate() {
-        let pc = i as u64 * step;
+    for line in target.disassemble_program(&program, dialect) {
         if opts.address {
-            write!(out, "{pc:08x}: ").map_err(Error::output)?;
+            write!(out, "{:08x}: ", line.address).map_err(Error::output)?;
         }
-        match target.disassemble(*word, dialect, pc) {
-            Ok(text) => writeln!(out, "{text}"),
-            Err(e) => {
-                failed += 1;
-                writeln!(out, "<error: {e}>")
-            }
-        }
-        .map_err(Error::output)?;
+        failed += usize::from(line.text.is_err());
+        writeln!(out, "{line}").map_err(Error::output)?;
     }
     out.flush().map_err(Error::output)?;
     if failed > 0 {

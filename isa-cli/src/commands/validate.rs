@@ -27,10 +27,12 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         say(format_args!("{name}: ok: {} instructions, no rule broken", program.len()))?;
         return Ok(Outcome::Success);
     }
+    let lines = target.disassemble_program(&program, 0);
     let mut out = stdout();
     for v in &violations {
-        let pc = v.index as u64 * step;
-        let text = program.get(v.index).and_then(|w| target.disassemble(*w, 0, pc).ok()).unwrap_or_default();
+        let (pc, text) = lines.get(v.index).map_or((v.index as u64 * step, String::new()), |l| {
+            (l.address, l.text.clone().unwrap_or_default())
+        });
         write!(out, "{name}: instruction {} (address {pc:#x}: {text}): {} [{}]", v.index, v.message, v.rule)
             .map_err(Error::output)?;
         if !v.detail.is_empty() {

@@ -4,9 +4,12 @@
 use super::Checker;
 use crate::ir;
 
-pub fn check(cx: &mut Checker, t: &ir::Target) {
-    for (i, a) in t.formats.iter().enumerate() {
-        for b in &t.formats[i + 1..] {
+/// `slot` names the scheduling slot format, which is not an instruction.
+pub fn check(cx: &mut Checker, t: &ir::Target, slot: Option<&str>) {
+    let is_insn = |f: &&ir::Format| Some(f.name.as_str()) != slot;
+    let formats: Vec<&ir::Format> = t.formats.iter().filter(is_insn).collect();
+    for (i, a) in formats.iter().enumerate() {
+        for b in &formats[i + 1..] {
             if let Some(word) = common_word(&a.pattern, &b.pattern) {
                 let digits = (t.word_bits as usize).div_ceil(4);
                 cx.error(b.span, format!("encodings `{}` and `{}` are ambiguous", a.name, b.name))

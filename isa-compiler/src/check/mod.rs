@@ -13,6 +13,7 @@ mod fields;
 mod layouts;
 mod names;
 mod rules;
+mod schedule;
 mod semantics;
 mod syntax;
 mod types;
@@ -70,6 +71,7 @@ impl Checker {
             rules: Vec::new(),
             semantics: None,
             root: None,
+            schedule: None,
         };
         let targets: Vec<&ast::Target> = file
             .items
@@ -92,11 +94,12 @@ impl Checker {
         types::declare(self, file, &mut t);
         fields::layouts_and_formats(self, file, &mut t);
         layouts::check(self, file, &mut t);
-        ambiguity::check(self, &t);
+        ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &mut t);
         rules::lower(self, file, &mut t);
         semantics::lower(self, file, &mut t);
+        schedule::extract(self, file, &mut t);
         t
     }
 
@@ -108,8 +111,8 @@ impl Checker {
             let first = s.values.first();
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
-                // Resolved with the layouts.
-                ("root", _) => {}
+                // Resolved with the layouts and formats.
+                ("root" | "schedule", _) => {}
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
                         self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");
@@ -132,6 +135,7 @@ impl Checker {
                                 comments: Vec::new(),
                                 ignore_case: false,
                                 raw: None,
+                                end: None,
                             };
                             for n in nested {
                                 match (n.name.name.as_str(), n.values.first()) {
@@ -144,9 +148,10 @@ impl Checker {
                                     }
                                     ("ignore_case", _) => d.ignore_case = true,
                                     ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
+                                    ("end", Some(ast::SettingValue::Str(r, _))) => d.end = Some(r.clone()),
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`");
                                     }
                                 }
                             }
@@ -170,6 +175,7 @@ impl Checker {
                 comments: vec!["//".into()],
                 ignore_case: false,
                 raw: None,
+                end: None,
             });
         }
     }

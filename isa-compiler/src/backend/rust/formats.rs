@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 pub fn generate(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
     for (fi, f) in m.t.formats.iter().enumerate() {
-        out.extend(format_def(m, fi, f));
+        out.extend(format_def(m, m.format_ident(fi), f));
     }
     out
 }
@@ -111,8 +111,8 @@ pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
     out
 }
 
-fn format_def(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
-    let name = m.format_ident(fi);
+/// The typed struct `name` of format `f`: fields, checked decode and encode, accessors.
+pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenStream {
     let spec_name = &f.name;
     let docs = doc(&f.doc);
     let word_ty = &m.word_ty;

@@ -6,6 +6,7 @@
 //! - `tables`: static descriptions the runtime's syntax engine prints and parses with, and
 //!   the `Isa` implementation;
 //! - `validate`: properties, constraints and program rules;
+//! - `schedule`: scheduling control words and whole-program decode and encode;
 //! - `interp`: the interpreter skeleton.
 
 pub mod derive;
@@ -16,6 +17,7 @@ mod interp;
 pub mod layouts;
 mod model;
 mod names;
+mod schedule;
 mod tables;
 mod validate;
 
@@ -53,7 +55,8 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
         let tables = tables::generate(&m);
         let validate = validate::generate(&m);
         let interp = interp::generate(&m);
-        quote!(#formats #instruction #tables #validate #interp)
+        let schedule = schedule::generate(&m);
+        quote!(#formats #instruction #tables #validate #interp #schedule)
     };
     let file = quote! {
         #[allow(unused_imports)]

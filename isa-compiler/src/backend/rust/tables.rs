@@ -103,7 +103,7 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
         }
     }
     let mut out = std::collections::BTreeSet::new();
-    for f in &t.formats {
+    for f in t.formats.iter().chain(t.schedule.as_ref().map(|s| &s.slot)) {
         for (d, syntax) in f.syntax.iter().enumerate() {
             for part in &syntax.parts {
                 for arm in &part.arms {
@@ -225,7 +225,8 @@ fn items(m: &Model, parts: &[Ident], d: usize, xs: &[SyntaxItem]) -> Vec<TokenSt
         .collect()
 }
 
-fn format_statics(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
+/// The static description (`NAME_FIELDS`, syntaxes, `NAME_FORMAT`) of format `f`.
+pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
     let mut out = TokenStream::new();
     let fname = upper(&f.name);
     let slots = f.slots();
@@ -290,7 +291,6 @@ fn format_statics(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
     }
     let format_id = format_ident!("{fname}_FORMAT");
     let name = &f.name;
-    let _ = fi;
     out.extend(quote! {
         static #format_id: Format = Format { name: #name, fields: #fields_id, syntax: &[#(&#tops),*] };
     });
@@ -300,8 +300,8 @@ fn format_statics(m: &Model, fi: usize, f: &ir::Format) -> TokenStream {
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
     let mut out = tables(m);
-    for (fi, f) in t.formats.iter().enumerate() {
-        out.extend(format_statics(m, fi, f));
+    for f in &t.formats {
+        out.extend(format_statics(m, f));
     }
     let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
     let dialects = t.dialects.iter().map(|d| {
@@ -312,7 +312,11 @@ pub fn generate(m: &Model) -> TokenStream {
             Some(r) => quote!(Some(#r)),
             None => quote!(None),
         };
-        quote!(Dialect { name: #name, comments: &[#(#comments),*], ignore_case: #ic, raw: #raw })
+        let end = match &d.end {
+            Some(e) => quote!(Some(#e)),
+            None => quote!(None),
+        };
+        quote!(Dialect { name: #name, comments: &[#(#comments),*], ignore_case: #ic, raw: #raw, end: #end })
     });
     let target = format_ident!("{}", camel(&t.name));
     let tname = &t.name;
@@ -321,6 +325,15 @@ pub fn generate(m: &Model) -> TokenStream {
     let le = t.little_endian;
     let word_ty = &m.word_ty;
     let target_doc = format!(" The `{}` target: {}.", t.name, t.title);
+    let schedule = if t.schedule.is_some() {
+        quote! {
+            fn schedule() -> Option<&'static isa_runtime::schedule::Schedule> {
+                Some(&SCHEDULE)
+            }
+        }
+    } else {
+        quote!()
+    };
     out.extend(quote! {
         /// Every encoding's description, in the order the assembler tries them.
         pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
@@ -373,6 +386,8 @@ pub fn generate(m: &Model) -> TokenStream {
             fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
                 check_program(program)
             }
+
+            #schedule
         }
 
         impl core::fmt::Display for Instruction {

@@ -1,0 +1,115 @@
+//! Programs whose instructions come in groups behind a scheduling control word (NVIDIA
+//! Maxwell: one 64-bit word before every three instructions; its slot `i`, `slot_bits` wide at
+//! bit `slot_bits * i`, schedules the group's instruction `i`). Targets without a schedule are
+//! one instruction per word, and every function here works on them too.
+
+use crate::format::Format;
+use crate::target::Isa;
+use crate::{DecodeError, EncodeError};
+use alloc::vec::Vec;
+
+/// How a target's control words are laid out.
+#[derive(Debug)]
+pub struct Schedule {
+    /// The slot's fields and its syntax per dialect (printed before each instruction).
+    pub slot: &'static Format,
+    /// Instructions (slots) per control word.
+    pub slots: u32,
+    /// Bits per slot.
+    pub slot_bits: u32,
+    /// The instruction word that fills the last group.
+    pub pad: u128,
+    /// The slot of an instruction whose text gives none (its fields' defaults).
+    pub default_slot: u64,
+}
+
+impl Schedule {
+    /// Index in the program's words of instruction `k`.
+    pub fn word_index(&self, k: usize) -> usize {
+        let n = self.slots as usize;
+        k / n * (n + 1) + 1 + k % n
+    }
+
+    /// Slot `i` of control word `control`.
+    pub fn slot(&self, control: u128, i: u32) -> u64 {
+        ((control >> (self.slot_bits * i)) & ((1u128 << self.slot_bits) - 1)) as u64
+    }
+
+    /// Whether `word` can be a control word (no bit outside the slots set).
+    pub fn is_control(&self, word: u128) -> bool {
+        let used = self.slot_bits * self.slots;
+        used >= 128 || word >> used == 0
+    }
+}
+
+/// An instruction with its scheduling slot (0 for targets without a schedule).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scheduled<I> {
+    /// The raw slot bits.
+    pub slot: u64,
+    /// The instruction.
+    pub insn: I,
+    /// Index of the instruction's word in the program.
+    pub word: usize,
+}
+
+/// Byte address of instruction `k` of a program of target `T`.
+pub fn address<T: Isa>(k: usize) -> u64 {
+    let index = T::schedule().map_or(k, |s| s.word_index(k));
+    index as u64 * u64::from(T::WORD_BITS.div_ceil(8))
+}
+
+/// Splits a program's words into its instructions' words with their slots: `(word index,
+/// slot, word)`. A control word with bits outside its slots is an error at its index.
+pub fn split<T: Isa>(words: &[u128]) -> Result<Vec<(usize, u64, u128)>, (usize, DecodeError)> {
+    let Some(s) = T::schedule() else {
+        return Ok(words.iter().enumerate().map(|(i, w)| (i, 0, *w)).collect());
+    };
+    let group = s.slots as usize + 1;
+    let mut out = Vec::with_capacity(words.len());
+    for (g, chunk) in words.chunks(group).enumerate() {
+        let control = chunk[0];
+        if !s.is_control(control) {
+            return Err((g * group, DecodeError::NoMatch { word: control }));
+        }
+        for (i, w) in chunk[1..].iter().enumerate() {
+            out.push((g * group + 1 + i, s.slot(control, i as u32), *w));
+        }
+    }
+    Ok(out)
+}
+
+/// Decodes a whole program: every instruction with its slot.
+pub fn decode_program<T: Isa>(
+    words: &[u128],
+) -> Result<Vec<Scheduled<T::Instruction>>, (usize, DecodeError)> {
+    split::<T>(words)?
+        .into_iter()
+        .map(|(word, slot, w)| T::decode(w).map(|insn| Scheduled { slot, insn, word }).map_err(|e| (word, e)))
+        .collect()
+}
+
+/// Encodes a whole program: control words in front of each group, the last group padded
+/// with the schedule's pad instruction and default slot.
+pub fn encode_program<T: Isa>(program: &[(u64, T::Instruction)]) -> Result<Vec<u128>, EncodeError> {
+    let Some(s) = T::schedule() else {
+        return program.iter().map(|(_, insn)| T::encode(insn)).collect();
+    };
+    let n = s.slots as usize;
+    let mut out = Vec::with_capacity(program.len() / n * (n + 1) + n + 1);
+    for group in program.chunks(n) {
+        let mut control = 0u128;
+        let mut words = Vec::with_capacity(n);
+        for i in 0..n {
+            let (slot, word) = match group.get(i) {
+                Some((slot, insn)) => (*slot, T::encode(insn)?),
+                None => (s.default_slot, s.pad),
+            };
+            control |= u128::from(slot & ((1u64 << s.slot_bits) - 1)) << (s.slot_bits * i as u32);
+            words.push(word);
+        }
+        out.push(control);
+        out.extend(words);
+    }
+    Ok(out)
+}
