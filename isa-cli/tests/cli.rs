@@ -366,3 +366,122 @@ fn validate_reports_rule_violations() {
     let o = isa(&["validate", "--target", "vc4", "--hex", path_str(&hex)]);
     assert_code(&o, 0);
 }
+
+// ---- A data-layout target: NVIDIA's Shader Program Header -----------------------------------
+
+/// nvc0's vertex-shader header (facts C.5): word 0 0x00020461 (VTG, version 3, VERTEX, SASS
+/// version 1), StoreReqStart 0xff (no range), generic input 0 X (bit 192) and output position
+/// XYZW (bits 428..431).
+const VS_HEADER: [u32; 20] =
+    [0x00020461, 0, 0, 0, 0x000ff000, 0, 0x1, 0, 0, 0, 0, 0, 0, 0xf000, 0, 0, 0, 0, 0, 0];
+
+fn header_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+#[test]
+fn sph_decode_prints_every_field_from_binary_and_hex() {
+    let dir = scratch("sph_decode");
+    let bin = dir.join("vs.sph");
+    std::fs::write(&bin, header_bytes(&VS_HEADER)).expect("write header");
+    let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    for line in [
+        "common_word0.sph_type = VTG",
+        "common_word0.version = 3",
+        "common_word0.shader_type = VERTEX",
+        "common_word0.sass_version = 1",
+        "common_word4.store_req_start = 255 (0xff)",
+        "imap_generic_vector[0].imap_x = true",
+        "imap_generic_vector[0].imap_y = false",
+        "omap_system_values_b.omap_position_x = true",
+        "omap_system_values_b.omap_position_w = true",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing `{line}` in:\n{text}");
+    }
+    // The same header as 20 hex words on the command line.
+    let words: Vec<String> = VS_HEADER.iter().map(|w| format!("{w:#x}")).collect();
+    let mut args = vec!["decode", "--target", "sph"];
+    args.extend(words.iter().map(String::as_str));
+    let o2 = isa(&args);
+    assert_code(&o2, 0);
+    assert_eq!(stdout(&o2), text);
+    // A wrong size and an undefined SphType are errors, not panics.
+    let o = isa(&["decode", "--target", "sph", "0x00020461"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("needs 20 hex words, got 1"), "{}", stderr(&o));
+    let mut bad = VS_HEADER;
+    bad[0] = 0x00020463;
+    std::fs::write(&bin, header_bytes(&bad)).expect("write header");
+    let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    assert!(stderr(&o).contains("common_word0.sph_type"), "{}", stderr(&o));
+}
+
+#[test]
+fn sph_encode_reads_back_what_decode_json_prints() {
+    let dir = scratch("sph_encode");
+    let words: Vec<String> = VS_HEADER.iter().map(|w| format!("{w:#x}")).collect();
+    let mut args = vec!["decode", "--target", "sph", "--json"];
+    args.extend(words.iter().map(String::as_str));
+    let o = isa(&args);
+    assert_code(&o, 0);
+    let json = dir.join("vs.json");
+    std::fs::write(&json, stdout(&o)).expect("write json");
+    let out = dir.join("vs.bin");
+    let o = isa(&["encode", "--target", "sph", path_str(&json), "-o", path_str(&out)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&out).expect("read header"), header_bytes(&VS_HEADER));
+    // Hand-written JSON: missing fields are zero, enums by name.
+    let o = isa_with_input(
+        &["encode", "--target", "sph", "--hex", "-"],
+        br#"{"common_word0": {"sph_type": "PS", "version": 3, "shader_type": "PIXEL", "sass_version": 1}}"#,
+    );
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().next(), Some("0x00021462"));
+    // An unknown field and a value too wide are errors naming the field.
+    let o = isa_with_input(
+        &["encode", "--target", "sph", "-"],
+        br#"{"common_word0": {"sph_type": "VTG", "colour": 1}}"#,
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("field `colour`: no such field"), "{}", stderr(&o));
+    let o = isa_with_input(
+        &["encode", "--target", "sph", "-"],
+        br#"{"common_word0": {"sph_type": "VTG", "version": 32}}"#,
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("version"), "{}", stderr(&o));
+    let o = isa_with_input(&["encode", "--target", "sph", "-"], b"{\"common_word0\": ");
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+}
+
+#[test]
+fn sph_validate_reports_each_rule_with_its_fields() {
+    let dir = scratch("sph_validate");
+    let good = dir.join("vs.sph");
+    std::fs::write(&good, header_bytes(&VS_HEADER)).expect("write header");
+    let o = isa(&["validate", "--target", "sph", path_str(&good)]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("no rule broken"), "{}", stdout(&o));
+    // A vertex header claiming PIXEL with a 768-byte call/return stack.
+    let mut bad = VS_HEADER;
+    bad[0] = 0x00021461;
+    bad[3] = 0x300;
+    std::fs::write(&good, header_bytes(&bad)).expect("write header");
+    let o = isa(&["validate", "--target", "sph", path_str(&good)]);
+    assert_code(&o, 1);
+    let text = stdout(&o);
+    assert!(
+        text.contains("[sph_type_matches_shader_type] (common_word0.sph_type, common_word0.shader_type): common_word0.sph_type = VTG, common_word0.shader_type = PIXEL"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[crs_size_multiple_of_512] (common_word3.shader_local_memory_crs_size)"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}

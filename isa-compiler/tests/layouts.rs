@@ -159,40 +159,72 @@ fn sph_header_has_typed_accessors() {
     assert_contains(
         &text,
         &[
-            // Renamed: the target's unit struct is `Sph`.
-            "pub struct Sph {\n    words: [u32; 20],\n}",
-            "pub const WIDTH: u32 = 640;",
+            // The union of the two types, chosen by a path both have.
+            "pub enum Sph {\n    /// `common_word0.sph_type` = VTG: layout `SphType1`.\n    SphType1(SphType1),",
             "pub fn from_words(words: [u32; 20]) -> Result<Self, isa_runtime::DecodeError>",
+            "field: \"common_word0.sph_type\"",
+            "pub fn from_value(value: &isa_runtime::value::Value) -> Result<Self, isa_runtime::EncodeError>",
+            "let tag = value.path(\"common_word0.sph_type\")",
+            // Getters for what both arms have.
+            "pub fn common_word0(&self) -> CommonWord0 {\n match self {\n Sph::SphType1(x) => x.common_word0(),",
+            // The arms are views.
+            "pub struct SphType1 {\n    words: [u32; 20],\n}",
+            "pub const WIDTH: u32 = 640;",
             "pub fn to_bytes(&self) -> [u8; 80]",
-            // Common word 0, field by field.
             "pub fn sph_type(&self) -> SphType",
             "pub fn set_sph_type(&mut self, v: SphType) -> Result<(), isa_runtime::EncodeError>",
             "pub fn version(&self) -> u8",
-            "pub fn shader_type(&self) -> ShaderType",
-            "pub fn sass_version(&self) -> u8",
-            "pub fn stream_out_mask(&self) -> u8",
-            "pub fn common_word1(&self) -> CommonWord1",
-            "pub fn set_common_word4(&mut self, v: CommonWord4)",
             "pub fn shader_local_memory_low_size(&self) -> u32",
-            "pub fn output_topology(&self) -> OutputTopology",
-            // The two variants chosen by `sph_type`.
-            "pub enum SphMaps {\n    Type1Maps(Type1Maps),\n    Type2Maps(Type2Maps),\n}",
-            "pub fn maps(&self) -> Option<SphMaps>",
-            "pub fn set_maps(&mut self, v: SphMaps) -> Result<(), isa_runtime::EncodeError>",
-            // Arrays of small structs.
             "pub fn imap_generic_vector(&self, i: usize) -> Option<ImapVector>",
-            "pub fn imap_generic_vector(&self, i: usize) -> Option<ImapPixelVector>",
-            "pub fn omap_target(&self, i: usize) -> Option<OmapTarget>",
-            "pub fn clip_distance(&self, i: usize) -> Option<bool>",
-            "pub fn x(&self) -> PixelImap",
-            "pub fn position(&self) -> ImapVector",
-            // Undefined SphType and ShaderType values are decode errors; a tag without an arm too.
-            "field: \"sph_type\"",
-            "field: \"shader_type\"",
-            "field: \"maps\"",
+            "pub fn imap_fixed_fnc_texture(&self, i: usize) -> Option<ImapTexture>",
+            // Constraints over paths, each naming what it reads.
+            "rule: \"sph_type_matches_shader_type\"",
+            "fields: &[\"common_word0.sph_type\", \"common_word0.shader_type\"]",
+            "impl isa_runtime::layout::Layout for Sph",
+            "pub static TARGET: isa_runtime::layout::Root<Sph>",
+            // Undefined SphType and ShaderType values in an arm are decode errors.
+            "field: \"common_word0.shader_type\"",
         ],
     );
     // A zeroed SPH has no SphType: no `Default`.
-    assert!(!text.contains("impl Default for Sph"), "an all-zero SPH is not valid");
+    assert!(!text.contains("impl Default for SphType1"), "an all-zero SPH is not valid");
     assert!(text.contains("impl Default for CommonWord1"));
+}
+
+/// A field whose type is chosen by another field of the same layout.
+const SWITCH: &str = r#"
+target demo {
+    word 32
+}
+
+enum Kind : u2 {
+    A = 1
+    B = 2
+}
+
+layout Pair : 8 {
+    lo: u4 @ 3:0
+    hi: u4 @ 7:4
+}
+
+layout Tagged : 16 {
+    kind: Kind @ 1:0
+    unused @ 7:2
+    body: switch kind { A => Pair, B => u8 } @ 15:8
+}
+"#;
+
+#[test]
+fn switch_field_reads_as_an_enum_of_its_arms() {
+    let text = generated(SWITCH);
+    assert_contains(
+        &text,
+        &[
+            "pub enum TaggedBody {\n    Pair(Pair),\n    U8(u8),\n}",
+            "pub fn body(&self) -> Option<TaggedBody>",
+            "pub fn set_body(&mut self, v: TaggedBody) -> Result<(), isa_runtime::EncodeError>",
+            "field: \"body\"",
+            "let mut pending_body: Option<&isa_runtime::value::Value> = None;",
+        ],
+    );
 }

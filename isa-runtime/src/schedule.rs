@@ -59,9 +59,12 @@ pub fn address<T: Isa>(k: usize) -> u64 {
     index as u64 * u64::from(T::WORD_BITS.div_ceil(8))
 }
 
-/// Splits a program's words into its instructions' words with their slots: `(word index,
-/// slot, word)`. A control word with bits outside its slots is an error at its index.
-pub fn split<T: Isa>(words: &[u128]) -> Result<Vec<(usize, u64, u128)>, (usize, DecodeError)> {
+/// An instruction's word in a program: (index of the word, its slot's raw bits, the word).
+pub type Entry = (usize, u64, u128);
+
+/// Splits a program's words into its instructions' words with their slots. A control word
+/// with bits outside its slots is an error at its index.
+pub fn split<T: Isa>(words: &[u128]) -> Result<Vec<Entry>, (usize, DecodeError)> {
     let Some(s) = T::schedule() else {
         return Ok(words.iter().enumerate().map(|(i, w)| (i, 0, *w)).collect());
     };

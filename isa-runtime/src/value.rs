@@ -113,7 +113,7 @@ impl Value {
         match *self {
             Value::Uint(v) => Some(v),
             Value::Int(v) => u64::try_from(v).ok(),
-            Value::Float(v) if v >= 0.0 && v < 18446744073709551616.0 && (v as u64) as f64 == v => {
+            Value::Float(v) if (0.0..18446744073709551616.0).contains(&v) && (v as u64) as f64 == v => {
                 Some(v as u64)
             }
             _ => None,

@@ -284,10 +284,21 @@ impl<'a> Model<'a> {
             ("doc", s(&l.doc)),
             ("width", Value::from(l.width)),
             ("size", s(size_text(l.width))),
-            ("diagram", s(diagram(l.width, &l.fields, owners.as_deref()))),
+            // A union's bits are its arms'.
+            (
+                "diagram",
+                s(if l.union.is_some() {
+                    String::new()
+                } else {
+                    diagram(l.width, &l.fields, owners.as_deref())
+                }),
+            ),
             ("rows", list(rows)),
             ("dont_care", s(pieces_text(&l.unused))),
-            ("undeclared", s(undeclared_text(owners.as_deref()))),
+            (
+                "undeclared",
+                s(if l.union.is_some() { String::new() } else { undeclared_text(owners.as_deref()) }),
+            ),
             ("flat", list(flat)),
             ("nested_in", list(nested_in)),
             ("union", list(union)),

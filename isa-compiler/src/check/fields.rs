@@ -53,7 +53,7 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
                         Some(ir::Reserved {
                             name: u.name.as_ref().map(|n| n.name.clone()),
                             doc: u.doc.clone(),
-                            pieces: pieces_at(cx, &u.bits, None)?,
+                            pieces: pieces_at(cx, &u.bits, None, RESERVED_PIECE)?,
                             after: u.after,
                         })
                     })
@@ -126,7 +126,12 @@ pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {
     })
 }
 
-fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>) -> Option<Vec<Piece>> {
+/// Pieces at most 64 bits wide: a field's value is a `u64`.
+const FIELD_PIECE: i64 = 64;
+/// Reserved bits of a data layout are only a range: any width.
+const RESERVED_PIECE: i64 = 1 << 16;
+
+fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>, max_width: i64) -> Option<Vec<Piece>> {
     let mut out = Vec::new();
     for b in bits {
         let (lo, width, sp) = match b {
@@ -146,7 +151,7 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>) -> Option
             ast::BitPiece::Width(lo, w, sp) => (const_eval(lo, i), const_eval(w, i), *sp),
         };
         match (lo, width) {
-            (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= 64 => {
+            (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= max_width => {
                 out.push(Piece { lo: lo as u32, width: w as u32 })
             }
             _ => {
@@ -186,13 +191,13 @@ fn fields_of(
             ast::TypeExpr::Named(id) => types::resolve(cx, t, layouts, id),
             ast::TypeExpr::Switch { .. } => Some(Type::Switch { tag: usize::MAX, arms: Vec::new() }),
         };
-        let Some(pieces) = pieces_at(cx, &f.bits, count.map(|_| 0)) else {
+        let Some(pieces) = pieces_at(cx, &f.bits, count.map(|_| 0), FIELD_PIECE) else {
             continue;
         };
         let array = match count {
             None => None,
             Some(n) => {
-                let Some(next) = pieces_at(cx, &f.bits, Some(1)) else {
+                let Some(next) = pieces_at(cx, &f.bits, Some(1), FIELD_PIECE) else {
                     continue;
                 };
                 let strides: Vec<u32> =
@@ -307,7 +312,8 @@ fn fields_of(
     // Unused bits.
     let mut unused = Vec::new();
     for u in &l.unused {
-        if let Some(p) = pieces_at(cx, &u.bits, None) {
+        let max = if l.kind == ast::LayoutKind::Data { RESERVED_PIECE } else { FIELD_PIECE };
+        if let Some(p) = pieces_at(cx, &u.bits, None, max) {
             unused.extend(p);
         }
         if let (Some(name), ast::LayoutKind::Format) = (&u.name, l.kind) {

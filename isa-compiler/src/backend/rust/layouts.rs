@@ -1025,12 +1025,15 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
             let text = match &leaf.ty {
                 Type::Enum(e) => {
                     let en = m.enum_ident(*e);
-                    quote!(#en::from_bits(raw).map_or_else(|| raw.to_string(), |x| x.name().to_string()))
+                    quote!(match #en::from_bits(raw) {
+                        Some(x) => format!("{} = {}", #path, x.name()),
+                        None => format!("{} = {}", #path, raw),
+                    })
                 }
-                Type::Bool => quote!((raw != 0).to_string()),
-                _ => quote!(raw.to_string()),
+                Type::Bool => quote!(format!("{} = {}", #path, raw != 0)),
+                _ => quote!(format!("{} = {}", #path, raw)),
             };
-            shown.push(quote!({ let raw = #raw; format!("{} = {}", #path, #text) }));
+            shown.push(quote!({ let raw = #raw; #text }));
         }
         out.extend(quote! {
             if !#ok {
@@ -1211,7 +1214,9 @@ fn value_name(m: &Model, ty: &Type, v: u64) -> String {
 /// `impl isa_runtime::layout::Layout` for a layout's view.
 fn layout_impl(m: &Model, id: ir::LayoutId) -> TokenStream {
     let name = layout_ident(m, id);
-    let n = lit(words_for(m.t.layouts[id.0].width) as u128);
+    let n_words = words_for(m.t.layouts[id.0].width);
+    let n = lit(n_words as u128);
+    let n_bytes = lit(n_words as u128 * 4);
     quote! {
         impl isa_runtime::layout::Layout for #name {
             const NAME: &'static str = #name::NAME;
@@ -1219,7 +1224,7 @@ fn layout_impl(m: &Model, id: ir::LayoutId) -> TokenStream {
 
             fn from_word_slice(words: &[u32]) -> Result<Self, isa_runtime::DecodeError> {
                 let words: [u32; #n] = words.try_into().map_err(|_| isa_runtime::DecodeError::Truncated {
-                    needed: #n * 4, available: words.len() * 4,
+                    needed: #n_bytes, available: words.len() * 4,
                 })?;
                 #name::from_words(words)
             }

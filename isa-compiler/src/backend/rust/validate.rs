@@ -179,10 +179,25 @@ fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
         }
         CondExpr::In(x, ranges) => {
             let x = as_int(go(x));
-            let pats = ranges.iter().map(|(lo, hi)| {
-                let (lo, hi) =
+            // Adjacent ranges are one pattern; a single value is written alone.
+            let mut merged: Vec<(i64, i64)> = ranges.clone();
+            merged.sort_unstable();
+            merged.dedup();
+            let mut joined: Vec<(i64, i64)> = Vec::new();
+            for (lo, hi) in merged {
+                match joined.last_mut() {
+                    Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                    _ => joined.push((lo, hi)),
+                }
+            }
+            let pats = joined.iter().map(|(lo, hi)| {
+                let (l, h) =
                     (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
-                quote!(#lo..=#hi)
+                if lo == hi {
+                    quote!(#l)
+                } else {
+                    quote!(#l..=#h)
+                }
             });
             (quote!(matches!(#x, #(#pats)|*)), Kind::Bool)
         }
