@@ -177,6 +177,7 @@ impl<'a> Model<'a> {
             ("dialects", list(dialects)),
             ("dialect_names", list(t.dialects.iter().map(|d| s(&d.name)).collect())),
             ("formats", list((0..t.formats.len()).map(|i| self.format(i)).collect())),
+            ("schedule", self.schedule()),
             ("layouts", list((0..t.layouts.len()).map(|i| self.layout(i)).collect())),
             ("enums", list((0..t.enums.len()).map(|i| self.enumeration(i)).collect())),
             ("numbers", list((0..t.numbers.len()).map(|i| self.number(i)).collect())),
@@ -189,8 +190,24 @@ impl<'a> Model<'a> {
     // ---- Formats -------------------------------------------------------------------------------
 
     fn format(&self, i: usize) -> Value {
-        let f = &self.t.formats[i];
-        let width = self.format_width(f);
+        self.format_of(&self.t.formats[i], &self.format_anchors[i], None)
+    }
+
+    /// The scheduling control word: its grouping and its slot's table (or nothing).
+    fn schedule(&self) -> Value {
+        let Some(sch) = &self.t.schedule else { return s("") };
+        obj([
+            ("slots", Value::from(sch.slots)),
+            ("width", Value::from(sch.width)),
+            ("last", Value::from(sch.width * sch.slots)),
+            ("pad", s(format!("{:#x}", sch.pad))),
+            ("default", s(format!("{:#x}", sch.default_slot()))),
+            ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)), Some(sch.width))),
+        ])
+    }
+
+    fn format_of(&self, f: &ir::Format, anchor: &str, width: Option<u32>) -> Value {
+        let width = width.unwrap_or_else(|| self.format_width(f));
         let owners = owners(width, &f.fields, &f.unused);
         let rows = f.fields.iter().map(|x| self.field_row(x, &f.fields, None)).collect();
         let constraints =
@@ -209,7 +226,7 @@ impl<'a> Model<'a> {
         };
         obj([
             ("name", s(&f.name)),
-            ("anchor", s(&self.format_anchors[i])),
+            ("anchor", s(anchor)),
             ("doc", s(&f.doc)),
             ("width", Value::from(width)),
             ("patterns", list(patterns)),
