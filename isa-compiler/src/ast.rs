@@ -364,6 +364,8 @@ pub struct Constraint {
     pub message: String,
     /// Must hold.
     pub expr: Expr,
+    /// A `warning`: breaking it is reported but is not an error.
+    pub warning: bool,
 }
 
 /// `rule name "text" { each ... }`

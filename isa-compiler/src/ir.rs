@@ -620,6 +620,8 @@ pub struct Constraint {
     pub message: String,
     /// The fields it reads (dotted paths in layouts), in order of first use.
     pub reads: Vec<String>,
+    /// Breaking it is a warning, not an error.
+    pub warning: bool,
     /// Must hold.
     pub expr: CondExpr,
 }

@@ -260,10 +260,11 @@ fn item(p: Pair<Rule>) -> Item {
                     Rule::constraint => {
                         let mut it = p.into_inner().peekable();
                         let doc = docs(&mut it);
+                        let warning = it.next().expect("kind").as_str() == "warning";
                         let name = ident(it.next().expect("name"));
                         let message = string_value(it.next().expect("message"));
                         let e = expr(it.next().expect("expr"));
-                        l.constraints.push(Constraint { doc, name, message, expr: e });
+                        l.constraints.push(Constraint { doc, name, message, expr: e, warning });
                     }
                     Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
                     _ => {}

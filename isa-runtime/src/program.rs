@@ -13,13 +13,16 @@ pub struct Violation {
     pub index: usize,
     /// The fields the rule reads (dotted paths in data layouts).
     pub fields: &'static [&'static str],
+    /// Whether the spec calls it a `warning` (the hardware tolerates it) rather than an error.
+    pub warning: bool,
     /// Extra detail (for example the related instruction), possibly empty.
     pub detail: String,
 }
 
 impl core::fmt::Display for Violation {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "instruction {}: {} ({})", self.index, self.message, self.rule)?;
+        let kind = if self.warning { "warning: " } else { "" };
+        write!(f, "instruction {}: {kind}{} ({})", self.index, self.message, self.rule)?;
         if !self.detail.is_empty() {
             write!(f, ": {}", self.detail)?;
         }

@@ -138,15 +138,18 @@ pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
     }
     let mut out = stdout();
     for v in &violations {
-        write!(out, "{name}: {} [{}] ({})", v.message, v.rule, v.fields.join(", ")).map_err(Error::output)?;
+        let kind = if v.warning { "warning: " } else { "" };
+        write!(out, "{name}: {kind}{} [{}] ({})", v.message, v.rule, v.fields.join(", "))
+            .map_err(Error::output)?;
         if !v.detail.is_empty() {
             write!(out, ": {}", v.detail).map_err(Error::output)?;
         }
         writeln!(out).map_err(Error::output)?;
     }
     out.flush().map_err(Error::output)?;
+    let errors = violations.iter().filter(|v| !v.warning).count();
     complain(format_args!("isa: {name}: {}\n", plural(violations.len(), "rule violation")));
-    Ok(Outcome::Failure)
+    Ok(Outcome::failed_if(errors > 0))
 }
 
 /// Builds the header from JSON of the shape `decode --json` prints; writes its bytes, or its

@@ -210,8 +210,11 @@ impl<'a> Model<'a> {
         let width = width.unwrap_or_else(|| self.format_width(f));
         let owners = owners(width, &f.fields, &f.unused);
         let rows = f.fields.iter().map(|x| self.field_row(x, &f.fields, None)).collect();
-        let constraints =
-            f.constraints.iter().map(|c| obj([("name", s(&c.name)), ("message", s(&c.message))])).collect();
+        let constraints = f
+            .constraints
+            .iter()
+            .map(|c| obj([("name", s(&c.name)), ("message", s(constraint_text(c)))]))
+            .collect();
         let properties = f
             .properties
             .iter()
@@ -282,7 +285,7 @@ impl<'a> Model<'a> {
             .map(|c| {
                 obj([
                     ("name", s(&c.name)),
-                    ("message", s(&c.message)),
+                    ("message", s(constraint_text(c))),
                     ("reads", s(c.reads.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "))),
                     ("doc", s(&c.doc)),
                 ])
@@ -962,6 +965,15 @@ fn word_text(f: &Field) -> String {
         format!("{}", lo / 32)
     } else {
         format!("{}-{}", lo / 32, hi / 32)
+    }
+}
+
+/// A constraint's text, marked when breaking it is only a warning.
+fn constraint_text(c: &ir::Constraint) -> String {
+    if c.warning {
+        format!("warning: {}", c.message)
+    } else {
+        c.message.clone()
     }
 }
 

@@ -193,6 +193,7 @@ fn constraints(
                 message: c.message.clone(),
                 reads,
                 expr,
+                warning: c.warning,
             }
         })
         .collect()

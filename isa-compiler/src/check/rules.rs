@@ -75,6 +75,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 message: c.message.clone(),
                 reads,
                 expr: e,
+                warning: c.warning,
             });
         }
     }

@@ -1017,7 +1017,7 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
     let mut out = TokenStream::new();
     for c in &l.constraints {
         let ok = super::validate::layout_condition(&l.leaves, &c.expr);
-        let (name, message, reads) = (&c.name, &c.message, &c.reads);
+        let (name, message, reads, warning) = (&c.name, &c.message, &c.reads, c.warning);
         let mut shown = Vec::new();
         for path in reads {
             let Some(leaf) = l.leaves.iter().find(|x| x.path == *path) else { continue };
@@ -1042,6 +1042,7 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
                     message: #message,
                     index: 0,
                     fields: &[#(#reads),*],
+                    warning: #warning,
                     detail: [#(#shown),*].join(", "),
                 });
             }

@@ -297,8 +297,8 @@ pub fn generate(m: &Model) -> TokenStream {
         let n = m.format_ident(fi);
         let checks = f.constraints.iter().map(|c| {
             let e = as_bool(cond(m, f, &c.expr));
-            let (name, msg, reads) = (&c.name, &c.message, &c.reads);
-            quote!(if !#e { out.push((#name, #msg, &[#(#reads),*] as &'static [&'static str])); })
+            let (name, msg, reads, warning) = (&c.name, &c.message, &c.reads, c.warning);
+            quote!(if !#e { out.push((#name, #msg, &[#(#reads),*] as &'static [&'static str], #warning)); })
         });
         constraint_arms.push(quote!(Instruction::#n(x) => { #(#checks)* }));
     }
@@ -321,7 +321,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut inner = quote! {
             if (0..len).contains(&#last) && !#body {
-                out.push(Violation { rule: #name, message: #msg, index: #last as usize, fields: &[], detail: #detail });
+                out.push(Violation { rule: #name, message: #msg, index: #last as usize, fields: &[], warning: false, detail: #detail });
             }
         };
         for (qi, q) in r.quantifiers.iter().enumerate().rev() {
@@ -367,9 +367,10 @@ pub fn generate(m: &Model) -> TokenStream {
         impl Instruction {
             #props
 
-            /// The per-instruction constraints this instruction breaks: (name, text, fields read).
-            #[allow(clippy::nonminimal_bool, unused_parens)]
-            pub fn broken_constraints(&self) -> Vec<(&'static str, &'static str, &'static [&'static str])> {
+            /// The per-instruction constraints this instruction breaks: (name, text, fields read,
+            /// whether it is only a warning).
+            #[allow(clippy::nonminimal_bool, unused_parens, clippy::type_complexity)]
+            pub fn broken_constraints(&self) -> Vec<(&'static str, &'static str, &'static [&'static str], bool)> {
                 #[allow(unused_mut)]
                 let mut out = Vec::new();
                 #constraint_match
@@ -382,8 +383,8 @@ pub fn generate(m: &Model) -> TokenStream {
             use isa_runtime::program::Violation;
             let mut out = Vec::new();
             for (index, insn) in program.iter().enumerate() {
-                for (rule, message, fields) in insn.broken_constraints() {
-                    out.push(Violation { rule, message, index, fields, detail: String::new() });
+                for (rule, message, fields, warning) in insn.broken_constraints() {
+                    out.push(Violation { rule, message, index, fields, warning, detail: String::new() });
                 }
             }
             #rules
