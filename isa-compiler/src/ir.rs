@@ -559,6 +559,31 @@ pub enum NumStyle {
     },
     /// C `%f` of an IEEE single.
     CFloat,
+    /// Hex with `0x` and a minus sign, optionally two's complement, times a scale.
+    HexValue {
+        /// Width.
+        bits: u32,
+        /// Two's complement.
+        signed: bool,
+        /// Multiplier.
+        scale: u32,
+    },
+    /// C `%.Ng` / `%.Ne` of a float in a number format.
+    Float {
+        /// The format (a `NumberKind::Float`).
+        format: NumberKind,
+        /// Precision.
+        precision: u8,
+        /// `%e` rather than `%g`.
+        exponent: bool,
+    },
+    /// pc-relative displacement shown as an absolute hex address, accepting labels.
+    Target {
+        /// Width.
+        bits: u32,
+        /// Base expression.
+        base: CondExpr,
+    },
     /// pc-relative displacement accepting labels.
     Label {
         /// Width.

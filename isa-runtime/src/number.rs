@@ -161,6 +161,54 @@ pub fn write_c_f(out: &mut dyn core::fmt::Write, bits: u32) -> core::fmt::Result
     }
 }
 
+/// Writes `v` as C's `printf("%.{precision}e")` does: `1.84467440737095516160e+19`.
+pub fn write_c_e(out: &mut dyn core::fmt::Write, v: f64, precision: usize) -> core::fmt::Result {
+    if !v.is_finite() {
+        return write_c_special(out, v);
+    }
+    let s = alloc::format!("{v:.precision$e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    write!(out, "{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
+}
+
+/// Writes `v` as C's `printf("%.{precision}g")` does: `0.375`, `16777216`,
+/// `-1.175494350822287508e-38`.
+pub fn write_c_g(out: &mut dyn core::fmt::Write, v: f64, precision: usize) -> core::fmt::Result {
+    if !v.is_finite() {
+        return write_c_special(out, v);
+    }
+    let p = precision.max(1);
+    // The exponent the value has once rounded to p significant digits.
+    let s = alloc::format!("{v:.prec$e}", prec = p - 1);
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp < -4 || exp >= p as i32 {
+        let m = strip_fraction_zeros(mantissa);
+        write!(out, "{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
+    } else {
+        let fixed = alloc::format!("{v:.prec$}", prec = (p as i32 - 1 - exp) as usize);
+        out.write_str(strip_fraction_zeros(&fixed))
+    }
+}
+
+fn strip_fraction_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+fn write_c_special(out: &mut dyn core::fmt::Write, v: f64) -> core::fmt::Result {
+    out.write_str(match (v.is_nan(), v.is_sign_negative()) {
+        (true, false) => "nan",
+        (true, true) => "-nan",
+        (false, false) => "inf",
+        (false, true) => "-inf",
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +216,29 @@ mod tests {
     // fp20 as the grate assembler defines it: sign 1, exponent 6, mantissa 13, bias 31.
     const FP20: FloatFormat = FloatFormat { sign: 1, exponent: 6, mantissa: 13, bias: 31, specials: true };
     const FX10: FixedFormat = FixedFormat { width: 10, fraction: 8, signed: true };
+
+    fn g(v: f64, p: usize) -> alloc::string::String {
+        let mut s = alloc::string::String::new();
+        write_c_g(&mut s, v, p).unwrap();
+        s
+    }
+
+    #[test]
+    fn c_g_and_e_match_printf() {
+        // Expected strings are glibc printf's.
+        assert_eq!(g(0.375, 20), "0.375");
+        assert_eq!(g(16777216.0, 20), "16777216");
+        assert_eq!(g(-12583039.0, 20), "-12583039");
+        assert_eq!(g(f32::MIN_POSITIVE as f64 * -1.0, 20), "-1.175494350822287508e-38");
+        assert_eq!(g(0.3333 as f32 as f64, 20), "0.33329999446868896484");
+        assert_eq!(g(-0.0, 20), "-0");
+        assert_eq!(g(1e-5, 6), "1e-05");
+        assert_eq!(g(123456.0, 6), "123456");
+        assert_eq!(g(1234567.0, 6), "1.23457e+06");
+        let mut s = alloc::string::String::new();
+        write_c_e(&mut s, 18446744073709551616.0, 20).unwrap();
+        assert_eq!(s, "1.84467440737095516160e+19");
+    }
 
     #[test]
     fn fp20_matches_grate_reference_values() {

@@ -174,6 +174,36 @@ pub enum Num {
     },
     /// An IEEE single (the field's bits) printed like C's `%f`.
     CFloat,
+    /// An integer in hexadecimal with `0x` and a `-` before negative values (`-0x60`): the
+    /// field's `bits`-wide value, two's complement when `signed`, times `scale`. Parsing takes
+    /// a number that is a multiple of `scale` (a word index shown as a byte offset).
+    HexValue {
+        /// Width of the field.
+        bits: u32,
+        /// Read the field as two's complement.
+        signed: bool,
+        /// What one unit of the field is worth.
+        scale: u32,
+    },
+    /// A floating-point value (the field's bits in `format`) printed like C's `%.{precision}g`,
+    /// or `%.{precision}e` when `exponent`. Parsing takes a decimal literal the format holds
+    /// exactly.
+    Float {
+        /// The field's number format.
+        format: crate::number::FloatFormat,
+        /// Digits (significant for `g`, after the point for `e`).
+        precision: u8,
+        /// `%e` rather than `%g`.
+        exponent: bool,
+    },
+    /// A pc-relative displacement shown as the absolute address `base + displacement`, in
+    /// hexadecimal with `0x`: parsing takes an address or a label.
+    Target {
+        /// Width of the displacement.
+        bits: u32,
+        /// What the displacement is relative to (an expression over `Pc` and fields).
+        base: &'static Expr,
+    },
     /// A signed pc-relative displacement: when parsing, a label name is also accepted and
     /// becomes `label address - base`.
     Label {
@@ -395,7 +425,15 @@ fn scan_float(s: &str) -> Option<(f64, usize)> {
         i = 1;
     }
     let digits_start = i;
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+    let mut point = false;
+    // One point, and not one that starts a suffix (`0.5.NEG`, `1.NEG` read as 0.5 and 1).
+    while i < b.len()
+        && (b[i].is_ascii_digit()
+            || (b[i] == b'.'
+                && !point
+                && !b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'.')))
+    {
+        point |= b[i] == b'.';
         i += 1;
     }
     if i == digits_start {
@@ -579,6 +617,11 @@ impl Printer<'_> {
                     e
                 }
             }
+            Show::Num(Num::Target { bits, base }) => {
+                let base = eval(base, frame, self.vals, self.pc).unwrap_or(0) as i128;
+                let target = base + crate::bits::sign_extend(v, *bits) as i128;
+                return write_hex_value(target, out);
+            }
             Show::Num(n) => return write_number(v, *n, out),
         };
         match table.write(v, out) {
@@ -609,7 +652,39 @@ fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
             write!(out, "{v:0width$x}", width = digits as usize)
         }
         Num::CFloat => crate::number::write_c_f(out, v as u32),
+        Num::HexValue { bits, signed, scale } => {
+            let x = if signed { crate::bits::sign_extend(v, bits) as i128 } else { v as i128 };
+            write_hex_value(x * scale as i128, out)
+        }
+        Num::Float { format, precision, exponent } => {
+            let x = format.decode(v);
+            if exponent {
+                crate::number::write_c_e(out, x, precision as usize)
+            } else {
+                crate::number::write_c_g(out, x, precision as usize)
+            }
+        }
+        Num::Target { bits, .. } => write_hex_value(crate::bits::sign_extend(v, bits) as i128, out),
     }
+}
+
+/// `0x1f`, `-0x20`.
+fn write_hex_value(x: i128, out: &mut dyn Write) -> fmt::Result {
+    if x < 0 {
+        write!(out, "-0x{:x}", x.unsigned_abs())
+    } else {
+        write!(out, "0x{x:x}")
+    }
+}
+
+/// The raw bits of a float literal in `format`, when the format holds it exactly.
+fn float_bits(format: &crate::number::FloatFormat, x: f64) -> Option<u64> {
+    let mut raw = format.encode(x)?;
+    if x == 0.0 && x.is_sign_negative() && format.sign == 1 {
+        raw |= 1 << (format.exponent + format.mantissa);
+    }
+    let back = format.decode(raw);
+    (back == x || (back.is_nan() && x.is_nan())).then_some(raw)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,6 +855,13 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
     match n {
         Num::CFloat => scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)),
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
+        Num::Float { format, .. } => {
+            scan_float(s).and_then(|(f, len)| float_bits(&format, f).map(|r| (r as i128, len)))
+        }
+        Num::HexValue { scale, .. } => scan_integer(s).and_then(|(v, len)| {
+            let scale = scale.max(1) as i128;
+            (v % scale == 0).then_some((v / scale, len))
+        }),
         _ => {
             let int = scan_integer(s);
             if width == 32 {
@@ -952,7 +1034,7 @@ impl Parser<'_> {
                 let start = number_start(text, pos);
                 let rest = &text[start..];
                 match n {
-                    Num::Label { .. } => {
+                    Num::Label { .. } | Num::Target { .. } => {
                         let len = scan_integer(rest).map(|x| x.1).or_else(|| {
                             let len = label_len(rest);
                             (len > 0 && (self.ctx.labels)(&rest[..len]).is_some()).then_some(len)
@@ -1291,7 +1373,13 @@ impl Parser<'_> {
         let start = number_start(self.text, pos);
         let rest = &self.text[start..];
         let (value, len) = match n {
-            Num::Label { base, .. } => match scan_integer(rest) {
+            Num::Label { base, .. } | Num::Target { base, .. } => match scan_integer(rest) {
+                Some((x, len)) if matches!(n, Num::Target { .. }) => {
+                    match eval(base, frame, &st.vals, self.ctx.pc) {
+                        Some(base) => (x - base as i128, len),
+                        None => return self.fail(pos, "a number or label"),
+                    }
+                }
                 Some(x) => x,
                 None => {
                     let len = label_len(rest);

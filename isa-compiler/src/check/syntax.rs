@@ -6,7 +6,7 @@
 use super::cond::{self, Binding, Known, Scope, Slot};
 use super::Checker;
 use crate::ast::{self, Span};
-use crate::ir::{self, CondExpr, NumStyle, Show, SyntaxArm, SyntaxItem, SyntaxPart, Type};
+use crate::ir::{self, CondExpr, NumStyle, NumberKind, Show, SyntaxArm, SyntaxItem, SyntaxPart, Type};
 use std::collections::BTreeMap;
 
 pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
@@ -207,7 +207,20 @@ impl Lowerer<'_, '_> {
         };
         if let Some(b) = base {
             let base = self.lower_cond(b, params);
-            return Some(SyntaxItem::Show(value, Show::Num(NumStyle::Label { bits: width, base })));
+            // `{imm:#x @ base}` shows the absolute target in hex; `{imm @ base}` the displacement.
+            let style = match fmt {
+                Some((f, _)) if f == "#x" => NumStyle::Target { bits: width, base },
+                Some((f, fsp)) => {
+                    self.cx
+                        .error(*fsp, format!("a pc-relative hole takes no format but `#x`, not `{f}`"))
+                        .note(
+                            "`{imm @ pc + 8}` shows the displacement, `{imm:#x @ pc + 8}` the target address",
+                        );
+                    return None;
+                }
+                None => NumStyle::Label { bits: width, base },
+            };
+            return Some(SyntaxItem::Show(value, Show::Num(style)));
         }
         let show = match (table, fmt) {
             (Some(ast::TableChoice::One(id)), _) => Show::Table(self.enum_named(id)?),
@@ -219,7 +232,17 @@ impl Lowerer<'_, '_> {
                     c => Show::TableIf(c, ea, eb),
                 }
             }
-            (None, Some((f, fsp))) => Show::Num(num_style(self.cx, f, *fsp, width)?),
+            (None, Some((f, fsp))) => {
+                let float = match &ty {
+                    Some(Type::Number(n)) => match self.t.numbers[n.0].kind {
+                        k @ NumberKind::Float { .. } => Some(k),
+                        NumberKind::Fixed { .. } => None,
+                    },
+                    Some(Type::UInt(w)) | Some(Type::SInt(w)) => ieee_format(*w),
+                    _ => None,
+                };
+                Show::Num(num_style(self.cx, f, *fsp, width, float)?)
+            }
             (None, None) => {
                 match ty {
                     Some(Type::Enum(e)) => Show::Table(e),
@@ -313,8 +336,66 @@ impl Lowerer<'_, '_> {
     }
 }
 
-/// Parses a number format spec: `x`, `08x`, `#x`, `#08x`, `d`, `+d`, `cfloat`.
-fn num_style(cx: &mut Checker, f: &str, span: Span, width: u32) -> Option<NumStyle> {
+/// The IEEE binary format `width` bits wide, if there is one.
+fn ieee_format(width: u32) -> Option<NumberKind> {
+    let (exponent, mantissa, bias) = match width {
+        16 => (5, 10, 15),
+        32 => (8, 23, 127),
+        64 => (11, 52, 1023),
+        _ => return None,
+    };
+    Some(NumberKind::Float { sign: 1, exponent, mantissa, bias, specials: true })
+}
+
+/// Parses a number format spec: `x`, `08x`, `#x`, `#08x`, `d`, `+d`, `cfloat`; `-#x` (hex
+/// with a minus sign, the field read as two's complement) and `#x*4` (the value times 4);
+/// `.20g` and `.20e` (C's `%g` / `%e` of a float field: a declared float format, or a 16-,
+/// 32- or 64-bit field read as IEEE).
+fn num_style(
+    cx: &mut Checker,
+    f: &str,
+    span: Span,
+    width: u32,
+    float: Option<NumberKind>,
+) -> Option<NumStyle> {
+    if let Some(p) = f.strip_prefix('.') {
+        let (digits, exponent) = match (p.strip_suffix('g'), p.strip_suffix('e')) {
+            (Some(d), _) => (d, false),
+            (_, Some(d)) => (d, true),
+            _ => ("", false),
+        };
+        return match (digits.parse::<u8>(), float) {
+            (Ok(precision), Some(format)) if precision <= 40 => {
+                Some(NumStyle::Float { format, precision, exponent })
+            }
+            (Ok(_), None) => {
+                cx.error(span, format!("`{f}` shows a float: the field needs a float number format"))
+                    .note("declare one (`number f20 = float(...)`) or use a 16-, 32- or 64-bit field (IEEE)");
+                None
+            }
+            _ => {
+                cx.error(span, format!("unknown number format `{f}`"))
+                    .note("float formats: `.20g`, `.6e` (C's `%g`, `%e`)");
+                None
+            }
+        };
+    }
+    let hex_value = f.starts_with("-#") || f.contains('*');
+    if hex_value {
+        let (head, scale) = match f.split_once('*') {
+            Some((h, n)) => (h, n.parse::<u32>().ok().filter(|n| *n > 0)),
+            None => (f, Some(1)),
+        };
+        let signed = head.starts_with('-');
+        return match (head.trim_start_matches('-'), scale) {
+            ("#x", Some(scale)) => Some(NumStyle::HexValue { bits: width, signed, scale }),
+            _ => {
+                cx.error(span, format!("unknown number format `{f}`"))
+                    .note("signed and scaled hex: `-#x`, `#x*4`, `-#x*4`");
+                None
+            }
+        };
+    }
     let style = match f {
         "d" | "u" => NumStyle::Dec,
         "s" | "i" => NumStyle::Signed { bits: width, plus: false },

@@ -43,6 +43,34 @@ enum Node {
     Switch { lo: u32, width: u32, arms: Vec<(Vec<(u64, u64)>, Node)> },
 }
 
+/// The values a constraint allows at bits lo..lo+width, when it covers those bits and allows
+/// few enough values to list (fixed opcodes): `None` otherwise.
+fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
+    if lo < c.lo || lo + width > c.lo + c.width {
+        return None;
+    }
+    if (c.lo, c.width) == (lo, width) {
+        return Some(c.ranges.clone());
+    }
+    let count: u64 = c.ranges.iter().map(|(a, b)| b - a + 1).sum();
+    if count > 64 {
+        return None;
+    }
+    let mask = (1u64 << width) - 1;
+    let mut values: Vec<u64> =
+        c.ranges.iter().flat_map(|(a, b)| *a..=*b).map(|v| (v >> (lo - c.lo)) & mask).collect();
+    values.sort();
+    values.dedup();
+    let mut out: Ranges = Vec::new();
+    for v in values {
+        match out.last_mut() {
+            Some(last) if last.1 + 1 == v => last.1 = v,
+            _ => out.push((v, v)),
+        }
+    }
+    Some(out)
+}
+
 fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     if cands.len() <= 1 {
         return Node::Leaf(cands);
@@ -52,7 +80,8 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     for (_, cs) in &cands {
         for c in cs {
             let key = (c.lo, c.width);
-            let count = cands.iter().filter(|(_, o)| o.iter().any(|x| (x.lo, x.width) == key)).count();
+            let count =
+                cands.iter().filter(|(_, o)| o.iter().any(|x| projection(x, key.0, key.1).is_some())).count();
             if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
                 best = Some((key, count));
             }
@@ -67,10 +96,14 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     let per: Vec<Candidate> = cands
         .iter()
         .map(|(f, cs)| {
+            // A candidate that fixes a wider range holding this one (a longer opcode) takes the
+            // projection of its values: without it, it would be copied into every arm.
             let ranges = cs
                 .iter()
                 .find(|c| (c.lo, c.width) == (lo, width))
-                .map_or(vec![(0, full)], |c| c.ranges.clone());
+                .map(|c| c.ranges.clone())
+                .or_else(|| cs.iter().find_map(|c| projection(c, lo, width)))
+                .unwrap_or_else(|| vec![(0, full)]);
             let rest = cs.iter().filter(|c| (c.lo, c.width) != (lo, width)).cloned().collect();
             (*f, ranges, rest)
         })

@@ -343,6 +343,17 @@ pub fn generate(m: &Model) -> TokenStream {
             None => quote!(#[doc = #doc] pub #n: #st),
         }
     });
+    // `Default` by hand: arrays longer than 32 have no derived one (a register file of 255).
+    let defaults = sem.state.iter().map(|(n, _, count, _)| {
+        let n = ident(n);
+        match count {
+            Some(c) => {
+                let c = proc_macro2::Literal::u32_unsuffixed(*c);
+                quote!(#n: [Default::default(); #c])
+            }
+            None => quote!(#n: Default::default()),
+        }
+    });
     let has = |name: &str| sem.state.iter().any(|s| s.0 == name);
     // Semantics trait: hooks, then one method per operation.
     let hooks = sem.hooks.iter().map(|h| {
@@ -552,9 +563,16 @@ pub fn generate(m: &Model) -> TokenStream {
     let exec_match = quote!(match insn { #(#exec_arms,)* });
     quote! {
         /// Machine state.
-        #[derive(Debug, Clone, PartialEq, Default)]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct State {
             #(#fields,)*
+        }
+
+        #[allow(clippy::derivable_impls)]
+        impl Default for State {
+            fn default() -> Self {
+                State { #(#defaults,)* }
+            }
         }
 
         /// The embedder's side of the interpreter: the hooks (I/O the spec leaves to Rust) and

@@ -181,6 +181,34 @@ fn num_style(n: &NumStyle) -> TokenStream {
             quote!(Num::Hex { digits: #d, prefix: #prefix })
         }
         NumStyle::CFloat => quote!(Num::CFloat),
+        NumStyle::HexValue { bits, signed, scale } => {
+            let b = lit(*bits as u128);
+            let sc = lit(*scale as u128);
+            quote!(Num::HexValue { bits: #b, signed: #signed, scale: #sc })
+        }
+        NumStyle::Float { format, precision, exponent } => {
+            let (sign, exp, mant, bias, specials) = match *format {
+                crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials } => {
+                    (sign, exponent, mantissa, bias, specials)
+                }
+                crate::ir::NumberKind::Fixed { .. } => (1, 8, 23, 127, true),
+            };
+            let (sign, exp, mant) = (lit(sign as u128), lit(exp as u128), lit(mant as u128));
+            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
+            let p = lit(*precision as u128);
+            quote!(Num::Float {
+                format: isa_runtime::number::FloatFormat {
+                    sign: #sign, exponent: #exp, mantissa: #mant, bias: #bias, specials: #specials
+                },
+                precision: #p,
+                exponent: #exponent,
+            })
+        }
+        NumStyle::Target { bits, base } => {
+            let b = lit(*bits as u128);
+            let e = expr(base);
+            quote!(Num::Target { bits: #b, base: &#e })
+        }
         NumStyle::Label { bits, base } => {
             let b = lit(*bits as u128);
             let e = expr(base);

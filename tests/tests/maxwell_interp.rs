@@ -1,0 +1,127 @@
+//! The generated Maxwell interpreter running a vertex shader: ALD reads input attributes, the
+//! float ALU computes, AST writes output attributes through the output map (seed 003: writes the
+//! BMAP does not enable, or outside 0..1024, are silently discarded), EXIT ends the run.
+//! Constant buffers and patch/geometry-shader attributes go through the embedder's hooks.
+
+use isa_generated::maxwell::{self, Instruction, Machine, Semantics};
+
+/// A vertex shader's surroundings: constant bank 0, and a log of the hook calls.
+#[derive(Debug, Default)]
+struct Vertex {
+    /// Bank 0 by byte offset / 4.
+    cbuf0: Vec<u32>,
+    /// (patch, vertex, address, value) of every store the embedder handles.
+    stores: Vec<(bool, u32, u32, u32)>,
+}
+
+impl Semantics for Vertex {
+    fn constant(&mut self, bank: u32, offset: u32) -> u32 {
+        assert_eq!(bank, 0, "only bank 0 is bound");
+        self.cbuf0[offset as usize / 4]
+    }
+    fn attribute_load(&mut self, patch: bool, output: bool, vertex: u32, address: u32) -> u32 {
+        panic!("unexpected ISBE load: patch {patch} output {output} vertex {vertex} address {address:#x}")
+    }
+    fn attribute_store(&mut self, patch: bool, vertex: u32, address: u32, value: u32) {
+        self.stores.push((patch, vertex, address, value));
+    }
+}
+
+fn assemble(source: &str) -> Vec<Instruction> {
+    maxwell::assemble(source, None).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
+}
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+/// A vertex machine whose output map enables a[0x70..0x80) (position) and generic 0
+/// (a[0x80..0x90)), with generic input 0 = (1.5, 2, -3, 0.25).
+fn machine() -> Machine<Vertex> {
+    let mut m = Machine::new(Vertex { cbuf0: vec![f(10.0), f(0.5), 0, 0], ..Vertex::default() });
+    for word in 0x70 / 4..0x90 / 4 {
+        m.state.attr_out_map[word] = true;
+    }
+    let input = [1.5f32, 2.0, -3.0, 0.25];
+    for (i, x) in input.iter().enumerate() {
+        m.state.attr_in[0x80 / 4 + i] = f(*x);
+    }
+    m
+}
+
+#[test]
+fn ald_fmul_ast_exit() {
+    let program = assemble(
+        "ALD R0, a[0x80]\n\
+         FMUL R1, R0, 2.5\n\
+         AST a[0x70], R1\n\
+         EXIT",
+    );
+    // The real words of facts B.6 have this shape: ALD R13, a[0x80] is 0xEFD87F800807FF0D.
+    assert_eq!(program[0].encode(), Ok(0xEFD87F800807FF00));
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(4));
+    assert!(m.state.done);
+    assert_eq!(m.state.r[0], f(1.5));
+    assert_eq!(m.state.attr_out[0x70 / 4], f(3.75));
+}
+
+#[test]
+fn vector_attributes_and_the_float_alu() {
+    // position = (x * c[0][0] + y, y - 0.5 (from c[0][4]), |z|, w), stored with one AST.128.
+    let program = assemble(
+        "ALD.128 R4, a[0x80]\n\
+         FFMA R0, R4, c[0x0][0x0], R5\n\
+         FADD R1, R5, -c[0x0][0x4]\n\
+         FADD R2, |R6|, RZ\n\
+         MOV R3, R7\n\
+         AST.128 a[0x70], R0\n\
+         EXIT",
+    );
+    assert_eq!(maxwell::check_program(&program), []);
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(7));
+    let out: Vec<f32> = (0..4).map(|i| f32::from_bits(m.state.attr_out[0x70 / 4 + i])).collect();
+    assert_eq!(out, [1.5 * 10.0 + 2.0, 1.5, 3.0, 0.25]);
+}
+
+#[test]
+fn stores_the_output_map_does_not_enable_are_discarded() {
+    let program = assemble(
+        "MOV32I R0, 0x3f800000\n\
+         AST a[0x90], R0\n\
+         MOV32I R1, 0x500\n\
+         AST.PHYS a[R1], R0\n\
+         AST a[0x7c], R0\n\
+         EXIT",
+    );
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(6));
+    // a[0x90] (generic 1) is not in the map; 0x500 is beyond 1024: both dropped.
+    assert_eq!(m.state.attr_out[0x90 / 4], 0);
+    assert!(m.state.attr_out.iter().enumerate().all(|(i, v)| (*v == 0) == (i != 0x7c / 4)));
+    assert_eq!(m.state.attr_out[0x7c / 4], f(1.0));
+    assert!(m.semantics.stores.is_empty());
+}
+
+#[test]
+fn guards_and_patch_stores() {
+    let program = assemble(
+        "MOV32I R0, 0x1\n\
+         @P0 MOV32I R0, 0x2\n\
+         @!P1 MOV32I R2, 0x3\n\
+         MOV32I R4, 0x40\n\
+         AST.P a[R4+0x8], R0\n\
+         @P1 EXIT\n\
+         MOV32I R3, 0x7\n\
+         EXIT\n\
+         MOV32I R3, 0x8",
+    );
+    let mut m = machine();
+    m.state.preds[0] = false;
+    m.state.preds[1] = false;
+    assert_eq!(m.run(&program, 100), Ok(8));
+    assert_eq!((m.state.r[0], m.state.r[2], m.state.r[3]), (1, 3, 7));
+    // Patch attributes go to the embedder, at Ra + offset.
+    assert_eq!(m.semantics.stores, [(true, 255, 0x48, 1)]);
+}
