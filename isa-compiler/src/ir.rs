@@ -543,6 +543,11 @@ pub enum Show {
 pub enum NumStyle {
     /// Unsigned decimal.
     Dec,
+    /// Unsigned decimal with at least `digits` digits (`{stall:02d}`).
+    DecPadded {
+        /// Minimum digits (zero-padded).
+        digits: u8,
+    },
     /// Signed decimal.
     Signed {
         /// Width.

@@ -158,6 +158,11 @@ pub enum Show {
 pub enum Num {
     /// Unsigned decimal.
     Dec,
+    /// Unsigned decimal with at least `digits` digits (zero-padded).
+    DecPadded {
+        /// Minimum digits.
+        digits: u8,
+    },
     /// Signed decimal of a `bits`-wide two's complement value, with `+` on positives if `plus`.
     Signed {
         /// Width of the value.
@@ -637,6 +642,7 @@ impl Printer<'_> {
 fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
     match n {
         Num::Dec => write!(out, "{v}"),
+        Num::DecPadded { digits } => write!(out, "{v:0w$}", w = digits as usize),
         Num::Signed { bits, plus } => {
             let s = crate::bits::sign_extend(v, bits);
             if plus && s >= 0 {

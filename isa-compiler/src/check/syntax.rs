@@ -398,6 +398,9 @@ fn num_style(
     }
     let style = match f {
         "d" | "u" => NumStyle::Dec,
+        _ if f.len() > 1 && f.ends_with('d') && f[..f.len() - 1].parse::<u8>().is_ok() => {
+            NumStyle::DecPadded { digits: f[..f.len() - 1].parse().unwrap_or(0) }
+        }
         "s" | "i" => NumStyle::Signed { bits: width, plus: false },
         "+" | "+d" | "+s" => NumStyle::Signed { bits: width, plus: true },
         "cfloat" => NumStyle::CFloat,
@@ -412,7 +415,7 @@ fn num_style(
                 }
                 _ => {
                     cx.error(span, format!("unknown number format `{f}`"))
-                        .note("formats: `d` (decimal), `s` (signed), `+` (signed with `+`), `x`, `08x`, `#x`, `#08x` (hex), `cfloat` (C `%f` of an f32)");
+                        .note("formats: `d` (decimal), `02d` (zero-padded decimal), `s` (signed), `+` (signed with `+`), `x`, `08x`, `#x`, `#08x` (hex), `cfloat` (C `%f` of an f32)");
                     return None;
                 }
             }

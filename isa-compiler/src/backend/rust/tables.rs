@@ -172,6 +172,10 @@ fn tables(m: &Model) -> TokenStream {
 fn num_style(n: &NumStyle) -> TokenStream {
     match n {
         NumStyle::Dec => quote!(Num::Dec),
+        NumStyle::DecPadded { digits } => {
+            let d = lit(*digits as u128);
+            quote!(Num::DecPadded { digits: #d })
+        }
         NumStyle::Signed { bits, plus } => {
             let b = lit(*bits as u128);
             quote!(Num::Signed { bits: #b, plus: #plus })
