@@ -12,6 +12,8 @@ struct Vertex {
     cbuf0: Vec<u32>,
     /// (patch, vertex, address, value) of every store the embedder handles.
     stores: Vec<(bool, u32, u32, u32)>,
+    /// (kind, handle, stream) of every OUT.
+    outputs: Vec<(u32, u32, u32)>,
 }
 
 impl Semantics for Vertex {
@@ -24,6 +26,11 @@ impl Semantics for Vertex {
     }
     fn attribute_store(&mut self, patch: bool, vertex: u32, address: u32, value: u32) {
         self.stores.push((patch, vertex, address, value));
+    }
+    /// The state machine counts emitted vertices here.
+    fn geometry_output(&mut self, kind: u32, handle: u32, stream: u32) -> u32 {
+        self.outputs.push((kind, handle, stream));
+        handle + u32::from(kind & 1 == 1)
     }
 }
 
@@ -122,6 +129,29 @@ fn guards_and_patch_stores() {
     m.state.preds[1] = false;
     assert_eq!(m.run(&program, 100), Ok(8));
     assert_eq!((m.state.r[0], m.state.r[2], m.state.r[3]), (1, 3, 7));
-    // Patch attributes go to the embedder, at Ra + offset.
-    assert_eq!(m.semantics.stores, [(true, 255, 0x48, 1)]);
+    // Patch attributes go to the embedder, at Ra + offset; the vertex register is RZ (0).
+    assert_eq!(m.semantics.stores, [(true, 0, 0x48, 1)]);
+}
+
+/// A geometry shader: stores address the vertex through the state machine register (R0, which
+/// starts at 0) and go to the embedder; OUT advances it (facts B.6's OUT words).
+#[test]
+fn geometry_shader_stores_and_emits() {
+    let program = assemble(
+        "MOV32I R0, 0x0\n\
+         MOV32I R1, 0x3f800000\n\
+         AST a[0x70], R1, R0\n\
+         OUT.EMIT R0, R0, RZ\n\
+         AST a[0x70], R1, R0\n\
+         OUT.EMIT_THEN_CUT R0, R0, 0x1\n\
+         EXIT",
+    );
+    assert_eq!(program[3].encode(), Ok(0xfbe000800ff70000));
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(7));
+    assert_eq!(m.semantics.stores, [(false, 0, 0x70, f(1.0)), (false, 1, 0x70, f(1.0))]);
+    assert_eq!(m.semantics.outputs, [(1, 0, 0), (3, 1, 1)]);
+    assert_eq!(m.state.r[0], 2);
+    // Nothing reached the vertex-shader outputs.
+    assert!(m.state.attr_out.iter().all(|v| *v == 0));
 }
