@@ -162,7 +162,7 @@ fn the_three_ast_forms() {
 }
 
 /// Words of instructions this spec does not describe are typed `NoMatch` errors showing the
-/// word, never a guess: IADD (0x5c10), LDG (0xeed0), IMAD-less Maxwell's IMNMX (0x5c20) and
+/// word, never a guess: IADD (0x5c10), LDG (0xeed0), IMNMX (0x5c20) and
 /// the constant-buffer BRA (bit 5, class `BRA_c`).
 #[test]
 fn unknown_opcodes_are_no_match() {

@@ -2,6 +2,8 @@
 //! float ALU computes, AST writes output attributes through the output map (seed 003: writes the
 //! BMAP does not enable, or outside 0..1024, are silently discarded), EXIT ends the run.
 //! Constant buffers and patch/geometry-shader attributes go through the embedder's hooks.
+//! Comparisons (ISETP, FSETP, FSET), FMNMX, integer adds and control flow (BRA, SSY/SYNC, KIL)
+//! run small branching programs.
 
 use isa_generated::maxwell::{self, Instruction, Machine, Semantics};
 
@@ -12,6 +14,8 @@ struct Vertex {
     cbuf0: Vec<u32>,
     /// (patch, vertex, address, value) of every store the embedder handles.
     stores: Vec<(bool, u32, u32, u32)>,
+    /// (kind, handle, stream) of every OUT.
+    outputs: Vec<(u32, u32, u32)>,
 }
 
 impl Semantics for Vertex {
@@ -24,6 +28,11 @@ impl Semantics for Vertex {
     }
     fn attribute_store(&mut self, patch: bool, vertex: u32, address: u32, value: u32) {
         self.stores.push((patch, vertex, address, value));
+    }
+    /// The state machine counts emitted vertices here.
+    fn geometry_output(&mut self, kind: u32, handle: u32, stream: u32) -> u32 {
+        self.outputs.push((kind, handle, stream));
+        handle + u32::from(kind & 1 == 1)
     }
 }
 
@@ -122,6 +131,113 @@ fn guards_and_patch_stores() {
     m.state.preds[1] = false;
     assert_eq!(m.run(&program, 100), Ok(8));
     assert_eq!((m.state.r[0], m.state.r[2], m.state.r[3]), (1, 3, 7));
-    // Patch attributes go to the embedder, at Ra + offset.
-    assert_eq!(m.semantics.stores, [(true, 255, 0x48, 1)]);
+    // Patch attributes go to the embedder, at Ra + offset; the vertex register is RZ (0).
+    assert_eq!(m.semantics.stores, [(true, 0, 0x48, 1)]);
+}
+
+/// A geometry shader: stores address the vertex through the state machine register (R0, which
+/// starts at 0) and go to the embedder; OUT advances it (facts B.6's OUT words).
+#[test]
+fn geometry_shader_stores_and_emits() {
+    let program = assemble(
+        "MOV32I R0, 0x0\n\
+         MOV32I R1, 0x3f800000\n\
+         AST a[0x70], R1, R0\n\
+         OUT.EMIT R0, R0, RZ\n\
+         AST a[0x70], R1, R0\n\
+         OUT.EMIT_THEN_CUT R0, R0, 0x1\n\
+         EXIT",
+    );
+    assert_eq!(program[3].encode(), Ok(0xfbe000800ff70000));
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(7));
+    assert_eq!(m.semantics.stores, [(false, 0, 0x70, f(1.0)), (false, 1, 0x70, f(1.0))]);
+    assert_eq!(m.semantics.outputs, [(1, 0, 0), (3, 1, 1)]);
+    assert_eq!(m.state.r[0], 2);
+    // Nothing reached the vertex-shader outputs.
+    assert!(m.state.attr_out.iter().all(|v| *v == 0));
+}
+
+/// A counted loop: ISETP sets P0 from the comparison, `@P0 BRA` jumps back to the label.
+#[test]
+fn loops_with_isetp_and_bra() {
+    let program = assemble(
+        "MOV32I R0, 0x0\n\
+         MOV32I R1, 0x5\n\
+         loop:\n\
+         ISCADD R0, R1, R0, 0x1\n\
+         IADD32I R1, R1, -0x1\n\
+         ISETP.NE.AND P0, PT, R1, RZ, PT\n\
+         @P0 BRA loop\n\
+         EXIT",
+    );
+    // The backward branch is relative to the next instruction: 0x30 - 0x10 = -0x20.
+    let bra = program[5].encode().expect("encodes");
+    assert_eq!(
+        isa_runtime::target::disassemble_word::<maxwell::Maxwell>(bra as u128, 0, 0x28),
+        Ok("@P0 BRA 0x10".into())
+    );
+    assert_eq!((bra >> 20) & 0xff_ffff, 0xff_ffe0);
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(2 + 5 * 4 + 1));
+    // 2*5 + 2*4 + 2*3 + 2*2 + 2*1 = 30.
+    assert_eq!(m.state.r[0], 30);
+    assert!(!m.state.preds[0]);
+}
+
+/// A fragment discard: FSETP with an immediate compares, `@P0 KIL` ends the thread.
+#[test]
+fn fsetp_and_kil() {
+    let program = assemble(
+        "FSETP.LT.AND P0, PT, R0, 0.5, PT\n\
+         @P0 KIL\n\
+         MOV32I R1, 0x1\n\
+         EXIT",
+    );
+    let mut m = machine();
+    m.state.r[0] = f(0.25);
+    assert_eq!(m.run(&program, 100), Ok(2));
+    assert!(m.state.killed);
+    assert_eq!(m.state.r[1], 0);
+    let mut m = machine();
+    m.state.r[0] = f(0.75);
+    assert_eq!(m.run(&program, 100), Ok(4));
+    assert!(!m.state.killed);
+    assert_eq!(m.state.r[1], 1);
+    // NaN: LT is false, LTU (unordered) true.
+    let program = assemble("FSETP.LTU.AND P0, P1, R0, 0.5, PT\nEXIT");
+    let mut m = machine();
+    m.state.r[0] = f(f32::NAN);
+    assert_eq!(m.run(&program, 100), Ok(2));
+    assert_eq!((m.state.preds[0], m.state.preds[1]), (true, false));
+}
+
+/// SSY sets the reconvergence point, SYNC goes there; FMNMX picks by its predicate operand,
+/// FSET.BF writes 1.0 for true.
+#[test]
+fn ssy_sync_fmnmx_fset() {
+    let program = assemble(
+        "SSY end\n\
+         ISETP.EQ.AND P0, PT, R0, RZ, PT\n\
+         @P0 BRA zero\n\
+         FMNMX R1, R2, R3, PT\n\
+         SYNC\n\
+         zero:\n\
+         FMNMX R1, R2, R3, !PT\n\
+         SYNC\n\
+         end:\n\
+         FSET.BF.GT.AND R4, R1, R2, PT\n\
+         EXIT",
+    );
+    for (r0, min) in [(1u32, true), (0, false)] {
+        let mut m = machine();
+        m.state.r[0] = r0;
+        m.state.r[2] = f(2.0);
+        m.state.r[3] = f(-1.0);
+        m.run(&program, 100).expect("runs");
+        assert_eq!(m.state.r[1], if min { f(-1.0) } else { f(2.0) }, "r0 = {r0}");
+        // R1 > R2 never holds (R1 is R2 or less): 0.
+        assert_eq!(m.state.r[4], 0);
+        assert!(m.state.done);
+    }
 }

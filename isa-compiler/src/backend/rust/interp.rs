@@ -577,7 +577,9 @@ pub fn generate(m: &Model) -> TokenStream {
 
         /// The embedder's side of the interpreter: the hooks (I/O the spec leaves to Rust) and
         /// one method per operation, whose default bodies come from the spec's semantics.
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp)]
+        // Float semantics test NaN as `a == a` and ordered inequality as `a < b || a > b`, which
+        // clippy would rewrite to forms that differ on NaN (and `!(a >= b)` is "less or unordered").
+        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         pub trait Semantics {
             #(#hooks)*
             #ops
@@ -592,7 +594,7 @@ pub fn generate(m: &Model) -> TokenStream {
             pub semantics: S,
         }
 
-        #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op)]
+        #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {
