@@ -62,6 +62,20 @@ pub fn address<T: Isa>(k: usize) -> u64 {
 /// An instruction's word in a program: (index of the word, its slot's raw bits, the word).
 pub type Entry = (usize, u64, u128);
 
+/// Index of the instruction at byte address `pc` of a program of target `T`; a control word's
+/// address means the instruction after it (where execution goes on).
+pub fn index<T: Isa>(pc: u64) -> usize {
+    let bytes = u64::from(T::WORD_BITS.div_ceil(8)).max(1);
+    let word = (pc / bytes) as usize;
+    match T::schedule() {
+        None => word,
+        Some(s) => {
+            let group = s.slots as usize + 1;
+            word / group * s.slots as usize + (word % group).max(1) - 1
+        }
+    }
+}
+
 /// Splits a program's words into its instructions' words with their slots. A control word
 /// with bits outside its slots is an error at its index.
 pub fn split<T: Isa>(words: &[u128]) -> Result<Vec<Entry>, (usize, DecodeError)> {

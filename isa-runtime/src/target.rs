@@ -258,7 +258,6 @@ pub fn assemble_scheduled<T: Isa>(
         let (slot, skip) = read_slot::<T>(code, dialect, &ctx);
         let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
         let text = code[skip..].trim_start();
-        let text = d.end.and_then(|e| text.strip_suffix(e.trim())).map_or(text, str::trim_end);
         match assemble_one::<T>(text, dialect, pc, &lookup, d.ignore_case) {
             Ok(insn) => program.push((slot, insn)),
             Err((pos, message)) => {
@@ -289,6 +288,9 @@ pub fn assemble_one<T: Isa>(
     ignore_case: bool,
 ) -> Result<T::Instruction, (usize, String)> {
     let ctx = Context { pc, labels, ignore_case };
+    // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
+    let end = T::dialects().get(dialect).and_then(|d| d.end).map(str::trim).filter(|e| !e.is_empty());
+    let text = end.and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
     if let Some(raw) = T::dialects().get(dialect).and_then(|d| d.raw) {
         if let Some(rest) = text.strip_prefix(raw) {
             let digits = rest.trim().trim_start_matches("0x").replace('_', "");

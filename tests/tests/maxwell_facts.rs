@@ -15,6 +15,7 @@ use isa_generated::maxwell::{
 use isa_runtime::target::assemble_one;
 use isa_runtime::{DecodeError, EncodeError};
 
+/// The printed text, ending in nvdisasm's ` ;`.
 fn text(w: u64) -> String {
     maxwell::disassemble(w, None).unwrap_or_else(|e| panic!("{w:#018x}: {e}"))
 }
@@ -41,7 +42,7 @@ fn blob_words_print_as_nvdisasm_would() {
         (0xE30000000007000F, "EXIT"),
     ];
     for (w, t) in cases {
-        assert_eq!(text(w), t, "{w:#018x}");
+        assert_eq!(text(w), format!("{t} ;"), "{w:#018x}");
         assert_eq!(word(t), w, "{t}");
     }
 }
@@ -58,7 +59,7 @@ fn nak_and_codegen_words() {
         (0xfbe0018000270101, "OUT.EMIT_THEN_CUT R1, R1, R2"), // out emit_then_cut $r1 $r1 $r2
     ];
     for (w, t) in cases {
-        assert_eq!(text(w), t, "{w:#018x}");
+        assert_eq!(text(w), format!("{t} ;"), "{w:#018x}");
         assert_eq!(word(t), w, "{t}");
     }
 }
@@ -137,7 +138,7 @@ fn the_three_ast_forms() {
         other => panic!("{other:?}"),
     }
     // Patch: Ra plus a signed offset (the seed's `AST.P.64 a[R0-16],R1`, in nvdisasm's `+-`).
-    let w = word("@!P0 AST.P.64 a[R2+-0x10], R4");
+    let w = word("@!P0 AST.P.64 a[R2+-0x10], R4 ;");
     match Instruction::decode(w) {
         Ok(Instruction::Ast(a)) => {
             assert_eq!((a.patch, a.ra, a.offset, a.size), (true, Reg::R(2), -16, AttrSize::B64));
@@ -145,18 +146,18 @@ fn the_three_ast_forms() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(text(w), "@!P0 AST.P.64 a[R2+-0x10], R4");
+    assert_eq!(text(w), "@!P0 AST.P.64 a[R2+-0x10], R4 ;");
     // PHYS: the guard supplies .P = 0 and imm = 0; Ra comes from the text.
-    let w = word("AST.PHYS a[R2], R1, R3");
+    let w = word("AST.PHYS a[R2], R1, R3 ;");
     match Instruction::decode(w) {
         Ok(Instruction::Ast(a)) => {
             assert_eq!((a.patch, a.ra, a.offset, a.vertex), (false, Reg::R(2), 0, Reg::R(3)))
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(text(w), "AST.PHYS a[R2], R1, R3");
+    assert_eq!(text(w), "AST.PHYS a[R2], R1, R3 ;");
     // The NAK patch word of facts B.6 without its bit 32: envydis `st p b32 a[$r2+0x20] $r3`.
-    assert_eq!(text(0xeff07f8082070203), "AST.P a[R2+0x20], R3");
+    assert_eq!(text(0xeff07f8082070203), "AST.P a[R2+0x20], R3 ;");
     // `.PHYS` needs Ra: RZ cannot be written there.
     assert!(assemble_one::<Maxwell>("AST.PHYS a[RZ], R1", 0, 0, &|_| None, false).is_err());
 }
@@ -215,8 +216,8 @@ fn encode_errors_for_out_of_range_values() {
 fn branch_targets_are_relative_to_the_next_word() {
     let w = 0xe2400fffff07000fu64;
     let t = isa_runtime::target::disassemble_word::<Maxwell>(w as u128, 0, 0xe8).expect("prints");
-    assert_eq!(t, "BRA 0xe0");
-    let back = assemble_one::<Maxwell>("BRA 0xe0", 0, 0xe8, &|_| None, false).expect("assembles");
+    assert_eq!(t, "BRA 0xe0 ;");
+    let back = assemble_one::<Maxwell>("BRA 0xe0 ;", 0, 0xe8, &|_| None, false).expect("assembles");
     assert_eq!(back.encode(), Ok(w));
     // A label works too: `BRA top` at 0xe8 with `top` at 0xe0.
     let back = assemble_one::<Maxwell>("BRA top", 0, 0xe8, &|l| (l == "top").then_some(0xe0), false)

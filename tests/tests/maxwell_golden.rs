@@ -1,15 +1,14 @@
 //! The Maxwell target against nvdisasm's text (`data/maxwell/nvdisasm_golden.tsv`, from the
 //! research notes, docs/research/maxwell-sm5x-encodings.md §G).
 //!
-//! Every instruction word of the file decodes, prints exactly the file's text and assembles
-//! back to the same word. The text has no `.reuse`, `.T`/`.P` suffixes and no ` ;`: those come
-//! from the control word and the statement terminator, which this target does not print.
+//! Every instruction word of the file decodes, prints exactly the file's text followed by
+//! nvdisasm's ` ;` and assembles back to the same word. The file's text has no `.reuse`,
+//! `.T`/`.P` suffixes: those come from the control word, which this target prints as each
+//! instruction's scheduling slot.
 //!
-//! Exceptions, by row kind:
-//! - `CTRL` rows are scheduling control words, one before every three instructions. A control
-//!   word is told apart from an instruction by its position in the stream, not by its bits
-//!   (bit 63 is 0, which some instructions share), and the stream is not described by this
-//!   spec: they are skipped here.
+//! - `CTRL` rows are scheduling control words, one before every three instructions, told apart
+//!   from instructions by their position in the stream: each slot decodes to the row's values
+//!   (see `every_control_word_decodes_to_its_slots`).
 //! - Rows whose text was derived by the research notes' decoder rather than printed by nvdisasm
 //!   (FUSHIGI rows, graphics-only instructions) are held to the same standard: their text
 //!   follows NV's FORMAT lines.
@@ -84,7 +83,8 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
                 continue;
             }
         };
-        if printed != row.text {
+        let expected = format!("{} ;", row.text);
+        if printed != expected {
             failures.push(format!("{w:#018x}\n  nvdisasm: {}\n      ours: {printed}", row.text));
             continue;
         }
@@ -107,4 +107,66 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
         failures.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
     );
     assert_eq!(passed, 1955 - 135);
+}
+
+/// One slot as the golden file writes it: `{stall=6 bit4=0 usched=6:W6G wr=- rd=- wait=0x00 reuse=0x0}`.
+#[derive(Debug, PartialEq)]
+struct Slot {
+    stall: u8,
+    bit4: bool,
+    wr: Option<u8>,
+    rd: Option<u8>,
+    wait: u8,
+    reuse: u8,
+}
+
+fn golden_slots(text: &str) -> Vec<Slot> {
+    let field = |slot: &str, name: &str| -> String {
+        let start =
+            slot.find(&format!("{name}=")).unwrap_or_else(|| panic!("{name} in {slot}")) + name.len() + 1;
+        slot[start..].split([' ', '}']).next().unwrap_or_default().to_string()
+    };
+    let barrier = |v: String| if v == "-" { None } else { Some(v.parse::<u8>().expect("barrier")) };
+    let hex = |v: String| u8::from_str_radix(v.trim_start_matches("0x"), 16).expect("hex");
+    text.split('{')
+        .skip(1)
+        .take(3)
+        .map(|slot| Slot {
+            stall: field(slot, "stall").parse().expect("stall"),
+            bit4: field(slot, "bit4") == "1",
+            wr: barrier(field(slot, "wr")),
+            rd: barrier(field(slot, "rd")),
+            wait: hex(field(slot, "wait")),
+            reuse: hex(field(slot, "reuse")),
+        })
+        .collect()
+}
+
+#[test]
+fn every_control_word_decodes_to_its_slots() {
+    use isa_generated::maxwell::{Barrier, SchedSlot, SCHEDULE};
+    let text = data();
+    let mut checked = 0;
+    for row in rows(&text).iter().filter(|r| r.text.starts_with("CTRL ")) {
+        assert!(SCHEDULE.is_control(row.word as u128), "{:#x}: bit 63 is clear", row.word);
+        for (i, want) in golden_slots(row.text).into_iter().enumerate() {
+            let raw = SCHEDULE.slot(row.word as u128, i as u32);
+            let slot = SchedSlot::from_word(raw).unwrap_or_else(|e| panic!("{:#x} slot {i}: {e}", row.word));
+            let barrier = |b: Barrier| match b {
+                Barrier::None => None,
+                Barrier::Sb(n) => Some(n),
+            };
+            let got = Slot {
+                stall: slot.stall,
+                bit4: slot.yield_flag,
+                wr: barrier(slot.write_barrier),
+                rd: barrier(slot.read_barrier),
+                wait: slot.wait.iter().enumerate().map(|(k, b)| u8::from(*b) << k).sum(),
+                reuse: slot.reuse.iter().enumerate().map(|(k, b)| u8::from(*b) << k).sum(),
+            };
+            assert_eq!(got, want, "{:#x} slot {i}", row.word);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * 135);
 }

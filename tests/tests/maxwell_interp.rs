@@ -171,13 +171,15 @@ fn loops_with_isetp_and_bra() {
          @P0 BRA loop\n\
          EXIT",
     );
-    // The backward branch is relative to the next instruction: 0x30 - 0x10 = -0x20.
+    // Addresses count the control word before every three instructions: `loop` (instruction
+    // 2) is at 0x18 and the branch (instruction 5) at 0x38. The offset is relative to the next
+    // word: 0x18 - 0x40 = -0x28.
     let bra = program[5].encode().expect("encodes");
     assert_eq!(
-        isa_runtime::target::disassemble_word::<maxwell::Maxwell>(bra as u128, 0, 0x28),
-        Ok("@P0 BRA 0x10".into())
+        isa_runtime::target::disassemble_word::<maxwell::Maxwell>(bra as u128, 0, 0x38),
+        Ok("@P0 BRA 0x18 ;".into())
     );
-    assert_eq!((bra >> 20) & 0xff_ffff, 0xff_ffe0);
+    assert_eq!((bra >> 20) & 0xff_ffff, 0xff_ffd8);
     let mut m = machine();
     assert_eq!(m.run(&program, 100), Ok(2 + 5 * 4 + 1));
     // 2*5 + 2*4 + 2*3 + 2*2 + 2*1 = 30.

@@ -516,14 +516,14 @@ pub fn generate(m: &Model) -> TokenStream {
         });
         exec_arms.push(quote!(Instruction::#n(x) => self.#fname(x)));
     }
-    let word_bytes = proc_macro2::Literal::u32_suffixed(t.word_bits.div_ceil(8));
+    let target = format_ident!("{}", super::names::camel(&t.name));
     let step_loop = if has("pc") {
         let done_check = if has("done") { quote!(self.state.done ||) } else { quote!() };
         quote! {
             /// Whether the program has ended (the spec's `done`), or `pc` is just past its
             /// last instruction.
             pub fn halted(&self, program: &[Instruction]) -> bool {
-                #done_check (self.state.pc / #word_bytes) as usize == program.len()
+                #done_check isa_runtime::schedule::index::<#target>(self.state.pc as u64) == program.len()
             }
 
             /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
@@ -533,11 +533,12 @@ pub fn generate(m: &Model) -> TokenStream {
                     return Ok(false);
                 }
                 let pc = self.state.pc;
-                let index = (pc / #word_bytes) as usize;
+                let index = isa_runtime::schedule::index::<#target>(pc as u64);
                 let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
                 self.execute(&insn)?;
+                // The next instruction's address (past a control word, where the target has them).
                 if self.state.pc == pc {
-                    self.state.pc = pc.wrapping_add(#word_bytes);
+                    self.state.pc = isa_runtime::schedule::address::<#target>(index + 1) as _;
                 }
                 #step_fn
                 Ok(!self.halted(program))

@@ -38,6 +38,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
         /// Decodes a whole program (control words and instructions): each instruction with its
         /// scheduling slot. Errors carry the index of the word.
+        #[allow(clippy::unnecessary_cast)]
         pub fn decode_program(words: &[#word_ty]) -> Result<Vec<(#slot, Instruction)>, (usize, isa_runtime::DecodeError)> {
             let words: Vec<u128> = words.iter().map(|w| u128::from(*w)).collect();
             isa_runtime::schedule::decode_program::<#target>(&words)?
@@ -47,6 +48,7 @@ pub fn generate(m: &Model) -> TokenStream {
         }
 
         /// Encodes a whole program: a control word before every group, the last group padded.
+        #[allow(clippy::unnecessary_cast, clippy::clone_on_copy)]
         pub fn encode_program(program: &[(#slot, Instruction)]) -> Result<Vec<#word_ty>, isa_runtime::EncodeError> {
             let mut raw = Vec::with_capacity(program.len());
             for (slot, insn) in program {
