@@ -110,5 +110,15 @@ fn addresses_outside_attribute_memory_are_discarded() {
     let bad = [Instruction::Ast(Ast { offset: -4, ..AST }), Instruction::Ald(Ald { offset: -16, ..ALD })];
     assert_eq!(broken(&bad), vec![("address_range", 0), ("address_range", 1)]);
     let w = Instruction::Ast(Ast { offset: -4, ..AST }).encode().expect("encodes");
-    assert_eq!(isa_generated::maxwell::disassemble(w, None).expect("prints"), "AST a[RZ+-0x4], R0");
+    assert_eq!(isa_generated::maxwell::disassemble(w, None).expect("prints"), "AST a[RZ+-0x4], R0 ;");
+}
+
+/// The seed calls out-of-range attribute accesses silently discarded, not an error: the rule is a
+/// `warning`, so `isa validate` reports it without failing; alignment rules are errors.
+#[test]
+fn the_address_range_rule_is_a_warning() {
+    let bad = [Instruction::Ast(Ast { offset: -4, ..AST }), Instruction::Ast(Ast { offset: 2, ..AST })];
+    let found: Vec<(&str, bool)> =
+        isa_generated::maxwell::check_program(&bad).iter().map(|v| (v.rule, v.warning)).collect();
+    assert_eq!(found, [("address_range", true), ("aligned_32", false)]);
 }

@@ -23,11 +23,11 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
             return Ok(Outcome::Failure);
         }
     };
+    let lines = target.disassemble_program(&program, 0);
     if violations.is_empty() {
-        say(format_args!("{name}: ok: {} instructions, no rule broken", program.len()))?;
+        say(format_args!("{name}: ok: {} instructions, no rule broken", lines.len()))?;
         return Ok(Outcome::Success);
     }
-    let lines = target.disassemble_program(&program, 0);
     let mut out = stdout();
     for v in &violations {
         let (pc, text) = lines.get(v.index).map_or((v.index as u64 * step, String::new()), |l| {
