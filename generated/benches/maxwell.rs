@@ -1,0 +1,53 @@
+//! Throughput of the generated Maxwell code on the 1,820 real instruction words of
+//! `tests/data/maxwell/nvdisasm_golden.tsv`: decode (decision tree and checked fields),
+//! nvdisasm-syntax disassembly of whole programs (control words and slots included) and
+//! assembly of that text back into words.
+//!
+//! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use isa_generated::maxwell::{self, Instruction, Maxwell};
+use isa_runtime::target::{assemble_program, disassemble_program};
+
+fn golden_words() -> Vec<u64> {
+    let text = include_str!("../../tests/data/maxwell/nvdisasm_golden.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty() && !l.contains("\tCTRL "))
+        .filter_map(|l| u64::from_str_radix(l.split('\t').next()?.trim_start_matches("0x"), 16).ok())
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let words = golden_words();
+    let program: Vec<_> = words
+        .iter()
+        .map(|w| {
+            (
+                maxwell::SchedSlot::from_word(0x7e0).expect("default slot"),
+                Instruction::decode(*w).expect("decodes"),
+            )
+        })
+        .collect();
+    let encoded: Vec<u128> =
+        maxwell::encode_program(&program).expect("encodes").into_iter().map(u128::from).collect();
+    let text: String = disassemble_program::<Maxwell>(&encoded, 0).iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(assemble_program::<Maxwell>(&text, 0).as_ref(), Ok(&encoded));
+    let mut g = c.benchmark_group("maxwell");
+    g.throughput(Throughput::Elements(words.len() as u64));
+    g.bench_function("decode", |b| {
+        b.iter(|| words.iter().filter(|w| Instruction::decode(black_box(**w)).is_ok()).count())
+    });
+    g.bench_function("disassemble program", |b| {
+        b.iter(|| disassemble_program::<Maxwell>(black_box(&encoded), 0).len())
+    });
+    g.sample_size(10);
+    g.bench_function("assemble program", |b| {
+        b.iter(|| assemble_program::<Maxwell>(black_box(&text), 0).map(|w| w.len()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
