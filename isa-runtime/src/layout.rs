@@ -57,6 +57,27 @@ impl<L> Root<L> {
     }
 }
 
+/// A layout's `N` words from exactly `4 * N` bytes (little-endian words).
+pub fn words_from_bytes<const N: usize>(bytes: &[u8]) -> Result<[u32; N], DecodeError> {
+    if bytes.len() != 4 * N {
+        return Err(DecodeError::Truncated { needed: 4 * N, available: bytes.len() });
+    }
+    let mut words = [0u32; N];
+    for (word, c) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+        *word = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    Ok(words)
+}
+
+/// A layout's `B = 4 * N` bytes (little-endian words).
+pub fn bytes_from_words<const N: usize, const B: usize>(words: &[u32; N]) -> [u8; B] {
+    let mut bytes = [0u8; B];
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    bytes
+}
+
 fn words_of(bytes: &[u8], width: u32) -> Result<Vec<u32>, DecodeError> {
     let needed = width.div_ceil(32) as usize * 4;
     if bytes.len() != needed {

@@ -1,5 +1,5 @@
 //! Integration tests of the isa workspace live in `tests/`; this crate holds what several of
-//! them share: the seed documents' worked programs.
+//! them share: the seed documents' worked programs and a deterministic random generator.
 
 /// Seed 004's uniform example: four uniforms converted and packed into r5 with the MUL packs
 /// 8a, 8b, 8c, 8d (the first instruction is the seed's worked word 0xD14059E5_20820DF7), the
@@ -26,3 +26,19 @@ nop;  thrend
 nop
 nop
 ";
+
+/// xorshift64*: small, fast and deterministic, so every run checks the same words.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}

@@ -14,6 +14,7 @@ use isa_generated::maxwell::{
     decode_program, encode_program, Barrier, Instruction, Maxwell, SchedSlot, SCHEDULE,
 };
 use isa_runtime::target::{assemble_program, disassemble_program};
+use isa_tests::Rng;
 
 const DEFAULT_CONTROL: u64 = 0x001F_8000_FC00_07E0;
 const EXIT: u64 = 0xE300_0000_0007_000F;
@@ -106,19 +107,12 @@ fn labels_count_control_words_and_bad_control_words_are_errors() {
     assert_eq!(program.err().map(|(index, _)| index), Some(0));
 }
 
-/// xorshift64*.
-struct Rng(u64);
+/// More draws for this test.
+trait Draw {
+    fn barrier(&mut self) -> Barrier;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
+impl Draw for Rng {
     fn barrier(&mut self) -> Barrier {
         match self.next() % 7 {
             6 => Barrier::None,

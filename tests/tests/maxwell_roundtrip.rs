@@ -26,24 +26,11 @@
 use isa_generated::maxwell::{Instruction, Maxwell};
 use isa_runtime::target::{assemble_one, disassemble_word, Isa};
 use isa_runtime::DecodeError;
+use isa_tests::Rng;
 
 /// Words per encoding: 3,000, or `MAXWELL_ROUNDTRIP_WORDS` when set.
 fn words_per_format() -> usize {
     std::env::var("MAXWELL_ROUNDTRIP_WORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3_000)
-}
-
-/// xorshift64*: small, fast and deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
 }
 
 /// The bits an encoding fixes, and their values.

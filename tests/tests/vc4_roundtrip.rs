@@ -11,24 +11,11 @@
 
 use isa_generated::vc4::{self, Instruction};
 use isa_runtime::DecodeError;
+use isa_tests::Rng;
 
 /// Words per encoding: 100,000, or `VC4_ROUNDTRIP_WORDS` when set.
 fn words_per_class() -> usize {
     std::env::var("VC4_ROUNDTRIP_WORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000)
-}
-
-/// xorshift64*: small, fast and deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
 }
 
 /// One encoding: how to force a random word into it, and its don't-care bits.

@@ -784,23 +784,12 @@ fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
 
             /// Reads the layout from exactly its size in bytes (little-endian words).
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, isa_runtime::DecodeError> {
-                if bytes.len() != #n_bytes {
-                    return Err(isa_runtime::DecodeError::Truncated { needed: #n_bytes, available: bytes.len() });
-                }
-                let mut words = [0u32; #n];
-                for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                }
-                Self::from_words(words)
+                Self::from_words(isa_runtime::layout::words_from_bytes(bytes)?)
             }
 
             /// The layout's bytes (little-endian words).
             pub fn to_bytes(&self) -> [u8; #n_bytes] {
-                let mut bytes = [0u8; #n_bytes];
-                for (chunk, word) in bytes.chunks_exact_mut(4).zip(self.words) {
-                    chunk.copy_from_slice(&word.to_le_bytes());
-                }
-                bytes
+                isa_runtime::layout::bytes_from_words(&self.words)
             }
 
             /// Every field by its spec name, for generic tools (nested layouts as structs).
@@ -1156,14 +1145,7 @@ fn union_def(m: &Model, id: ir::LayoutId, l: &ir::Layout, u: &ir::Union) -> Toke
 
             /// Reads the layout from exactly its size in bytes (little-endian words).
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, isa_runtime::DecodeError> {
-                if bytes.len() != #n_bytes {
-                    return Err(isa_runtime::DecodeError::Truncated { needed: #n_bytes, available: bytes.len() });
-                }
-                let mut words = [0u32; #n];
-                for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                }
-                Self::from_words(words)
+                Self::from_words(isa_runtime::layout::words_from_bytes(bytes)?)
             }
 
             /// The layout's bytes (little-endian words).
