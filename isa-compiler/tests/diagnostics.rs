@@ -110,6 +110,37 @@ fn no_target() {
     insta::assert_snapshot!(diagnose("enum Op : u1 {\n    a = 0\n}\n"));
 }
 
+/// Layouts for the union tests: two 16-bit arms sharing `head.kind`, one with it elsewhere.
+const ARMS: &str = "enum Kind : u2 {\n    a = 1\n    b = 2\n}\n\
+layout Head : 8 {\n    kind: Kind @ 1:0\n    unused @ 7:2\n}\n\
+layout A : 16 {\n    head: Head @ 7:0\n    x: u8 @ 15:8\n}\n\
+layout B : 16 {\n    head: Head @ 15:8\n    y: u8 @ 7:0\n}\n\
+layout C : 8 {\n    z: u8 @ 7:0\n}\n";
+
+#[test]
+fn union_arms_must_share_the_tag() {
+    insta::assert_snapshot!(diagnose(&spec(&format!(
+        "{ARMS}layout U : 16 = switch head.kind {{ a => A, b => B }} {{ }}\n\
+         layout V : 16 = switch head.kind {{ a => A, b => C, b => Nope }} {{ }}\n"
+    ))));
+}
+
+#[test]
+fn unknown_path_in_a_layout_constraint() {
+    insta::assert_snapshot!(diagnose(&spec(&format!(
+        "{ARMS}layout W : 16 {{\n    head: Head @ 7:0\n    x: u8 @ 15:8\n    \
+         constraint c \"x is small\": head.knd == a || x < 4\n}}\n"
+    ))));
+}
+
+#[test]
+fn schedule_setting_mistakes() {
+    let source = "target t {\n    word 64\n    dialect asm\n    schedule slot { slots 4 pad 0x1 }\n}\n\
+        format slot : 21 {\n    stall: u4 @ 3:0\n    syntax asm { {stall} }\n}\n\
+        format nop {\n    op: u8 @ 63:56 is 0x50\n    syntax asm { \"nop\" }\n}\n";
+    insta::assert_snapshot!(diagnose(source));
+}
+
 /// Garbage never panics the parser or checker.
 #[test]
 fn arbitrary_text_never_panics() {
