@@ -119,6 +119,31 @@ pub struct Syntax {
     pub arms: &'static [Arm],
 }
 
+impl Syntax {
+    /// Whether `text` can match: some arm has every word of its literals (runs without blanks,
+    /// which the parser matches verbatim) somewhere in the text. A quick, exact rejection the
+    /// assembler runs before parsing.
+    pub fn may_match(&self, text: &str, ignore_case: bool) -> bool {
+        self.arms.iter().any(|arm| {
+            arm.items.iter().all(|item| match item {
+                Item::Lit(s) => {
+                    s.split(' ').filter(|w| !w.is_empty()).all(|w| contains(text, w, ignore_case))
+                }
+                _ => true,
+            })
+        })
+    }
+}
+
+/// Whether `needle` occurs in `hay` (ASCII case ignored when `ignore_case`).
+fn contains(hay: &str, needle: &str, ignore_case: bool) -> bool {
+    if !ignore_case {
+        return hay.contains(needle);
+    }
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
 /// One arm of a [`Syntax`].
 #[derive(Debug)]
 pub struct Arm {

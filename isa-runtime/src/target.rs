@@ -302,16 +302,18 @@ pub fn assemble_one<T: Isa>(
             };
         }
     }
+    let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
+    // Formats whose literals the text lacks cannot match: only the others are parsed...
+    for (format, syntax) in syntaxes().filter(|(_, s)| s.may_match(text, ignore_case)) {
+        if let Ok(values) = syntax::parse(format, syntax, text, &ctx) {
+            return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string()));
+        }
+    }
+    // ... and on failure every format is, so the error names what each one expected.
     let mut best: Option<syntax::Failure> = None;
-    for format in T::formats() {
-        let Some(syntax) = format.syntax.get(dialect) else {
-            continue;
-        };
+    for (format, syntax) in syntaxes() {
         match syntax::parse(format, syntax, text, &ctx) {
-            Ok(values) => {
-                let word = format.pack(&values);
-                return T::decode(word).map_err(|e| (0, e.to_string()));
-            }
+            Ok(values) => return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string())),
             Err(f) => {
                 if best.as_ref().is_none_or(|b| f.pos > b.pos) {
                     best = Some(f);
