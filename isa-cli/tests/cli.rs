@@ -447,7 +447,7 @@ fn sph_encode_reads_back_what_decode_json_prints() {
         br#"{"common_word0": {"sph_type": "VTG", "colour": 1}}"#,
     );
     assert_code(&o, 1);
-    assert!(stderr(&o).contains("field `colour`: no such field"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("field `common_word0.colour`: no such field"), "{}", stderr(&o));
     let o = isa_with_input(
         &["encode", "--target", "sph", "-"],
         br#"{"common_word0": {"sph_type": "VTG", "version": 32}}"#,

@@ -141,6 +141,13 @@ fn schedule_setting_mistakes() {
     insta::assert_snapshot!(diagnose(source));
 }
 
+#[test]
+fn layout_that_contains_itself() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "layout A : 8 {\n    b: B @ 7:0\n}\nlayout B : 8 {\n    a: A @ 7:0\n}\n"
+    )));
+}
+
 /// Garbage never panics the parser or checker.
 #[test]
 fn arbitrary_text_never_panics() {

@@ -80,6 +80,22 @@ pub enum EncodeError {
     },
 }
 
+impl EncodeError {
+    /// The error of a nested layout's field, seen from `layout`, which holds it at `parent`:
+    /// an `Invalid` field's path gains the prefix (`imap_generic_vector[5].imap_x`).
+    pub fn within(self, layout: &'static str, parent: &str) -> Self {
+        match self {
+            EncodeError::Invalid { field, reason, .. } if field.is_empty() => {
+                EncodeError::Invalid { format: layout, field: parent.into(), reason }
+            }
+            EncodeError::Invalid { field, reason, .. } => {
+                EncodeError::Invalid { format: layout, field: alloc::format!("{parent}.{field}"), reason }
+            }
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -21,6 +21,8 @@ pub struct Schedule {
     pub pad: u128,
     /// The slot of an instruction whose text gives none (its fields' defaults).
     pub default_slot: u64,
+    /// Checks a slot's raw bits: a field holding a value the spec does not define is an error.
+    pub check: fn(u64) -> Result<(), DecodeError>,
 }
 
 impl Schedule {
@@ -32,7 +34,7 @@ impl Schedule {
 
     /// Slot `i` of control word `control`.
     pub fn slot(&self, control: u128, i: u32) -> u64 {
-        ((control >> (self.slot_bits * i)) & ((1u128 << self.slot_bits) - 1)) as u64
+        ((control >> (self.slot_bits * i)) & ((1u128 << self.slot_bits.min(64)) - 1)) as u64
     }
 
     /// Whether `word` can be a control word (no bit outside the slots set).
@@ -77,23 +79,36 @@ pub fn index<T: Isa>(pc: u64) -> usize {
 }
 
 /// Splits a program's words into its instructions' words with their slots. A control word
-/// with bits outside its slots is an error at its index.
+/// with bits outside its slots, or a slot field holding an undefined value, is an error at the
+/// control word's index.
 pub fn split<T: Isa>(words: &[u128]) -> Result<Vec<Entry>, (usize, DecodeError)> {
+    match split_until_error::<T>(words) {
+        (entries, None) => Ok(entries),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// [`split`], keeping the entries before the first bad control word.
+pub fn split_until_error<T: Isa>(words: &[u128]) -> (Vec<Entry>, Option<(usize, DecodeError)>) {
     let Some(s) = T::schedule() else {
-        return Ok(words.iter().enumerate().map(|(i, w)| (i, 0, *w)).collect());
+        return (words.iter().enumerate().map(|(i, w)| (i, 0, *w)).collect(), None);
     };
     let group = s.slots as usize + 1;
     let mut out = Vec::with_capacity(words.len());
     for (g, chunk) in words.chunks(group).enumerate() {
         let control = chunk[0];
         if !s.is_control(control) {
-            return Err((g * group, DecodeError::NoMatch { word: control }));
+            return (out, Some((g * group, DecodeError::NoMatch { word: control })));
         }
-        for (i, w) in chunk[1..].iter().enumerate() {
-            out.push((g * group + 1 + i, s.slot(control, i as u32), *w));
+        let slots: Vec<u64> = (0..chunk.len() as u32 - 1).map(|i| s.slot(control, i)).collect();
+        if let Some(e) = slots.iter().find_map(|slot| (s.check)(*slot).err()) {
+            return (out, Some((g * group, e)));
+        }
+        for (i, (w, slot)) in chunk[1..].iter().zip(slots).enumerate() {
+            out.push((g * group + 1 + i, slot, *w));
         }
     }
-    Ok(out)
+    (out, None)
 }
 
 /// Decodes a whole program: every instruction with its slot.
@@ -122,7 +137,7 @@ pub fn encode_program<T: Isa>(program: &[(u64, T::Instruction)]) -> Result<Vec<u
                 Some((slot, insn)) => (*slot, T::encode(insn)?),
                 None => (s.default_slot, s.pad),
             };
-            control |= u128::from(slot & ((1u64 << s.slot_bits) - 1)) << (s.slot_bits * i as u32);
+            control |= u128::from(slot & crate::bits::mask(s.slot_bits)) << (s.slot_bits * i as u32);
             words.push(word);
         }
         out.push(control);

@@ -134,14 +134,7 @@ impl core::fmt::Display for Line {
 /// with an error line.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
-    let (entries, bad) = match schedule::split::<T>(words) {
-        Ok(e) => (e, None),
-        Err((index, e)) => {
-            // List what precedes the bad control word.
-            let good = schedule::split::<T>(&words[..index]).unwrap_or_default();
-            (good, Some((index, e)))
-        }
-    };
+    let (entries, bad) = schedule::split_until_error::<T>(words);
     let mut lines: Vec<Line> = entries
         .into_iter()
         .map(|(index, slot, word)| {
@@ -209,13 +202,18 @@ pub fn assemble_program<T: Isa>(source: &str, dialect: usize) -> Result<Vec<u128
 }
 
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
-/// instruction starts.
-fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> (u64, usize) {
-    let Some(s) = T::schedule() else { return (0, 0) };
-    let Some(syntax) = s.slot.syntax.get(dialect) else { return (s.default_slot, 0) };
+/// instruction starts. Text that does not start a slot gets the default slot; a slot that
+/// starts but is wrong is an error at its position.
+fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, usize), (usize, String)> {
+    let Some(s) = T::schedule() else { return Ok((0, 0)) };
+    let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
     match syntax::parse_prefix(s.slot, syntax, code, ctx) {
-        Ok((values, end)) if end > 0 => (s.slot.pack(&values) as u64, end),
-        _ => (s.default_slot, 0),
+        Ok((values, end)) if end > 0 => {
+            let raw = s.slot.pack(&values) as u64;
+            (s.check)(raw).map(|_| (raw, end)).map_err(|e| (0, e.to_string()))
+        }
+        Err(f) if f.pos > 0 => Err((f.pos, alloc::format!("in the scheduling slot: {}", f.message(code)))),
+        _ => Ok((s.default_slot, 0)),
     }
 }
 
@@ -248,28 +246,29 @@ pub fn assemble_scheduled<T: Isa>(
     // Pass 2: instructions.
     let lookup = |name: &str| labels.iter().find(|(l, _)| *l == name).map(|(_, a)| *a);
     let mut program = Vec::new();
+    // Instructions so far, failed ones included, so later addresses stay right.
+    let mut index = 0usize;
     for (n, line) in source.lines().enumerate() {
         let (_, code, offset) = split_line(line, d);
         if code.is_empty() {
             continue;
         }
-        let pc = schedule::address::<T>(program.len());
+        let pc = schedule::address::<T>(index);
+        index += 1;
+        let column = |pos: usize| line[..(offset + pos).min(line.len())].chars().count() + 1;
         let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
-        let (slot, skip) = read_slot::<T>(code, dialect, &ctx);
+        let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
+            Ok(s) => s,
+            Err((pos, message)) => {
+                errors.push(AsmError { line: n + 1, column: column(pos), message });
+                continue;
+            }
+        };
         let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
         let text = code[skip..].trim_start();
         match assemble_one::<T>(text, dialect, pc, &lookup, d.ignore_case) {
             Ok(insn) => program.push((slot, insn)),
-            Err((pos, message)) => {
-                let column = line[..(offset + skip + pos).min(line.len())].chars().count() + 1;
-                errors.push(AsmError { line: n + 1, column, message });
-                // Keep addresses right for later lines.
-                if let Ok(nop) = T::decode(0) {
-                    program.push((slot, nop));
-                } else if let Some(first) = program.first().cloned() {
-                    program.push(first);
-                }
-            }
+            Err((pos, message)) => errors.push(AsmError { line: n + 1, column: column(skip + pos), message }),
         }
     }
     if errors.is_empty() {

@@ -166,3 +166,23 @@ fn random_programs_round_trip_through_words_and_text() {
         assert_eq!(back, raw, "round {round}:\n{text}");
     }
 }
+
+/// A slot holding a value the spec does not define (read barrier 6) makes its control word an
+/// error, and a slot that starts but is wrong is an assembly error at its own column.
+#[test]
+fn bad_slots_are_errors() {
+    let control = 0x001f_8000_fc00_07e0u128 & !(0x7 << 8) | (6 << 8);
+    let lines = disassemble_program::<Maxwell>(&[control, EXIT as u128, NOP as u128, NOP as u128], 0);
+    assert_eq!(lines.len(), 1);
+    assert!(matches!(
+        lines[0].text,
+        Err(isa_runtime::DecodeError::UndefinedValue { field: "read_barrier", value: 6, .. })
+    ));
+    assert!(decode_program(&[control as u64, EXIT, NOP, NOP]).is_err());
+    let errors = assemble_program::<Maxwell>("NOP\n  [B------:R-:W-:Y:S99]  EXIT ;\n", 0)
+        .expect_err("stall is 4 bits");
+    assert_eq!((errors[0].line, errors[0].column), (2, 21), "{errors:?}"); // at `99`
+    assert!(errors[0].message.starts_with("in the scheduling slot: "), "{errors:?}");
+    // A line that does not start a slot is an instruction with the default slot.
+    assert!(assemble_program::<Maxwell>("EXIT\n", 0).is_ok());
+}

@@ -45,14 +45,20 @@ fn read(target: &dyn DataTarget, input: &Input) -> Result<Vec<u8>> {
         Input::File(path) => {
             let name = files::name(path);
             let bytes = files::read_bytes(path)?;
-            // Text of hex words, or else the binary layout itself.
-            if let Ok(text) = std::str::from_utf8(&bytes) {
-                let texts: Vec<(usize, &str)> = words::hex_lines(text)
+            // The binary layout itself when it has exactly its size and is not all hex words;
+            // otherwise text of hex words, whose mistakes are reported by line.
+            let text = std::str::from_utf8(&bytes).ok();
+            let texts: Option<Vec<(usize, &str)>> = text.map(|text| {
+                words::hex_lines(text)
                     .flat_map(|(n, line)| line.split_whitespace().map(move |t| (n, t)))
-                    .collect();
-                if texts.iter().all(|(_, t)| words::parse_hex(t, 32).is_ok()) && !texts.is_empty() {
-                    return from_words(texts, &name);
-                }
+                    .collect()
+            });
+            let all_hex = texts
+                .as_ref()
+                .is_some_and(|t| !t.is_empty() && t.iter().all(|(_, w)| words::parse_hex(w, 32).is_ok()));
+            match texts {
+                Some(texts) if all_hex || bytes.len() != target.bytes() => return from_words(texts, &name),
+                _ => {}
             }
             if bytes.len() != target.bytes() {
                 return Err(Error::Failed(format!(
@@ -148,7 +154,11 @@ pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
     }
     out.flush().map_err(Error::output)?;
     let errors = violations.iter().filter(|v| !v.warning).count();
-    complain(format_args!("isa: {name}: {}\n", plural(violations.len(), "rule violation")));
+    complain(format_args!(
+        "isa: {name}: {}, {}\n",
+        plural(errors, "rule violation"),
+        plural(violations.len() - errors, "warning")
+    ));
     Ok(Outcome::failed_if(errors > 0))
 }
 

@@ -16,10 +16,8 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
     let violations = match target.check(&program) {
         Ok(v) => v,
         Err((index, e)) => {
-            complain(format_args!(
-                "{name}: instruction {index} (address {:#x}): error: {e}\n",
-                index as u64 * step
-            ));
+            // The index of the word (control words included), not of the instruction.
+            complain(format_args!("{name}: word {index} (address {:#x}): error: {e}\n", index as u64 * step));
             return Ok(Outcome::Failure);
         }
     };

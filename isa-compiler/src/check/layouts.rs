@@ -16,7 +16,7 @@ pub fn check(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             _ => None,
         })
         .collect();
-    if decls.len() != t.layouts.len() {
+    if decls.len() != t.layouts.len() || !acyclic(cx, t, &decls) {
         return;
     }
     for (i, decl) in decls.iter().enumerate() {
@@ -39,6 +39,63 @@ pub fn check(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         l.constraints = constraints;
     }
     root(cx, file, t);
+}
+
+/// The layouts a field of type `ty` nests.
+fn nested(ty: &Type) -> Vec<LayoutId> {
+    match ty {
+        Type::Layout(n) => vec![*n],
+        Type::Switch { arms, .. } => arms.iter().flat_map(|(_, ty)| nested(ty)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A layout cannot contain itself, directly or through others: reports each cycle at the field
+/// that closes it. Returns whether there is none.
+fn acyclic(cx: &mut Checker, t: &ir::Target, decls: &[&ast::Layout]) -> bool {
+    // Depth-first search; `state` 1 = on the path, 2 = done.
+    fn visit(t: &ir::Target, id: usize, state: &mut [u8], path: &mut Vec<usize>) -> Option<(usize, usize)> {
+        state[id] = 1;
+        path.push(id);
+        for (fi, f) in t.layouts[id].fields.iter().enumerate() {
+            let len = state.len();
+            for n in nested(&f.ty).into_iter().filter(|n| n.0 < len) {
+                match state[n.0] {
+                    1 => return Some((id, fi)),
+                    0 => {
+                        if let Some(found) = visit(t, n.0, state, path) {
+                            return Some(found);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        path.pop();
+        state[id] = 2;
+        None
+    }
+    let mut state = vec![0u8; t.layouts.len()];
+    let mut ok = true;
+    for id in 0..t.layouts.len() {
+        if state[id] != 0 {
+            continue;
+        }
+        let mut path = Vec::new();
+        if let Some((layout, field)) = visit(t, id, &mut state, &mut path) {
+            let names: Vec<&str> = path.iter().map(|i| t.layouts[*i].name.as_str()).collect();
+            let span = decls[layout].fields.get(field).map_or(decls[layout].name.span, |f| f.name.span);
+            cx.error(span, format!("layout `{}` contains itself", t.layouts[layout].name))
+                .label(format!("through {}", names.join(" → ")))
+                .note("a layout has a fixed width: it cannot nest itself");
+            ok = false;
+            // Mark the rest of this component done so each cycle is reported once.
+            for s in state.iter_mut().filter(|s| **s == 1) {
+                *s = 2;
+            }
+        }
+    }
+    ok
 }
 
 /// Syntax, properties and semantics belong to instructions.
@@ -118,15 +175,9 @@ fn union(
 fn nested_unions(cx: &mut Checker, t: &ir::Target, decls: &[&ast::Layout]) {
     for (l, decl) in t.layouts.iter().zip(decls) {
         for (f, fd) in l.fields.iter().zip(&decl.fields) {
-            let nested = match &f.ty {
-                Type::Layout(n) => vec![*n],
-                Type::Switch { arms, .. } => arms
-                    .iter()
-                    .filter_map(|(_, ty)| if let Type::Layout(n) = ty { Some(*n) } else { None })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            if let Some(n) = nested.iter().find(|n| t.layouts.get(n.0).is_some_and(|x| x.union.is_some())) {
+            if let Some(n) =
+                nested(&f.ty).iter().find(|n| t.layouts.get(n.0).is_some_and(|x| x.union.is_some()))
+            {
                 cx.error(fd.name.span, format!("union layout `{}` cannot be nested", t.layouts[n.0].name))
                     .note("nest one of its arms, or make the tag a field of this layout and use `switch`");
             }

@@ -39,7 +39,7 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
     };
     let decl = super::format_decls(file).into_iter().find(|l| l.name.name == id.name);
     let width = match decl.and_then(|l| l.width.as_ref()).and_then(|e| super::fields::const_eval(e, None)) {
-        Some(w) if w > 0 && w <= 64 => w as u32,
+        Some(w) if w > 0 && w < 64 => w as u32,
         _ => {
             cx.error(
                 id.span,
@@ -59,7 +59,7 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             }
         }
     }
-    let Some(slots) = slots.filter(|n| *n > 0 && u64::from(width) * n <= u64::from(t.word_bits)) else {
+    let Some(slots) = slots.filter(|n| *n > 0 && *n <= u64::from(t.word_bits / width)) else {
         cx.error(
             id.span,
             format!("`slots N` must fit N slots of {width} bits in the {}-bit control word", t.word_bits),
@@ -69,7 +69,7 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
     let slot = t.formats.remove(index);
     let pad = u128::from(pad.unwrap_or(0));
     let matches = |f: &ir::Format| f.pattern.iter().any(|(mask, value)| pad & mask == *value);
-    if !t.formats.iter().any(matches) {
+    if pad >> t.word_bits != 0 || !t.formats.iter().any(matches) {
         cx.error(s.name.span, format!("the pad word {pad:#x} is no instruction of this target"))
             .note("`pad` is the instruction that fills a program's last group (a NOP)");
     }

@@ -9,9 +9,17 @@
 //! - `WIDTH`, `from_words`/`to_words` and `from_bytes`/`to_bytes` (little-endian words);
 //! - a getter and a range-checked setter per field (`field(i)`/`set_field(i, v)` for arrays);
 //!   nested layouts are read and written as their own views (the bits are copied);
-//! - a switch field (`maps: switch sph_type { ... }`) reads as `Option<LayoutField>`, an enum
-//!   of the arms, and writes the tag along with the payload;
-//! - `fields()`: every field by its spec name, nested as `Value::Struct` and `Value::Array`.
+//! - a switch field (`body: switch kind { ... }`) reads as `Option<LayoutBody>`, an enum of
+//!   the arms, and writes the tag along with the payload;
+//! - `fields()`/`value()`: every field by its spec name, nested as `Value::Struct` and
+//!   `Value::Array`; `from_value()`, the inverse (also for JSON);
+//! - `check()`: the layout's constraints over its leaves, each violation naming the paths it
+//!   read and their values;
+//! - `impl isa_runtime::layout::Layout`.
+//!
+//! A union (`layout Sph : 640 = switch common_word0.sph_type { ... }`) is an enum of its arms'
+//! views with the same methods and getters for the fields every arm has. The `root` layout gets
+//! `TARGET`, its `isa_runtime::layout::DataTarget`.
 
 use super::model::{lit, sint, uint, Model};
 use super::names::{camel, snake};
@@ -942,7 +950,10 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
         }
         Type::Layout(l) => {
             let ln = layout_ident(m, *l);
-            quote!(#ln::from_value(#v)?)
+            // A nested layout's error names the path from this layout down.
+            let at =
+                if v.to_string() == "item" { quote!(&format!("{}[{}]", #fname, i)) } else { quote!(#fname) };
+            quote!(#ln::from_value(#v).map_err(|e| e.within(Self::NAME, #at))?)
         }
         Type::Switch { .. } => quote!(()),
     }
@@ -1020,6 +1031,10 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
                     })
                 }
                 Type::Bool => quote!(format!("{} = {}", #path, raw != 0)),
+                Type::SInt(w) => {
+                    let w = lit(*w as u128);
+                    quote!(format!("{} = {}", #path, isa_runtime::bits::sign_extend(raw, #w)))
+                }
                 _ => quote!(format!("{} = {}", #path, raw)),
             };
             shown.push(quote!({ let raw = #raw; #text }));

@@ -19,6 +19,8 @@ pub fn generate(m: &Model) -> TokenStream {
     let default_slot = hex(s.default_slot() as u128);
     let word_ty = &m.word_ty;
     let target = format_ident!("{}", camel(&m.t.name));
+    // Slot bits are a `u64`; a narrower word type needs a cast.
+    let raw = if word_ty.to_string() == "u64" { quote!(raw) } else { quote!(raw as #word_ty) };
     let doc = format!(
         " Programs are groups of one control word and {} instructions; slot i of the control word (bits {}i..{}i+{}) is a `{}` scheduling instruction i.",
         s.slots, s.width, s.width, s.width - 1, slot
@@ -34,6 +36,7 @@ pub fn generate(m: &Model) -> TokenStream {
             slot_bits: #width,
             pad: #pad,
             default_slot: #default_slot,
+            check: |raw| #slot::from_word(#raw).map(|_| ()),
         };
 
         /// Decodes a whole program (control words and instructions): each instruction with its
