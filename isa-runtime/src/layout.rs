@@ -59,14 +59,20 @@ impl<L> Root<L> {
 
 /// A layout's `N` words from exactly `4 * N` bytes (little-endian words).
 pub fn words_from_bytes<const N: usize>(bytes: &[u8]) -> Result<[u32; N], DecodeError> {
-    if bytes.len() != 4 * N {
-        return Err(DecodeError::Truncated { needed: 4 * N, available: bytes.len() });
-    }
     let mut words = [0u32; N];
+    read_words(bytes, &mut words)?;
+    Ok(words)
+}
+
+/// Fills `words` from exactly `4 * words.len()` bytes (little-endian words).
+fn read_words(bytes: &[u8], words: &mut [u32]) -> Result<(), DecodeError> {
+    if bytes.len() != 4 * words.len() {
+        return Err(DecodeError::Truncated { needed: 4 * words.len(), available: bytes.len() });
+    }
     for (word, c) in words.iter_mut().zip(bytes.chunks_exact(4)) {
         *word = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     }
-    Ok(words)
+    Ok(())
 }
 
 /// A layout's `B = 4 * N` bytes (little-endian words).
@@ -79,11 +85,9 @@ pub fn bytes_from_words<const N: usize, const B: usize>(words: &[u32; N]) -> [u8
 }
 
 fn words_of(bytes: &[u8], width: u32) -> Result<Vec<u32>, DecodeError> {
-    let needed = width.div_ceil(32) as usize * 4;
-    if bytes.len() != needed {
-        return Err(DecodeError::Truncated { needed, available: bytes.len() });
-    }
-    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    let mut words = alloc::vec![0u32; width.div_ceil(32) as usize];
+    read_words(bytes, &mut words)?;
+    Ok(words)
 }
 
 impl<L: Layout> DataTarget for Root<L> {

@@ -85,6 +85,13 @@ fn path_of(e: &ast::Expr) -> Option<String> {
     }
 }
 
+/// The slot of the layout leaf `e` names by its dotted path, if it names one.
+fn leaf_slot(s: &Scope, e: &ast::Expr) -> Option<usize> {
+    let p = path_of(e)?;
+    let fi = s.format.fields.iter().position(|f| f.name == p)?;
+    s.slot_of(fi, None)
+}
+
 /// Lowers `e`; returns the expression and, for field-like values, its type.
 pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Type>) {
     use ast::ExprKind as K;
@@ -111,17 +118,11 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
                 .label(format!("not a field of `{}` or a parameter", s.format.name));
             (CondExpr::Int(0), None)
         }
-        K::Member(..) | K::Index(..)
-            if path_of(e).is_some_and(|p| s.format.fields.iter().any(|f| f.name == p)) =>
-        {
-            // A leaf of a data layout, by its dotted path.
-            let p = path_of(e).unwrap_or_default();
-            let fi = s.format.fields.iter().position(|f| f.name == p).unwrap_or(0);
-            match s.slot_of(fi, None) {
-                Some(slot) => (CondExpr::Field(slot), Some(s.field_type(slot))),
-                None => (CondExpr::Int(0), None),
-            }
-        }
+        // A leaf of a data layout, by its dotted path.
+        K::Member(..) | K::Index(..) if leaf_slot(s, e).is_some() => match leaf_slot(s, e) {
+            Some(slot) => (CondExpr::Field(slot), Some(s.field_type(slot))),
+            None => (CondExpr::Int(0), None),
+        },
         K::Member(..) => {
             let p = path_of(e).unwrap_or_else(|| "this".into());
             cx.error(e.span, format!("unknown field path `{p}`"))

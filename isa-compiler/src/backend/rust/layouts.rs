@@ -142,6 +142,11 @@ fn sub_place(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
     ir::sub_pieces(outer, pieces)
 }
 
+/// Expression reading the raw bits at constant `pieces` of `words` (a `[u32; N]`) as a `u64`.
+pub(super) fn read_words(pieces: &[Piece]) -> TokenStream {
+    read_raw(&quote!(&words), &fixed_place(pieces))
+}
+
 /// Expression reading the raw bits of `place` from `src` (a `&[u32]`) as a `u64`.
 fn read_raw(src: &TokenStream, place: &Place) -> TokenStream {
     let mut acc: Option<TokenStream> = None;

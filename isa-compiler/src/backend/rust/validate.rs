@@ -99,18 +99,10 @@ fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
 /// A data layout's constraint as a `bool` expression over `words` (its `[u32; N]`), reading
 /// each leaf's raw bits.
 pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
+    // The flat format of a layout's leaves has no arrays: slot `s` is leaf `s`.
     let read = |s: usize| {
         let Some(leaf) = leaves.get(s) else { return (quote!(0), Kind::Int) };
-        let mut acc: Option<TokenStream> = None;
-        for p in &leaf.pieces {
-            let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
-            let part = quote!(isa_runtime::bits::get_words(&words, #lo, #w));
-            acc = Some(match acc {
-                None => part,
-                Some(prev) => quote!(((#prev << #w) | #part)),
-            });
-        }
-        let raw = acc.unwrap_or_else(|| quote!(0u64));
+        let raw = super::layouts::read_words(&leaf.pieces);
         match leaf.ty {
             Type::Bool => (quote!((#raw != 0)), Kind::Bool),
             Type::SInt(w) => {
