@@ -81,6 +81,34 @@ proptest! {
         }
     }
 
+    /// JSON text a user might hand `isa encode`: the decoded header's JSON with one value
+    /// replaced by something random (a number, a string, a nested object, an array, garbage).
+    /// Reading and encoding it is a value or a typed error, never a panic.
+    #[test]
+    fn edited_json_never_panics(
+        words in proptest::array::uniform20(any::<u32>()),
+        sph_type in 1u32..=2,
+        cut in any::<prop::sample::Index>(),
+        junk in prop_oneof![
+            Just("7".to_string()), Just("-1".to_string()), Just("1e99".to_string()),
+            Just("\"VTG\"".to_string()), Just("\"r(5)\"".to_string()), Just("{}".to_string()),
+            Just("[]".to_string()), Just("[true,".to_string()), Just("null".to_string()),
+            "[ -~]{0,12}",
+        ],
+    ) {
+        let h = Sph::from_words(with_types(words, sph_type, if sph_type == 2 { 5 } else { 1 })).expect("valid");
+        let mut json = String::new();
+        h.value().write_json(&mut json);
+        // Replace the value after one `:` with the junk.
+        let colons: Vec<usize> = json.match_indices(':').map(|(i, _)| i).collect();
+        let at = colons[cut.index(colons.len())] + 1;
+        let end = json[at..].find([',', '}']).map_or(json.len(), |e| at + e);
+        let edited = format!("{}{}{}", &json[..at], junk, &json[end..]);
+        if let Ok(v) = isa_runtime::value::parse_json(&edited) {
+            let _ = Sph::from_value(&v);
+        }
+    }
+
     #[test]
     fn value_round_trips_without_reserved_bits(
         words in proptest::array::uniform20(any::<u32>()),
