@@ -121,8 +121,8 @@ pub struct Syntax {
 
 impl Syntax {
     /// Whether `text` can match: some arm has every word of its literals (runs without blanks,
-    /// which the parser matches verbatim) somewhere in the text. A quick, exact rejection the
-    /// assembler runs before parsing.
+    /// which the parser matches verbatim) somewhere in the text. A quick rejection the assembler
+    /// runs before parsing; it never rejects text the parser accepts.
     pub fn may_match(&self, text: &str, ignore_case: bool) -> bool {
         self.arms.iter().any(|arm| {
             arm.items.iter().all(|item| match item {
@@ -1582,5 +1582,30 @@ impl Parser<'_> {
     ) -> bool {
         st.deferred.push((e, want, frame.to_vec()));
         k(self, pos, st)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static FADD: Syntax = Syntax {
+        name: "fadd",
+        arms: &[
+            Arm { guard: None, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")] },
+            Arm { guard: None, items: &[Item::Lit("FADD "), Item::Opt(&Expr::Int(1), &[Item::Lit(".SAT")])] },
+        ],
+    };
+
+    #[test]
+    fn may_match_needs_every_literal_word_of_some_arm() {
+        assert!(FADD.may_match("FADD.FTZ R0, R1", false));
+        // The second arm: its optional `.SAT` is not required.
+        assert!(FADD.may_match("FADD R0", false));
+        assert!(!FADD.may_match("FMUL R0, R1", false));
+        assert!(!FADD.may_match("fadd r0", false));
+        assert!(FADD.may_match("fadd r0", true));
+        assert!(FADD.may_match("Fadd.ftz r0, r1", true));
+        assert!(!FADD.may_match("FAD", true));
     }
 }

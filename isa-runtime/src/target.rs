@@ -303,23 +303,31 @@ pub fn assemble_one<T: Isa>(
     }
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose literals the text lacks cannot match: only the others are parsed...
-    for (format, syntax) in syntaxes().filter(|(_, s)| s.may_match(text, ignore_case)) {
-        if let Ok(values) = syntax::parse(format, syntax, text, &ctx) {
-            return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string()));
-        }
-    }
-    // ... and on failure every format is, so the error names what each one expected.
-    let mut best: Option<syntax::Failure> = None;
+    let mut failures: Vec<Option<syntax::Failure>> = Vec::new();
     for (format, syntax) in syntaxes() {
+        if !syntax.may_match(text, ignore_case) {
+            failures.push(None);
+            continue;
+        }
         match syntax::parse(format, syntax, text, &ctx) {
             Ok(values) => return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string())),
-            Err(f) => {
-                if best.as_ref().is_none_or(|b| f.pos > b.pos) {
-                    best = Some(f);
-                } else if let Some(b) = best.as_mut().filter(|b| b.pos == f.pos) {
-                    b.expected.extend(f.expected);
-                }
-            }
+            Err(f) => failures.push(Some(f)),
+        }
+    }
+    // ... and on failure the skipped ones are too, so the error names what each expected.
+    let mut best: Option<syntax::Failure> = None;
+    for ((format, syntax), failure) in syntaxes().zip(failures) {
+        let f = match failure {
+            Some(f) => f,
+            None => match syntax::parse(format, syntax, text, &ctx) {
+                Ok(values) => return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string())),
+                Err(f) => f,
+            },
+        };
+        if best.as_ref().is_none_or(|b| f.pos > b.pos) {
+            best = Some(f);
+        } else if let Some(b) = best.as_mut().filter(|b| b.pos == f.pos) {
+            b.expected.extend(f.expected);
         }
     }
     let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
