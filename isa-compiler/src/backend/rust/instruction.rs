@@ -52,11 +52,12 @@ fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
     if (c.lo, c.width) == (lo, width) {
         return Some(c.ranges.clone());
     }
-    let count: u64 = c.ranges.iter().map(|(a, b)| b - a + 1).sum();
+    let count =
+        c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)));
     if count > 64 {
         return None;
     }
-    let mask = (1u64 << width) - 1;
+    let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     let mut values: Vec<u64> =
         c.ranges.iter().flat_map(|(a, b)| *a..=*b).map(|v| (v >> (lo - c.lo)) & mask).collect();
     values.sort();
