@@ -11,6 +11,8 @@ pub struct Violation {
     pub message: &'static str,
     /// Index of the instruction the violation is reported at (0 for a data layout).
     pub index: usize,
+    /// The data layout the violation is reported in (empty for instructions).
+    pub layout: &'static str,
     /// The fields the rule reads (dotted paths in data layouts).
     pub fields: &'static [&'static str],
     /// Whether the spec calls it a `warning` (the hardware tolerates it) rather than an error.
@@ -22,7 +24,11 @@ pub struct Violation {
 impl core::fmt::Display for Violation {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let kind = if self.warning { "warning: " } else { "" };
-        write!(f, "instruction {}: {kind}{} ({})", self.index, self.message, self.rule)?;
+        if self.layout.is_empty() {
+            write!(f, "instruction {}: {kind}{} ({})", self.index, self.message, self.rule)?;
+        } else {
+            write!(f, "{}: {kind}{} ({}; {})", self.layout, self.message, self.rule, self.fields.join(", "))?;
+        }
         if !self.detail.is_empty() {
             write!(f, ": {}", self.detail)?;
         }

@@ -1023,6 +1023,7 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
     for c in &l.constraints {
         let ok = super::validate::layout_condition(&l.leaves, &c.expr);
         let (name, message, reads, warning) = (&c.name, &c.message, &c.reads, c.warning);
+        let layout_name = &l.name;
         let mut shown = Vec::new();
         for path in reads {
             let Some(leaf) = l.leaves.iter().find(|x| x.path == *path) else { continue };
@@ -1050,6 +1051,7 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
                     rule: #name,
                     message: #message,
                     index: 0,
+                    layout: #layout_name,
                     fields: &[#(#reads),*],
                     warning: #warning,
                     detail: [#(#shown),*].join(", "),

@@ -313,7 +313,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut inner = quote! {
             if (0..len).contains(&#last) && !#body {
-                out.push(Violation { rule: #name, message: #msg, index: #last as usize, fields: &[], warning: false, detail: #detail });
+                out.push(Violation { rule: #name, message: #msg, index: #last as usize, layout: "", fields: &[], warning: false, detail: #detail });
             }
         };
         for (qi, q) in r.quantifiers.iter().enumerate().rev() {
@@ -376,7 +376,7 @@ pub fn generate(m: &Model) -> TokenStream {
             let mut out = Vec::new();
             for (index, insn) in program.iter().enumerate() {
                 for (rule, message, fields, warning) in insn.broken_constraints() {
-                    out.push(Violation { rule, message, index, fields, warning, detail: String::new() });
+                    out.push(Violation { rule, message, index, layout: "", fields, warning, detail: String::new() });
                 }
             }
             #rules
