@@ -1,7 +1,7 @@
 //! `isa decode`, `isa validate` and `isa encode` for targets whose root is a data layout (a
 //! header such as NVIDIA's SPH): the input is one whole layout, as binary bytes or hex words.
 
-use super::{complain, plural, say, stdout};
+use super::{complain, say, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, words};
 use isa_runtime::layout::DataTarget;
@@ -142,24 +142,7 @@ pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
         say(format_args!("{name}: ok: {}, no rule broken", target.root()))?;
         return Ok(Outcome::Success);
     }
-    let mut out = stdout();
-    for v in &violations {
-        let kind = if v.warning { "warning: " } else { "" };
-        write!(out, "{name}: {kind}{} [{}] ({})", v.message, v.rule, v.fields.join(", "))
-            .map_err(Error::output)?;
-        if !v.detail.is_empty() {
-            write!(out, ": {}", v.detail).map_err(Error::output)?;
-        }
-        writeln!(out).map_err(Error::output)?;
-    }
-    out.flush().map_err(Error::output)?;
-    let errors = violations.iter().filter(|v| !v.warning).count();
-    complain(format_args!(
-        "isa: {name}: {}, {}\n",
-        plural(errors, "rule violation"),
-        plural(violations.len() - errors, "warning")
-    ));
-    Ok(Outcome::failed_if(errors > 0))
+    super::report(&name, &violations, |v| (format!("{name}: "), format!(" ({})", v.fields.join(", "))))
 }
 
 /// Builds the header from JSON of the shape `decode --json` prints; writes its bytes, or its

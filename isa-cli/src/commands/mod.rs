@@ -36,6 +36,34 @@ pub fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
+/// Prints each violation (`head`, the rule, `tail`, its detail), then the count of errors and
+/// warnings on standard error; fails when any is an error (a warning is a rule the hardware
+/// tolerates).
+pub fn report(
+    name: &str,
+    violations: &[isa_runtime::program::Violation],
+    around: impl Fn(&isa_runtime::program::Violation) -> (String, String),
+) -> Result<crate::error::Outcome> {
+    let mut out = stdout();
+    for v in violations {
+        let (head, tail) = around(v);
+        let kind = if v.warning { "warning: " } else { "" };
+        write!(out, "{head}{kind}{} [{}]{tail}", v.message, v.rule).map_err(Error::output)?;
+        if !v.detail.is_empty() {
+            write!(out, ": {}", v.detail).map_err(Error::output)?;
+        }
+        writeln!(out).map_err(Error::output)?;
+    }
+    out.flush().map_err(Error::output)?;
+    let errors = violations.iter().filter(|v| !v.warning).count();
+    complain(format_args!(
+        "isa: {name}: {}, {}\n",
+        plural(errors, "rule violation"),
+        plural(violations.len() - errors, "warning")
+    ));
+    Ok(crate::error::Outcome::failed_if(errors > 0))
+}
+
 /// Reads a program's words: a binary file in the target's byte order, or with `hex` a text
 /// file of one hex word per line.
 pub fn read_program(path: &Path, hex: bool, target: &dyn Target) -> Result<Vec<u128>> {

@@ -1,11 +1,10 @@
 //! `isa validate`: decodes a program and runs the target's validators (per-instruction
 //! constraints and whole-program rules), printing each violation.
 
-use super::{complain, plural, read_program, say, stdout};
-use crate::error::{Error, Outcome, Result};
+use super::{complain, read_program, say};
+use crate::error::{Outcome, Result};
 use crate::{files, words};
 use isa_runtime::target::Target;
-use std::io::Write;
 use std::path::Path;
 
 /// Validates the program in `file` (binary, or hex text with `hex`).
@@ -26,31 +25,10 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         say(format_args!("{name}: ok: {} instructions, no rule broken", lines.len()))?;
         return Ok(Outcome::Success);
     }
-    let mut out = stdout();
-    for v in &violations {
+    super::report(&name, &violations, |v| {
         let (pc, text) = lines.get(v.index).map_or((v.index as u64 * step, String::new()), |l| {
             (l.address, l.text.clone().unwrap_or_default())
         });
-        let kind = if v.warning { "warning: " } else { "" };
-        write!(
-            out,
-            "{name}: instruction {} (address {pc:#x}: {text}): {kind}{} [{}]",
-            v.index, v.message, v.rule
-        )
-        .map_err(Error::output)?;
-        if !v.detail.is_empty() {
-            write!(out, ": {}", v.detail).map_err(Error::output)?;
-        }
-        writeln!(out).map_err(Error::output)?;
-    }
-    out.flush().map_err(Error::output)?;
-    // Warnings (rules the hardware tolerates) are reported but do not fail the program.
-    let errors = violations.iter().filter(|v| !v.warning).count();
-    let warnings = violations.len() - errors;
-    complain(format_args!(
-        "isa: {name}: {}, {}\n",
-        plural(errors, "rule violation"),
-        plural(warnings, "warning")
-    ));
-    Ok(Outcome::failed_if(errors > 0))
+        (format!("{name}: instruction {} (address {pc:#x}: {text}): ", v.index), String::new())
+    })
 }
