@@ -508,6 +508,44 @@ fn bind(e: &Expr, frame: &[Bound]) -> Bound {
     }
 }
 
+/// The field slots `e` reads, through `frame`.
+fn read_slots(e: &Expr, frame: &[Bound], out: &mut Vec<Slot>) {
+    match e {
+        Expr::Field(_) | Expr::Param(_) => {
+            if let Bound::Slot(s) | Bound::NotSlot(s) = bind(e, frame) {
+                out.push(s);
+            }
+        }
+        Expr::Int(_) | Expr::Pc => {}
+        Expr::Not(x) | Expr::In(x, _) => read_slots(x, frame, out),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| read_slots(x, frame, out)),
+        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => {
+            read_slots(a, frame, out);
+            read_slots(b, frame, out);
+        }
+        Expr::If(c, a, b) => {
+            read_slots(c, frame, out);
+            read_slots(a, frame, out);
+            read_slots(b, frame, out);
+        }
+    }
+}
+
+/// Whether an optional group's condition reads only fields the group itself shows
+/// (`[vertex != rz: ", " {vertex}]`): written out, the group says the value outright, so the
+/// assembler reads it as written even when it is the value that leaves the group out.
+fn self_describing(cond: &Expr, body: &[Item], frame: &[Bound]) -> bool {
+    let mut read = Vec::new();
+    read_slots(cond, frame, &mut read);
+    let mut shown = Vec::new();
+    for item in body {
+        if let Item::Show(e, _) = item {
+            read_slots(e, frame, &mut shown);
+        }
+    }
+    !read.is_empty() && read.iter().all(|s| shown.contains(s))
+}
+
 fn bound_value(b: Bound, vals: &[Option<u64>]) -> Option<i64> {
     match b {
         Bound::Slot(s) => vals[s as usize].map(|v| v as i64),
@@ -1285,9 +1323,12 @@ impl Parser<'_> {
                 let body: &'static [Item] = body;
                 let absent_first =
                     eval(cond, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| v == 0);
+                let as_written = self_describing(cond, body, frame);
                 for present in [!absent_first, absent_first] {
                     let mut trial = st.clone();
-                    let ok = if present {
+                    let ok = if present && as_written {
+                        self.items(body, 0, frame, pos, &mut trial, &mut rest)
+                    } else if present {
                         self.require(cond, true, frame, pos, &mut trial, &mut |p, pos, st| {
                             p.items(body, 0, frame, pos, st, &mut rest)
                         })

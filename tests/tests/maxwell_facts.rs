@@ -47,6 +47,17 @@ fn blob_words_print_as_nvdisasm_would() {
     }
 }
 
+/// Hand-written SASS often spells the default vertex out: it assembles to the same word, and
+/// prints back in nvdisasm's short form.
+#[test]
+fn an_explicit_default_operand_is_read_as_written() {
+    assert_eq!(word("AST a[0x78], R0, RZ ;"), 0xEFF07F800787FF00);
+    assert_eq!(word("AST.64 a[0x80], R4, RZ"), word("AST.64 a[0x80], R4"));
+    assert_eq!(text(0xEFF07F800787FF00), "AST a[0x78], R0 ;");
+    // A non-default vertex is printed and read as before.
+    assert_eq!(text(word("AST a[0x78], R0, R5")), "AST a[0x78], R0, R5 ;");
+}
+
 /// Facts §B.6, second table: words written by NAK and codegen, decoded by envydis.
 #[test]
 fn nak_and_codegen_words() {
