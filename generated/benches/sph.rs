@@ -6,25 +6,15 @@
 //!
 //! Run: `cargo bench -p isa-generated --bench sph -- --warm-up-time 1 --measurement-time 3`.
 
+mod common;
+
+use common::SplitMix;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use isa_generated::sph::Sph;
 
 const HEADERS: usize = 1_000;
-
-/// SplitMix64: a small deterministic generator.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Random headers whose enum fields hold defined values (type 2 pixel maps are all total).
 fn corpus() -> Vec<[u32; 20]> {

@@ -15,6 +15,9 @@
 //!
 //! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`.
 
+mod common;
+
+use common::SplitMix;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
@@ -26,19 +29,6 @@ const CORPUS: usize = 10_000;
 const ASM_CORPUS: usize = 2_000;
 /// Seed of the corpus generator.
 const SEED: u64 = 0x5EC4_0BE7_C0DE_0001;
-
-/// SplitMix64: a small deterministic generator, so the corpus needs no extra crate.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// The words, and vc4asm texts for the assembler.
 struct Corpus {
