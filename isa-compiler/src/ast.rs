@@ -19,14 +19,14 @@ pub struct Ident {
 }
 
 /// A whole spec file.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct File {
     /// Top-level items in source order.
     pub items: Vec<Item>,
 }
 
 /// A top-level item.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Item {
     /// `target name { settings }`
     Target(Target),
@@ -48,6 +48,53 @@ pub enum Item {
     Fn(FnDef),
     /// `hook name(params) -> type`
     Hook(HookDef),
+    /// `group name(params) { members }`: members declared once for many formats.
+    Group(Group),
+    /// `let name = expr`: a named value over the fields of whichever format uses it.
+    Let(LetDef),
+}
+
+/// `group name(params) { members }`, or `form name(params) { members }` inside a format or group.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Parameters, bound by `use name(args)` (or by the form pick `name(args)`).
+    pub params: Vec<Ident>,
+    /// The members (fields, syntax, lets, templates, uses, forms, ...).
+    pub body: Layout,
+    /// For a form: how many fields of the enclosing body are declared before it.
+    pub after: usize,
+    /// Where.
+    pub span: Span,
+}
+
+/// `use group(args) { form(args), ... }`
+#[derive(Debug, Clone)]
+pub struct Use {
+    /// The group.
+    pub group: Ident,
+    /// Arguments for the group's parameters.
+    pub args: Vec<Expr>,
+    /// The forms picked (none written: every form of the group), with their arguments.
+    pub picks: Vec<(Ident, Vec<Expr>)>,
+    /// How many fields are declared before it: its members go there.
+    pub after: usize,
+    /// Where.
+    pub span: Span,
+}
+
+/// `let name = expr`
+#[derive(Debug, Clone)]
+pub struct LetDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// The value.
+    pub value: Expr,
 }
 
 /// A target setting: `name value, value;`.
@@ -71,7 +118,7 @@ pub enum SettingValue {
 }
 
 /// `target name { ... }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Target {
     /// Doc comment.
     pub doc: String,
@@ -84,7 +131,7 @@ pub struct Target {
 }
 
 /// `enum Name : uN (params) -> ret { variants }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Enum {
     /// Doc comment.
     pub doc: String,
@@ -110,7 +157,7 @@ pub struct Signature {
 }
 
 /// One value of an enum.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Variant {
     /// Doc comment.
     pub doc: String,
@@ -138,7 +185,7 @@ pub enum VariantValue {
 }
 
 /// `number name = kind(arg: value, ...)`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct NumberDef {
     /// Doc comment.
     pub doc: String,
@@ -160,7 +207,7 @@ pub enum LayoutKind {
 }
 
 /// `format name { ... }` or `layout Name : bits { ... }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Layout {
     /// Which.
     pub kind: LayoutKind,
@@ -186,12 +233,22 @@ pub struct Layout {
     pub constraints: Vec<Constraint>,
     /// Semantics.
     pub execute: Option<Block>,
+    /// `execute when cond`: conditions under which `execute` runs (a predicate guard).
+    pub when: Vec<Expr>,
+    /// Named values (`let`), visible in this body's expressions, templates and semantics.
+    pub lets: Vec<LetDef>,
+    /// Templates local to this body.
+    pub templates: Vec<TemplateDef>,
+    /// Groups whose members this body includes.
+    pub uses: Vec<Use>,
+    /// Alternatives: one encoding per form.
+    pub forms: Vec<Group>,
     /// Where.
     pub span: Span,
 }
 
 /// `unused [name] @ bits`: don't-care bits of a format, reserved bits of a layout.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Unused {
     /// Doc comment.
     pub doc: String,
@@ -206,7 +263,7 @@ pub struct Unused {
 }
 
 /// A field of a layout.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Field {
     /// Doc comment.
     pub doc: String,
@@ -231,7 +288,7 @@ pub struct Field {
 }
 
 /// A field's type as written.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum TypeExpr {
     /// `bool`, `u6`, `s32`, an enum, a number format or a layout.
     Named(Ident),
@@ -328,7 +385,7 @@ pub enum TableChoice {
 }
 
 /// `template name(params) { body }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TemplateDef {
     /// Doc comment.
     pub doc: String,
@@ -341,7 +398,7 @@ pub struct TemplateDef {
 }
 
 /// `property name: type = default`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PropertyDecl {
     /// Doc comment.
     pub doc: String,
@@ -354,7 +411,7 @@ pub struct PropertyDecl {
 }
 
 /// `constraint name "text": expr`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Constraint {
     /// Doc comment.
     pub doc: String,
@@ -369,7 +426,7 @@ pub struct Constraint {
 }
 
 /// `rule name "text" { each ... }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rule {
     /// Doc comment.
     pub doc: String,
@@ -384,7 +441,7 @@ pub struct Rule {
 }
 
 /// `each i in lo..=hi where cond: body`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Quantified {
     /// The index variable.
     pub var: Ident,
@@ -397,7 +454,7 @@ pub struct Quantified {
 }
 
 /// The body of a quantifier.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
 pub enum QBody {
     /// Another quantifier.
@@ -407,14 +464,14 @@ pub enum QBody {
 }
 
 /// `machine { state }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Machine {
     /// State elements: (doc, name, array length, type).
     pub state: Vec<(String, Ident, Option<u64>, Ident)>,
 }
 
 /// `fn name(params) -> ret { body }`
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FnDef {
     /// Doc comment.
     pub doc: String,
@@ -427,7 +484,7 @@ pub struct FnDef {
 }
 
 /// `hook name(params) -> ret`: implemented in Rust by the embedder.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct HookDef {
     /// Doc comment.
     pub doc: String,

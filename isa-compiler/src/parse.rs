@@ -78,7 +78,9 @@ fn describe(r: Rule) -> String {
         | Rule::rule_def
         | Rule::machine_def
         | Rule::fn_def
-        | Rule::hook_def => "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into(),
+        | Rule::hook_def
+        | Rule::group_def
+        | Rule::let_def => "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into(),
         other => format!("{other:?}").replace('_', " "),
     }
 }
@@ -190,101 +192,14 @@ fn item(p: Pair<Rule>) -> Item {
         Rule::layout_def | Rule::format_def => {
             let kind = if rule == Rule::format_def { LayoutKind::Format } else { LayoutKind::Data };
             let name = ident(inner.next().expect("layout name"));
-            let mut l = Layout {
-                kind,
-                doc,
-                name,
-                params: Vec::new(),
-                width: None,
-                fields: Vec::new(),
-                unused: Vec::new(),
-                union: None,
-                syntax: Vec::new(),
-                properties: Vec::new(),
-                constraints: Vec::new(),
-                execute: None,
-                span: sp,
-            };
-            for p in inner {
-                match p.as_rule() {
-                    Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
-                    Rule::switch_type => l.union = Some(switch_type(p)),
-                    Rule::expr => l.width = Some(expr(p)),
-                    Rule::int => {
-                        l.width = Some(Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) })
-                    }
-                    Rule::field => l.fields.push(field(p)),
-                    Rule::view => {
-                        let sp = span(&p);
-                        let mut it = p.into_inner().peekable();
-                        let doc = docs(&mut it);
-                        let name = ident(it.next().expect("view name"));
-                        let ty = TypeExpr::Named(ident(it.next().expect("view type")));
-                        let bits = bitspec(it.next().expect("view bits"));
-                        l.fields.push(Field {
-                            doc,
-                            name,
-                            count: None,
-                            ty,
-                            bits,
-                            fixed: None,
-                            allowed: None,
-                            default: None,
-                            view: true,
-                            span: sp,
-                        });
-                    }
-                    Rule::unused => {
-                        let s = span(&p);
-                        let mut it = p.into_inner().peekable();
-                        let doc = docs(&mut it);
-                        let mut next = it.next().expect("bits");
-                        let mut name = None;
-                        if next.as_rule() == Rule::ident {
-                            name = Some(ident(next));
-                            next = it.next().expect("bits");
-                        }
-                        let after = l.fields.len();
-                        l.unused.push(Unused { doc, name, bits: bitspec(next), after, span: s });
-                    }
-                    Rule::syntax_def => {
-                        let mut it = p.into_inner();
-                        let d = ident(it.next().expect("dialect"));
-                        l.syntax.push((d, template_body(it.next().expect("body"))));
-                    }
-                    Rule::property_def => {
-                        let mut it = p.into_inner();
-                        let n = ident(it.next().expect("name"));
-                        l.properties.push((n, expr(it.next().expect("value"))));
-                    }
-                    Rule::constraint => {
-                        let mut it = p.into_inner().peekable();
-                        let doc = docs(&mut it);
-                        let warning = it.next().expect("kind").as_str() == "warning";
-                        let name = ident(it.next().expect("name"));
-                        let message = string_value(it.next().expect("message"));
-                        let e = expr(it.next().expect("expr"));
-                        l.constraints.push(Constraint { doc, name, message, expr: e, warning });
-                    }
-                    Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
-                    _ => {}
-                }
-            }
-            Item::Layout(l)
+            Item::Layout(body(kind, doc, name, sp, inner))
         }
-        Rule::template_def => {
-            let name = ident(inner.next().expect("template name"));
-            let mut params = Vec::new();
-            let mut body = None;
-            for p in inner {
-                match p.as_rule() {
-                    Rule::ident => params.push(ident(p)),
-                    Rule::template_body => body = Some(template_body(p)),
-                    _ => {}
-                }
-            }
-            Item::Template(TemplateDef { doc, name, params, body: body.expect("template body") })
+        Rule::group_def => {
+            let (name, params, body) = family(doc.clone(), sp, inner);
+            Item::Group(Group { doc, name, params, body, after: 0, span: sp })
         }
+        Rule::let_def => Item::Let(let_def(doc, inner)),
+        Rule::template_def => Item::Template(template_def(doc, inner)),
         Rule::property_decl => {
             let name = ident(inner.next().expect("name"));
             let ty = ident(inner.next().expect("type"));
@@ -330,6 +245,213 @@ fn item(p: Pair<Rule>) -> Item {
         }
         other => unreachable!("grammar item {other:?}"),
     }
+}
+
+/// The members of a format, layout, group or form, in order.
+fn body<'a>(
+    kind: LayoutKind,
+    doc: String,
+    name: Ident,
+    sp: Span,
+    inner: impl Iterator<Item = Pair<'a, Rule>>,
+) -> Layout {
+    let mut l = Layout {
+        kind,
+        doc,
+        name,
+        params: Vec::new(),
+        width: None,
+        fields: Vec::new(),
+        unused: Vec::new(),
+        union: None,
+        syntax: Vec::new(),
+        properties: Vec::new(),
+        constraints: Vec::new(),
+        execute: None,
+        when: Vec::new(),
+        lets: Vec::new(),
+        templates: Vec::new(),
+        uses: Vec::new(),
+        forms: Vec::new(),
+        span: sp,
+    };
+    for p in inner {
+        match p.as_rule() {
+            Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
+            Rule::switch_type => l.union = Some(switch_type(p)),
+            Rule::expr => l.width = Some(expr(p)),
+            Rule::int => l.width = Some(Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) }),
+            Rule::field => l.fields.push(field(p)),
+            Rule::view => {
+                let sp = span(&p);
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                let name = ident(it.next().expect("view name"));
+                let ty = TypeExpr::Named(ident(it.next().expect("view type")));
+                let bits = bitspec(it.next().expect("view bits"));
+                l.fields.push(Field {
+                    doc,
+                    name,
+                    count: None,
+                    ty,
+                    bits,
+                    fixed: None,
+                    allowed: None,
+                    default: None,
+                    view: true,
+                    span: sp,
+                });
+            }
+            Rule::zero_bits => l.fields.extend(p.into_inner().skip(1).map(zero_field)),
+            Rule::unused => {
+                let s = span(&p);
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                let mut next = it.next().expect("bits");
+                let mut name = None;
+                if next.as_rule() == Rule::ident {
+                    name = Some(ident(next));
+                    next = it.next().expect("bits");
+                }
+                let after = l.fields.len();
+                l.unused.push(Unused { doc, name, bits: bitspec(next), after, span: s });
+            }
+            Rule::syntax_def => {
+                let mut it = p.into_inner();
+                let d = ident(it.next().expect("dialect"));
+                l.syntax.push((d, template_body(it.next().expect("body"))));
+            }
+            Rule::property_def => {
+                let mut it = p.into_inner();
+                let n = ident(it.next().expect("name"));
+                l.properties.push((n, expr(it.next().expect("value"))));
+            }
+            Rule::constraint => {
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                let warning = it.next().expect("kind").as_str() == "warning";
+                let name = ident(it.next().expect("name"));
+                let message = string_value(it.next().expect("message"));
+                let e = expr(it.next().expect("expr"));
+                l.constraints.push(Constraint { doc, name, message, expr: e, warning });
+            }
+            Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
+            Rule::execute_when => l.when.push(expr(p.into_inner().nth(1).expect("condition"))),
+            Rule::let_def => {
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                l.lets.push(let_def(doc, it));
+            }
+            Rule::template_def => {
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                l.templates.push(template_def(doc, it));
+            }
+            Rule::use_group => {
+                // From `use` to its last token: the rule's own span runs over the blanks after it.
+                let sp = {
+                    let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
+                    Span { start: p.as_span().start(), end }
+                };
+                let mut it = p.into_inner().skip(1).peekable();
+                let group = ident(it.next().expect("group name"));
+                let mut args = Vec::new();
+                let mut picks = Vec::new();
+                for x in it {
+                    match x.as_rule() {
+                        Rule::family_args => args = x.into_inner().map(expr).collect(),
+                        Rule::form_picks => {
+                            for pick in x.into_inner() {
+                                let mut pi = pick.into_inner();
+                                let name = ident(pi.next().expect("form name"));
+                                let args =
+                                    pi.next().map(|a| a.into_inner().map(expr).collect()).unwrap_or_default();
+                                picks.push((name, args));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                l.uses.push(Use { group, args, picks, after: l.fields.len(), span: sp });
+            }
+            Rule::form_def => {
+                let sp = span(&p);
+                let mut it = p.into_inner().peekable();
+                let doc = docs(&mut it);
+                let (name, params, body) = family(doc.clone(), sp, it.skip(1));
+                l.forms.push(Group { doc, name, params, body, after: l.fields.len(), span: sp });
+            }
+            _ => {}
+        }
+    }
+    l
+}
+
+/// The name, parameters and members of a group or form (after its keyword).
+fn family<'a>(
+    doc: String,
+    sp: Span,
+    inner: impl Iterator<Item = Pair<'a, Rule>>,
+) -> (Ident, Vec<Ident>, Layout) {
+    let mut inner = inner.filter(|p| p.as_rule() != Rule::kw_group).peekable();
+    let name = ident(inner.next().expect("group name"));
+    let mut params = Vec::new();
+    if inner.peek().map(|p| p.as_rule()) == Some(Rule::family_params) {
+        params = inner.next().map(|p| p.into_inner().map(ident).collect()).unwrap_or_default();
+    }
+    let body = body(LayoutKind::Format, doc, name.clone(), sp, inner);
+    (name, params, body)
+}
+
+/// `zero @ hi:lo`: a field `zero_hi_lo` fixed to 0 (`zero_b` for one bit).
+fn zero_field(p: Pair<Rule>) -> Field {
+    let sp = span(&p);
+    let bounds: Vec<(u64, Span)> = p.into_inner().map(|x| (int_value(x.as_str()), span(&x))).collect();
+    let int = |(v, span): (u64, Span)| Expr { kind: ExprKind::Int(v), span };
+    let (name, width, bits) = match bounds.as_slice() {
+        [hi, lo] => (
+            format!("zero_{}_{}", hi.0, lo.0),
+            hi.0.saturating_sub(lo.0).saturating_add(1),
+            BitPiece::Range(int(*hi), int(*lo), sp),
+        ),
+        [bit, ..] => (format!("zero_{}", bit.0), 1, BitPiece::Bit(int(*bit), sp)),
+        [] => (String::from("zero"), 1, BitPiece::Bit(int((0, sp)), sp)),
+    };
+    Field {
+        doc: String::new(),
+        name: Ident { name, span: sp },
+        count: None,
+        ty: TypeExpr::Named(Ident { name: format!("u{width}"), span: sp }),
+        bits: vec![bits],
+        fixed: Some(Expr { kind: ExprKind::Int(0), span: sp }),
+        allowed: None,
+        default: None,
+        view: false,
+        span: sp,
+    }
+}
+
+/// `let name = expr` (after its doc comment).
+fn let_def<'a>(doc: String, mut inner: impl Iterator<Item = Pair<'a, Rule>>) -> LetDef {
+    let name = ident(inner.next().expect("let name"));
+    let value = expr(inner.next().expect("let value"));
+    LetDef { doc, name, value }
+}
+
+/// `template name(params) { body }` (after its doc comment).
+fn template_def<'a>(doc: String, inner: impl Iterator<Item = Pair<'a, Rule>>) -> TemplateDef {
+    let mut name = None;
+    let mut params = Vec::new();
+    let mut body = None;
+    for p in inner {
+        match p.as_rule() {
+            Rule::ident if name.is_none() => name = Some(ident(p)),
+            Rule::ident => params.push(ident(p)),
+            Rule::template_body => body = Some(template_body(p)),
+            _ => {}
+        }
+    }
+    TemplateDef { doc, name: name.expect("template name"), params, body: body.expect("template body") }
 }
 
 fn sig_and_rest<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>) -> (Signature, Option<Pair<'a, Rule>>) {

@@ -103,3 +103,95 @@ fn both_paths_give_the_same_target() {
         );
     }
 }
+
+/// A target written with families (groups, forms, lets, `zero`, `execute when`): tests/specs/family.isa.
+pub mod fam {
+    isa_derive::target!("tests/specs/family.isa");
+}
+
+/// Each form of a family is an encoding named `format_form`, with the form's opcode bits; the
+/// group's fields sit where the `use` stands.
+#[test]
+fn families_yield_one_encoding_per_form() {
+    let names: Vec<&str> = <fam::Fam as Isa>::formats().iter().map(|f| f.name).collect();
+    assert_eq!(names, ["add_r", "add_i", "sub_r", "sub_i", "nop_plain", "nop_wide"]);
+    // 0x5c10 is the register form's 16-bit opcode: bits 63:51 = 0x5c10 >> 3.
+    assert_eq!(fam::AddR::FIXED_BITS, 0x5c10_0000_0000_0000);
+    // The immediate form: bits 63:57 = 0x3810 >> 9 and 55:51 = (0x3810 >> 3) & 0x1f.
+    assert_eq!(fam::AddI::FIXED_BITS, 0x3810_0000_0000_0000);
+    assert_eq!(fam::SubR::FIXED_BITS, 0x5c20_0000_0000_0000);
+    let add_r: Vec<&str> = <fam::Fam as Isa>::formats()[0].fields.iter().map(|f| f.name).collect();
+    assert_eq!(add_r, ["opcode", "zero_38_28", "rb", "zero_50_43", "pred_neg", "pred", "ra", "rd"]);
+}
+
+#[test]
+fn families_decode_print_and_assemble() {
+    use fam::{AddI, AddR, Instruction, Pred, Reg};
+    let cases: [(u64, &str); 6] = [
+        // rb = R3 at 27:20, PT at 18:16, ra = R2 at 15:8, rd = R1 at 7:0.
+        (0x5c10_0000_0037_0201, "ADD R1, R2, R3 ;"),
+        // Guard @!P0: pred 0, pred_neg (bit 19).
+        (0x5c10_0000_0038_0201, "@!P0 ADD R1, R2, R3 ;"),
+        // -1: sign bit 56 and ones in 38:20.
+        (0x3910_007f_fff7_0201, "ADD R1, R2, -0x1 ;"),
+        (0x5c20_0000_0057_ff04, "SUB R4, RZ, R5 ;"),
+        (0x50b0_0000_0007_0000, "NOP ;"),
+        (0x50b1_0000_0007_0003, "NOP 3 ;"),
+    ];
+    for (word, text) in cases {
+        assert_eq!(fam::disassemble(word, None).as_deref(), Ok(text), "{word:#018x}");
+        let insn = Instruction::decode(word).unwrap();
+        assert_eq!(fam::assemble(text, None).unwrap(), [insn], "{text}");
+        assert_eq!(insn.encode(), Ok(word), "{text}");
+    }
+    assert_eq!(
+        Instruction::decode(0x3910_007f_fff7_0201),
+        Ok(Instruction::AddI(AddI {
+            imm: -1,
+            pred_neg: false,
+            pred: Pred::Pt,
+            ra: Reg::R(2),
+            rd: Reg::R(1)
+        }))
+    );
+    assert_eq!(
+        Instruction::decode(0x5c10_0000_0038_0201),
+        Ok(Instruction::AddR(AddR {
+            rb: Reg::R(3),
+            pred_neg: true,
+            pred: Pred::P(0),
+            ra: Reg::R(2),
+            rd: Reg::R(1)
+        }))
+    );
+    // `zero @ 50:43` and `zero @ 38:28` are fixed: a word with one of those bits set is no encoding.
+    for bit in [43, 50, 28, 38] {
+        let word = 0x5c10_0000_0037_0201u64 | (1 << bit);
+        assert_eq!(Instruction::decode(word), Err(DecodeError::NoMatch { word: word.into() }), "bit {bit}");
+    }
+}
+
+/// `execute when guard_holds(pred, pred_neg)` in the group wraps every format's execute block.
+#[test]
+fn families_execute_under_their_guard() {
+    struct Plain;
+    impl fam::Semantics for Plain {}
+    let mut m = fam::Machine::new(Plain);
+    m.state.r[2] = 5;
+    let run = |m: &mut fam::Machine<Plain>, word: u64| {
+        let insn = fam::Instruction::decode(word).unwrap();
+        m.execute(&insn).unwrap();
+    };
+    run(&mut m, 0x3910_007f_fff7_0201); // ADD R1, R2, -0x1
+    assert_eq!(m.state.r[1], 4);
+    m.state.r[3] = 7;
+    run(&mut m, 0x5c20_0000_0037_0201); // SUB R1, R2, R3
+    assert_eq!(m.state.r[1], 5u32.wrapping_sub(7));
+    // @!P0 with P0 true: the guard fails and R1 keeps its value.
+    m.state.preds[0] = true;
+    run(&mut m, 0x5c10_0000_0038_0201); // @!P0 ADD R1, R2, R3
+    assert_eq!(m.state.r[1], 5u32.wrapping_sub(7));
+    m.state.preds[0] = false;
+    run(&mut m, 0x5c10_0000_0038_0201);
+    assert_eq!(m.state.r[1], 12);
+}

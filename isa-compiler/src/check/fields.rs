@@ -119,6 +119,9 @@ pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {
                 Rem => a.checked_rem(b)?,
                 Shl => a.checked_shl(u32::try_from(b).ok()?)?,
                 Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
                 _ => return None,
             }
         }

@@ -2,13 +2,15 @@
 //! [`Diagnostic`]; checking goes on after an error so one run reports as many as it can, and
 //! nothing here panics on any input.
 //!
-//! One concern per file: `names` (the symbol table), `types` (enums, number formats, field
+//! One concern per file: `families` (groups, forms and lets, expanded first into plain
+//! formats), `names` (the symbol table), `types` (enums, number formats, field
 //! types), `fields` (bits, overlaps, patterns), `ambiguity`, `syntax` (templates),
 //! `layouts` (unions, layout constraints, the root), `cond` (instruction expressions), `rules`
 //! and `semantics`.
 
 mod ambiguity;
 mod cond;
+mod families;
 mod fields;
 mod layouts;
 mod names;
@@ -27,6 +29,7 @@ pub(crate) use types::placeholder;
 /// Checks a parsed file and builds the target, or returns every error found.
 pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {
     let mut cx = Checker { diags: Vec::new(), names: Names::default() };
+    let file = &families::expand(&mut cx, file);
     cx.names = names::collect(file, &mut cx.diags);
     let target = cx.target(file);
     // Templates are checked once per use: report each mistake once.

@@ -16,6 +16,8 @@ pub enum Kind {
     Rule,
     Function,
     Hook,
+    Group,
+    Let,
 }
 
 impl Kind {
@@ -30,6 +32,8 @@ impl Kind {
             Kind::Rule => "rule",
             Kind::Function => "function",
             Kind::Hook => "hook",
+            Kind::Group => "group",
+            Kind::Let => "let",
         }
     }
 }
@@ -54,6 +58,8 @@ pub fn collect(file: &ast::File, diags: &mut Vec<Diagnostic>) -> Names {
             ast::Item::Rule(r) => (Kind::Rule, &r.name),
             ast::Item::Fn(f) => (Kind::Function, &f.name),
             ast::Item::Hook(h) => (Kind::Hook, &h.name),
+            ast::Item::Group(g) => (Kind::Group, &g.name),
+            ast::Item::Let(l) => (Kind::Let, &l.name),
         };
         if let Some((old_kind, old_span)) = names.items.get(&id.name) {
             let mut d = Diagnostic::error(id.span, format!("`{}` is defined twice", id.name));

@@ -31,6 +31,11 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             }
         }
         let slots = cond::slots(format);
+        // The format's own templates (its groups' and forms') come before the file's.
+        let mut scope = templates.clone();
+        for td in &decl.templates {
+            scope.insert(&td.name.name, td);
+        }
         let mut out = Vec::new();
         for (di, dialect) in target.dialects.iter().enumerate() {
             let body =
@@ -48,7 +53,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 t: &target,
                 format,
                 slots: &slots,
-                templates: &templates,
+                templates: &scope,
                 parts: Vec::new(),
                 instances: Vec::new(),
                 depth: 0,

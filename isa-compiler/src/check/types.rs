@@ -284,9 +284,13 @@ pub fn constant(cx: &mut Checker, t: &ir::Target, ty: &Type, e: &ast::Expr) -> O
                 None
             }
         },
-        _ => {
-            cx.error(e.span, "expected a constant (a number or an enum value)");
-            None
-        }
+        // Arithmetic over numbers, e.g. a family's opcode parameter `op >> 3` once bound.
+        _ => match crate::check::fields::const_eval(e, None) {
+            Some(v) if v >= 0 => Some(v as u64),
+            _ => {
+                cx.error(e.span, "expected a constant (a number or an enum value)");
+                None
+            }
+        },
     }
 }

@@ -1,0 +1,646 @@
+//! Families → plain formats, on the syntax tree, before anything else is checked.
+//!
+//! A `use` of a group puts the group's members where the `use` stands; a body with forms (its
+//! own, or a used group's) becomes one format per form, named `format_form`; parameters are
+//! replaced by their arguments, `let` names by their values, and `execute when c` wraps the
+//! execute block in `if c`. Later stages see only plain formats, and what they report points
+//! into the group, form or `let` where the fact is written once.
+//!
+//! Precedence is that of inheritance: what a body declares itself replaces what it includes
+//! (syntax per dialect, properties, constraints, lets and templates by name, `execute`); two
+//! included bodies that declare the same thing are an error naming both, except when both are
+//! the same declaration reached twice (two groups that both use `guarded`). Fields never replace
+//! each other: a field declared twice is reported by the field checker, with both places.
+
+use super::Checker;
+use crate::ast::{self, Expr, ExprKind, Ident, Layout, MatchBody, Span, Stmt, TItem, TableChoice};
+use std::collections::BTreeMap;
+
+/// One encoding a body yields: the names of the forms it took, and its members.
+type Alternative = (Vec<String>, Layout);
+
+/// Expands every family of `file`; groups and lets stay in the file (for the symbol table)
+/// and are ignored by the later stages.
+pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
+    let mut groups = BTreeMap::new();
+    let mut global_lets = Vec::new();
+    for item in &file.items {
+        match item {
+            ast::Item::Group(g) => {
+                groups.entry(g.name.name.clone()).or_insert_with(|| g.clone());
+            }
+            ast::Item::Let(l) => global_lets.push(l.clone()),
+            _ => {}
+        }
+    }
+    let mut x = Expander { cx, groups, stack: Vec::new() };
+    let globals = x.resolve_lets(&global_lets, &[]);
+    let mut items = Vec::with_capacity(file.items.len());
+    for item in &file.items {
+        match item {
+            ast::Item::Layout(l) => {
+                let alternatives = x.flatten(l, &[], None, l.span);
+                if l.kind == ast::LayoutKind::Data && (alternatives.len() > 1 || !l.forms.is_empty()) {
+                    x.cx.error(l.name.span, format!("layout `{}` has forms", l.name.name))
+                        .note("forms are alternative encodings of a format; a data layout is one structure");
+                }
+                for (forms, mut body) in alternatives {
+                    if !forms.is_empty() {
+                        body.name.name = format!("{}_{}", l.name.name, forms.join("_"));
+                    }
+                    x.finish(&mut body, &globals);
+                    items.push(ast::Item::Layout(body));
+                }
+            }
+            ast::Item::Template(t) => {
+                let mut t = t.clone();
+                let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+                Subst { map: &globals }.template_body(&mut t.body, &shadow);
+                items.push(ast::Item::Template(t));
+            }
+            other => items.push(other.clone()),
+        }
+    }
+    ast::File { items }
+}
+
+struct Expander<'c> {
+    cx: &'c mut Checker,
+    groups: BTreeMap<String, ast::Group>,
+    /// The groups being expanded, outermost first, with the `use` that entered each.
+    stack: Vec<(String, Span)>,
+}
+
+impl Expander<'_> {
+    /// The encodings `body` yields with its parameters bound; `picks` are the forms a `use`
+    /// chose (none: every form), `site` is where the expansion was asked for.
+    fn flatten(
+        &mut self,
+        body: &Layout,
+        bindings: &[(String, Expr)],
+        picks: Option<&[(Ident, Vec<Expr>)]>,
+        site: Span,
+    ) -> Vec<Alternative> {
+        let mut own = body.clone();
+        own.uses.clear();
+        own.forms.clear();
+        Subst { map: bindings }.layout(&mut own);
+
+        // What each `use` and the forms contribute, at the field position they stand.
+        let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
+        for u in &body.uses {
+            if let Some(alternatives) = self.use_group(u, bindings) {
+                parts.push((u.after, alternatives));
+            }
+        }
+        if body.forms.is_empty() {
+            if let Some(p) = picks.filter(|p| !p.is_empty()) {
+                self.cx
+                    .error(p[0].0.span, format!("`{}` has no forms to pick", body.name.name))
+                    .with(body.name.span, "declared here");
+            }
+        } else {
+            let mut alternatives = Vec::new();
+            for (form, args) in self.chosen_forms(body, picks, site) {
+                let mut inner = bindings.to_vec();
+                inner.extend(form.params.iter().map(|p| p.name.clone()).zip(args));
+                for (mut names, layout) in self.flatten(&form.body, &inner, None, form.span) {
+                    names.insert(0, form.name.name.clone());
+                    alternatives.push((names, layout));
+                }
+            }
+            let after = body.forms.first().map_or(0, |f| f.after);
+            parts.push((after, alternatives));
+        }
+
+        // Every combination of the parts' alternatives, assembled around the own members.
+        let mut combos: Vec<(Vec<String>, Vec<(usize, Layout)>)> = vec![(Vec::new(), Vec::new())];
+        for (after, alternatives) in parts {
+            let mut next = Vec::with_capacity(combos.len() * alternatives.len());
+            for (names, included) in &combos {
+                for (more, layout) in &alternatives {
+                    let mut names = names.clone();
+                    names.extend(more.iter().cloned());
+                    let mut included = included.clone();
+                    included.push((after, layout.clone()));
+                    next.push((names, included));
+                }
+            }
+            combos = next;
+        }
+        combos.into_iter().map(|(names, included)| (names, self.assemble(&own, included))).collect()
+    }
+
+    /// The alternatives of the group a `use` names, or `None` after reporting why not.
+    fn use_group(&mut self, u: &ast::Use, bindings: &[(String, Expr)]) -> Option<Vec<Alternative>> {
+        let Some(group) = self.groups.get(&u.group.name).cloned() else {
+            self.cx.error(u.group.span, format!("unknown group `{}`", u.group.name));
+            return None;
+        };
+        if let Some(at) = self.stack.iter().position(|(g, _)| *g == group.name.name) {
+            let path: Vec<&str> = self.stack[at..].iter().map(|(g, _)| g.as_str()).collect();
+            self.cx
+                .error(u.span, format!("group `{}` includes itself", group.name.name))
+                .label(format!("{} → {}", path.join(" → "), group.name.name))
+                .with(self.stack[at].1, "entered here");
+            return None;
+        }
+        if u.args.len() != group.params.len() {
+            self.cx
+                .error(
+                    u.span,
+                    format!(
+                        "group `{}` takes {}, {} given",
+                        group.name.name,
+                        arguments(group.params.len()),
+                        u.args.len()
+                    ),
+                )
+                .with(group.name.span, "declared here");
+            return None;
+        }
+        let subst = Subst { map: bindings };
+        let mut inner = Vec::new();
+        for (p, a) in group.params.iter().zip(&u.args) {
+            let mut a = a.clone();
+            subst.expr(&mut a, &[]);
+            inner.push((p.name.clone(), a));
+        }
+        let picks: Vec<(Ident, Vec<Expr>)> = u
+            .picks
+            .iter()
+            .map(|(name, args)| {
+                let mut args = args.clone();
+                args.iter_mut().for_each(|a| subst.expr(a, &[]));
+                (name.clone(), args)
+            })
+            .collect();
+        self.stack.push((group.name.name.clone(), u.span));
+        let out = self.flatten(&group.body, &inner, Some(&picks), u.span);
+        self.stack.pop();
+        Some(out)
+    }
+
+    /// The forms a `use` picked (with their arguments), or every form when it picked none.
+    fn chosen_forms(
+        &mut self,
+        body: &Layout,
+        picks: Option<&[(Ident, Vec<Expr>)]>,
+        site: Span,
+    ) -> Vec<(ast::Group, Vec<Expr>)> {
+        let mut out = Vec::new();
+        match picks.filter(|p| !p.is_empty()) {
+            None => {
+                for form in &body.forms {
+                    if form.params.is_empty() {
+                        out.push((form.clone(), Vec::new()));
+                    } else {
+                        self.cx
+                            .error(site, format!("form `{}` takes parameters", form.name.name))
+                            .with(form.name.span, "declared here")
+                            .note(format!(
+                                "pick the forms with their arguments: `use {} {{ {}(...) }}`",
+                                body.name.name, form.name.name
+                            ));
+                    }
+                }
+            }
+            Some(picks) => {
+                for (name, args) in picks {
+                    let Some(form) = body.forms.iter().find(|f| f.name.name == name.name) else {
+                        let names: Vec<&str> = body.forms.iter().map(|f| f.name.name.as_str()).collect();
+                        self.cx
+                            .error(name.span, format!("`{}` has no form `{}`", body.name.name, name.name))
+                            .note(format!("its forms: {}", names.join(", ")));
+                        continue;
+                    };
+                    if out.iter().any(|(f, _): &(ast::Group, _)| f.name.name == name.name) {
+                        self.cx.error(name.span, format!("form `{}` is picked twice", name.name));
+                        continue;
+                    }
+                    if form.params.len() != args.len() {
+                        self.cx
+                            .error(
+                                name.span,
+                                format!(
+                                    "form `{}` takes {}, {} given",
+                                    name.name,
+                                    arguments(form.params.len()),
+                                    args.len()
+                                ),
+                            )
+                            .with(form.name.span, "declared here");
+                        continue;
+                    }
+                    out.push((form.clone(), args.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// `own` with the included bodies' members: fields where each `use` or form stands, the
+    /// rest merged with the own declarations taking precedence.
+    fn assemble(&mut self, own: &Layout, included: Vec<(usize, Layout)>) -> Layout {
+        let mut out = own.clone();
+        // Fields, in the order the text gives them.
+        out.fields.clear();
+        out.unused.clear();
+        for i in 0..=own.fields.len() {
+            for (_, layout) in included.iter().filter(|(after, _)| *after == i) {
+                let base = out.fields.len();
+                out.unused
+                    .extend(layout.unused.iter().map(|u| ast::Unused { after: u.after + base, ..u.clone() }));
+                for f in &layout.fields {
+                    Self::add_field(&mut out.fields, f);
+                }
+            }
+            let base = out.fields.len();
+            out.unused.extend(
+                own.unused.iter().filter(|u| u.after == i).map(|u| ast::Unused { after: base, ..u.clone() }),
+            );
+            if let Some(f) = own.fields.get(i) {
+                Self::add_field(&mut out.fields, f);
+            }
+        }
+        // Everything else: the included bodies first, then the own members replace theirs.
+        let mut merged = Members::default();
+        for (_, layout) in &included {
+            merged.include(self, layout);
+        }
+        merged.replace_with(own);
+        merged.write_into(&mut out);
+        out.when = included
+            .iter()
+            .flat_map(|(_, l)| l.when.iter().cloned())
+            .chain(own.when.iter().cloned())
+            .collect();
+        out
+    }
+
+    /// Adds a field unless it is the same declaration reached twice; a real clash stays, for
+    /// the field checker to report with both places.
+    fn add_field(fields: &mut Vec<ast::Field>, f: &ast::Field) {
+        if !fields.iter().any(|x| x.name.name == f.name.name && x.span == f.span) {
+            fields.push(f.clone());
+        }
+    }
+
+    /// Resolves `lets` (each value with the lets it reads substituted), on top of `outer`
+    /// (which they shadow). A `let` in a cycle is reported once and stands for 0 afterwards,
+    /// so its uses do not report again.
+    fn resolve_lets(&mut self, lets: &[ast::LetDef], outer: &[(String, Expr)]) -> Vec<(String, Expr)> {
+        let mut done: Vec<(String, Expr)> = Vec::new();
+        let mut cyclic: Vec<String> = Vec::new();
+        for l in lets {
+            let value = match self.resolve_let(l, lets, outer, &mut Vec::new(), &mut cyclic) {
+                Some(v) => v,
+                None => Expr { kind: ExprKind::Int(0), span: l.value.span },
+            };
+            done.push((l.name.name.clone(), value));
+        }
+        done.extend(outer.iter().filter(|(n, _)| !lets.iter().any(|l| l.name.name == *n)).cloned());
+        done
+    }
+
+    fn resolve_let(
+        &mut self,
+        l: &ast::LetDef,
+        lets: &[ast::LetDef],
+        outer: &[(String, Expr)],
+        visiting: &mut Vec<String>,
+        cyclic: &mut Vec<String>,
+    ) -> Option<Expr> {
+        if cyclic.contains(&l.name.name) {
+            return None;
+        }
+        if let Some(at) = visiting.iter().position(|n| *n == l.name.name) {
+            let path = visiting[at..].join(" → ");
+            self.cx
+                .error(l.name.span, format!("`let {}` refers to itself", l.name.name))
+                .label(format!("{path} → {}", l.name.name));
+            cyclic.extend(visiting[at..].iter().cloned());
+            return None;
+        }
+        visiting.push(l.name.name.clone());
+        let mut value = l.value.clone();
+        let mut map: Vec<(String, Expr)> = outer.to_vec();
+        for other in lets {
+            if mentions(&value, &other.name.name) {
+                let v = self.resolve_let(other, lets, outer, visiting, cyclic)?;
+                map.retain(|(n, _)| *n != other.name.name);
+                map.push((other.name.name.clone(), v));
+            }
+        }
+        Subst { map: &map }.expr(&mut value, &[]);
+        visiting.pop();
+        Some(value)
+    }
+
+    /// The last step for one format: lets substituted (its own, then the file's), `when`
+    /// applied to `execute`.
+    fn finish(&mut self, body: &mut Layout, globals: &[(String, Expr)]) {
+        for l in &body.lets {
+            if let Some(f) = body.fields.iter().find(|f| f.name.name == l.name.name) {
+                self.cx
+                    .error(l.name.span, format!("`{}` is both a field and a `let`", l.name.name))
+                    .with(f.name.span, "the field");
+            }
+        }
+        let lets = std::mem::take(&mut body.lets);
+        let map = self.resolve_lets(&lets, globals);
+        let subst = Subst { map: &map };
+        subst.layout(body);
+        let when = std::mem::take(&mut body.when);
+        if let (Some(block), Some(cond)) = (body.execute.take(), conjunction(when)) {
+            body.execute = Some(ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
+        }
+    }
+}
+
+/// "1 argument", "2 arguments".
+fn arguments(n: usize) -> String {
+    if n == 1 {
+        "1 argument".into()
+    } else {
+        format!("{n} arguments")
+    }
+}
+
+/// `a && b && ...`, or `None` for no condition.
+fn conjunction(conds: Vec<Expr>) -> Option<Expr> {
+    conds.into_iter().reduce(|a, b| {
+        let span = Span { start: a.span.start.min(b.span.start), end: a.span.end.max(b.span.end) };
+        Expr { kind: ExprKind::Binary(ast::BinOp::And, Box::new(a), Box::new(b)), span }
+    })
+}
+
+/// Whether `e` reads the name `n` anywhere.
+fn mentions(e: &Expr, n: &str) -> bool {
+    let mut found = false;
+    let probe = [(n.to_string(), Expr { kind: ExprKind::Bool(true), span: Span::default() })];
+    let mut copy = e.clone();
+    Subst { map: &probe }.visit(&mut copy, &[], &mut |_| found = true);
+    found
+}
+
+/// The members other than fields, with where each came from, merged by name.
+#[derive(Default)]
+struct Members {
+    syntax: Vec<(Ident, ast::TemplateBody)>,
+    properties: Vec<(Ident, Expr)>,
+    constraints: Vec<ast::Constraint>,
+    lets: Vec<ast::LetDef>,
+    templates: Vec<ast::TemplateDef>,
+    execute: Option<(ast::Block, Span)>,
+}
+
+impl Members {
+    /// Adds an included body's members; the same name from two included bodies is an error.
+    fn include(&mut self, x: &mut Expander, l: &Layout) {
+        fn add<T: Clone>(
+            x: &mut Expander,
+            list: &mut Vec<T>,
+            item: &T,
+            key: impl Fn(&T) -> &Ident,
+            what: &str,
+        ) {
+            match list.iter().find(|e| key(e).name == key(item).name) {
+                Some(first) if key(first).span == key(item).span => {}
+                Some(first) => {
+                    let first = key(first).span;
+                    let name = &key(item).name;
+                    x.cx.error(key(item).span, format!("{what} `{name}` comes from two included bodies"))
+                        .with(first, "the other")
+                        .note("declare it in the including format or group to choose one");
+                }
+                None => list.push(item.clone()),
+            }
+        }
+        for s in &l.syntax {
+            add(x, &mut self.syntax, s, |s| &s.0, "syntax for dialect");
+        }
+        for p in &l.properties {
+            add(x, &mut self.properties, p, |p| &p.0, "property");
+        }
+        for c in &l.constraints {
+            add(x, &mut self.constraints, c, |c| &c.name, "constraint");
+        }
+        for d in &l.lets {
+            add(x, &mut self.lets, d, |d| &d.name, "let");
+        }
+        for t in &l.templates {
+            add(x, &mut self.templates, t, |t| &t.name, "template");
+        }
+        if let Some(b) = &l.execute {
+            match &self.execute {
+                Some((_, first)) if *first != l.span => {
+                    x.cx.error(l.name.span, "`execute` comes from two included bodies")
+                        .with(*first, "the other")
+                        .note("declare `execute` in the including format or group to choose one");
+                }
+                Some(_) => {}
+                None => self.execute = Some((b.clone(), l.span)),
+            }
+        }
+    }
+
+    /// The own declarations replace included ones of the same name.
+    fn replace_with(&mut self, own: &Layout) {
+        fn put<T: Clone>(list: &mut Vec<T>, items: &[T], key: impl Fn(&T) -> &str) {
+            for item in items {
+                list.retain(|e| key(e) != key(item));
+                list.push(item.clone());
+            }
+        }
+        put(&mut self.syntax, &own.syntax, |s| &s.0.name);
+        put(&mut self.properties, &own.properties, |p| &p.0.name);
+        put(&mut self.constraints, &own.constraints, |c| &c.name.name);
+        put(&mut self.lets, &own.lets, |d| &d.name.name);
+        put(&mut self.templates, &own.templates, |t| &t.name.name);
+        if let Some(b) = &own.execute {
+            self.execute = Some((b.clone(), own.span));
+        }
+    }
+
+    fn write_into(self, out: &mut Layout) {
+        out.syntax = self.syntax;
+        out.properties = self.properties;
+        out.constraints = self.constraints;
+        out.lets = self.lets;
+        out.templates = self.templates;
+        out.execute = self.execute.map(|(b, _)| b);
+    }
+}
+
+/// Replaces names by expressions (parameters by arguments, lets by values), leaving alone
+/// the names a template parameter, a `let` statement or an array index `i` shadows.
+struct Subst<'a> {
+    map: &'a [(String, Expr)],
+}
+
+impl Subst<'_> {
+    fn layout(&self, l: &mut Layout) {
+        if self.map.is_empty() {
+            return;
+        }
+        for f in &mut l.fields {
+            for e in f.count.iter_mut().chain(f.fixed.iter_mut()).chain(f.default.iter_mut()) {
+                self.expr(e, &[]);
+            }
+            for b in &mut f.bits {
+                let shadow = ["i".to_string()];
+                match b {
+                    ast::BitPiece::Range(a, c, _) | ast::BitPiece::Width(a, c, _) => {
+                        self.expr(a, &shadow);
+                        self.expr(c, &shadow);
+                    }
+                    ast::BitPiece::Bit(a, _) => self.expr(a, &shadow),
+                }
+            }
+            if let ast::TypeExpr::Switch { arms, .. } = &mut f.ty {
+                arms.iter_mut().for_each(|(e, _)| self.expr(e, &[]));
+            }
+        }
+        for (_, body) in &mut l.syntax {
+            self.template_body(body, &[]);
+        }
+        for (_, e) in &mut l.properties {
+            self.expr(e, &[]);
+        }
+        for c in &mut l.constraints {
+            self.expr(&mut c.expr, &[]);
+        }
+        for w in &mut l.when {
+            self.expr(w, &[]);
+        }
+        for d in &mut l.lets {
+            self.expr(&mut d.value, &[]);
+        }
+        for t in &mut l.templates {
+            let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+            self.template_body(&mut t.body, &shadow);
+        }
+        if let Some(b) = &mut l.execute {
+            self.block(b, &[]);
+        }
+    }
+
+    fn template_body(&self, body: &mut ast::TemplateBody, shadow: &[String]) {
+        for arm in &mut body.arms {
+            if let Some(g) = &mut arm.guard {
+                self.expr(g, shadow);
+            }
+            self.titems(&mut arm.items, shadow);
+        }
+    }
+
+    fn titems(&self, items: &mut [TItem], shadow: &[String]) {
+        for item in items {
+            match item {
+                TItem::Lit(..) => {}
+                TItem::Hole { expr, table, base, .. } => {
+                    self.expr(expr, shadow);
+                    if let Some(TableChoice::If(c, _, _)) = table {
+                        self.expr(c, shadow);
+                    }
+                    if let Some(b) = base {
+                        self.expr(b, shadow);
+                    }
+                }
+                TItem::Call(_, args, _) => args.iter_mut().for_each(|a| self.expr(a, shadow)),
+                TItem::Opt(c, inner, _) => {
+                    self.expr(c, shadow);
+                    self.titems(inner, shadow);
+                }
+            }
+        }
+    }
+
+    fn block(&self, b: &mut ast::Block, shadow: &[String]) {
+        if !self.map.is_empty() {
+            self.block_visit(b, &mut shadow.to_vec(), &mut |_| {});
+        }
+    }
+
+    fn expr(&self, e: &mut Expr, shadow: &[String]) {
+        if !self.map.is_empty() {
+            self.visit(e, shadow, &mut |_| {});
+        }
+    }
+
+    /// Substitutes in `e`, calling `hit` for every replaced name.
+    fn visit(&self, e: &mut Expr, shadow: &[String], hit: &mut dyn FnMut(&str)) {
+        match &mut e.kind {
+            ExprKind::Name(n) => {
+                if shadow.contains(n) {
+                    return;
+                }
+                if let Some((name, value)) = self.map.iter().find(|(k, _)| k == n) {
+                    hit(name);
+                    *e = value.clone();
+                }
+            }
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
+            ExprKind::Member(base, _) => self.visit(base, shadow, hit),
+            ExprKind::Index(base, index) => {
+                self.visit(base, shadow, hit);
+                self.visit(index, shadow, hit);
+            }
+            ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => self.visit(x, shadow, hit),
+            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| self.visit(a, shadow, hit)),
+            ExprKind::Binary(_, a, b) => {
+                self.visit(a, shadow, hit);
+                self.visit(b, shadow, hit);
+            }
+            ExprKind::If(c, a, b) => {
+                self.visit(c, shadow, hit);
+                self.visit(a, shadow, hit);
+                self.visit(b, shadow, hit);
+            }
+            ExprKind::Match(x, arms) => {
+                self.visit(x, shadow, hit);
+                for (_, body) in arms {
+                    match body {
+                        MatchBody::Expr(v) => self.visit(v, shadow, hit),
+                        MatchBody::Block(b) => {
+                            // Blocks inside expressions: substitute, honouring their lets.
+                            let mut inner = shadow.to_vec();
+                            self.block_visit(b, &mut inner, hit);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn block_visit(&self, b: &mut ast::Block, shadow: &mut Vec<String>, hit: &mut dyn FnMut(&str)) {
+        for s in &mut b.stmts {
+            match s {
+                Stmt::Let(name, e) => {
+                    self.visit(e, shadow, hit);
+                    shadow.push(name.name.clone());
+                }
+                Stmt::Assign(_, index, e) => {
+                    if let Some(i) = index {
+                        self.visit(i, shadow, hit);
+                    }
+                    self.visit(e, shadow, hit);
+                }
+                Stmt::If(c, then, otherwise) => {
+                    self.visit(c, shadow, hit);
+                    let mut inner = shadow.clone();
+                    self.block_visit(then, &mut inner, hit);
+                    if let Some(o) = otherwise {
+                        let mut inner = shadow.clone();
+                        self.block_visit(o, &mut inner, hit);
+                    }
+                }
+                Stmt::Expr(e) => self.visit(e, shadow, hit),
+            }
+        }
+        if let Some(v) = &mut b.value {
+            self.visit(v, shadow, hit);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Families (groups, forms, `let`, `zero`, `execute when`): what they expand to, and their
+//! mistakes as located diagnostics naming every place involved. The behaviour of generated
+//! code from a family spec is tested in `isa-derive/tests/target.rs` (`fam`).
+
+use isa_compiler::ir;
+
+fn diagnose(source: &str) -> String {
+    match isa_compiler::check_source(source) {
+        Ok(_) => panic!("expected diagnostics for:\n{source}"),
+        Err(d) => isa_compiler::diag::render("bad.isa", source, &d),
+    }
+}
+
+const HEAD: &str = "target t {\n    word 32\n    dialect asm\n}\n";
+
+fn spec(body: &str) -> String {
+    format!("{HEAD}{body}")
+}
+
+fn check(body: &str) -> ir::Target {
+    isa_compiler::check_source(&spec(body)).unwrap_or_else(|d| {
+        panic!("{}", isa_compiler::diag::render("ok.isa", &spec(body), &d));
+    })
+}
+
+fn field<'a>(f: &'a ir::Format, name: &str) -> &'a ir::Field {
+    f.fields.iter().find(|x| x.name == name).unwrap_or_else(|| panic!("no field `{name}` in `{}`", f.name))
+}
+
+/// A group's fields land where `use` stands; the own declarations replace the group's.
+#[test]
+fn a_group_is_inlined_where_it_is_used() {
+    let t = check(
+        "group guarded {\n    neg: bool @ 27\n    pred: u3 @ 26:24 default 7\n    property is_guarded = pred != 7\n    syntax asm { \"x\" }\n}\n\
+         property is_guarded: bool = false\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use guarded\n    rd: u8 @ 7:0\n    syntax asm { \"f \" {rd} }\n}\n",
+    );
+    let f = &t.formats[0];
+    let names: Vec<&str> = f.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["op", "neg", "pred", "rd"]);
+    assert_eq!(field(f, "pred").pieces, [ir::Piece { lo: 24, width: 3 }]);
+    assert_eq!(field(f, "pred").default, Some(7));
+    assert_eq!(f.properties.len(), 1);
+    // The format's own syntax replaced the group's: it shows `rd`.
+    assert!(format!("{:?}", f.syntax[0]).contains("Lit(\"f \")"));
+}
+
+/// One format per form, named `format_form`, each with the form's fixed bits.
+#[test]
+fn forms_yield_one_format_each() {
+    let t = check(
+        "group src {\n    form r(op) {\n        opcode: u4 @ 31:28 is op\n        rb: u8 @ 15:8\n    }\n    form i(op) {\n        opcode: u4 @ 31:28 is op + 1\n        zero @ 27:24\n        imm: u8 @ 15:8\n    }\n}\n\
+         format add {\n    use src { r(2), i(4) }\n    rd: u8 @ 7:0\n    syntax asm { \"add \" {rd} }\n}\n",
+    );
+    let names: Vec<&str> = t.formats.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["add_r", "add_i"]);
+    assert_eq!(field(&t.formats[0], "opcode").fixed, Some(2));
+    assert_eq!(field(&t.formats[1], "opcode").fixed, Some(5));
+    // `zero @ 27:24` is the fixed field `zero_27_24`.
+    let z = field(&t.formats[1], "zero_27_24");
+    assert_eq!((z.fixed, z.pieces.as_slice()), (Some(0), [ir::Piece { lo: 24, width: 4 }].as_slice()));
+    assert!(t.formats[0].fields.iter().all(|x| x.name != "imm"));
+}
+
+/// A `let` is usable in guards, properties and constraints, and lets may use each other.
+#[test]
+fn lets_stand_for_their_values() {
+    let t = check(
+        "let idle = op == 0 && rd == 0\n\
+         property quiet: bool = false\n\
+         format f {\n    op: u4 @ 31:28 in 0..=3\n    rd: u8 @ 7:0\n    let busy = !idle\n    property quiet = idle\n    constraint c \"a busy f writes\": !busy || rd != 0\n\
+         \x20   syntax asm {\n        | idle => \"nop\"\n        | _ => \"f \" {op} \", \" {rd}\n    }\n}\n",
+    );
+    let f = &t.formats[0];
+    let guard = format!("{:?}", f.syntax[0].parts[0].arms[0].guard);
+    assert!(guard.contains("Field(0)") && guard.contains("Field(1)"), "{guard}");
+    assert_eq!(f.properties.len(), 1);
+    // `!busy || rd != 0` is `!!(op == 0 && rd == 0) || rd != 0`: `op` is read first.
+    assert_eq!(f.constraints[0].reads, ["op", "rd"]);
+}
+
+#[test]
+fn unknown_group() {
+    insta::assert_snapshot!(diagnose(&spec("format f {\n    use guarded\n    syntax asm { \"f\" }\n}\n")));
+}
+
+#[test]
+fn group_that_includes_itself() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group a {\n    use b\n}\ngroup b {\n    x: u1 @ 0\n    use a\n}\nformat f {\n    use a\n    syntax asm { \"f\" }\n}\n"
+    )));
+}
+
+#[test]
+fn field_of_a_group_clashes_with_the_format() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g {\n    rd: u4 @ 3:0\n}\nformat f {\n    use g\n    rd: u4 @ 7:4\n    syntax asm { \"f \" {rd} }\n}\n"
+    )));
+}
+
+#[test]
+fn mistakes_in_picking_forms() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group src {\n    form r(op) {\n        opcode: u4 @ 31:28 is op\n    }\n}\ngroup plain {\n    x: u1 @ 0\n}\n\
+         format a {\n    use src { r(1), q(2) }\n    syntax asm { \"a\" }\n}\n\
+         format b {\n    use src { r }\n    syntax asm { \"b\" }\n}\n\
+         format c {\n    use src\n    syntax asm { \"c\" }\n}\n\
+         format d {\n    op: u4 @ 31:28 is 8\n    use plain { r }\n    syntax asm { \"d\" }\n}\n\
+         format e {\n    op: u4 @ 31:28 is 9\n    use plain(3)\n    syntax asm { \"e\" }\n}\n"
+    )));
+}
+
+#[test]
+fn let_that_refers_to_itself() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    let a = b + 1\n    let b = a\n    syntax asm { [a == 0: \"f\"] }\n}\n"
+    )));
+}
+
+#[test]
+fn let_with_the_name_of_a_field() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    rd: u4 @ 3:0\n    let rd = op\n    syntax asm { \"f\" }\n}\n"
+    )));
+}
+
+#[test]
+fn two_groups_give_the_same_syntax() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group a {\n    x: u1 @ 0\n    syntax asm { \"a\" }\n}\ngroup b {\n    y: u1 @ 1\n    syntax asm { \"b\" }\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use a\n    use b\n}\n"
+    )));
+}
+
+#[test]
+fn a_layout_has_no_forms() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "layout L : 8 {\n    form x {\n        a: u8 @ 7:0\n    }\n}\nformat f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n}\n"
+    )));
+}
+
+/// A mistake inside a group that many formats use is reported once, at the group.
+#[test]
+fn a_mistake_in_a_shared_group_is_reported_once() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g {\n    x: u1 @ 0\n    syntax asm { \"g \" {nope} }\n}\n\
+         format a {\n    op: u4 @ 31:28 is 1\n    use g\n}\nformat b {\n    op: u4 @ 31:28 is 2\n    use g\n}\n"
+    )));
+}
