@@ -19,6 +19,10 @@ use std::collections::BTreeMap;
 /// One encoding a body yields: the names of the forms it took, and its members.
 type Alternative = (Vec<String>, Layout);
 
+/// A combination of included bodies: the forms taken, and each body with the field position
+/// of its `use`.
+type Combination = (Vec<String>, Vec<(usize, Layout)>);
+
 /// Expands every family of `file`; groups and lets stay in the file (for the symbol table)
 /// and are ignored by the later stages.
 pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
@@ -114,7 +118,7 @@ impl Expander<'_> {
         }
 
         // Every combination of the parts' alternatives, assembled around the own members.
-        let mut combos: Vec<(Vec<String>, Vec<(usize, Layout)>)> = vec![(Vec::new(), Vec::new())];
+        let mut combos: Vec<Combination> = vec![(Vec::new(), Vec::new())];
         for (after, alternatives) in parts {
             let mut next = Vec::with_capacity(combos.len() * alternatives.len());
             for (names, included) in &combos {
