@@ -195,7 +195,8 @@ fn item(p: Pair<Rule>) -> Item {
             Item::Layout(body(kind, doc, name, sp, inner))
         }
         Rule::group_def => {
-            let (name, params, body) = family(doc.clone(), sp, inner);
+            // The group's doc describes the group; the formats that use it keep their own.
+            let (name, params, body) = family(String::new(), sp, inner);
             Item::Group(Group { doc, name, params, body, after: 0, span: sp })
         }
         Rule::let_def => Item::Let(let_def(doc, inner)),

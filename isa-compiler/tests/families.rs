@@ -45,6 +45,22 @@ fn a_group_is_inlined_where_it_is_used() {
     assert!(format!("{:?}", f.syntax[0]).contains("Lit(\"f \")"));
 }
 
+/// `execute when` wraps the execute block in `if`; a format without one keeps its block as
+/// written.
+#[test]
+fn execute_when_wraps_only_guarded_formats() {
+    let t = check(
+        "machine {\n    r[4]: u32\n    on: bool\n}\n\
+         group guarded {\n    neg: bool @ 27\n    execute when on != neg\n}\n\
+         format a {\n    op: u4 @ 31:28 is 1\n    use guarded\n    rd: u2 @ 1:0\n    syntax asm { \"a \" {rd} }\n    execute { r[rd] = 1; }\n}\n\
+         format b {\n    op: u4 @ 31:28 is 2\n    rd: u2 @ 1:0\n    syntax asm { \"b \" {rd} }\n    execute { r[rd] = 2; }\n}\n",
+    );
+    let a = t.formats[0].execute.as_ref().expect("a keeps its execute");
+    assert!(matches!(a.stmts.as_slice(), [ir::SemStmt::If(..)]), "{a:?}");
+    let b = t.formats[1].execute.as_ref().expect("b keeps its execute");
+    assert!(matches!(b.stmts.as_slice(), [ir::SemStmt::Assign(..)]), "{b:?}");
+}
+
 /// One format per form, named `format_form`, each with the form's fixed bits.
 #[test]
 fn forms_yield_one_format_each() {

@@ -274,6 +274,9 @@ impl Expander<'_> {
         }
         merged.replace_with(own);
         merged.write_into(&mut out);
+        // A form's doc says which form this is: it follows the format's.
+        let docs = std::iter::once(own.doc.as_str()).chain(included.iter().map(|(_, l)| l.doc.as_str()));
+        out.doc = docs.filter(|d| !d.is_empty()).collect::<Vec<_>>().join("\n\n");
         out.when = included
             .iter()
             .flat_map(|(_, l)| l.when.iter().cloned())
@@ -355,9 +358,9 @@ impl Expander<'_> {
         let map = self.resolve_lets(&lets, globals);
         let subst = Subst { map: &map };
         subst.layout(body);
-        let when = std::mem::take(&mut body.when);
-        if let (Some(block), Some(cond)) = (body.execute.take(), conjunction(when)) {
-            body.execute = Some(ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
+        if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
+            body.execute =
+                body.execute.take().map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
 }
