@@ -67,6 +67,10 @@ fn describe(r: Rule) -> String {
         Rule::type_expr => "a type".into(),
         Rule::variant => "an enum value".into(),
         Rule::field => "a field".into(),
+        Rule::kw_use | Rule::use_group => "`use`".into(),
+        Rule::kw_zero | Rule::zero_bits => "`zero`".into(),
+        Rule::kw_form | Rule::form_def => "`form`".into(),
+        Rule::execute_when => "`execute when`".into(),
         Rule::EOI => "end of file".into(),
         Rule::target
         | Rule::enum_def

@@ -359,8 +359,10 @@ impl Expander<'_> {
         let subst = Subst { map: &map };
         subst.layout(body);
         if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
-            body.execute =
-                body.execute.take().map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
+            body.execute = body
+                .execute
+                .take()
+                .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
 }

@@ -11,7 +11,7 @@
 use isa_generated::sph::Sph;
 use isa_runtime::value::Value;
 
-const FIELDS_TSV: &str = include_str!("../data/sph/cla097sph_fields.tsv");
+const FIELDS_TSV: &str = include_str!("../../data/sph/cla097sph_fields.tsv");
 
 /// One row of the TSV: type ("T1"/"T2"), define name without its prefix, hi, lo.
 struct Define {

@@ -108,7 +108,7 @@ fn real_headers_keep_every_rule() {
 /// Every constraint of `sph.isa` has a test here.
 #[test]
 fn every_constraint_is_tested() {
-    let spec = include_str!("../../isa-specs/sph.isa");
+    let spec = include_str!("../../../isa-specs/sph.isa");
     let mut declared: Vec<&str> = spec
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("constraint "))

@@ -150,7 +150,7 @@ fn same_encode_and_decode_as_the_generated_target() {
                     ours.to_word().map(u128::from),
                     vc4::Vc4::encode(&vc4::Instruction::AluSmallImm(theirs))
                 );
-                assert_eq!(u64::from(ours.waddr_add), theirs.waddr_add.into());
+                assert_eq!(u64::from(ours.waddr_add), u64::from(theirs.waddr_add));
                 assert_eq!(ours.op_add, theirs.op_add.bits() as u16);
                 assert_eq!(ours.small_imm as u64, theirs.small_imm.bits());
                 compared += 1;

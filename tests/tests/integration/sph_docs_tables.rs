@@ -4,8 +4,8 @@
 //! (compared in lower case without `_`), bit width and type; the enum tables (table 13 and the
 //! three the document gives in prose) have the same names and values.
 
-const DOCS: &str = include_str!("../../docs/targets/sph.md");
-const TABLES_TSV: &str = include_str!("../data/sph/document_tables.tsv");
+const DOCS: &str = include_str!("../../../docs/targets/sph.md");
+const TABLES_TSV: &str = include_str!("../../data/sph/document_tables.tsv");
 
 /// One row of the document: (table, title, field, bit width, type or value).
 struct Row {

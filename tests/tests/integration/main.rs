@@ -1,0 +1,21 @@
+//! Every integration test of the workspace in one binary: the generated targets are linked
+//! once, not once per file. Each module is one concern (a target and what it checks).
+
+mod derive_bitfield;
+mod docs_fresh;
+mod maxwell_facts;
+mod maxwell_golden;
+mod maxwell_interp;
+mod maxwell_program;
+mod maxwell_roundtrip;
+mod maxwell_validate;
+mod sph_docs_tables;
+mod sph_offsets;
+mod sph_roundtrip;
+mod sph_validate;
+mod vc4_facts;
+mod vc4_golden;
+mod vc4_interp;
+mod vc4_labels;
+mod vc4_roundtrip;
+mod vc4_validate;
