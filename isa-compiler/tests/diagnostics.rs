@@ -252,3 +252,13 @@ fn large_enum_checks() {
     let text = diagnose(&spec(&body));
     assert!(text.starts_with("error: `again` reuses a value of `v40000`\n"), "{text}");
 }
+
+/// A file that starts with a UTF-8 byte order mark reads as if it had none (rustc skips it too):
+/// it checks, and a mistake on its first line is at the column the editor shows.
+#[test]
+fn byte_order_mark_is_skipped() {
+    let good = format!("\u{feff}{}", spec("format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"));
+    let t = isa_compiler::check_source(&good).expect("a spec with a byte order mark checks");
+    assert_eq!((t.name.as_str(), t.formats.len()), ("t", 1));
+    insta::assert_snapshot!(diagnose("\u{feff}target t { word 33 }\n"));
+}
