@@ -262,3 +262,28 @@ fn byte_order_mark_is_skipped() {
     assert_eq!((t.name.as_str(), t.formats.len()), ("t", 1));
     insta::assert_snapshot!(diagnose("\u{feff}target t { word 33 }\n"));
 }
+
+/// Templates calling each other print without end: the generated disassembler would recurse
+/// until the stack overflows. The cycle is an error showing both calls.
+#[test]
+fn templates_that_call_each_other() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" a }\n}\n\
+         template a {\n    | x == 1 => \"(\" b \")\"\n    | _ => {x}\n}\n\
+         template b {\n    | x == 1 => \"[\" a \"]\"\n    | _ => {x}\n}\n"
+    )));
+}
+
+#[test]
+fn template_that_calls_itself_through_two_others() {
+    let text = diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" c }\n}\n\
+         template c { [x == 1: d] {x} }\n\
+         template d { [x == 2: e] }\n\
+         template e { [x == 3: c] \".\" }\n\
+         template g { [x == 4: g] }\n",
+    ));
+    assert!(text.starts_with("error: templates `c`, `d` and `e` call each other in a cycle\n"), "{text}");
+    assert!(text.contains("\nerror: template `g` calls itself\n"), "{text}");
+    assert!(text.ends_with("found 2 errors\n"), "{text}");
+}
