@@ -32,10 +32,22 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(data)
 }
 
-/// The content of `path` as UTF-8 text.
+/// The content of `path` as UTF-8 text, without a leading byte order mark.
 pub fn read_text(path: &Path) -> Result<String> {
-    String::from_utf8(read_bytes(path)?)
-        .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text: {e}", name(path))))
+    let text = String::from_utf8(read_bytes(path)?)
+        .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text: {e}", name(path))))?;
+    Ok(match text.strip_prefix(BOM) {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// Editors on Windows start UTF-8 files with a byte order mark; it is not text (rustc skips it too).
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte order mark.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
 }
 
 /// Writes `data` to `path`.

@@ -231,8 +231,88 @@ fn decode_from_stdin_skips_blanks_and_comments() {
     assert!(out.lines().all(|l| l.contains("alu_small_imm")), "{out}");
 }
 
+/// A byte order mark at the start of a spec is skipped, as rustc does.
+#[test]
+fn check_spec_with_byte_order_mark() {
+    let dir = scratch("check_spec_with_byte_order_mark");
+    let spec = dir.join("vc4.isa");
+    let text = std::fs::read_to_string(VC4_SPEC).expect("read vc4.isa");
+    std::fs::write(&spec, format!("\u{feff}{text}")).expect("write spec");
+    let (with, without) = (isa(&["check", path_str(&spec)]), isa(&["check", VC4_SPEC]));
+    assert_code(&with, 0);
+    assert_eq!(stdout(&with).replace(path_str(&spec), "SPEC"), stdout(&without).replace(VC4_SPEC, "SPEC"));
+}
+
+/// `isa build` with two specs of one target: an error naming both, and nothing written.
+#[test]
+fn build_refuses_two_specs_of_one_target() {
+    let dir = scratch("build_refuses_two_specs_of_one_target");
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).expect("create specs dir");
+    let text = std::fs::read_to_string(VC4_SPEC).expect("read vc4.isa");
+    std::fs::write(specs.join("a.isa"), &text).expect("write a.isa");
+    std::fs::write(specs.join("b.isa"), &text).expect("write b.isa");
+    let out = dir.join("out");
+    let o = isa(&["build", path_str(&specs), "-o", path_str(&out)]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    let (a, b) = (specs.join("a.isa"), specs.join("b.isa"));
+    let to = out.join("rust").join("vc4.rs");
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "isa: error: {} and {} both describe target `vc4`: both would be written to {}\n",
+            a.display(),
+            b.display(),
+            to.display()
+        )
+    );
+    assert!(!out.exists(), "nothing is written");
+}
+
+/// `isa build` prints each diagnostic of an erroneous spec once, and still builds the good ones.
+#[test]
+fn build_reports_each_diagnostic_once() {
+    let dir = scratch("build_reports_each_diagnostic_once");
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).expect("create specs dir");
+    std::fs::write(specs.join("bad.isa"), "target bad {\n    word 33\n}\n").expect("write bad.isa");
+    std::fs::copy(VC4_SPEC, specs.join("vc4.isa")).expect("copy vc4.isa");
+    let out = dir.join("out");
+    let o = isa(&["build", path_str(&specs), "-o", path_str(&out)]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("error: instruction words must be 8 to 128 bits, a multiple of 8").count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(err.matches("found 1 error").count(), 1, "{err}");
+    assert!(out.join("rust").join("vc4.rs").is_file() && out.join("docs").join("vc4.md").is_file());
+}
+
 /// A small vc4asm program: seed 004's fmul with a pack, and an add of a small immediate.
 const PROGRAM: &str = "# seed 004\nnop; fmul r0.8asf, unif, r0\nadd r1, r0, 4\n";
+
+/// A byte order mark at the start of assembly source is skipped: the same words, and a mistake
+/// on the first line is at column 1.
+#[test]
+fn asm_skips_byte_order_mark() {
+    let dir = scratch("asm_skips_byte_order_mark");
+    let (plain, marked) = (dir.join("plain.s"), dir.join("marked.s"));
+    std::fs::write(&plain, PROGRAM).expect("write source");
+    std::fs::write(&marked, format!("\u{feff}{PROGRAM}")).expect("write source");
+    let a = isa(&["asm", "--target", "vc4", path_str(&plain), "--hex"]);
+    let b = isa(&["asm", "--target", "vc4", path_str(&marked), "--hex"]);
+    assert_code(&b, 0);
+    assert_eq!(stdout(&b), stdout(&a));
+    assert_eq!(stdout(&b).lines().count(), 2);
+    let bad = dir.join("bad.s");
+    std::fs::write(&bad, "\u{feff}bogus r0\n").expect("write source");
+    let o = isa(&["asm", "--target", "vc4", path_str(&bad), "--hex"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).starts_with(&format!("{}:1:1: error", bad.display())), "{}", stderr(&o));
+}
 
 #[test]
 fn asm_disasm_round_trip() {

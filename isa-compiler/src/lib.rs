@@ -14,11 +14,11 @@ pub mod diag;
 pub mod ir;
 pub mod parse;
 
-pub use diag::Diagnostic;
+pub use diag::{Diagnostic, Diagnostics};
 
 /// Parses and checks a spec: the front half of the pipeline.
-pub fn check_source(source: &str) -> Result<ir::Target, Vec<Diagnostic>> {
-    let ast = parse::parse_file(source).map_err(|d| vec![d])?;
+pub fn check_source(source: &str) -> Result<ir::Target, Diagnostics> {
+    let ast = parse::parse_file(source).map_err(Diagnostics::from)?;
     check::check(&ast)
 }
 
@@ -38,8 +38,8 @@ pub struct Output {
 /// The whole pipeline for one spec file; on mistakes, the rendered diagnostics
 /// (`file:line:col` and a snippet for every error, rustc style).
 pub fn compile(file_name: &str, source: &str) -> Result<Output, String> {
-    let render = |d: &[Diagnostic]| diag::render(file_name, source, d);
-    let ast = parse::parse_file(source).map_err(|d| render(&[d]))?; // text → syntax tree
+    let render = |d: &Diagnostics| diag::render(file_name, source, d);
+    let ast = parse::parse_file(source).map_err(|d| render(&d.into()))?; // text → syntax tree
     let target = check::check(&ast).map_err(|d| render(&d))?; // syntax tree → checked IR
     let rust = backend::rust::generate_from(&target, file_name); // IR → Rust
     let markdown = backend::docs::markdown(&target); // IR → documentation

@@ -18,6 +18,10 @@ use grammar::{IsaParser, Rule};
 
 /// Parses a whole spec file.
 pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
+    // A byte order mark is skipped (as rustc does); read as three blanks, spans stay file offsets.
+    let source = &source
+        .strip_prefix(crate::diag::BOM)
+        .map_or_else(|| source.to_string(), |rest| format!("   {rest}"));
     let mut pairs = IsaParser::parse(Rule::file, source).map_err(|e| grammar_error(source, e))?;
     let file = pairs.next().expect("pest returns the file rule");
     let mut items = Vec::new();

@@ -185,3 +185,105 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn empty_range_in_an_in_clause() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 in 1..=0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
+#[test]
+fn empty_range_in_a_syntax_arm() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm {\n        | x in {7..=5} => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+    )));
+}
+
+#[test]
+fn empty_range_in_a_match_arm() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "fn pick(a: u32) -> u32 {\n    match a {\n        9..=2 => 1,\n        _ => 0,\n    }\n}\n\
+         format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
+#[test]
+fn format_that_matches_no_word() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u2 @ 31:30 in 4..=7\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
+/// 400 formats that all match every word: 79,800 ambiguous pairs. The first 50 errors are shown,
+/// then the count of the rest; past the cap each format stops at its first ambiguity, so the
+/// count is one per format (399 formats have a later partner; the first has 349 more pairs).
+#[test]
+fn errors_are_capped() {
+    let mut body = String::new();
+    for i in 0..400 {
+        body.push_str(&format!(
+            "format f{i} {{\n    x: u8 @ 7:0\n    syntax asm {{ \"f{i} \" {{x}} }}\n}}\n"
+        ));
+    }
+    let text = diagnose(&spec(&body));
+    assert_eq!(text.matches("\nerror: ").count() + usize::from(text.starts_with("error: ")), 50);
+    assert!(text.starts_with("error: encodings `f0` and `f1` are ambiguous\n"), "{text}");
+    assert!(
+        text.ends_with("\n... and 399 more errors\n\nfound 449 errors\n"),
+        "{}",
+        &text[text.len() - 200..]
+    );
+}
+
+/// Checking grows near-linearly with an enum's size: 65,536 values, each its own variant.
+#[test]
+fn large_enum_checks() {
+    let mut body = String::from("enum Big : u16 {\n");
+    for v in 0..65_536u32 {
+        body.push_str(&format!("    v{v} = {v}\n"));
+    }
+    body.push_str("}\nformat f {\n    x: Big @ 15:0\n    syntax asm { \"f \" {x} }\n}\n");
+    let t = isa_compiler::check_source(&spec(&body)).expect("the spec checks");
+    assert_eq!(t.enums[0].variants.len(), 65_536);
+    assert_eq!(t.enums[0].variants[65_535].values, isa_compiler::ir::Values::One(65_535));
+    // A repeated value among them is still found, with the variant that has it.
+    body.insert_str(body.find("}\nformat").unwrap_or(0), "    again = 40000\n");
+    let text = diagnose(&spec(&body));
+    assert!(text.starts_with("error: `again` reuses a value of `v40000`\n"), "{text}");
+}
+
+/// A file that starts with a UTF-8 byte order mark reads as if it had none (rustc skips it too):
+/// it checks, and a mistake on its first line is at the column the editor shows.
+#[test]
+fn byte_order_mark_is_skipped() {
+    let good = format!("\u{feff}{}", spec("format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"));
+    let t = isa_compiler::check_source(&good).expect("a spec with a byte order mark checks");
+    assert_eq!((t.name.as_str(), t.formats.len()), ("t", 1));
+    insta::assert_snapshot!(diagnose("\u{feff}target t { word 33 }\n"));
+}
+
+/// Templates calling each other print without end: the generated disassembler would recurse
+/// until the stack overflows. The cycle is an error showing both calls.
+#[test]
+fn templates_that_call_each_other() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" a }\n}\n\
+         template a {\n    | x == 1 => \"(\" b \")\"\n    | _ => {x}\n}\n\
+         template b {\n    | x == 1 => \"[\" a \"]\"\n    | _ => {x}\n}\n"
+    )));
+}
+
+#[test]
+fn template_that_calls_itself_through_two_others() {
+    let text = diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" c }\n}\n\
+         template c { [x == 1: d] {x} }\n\
+         template d { [x == 2: e] }\n\
+         template e { [x == 3: c] \".\" }\n\
+         template g { [x == 4: g] }\n",
+    ));
+    assert!(text.starts_with("error: templates `c`, `d` and `e` call each other in a cycle\n"), "{text}");
+    assert!(text.contains("\nerror: template `g` calls itself\n"), "{text}");
+    assert!(text.ends_with("found 2 errors\n"), "{text}");
+}

@@ -76,7 +76,7 @@ fn every_isa_block_parses_and_isa_check_blocks_check() {
                 failures.push(format!(
                     "block at line {} does not parse:\n{}",
                     b.line,
-                    diag::render(&name, &b.text, &[d])
+                    diag::render(&name, &b.text, &d.into())
                 ));
                 continue;
             }

@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn fp20_matches_grate_reference_values() {
-        // Reference values from grate's assembler (shared/reference/facts/tegra-agx.md A.5).
+        // Reference values from grate's assembler (docs/research/facts-tegra-agx.md A.5).
         assert_eq!(FP20.encode(1.0), Some(0x3E000));
         assert_eq!(FP20.encode(-2.5), Some(0xC0800));
         assert_eq!(FP20.encode(0.5), Some(0x3C000));

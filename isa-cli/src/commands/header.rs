@@ -47,7 +47,7 @@ fn read(target: &dyn DataTarget, input: &Input) -> Result<Vec<u8>> {
             let bytes = files::read_bytes(path)?;
             // The binary layout itself when it has exactly its size and is not all hex words;
             // otherwise text of hex words, whose mistakes are reported by line.
-            let text = std::str::from_utf8(&bytes).ok();
+            let text = std::str::from_utf8(&bytes).ok().map(files::without_bom);
             let texts: Option<Vec<(usize, &str)>> = text.map(|text| {
                 words::hex_lines(text)
                     .flat_map(|(n, line)| line.split_whitespace().map(move |t| (n, t)))

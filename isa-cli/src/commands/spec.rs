@@ -5,7 +5,8 @@ use super::{complain, say};
 use crate::error::{Error, Outcome, Result};
 use crate::files;
 use isa_compiler::{backend, diag, ir};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Reads and checks a spec; on errors prints the diagnostics and returns `None`.
 fn load(path: &Path) -> Result<Option<ir::Target>> {
@@ -61,12 +62,17 @@ pub fn gen(path: &Path, dir: &Path) -> Result<Outcome> {
     let Some(t) = load(path)? else {
         return Ok(Outcome::Failure);
     };
-    let stem = file_stem(&t)?;
+    write_rust(path, &t, dir)?;
+    Ok(Outcome::Success)
+}
+
+/// Writes a checked spec's Rust module, `DIR/<target>.rs`.
+fn write_rust(path: &Path, t: &ir::Target, dir: &Path) -> Result<()> {
+    let stem = file_stem(t)?;
     // The header names the spec as given, so `isa gen isa-specs/x.isa` run from the workspace
     // root writes exactly what the `isa-generated` build script writes.
-    let code = backend::rust::generate_from(&t, &files::name(path));
-    write_all(dir, &[(format!("{stem}.rs"), code)])?;
-    Ok(Outcome::Success)
+    let code = backend::rust::generate_from(t, &files::name(path));
+    write_all(dir, &[(format!("{stem}.rs"), code)])
 }
 
 /// `isa docs FILE -o DIR`: writes `DIR/<target>.md` and `DIR/<target>.html`.
@@ -74,21 +80,28 @@ pub fn docs(path: &Path, dir: &Path) -> Result<Outcome> {
     let Some(t) = load(path)? else {
         return Ok(Outcome::Failure);
     };
-    let stem = file_stem(&t)?;
-    write_all(
-        dir,
-        &[
-            (format!("{stem}.md"), backend::docs::markdown(&t)),
-            (format!("{stem}.html"), backend::docs::html(&t)),
-        ],
-    )?;
+    write_docs(&t, dir)?;
     Ok(Outcome::Success)
 }
 
+/// Writes a checked spec's documentation, `DIR/<target>.md` and `DIR/<target>.html`.
+fn write_docs(t: &ir::Target, dir: &Path) -> Result<()> {
+    let stem = file_stem(t)?;
+    write_all(
+        dir,
+        &[
+            (format!("{stem}.md"), backend::docs::markdown(t)),
+            (format!("{stem}.html"), backend::docs::html(t)),
+        ],
+    )
+}
+
 /// `isa build SPECS -o DIR`: every spec in `SPECS`, checked, with its Rust in `DIR/rust` and its
-/// documentation in `DIR/docs`. Every spec is attempted; the outcome fails if any fails.
+/// documentation in `DIR/docs`. Every spec is checked (its diagnostics printed once); the outcome
+/// fails if any fails. Two specs of one target would write the same files: that is an error
+/// naming both, before anything is written.
 pub fn build(specs: &Path, dir: &Path) -> Result<Outcome> {
-    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(specs)
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(specs)
         .map_err(|e| Error::Failed(format!("cannot read {}: {e}", specs.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "isa"))
@@ -98,11 +111,28 @@ pub fn build(specs: &Path, dir: &Path) -> Result<Outcome> {
         return Err(Error::Failed(format!("no .isa files in {}", specs.display())));
     }
     let mut outcome = Outcome::Success;
+    let mut checked: Vec<(&Path, ir::Target)> = Vec::new();
     for path in &paths {
-        let (a, b) = (gen(path, &dir.join("rust"))?, docs(path, &dir.join("docs"))?);
-        if a == Outcome::Failure || b == Outcome::Failure {
-            outcome = Outcome::Failure;
+        match load(path)? {
+            Some(t) => checked.push((path, t)),
+            None => outcome = Outcome::Failure,
         }
+    }
+    let mut first_of: BTreeMap<&str, &Path> = BTreeMap::new();
+    for (path, t) in &checked {
+        if let Some(first) = first_of.insert(&t.name, path) {
+            return Err(Error::Failed(format!(
+                "{} and {} both describe target `{}`: both would be written to {}",
+                files::name(first),
+                files::name(path),
+                t.name,
+                dir.join("rust").join(format!("{}.rs", t.name)).display()
+            )));
+        }
+    }
+    for (path, t) in &checked {
+        write_rust(path, t, &dir.join("rust"))?;
+        write_docs(t, &dir.join("docs"))?;
     }
     Ok(outcome)
 }

@@ -173,14 +173,13 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             let (lx, tx) = lower(cx, s, x);
             let mut ranges = Vec::new();
             for el in set {
-                let (a, b) = match el {
-                    ast::SetElem::One(a) => (a, a),
-                    ast::SetElem::Range(a, b) => (a, b),
-                };
+                let (a, b, span) = super::types::set_bounds(el);
                 if let (Some(lo), Some(hi)) =
                     (set_atom(cx, s, a, tx.as_ref()), set_atom(cx, s, b, tx.as_ref()))
                 {
-                    ranges.push((lo, hi));
+                    if super::types::nonempty(cx, span, lo, hi) {
+                        ranges.push((lo, hi));
+                    }
                 }
             }
             (CondExpr::In(Box::new(lx), ranges), Some(Type::Bool))

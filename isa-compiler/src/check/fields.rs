@@ -83,6 +83,11 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
                 };
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
                 let pattern = pattern(cx, &fields);
+                if pattern.is_empty() {
+                    cx.error(l.name.span, format!("format `{}` matches no word", l.name.name)).note(
+                        "the values its fields allow (`is`, `in`) leave none: it could never be decoded",
+                    );
+                }
                 t.formats.push(ir::Format {
                     name: l.name.name.clone(),
                     doc: l.doc.clone(),
@@ -297,17 +302,20 @@ fn fields_of(
         if let Some(set) = &f.allowed {
             let mut ranges = Vec::new();
             for elem in set {
-                let (a, b) = match elem {
-                    ast::SetElem::One(a) => (a, a),
-                    ast::SetElem::Range(a, b) => (a, b),
-                };
+                let (a, b, span) = types::set_bounds(elem);
                 let (Some(lo), Some(hi)) = (atom(cx, t, &ty, a), atom(cx, t, &ty, b)) else {
                     continue;
                 };
-                if hi > mask(have) {
-                    cx.error(atom_span(b), format!("{hi} does not fit the {have}-bit field"));
+                if !types::nonempty(cx, span, lo, hi) {
+                    continue;
                 }
-                ranges.push((lo, hi));
+                if hi > mask(have) {
+                    cx.error(types::atom_span(b), format!("{hi} does not fit the {have}-bit field"));
+                }
+                // Only the values the field can hold are allowed: the pattern stays in the field.
+                if lo <= mask(have) {
+                    ranges.push((lo, hi.min(mask(have))));
+                }
             }
             field.allowed = Some(ranges);
         }
@@ -335,13 +343,6 @@ fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom) -> Option<u6
             let e = ast::Expr { kind: ast::ExprKind::Name(id.name.clone()), span: id.span };
             types::constant(cx, t, ty, &e)
         }
-    }
-}
-
-fn atom_span(a: &ast::Atom) -> Span {
-    match a {
-        ast::Atom::Int(_, s) => *s,
-        ast::Atom::Name(id) => id.span,
     }
 }
 

@@ -21,26 +21,29 @@ mod syntax;
 mod types;
 
 use crate::ast::{self, Span};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir;
 pub(crate) use names::Names;
+use std::collections::HashSet;
 pub(crate) use types::placeholder;
 
-/// Checks a parsed file and builds the target, or returns every error found.
-pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {
-    let mut cx = Checker { diags: Vec::new(), names: Names::default() };
+/// Checks a parsed file and builds the target, or returns the errors found (the first
+/// [`crate::diag::SHOWN`] in full, the rest counted).
+pub fn check(file: &ast::File) -> Result<ir::Target, Diagnostics> {
+    let mut cx = Checker {
+        diags: Diagnostics::default(),
+        seen: HashSet::new(),
+        discarded: Diagnostic::error(Span::default(), ""),
+        names: Names::default(),
+    };
     let file = &families::expand(&mut cx, file);
-    cx.names = names::collect(file, &mut cx.diags);
+    let mut duplicates = Vec::new();
+    cx.names = names::collect(file, &mut duplicates);
+    for d in duplicates {
+        cx.report(d);
+    }
     let target = cx.target(file);
-    // Templates are checked once per use: report each mistake once.
-    let mut seen = Vec::new();
-    cx.diags.retain(|d| {
-        let key = (d.message.clone(), d.primary.span);
-        let new = !seen.contains(&key);
-        seen.push(key);
-        new
-    });
-    if cx.diags.is_empty() {
+    if cx.diags.total() == 0 {
         Ok(target)
     } else {
         Err(cx.diags)
@@ -48,14 +51,36 @@ pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {
 }
 
 pub(crate) struct Checker {
-    pub diags: Vec<Diagnostic>,
+    pub diags: Diagnostics,
+    /// (message, start, end) of every error reported: templates are checked once per use, and
+    /// each mistake is reported once.
+    seen: HashSet<(String, usize, usize)>,
+    /// What `error` hands out for a repeated or only counted error, so callers can label it.
+    discarded: Diagnostic,
     pub names: Names,
 }
 
 impl Checker {
     pub fn error(&mut self, span: Span, message: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::error(span, message));
-        self.diags.last_mut().expect("just pushed")
+        self.report(Diagnostic::error(span, message))
+    }
+
+    /// Records an error once; returns it for labelling (a scratch copy when it is a repeat or
+    /// beyond the errors shown).
+    pub fn report(&mut self, d: Diagnostic) -> &mut Diagnostic {
+        let key = (d.message.clone(), d.primary.span.start, d.primary.span.end);
+        if self.seen.insert(key) {
+            if let Some(kept) = self.diags.push(d) {
+                return kept;
+            }
+        }
+        self.discarded = Diagnostic::error(Span::default(), "");
+        &mut self.discarded
+    }
+
+    /// Whether further errors are only counted: checks may then stop early.
+    pub fn is_full(&self) -> bool {
+        self.diags.is_full()
     }
 
     fn target(&mut self, file: &ast::File) -> ir::Target {

@@ -358,14 +358,13 @@ impl Lower<'_, '_> {
     fn value_set(&mut self, set: &[ast::SetElem], en: Option<ir::EnumId>) -> Vec<(u64, u64)> {
         let mut out = Vec::new();
         for el in set {
-            let (a, b) = match el {
-                ast::SetElem::One(a) => (a, a),
-                ast::SetElem::Range(a, b) => (a, b),
-            };
+            let (a, b, span) = super::types::set_bounds(el);
             let (Some(lo), Some(hi)) = (self.atom(a, en), self.atom(b, en)) else {
                 continue;
             };
-            out.push((lo, hi));
+            if super::types::nonempty(self.cx, span, lo, hi) {
+                out.push((lo, hi));
+            }
         }
         out
     }

@@ -7,7 +7,7 @@ use super::cond::{self, Binding, Known, Scope, Slot};
 use super::Checker;
 use crate::ast::{self, Span};
 use crate::ir::{self, CondExpr, NumStyle, NumberKind, Show, SyntaxArm, SyntaxItem, SyntaxPart, Type};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
     let mut templates: BTreeMap<&str, &ast::TemplateDef> = BTreeMap::new();
@@ -16,6 +16,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             templates.insert(&td.name.name, td);
         }
     }
+    let cyclic = report_cycles(cx, &templates);
     let layouts = super::format_decls(file);
     let target = t.clone();
     for (fi, format) in t.formats.iter_mut().enumerate() {
@@ -36,6 +37,15 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         for td in &decl.templates {
             scope.insert(&td.name.name, td);
         }
+        // Local templates may close cycles of their own (a repeat of a file-wide one is
+        // reported once: diagnostics are unique by message and place).
+        let local_cycles;
+        let cyclic = if decl.templates.is_empty() {
+            &cyclic
+        } else {
+            local_cycles = report_cycles(cx, &scope);
+            &local_cycles
+        };
         let mut out = Vec::new();
         for (di, dialect) in target.dialects.iter().enumerate() {
             let body =
@@ -54,6 +64,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 format,
                 slots: &slots,
                 templates: &scope,
+                cyclic,
                 parts: Vec::new(),
                 instances: Vec::new(),
                 depth: 0,
@@ -67,12 +78,103 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
     }
 }
 
+/// Templates that call each other in a cycle print without end (the disassembler would recurse
+/// until the stack overflows): each cycle is an error showing every call on it. Returns the
+/// templates on a cycle.
+fn report_cycles<'a>(
+    cx: &mut Checker,
+    templates: &BTreeMap<&'a str, &'a ast::TemplateDef>,
+) -> BTreeSet<&'a str> {
+    fn calls<'t>(items: &'t [ast::TItem], out: &mut Vec<(&'t str, Span)>) {
+        for it in items {
+            match it {
+                ast::TItem::Call(name, _, _) => out.push((&name.name, name.span)),
+                ast::TItem::Opt(_, body, _) => calls(body, out),
+                ast::TItem::Lit(..) | ast::TItem::Hole { .. } => {}
+            }
+        }
+    }
+    let edges: BTreeMap<&str, Vec<(&str, Span)>> = templates
+        .iter()
+        .map(|(name, td)| {
+            let mut out = Vec::new();
+            for arm in &td.body.arms {
+                calls(&arm.items, &mut out);
+            }
+            out.retain(|(callee, _)| templates.contains_key(callee));
+            (*name, out)
+        })
+        .collect();
+    // Depth-first search; an edge back to a template still on the path closes a cycle.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        OnPath,
+        Done,
+    }
+    let mut marks: BTreeMap<&str, Mark> = BTreeMap::new();
+    let mut cyclic = BTreeSet::new();
+    for &start in edges.keys() {
+        if marks.contains_key(start) {
+            continue;
+        }
+        // (template, index of its next call to follow); `path` holds the calls taken to it.
+        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+        let mut path: Vec<(&str, &str, Span)> = Vec::new();
+        marks.insert(start, Mark::OnPath);
+        while let Some((node, next)) = stack.last_mut() {
+            let node = *node;
+            let Some(&(callee, span)) = edges[node].get(*next) else {
+                marks.insert(node, Mark::Done);
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            match marks.get(callee) {
+                None => {
+                    marks.insert(callee, Mark::OnPath);
+                    stack.push((callee, 0));
+                    path.push((node, callee, span));
+                }
+                Some(Mark::OnPath) => {
+                    let from = path.iter().position(|(caller, _, _)| *caller == callee).unwrap_or(path.len());
+                    let mut cycle: Vec<(&str, &str, Span)> = path[from..].to_vec();
+                    cycle.push((node, callee, span));
+                    cyclic.extend(cycle.iter().map(|(caller, _, _)| *caller));
+                    report_cycle(cx, &cycle);
+                }
+                Some(Mark::Done) => {}
+            }
+        }
+    }
+    cyclic
+}
+
+/// One cycle of calls (caller, callee, where), in the order the search found them.
+fn report_cycle(cx: &mut Checker, cycle: &[(&str, &str, Span)]) {
+    let names: Vec<String> = cycle.iter().map(|(caller, _, _)| format!("`{caller}`")).collect();
+    let message = match names.as_slice() {
+        [one] => format!("template {one} calls itself"),
+        [a, b] => format!("templates {a} and {b} call each other"),
+        [rest @ .., last] => format!("templates {} and {last} call each other in a cycle", rest.join(", ")),
+        [] => return,
+    };
+    let (first, rest) = (&cycle[0], &cycle[1..]);
+    let d = cx.error(first.2, message).label(format!("`{}` calls `{}` ...", first.0, first.1));
+    for (caller, callee, span) in rest {
+        d.with(*span, format!("... `{caller}` calls `{callee}`"));
+    }
+    d.note("a template that calls itself, directly or through others, prints without end: break the cycle");
+}
+
 struct Lowerer<'a, 'c> {
     cx: &'c mut Checker,
     t: &'a ir::Target,
     format: &'a ir::Format,
     slots: &'a [Slot],
     templates: &'a BTreeMap<&'a str, &'a ast::TemplateDef>,
+    /// Templates on a reported cycle: calls to them are not followed.
+    cyclic: &'a BTreeSet<&'a str>,
     parts: Vec<SyntaxPart>,
     instances: Vec<(String, usize)>,
     depth: usize,
@@ -276,6 +378,9 @@ impl Lowerer<'_, '_> {
             self.cx.error(name.span, format!("unknown template `{}`", name.name));
             return None;
         };
+        if self.cyclic.contains(name.name.as_str()) {
+            return None;
+        }
         if td.params.len() != args.len() {
             self.cx
                 .error(

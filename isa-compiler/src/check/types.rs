@@ -3,6 +3,7 @@
 use super::{dialect_index, Checker};
 use crate::ast::{self, Span};
 use crate::ir::{self, EnumId, NumberId, Type};
+use std::collections::{BTreeMap, HashMap};
 
 /// Declares every enum and number format of the file (in order), and reserves layout ids.
 pub fn declare(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
@@ -18,6 +19,34 @@ pub fn declare(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             }
             _ => {}
         }
+    }
+}
+
+/// Reports a range `lo..=hi` written backwards (it holds no value); returns whether it holds one.
+/// Every range of values says so the same way: enum values, `in` sets, match arms.
+pub fn nonempty<V: PartialOrd + std::fmt::Display>(cx: &mut Checker, span: Span, lo: V, hi: V) -> bool {
+    if lo > hi {
+        cx.error(span, "empty range: the first value is above the last")
+            .label(format!("{lo}..={hi} holds no value"));
+        return false;
+    }
+    true
+}
+
+/// The bounds of one element of a value set (`5`, or `lo..=hi`), and where it is written.
+pub fn set_bounds(e: &ast::SetElem) -> (&ast::Atom, &ast::Atom, Span) {
+    let (a, b) = match e {
+        ast::SetElem::One(a) => (a, a),
+        ast::SetElem::Range(a, b) => (a, b),
+    };
+    (a, b, Span { start: atom_span(a).start, end: atom_span(b).end })
+}
+
+/// Where a value of a set is written.
+pub fn atom_span(a: &ast::Atom) -> Span {
+    match a {
+        ast::Atom::Int(_, s) => *s,
+        ast::Atom::Name(id) => id.span,
     }
 }
 
@@ -51,10 +80,12 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     };
     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     let mut variants: Vec<ir::Variant> = Vec::new();
-    let mut seen: Vec<(u64, u64, Span, String)> = Vec::new();
-    let mut names: Vec<(String, Span)> = Vec::new();
+    // Values taken so far, disjoint, by their first value (enums run to 65,536 values and more:
+    // each lookup is a logarithmic search, not a scan).
+    let mut seen: BTreeMap<u64, (u64, Span, &str)> = BTreeMap::new();
+    let mut names: HashMap<&str, Span> = HashMap::new();
     for v in &e.variants {
-        if let Some((_, old)) = names.iter().find(|(n, _)| *n == v.name.name) {
+        if let Some(old) = names.get(v.name.name.as_str()) {
             cx.error(
                 v.name.span,
                 format!("enum value `{}` is defined twice in `{}`", v.name.name, e.name.name),
@@ -62,13 +93,11 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             .with(*old, "first defined here");
             continue;
         }
-        names.push((v.name.name.clone(), v.name.span));
+        names.insert(&v.name.name, v.name.span);
         let (values, lo, hi, sp) = match &v.value {
             ast::VariantValue::One(x, sp) => (ir::Values::One(*x), *x, *x, *sp),
             ast::VariantValue::Range(lo, hi, sp) => {
-                if lo > hi {
-                    cx.error(*sp, "empty range: the first value is above the last");
-                }
+                nonempty(cx, *sp, *lo, *hi);
                 (ir::Values::Range(*lo, *hi), *lo, *hi, *sp)
             }
             ast::VariantValue::Rest(sp) => (ir::Values::Rest, 0, 0, *sp),
@@ -78,12 +107,18 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
                 cx.error(sp, format!("value {hi} does not fit the {width}-bit enum `{}`", e.name.name))
                     .label(format!("largest {width}-bit value is {limit}"));
             }
-            if let Some((_, _, old, other)) = seen.iter().find(|(a, b, _, _)| lo <= *b && *a <= hi) {
-                cx.error(sp, format!("`{}` reuses a value of `{other}`", v.name.name))
-                    .label("overlapping value")
-                    .with(*old, format!("`{other}` has it"));
+            // Among disjoint ranges, only the last one starting at or below `hi` can reach `lo`.
+            match seen.range(..=hi).next_back() {
+                Some((_, (end, old, other))) if *end >= lo => {
+                    cx.error(sp, format!("`{}` reuses a value of `{other}`", v.name.name))
+                        .label("overlapping value")
+                        .with(*old, format!("`{other}` has it"));
+                }
+                _ if lo <= hi => {
+                    seen.insert(lo, (hi, sp, &v.name.name));
+                }
+                _ => {}
             }
-            seen.push((lo, hi, sp, v.name.name.clone()));
         }
         let spellings =
             spellings_for(cx, &v.spellings, t, &v.name.name, !matches!(values, ir::Values::One(_)));

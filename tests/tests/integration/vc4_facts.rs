@@ -3,7 +3,7 @@
 //! - the two worked encodings of seed 004 (the JayStation article "Shaders, Uniforms, and
 //!   Varyings"): the uniform-to-colour `fmul` word 0xD14059E5_20820DF7 and the varying
 //!   interpolation word built from the article's field list;
-//! - the words of /work/shared/reference/facts/vc4-maxwell-sph.md section A (load immediates
+//! - the words of docs/research/facts-vc4-maxwell-sph.md section A (load immediates
 //!   A.2, semaphores A.3, branches A.4, the NOP word A.1, the small-immediate and A.12 words),
 //!   decoded field by field and printed as Mesa's and vc4asm's disassemblers print them;
 //! - typed errors: out-of-range values when encoding, undefined values when decoding.
