@@ -133,7 +133,13 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
-            let back = match assemble_statement::<T>(&text, dialect, pc, &|_| None, d.ignore_case) {
+            // Read back as the assembler reads a line: a text it would take for a label or cut
+            // at a comment marker does not give the word back either.
+            let back = match split_line(&text, d) {
+                (None, code, _) => assemble_statement::<T>(code, dialect, pc, &|_| None, d.ignore_case),
+                _ => Err((0, String::new())),
+            };
+            let back = match back {
                 Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
