@@ -166,11 +166,15 @@ impl HexReader {
                     if self.little_endian { pieces.into_iter().rev().collect() } else { pieces };
                 Ok(Some(ordered.into_iter().fold(0, |word, piece| (word << 32) | piece)))
             }
-            _ if !self.pieces.is_empty() => Err(format!(
-                "`{}` is a whole word, but the {bits}-bit word begun by 8-digit pieces needs {} more",
-                token.escape_debug(),
-                self.pieces_per_word().unwrap_or(0) - self.pieces.len()
-            )),
+            _ if !self.pieces.is_empty() => {
+                let needed = self.pieces_per_word().unwrap_or(0) - self.pieces.len();
+                // The unfinished word is reported once; reading starts afresh after it.
+                self.pieces.clear();
+                Err(format!(
+                    "`{}` is a whole word, but the {bits}-bit word begun by 8-digit pieces needs {needed} more",
+                    token.escape_debug()
+                ))
+            }
             _ => parse_hex(token, bits).map(Some),
         }
     }
