@@ -73,9 +73,9 @@ enum Command {
     },
     /// List the built-in targets: name, word bits, dialects (default first), title.
     Targets,
-    /// Decode hex words given as arguments, or read from standard input one per line. For a
-    /// data-layout target (`sph`): its 32-bit hex words as arguments, or `--file` (binary, or
-    /// text of hex words).
+    /// Decode hex words given as arguments, or read from standard input (every hex form that
+    /// `isa disasm --help` lists). For a data-layout target (`sph`): its 32-bit hex words as
+    /// arguments, or `--file` (binary, or text of hex words).
     Decode {
         #[command(flatten)]
         target: TargetArgs,
@@ -86,7 +86,8 @@ enum Command {
         /// A data layout's file: its bytes, or its hex words as text (`-`: standard input).
         #[arg(long, value_name = "FILE")]
         file: Option<PathBuf>,
-        /// Hex words (`0x` prefix and `_` separators allowed).
+        /// Hex words (`0x` prefix and `_` separators allowed; 8-digit 32-bit pieces of wider
+        /// words in the target's byte order).
         #[arg(value_name = "HEXWORD")]
         words: Vec<String>,
     },
@@ -105,12 +106,32 @@ enum Command {
         hex: bool,
     },
     /// Disassemble a program: binary words in the target's byte order, or hex text with --hex.
+    ///
+    /// The listing assembles back to the same bytes (`isa asm`): a word the dialect cannot
+    /// show, or that does not decode, is printed as the dialect's raw directive (`.long 0x...`)
+    /// with the reason as a comment. On a target with scheduling control words the first word
+    /// of every group is read as one; a control word that cannot be read is listed with its
+    /// group as raw words and the listing goes on. Exit status 1 when a word did not decode.
+    ///
+    /// Hex text (here, in `decode` and `validate`) is read in these forms:
+    /// words one or several to a line, separated by blanks or commas, with or without `0x`
+    /// (`_` separators allowed); `#` and `//` comments; a leading `address:` is skipped; after
+    /// a line's leading words (written alike: all with `0x`, or all bare with as many digits)
+    /// the rest of the line is text and ignored (Mesa's and envydis' dumps); a text holding
+    /// nvdisasm's or cuobjdump's `/* 0x... */` comments is read from those comments alone; on a
+    /// target with words wider than 32 bits a token of exactly 8 digits is a 32-bit piece, and
+    /// consecutive pieces make one word in the target's byte order (vc4asm's `-c` output:
+    /// `0x20820df7, 0xd14059e5,` is the 64-bit word 0xd14059e520820df7).
     Disasm {
         #[command(flatten)]
         target: TargetArgs,
-        /// The file holds hex words, one per line, instead of binary.
+        /// The file holds hex text (forms above) instead of binary.
         #[arg(long)]
         hex: bool,
+        /// Every word is an instruction: read no scheduling control words (for a target that
+        /// has them, such as a list of instruction words that `decode` reads).
+        #[arg(long)]
+        no_schedule: bool,
         /// Prefix each line with the instruction's byte address.
         #[arg(long)]
         address: bool,
@@ -135,7 +156,7 @@ enum Command {
         /// Built-in target (see `isa targets`).
         #[arg(long, short, value_name = "TARGET")]
         target: String,
-        /// The file holds hex words, one per line, instead of binary.
+        /// The file holds hex text (the forms `isa disasm --help` lists) instead of binary.
         #[arg(long)]
         hex: bool,
         /// The program (`-` for standard input).
@@ -176,9 +197,9 @@ fn run(command: Command) -> Result<Outcome> {
                 )))
             }
         },
-        Command::Disasm { target, hex, address, file } => {
+        Command::Disasm { target, hex, no_schedule, address, file } => {
             let (t, d) = target.resolve()?;
-            let opts = disasm::Options { file: &file, hex, address };
+            let opts = disasm::Options { file: &file, hex, address, no_schedule };
             disasm::run(t, d, &opts)
         }
         Command::Asm { target, file, out, hex } => {

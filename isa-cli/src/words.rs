@@ -1,5 +1,17 @@
-//! Instruction words in and out: hex text (`0x` prefix and `_` separators allowed, one word per
-//! line, `#` comments) and binary files (whole words in the target's byte order).
+//! Instruction words in and out: binary files (whole words in the target's byte order) and
+//! hex text, read by one reader ([`HexReader`]) for every command:
+//!
+//! - words one or several to a line, separated by blanks or commas, with or without `0x`,
+//!   `_` separators allowed (`0x20820df7, 0xd14059e5,` as vc4asm's `-c` output writes);
+//! - `#` and `//` comments; a leading `address:` is skipped (`00000008: 4c98...`);
+//! - a line's words are its leading hex tokens written alike (all with `0x`, or all without
+//!   and with as many digits as the first); the first other token starts text that is ignored,
+//!   such as the disassembly after each word of Mesa's and envydis' dumps;
+//! - a text with nvdisasm's or cuobjdump's `/* 0x... */` comments (`-hex` output) is read
+//!   from those comments alone, in order; the rest of its lines is the listing's text;
+//! - on a target whose words are wider than 32 bits, a token of exactly 8 digits is a 32-bit
+//!   piece: consecutive pieces make one word in the target's byte order (first piece lowest on
+//!   a little-endian target), as 32-bit dumps of memory hold them.
 
 use isa_runtime::target::{word_from_bytes, word_to_bytes, Target};
 
@@ -42,29 +54,163 @@ pub fn parse_hex(text: &str, word_bits: u32) -> Result<u128, String> {
     Ok(value)
 }
 
-/// A line of hex text without its `#` comment and surrounding blanks.
-pub fn strip_comment(line: &str) -> &str {
-    line.split('#').next().unwrap_or("").trim()
+/// The text before the line's first `#` or `//` comment, without surrounding blanks.
+fn strip_comment(line: &str) -> &str {
+    let end = [line.find('#'), line.find("//")].into_iter().flatten().min().unwrap_or(line.len());
+    line[..end].trim()
 }
 
-/// The words of a hex text: (1-based line number, word text) for every line that is not blank
-/// or a `#` comment; text after `#` on a line is a comment.
-pub fn hex_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines().enumerate().filter_map(|(n, line)| {
-        let code = strip_comment(line);
-        (!code.is_empty()).then_some((n + 1, code))
-    })
+/// The contents of the `/* 0x... */` comments of a line, in order.
+fn hex_comments(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("/*") {
+        let body = &rest[start + 2..];
+        let (inner, after) = body.split_once("*/").unwrap_or((body, ""));
+        let inner = inner.trim();
+        if inner.starts_with("0x") || inner.starts_with("0X") {
+            out.push(inner);
+        }
+        rest = after;
+    }
+    out
 }
 
-/// Parses a hex text of one word per line; errors are `(line, message)`.
-pub fn parse_hex_text(text: &str, word_bits: u32) -> Result<Vec<u128>, Vec<(usize, String)>> {
+/// Reads the words of hex text, one line at a time, in every form the module describes.
+pub struct HexReader {
+    word_bits: u32,
+    little_endian: bool,
+    /// Only `/* 0x... */` comments hold words (nvdisasm's `-hex` output).
+    comments_only: bool,
+    /// 32-bit pieces of the word being read, as written.
+    pieces: Vec<u128>,
+}
+
+impl HexReader {
+    /// A reader of `word_bits`-bit words in the given byte order.
+    pub fn new(word_bits: u32, little_endian: bool) -> Self {
+        HexReader { word_bits, little_endian, comments_only: false, pieces: Vec::new() }
+    }
+
+    /// A reader for the whole text `text` (which decides whether it is nvdisasm output).
+    pub fn for_text(text: &str, word_bits: u32, little_endian: bool) -> Self {
+        let mut reader = Self::new(word_bits, little_endian);
+        reader.comments_only = text.lines().any(|l| !hex_comments(l).is_empty());
+        reader
+    }
+
+    /// 32-bit pieces per word, when the words are wider than 32 bits and made of such pieces.
+    fn pieces_per_word(&self) -> Option<usize> {
+        (self.word_bits > 32 && self.word_bits & 31 == 0).then_some(self.word_bits as usize / 32)
+    }
+
+    /// The words that one line completes.
+    pub fn line(&mut self, line: &str) -> Result<Vec<u128>, String> {
+        let comments = hex_comments(line);
+        if !comments.is_empty() {
+            self.comments_only = true;
+        }
+        let tokens: Vec<&str> = if self.comments_only {
+            comments
+        } else {
+            strip_comment(line)
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect()
+        };
+        let mut tokens = tokens.as_slice();
+        // An `address:` in front of a dump's words.
+        if let Some((first, rest)) = tokens.split_first() {
+            if first.strip_suffix(':').is_some_and(|a| parse_hex(a, 128).is_ok()) {
+                tokens = rest;
+            }
+        }
+        let mut words = Vec::new();
+        let Some(first) = tokens.first() else { return Ok(words) };
+        let prefixed = |t: &str| t.starts_with("0x") || t.starts_with("0X");
+        let digits = |t: &str| {
+            t.trim_start_matches("0x").trim_start_matches("0X").chars().filter(|c| *c != '_').count()
+        };
+        for (i, token) in tokens.iter().enumerate() {
+            let alike = if prefixed(first) {
+                prefixed(token)
+            } else {
+                !prefixed(token) && digits(token) == digits(first)
+            };
+            let value = parse_hex(token, 128);
+            match value {
+                Ok(_) if !alike => break,
+                Err(e) if i == 0 || (alike && prefixed(token)) => return Err(e),
+                Err(_) => break,
+                Ok(value) => {
+                    if let Some(word) = self.word(token, value, digits(token))? {
+                        words.push(word);
+                    }
+                }
+            }
+        }
+        Ok(words)
+    }
+
+    /// A token's value as a whole word, or as a piece (`None` until the word is complete).
+    fn word(&mut self, token: &str, value: u128, digits: usize) -> Result<Option<u128>, String> {
+        let bits = self.word_bits;
+        match self.pieces_per_word() {
+            Some(n) if digits == 8 => {
+                self.pieces.push(value);
+                if self.pieces.len() < n {
+                    return Ok(None);
+                }
+                let pieces = std::mem::take(&mut self.pieces);
+                let ordered: Vec<u128> =
+                    if self.little_endian { pieces.into_iter().rev().collect() } else { pieces };
+                Ok(Some(ordered.into_iter().fold(0, |word, piece| (word << 32) | piece)))
+            }
+            _ if !self.pieces.is_empty() => {
+                let needed = self.pieces_per_word().unwrap_or(0) - self.pieces.len();
+                // The unfinished word is reported once; reading starts afresh after it.
+                self.pieces.clear();
+                Err(format!(
+                    "`{}` is a whole word, but the {bits}-bit word begun by 8-digit pieces needs {needed} more",
+                    token.escape_debug()
+                ))
+            }
+            _ => parse_hex(token, bits).map(Some),
+        }
+    }
+
+    /// At the end of the text: an error if a word was begun by pieces and not completed.
+    pub fn finish(&self) -> Result<(), String> {
+        match self.pieces_per_word() {
+            Some(n) if !self.pieces.is_empty() => Err(format!(
+                "the text ends inside a {}-bit word: {} of its {n} 8-digit (32-bit) pieces given \
+                 (write a whole word with all {} digits)",
+                self.word_bits,
+                self.pieces.len(),
+                self.word_bits / 4
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Reads every word of a hex text; errors are `(line, message)` (line 0: the end of the text).
+pub fn parse_hex_text(
+    text: &str,
+    word_bits: u32,
+    little_endian: bool,
+) -> Result<Vec<u128>, Vec<(usize, String)>> {
+    let mut reader = HexReader::for_text(text, word_bits, little_endian);
     let mut words = Vec::new();
     let mut errors = Vec::new();
-    for (line, code) in hex_lines(text) {
-        match parse_hex(code, word_bits) {
-            Ok(w) => words.push(w),
-            Err(e) => errors.push((line, e)),
+    for (n, line) in text.lines().enumerate() {
+        match reader.line(line) {
+            Ok(w) => words.extend(w),
+            Err(e) => errors.push((n + 1, e)),
         }
+    }
+    if let Err(e) = reader.finish() {
+        errors.push((text.lines().count(), e));
     }
     if errors.is_empty() {
         Ok(words)
@@ -124,14 +270,72 @@ mod tests {
         assert_eq!(to_hex(0x20, 64), "0000000000000020");
     }
 
+    fn read(text: &str, bits: u32, le: bool) -> Result<Vec<u128>, Vec<(usize, String)>> {
+        parse_hex_text(text, bits, le)
+    }
+
     #[test]
     fn hex_text() {
         let text = "# program\n\n0x1 # first\n  2\n";
-        let lines: Vec<_> = hex_lines(text).collect();
-        assert_eq!(lines, [(3, "0x1"), (4, "2")]);
-        assert_eq!(parse_hex_text(text, 32), Ok(vec![1, 2]));
-        let err = parse_hex_text("1\nzz\n\u{1}\n", 32).unwrap_err();
+        assert_eq!(read(text, 32, true), Ok(vec![1, 2]));
+        let err = read("1\nzz\n\u{1}\n", 32, true).unwrap_err();
         assert_eq!(err[0].0, 2);
         assert_eq!(err[1], (3, "`\\u{1}` is not a hex word".to_string()));
+    }
+
+    #[test]
+    fn several_words_to_a_line() {
+        let text = "0xd14059e520820df7 0x100009e7009e7000\n0x1, 0x2 // two\n";
+        assert_eq!(read(text, 64, true), Ok(vec![0xd14059e520820df7, 0x100009e7009e7000, 1, 2]));
+        assert_eq!(
+            read("d14059e520820df7, 100009e7009e7000,", 64, true),
+            Ok(vec![0xd14059e520820df7, 0x100009e7009e7000])
+        );
+    }
+
+    #[test]
+    fn vc4asm_c_output_is_read_as_32_bit_pieces_low_first() {
+        // vc4asm test/asm.misc.hex: `mov`-style words, low half first as in memory.
+        let text = "0x0c067980, 0x1a020827,\n0x00000000, 0xe0d202a7,\n";
+        assert_eq!(read(text, 64, true), Ok(vec![0x1a020827_0c067980, 0xe0d202a7_00000000]));
+        // One piece to a line (vc4asm sample/simple/numbers.hex) and big-endian order.
+        assert_eq!(read("0x00000001,\n0x00000002,\n", 64, true), Ok(vec![0x00000002_00000001]));
+        assert_eq!(read("00000001 00000002\n", 64, false), Ok(vec![0x00000001_00000002]));
+        // The seed word's halves in vc4asm's order.
+        assert_eq!(read("0x20820df7 0xd14059e5", 64, true), Ok(vec![0xd14059e5_20820df7]));
+        // A 32-bit target reads 8 digits as a whole word.
+        assert_eq!(read("0x20820df7 0xd14059e5", 32, true), Ok(vec![0x20820df7, 0xd14059e5]));
+        let err = read("0x20820df7\n", 64, true).unwrap_err();
+        assert_eq!(err.len(), 1);
+        assert!(err[0].1.contains("1 of its 2 8-digit (32-bit) pieces"), "{}", err[0].1);
+        let err = read("0x20820df7 0x1\n", 64, true).unwrap_err();
+        assert!(err[0].1.contains("`0x1` is a whole word"), "{}", err[0].1);
+    }
+
+    #[test]
+    fn nvdisasm_hex_comments() {
+        // nvdisasm -hex (sm_50): a control word alone on its line, then instructions with
+        // their address and text.
+        let text = "\t.headerflags\t@\"EF_CUDA_SM52\"\n\
+            .text.k:\n\
+            \x20       /* 0x001fc400fe2007f6 */\n\
+            \x20       /*0008*/                   MOV R1, c[0x0][0x20] ;      /* 0x4c98078000870001 */\n\
+            \x20       /*0010*/                   EXIT ;                      /* 0xe30000000007000f */\n";
+        assert_eq!(
+            read(text, 64, true),
+            Ok(vec![0x001fc400fe2007f6, 0x4c98078000870001, 0xe30000000007000f])
+        );
+    }
+
+    #[test]
+    fn dumps_with_addresses_and_text() {
+        // Mesa's vc4_dump_program: the word, then its disassembly.
+        let mesa = "0xd14059e520820df7 sig_small_imm nop nop, uni, 1.0 ; fmul r5.8a, uni, 1.0\n";
+        assert_eq!(read(mesa, 64, true), Ok(vec![0xd14059e520820df7]));
+        // envydis-style: address, words, text (`add` is hex-looking, but written unlike them).
+        let envydis = "00000008: 4c98078000870001 add b32 $r1 c0[0x20]\n0x10: 0x1 0x2\n";
+        assert_eq!(read(envydis, 64, true), Ok(vec![0x4c98078000870001, 1, 2]));
+        assert!(read("0x1 0xzz\n", 64, true).is_err());
+        assert!(read("mov r0, r1\n", 64, true).is_err());
     }
 }

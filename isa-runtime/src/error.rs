@@ -21,6 +21,25 @@ pub enum DecodeError {
         /// The word, zero-extended.
         word: u128,
     },
+    /// A word read as a scheduling control word has bits set outside its slots.
+    NotControl {
+        /// The word, zero-extended.
+        word: u128,
+        /// Bits its slots use (from bit 0).
+        slot_bits: u32,
+    },
+    /// A word read as a scheduling control word has a slot whose field holds a value the spec
+    /// does not define.
+    BadSlot {
+        /// The control word, zero-extended.
+        word: u128,
+        /// The slot (0: the group's first instruction).
+        slot: u32,
+        /// The slot field's spec name.
+        field: &'static str,
+        /// The raw field value.
+        value: u64,
+    },
     /// Fewer bytes than one instruction needs.
     Truncated {
         /// Bytes needed.
@@ -30,17 +49,64 @@ pub enum DecodeError {
     },
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::NoMatch { word } => write!(f, "no encoding matches word {word:#x}"),
-            DecodeError::UndefinedValue { format, field, value, word } => {
-                write!(f, "word {word:#x} ({format}): field `{field}` holds undefined value {value}")
+impl DecodeError {
+    /// Why the word does not decode, without the word itself (for text printed beside it,
+    /// such as a listing's comment).
+    pub fn reason(&self) -> Reason<'_> {
+        Reason(self)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, with_word: bool) -> fmt::Result {
+        let word = match self {
+            DecodeError::NoMatch { word }
+            | DecodeError::UndefinedValue { word, .. }
+            | DecodeError::NotControl { word, .. }
+            | DecodeError::BadSlot { word, .. } => Some(*word).filter(|_| with_word),
+            DecodeError::Truncated { .. } => None,
+        };
+        match (self, word) {
+            (DecodeError::NoMatch { .. }, Some(w)) => write!(f, "no encoding matches word {w:#x}"),
+            (DecodeError::NoMatch { .. }, None) => write!(f, "no encoding matches"),
+            (DecodeError::UndefinedValue { format, field, value, .. }, Some(w)) => {
+                write!(f, "word {w:#x} ({format}): field `{field}` holds undefined value {value}")
             }
-            DecodeError::Truncated { needed, available } => {
+            (DecodeError::UndefinedValue { format, field, value, .. }, None) => {
+                write!(f, "{format}: field `{field}` holds undefined value {value}")
+            }
+            (DecodeError::NotControl { slot_bits, .. }, w) => {
+                if let Some(w) = w {
+                    write!(f, "word {w:#x} ")?;
+                }
+                write!(f, "read as a control word: bits above its {slot_bits} slot bits are set")
+            }
+            (DecodeError::BadSlot { slot, field, value, .. }, w) => {
+                if let Some(w) = w {
+                    write!(f, "word {w:#x} ")?;
+                }
+                write!(
+                    f,
+                    "read as a control word: slot {slot}: field `{field}` holds undefined value {value}"
+                )
+            }
+            (DecodeError::Truncated { needed, available }, _) => {
                 write!(f, "truncated instruction: {needed} bytes needed, {available} available")
             }
         }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, true)
+    }
+}
+
+/// [`DecodeError::reason`]: the error's text without the word.
+pub struct Reason<'a>(&'a DecodeError);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write(f, false)
     }
 }
 

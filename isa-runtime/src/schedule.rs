@@ -42,6 +42,25 @@ impl Schedule {
         let used = self.slot_bits * self.slots;
         used >= 128 || word >> used == 0
     }
+
+    /// The first `count` slots of control word `control`; an error when a bit outside the
+    /// slots is set or a slot's field holds a value the spec does not define.
+    pub fn read_control(&self, control: u128, count: usize) -> Result<Vec<u64>, DecodeError> {
+        if !self.is_control(control) {
+            return Err(DecodeError::NotControl { word: control, slot_bits: self.slot_bits * self.slots });
+        }
+        let slots: Vec<u64> = (0..count as u32).map(|i| self.slot(control, i)).collect();
+        for (i, slot) in slots.iter().enumerate() {
+            if let Err(e) = (self.check)(*slot) {
+                let (field, value) = match e {
+                    DecodeError::UndefinedValue { field, value, .. } => (field, value),
+                    _ => ("", *slot),
+                };
+                return Err(DecodeError::BadSlot { word: control, slot: i as u32, field, value });
+            }
+        }
+        Ok(slots)
+    }
 }
 
 /// An instruction with its scheduling slot (0 for targets without a schedule).
@@ -96,14 +115,10 @@ pub fn split_until_error<T: Isa>(words: &[u128]) -> (Vec<Entry>, Option<(usize, 
     let group = s.slots as usize + 1;
     let mut out = Vec::with_capacity(words.len());
     for (g, chunk) in words.chunks(group).enumerate() {
-        let control = chunk[0];
-        if !s.is_control(control) {
-            return (out, Some((g * group, DecodeError::NoMatch { word: control })));
-        }
-        let slots: Vec<u64> = (0..chunk.len() as u32 - 1).map(|i| s.slot(control, i)).collect();
-        if let Some(e) = slots.iter().find_map(|slot| (s.check)(*slot).err()) {
-            return (out, Some((g * group, e)));
-        }
+        let slots = match s.read_control(chunk[0], chunk.len() - 1) {
+            Ok(slots) => slots,
+            Err(e) => return (out, Some((g * group, e))),
+        };
         for (i, (w, slot)) in chunk[1..].iter().zip(slots).enumerate() {
             out.push((g * group + 1 + i, slot, *w));
         }
@@ -124,8 +139,16 @@ pub fn decode_program<T: Isa>(
 /// Encodes a whole program: control words in front of each group, the last group padded
 /// with the schedule's pad instruction and default slot.
 pub fn encode_program<T: Isa>(program: &[(u64, T::Instruction)]) -> Result<Vec<u128>, EncodeError> {
+    let words =
+        program.iter().map(|(slot, insn)| Ok((*slot, T::encode(insn)?))).collect::<Result<Vec<_>, _>>()?;
+    Ok(pack_program::<T>(&words))
+}
+
+/// Lays out a program of instruction words with their slots: control words in front of each
+/// group, the last group padded with the schedule's pad instruction and default slot.
+pub fn pack_program<T: Isa>(program: &[(u64, u128)]) -> Vec<u128> {
     let Some(s) = T::schedule() else {
-        return program.iter().map(|(_, insn)| T::encode(insn)).collect();
+        return program.iter().map(|(_, word)| *word).collect();
     };
     let n = s.slots as usize;
     let mut out = Vec::with_capacity(program.len() / n * (n + 1) + n + 1);
@@ -133,15 +156,12 @@ pub fn encode_program<T: Isa>(program: &[(u64, T::Instruction)]) -> Result<Vec<u
         let mut control = 0u128;
         let mut words = Vec::with_capacity(n);
         for i in 0..n {
-            let (slot, word) = match group.get(i) {
-                Some((slot, insn)) => (*slot, T::encode(insn)?),
-                None => (s.default_slot, s.pad),
-            };
+            let (slot, word) = group.get(i).copied().unwrap_or((s.default_slot, s.pad));
             control |= u128::from(slot & crate::bits::mask(s.slot_bits)) << (s.slot_bits * i as u32);
             words.push(word);
         }
         out.push(control);
         out.extend(words);
     }
-    Ok(out)
+    out
 }

@@ -64,31 +64,102 @@ pub trait Isa: Sync + 'static {
     }
 }
 
+/// How a word prints in a dialect.
+enum Shown {
+    /// The dialect's text for it.
+    Text(String),
+    /// The word decodes, but no arm of the dialect's syntax shows it.
+    Hidden {
+        /// The word's encoding.
+        format: &'static str,
+    },
+}
+
 /// Prints a word (at address `pc`) in dialect number `dialect`, from its raw bits so views and
 /// values the typed instruction rejects (Mesa's `???`) still print where the dialect spells
-/// them. Words the dialect cannot show use its raw directive; words that do not decode and
-/// cannot be shown are the decode error.
-pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
+/// them.
+fn show<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Shown, DecodeError> {
     let decoded = T::decode(word);
     let Some(index) = T::match_format(word) else {
         return Err(decoded.err().unwrap_or(DecodeError::NoMatch { word }));
     };
     let format = T::formats()[index];
-    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
-    let mut out = String::new();
+    let end = dialect_of::<T>(dialect).end.unwrap_or("");
     if let Some(syntax) = format.syntax.get(dialect) {
+        let mut out = String::new();
         if syntax::print(syntax, &format.unpack(word), pc, &mut out) {
-            out.push_str(d.end.unwrap_or(""));
-            return Ok(out);
+            out.push_str(end);
+            return Ok(Shown::Text(out));
         }
     }
     decoded?;
-    match d.raw {
-        Some(raw) => {
-            let digits = T::WORD_BITS.div_ceil(4) as usize;
-            Ok(alloc::format!("{raw} 0x{word:0digits$x}{}", d.end.unwrap_or("")))
+    Ok(Shown::Hidden { format: format.name })
+}
+
+/// Dialect number `dialect` of `T` (the default one if there is no such dialect).
+fn dialect_of<T: Isa>(dialect: usize) -> &'static Dialect {
+    T::dialects().get(dialect).unwrap_or(&T::dialects()[0])
+}
+
+/// `word` as dialect `d`'s raw directive (`.long 0x...`), with `comment` after the dialect's
+/// comment marker when given; `None` if the dialect has no raw directive.
+fn raw_text<T: Isa>(d: &Dialect, word: u128, comment: Option<&dyn core::fmt::Display>) -> Option<String> {
+    let raw = d.raw?;
+    let digits = T::WORD_BITS.div_ceil(4) as usize;
+    let mut out = alloc::format!("{raw} 0x{word:0digits$x}{}", d.end.unwrap_or(""));
+    if let (Some(comment), Some(marker)) = (comment, d.comments.first()) {
+        out.push_str(&alloc::format!(" {marker} {comment}"));
+    }
+    Some(out)
+}
+
+/// Prints a word (at address `pc`) in dialect number `dialect`, from its raw bits so views and
+/// values the typed instruction rejects (Mesa's `???`) still print where the dialect spells
+/// them. Words the dialect cannot show use its raw directive; words that do not decode and
+/// cannot be shown are the decode error.
+pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
+    match show::<T>(word, dialect, pc)? {
+        Shown::Text(text) => Ok(text),
+        Shown::Hidden { .. } => Ok(raw_text::<T>(dialect_of::<T>(dialect), word, None).unwrap_or_default()),
+    }
+}
+
+/// A listing's line for one word: its text, which the assembler reads back to the same word
+/// wherever the dialect has a raw directive, and why it did not decode. A word the dialect
+/// cannot show, undecodable ones included, is the raw directive with the reason as a comment;
+/// so is a word whose text assembles to another word (a dialect that does not print every
+/// bit, such as Mesa's, or don't-care bits), with the text in the comment.
+fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<DecodeError>) {
+    let d = dialect_of::<T>(dialect);
+    match show::<T>(word, dialect, pc) {
+        Ok(Shown::Text(text)) => {
+            // Read back as the assembler reads a line: a text it would take for a label or cut
+            // at a comment marker does not give the word back either.
+            let back = match split_line(&text, d) {
+                (None, code, _) => assemble_statement::<T>(code, dialect, pc, &|_| None, d.ignore_case),
+                _ => Err((0, String::new())),
+            };
+            let back = match back {
+                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
+                Ok(Statement::Raw(w)) => Some(w),
+                Err(_) => None,
+            };
+            let why = match back {
+                Some(w) if w == word => return (text, None),
+                Some(w) => alloc::format!("{text} (assembles to {w:#x})"),
+                None => alloc::format!("{text} (does not assemble)"),
+            };
+            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), None)
         }
-        None => Ok(out),
+        Ok(Shown::Hidden { format }) => {
+            let why = alloc::format!("{format}: no arm of the {} syntax shows this word", d.name);
+            (raw_text::<T>(d, word, Some(&why)).unwrap_or_default(), None)
+        }
+        Err(e) => {
+            let text =
+                raw_text::<T>(d, word, Some(&e.reason())).unwrap_or_else(|| alloc::format!("<error: {e}>"));
+            (text, Some(e))
+        }
     }
 }
 
@@ -108,46 +179,81 @@ pub fn slot_text(s: &Schedule, slot: u64, dialect: usize) -> String {
 /// One line of a disassembled program.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
-    /// Byte address of the instruction.
+    /// Byte address of the word.
     pub address: u64,
-    /// Its scheduling slot, printed (targets with control words).
+    /// Its scheduling slot, printed (instructions of targets with control words).
     pub slot: Option<String>,
-    /// The instruction, or why its word does not decode.
-    pub text: Result<String, DecodeError>,
+    /// The instruction; a word the dialect cannot show is its raw directive with the reason
+    /// as a comment (`<error: ...>` in a dialect without a raw directive).
+    pub text: String,
+    /// Why the word did not decode (a control word: why it could not be read as one).
+    pub error: Option<DecodeError>,
 }
 
 impl core::fmt::Display for Line {
-    /// The slot, two spaces and the instruction (an error as `<error: ...>`).
+    /// The slot, two spaces and the instruction.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         if let Some(slot) = &self.slot {
             write!(f, "{slot}  ")?;
         }
-        match &self.text {
-            Ok(text) => f.write_str(text),
-            Err(e) => write!(f, "<error: {e}>"),
-        }
+        f.write_str(&self.text)
     }
 }
 
 /// Prints a whole program in dialect number `dialect`: one line per instruction, with its
-/// scheduling slot where the target has control words. A bad control word ends the listing
-/// with an error line.
+/// scheduling slot where the target has control words. A control word that cannot be read is
+/// listed with its group as raw words, the reason as a comment, and the listing goes on.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
+    let Some(s) = T::schedule() else { return disassemble_words::<T>(words, dialect) };
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
-    let (entries, bad) = schedule::split_until_error::<T>(words);
-    let mut lines: Vec<Line> = entries
-        .into_iter()
-        .map(|(index, slot, word)| {
-            let address = index as u64 * bytes;
-            Line {
-                address,
-                slot: T::schedule().map(|s| slot_text(s, slot, dialect)),
-                text: disassemble_word::<T>(word, dialect, address),
+    let d = dialect_of::<T>(dialect);
+    let group = s.slots as usize + 1;
+    let mut lines = Vec::with_capacity(words.len());
+    for (g, chunk) in words.chunks(group).enumerate() {
+        let address = |i: usize| (g * group + i) as u64 * bytes;
+        let (control, instructions) = (chunk[0], &chunk[1..]);
+        let raw = |word: u128, why: &dyn core::fmt::Display| {
+            raw_text::<T>(d, word, Some(why)).unwrap_or_else(|| alloc::format!("<error: {why}>"))
+        };
+        match s.read_control(control, instructions.len()) {
+            Ok(slots) if !instructions.is_empty() => {
+                for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
+                    let (text, error) = listed::<T>(*word, dialect, address(i + 1));
+                    let slot = Some(slot_text(s, slot, dialect));
+                    lines.push(Line { address: address(i + 1), slot, text, error });
+                }
             }
-        })
-        .collect();
-    if let Some((index, e)) = bad {
-        lines.push(Line { address: index as u64 * bytes, slot: None, text: Err(e) });
+            // A control word at the very end has no instruction to carry its slots.
+            Ok(_) => {
+                let text = raw(control, &"a control word with no instruction after it");
+                lines.push(Line { address: address(0), slot: None, text, error: None });
+            }
+            Err(e) => {
+                lines.push(Line {
+                    address: address(0),
+                    slot: None,
+                    text: raw(control, &e.reason()),
+                    error: Some(e),
+                });
+                for (i, word) in instructions.iter().enumerate() {
+                    let text = raw(*word, &"in the group of a control word that cannot be read");
+                    lines.push(Line { address: address(i + 1), slot: None, text, error: None });
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// Prints words that are all instructions (no control words, whatever the target) in dialect
+/// number `dialect`, one line per word.
+pub fn disassemble_words<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
+    let bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    let mut lines = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let address = i as u64 * bytes;
+        let (text, error) = listed::<T>(*word, dialect, address);
+        lines.push(Line { address, slot: None, text, error });
     }
     lines
 }
@@ -187,18 +293,44 @@ fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str
     (None, rest.trim_end(), start)
 }
 
+/// One statement of assembly source: an instruction, or a word given by the dialect's raw
+/// directive, which stands for exactly its bits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement<I> {
+    /// An instruction's text, read into its typed value.
+    Instruction(I),
+    /// The raw directive's word, as written (don't-care and reserved bits included).
+    Raw(u128),
+}
+
 /// Assembles `source` in dialect number `dialect`: one instruction per line, `label:` prefixes,
-/// comments. Returns every error found (each with line and column), never panics.
+/// comments. Returns every error found (each with line and column), never panics. A raw
+/// directive's word is decoded into its typed instruction (which holds no don't-care bits; for
+/// the words exactly as written use [`assemble_program`]).
 pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instruction>, Vec<AsmError>> {
     Ok(assemble_scheduled::<T>(source, dialect)?.into_iter().map(|(_, insn)| insn).collect())
 }
 
 /// Assembles `source` into the program's words: with control words where the target has
-/// them (each line may start with its slot; a line without one gets the default slot).
+/// them (each line may start with its slot; a line without one gets the default slot). A raw
+/// directive emits exactly its word.
 pub fn assemble_program<T: Isa>(source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
-    let program = assemble_scheduled::<T>(source, dialect)?;
-    schedule::encode_program::<T>(&program)
-        .map_err(|e| alloc::vec![AsmError { line: 0, column: 0, message: e.to_string() }])
+    let words = assemble_lines::<T, u128>(source, dialect, &|statement| match statement {
+        Statement::Instruction(insn) => T::encode(&insn).map_err(|e| e.to_string()),
+        Statement::Raw(word) => Ok(word),
+    })?;
+    Ok(schedule::pack_program::<T>(&words))
+}
+
+/// [`assemble`] keeping each instruction's scheduling slot.
+pub fn assemble_scheduled<T: Isa>(
+    source: &str,
+    dialect: usize,
+) -> Result<Vec<(u64, T::Instruction)>, Vec<AsmError>> {
+    assemble_lines::<T, T::Instruction>(source, dialect, &|statement| match statement {
+        Statement::Instruction(insn) => Ok(insn),
+        Statement::Raw(word) => T::decode(word).map_err(|e| e.to_string()),
+    })
 }
 
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
@@ -217,12 +349,14 @@ fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, 
     }
 }
 
-/// [`assemble`] keeping each instruction's scheduling slot.
-pub fn assemble_scheduled<T: Isa>(
+/// Assembles every line of `source` into its scheduling slot and what `convert` makes of its
+/// statement; `convert`'s errors are reported at the statement.
+fn assemble_lines<T: Isa, X>(
     source: &str,
     dialect: usize,
-) -> Result<Vec<(u64, T::Instruction)>, Vec<AsmError>> {
-    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
+    convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
+) -> Result<Vec<(u64, X)>, Vec<AsmError>> {
+    let d = dialect_of::<T>(dialect);
     // Pass 1: label addresses.
     let mut labels: Vec<(&str, u64)> = Vec::new();
     let mut errors = Vec::new();
@@ -266,8 +400,11 @@ pub fn assemble_scheduled<T: Isa>(
         };
         let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
         let text = code[skip..].trim_start();
-        match assemble_one::<T>(text, dialect, pc, &lookup, d.ignore_case) {
-            Ok(insn) => program.push((slot, insn)),
+        match assemble_statement::<T>(text, dialect, pc, &lookup, d.ignore_case) {
+            Ok(statement) => match convert(statement) {
+                Ok(x) => program.push((slot, x)),
+                Err(message) => errors.push(AsmError { line: n + 1, column: column(skip), message }),
+            },
             Err((pos, message)) => errors.push(AsmError { line: n + 1, column: column(skip + pos), message }),
         }
     }
@@ -278,7 +415,8 @@ pub fn assemble_scheduled<T: Isa>(
     }
 }
 
-/// Assembles one instruction's text; on failure returns the byte offset and a message.
+/// Assembles one instruction's text; on failure returns the byte offset and a message. A raw
+/// directive's word is decoded into its typed instruction.
 pub fn assemble_one<T: Isa>(
     text: &str,
     dialect: usize,
@@ -286,21 +424,55 @@ pub fn assemble_one<T: Isa>(
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
 ) -> Result<T::Instruction, (usize, String)> {
+    match assemble_statement::<T>(text, dialect, pc, labels, ignore_case)? {
+        Statement::Instruction(insn) => Ok(insn),
+        Statement::Raw(word) => T::decode(word).map_err(|e| (0, e.to_string())),
+    }
+}
+
+/// Reads a raw directive's operand: one hex word (`0x` prefix and `_` separators allowed)
+/// that fits in the target's words; on failure the byte offset in `rest` and a message.
+fn raw_word<T: Isa>(raw: &str, rest: &str) -> Result<u128, (usize, String)> {
+    let operand = rest.trim();
+    let at = rest.len() - rest.trim_start().len();
+    let digits = operand.strip_prefix("0x").or_else(|| operand.strip_prefix("0X")).unwrap_or(operand);
+    let expected = || (at, alloc::format!("`{raw}` takes one hexadecimal word"));
+    if at == 0 || !digits.chars().any(|c| c.is_ascii_hexdigit()) {
+        return Err(expected());
+    }
+    let mut word = 0u128;
+    for c in digits.chars().filter(|c| *c != '_') {
+        let digit = c.to_digit(16).ok_or_else(expected)?;
+        if word >> 124 != 0 || (T::WORD_BITS < 128 && ((word << 4) | u128::from(digit)) >> T::WORD_BITS != 0)
+        {
+            return Err((at, alloc::format!("`{operand}` does not fit in a {}-bit word", T::WORD_BITS)));
+        }
+        word = (word << 4) | u128::from(digit);
+    }
+    Ok(word)
+}
+
+/// Reads one statement's text: the raw directive's word as written, or an instruction; on
+/// failure returns the byte offset and a message.
+pub fn assemble_statement<T: Isa>(
+    text: &str,
+    dialect: usize,
+    pc: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    ignore_case: bool,
+) -> Result<Statement<T::Instruction>, (usize, String)> {
     let ctx = Context { pc, labels, ignore_case };
     // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
     let end = T::dialects().get(dialect).and_then(|d| d.end).map(str::trim).filter(|e| !e.is_empty());
     let text = end.and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
     if let Some(raw) = T::dialects().get(dialect).and_then(|d| d.raw) {
         if let Some(rest) = text.strip_prefix(raw) {
-            let digits = rest.trim().trim_start_matches("0x").replace('_', "");
-            return match u128::from_str_radix(&digits, 16) {
-                Ok(word) if rest.starts_with(char::is_whitespace) => {
-                    T::decode(word).map_err(|e| (0, e.to_string()))
-                }
-                _ => Err((raw.len(), alloc::format!("`{raw}` takes a hexadecimal word"))),
-            };
+            return raw_word::<T>(raw, rest).map(Statement::Raw).map_err(|(pos, m)| (raw.len() + pos, m));
         }
     }
+    let decode = |format: &Format, values: &[u64]| {
+        T::decode(format.pack(values)).map(Statement::Instruction).map_err(|e| (0, e.to_string()))
+    };
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose literals the text lacks cannot match: only the others are parsed...
     let mut failures: Vec<Option<syntax::Failure>> = Vec::new();
@@ -310,7 +482,7 @@ pub fn assemble_one<T: Isa>(
             continue;
         }
         match syntax::parse(format, syntax, text, &ctx) {
-            Ok(values) => return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string())),
+            Ok(values) => return decode(format, &values),
             Err(f) => failures.push(Some(f)),
         }
     }
@@ -320,7 +492,7 @@ pub fn assemble_one<T: Isa>(
         let f = match failure {
             Some(f) => f,
             None => match syntax::parse(format, syntax, text, &ctx) {
-                Ok(values) => return T::decode(format.pack(&values)).map_err(|e| (0, e.to_string())),
+                Ok(values) => return decode(format, &values),
                 Err(f) => f,
             },
         };
@@ -367,6 +539,8 @@ pub trait Target: Sync {
     /// Prints a whole program (with each instruction's scheduling slot where the target has
     /// control words).
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line>;
+    /// Prints words that are all instructions, without control words whatever the target.
+    fn disassemble_words(&self, words: &[u128], dialect: usize) -> Vec<Line>;
     /// The target's scheduling control words, if it has them.
     fn schedule(&self) -> Option<&'static Schedule>;
 }
@@ -404,6 +578,9 @@ impl<T: Isa> Target for T {
     }
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line> {
         disassemble_program::<T>(words, dialect)
+    }
+    fn disassemble_words(&self, words: &[u128], dialect: usize) -> Vec<Line> {
+        disassemble_words::<T>(words, dialect)
     }
     fn schedule(&self) -> Option<&'static Schedule> {
         T::schedule()

@@ -1,6 +1,6 @@
-//! `isa decode`: hex words from the arguments, or from standard input one per line, each
-//! decoded to its encoding name and fields (plain text with the disassembly, or JSON lines).
-//! A bad word gets an error line and the rest still decode.
+//! `isa decode`: hex words from the arguments, or from standard input (in every form
+//! [`words::HexReader`] reads), each decoded to its encoding name and fields (plain text with
+//! the disassembly, or JSON lines). A bad word gets an error line and the rest still decode.
 
 use crate::error::{Error, Outcome, Result};
 use crate::words;
@@ -16,13 +16,9 @@ struct Printer<'a> {
 }
 
 impl Printer<'_> {
-    /// The output line for one word as written by the user, and whether it decoded.
-    fn line(&self, text: &str) -> (String, bool) {
+    /// The output line for one word, and whether it decoded.
+    fn line(&self, word: u128) -> (String, bool) {
         let bits = self.target.word_bits();
-        let word = match words::parse_hex(text, bits) {
-            Ok(w) => w,
-            Err(e) => return (self.error(text, text, &e), false),
-        };
         let hex = words::to_hex(word, bits);
         let prefixed = format!("0x{hex}");
         let decoded = match self.target.decode(word) {
@@ -63,29 +59,37 @@ impl Printer<'_> {
 /// Decodes `args`, or standard input if there are none.
 pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> Result<Outcome> {
     let printer = Printer { target, dialect, json };
+    let mut reader = words::HexReader::new(target.word_bits(), target.little_endian());
     let mut out = super::stdout();
     let mut failed = 0usize;
-    let mut emit = |text: &str, out: &mut dyn Write| -> Result<()> {
-        let (line, ok) = printer.line(text);
-        failed += usize::from(!ok);
-        writeln!(out, "{line}").map_err(Error::output)
+    // Every word a line (or an argument) completes; a line that cannot be read is one error.
+    let mut emit = |text: &str, reader: &mut words::HexReader, out: &mut dyn Write| -> Result<()> {
+        let lines = match reader.line(text) {
+            Ok(words) => words.into_iter().map(|w| printer.line(w)).collect(),
+            Err(e) => vec![(printer.error(text.trim(), text.trim(), &e), false)],
+        };
+        for (line, ok) in lines {
+            failed += usize::from(!ok);
+            writeln!(out, "{line}").map_err(Error::output)?;
+        }
+        Ok(())
     };
     if args.is_empty() {
         for (n, line) in io::stdin().lock().lines().enumerate() {
             let line =
                 line.map_err(|e| Error::Failed(format!("cannot read standard input (line {}): {e}", n + 1)))?;
-            let code = words::strip_comment(&line);
-            if code.is_empty() {
-                continue;
-            }
-            emit(code, &mut out)?;
+            emit(&line, &mut reader, &mut out)?;
             // Answer each line as it comes when another program drives `isa decode`.
             out.flush().map_err(Error::output)?;
         }
     } else {
         for arg in args {
-            emit(arg.trim(), &mut out)?;
+            emit(arg, &mut reader, &mut out)?;
         }
+    }
+    if let Err(e) = reader.finish() {
+        failed += 1;
+        writeln!(out, "{}", printer.error("end of input", "", &e)).map_err(Error::output)?;
     }
     out.flush().map_err(Error::output)?;
     if failed > 0 {

@@ -21,43 +21,41 @@ pub enum Input<'a> {
 /// or a file of exactly its size in bytes, or a text file of its hex words.
 fn read(target: &dyn DataTarget, input: &Input) -> Result<Vec<u8>> {
     let words_needed = target.bytes() / 4;
-    let from_words = |texts: Vec<(usize, &str)>, name: &str| -> Result<Vec<u8>> {
-        if texts.len() != words_needed {
+    let from_words = |words: Vec<u128>, name: &str| -> Result<Vec<u8>> {
+        if words.len() != words_needed {
             return Err(Error::Failed(format!(
                 "{name}: {} needs {words_needed} hex words, got {}",
                 target.root(),
-                texts.len()
+                words.len()
             )));
         }
-        let mut bytes = Vec::with_capacity(target.bytes());
-        for (line, text) in texts {
-            let w = words::parse_hex(text, 32).map_err(|e| Error::Failed(format!("{name}:{line}: {e}")))?;
-            bytes.extend((w as u32).to_le_bytes());
-        }
-        Ok(bytes)
+        Ok(words.into_iter().flat_map(|w| (w as u32).to_le_bytes()).collect())
     };
     match input {
         Input::Words(args) => {
-            let texts: Vec<(usize, &str)> =
-                args.iter().flat_map(|a| a.split_whitespace()).enumerate().map(|(i, t)| (i + 1, t)).collect();
-            from_words(texts, "arguments")
+            let mut reader = words::HexReader::new(32, true);
+            let mut words = Vec::new();
+            for (i, arg) in args.iter().enumerate() {
+                let read = reader.line(arg).map_err(|e| Error::Failed(format!("argument {}: {e}", i + 1)))?;
+                words.extend(read);
+            }
+            from_words(words, "arguments")
         }
         Input::File(path) => {
             let name = files::name(path);
             let bytes = files::read_bytes(path)?;
-            // The binary layout itself when it has exactly its size and is not all hex words;
+            // The binary layout itself when it has exactly its size and is not hex text;
             // otherwise text of hex words, whose mistakes are reported by line.
             let text = std::str::from_utf8(&bytes).ok().map(files::without_bom);
-            let texts: Option<Vec<(usize, &str)>> = text.map(|text| {
-                words::hex_lines(text)
-                    .flat_map(|(n, line)| line.split_whitespace().map(move |t| (n, t)))
-                    .collect()
-            });
-            let all_hex = texts
-                .as_ref()
-                .is_some_and(|t| !t.is_empty() && t.iter().all(|(_, w)| words::parse_hex(w, 32).is_ok()));
-            match texts {
-                Some(texts) if all_hex || bytes.len() != target.bytes() => return from_words(texts, &name),
+            let words = text.map(|t| words::parse_hex_text(t, 32, true));
+            match words {
+                Some(Ok(words)) if !words.is_empty() || bytes.len() != target.bytes() => {
+                    return from_words(words, &name)
+                }
+                Some(Err(errors)) if bytes.len() != target.bytes() => {
+                    let (line, e) = &errors[0];
+                    return Err(Error::Failed(format!("{name}:{line}: {e}")));
+                }
                 _ => {}
             }
             if bytes.len() != target.bytes() {

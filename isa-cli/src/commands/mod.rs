@@ -65,12 +65,12 @@ pub fn report(
 }
 
 /// Reads a program's words: a binary file in the target's byte order, or with `hex` a text
-/// file of one hex word per line.
+/// of hex words in any form [`words::HexReader`] reads.
 pub fn read_program(path: &Path, hex: bool, target: &dyn Target) -> Result<Vec<u128>> {
     let name = files::name(path);
     if hex {
         let text = files::read_text(path)?;
-        words::parse_hex_text(&text, target.word_bits()).map_err(|errors| {
+        words::parse_hex_text(&text, target.word_bits(), target.little_endian()).map_err(|errors| {
             // A binary file read as hex would otherwise print a line per byte of junk.
             const SHOWN: usize = 10;
             for (line, e) in errors.iter().take(SHOWN) {

@@ -26,9 +26,9 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         return Ok(Outcome::Success);
     }
     super::report(&name, &violations, |v| {
-        let (pc, text) = lines.get(v.index).map_or((v.index as u64 * step, String::new()), |l| {
-            (l.address, l.text.clone().unwrap_or_default())
-        });
+        let (pc, text) = lines
+            .get(v.index)
+            .map_or((v.index as u64 * step, String::new()), |l| (l.address, l.text.clone()));
         (format!("{name}: instruction {} (address {pc:#x}: {text}): ", v.index), String::new())
     })
 }

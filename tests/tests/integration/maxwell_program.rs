@@ -173,11 +173,20 @@ fn random_programs_round_trip_through_words_and_text() {
 fn bad_slots_are_errors() {
     let control = 0x001f_8000_fc00_07e0u128 & !(0x7 << 8) | (6 << 8);
     let lines = disassemble_program::<Maxwell>(&[control, EXIT as u128, NOP as u128, NOP as u128], 0);
-    assert_eq!(lines.len(), 1);
+    // The listing goes on (issue 14): the group is listed as raw words, the reason first.
+    assert_eq!(lines.len(), 4);
     assert!(matches!(
-        lines[0].text,
-        Err(isa_runtime::DecodeError::UndefinedValue { field: "read_barrier", value: 6, .. })
+        lines[0].error,
+        Some(isa_runtime::DecodeError::BadSlot { slot: 0, field: "read_barrier", value: 6, .. })
     ));
+    assert_eq!(
+        lines[0].text,
+        format!(".quad {control:#018x} ; // read as a control word: slot 0: field `read_barrier` holds undefined value 6")
+    );
+    assert_eq!(
+        lines[1].text,
+        format!(".quad {EXIT:#018x} ; // in the group of a control word that cannot be read")
+    );
     assert!(decode_program(&[control as u64, EXIT, NOP, NOP]).is_err());
     let errors = assemble_program::<Maxwell>("NOP\n  [B------:R-:W-:Y:S99]  EXIT ;\n", 0)
         .expect_err("stall is 4 bits");
