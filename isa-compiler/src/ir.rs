@@ -617,13 +617,109 @@ pub enum CondExpr {
     /// Disjunction.
     Or(Vec<CondExpr>),
     /// Comparison.
-    Cmp(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    Cmp(CmpOp, Box<CondExpr>, Box<CondExpr>),
     /// Arithmetic.
-    Arith(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    Arith(ArithOp, Box<CondExpr>, Box<CondExpr>),
     /// Conditional value.
     If(Box<CondExpr>, Box<CondExpr>, Box<CondExpr>),
     /// Membership in a set of inclusive ranges.
     In(Box<CondExpr>, Vec<(i64, i64)>),
+}
+
+/// Comparisons: a `CondExpr::Cmp` holds one of these and nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// Whether `a op b` holds.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+/// Arithmetic and bitwise operators: a `CondExpr::Arith` holds one of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+}
+
+impl ArithOp {
+    /// `a op b` on integers (`None` on overflow, division by zero or a shift out of range).
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        Some(match self {
+            ArithOp::Add => a.checked_add(b)?,
+            ArithOp::Sub => a.checked_sub(b)?,
+            ArithOp::Mul => a.checked_mul(b)?,
+            ArithOp::Div => a.checked_div(b)?,
+            ArithOp::Rem => a.checked_rem(b)?,
+            ArithOp::BitAnd => a & b,
+            ArithOp::BitOr => a | b,
+            ArithOp::BitXor => a ^ b,
+            ArithOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+            ArithOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+        })
+    }
+}
+
+/// Binary operators of rules and semantics: logic, comparison or arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// A comparison (the result is a boolean).
+    Cmp(CmpOp),
+    /// Arithmetic (the result has the operands' type).
+    Arith(ArithOp),
+}
+
+/// Unary operators of semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `!`
+    Not,
 }
 
 /// An instruction property used by program rules.
@@ -696,7 +792,7 @@ pub enum RuleExpr {
     /// Logical not.
     Not(Box<RuleExpr>),
     /// Binary operation.
-    Binary(crate::ast::BinOp, Box<RuleExpr>, Box<RuleExpr>),
+    Binary(BinOp, Box<RuleExpr>, Box<RuleExpr>),
 }
 
 /// Scalar types of semantics.
@@ -800,9 +896,9 @@ pub enum SemKind {
     /// A state element (optionally indexed).
     State(usize, Option<Box<SemExpr>>),
     /// Unary.
-    Unary(crate::ast::UnOp, Box<SemExpr>),
+    Unary(UnOp, Box<SemExpr>),
     /// Binary.
-    Binary(crate::ast::BinOp, Box<SemExpr>, Box<SemExpr>),
+    Binary(BinOp, Box<SemExpr>, Box<SemExpr>),
     /// Conditional.
     If(Box<SemExpr>, Box<SemExpr>, Box<SemExpr>),
     /// Match on an integer.

@@ -3,8 +3,8 @@
 //! by the type of what they are compared with, and folding of fixed fields.
 
 use super::Checker;
-use crate::ast::{self, BinOp};
-use crate::ir::{self, CondExpr, Type};
+use crate::ast;
+use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, Type, UnOp};
 
 /// A field slot: a field, or one element of an array field.
 #[derive(Debug, Clone)]
@@ -142,12 +142,14 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             cx.error(e.span, "expected an array field indexed by a constant");
             (CondExpr::Int(0), None)
         }
-        K::Unary(ast::UnOp::Not, x) => (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool)),
-        K::Unary(ast::UnOp::Neg, x) => {
-            (CondExpr::Arith(BinOp::Sub, Box::new(CondExpr::Int(0)), Box::new(lower(cx, s, x).0)), None)
-        }
-        K::Binary(op, a, b) => match op {
-            BinOp::And | BinOp::Or => {
+        K::Unary(op, x) => match un_op(*op) {
+            UnOp::Not => (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool)),
+            UnOp::Neg => {
+                (CondExpr::Arith(ArithOp::Sub, Box::new(CondExpr::Int(0)), Box::new(lower(cx, s, x).0)), None)
+            }
+        },
+        K::Binary(op, a, b) => match bin_op(*op) {
+            op @ (BinOp::And | BinOp::Or) => {
                 let (la, lb) = (lower(cx, s, a).0, lower(cx, s, b).0);
                 let mut parts = Vec::new();
                 for x in [la, lb] {
@@ -156,17 +158,17 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
                         (_, x) => parts.push(x),
                     }
                 }
-                (if *op == BinOp::And { CondExpr::And(parts) } else { CondExpr::Or(parts) }, Some(Type::Bool))
+                (if op == BinOp::And { CondExpr::And(parts) } else { CondExpr::Or(parts) }, Some(Type::Bool))
             }
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            BinOp::Cmp(op) => {
                 let (la, ta) = lower_against(cx, s, a, None);
                 let (lb, _) = lower_against(cx, s, b, ta.as_ref());
-                (CondExpr::Cmp(*op, Box::new(la), Box::new(lb)), Some(Type::Bool))
+                (CondExpr::Cmp(op, Box::new(la), Box::new(lb)), Some(Type::Bool))
             }
-            _ => {
+            BinOp::Arith(op) => {
                 let (la, _) = lower(cx, s, a);
                 let (lb, _) = lower(cx, s, b);
-                (CondExpr::Arith(*op, Box::new(la), Box::new(lb)), None)
+                (CondExpr::Arith(op, Box::new(la), Box::new(lb)), None)
             }
         },
         K::InSet(x, set) => {
@@ -333,13 +335,13 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
         C::Cmp(op, a, b) => {
             let (a, b) = (f(a), f(b));
             match (&a, &b) {
-                (C::Int(x), C::Int(y)) => C::Int(compare(*op, *x, *y) as i64),
+                (C::Int(x), C::Int(y)) => C::Int(op.holds(*x, *y) as i64),
                 (C::Field(s), C::Int(v)) | (C::Int(v), C::Field(s))
-                    if matches!(op, BinOp::Eq | BinOp::Ne) =>
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
                 {
                     match known(*s) {
                         Known::Ranges(r) if !r.iter().any(|(lo, hi)| (*lo..=*hi).contains(v)) => {
-                            C::Int((*op == BinOp::Ne) as i64)
+                            C::Int((*op == CmpOp::Ne) as i64)
                         }
                         _ => C::Cmp(*op, Box::new(a), Box::new(b)),
                     }
@@ -350,7 +352,7 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
         C::Arith(op, a, b) => {
             let (a, b) = (f(a), f(b));
             match (&a, &b) {
-                (C::Int(x), C::Int(y)) => match arith(*op, *x, *y) {
+                (C::Int(x), C::Int(y)) => match op.apply(*x, *y) {
                     Some(v) => C::Int(v),
                     None => C::Arith(*op, Box::new(a), Box::new(b)),
                 },
@@ -370,31 +372,76 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
     }
 }
 
-/// Evaluates a comparison.
-pub fn compare(op: BinOp, a: i64, b: i64) -> bool {
+/// The IR's operator for a spec's binary operator: the one place the checker maps them.
+pub fn bin_op(op: ast::BinOp) -> BinOp {
+    use ast::BinOp as A;
     match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => a < b,
-        BinOp::Le => a <= b,
-        BinOp::Gt => a > b,
-        _ => a >= b,
+        A::And => BinOp::And,
+        A::Or => BinOp::Or,
+        A::Eq => BinOp::Cmp(CmpOp::Eq),
+        A::Ne => BinOp::Cmp(CmpOp::Ne),
+        A::Lt => BinOp::Cmp(CmpOp::Lt),
+        A::Le => BinOp::Cmp(CmpOp::Le),
+        A::Gt => BinOp::Cmp(CmpOp::Gt),
+        A::Ge => BinOp::Cmp(CmpOp::Ge),
+        A::Add => BinOp::Arith(ArithOp::Add),
+        A::Sub => BinOp::Arith(ArithOp::Sub),
+        A::Mul => BinOp::Arith(ArithOp::Mul),
+        A::Div => BinOp::Arith(ArithOp::Div),
+        A::Rem => BinOp::Arith(ArithOp::Rem),
+        A::BitAnd => BinOp::Arith(ArithOp::BitAnd),
+        A::BitOr => BinOp::Arith(ArithOp::BitOr),
+        A::BitXor => BinOp::Arith(ArithOp::BitXor),
+        A::Shl => BinOp::Arith(ArithOp::Shl),
+        A::Shr => BinOp::Arith(ArithOp::Shr),
     }
 }
 
-/// Evaluates integer arithmetic (`None` on overflow or division by zero).
-pub fn arith(op: BinOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        BinOp::Add => a.checked_add(b)?,
-        BinOp::Sub => a.checked_sub(b)?,
-        BinOp::Mul => a.checked_mul(b)?,
-        BinOp::Div => a.checked_div(b)?,
-        BinOp::Rem => a.checked_rem(b)?,
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-        BinOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-        _ => return None,
-    })
+/// The IR's operator for a spec's unary operator.
+pub fn un_op(op: ast::UnOp) -> UnOp {
+    match op {
+        ast::UnOp::Neg => UnOp::Neg,
+        ast::UnOp::Not => UnOp::Not,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every spec operator maps to the IR operator that means the same: `7 op 3` by hand.
+    #[test]
+    fn operators_keep_their_meaning() {
+        use ast::BinOp as A;
+        let cmp =
+            [(A::Eq, false), (A::Ne, true), (A::Lt, false), (A::Le, false), (A::Gt, true), (A::Ge, true)];
+        for (op, want) in cmp {
+            let BinOp::Cmp(c) = bin_op(op) else { panic!("{} is a comparison", op.symbol()) };
+            assert_eq!(c.holds(7, 3), want, "7 {} 3", op.symbol());
+        }
+        let arith = [
+            (A::Add, 10),
+            (A::Sub, 4),
+            (A::Mul, 21),
+            (A::Div, 2),
+            (A::Rem, 1),
+            (A::BitAnd, 3),
+            (A::BitOr, 7),
+            (A::BitXor, 4),
+            (A::Shl, 56),
+            (A::Shr, 0),
+        ];
+        for (op, want) in arith {
+            let BinOp::Arith(a) = bin_op(op) else { panic!("{} is arithmetic", op.symbol()) };
+            assert_eq!(a.apply(7, 3), Some(want), "7 {} 3", op.symbol());
+        }
+        assert_eq!(bin_op(A::And), BinOp::And);
+        assert_eq!(bin_op(A::Or), BinOp::Or);
+        assert_eq!(un_op(ast::UnOp::Neg), UnOp::Neg);
+        assert_eq!(un_op(ast::UnOp::Not), UnOp::Not);
+        // What folding must not do: divide by zero or shift past the width.
+        assert_eq!(ArithOp::Div.apply(1, 0), None);
+        assert_eq!(ArithOp::Shl.apply(1, 64), None);
+        assert_eq!(ArithOp::Shr.apply(1, -1), None);
+    }
 }

@@ -1,10 +1,10 @@
 //! Validators: instruction properties, per-instruction constraints and program rules over
 //! neighbouring instructions.
 
-use super::cond::{self, Scope};
+use super::cond::{self, bin_op, un_op, Scope};
 use super::Checker;
-use crate::ast::{self, BinOp};
-use crate::ir::{self, RuleExpr};
+use crate::ast;
+use crate::ir::{self, ArithOp, BinOp, RuleExpr, UnOp};
 
 /// Declares properties (before formats define them).
 pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
@@ -133,13 +133,19 @@ fn rule_expr(cx: &mut Checker, t: &ir::Target, vars: &[String], e: &ast::Expr) -
                 RuleExpr::Int(0)
             }
         },
-        K::Unary(ast::UnOp::Not, x) => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
-        K::Unary(ast::UnOp::Neg, x) => {
-            RuleExpr::Binary(BinOp::Sub, Box::new(RuleExpr::Int(0)), Box::new(rule_expr(cx, t, vars, x)))
-        }
-        K::Binary(op, a, b) => {
-            RuleExpr::Binary(*op, Box::new(rule_expr(cx, t, vars, a)), Box::new(rule_expr(cx, t, vars, b)))
-        }
+        K::Unary(op, x) => match un_op(*op) {
+            UnOp::Not => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
+            UnOp::Neg => RuleExpr::Binary(
+                BinOp::Arith(ArithOp::Sub),
+                Box::new(RuleExpr::Int(0)),
+                Box::new(rule_expr(cx, t, vars, x)),
+            ),
+        },
+        K::Binary(op, a, b) => RuleExpr::Binary(
+            bin_op(*op),
+            Box::new(rule_expr(cx, t, vars, a)),
+            Box::new(rule_expr(cx, t, vars, b)),
+        ),
         _ => {
             cx.error(e.span, "this expression is not allowed in a rule");
             RuleExpr::Int(0)

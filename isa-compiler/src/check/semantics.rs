@@ -1,9 +1,10 @@
 //! Semantics: machine state, functions, hooks, the semantics of operation enums and each
 //! format's `execute` block, typed here so the interpreter backend emits plain Rust.
 
+use super::cond::{bin_op, un_op};
 use super::Checker;
-use crate::ast::{self, BinOp, Span, UnOp};
-use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
+use crate::ast::{self, Span};
+use crate::ir::{self, ArithOp, BinOp, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
 
 /// Resolves a scalar type name.
 pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
@@ -258,17 +259,12 @@ impl Lower<'_, '_> {
                 self.err(e.span, "only machine state arrays can be indexed")
             }
             K::Call(name, args) => self.call(name, args, e.span, want),
-            K::Unary(UnOp::Not, x) => {
+            K::Unary(op, x) => {
                 let x = self.expr(x, want);
                 let ty = x.ty;
-                ex(SemKind::Unary(UnOp::Not, Box::new(x)), ty)
+                ex(SemKind::Unary(un_op(*op), Box::new(x)), ty)
             }
-            K::Unary(UnOp::Neg, x) => {
-                let x = self.expr(x, want);
-                let ty = x.ty;
-                ex(SemKind::Unary(UnOp::Neg, Box::new(x)), ty)
-            }
-            K::Binary(op, a, b) => self.binary(*op, a, b, e.span, want),
+            K::Binary(op, a, b) => self.binary(bin_op(*op), a, b, e.span, want),
             K::If(c, a, b) => {
                 let c = self.cond(c);
                 let a = self.expr(a, want);
@@ -394,7 +390,7 @@ impl Lower<'_, '_> {
                 let (x, y) = (self.cond(a), self.cond(b));
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
             }
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            BinOp::Cmp(_) => {
                 // `op_add == nop`: resolve a bare enum value against the other side's enum.
                 let x = self.expr(a, None);
                 let y = match (&b.kind, self.enum_of(a)) {
@@ -417,13 +413,13 @@ impl Lower<'_, '_> {
                 let (x, y) = self.unify(x, y, span);
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
             }
-            BinOp::Shl | BinOp::Shr => {
+            BinOp::Arith(ArithOp::Shl | ArithOp::Shr) => {
                 let x = self.expr(a, want);
                 let y = self.expr(b, Some(T::U32));
                 let ty = x.ty;
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), ty)
             }
-            _ => {
+            BinOp::Arith(_) => {
                 let x = self.expr(a, want);
                 let y = self.expr(b, Some(x.ty));
                 let (x, y) = self.unify(x, y, span);

@@ -4,9 +4,8 @@
 
 use super::model::{lit, Model};
 use super::names::{camel, upper};
-use crate::ast::BinOp;
 use crate::check::placeholder;
-use crate::ir::{self, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
+use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -39,28 +38,28 @@ fn expr(e: &CondExpr) -> TokenStream {
         }
         CondExpr::Cmp(op, a, b) => {
             let op = match op {
-                BinOp::Eq => quote!(Cmp::Eq),
-                BinOp::Ne => quote!(Cmp::Ne),
-                BinOp::Lt => quote!(Cmp::Lt),
-                BinOp::Le => quote!(Cmp::Le),
-                BinOp::Gt => quote!(Cmp::Gt),
-                _ => quote!(Cmp::Ge),
+                CmpOp::Eq => quote!(Cmp::Eq),
+                CmpOp::Ne => quote!(Cmp::Ne),
+                CmpOp::Lt => quote!(Cmp::Lt),
+                CmpOp::Le => quote!(Cmp::Le),
+                CmpOp::Gt => quote!(Cmp::Gt),
+                CmpOp::Ge => quote!(Cmp::Ge),
             };
             let (a, b) = (expr(a), expr(b));
             quote!(Expr::Cmp(#op, &#a, &#b))
         }
         CondExpr::Arith(op, a, b) => {
             let op = match op {
-                BinOp::Add => quote!(Arith::Add),
-                BinOp::Sub => quote!(Arith::Sub),
-                BinOp::Mul => quote!(Arith::Mul),
-                BinOp::Div => quote!(Arith::Div),
-                BinOp::Rem => quote!(Arith::Rem),
-                BinOp::BitAnd => quote!(Arith::And),
-                BinOp::BitOr => quote!(Arith::Or),
-                BinOp::BitXor => quote!(Arith::Xor),
-                BinOp::Shl => quote!(Arith::Shl),
-                _ => quote!(Arith::Shr),
+                ArithOp::Add => quote!(Arith::Add),
+                ArithOp::Sub => quote!(Arith::Sub),
+                ArithOp::Mul => quote!(Arith::Mul),
+                ArithOp::Div => quote!(Arith::Div),
+                ArithOp::Rem => quote!(Arith::Rem),
+                ArithOp::BitAnd => quote!(Arith::And),
+                ArithOp::BitOr => quote!(Arith::Or),
+                ArithOp::BitXor => quote!(Arith::Xor),
+                ArithOp::Shl => quote!(Arith::Shl),
+                ArithOp::Shr => quote!(Arith::Shr),
             };
             let (a, b) = (expr(a), expr(b));
             quote!(Expr::Arith(#op, &#a, &#b))
@@ -98,7 +97,7 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
                     out.insert((b.0, d));
                 }
                 SyntaxItem::Opt(_, body) => walk(body, d, out),
-                _ => {}
+                SyntaxItem::Lit(_) | SyntaxItem::Show(_, Show::Num(_)) | SyntaxItem::Call(..) => {}
             }
         }
     }
@@ -138,7 +137,7 @@ fn tables(m: &Model) -> TokenStream {
                         Values::Range(..) | Values::Rest => {
                             let (lo, hi) = match v.values {
                                 Values::Range(lo, hi) => (lo, hi),
-                                _ => (0, (1u64 << e.width.min(63)) - 1),
+                                Values::One(_) | Values::Rest => (0, (1u64 << e.width.min(63)) - 1),
                             };
                             let (lo, hi) = (lit(lo as u128), lit(hi as u128));
                             let entry = match placeholder(s) {
