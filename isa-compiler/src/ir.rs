@@ -175,9 +175,31 @@ pub struct Variant {
     pub values: Values,
     /// Spellings per dialect (index = dialect): the first is printed, all are accepted; empty =
     /// not printable in that dialect.
-    pub spellings: Vec<Vec<String>>,
+    pub spellings: Vec<Vec<Spelling>>,
     /// Semantics (operation enums) or meaning (value tables).
     pub semantics: Option<SemExpr>,
+}
+
+/// How a variant is written in one dialect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spelling {
+    /// The text as the spec writes it (`r{v-32}`): what documentation shows.
+    pub text: String,
+    /// For a variant carrying a value, where the value stands in the text; `None`: the text
+    /// is printed for every value alike and never parsed back (Mesa's `???`).
+    pub value: Option<ValueText>,
+}
+
+/// A value written inside text: `prefix`, the raw value plus `shift` in decimal, `suffix`
+/// (`r{v-32}` is prefix `r`, shift -32, no suffix).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueText {
+    /// Text before the number.
+    pub prefix: String,
+    /// What is added to the raw value to give the printed number.
+    pub shift: i64,
+    /// Text after the number.
+    pub suffix: String,
 }
 
 /// A declared number format.

@@ -831,12 +831,16 @@ fn code(text: &str) -> String {
 }
 
 /// The spellings of a variant in one dialect: the printed one, then the aliases.
-fn spellings_text(spellings: &[String]) -> String {
+fn spellings_text(spellings: &[ir::Spelling]) -> String {
     match spellings.split_first() {
         None => "—".to_string(),
-        Some((first, [])) => code(first),
+        Some((first, [])) => code(&first.text),
         Some((first, rest)) => {
-            format!("{} (also {})", code(first), rest.iter().map(|x| code(x)).collect::<Vec<_>>().join(", "))
+            format!(
+                "{} (also {})",
+                code(&first.text),
+                rest.iter().map(|x| code(&x.text)).collect::<Vec<_>>().join(", ")
+            )
         }
     }
 }

@@ -22,7 +22,6 @@ use crate::ast::{self, Span};
 use crate::diag::Diagnostic;
 use crate::ir;
 pub(crate) use names::Names;
-pub(crate) use types::placeholder;
 
 /// Checks a parsed file and builds the target, or returns every error found.
 pub fn check(file: &ast::File) -> Result<ir::Target, Vec<Diagnostic>> {

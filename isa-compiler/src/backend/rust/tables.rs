@@ -4,7 +4,6 @@
 
 use super::model::{lit, Model};
 use super::names::{camel, upper};
-use crate::check::placeholder;
 use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -129,10 +128,11 @@ fn tables(m: &Model) -> TokenStream {
             for v in &e.variants {
                 let spellings = v.spellings.get(d).cloned().unwrap_or_default();
                 for s in &spellings {
+                    let text = &s.text;
                     match &v.values {
                         Values::One(x) => {
                             let x = lit(*x as u128);
-                            entries.push(quote!(Entry::Name(#s, #x)));
+                            entries.push(quote!(Entry::Name(#text, #x)));
                         }
                         Values::Range(..) | Values::Rest => {
                             let (lo, hi) = match v.values {
@@ -140,12 +140,12 @@ fn tables(m: &Model) -> TokenStream {
                                 Values::One(_) | Values::Rest => (0, (1u64 << e.width.min(63)) - 1),
                             };
                             let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-                            let entry = match placeholder(s) {
-                                Ok((prefix, shift, suffix)) => {
-                                    let shift = proc_macro2::Literal::i64_unsuffixed(shift);
+                            let entry = match &s.value {
+                                Some(ir::ValueText { prefix, shift, suffix }) => {
+                                    let shift = proc_macro2::Literal::i64_unsuffixed(*shift);
                                     quote!(Entry::Range { prefix: #prefix, suffix: #suffix, lo: #lo, hi: #hi, shift: #shift })
                                 }
-                                Err(_) => quote!(Entry::Many(#s, #lo, #hi)),
+                                None => quote!(Entry::Many(#text, #lo, #hi)),
                             };
                             if matches!(v.values, Values::Rest) {
                                 rest.push(entry);
