@@ -65,13 +65,11 @@ pub struct Dialect {
 }
 
 /// Scheduling control words: one before every `slots` instructions, slot `i` of it (a
-/// `slot.width`-bit value at bit `width * i`) scheduling instruction `i` of the group.
+/// `slot.width`-bit value at bit `slot.width * i`) scheduling instruction `i` of the group.
 #[derive(Debug, Clone)]
 pub struct Schedule {
-    /// The slot's fields and syntax (a format that is not an instruction).
+    /// The slot's fields, syntax and width (a format that is not an instruction).
     pub slot: Format,
-    /// Bits per slot.
-    pub width: u32,
     /// Instructions per control word.
     pub slots: u32,
     /// The instruction word that fills the last group.
@@ -479,6 +477,8 @@ pub struct Format {
     pub name: String,
     /// Doc comment.
     pub doc: String,
+    /// Width in bits: the declared one (`format slot : 21`), else the target's word.
+    pub width: u32,
     /// Fields, fixed ones included, in spec order.
     pub fields: Vec<Field>,
     /// Don't-care bits: ignored by the decoder, zero when encoding.

@@ -190,7 +190,7 @@ impl<'a> Model<'a> {
     // ---- Formats -------------------------------------------------------------------------------
 
     fn format(&self, i: usize) -> Value {
-        self.format_of(&self.t.formats[i], &self.format_anchors[i], None)
+        self.format_of(&self.t.formats[i], &self.format_anchors[i])
     }
 
     /// The scheduling control word: its grouping and its slot's table (or nothing).
@@ -198,16 +198,16 @@ impl<'a> Model<'a> {
         let Some(sch) = &self.t.schedule else { return s("") };
         obj([
             ("slots", Value::from(sch.slots)),
-            ("width", Value::from(sch.width)),
-            ("last", Value::from(sch.width * sch.slots)),
+            ("width", Value::from(sch.slot.width)),
+            ("last", Value::from(sch.slot.width * sch.slots)),
             ("pad", s(format!("{:#x}", sch.pad))),
             ("default", s(format!("{:#x}", sch.default_slot()))),
-            ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)), Some(sch.width))),
+            ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)))),
         ])
     }
 
-    fn format_of(&self, f: &ir::Format, anchor: &str, width: Option<u32>) -> Value {
-        let width = width.unwrap_or_else(|| self.format_width(f));
+    fn format_of(&self, f: &ir::Format, anchor: &str) -> Value {
+        let width = f.width;
         let owners = owners(width, &f.fields, &f.unused);
         let rows = f.fields.iter().map(|x| self.field_row(x, &f.fields, None)).collect();
         let constraints = f
@@ -241,17 +241,6 @@ impl<'a> Model<'a> {
             ("constraints", list(constraints)),
             ("properties", s(properties)),
         ])
-    }
-
-    /// The width of an encoding. The IR keeps no per-format width: it is the target's word
-    /// unless the fields reach further (formats wider than the word).
-    fn format_width(&self, f: &ir::Format) -> u32 {
-        let end = fields_end(&f.fields, &f.unused);
-        if end <= u64::from(self.t.word_bits) {
-            self.t.word_bits
-        } else {
-            u32::try_from(end.div_ceil(8).saturating_mul(8)).unwrap_or(u32::MAX)
-        }
     }
 
     // ---- Layouts -------------------------------------------------------------------------------
@@ -1019,23 +1008,6 @@ fn words_text(lo: u64, hi: u64) -> String {
     } else {
         format!("{}-{}", lo / 32, hi / 32)
     }
-}
-
-/// One bit past the highest bit any field element or `unused` piece touches.
-fn fields_end(fields: &[Field], unused: &[Piece]) -> u64 {
-    let mut end = 0u64;
-    for f in fields {
-        let last = f.array.as_ref().map_or(0, |(n, _)| n.saturating_sub(1));
-        for i in [0, last] {
-            for p in element_pieces(f, i) {
-                end = end.max(p.0.saturating_add(p.1));
-            }
-        }
-    }
-    for p in unused {
-        end = end.max(u64::from(p.lo) + u64::from(p.width));
-    }
-    end
 }
 
 /// Pieces (lo, width) of element `i`, computed without overflow.

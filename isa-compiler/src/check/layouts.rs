@@ -33,7 +33,7 @@ pub fn check(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             continue;
         }
         let leaves = t.leaves(LayoutId(i));
-        let constraints = constraints(cx, t, decl, &leaves);
+        let constraints = constraints(cx, t, decl, t.layouts[i].width, &leaves);
         let l = &mut t.layouts[i];
         l.leaves = leaves;
         l.constraints = constraints;
@@ -197,12 +197,14 @@ fn constraints(
     cx: &mut Checker,
     t: &ir::Target,
     decl: &ast::Layout,
+    width: u32,
     leaves: &[ir::Leaf],
 ) -> Vec<ir::Constraint> {
     // The leaves seen as the fields of one flat format, named by path.
     let flat = ir::Format {
         name: decl.name.name.clone(),
         doc: String::new(),
+        width,
         fields: leaves
             .iter()
             .map(|x| ir::Field {

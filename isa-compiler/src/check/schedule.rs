@@ -37,9 +37,10 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             .label("`schedule` names the format of one control-word slot");
         return;
     };
-    let decl = super::format_decls(file).into_iter().find(|l| l.name.name == id.name);
-    let width = match decl.and_then(|l| l.width.as_ref()).and_then(|e| super::fields::const_eval(e, None)) {
-        Some(w) if w > 0 && w < 64 => w as u32,
+    // The width must be declared: a slot is narrower than the word.
+    let declared = super::format_decls(file).into_iter().any(|l| l.name.name == id.name && l.width.is_some());
+    let width = match t.formats[index].width {
+        w if declared && w < 64 => w,
         _ => {
             cx.error(
                 id.span,
@@ -73,5 +74,5 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         cx.error(s.name.span, format!("the pad word {pad:#x} is no instruction of this target"))
             .note("`pad` is the instruction that fills a program's last group (a NOP)");
     }
-    t.schedule = Some(ir::Schedule { slot, width, slots: slots as u32, pad });
+    t.schedule = Some(ir::Schedule { slot, slots: slots as u32, pad });
 }
