@@ -13,6 +13,19 @@ pub struct NumberId(pub usize);
 /// A data layout of the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LayoutId(pub usize);
+/// An instruction encoding of the target (its place in `Target::formats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FormatId(pub usize);
+/// A field of a format (its place in `Format::fields`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldId(pub usize);
+/// A field slot of a format as the syntax engine numbers them: a field, or one element of an
+/// array field (its place in `Format::slots()`). In a layout's constraints, a leaf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SlotId(pub usize);
+/// An instruction property (its place in `Target::properties`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PropertyId(pub usize);
 
 /// A whole target.
 #[derive(Debug, Clone)]
@@ -353,7 +366,7 @@ pub struct Layout {
     /// Constraints over the layout's leaves.
     pub constraints: Vec<Constraint>,
     /// Every leaf field (nested layouts and arrays expanded) with absolute bits: what
-    /// constraints read (`CondExpr::Field(i)` is leaf `i`).
+    /// constraints read (`CondExpr::Field(SlotId(i))` is leaf `i`).
     pub leaves: Vec<Leaf>,
 }
 
@@ -487,8 +500,8 @@ pub struct Format {
     pub pattern: Vec<(u128, u128)>,
     /// Syntax per dialect (index = dialect).
     pub syntax: Vec<Syntax>,
-    /// Property values (property index → expression).
-    pub properties: Vec<(usize, CondExpr)>,
+    /// Property values.
+    pub properties: Vec<(PropertyId, CondExpr)>,
     /// Per-instruction constraints.
     pub constraints: Vec<Constraint>,
     /// Semantics.
@@ -497,17 +510,50 @@ pub struct Format {
     pub span: Span,
 }
 
+/// One field slot: a field, or one element of an array field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// The field.
+    pub field: FieldId,
+    /// The array element, for array fields.
+    pub element: Option<u32>,
+}
+
 impl Format {
-    /// The field slots the syntax engine sees: every field, array elements one by one.
-    pub fn slots(&self) -> Vec<(usize, Option<u32>)> {
+    /// The field slots the syntax engine sees (`SlotId` = place in this list): every field,
+    /// array elements one by one.
+    pub fn slots(&self) -> Vec<Slot> {
         let mut out = Vec::new();
         for (i, field) in self.fields.iter().enumerate() {
+            let field_id = FieldId(i);
             match &field.array {
-                None => out.push((i, None)),
-                Some((n, _)) => out.extend((0..*n).map(|e| (i, Some(e)))),
+                None => out.push(Slot { field: field_id, element: None }),
+                Some((n, _)) => out.extend((0..*n).map(|e| Slot { field: field_id, element: Some(e) })),
             }
         }
         out
+    }
+
+    /// Field `id`.
+    pub fn field(&self, id: FieldId) -> &Field {
+        &self.fields[id.0]
+    }
+}
+
+impl Target {
+    /// Format `id`.
+    pub fn format(&self, id: FormatId) -> &Format {
+        &self.formats[id.0]
+    }
+
+    /// Property `id`.
+    pub fn property(&self, id: PropertyId) -> &Property {
+        &self.properties[id.0]
+    }
+
+    /// Every format with its id, in declaration order.
+    pub fn format_ids(&self) -> impl Iterator<Item = (FormatId, &Format)> {
+        self.formats.iter().enumerate().map(|(i, f)| (FormatId(i), f))
     }
 }
 
@@ -626,8 +672,8 @@ pub enum NumStyle {
 pub enum CondExpr {
     /// Constant.
     Int(i64),
-    /// Raw value of field `n` of the format (flattened slot for array elements).
-    Field(usize),
+    /// Raw value of a field slot of the format.
+    Field(SlotId),
     /// Template parameter.
     Param(usize),
     /// The instruction's address.
@@ -809,8 +855,8 @@ pub enum RuleExpr {
     Var(usize),
     /// Number of instructions.
     Len,
-    /// Property `p` of instruction at index expression.
-    Prop(usize, Box<RuleExpr>),
+    /// A property of the instruction at an index.
+    Prop(PropertyId, Box<RuleExpr>),
     /// Logical not.
     Not(Box<RuleExpr>),
     /// Binary operation.
@@ -914,7 +960,7 @@ pub enum SemKind {
     /// A local variable or parameter.
     Local(String),
     /// A field of the executing instruction.
-    Field(usize),
+    Field(FieldId),
     /// A state element (optionally indexed).
     State(usize, Option<Box<SemExpr>>),
     /// Unary.

@@ -218,7 +218,7 @@ impl<'a> Model<'a> {
         let properties = f
             .properties
             .iter()
-            .filter_map(|(p, _)| self.t.properties.get(*p))
+            .filter_map(|(p, _)| self.t.properties.get(p.0))
             .map(|p| code(&p.name))
             .collect::<Vec<_>>()
             .join(", ");
@@ -712,7 +712,7 @@ impl<'a> Model<'a> {
                     .formats
                     .iter()
                     .zip(&self.format_anchors)
-                    .filter(|(f, _)| f.properties.iter().any(|(x, _)| *x == i))
+                    .filter(|(f, _)| f.properties.iter().any(|(x, _)| x.0 == i))
                     .map(|(f, a)| obj([("name", s(&f.name)), ("anchor", s(a))]))
                     .collect();
                 let default = if p.is_bool { (p.default != 0).to_string() } else { p.default.to_string() };

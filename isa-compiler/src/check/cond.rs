@@ -4,26 +4,7 @@
 
 use super::Checker;
 use crate::ast;
-use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, Type, UnOp};
-
-/// A field slot: a field, or one element of an array field.
-#[derive(Debug, Clone)]
-pub struct Slot {
-    pub field: usize,
-    pub element: Option<u32>,
-}
-
-/// Flattens a format's fields into slots (array elements become separate slots).
-pub fn slots(f: &ir::Format) -> Vec<Slot> {
-    let mut out = Vec::new();
-    for (i, field) in f.fields.iter().enumerate() {
-        match &field.array {
-            None => out.push(Slot { field: i, element: None }),
-            Some((n, _)) => out.extend((0..*n).map(|e| Slot { field: i, element: Some(e) })),
-        }
-    }
-    out
-}
+use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, FieldId, Slot, SlotId, Type, UnOp};
 
 /// What a template parameter is bound to at one instantiation.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,18 +22,19 @@ pub struct Scope<'a> {
 }
 
 impl Scope<'_> {
-    fn slot_of(&self, field: usize, element: Option<u32>) -> Option<usize> {
-        self.slots.iter().position(|s| s.field == field && s.element == element)
+    fn slot_of(&self, field: usize, element: Option<u32>) -> Option<SlotId> {
+        let field = FieldId(field);
+        self.slots.iter().position(|s| s.field == field && s.element == element).map(SlotId)
     }
 
-    fn field_type(&self, slot: usize) -> Type {
-        self.format.fields[self.slots[slot].field].ty.clone()
+    fn field_type(&self, slot: SlotId) -> Type {
+        self.format.field(self.slots[slot.0].field).ty.clone()
     }
 }
 
 /// The slots `e` reads, in order of first use.
-pub fn reads(e: &CondExpr) -> Vec<usize> {
-    fn walk(e: &CondExpr, out: &mut Vec<usize>) {
+pub fn reads(e: &CondExpr) -> Vec<SlotId> {
+    fn walk(e: &CondExpr, out: &mut Vec<SlotId>) {
         match e {
             CondExpr::Field(s) if !out.contains(s) => out.push(*s),
             CondExpr::Not(x) | CondExpr::In(x, _) => walk(x, out),
@@ -86,7 +68,7 @@ fn path_of(e: &ast::Expr) -> Option<String> {
 }
 
 /// The slot of the layout leaf `e` names by its dotted path, if it names one.
-fn leaf_slot(s: &Scope, e: &ast::Expr) -> Option<usize> {
+fn leaf_slot(s: &Scope, e: &ast::Expr) -> Option<SlotId> {
     let p = path_of(e)?;
     let fi = s.format.fields.iter().position(|f| f.name == p)?;
     s.slot_of(fi, None)
@@ -292,7 +274,7 @@ pub enum Known {
 
 /// Substitutes known slot values (fixed fields) and constant parameters, and simplifies;
 /// comparisons that a field's allowed values decide fold too.
-pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Binding)]) -> CondExpr {
+pub fn fold(e: &CondExpr, known: &dyn Fn(SlotId) -> Known, params: &[(String, Binding)]) -> CondExpr {
     use CondExpr as C;
     let f = |x: &CondExpr| fold(x, known, params);
     match e {

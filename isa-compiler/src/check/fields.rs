@@ -15,7 +15,9 @@ pub fn mask(w: u32) -> u64 {
 }
 
 /// Checks every layout and format; fills `t.layouts` and `t.formats` in declaration order.
-pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+/// Returns each format's declaration: later stages pair a format with its source through this.
+pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir::Target) -> Origins<'a> {
+    let mut origins = Vec::new();
     // Layout widths first: fields may nest layouts declared later.
     let mut layout_names: Vec<(String, u32)> = Vec::new();
     for item in &file.items {
@@ -83,6 +85,7 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
                 };
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
                 let pattern = pattern(cx, &fields);
+                origins.push((ir::FormatId(t.formats.len()), l));
                 t.formats.push(ir::Format {
                     name: l.name.name.clone(),
                     doc: l.doc.clone(),
@@ -101,7 +104,11 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
     }
     // Nested layouts can now be given their real widths.
     let _ = layout_names;
+    origins
 }
+
+/// The declaration each format of the target was made from.
+pub type Origins<'a> = Vec<(ir::FormatId, &'a ast::Layout)>;
 
 /// Evaluates a constant integer expression; `i` is the array index when given.
 pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {

@@ -229,7 +229,7 @@ fn constraints(
         execute: None,
         span: decl.name.span,
     };
-    let slots = cond::slots(&flat);
+    let slots = flat.slots();
     let scope = cond::Scope { t, format: &flat, slots: &slots, params: &[] };
     decl.constraints
         .iter()
@@ -237,7 +237,7 @@ fn constraints(
             let (expr, _) = cond::lower(cx, &scope, &c.expr);
             let reads = cond::reads(&expr)
                 .into_iter()
-                .filter_map(|s| leaves.get(s))
+                .filter_map(|s| leaves.get(s.0))
                 .map(|x| x.path.clone())
                 .collect();
             ir::Constraint {

@@ -21,7 +21,7 @@ pub fn slot_name(file: &ast::File) -> Option<String> {
 }
 
 /// Moves the slot format out of the instructions into `t.schedule`, checking the setting.
-pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+pub fn extract(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let Some(target) =
         file.items.iter().find_map(|i| if let ast::Item::Target(t) = i { Some(t) } else { None })
     else {
@@ -38,7 +38,7 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         return;
     };
     // The width must be declared: a slot is narrower than the word.
-    let declared = super::format_decls(file).into_iter().any(|l| l.name.name == id.name && l.width.is_some());
+    let declared = origins.iter().any(|(f, l)| *f == ir::FormatId(index) && l.width.is_some());
     let width = match t.formats[index].width {
         w if declared && w < 64 => w,
         _ => {

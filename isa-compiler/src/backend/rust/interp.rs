@@ -86,9 +86,9 @@ impl Gen<'_> {
         }
     }
 
-    fn field(&self, fi: usize) -> TokenStream {
+    fn field(&self, id: ir::FieldId) -> TokenStream {
         let Some(f) = self.format else { return quote!(0u32) };
-        let field = &f.fields[fi];
+        let field = f.field(id);
         if let Some(v) = field.fixed {
             if field.ty == Type::Bool {
                 let b = v != 0;

@@ -15,7 +15,7 @@ fn expr(e: &CondExpr) -> TokenStream {
             quote!(Expr::Int(#l))
         }
         CondExpr::Field(s) => {
-            let s = lit(*s as u128);
+            let s = lit(s.0 as u128);
             quote!(Expr::Field(#s))
         }
         CondExpr::Param(p) => {
@@ -261,8 +261,8 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
     let mut out = TokenStream::new();
     let fname = upper(&f.name);
     let slots = f.slots();
-    let infos = slots.iter().map(|(field_idx, element)| {
-        let field = &f.fields[*field_idx];
+    let infos = slots.iter().map(|&ir::Slot { field, element }| {
+        let field = f.field(field);
         let name = match element {
             Some(e) => format!("{}[{e}]", field.name),
             None => field.name.clone(),

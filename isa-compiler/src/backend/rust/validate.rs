@@ -3,7 +3,7 @@
 
 use super::model::{lit, Model};
 use super::names::{camel, snake};
-use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, RuleExpr, Type, Values};
+use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, RuleExpr, SlotId, Type, Values};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -54,9 +54,9 @@ fn arith_op(op: ArithOp) -> TokenStream {
 }
 
 /// A field slot of `f` read from the typed instruction `x`.
-fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
-    let (fi, element) = f.slots()[s];
-    let field = &f.fields[fi];
+fn slot(m: &Model, f: &ir::Format, s: SlotId) -> (TokenStream, Kind) {
+    let ir::Slot { field, element } = f.slots()[s.0];
+    let field = f.field(field);
     if let Some(v) = field.fixed {
         let v = proc_macro2::Literal::i64_unsuffixed(v as i64);
         return (quote!(#v), Kind::Int);
@@ -91,11 +91,11 @@ fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
 
 /// An instruction expression over the typed struct `x` of format `f`.
 fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
-    let read = |s: usize| slot(m, f, s);
+    let read = |s: SlotId| slot(m, f, s);
     // `sig == thrend` reads better than raw numbers.
-    let named = |s: usize, v: i64, op: CmpOp| {
-        let (fi, element) = f.slots()[s];
-        let field = &f.fields[fi];
+    let named = |s: SlotId, v: i64, op: CmpOp| {
+        let ir::Slot { field, element } = f.slots()[s.0];
+        let field = f.field(field);
         let (Type::Enum(en), None, None) = (&field.ty, element, field.fixed) else { return None };
         let vi = m.t.enums[en.0].variants.iter().position(|x| x.values == Values::One(v as u64))?;
         let (id, ename, vname) = (m.field_ident(&field.name), m.enum_ident(*en), m.variant_ident(*en, vi));
@@ -109,8 +109,8 @@ fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
 /// each leaf's raw bits.
 pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
     // The flat format of a layout's leaves has no arrays: slot `s` is leaf `s`.
-    let read = |s: usize| {
-        let Some(leaf) = leaves.get(s) else { return (quote!(0), Kind::Int) };
+    let read = |s: SlotId| {
+        let Some(leaf) = leaves.get(s.0) else { return (quote!(0), Kind::Int) };
         let raw = super::layouts::read_words(&leaf.pieces);
         match leaf.ty {
             Type::Bool => (quote!((#raw != 0)), Kind::Bool),
@@ -127,8 +127,8 @@ pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
 }
 
 /// A condition as Rust: `read` gives a slot's value, `named` may spell an enum comparison.
-type Read<'a> = &'a dyn Fn(usize) -> (TokenStream, Kind);
-type Named<'a> = &'a dyn Fn(usize, i64, CmpOp) -> Option<TokenStream>;
+type Read<'a> = &'a dyn Fn(SlotId) -> (TokenStream, Kind);
+type Named<'a> = &'a dyn Fn(SlotId, i64, CmpOp) -> Option<TokenStream>;
 
 fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
     let go = |x: &CondExpr| expr(x, read, named);
@@ -219,7 +219,7 @@ fn rule_expr(t: &ir::Target, vars: &[proc_macro2::Ident], e: &RuleExpr) -> (Toke
         }
         RuleExpr::Len => (quote!(len), Kind::Int),
         RuleExpr::Prop(p, idx) => {
-            let prop = &t.properties[*p];
+            let prop = t.property(*p);
             let name = format_ident!("{}", snake(&prop.name));
             let idx = as_int(rule_expr(t, vars, idx));
             if prop.is_bool {
@@ -271,7 +271,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut arms = Vec::new();
         for (fi, f) in t.formats.iter().enumerate() {
-            if let Some((_, e)) = f.properties.iter().find(|(i, _)| *i == pi) {
+            if let Some((_, e)) = f.properties.iter().find(|(i, _)| *i == ir::PropertyId(pi)) {
                 let n = m.format_ident(fi);
                 let v = cond(m, f, e);
                 let v = if p.is_bool { as_bool(v) } else { as_int(v) };
