@@ -334,7 +334,7 @@ impl<'a> Model<'a> {
         let kind = match f.ty {
             Type::Layout(_) => "struct ",
             Type::Enum(_) => "enum ",
-            _ => "",
+            Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => "",
         };
         let mut ty = vec![type_part(kind, None)];
         if let Value::Array(parts) = self.type_cell(&f.ty, siblings) {
@@ -362,7 +362,7 @@ impl<'a> Model<'a> {
                     Type::Switch { arms, .. } => {
                         arms.iter().any(|(_, ty)| matches!(ty, Type::Layout(l) if l.0 == id))
                     }
-                    _ => false,
+                    Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Enum(_) | Type::Number(_) => false,
                 };
                 if !uses {
                     continue;
@@ -404,8 +404,13 @@ impl<'a> Model<'a> {
             }
             let lo = base.saturating_add(lowest_bit(&f.pieces));
             let nested = match f.ty {
-                Type::Layout(n) if n.0 < self.t.layouts.len() => Some(n.0),
-                _ => None,
+                Type::Layout(n) => Some(n.0).filter(|n| *n < self.t.layouts.len()),
+                Type::Bool
+                | Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Switch { .. } => None,
             };
             match nested {
                 Some(n) if !stack.contains(&n) && stack.len() < MAX_NESTING => {
@@ -592,7 +597,9 @@ impl<'a> Model<'a> {
                     None => v.to_string(),
                 }
             }
-            _ => v.to_string(),
+            Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
+                v.to_string()
+            }
         }
     }
 
