@@ -13,6 +13,19 @@ pub struct NumberId(pub usize);
 /// A data layout of the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LayoutId(pub usize);
+/// An instruction encoding of the target (its place in `Target::formats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FormatId(pub usize);
+/// A field of a format (its place in `Format::fields`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldId(pub usize);
+/// A field slot of a format as the syntax engine numbers them: a field, or one element of an
+/// array field (its place in `Format::slots()`). In a layout's constraints, a leaf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SlotId(pub usize);
+/// An instruction property (its place in `Target::properties`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PropertyId(pub usize);
 
 /// A whole target.
 #[derive(Debug, Clone)]
@@ -65,13 +78,11 @@ pub struct Dialect {
 }
 
 /// Scheduling control words: one before every `slots` instructions, slot `i` of it (a
-/// `slot.width`-bit value at bit `width * i`) scheduling instruction `i` of the group.
+/// `slot.width`-bit value at bit `slot.width * i`) scheduling instruction `i` of the group.
 #[derive(Debug, Clone)]
 pub struct Schedule {
-    /// The slot's fields and syntax (a format that is not an instruction).
+    /// The slot's fields, syntax and width (a format that is not an instruction).
     pub slot: Format,
-    /// Bits per slot.
-    pub width: u32,
     /// Instructions per control word.
     pub slots: u32,
     /// The instruction word that fills the last group.
@@ -175,9 +186,31 @@ pub struct Variant {
     pub values: Values,
     /// Spellings per dialect (index = dialect): the first is printed, all are accepted; empty =
     /// not printable in that dialect.
-    pub spellings: Vec<Vec<String>>,
+    pub spellings: Vec<Vec<Spelling>>,
     /// Semantics (operation enums) or meaning (value tables).
     pub semantics: Option<SemExpr>,
+}
+
+/// How a variant is written in one dialect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spelling {
+    /// The text as the spec writes it (`r{v-32}`): what documentation shows.
+    pub text: String,
+    /// For a variant carrying a value, where the value stands in the text; `None`: the text
+    /// is printed for every value alike and never parsed back (Mesa's `???`).
+    pub value: Option<ValueText>,
+}
+
+/// A value written inside text: `prefix`, the raw value plus `shift` in decimal, `suffix`
+/// (`r{v-32}` is prefix `r`, shift -32, no suffix).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueText {
+    /// Text before the number.
+    pub prefix: String,
+    /// What is added to the raw value to give the printed number.
+    pub shift: i64,
+    /// Text after the number.
+    pub suffix: String,
 }
 
 /// A declared number format.
@@ -333,7 +366,7 @@ pub struct Layout {
     /// Constraints over the layout's leaves.
     pub constraints: Vec<Constraint>,
     /// Every leaf field (nested layouts and arrays expanded) with absolute bits: what
-    /// constraints read (`CondExpr::Field(i)` is leaf `i`).
+    /// constraints read (`CondExpr::Field(SlotId(i))` is leaf `i`).
     pub leaves: Vec<Leaf>,
 }
 
@@ -457,6 +490,8 @@ pub struct Format {
     pub name: String,
     /// Doc comment.
     pub doc: String,
+    /// Width in bits: the declared one (`format slot : 21`), else the target's word.
+    pub width: u32,
     /// Fields, fixed ones included, in spec order.
     pub fields: Vec<Field>,
     /// Don't-care bits: ignored by the decoder, zero when encoding.
@@ -465,8 +500,8 @@ pub struct Format {
     pub pattern: Vec<(u128, u128)>,
     /// Syntax per dialect (index = dialect).
     pub syntax: Vec<Syntax>,
-    /// Property values (property index → expression).
-    pub properties: Vec<(usize, CondExpr)>,
+    /// Property values.
+    pub properties: Vec<(PropertyId, CondExpr)>,
     /// Per-instruction constraints.
     pub constraints: Vec<Constraint>,
     /// Semantics.
@@ -475,17 +510,50 @@ pub struct Format {
     pub span: Span,
 }
 
+/// One field slot: a field, or one element of an array field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// The field.
+    pub field: FieldId,
+    /// The array element, for array fields.
+    pub element: Option<u32>,
+}
+
 impl Format {
-    /// The field slots the syntax engine sees: every field, array elements one by one.
-    pub fn slots(&self) -> Vec<(usize, Option<u32>)> {
+    /// The field slots the syntax engine sees (`SlotId` = place in this list): every field,
+    /// array elements one by one.
+    pub fn slots(&self) -> Vec<Slot> {
         let mut out = Vec::new();
         for (i, field) in self.fields.iter().enumerate() {
+            let field_id = FieldId(i);
             match &field.array {
-                None => out.push((i, None)),
-                Some((n, _)) => out.extend((0..*n).map(|e| (i, Some(e)))),
+                None => out.push(Slot { field: field_id, element: None }),
+                Some((n, _)) => out.extend((0..*n).map(|e| Slot { field: field_id, element: Some(e) })),
             }
         }
         out
+    }
+
+    /// Field `id`.
+    pub fn field(&self, id: FieldId) -> &Field {
+        &self.fields[id.0]
+    }
+}
+
+impl Target {
+    /// Format `id`.
+    pub fn format(&self, id: FormatId) -> &Format {
+        &self.formats[id.0]
+    }
+
+    /// Property `id`.
+    pub fn property(&self, id: PropertyId) -> &Property {
+        &self.properties[id.0]
+    }
+
+    /// Every format with its id, in declaration order.
+    pub fn format_ids(&self) -> impl Iterator<Item = (FormatId, &Format)> {
+        self.formats.iter().enumerate().map(|(i, f)| (FormatId(i), f))
     }
 }
 
@@ -604,8 +672,8 @@ pub enum NumStyle {
 pub enum CondExpr {
     /// Constant.
     Int(i64),
-    /// Raw value of field `n` of the format (flattened slot for array elements).
-    Field(usize),
+    /// Raw value of a field slot of the format.
+    Field(SlotId),
     /// Template parameter.
     Param(usize),
     /// The instruction's address.
@@ -617,13 +685,109 @@ pub enum CondExpr {
     /// Disjunction.
     Or(Vec<CondExpr>),
     /// Comparison.
-    Cmp(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    Cmp(CmpOp, Box<CondExpr>, Box<CondExpr>),
     /// Arithmetic.
-    Arith(crate::ast::BinOp, Box<CondExpr>, Box<CondExpr>),
+    Arith(ArithOp, Box<CondExpr>, Box<CondExpr>),
     /// Conditional value.
     If(Box<CondExpr>, Box<CondExpr>, Box<CondExpr>),
     /// Membership in a set of inclusive ranges.
     In(Box<CondExpr>, Vec<(i64, i64)>),
+}
+
+/// Comparisons: a `CondExpr::Cmp` holds one of these and nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// Whether `a op b` holds.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+/// Arithmetic and bitwise operators: a `CondExpr::Arith` holds one of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+}
+
+impl ArithOp {
+    /// `a op b` on integers (`None` on overflow, division by zero or a shift out of range).
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        Some(match self {
+            ArithOp::Add => a.checked_add(b)?,
+            ArithOp::Sub => a.checked_sub(b)?,
+            ArithOp::Mul => a.checked_mul(b)?,
+            ArithOp::Div => a.checked_div(b)?,
+            ArithOp::Rem => a.checked_rem(b)?,
+            ArithOp::BitAnd => a & b,
+            ArithOp::BitOr => a | b,
+            ArithOp::BitXor => a ^ b,
+            ArithOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+            ArithOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+        })
+    }
+}
+
+/// Binary operators of rules and semantics: logic, comparison or arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// A comparison (the result is a boolean).
+    Cmp(CmpOp),
+    /// Arithmetic (the result has the operands' type).
+    Arith(ArithOp),
+}
+
+/// Unary operators of semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `!`
+    Not,
 }
 
 /// An instruction property used by program rules.
@@ -691,12 +855,12 @@ pub enum RuleExpr {
     Var(usize),
     /// Number of instructions.
     Len,
-    /// Property `p` of instruction at index expression.
-    Prop(usize, Box<RuleExpr>),
+    /// A property of the instruction at an index.
+    Prop(PropertyId, Box<RuleExpr>),
     /// Logical not.
     Not(Box<RuleExpr>),
     /// Binary operation.
-    Binary(crate::ast::BinOp, Box<RuleExpr>, Box<RuleExpr>),
+    Binary(BinOp, Box<RuleExpr>, Box<RuleExpr>),
 }
 
 /// Scalar types of semantics.
@@ -796,13 +960,13 @@ pub enum SemKind {
     /// A local variable or parameter.
     Local(String),
     /// A field of the executing instruction.
-    Field(usize),
+    Field(FieldId),
     /// A state element (optionally indexed).
     State(usize, Option<Box<SemExpr>>),
     /// Unary.
-    Unary(crate::ast::UnOp, Box<SemExpr>),
+    Unary(UnOp, Box<SemExpr>),
     /// Binary.
-    Binary(crate::ast::BinOp, Box<SemExpr>, Box<SemExpr>),
+    Binary(BinOp, Box<SemExpr>, Box<SemExpr>),
     /// Conditional.
     If(Box<SemExpr>, Box<SemExpr>, Box<SemExpr>),
     /// Match on an integer.

@@ -89,7 +89,7 @@ fn lets_stand_for_their_values() {
     );
     let f = &t.formats[0];
     let guard = format!("{:?}", f.syntax[0].parts[0].arms[0].guard);
-    assert!(guard.contains("Field(0)") && guard.contains("Field(1)"), "{guard}");
+    assert!(guard.contains("Field(SlotId(0))") && guard.contains("Field(SlotId(1))"), "{guard}");
     assert_eq!(f.properties.len(), 1);
     // `!busy || rd != 0` is `!!(op == 0 && rd == 0) || rd != 0`: `op` is read first.
     assert_eq!(f.constraints[0].reads, ["op", "rd"]);

@@ -190,7 +190,7 @@ impl<'a> Model<'a> {
     // ---- Formats -------------------------------------------------------------------------------
 
     fn format(&self, i: usize) -> Value {
-        self.format_of(&self.t.formats[i], &self.format_anchors[i], None)
+        self.format_of(&self.t.formats[i], &self.format_anchors[i])
     }
 
     /// The scheduling control word: its grouping and its slot's table (or nothing).
@@ -198,16 +198,16 @@ impl<'a> Model<'a> {
         let Some(sch) = &self.t.schedule else { return s("") };
         obj([
             ("slots", Value::from(sch.slots)),
-            ("width", Value::from(sch.width)),
-            ("last", Value::from(sch.width * sch.slots)),
+            ("width", Value::from(sch.slot.width)),
+            ("last", Value::from(sch.slot.width * sch.slots)),
             ("pad", s(format!("{:#x}", sch.pad))),
             ("default", s(format!("{:#x}", sch.default_slot()))),
-            ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)), Some(sch.width))),
+            ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)))),
         ])
     }
 
-    fn format_of(&self, f: &ir::Format, anchor: &str, width: Option<u32>) -> Value {
-        let width = width.unwrap_or_else(|| self.format_width(f));
+    fn format_of(&self, f: &ir::Format, anchor: &str) -> Value {
+        let width = f.width;
         let owners = owners(width, &f.fields, &f.unused);
         let rows = f.fields.iter().map(|x| self.field_row(x, &f.fields, None)).collect();
         let constraints = f
@@ -218,7 +218,7 @@ impl<'a> Model<'a> {
         let properties = f
             .properties
             .iter()
-            .filter_map(|(p, _)| self.t.properties.get(*p))
+            .filter_map(|(p, _)| self.t.properties.get(p.0))
             .map(|p| code(&p.name))
             .collect::<Vec<_>>()
             .join(", ");
@@ -241,17 +241,6 @@ impl<'a> Model<'a> {
             ("constraints", list(constraints)),
             ("properties", s(properties)),
         ])
-    }
-
-    /// The width of an encoding. The IR keeps no per-format width: it is the target's word
-    /// unless the fields reach further (formats wider than the word).
-    fn format_width(&self, f: &ir::Format) -> u32 {
-        let end = fields_end(&f.fields, &f.unused);
-        if end <= u64::from(self.t.word_bits) {
-            self.t.word_bits
-        } else {
-            u32::try_from(end.div_ceil(8).saturating_mul(8)).unwrap_or(u32::MAX)
-        }
     }
 
     // ---- Layouts -------------------------------------------------------------------------------
@@ -345,7 +334,7 @@ impl<'a> Model<'a> {
         let kind = match f.ty {
             Type::Layout(_) => "struct ",
             Type::Enum(_) => "enum ",
-            _ => "",
+            Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => "",
         };
         let mut ty = vec![type_part(kind, None)];
         if let Value::Array(parts) = self.type_cell(&f.ty, siblings) {
@@ -373,7 +362,7 @@ impl<'a> Model<'a> {
                     Type::Switch { arms, .. } => {
                         arms.iter().any(|(_, ty)| matches!(ty, Type::Layout(l) if l.0 == id))
                     }
-                    _ => false,
+                    Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Enum(_) | Type::Number(_) => false,
                 };
                 if !uses {
                     continue;
@@ -415,8 +404,13 @@ impl<'a> Model<'a> {
             }
             let lo = base.saturating_add(lowest_bit(&f.pieces));
             let nested = match f.ty {
-                Type::Layout(n) if n.0 < self.t.layouts.len() => Some(n.0),
-                _ => None,
+                Type::Layout(n) => Some(n.0).filter(|n| *n < self.t.layouts.len()),
+                Type::Bool
+                | Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Switch { .. } => None,
             };
             match nested {
                 Some(n) if !stack.contains(&n) && stack.len() < MAX_NESTING => {
@@ -603,7 +597,9 @@ impl<'a> Model<'a> {
                     None => v.to_string(),
                 }
             }
-            _ => v.to_string(),
+            Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
+                v.to_string()
+            }
         }
     }
 
@@ -723,7 +719,7 @@ impl<'a> Model<'a> {
                     .formats
                     .iter()
                     .zip(&self.format_anchors)
-                    .filter(|(f, _)| f.properties.iter().any(|(x, _)| *x == i))
+                    .filter(|(f, _)| f.properties.iter().any(|(x, _)| x.0 == i))
                     .map(|(f, a)| obj([("name", s(&f.name)), ("anchor", s(a))]))
                     .collect();
                 let default = if p.is_bool { (p.default != 0).to_string() } else { p.default.to_string() };
@@ -831,12 +827,16 @@ fn code(text: &str) -> String {
 }
 
 /// The spellings of a variant in one dialect: the printed one, then the aliases.
-fn spellings_text(spellings: &[String]) -> String {
+fn spellings_text(spellings: &[ir::Spelling]) -> String {
     match spellings.split_first() {
         None => "—".to_string(),
-        Some((first, [])) => code(first),
+        Some((first, [])) => code(&first.text),
         Some((first, rest)) => {
-            format!("{} (also {})", code(first), rest.iter().map(|x| code(x)).collect::<Vec<_>>().join(", "))
+            format!(
+                "{} (also {})",
+                code(&first.text),
+                rest.iter().map(|x| code(&x.text)).collect::<Vec<_>>().join(", ")
+            )
         }
     }
 }
@@ -1015,23 +1015,6 @@ fn words_text(lo: u64, hi: u64) -> String {
     } else {
         format!("{}-{}", lo / 32, hi / 32)
     }
-}
-
-/// One bit past the highest bit any field element or `unused` piece touches.
-fn fields_end(fields: &[Field], unused: &[Piece]) -> u64 {
-    let mut end = 0u64;
-    for f in fields {
-        let last = f.array.as_ref().map_or(0, |(n, _)| n.saturating_sub(1));
-        for i in [0, last] {
-            for p in element_pieces(f, i) {
-                end = end.max(p.0.saturating_add(p.1));
-            }
-        }
-    }
-    for p in unused {
-        end = end.max(u64::from(p.lo) + u64::from(p.width));
-    }
-    end
 }
 
 /// Pieces (lo, width) of element `i`, computed without overflow.

@@ -3,27 +3,8 @@
 //! by the type of what they are compared with, and folding of fixed fields.
 
 use super::Checker;
-use crate::ast::{self, BinOp};
-use crate::ir::{self, CondExpr, Type};
-
-/// A field slot: a field, or one element of an array field.
-#[derive(Debug, Clone)]
-pub struct Slot {
-    pub field: usize,
-    pub element: Option<u32>,
-}
-
-/// Flattens a format's fields into slots (array elements become separate slots).
-pub fn slots(f: &ir::Format) -> Vec<Slot> {
-    let mut out = Vec::new();
-    for (i, field) in f.fields.iter().enumerate() {
-        match &field.array {
-            None => out.push(Slot { field: i, element: None }),
-            Some((n, _)) => out.extend((0..*n).map(|e| Slot { field: i, element: Some(e) })),
-        }
-    }
-    out
-}
+use crate::ast;
+use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, FieldId, Slot, SlotId, Type, UnOp};
 
 /// What a template parameter is bound to at one instantiation.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,18 +22,19 @@ pub struct Scope<'a> {
 }
 
 impl Scope<'_> {
-    fn slot_of(&self, field: usize, element: Option<u32>) -> Option<usize> {
-        self.slots.iter().position(|s| s.field == field && s.element == element)
+    fn slot_of(&self, field: usize, element: Option<u32>) -> Option<SlotId> {
+        let field = FieldId(field);
+        self.slots.iter().position(|s| s.field == field && s.element == element).map(SlotId)
     }
 
-    fn field_type(&self, slot: usize) -> Type {
-        self.format.fields[self.slots[slot].field].ty.clone()
+    fn field_type(&self, slot: SlotId) -> Type {
+        self.format.field(self.slots[slot.0].field).ty.clone()
     }
 }
 
 /// The slots `e` reads, in order of first use.
-pub fn reads(e: &CondExpr) -> Vec<usize> {
-    fn walk(e: &CondExpr, out: &mut Vec<usize>) {
+pub fn reads(e: &CondExpr) -> Vec<SlotId> {
+    fn walk(e: &CondExpr, out: &mut Vec<SlotId>) {
         match e {
             CondExpr::Field(s) if !out.contains(s) => out.push(*s),
             CondExpr::Not(x) | CondExpr::In(x, _) => walk(x, out),
@@ -86,7 +68,7 @@ fn path_of(e: &ast::Expr) -> Option<String> {
 }
 
 /// The slot of the layout leaf `e` names by its dotted path, if it names one.
-fn leaf_slot(s: &Scope, e: &ast::Expr) -> Option<usize> {
+fn leaf_slot(s: &Scope, e: &ast::Expr) -> Option<SlotId> {
     let p = path_of(e)?;
     let fi = s.format.fields.iter().position(|f| f.name == p)?;
     s.slot_of(fi, None)
@@ -142,12 +124,14 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             cx.error(e.span, "expected an array field indexed by a constant");
             (CondExpr::Int(0), None)
         }
-        K::Unary(ast::UnOp::Not, x) => (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool)),
-        K::Unary(ast::UnOp::Neg, x) => {
-            (CondExpr::Arith(BinOp::Sub, Box::new(CondExpr::Int(0)), Box::new(lower(cx, s, x).0)), None)
-        }
-        K::Binary(op, a, b) => match op {
-            BinOp::And | BinOp::Or => {
+        K::Unary(op, x) => match un_op(*op) {
+            UnOp::Not => (CondExpr::Not(Box::new(lower(cx, s, x).0)), Some(Type::Bool)),
+            UnOp::Neg => {
+                (CondExpr::Arith(ArithOp::Sub, Box::new(CondExpr::Int(0)), Box::new(lower(cx, s, x).0)), None)
+            }
+        },
+        K::Binary(op, a, b) => match bin_op(*op) {
+            op @ (BinOp::And | BinOp::Or) => {
                 let (la, lb) = (lower(cx, s, a).0, lower(cx, s, b).0);
                 let mut parts = Vec::new();
                 for x in [la, lb] {
@@ -156,17 +140,17 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
                         (_, x) => parts.push(x),
                     }
                 }
-                (if *op == BinOp::And { CondExpr::And(parts) } else { CondExpr::Or(parts) }, Some(Type::Bool))
+                (if op == BinOp::And { CondExpr::And(parts) } else { CondExpr::Or(parts) }, Some(Type::Bool))
             }
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            BinOp::Cmp(op) => {
                 let (la, ta) = lower_against(cx, s, a, None);
                 let (lb, _) = lower_against(cx, s, b, ta.as_ref());
-                (CondExpr::Cmp(*op, Box::new(la), Box::new(lb)), Some(Type::Bool))
+                (CondExpr::Cmp(op, Box::new(la), Box::new(lb)), Some(Type::Bool))
             }
-            _ => {
+            BinOp::Arith(op) => {
                 let (la, _) = lower(cx, s, a);
                 let (lb, _) = lower(cx, s, b);
-                (CondExpr::Arith(*op, Box::new(la), Box::new(lb)), None)
+                (CondExpr::Arith(op, Box::new(la), Box::new(lb)), None)
             }
         },
         K::InSet(x, set) => {
@@ -289,7 +273,7 @@ pub enum Known {
 
 /// Substitutes known slot values (fixed fields) and constant parameters, and simplifies;
 /// comparisons that a field's allowed values decide fold too.
-pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Binding)]) -> CondExpr {
+pub fn fold(e: &CondExpr, known: &dyn Fn(SlotId) -> Known, params: &[(String, Binding)]) -> CondExpr {
     use CondExpr as C;
     let f = |x: &CondExpr| fold(x, known, params);
     match e {
@@ -332,13 +316,13 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
         C::Cmp(op, a, b) => {
             let (a, b) = (f(a), f(b));
             match (&a, &b) {
-                (C::Int(x), C::Int(y)) => C::Int(compare(*op, *x, *y) as i64),
+                (C::Int(x), C::Int(y)) => C::Int(op.holds(*x, *y) as i64),
                 (C::Field(s), C::Int(v)) | (C::Int(v), C::Field(s))
-                    if matches!(op, BinOp::Eq | BinOp::Ne) =>
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
                 {
                     match known(*s) {
                         Known::Ranges(r) if !r.iter().any(|(lo, hi)| (*lo..=*hi).contains(v)) => {
-                            C::Int((*op == BinOp::Ne) as i64)
+                            C::Int((*op == CmpOp::Ne) as i64)
                         }
                         _ => C::Cmp(*op, Box::new(a), Box::new(b)),
                     }
@@ -349,7 +333,7 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
         C::Arith(op, a, b) => {
             let (a, b) = (f(a), f(b));
             match (&a, &b) {
-                (C::Int(x), C::Int(y)) => match arith(*op, *x, *y) {
+                (C::Int(x), C::Int(y)) => match op.apply(*x, *y) {
                     Some(v) => C::Int(v),
                     None => C::Arith(*op, Box::new(a), Box::new(b)),
                 },
@@ -369,31 +353,76 @@ pub fn fold(e: &CondExpr, known: &dyn Fn(usize) -> Known, params: &[(String, Bin
     }
 }
 
-/// Evaluates a comparison.
-pub fn compare(op: BinOp, a: i64, b: i64) -> bool {
+/// The IR's operator for a spec's binary operator: the one place the checker maps them.
+pub fn bin_op(op: ast::BinOp) -> BinOp {
+    use ast::BinOp as A;
     match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => a < b,
-        BinOp::Le => a <= b,
-        BinOp::Gt => a > b,
-        _ => a >= b,
+        A::And => BinOp::And,
+        A::Or => BinOp::Or,
+        A::Eq => BinOp::Cmp(CmpOp::Eq),
+        A::Ne => BinOp::Cmp(CmpOp::Ne),
+        A::Lt => BinOp::Cmp(CmpOp::Lt),
+        A::Le => BinOp::Cmp(CmpOp::Le),
+        A::Gt => BinOp::Cmp(CmpOp::Gt),
+        A::Ge => BinOp::Cmp(CmpOp::Ge),
+        A::Add => BinOp::Arith(ArithOp::Add),
+        A::Sub => BinOp::Arith(ArithOp::Sub),
+        A::Mul => BinOp::Arith(ArithOp::Mul),
+        A::Div => BinOp::Arith(ArithOp::Div),
+        A::Rem => BinOp::Arith(ArithOp::Rem),
+        A::BitAnd => BinOp::Arith(ArithOp::BitAnd),
+        A::BitOr => BinOp::Arith(ArithOp::BitOr),
+        A::BitXor => BinOp::Arith(ArithOp::BitXor),
+        A::Shl => BinOp::Arith(ArithOp::Shl),
+        A::Shr => BinOp::Arith(ArithOp::Shr),
     }
 }
 
-/// Evaluates integer arithmetic (`None` on overflow or division by zero).
-pub fn arith(op: BinOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        BinOp::Add => a.checked_add(b)?,
-        BinOp::Sub => a.checked_sub(b)?,
-        BinOp::Mul => a.checked_mul(b)?,
-        BinOp::Div => a.checked_div(b)?,
-        BinOp::Rem => a.checked_rem(b)?,
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-        BinOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-        _ => return None,
-    })
+/// The IR's operator for a spec's unary operator.
+pub fn un_op(op: ast::UnOp) -> UnOp {
+    match op {
+        ast::UnOp::Neg => UnOp::Neg,
+        ast::UnOp::Not => UnOp::Not,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every spec operator maps to the IR operator that means the same: `7 op 3` by hand.
+    #[test]
+    fn operators_keep_their_meaning() {
+        use ast::BinOp as A;
+        let cmp =
+            [(A::Eq, false), (A::Ne, true), (A::Lt, false), (A::Le, false), (A::Gt, true), (A::Ge, true)];
+        for (op, want) in cmp {
+            let BinOp::Cmp(c) = bin_op(op) else { panic!("{} is a comparison", op.symbol()) };
+            assert_eq!(c.holds(7, 3), want, "7 {} 3", op.symbol());
+        }
+        let arith = [
+            (A::Add, 10),
+            (A::Sub, 4),
+            (A::Mul, 21),
+            (A::Div, 2),
+            (A::Rem, 1),
+            (A::BitAnd, 3),
+            (A::BitOr, 7),
+            (A::BitXor, 4),
+            (A::Shl, 56),
+            (A::Shr, 0),
+        ];
+        for (op, want) in arith {
+            let BinOp::Arith(a) = bin_op(op) else { panic!("{} is arithmetic", op.symbol()) };
+            assert_eq!(a.apply(7, 3), Some(want), "7 {} 3", op.symbol());
+        }
+        assert_eq!(bin_op(A::And), BinOp::And);
+        assert_eq!(bin_op(A::Or), BinOp::Or);
+        assert_eq!(un_op(ast::UnOp::Neg), UnOp::Neg);
+        assert_eq!(un_op(ast::UnOp::Not), UnOp::Not);
+        // What folding must not do: divide by zero or shift past the width.
+        assert_eq!(ArithOp::Div.apply(1, 0), None);
+        assert_eq!(ArithOp::Shl.apply(1, 64), None);
+        assert_eq!(ArithOp::Shr.apply(1, -1), None);
+    }
 }

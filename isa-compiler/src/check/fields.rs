@@ -15,7 +15,9 @@ pub fn mask(w: u32) -> u64 {
 }
 
 /// Checks every layout and format; fills `t.layouts` and `t.formats` in declaration order.
-pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+/// Returns each format's declaration: later stages pair a format with its source through this.
+pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir::Target) -> Origins<'a> {
+    let mut origins = Vec::new();
     // Layout widths first: fields may nest layouts declared later.
     let mut layout_names: Vec<(String, u32)> = Vec::new();
     for item in &file.items {
@@ -88,9 +90,11 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
                         "the values its fields allow (`is`, `in`) leave none: it could never be decoded",
                     );
                 }
+                origins.push((ir::FormatId(t.formats.len()), l));
                 t.formats.push(ir::Format {
                     name: l.name.name.clone(),
                     doc: l.doc.clone(),
+                    width,
                     fields,
                     unused,
                     pattern,
@@ -105,7 +109,11 @@ pub fn layouts_and_formats(cx: &mut Checker, file: &ast::File, t: &mut ir::Targe
     }
     // Nested layouts can now be given their real widths.
     let _ = layout_names;
+    origins
 }
+
+/// The declaration each format of the target was made from.
+pub type Origins<'a> = Vec<(ir::FormatId, &'a ast::Layout)>;
 
 /// Evaluates a constant integer expression; `i` is the array index when given.
 pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {
@@ -480,4 +488,22 @@ fn range_cubes(lo: u64, hi: u64, w: u32) -> Vec<(u64, u64)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// A format's width is in the IR: the declared one, else the target's word.
+    #[test]
+    fn format_widths_are_in_the_ir() {
+        let src = "target t {\n    word 64\n    dialect asm { comment \"#\" }\n    schedule slot { slots 3 pad 0x5000000000000000 }\n}\n\
+            format slot : 21 {\n    stall: u4 @ 3:0\n    syntax asm { {stall} }\n}\n\
+            format nop {\n    op: u8 @ 63:56 is 0x50\n    syntax asm { \"nop\" }\n}\n\
+            format wide : 96 {\n    op: u8 @ 63:56 is 0x51\n    x: u8 @ 95:88\n    syntax asm { \"wide \" {x} }\n}\n";
+        let t =
+            crate::check_source(src).unwrap_or_else(|d| panic!("{}", crate::diag::render("t.isa", src, &d)));
+        let widths: Vec<(&str, u32)> = t.formats.iter().map(|f| (f.name.as_str(), f.width)).collect();
+        assert_eq!(widths, [("nop", 64), ("wide", 96)]);
+        let slot = t.schedule.as_ref().map(|s| (s.slot.name.as_str(), s.slot.width, s.slots));
+        assert_eq!(slot, Some(("slot", 21, 3)));
+    }
 }

@@ -33,7 +33,7 @@ pub fn check(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             continue;
         }
         let leaves = t.leaves(LayoutId(i));
-        let constraints = constraints(cx, t, decl, &leaves);
+        let constraints = constraints(cx, t, decl, t.layouts[i].width, &leaves);
         let l = &mut t.layouts[i];
         l.leaves = leaves;
         l.constraints = constraints;
@@ -197,12 +197,14 @@ fn constraints(
     cx: &mut Checker,
     t: &ir::Target,
     decl: &ast::Layout,
+    width: u32,
     leaves: &[ir::Leaf],
 ) -> Vec<ir::Constraint> {
     // The leaves seen as the fields of one flat format, named by path.
     let flat = ir::Format {
         name: decl.name.name.clone(),
         doc: String::new(),
+        width,
         fields: leaves
             .iter()
             .map(|x| ir::Field {
@@ -227,7 +229,7 @@ fn constraints(
         execute: None,
         span: decl.name.span,
     };
-    let slots = cond::slots(&flat);
+    let slots = flat.slots();
     let scope = cond::Scope { t, format: &flat, slots: &slots, params: &[] };
     decl.constraints
         .iter()
@@ -235,7 +237,7 @@ fn constraints(
             let (expr, _) = cond::lower(cx, &scope, &c.expr);
             let reads = cond::reads(&expr)
                 .into_iter()
-                .filter_map(|s| leaves.get(s))
+                .filter_map(|s| leaves.get(s.0))
                 .map(|x| x.path.clone())
                 .collect();
             ir::Constraint {

@@ -25,7 +25,6 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir;
 pub(crate) use names::Names;
 use std::collections::HashSet;
-pub(crate) use types::placeholder;
 
 /// Checks a parsed file and builds the target, or returns the errors found (the first
 /// [`crate::diag::SHOWN`] in full, the rest counted).
@@ -120,14 +119,14 @@ impl Checker {
             }
         }
         types::declare(self, file, &mut t);
-        fields::layouts_and_formats(self, file, &mut t);
+        let origins = fields::layouts_and_formats(self, file, &mut t);
         layouts::check(self, file, &mut t);
         ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
         rules::properties(self, file, &mut t);
-        syntax::lower_all(self, file, &mut t);
-        rules::lower(self, file, &mut t);
-        semantics::lower(self, file, &mut t);
-        schedule::extract(self, file, &mut t);
+        syntax::lower_all(self, file, &origins, &mut t);
+        rules::lower(self, file, &origins, &mut t);
+        semantics::lower(self, file, &origins, &mut t);
+        schedule::extract(self, file, &origins, &mut t);
         t
     }
 
@@ -207,17 +206,6 @@ impl Checker {
             });
         }
     }
-}
-
-/// The `format` items of a file, in order (index = the format's index in the target).
-pub(crate) fn format_decls(file: &ast::File) -> Vec<&ast::Layout> {
-    file.items
-        .iter()
-        .filter_map(|i| match i {
-            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => Some(l),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Finds a dialect's index by name.

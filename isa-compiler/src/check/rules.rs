@@ -1,10 +1,10 @@
 //! Validators: instruction properties, per-instruction constraints and program rules over
 //! neighbouring instructions.
 
-use super::cond::{self, Scope};
+use super::cond::{self, bin_op, un_op, Scope};
 use super::Checker;
-use crate::ast::{self, BinOp};
-use crate::ir::{self, RuleExpr};
+use crate::ast;
+use crate::ir::{self, ArithOp, BinOp, RuleExpr, UnOp};
 
 /// Declares properties (before formats define them).
 pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
@@ -39,17 +39,12 @@ pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
 }
 
 /// Lowers format properties and constraints, and program rules.
-pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
-    let decls = super::format_decls(file);
+pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let target = t.clone();
-    for (format, decl) in t.formats.iter_mut().zip(decls) {
-        let slots = cond::slots(format);
-        let scope = Scope {
-            t: &target,
-            format: &target.formats[target.formats.iter().position(|f| f.name == format.name).unwrap_or(0)],
-            slots: &slots,
-            params: &[],
-        };
+    for &(id, decl) in origins {
+        let format = &mut t.formats[id.0];
+        let slots = format.slots();
+        let scope = Scope { t: &target, format: target.format(id), slots: &slots, params: &[] };
         for (name, e) in &decl.properties {
             let Some(pi) = target.properties.iter().position(|p| p.name == name.name) else {
                 cx.error(name.span, format!("unknown property `{}`", name.name))
@@ -57,15 +52,16 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 continue;
             };
             let (c, _) = cond::lower(cx, &scope, e);
-            format.properties.push((pi, c));
+            format.properties.push((ir::PropertyId(pi), c));
         }
         for c in &decl.constraints {
             let (e, _) = cond::lower(cx, &scope, &c.expr);
             let reads = cond::reads(&e)
                 .into_iter()
                 .filter_map(|s| {
-                    let (fi, element) = *slots.get(s).map(|x| (x.field, x.element)).as_ref()?;
-                    let name = &format.fields[fi].name;
+                    let slot = slots.get(s.0)?;
+                    let name = &format.field(slot.field).name;
+                    let element = slot.element;
                     Some(element.map_or_else(|| name.clone(), |k| format!("{name}[{k}]")))
                 })
                 .collect();
@@ -122,7 +118,7 @@ fn rule_expr(cx: &mut Checker, t: &ir::Target, vars: &[String], e: &ast::Expr) -
         },
         K::Index(base, idx) => match &base.kind {
             K::Name(p) => match t.properties.iter().position(|x| x.name == *p) {
-                Some(pi) => RuleExpr::Prop(pi, Box::new(rule_expr(cx, t, vars, idx))),
+                Some(pi) => RuleExpr::Prop(ir::PropertyId(pi), Box::new(rule_expr(cx, t, vars, idx))),
                 None => {
                     cx.error(base.span, format!("unknown property `{p}`"));
                     RuleExpr::Int(0)
@@ -133,16 +129,62 @@ fn rule_expr(cx: &mut Checker, t: &ir::Target, vars: &[String], e: &ast::Expr) -
                 RuleExpr::Int(0)
             }
         },
-        K::Unary(ast::UnOp::Not, x) => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
-        K::Unary(ast::UnOp::Neg, x) => {
-            RuleExpr::Binary(BinOp::Sub, Box::new(RuleExpr::Int(0)), Box::new(rule_expr(cx, t, vars, x)))
-        }
-        K::Binary(op, a, b) => {
-            RuleExpr::Binary(*op, Box::new(rule_expr(cx, t, vars, a)), Box::new(rule_expr(cx, t, vars, b)))
-        }
+        K::Unary(op, x) => match un_op(*op) {
+            UnOp::Not => RuleExpr::Not(Box::new(rule_expr(cx, t, vars, x))),
+            UnOp::Neg => RuleExpr::Binary(
+                BinOp::Arith(ArithOp::Sub),
+                Box::new(RuleExpr::Int(0)),
+                Box::new(rule_expr(cx, t, vars, x)),
+            ),
+        },
+        K::Binary(op, a, b) => RuleExpr::Binary(
+            bin_op(*op),
+            Box::new(rule_expr(cx, t, vars, a)),
+            Box::new(rule_expr(cx, t, vars, b)),
+        ),
         _ => {
             cx.error(e.span, "this expression is not allowed in a rule");
             RuleExpr::Int(0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{CmpOp, CondExpr, FieldId, PropertyId, SemKind, SemStmt, Slot, SlotId};
+
+    /// Slots, fields and properties are named by ids: an array's elements are slots of their
+    /// own, so the field after a 3-element array is slot 4 and field 2.
+    #[test]
+    fn references_are_typed_ids() {
+        let src = "target t {\n    word 16\n    dialect asm { comment \"#\" }\n}\n\
+            property first: bool = false\nproperty second: int = 0\n\
+            machine {\n    r: u32\n}\n\
+            format f {\n    op: u4 @ 15:12 is 1\n    x[3]: u2 @ 2 * i +: 2\n    b: u4 @ 11:8\n\
+            syntax asm { \"f \" {x[0]} \" \" {x[1]} \" \" {x[2]} \" \" {b} }\n\
+            property second = b\n\
+            constraint c \"x[2] is 1 when b is 0\": x[2] == 1 || b != 0\n\
+            execute {\n        r = b;\n    }\n}\n";
+        let t =
+            crate::check_source(src).unwrap_or_else(|d| panic!("{}", crate::diag::render("t.isa", src, &d)));
+        let f = &t.formats[0];
+        let slots = f.slots();
+        assert_eq!(slots[3], Slot { field: FieldId(1), element: Some(2) });
+        assert_eq!(slots[4], Slot { field: FieldId(2), element: None });
+        assert_eq!(f.properties, [(PropertyId(1), CondExpr::Field(SlotId(4)))]);
+        let c = &f.constraints[0];
+        assert_eq!(c.reads, ["x[2]", "b"]);
+        let field = |s: usize| Box::new(CondExpr::Field(SlotId(s)));
+        assert_eq!(
+            c.expr,
+            CondExpr::Or(vec![
+                CondExpr::Cmp(CmpOp::Eq, field(3), Box::new(CondExpr::Int(1))),
+                CondExpr::Cmp(CmpOp::Ne, field(4), Box::new(CondExpr::Int(0))),
+            ])
+        );
+        let stmts = &f.execute.as_ref().map(|b| b.stmts.clone()).unwrap_or_default();
+        assert!(
+            matches!(stmts.as_slice(), [SemStmt::Assign(0, None, e)] if matches!(e.kind, SemKind::Field(FieldId(2))))
+        );
     }
 }

@@ -21,7 +21,7 @@ pub fn slot_name(file: &ast::File) -> Option<String> {
 }
 
 /// Moves the slot format out of the instructions into `t.schedule`, checking the setting.
-pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+pub fn extract(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let Some(target) =
         file.items.iter().find_map(|i| if let ast::Item::Target(t) = i { Some(t) } else { None })
     else {
@@ -37,9 +37,10 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             .label("`schedule` names the format of one control-word slot");
         return;
     };
-    let decl = super::format_decls(file).into_iter().find(|l| l.name.name == id.name);
-    let width = match decl.and_then(|l| l.width.as_ref()).and_then(|e| super::fields::const_eval(e, None)) {
-        Some(w) if w > 0 && w < 64 => w as u32,
+    // The width must be declared: a slot is narrower than the word.
+    let declared = origins.iter().any(|(f, l)| *f == ir::FormatId(index) && l.width.is_some());
+    let width = match t.formats[index].width {
+        w if declared && w < 64 => w,
         _ => {
             cx.error(
                 id.span,
@@ -73,5 +74,5 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         cx.error(s.name.span, format!("the pad word {pad:#x} is no instruction of this target"))
             .note("`pad` is the instruction that fills a program's last group (a NOP)");
     }
-    t.schedule = Some(ir::Schedule { slot, width, slots: slots as u32, pad });
+    t.schedule = Some(ir::Schedule { slot, slots: slots as u32, pad });
 }

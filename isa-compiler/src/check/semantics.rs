@@ -1,9 +1,10 @@
 //! Semantics: machine state, functions, hooks, the semantics of operation enums and each
 //! format's `execute` block, typed here so the interpreter backend emits plain Rust.
 
+use super::cond::{bin_op, un_op};
 use super::Checker;
-use crate::ast::{self, BinOp, Span, UnOp};
-use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
+use crate::ast::{self, Span};
+use crate::ir::{self, ArithOp, BinOp, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
 
 /// Resolves a scalar type name.
 pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
@@ -21,7 +22,7 @@ pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
     }
 }
 
-pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let mut sem = ir::Semantics::default();
     let mut any = false;
     for item in &file.items {
@@ -99,20 +100,19 @@ pub fn lower(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         }
     }
     // Execute blocks.
-    let decls = super::format_decls(file);
-    for (fidx, decl) in decls.iter().enumerate() {
+    for &(id, decl) in origins {
         if let Some(b) = &decl.execute {
             any = true;
             let mut l = Lower {
                 cx,
                 t: &snapshot,
                 sem: &sem,
-                format: Some(fidx),
+                format: Some(id),
                 locals: Vec::new(),
                 in_variant: false,
             };
             let block = l.block(b, None);
-            t.formats[fidx].execute = Some(block);
+            t.formats[id.0].execute = Some(block);
         }
     }
     if any {
@@ -124,7 +124,7 @@ struct Lower<'a, 'c> {
     cx: &'c mut Checker,
     t: &'a ir::Target,
     sem: &'a ir::Semantics,
-    format: Option<usize>,
+    format: Option<ir::FormatId>,
     locals: Vec<(String, T)>,
     in_variant: bool,
 }
@@ -258,17 +258,12 @@ impl Lower<'_, '_> {
                 self.err(e.span, "only machine state arrays can be indexed")
             }
             K::Call(name, args) => self.call(name, args, e.span, want),
-            K::Unary(UnOp::Not, x) => {
+            K::Unary(op, x) => {
                 let x = self.expr(x, want);
                 let ty = x.ty;
-                ex(SemKind::Unary(UnOp::Not, Box::new(x)), ty)
+                ex(SemKind::Unary(un_op(*op), Box::new(x)), ty)
             }
-            K::Unary(UnOp::Neg, x) => {
-                let x = self.expr(x, want);
-                let ty = x.ty;
-                ex(SemKind::Unary(UnOp::Neg, Box::new(x)), ty)
-            }
-            K::Binary(op, a, b) => self.binary(*op, a, b, e.span, want),
+            K::Binary(op, a, b) => self.binary(bin_op(*op), a, b, e.span, want),
             K::If(c, a, b) => {
                 let c = self.cond(c);
                 let a = self.expr(a, want);
@@ -334,10 +329,10 @@ impl Lower<'_, '_> {
             return ex(SemKind::State(si, None), self.sem.state[si].3);
         }
         if let Some(f) = self.format {
-            let format = &self.t.formats[f];
+            let format = self.t.format(f);
             if let Some(fi) = format.fields.iter().position(|x| x.name == n) {
                 let ty = if format.fields[fi].ty == ir::Type::Bool { T::Bool } else { T::U32 };
-                return ex(SemKind::Field(fi), ty);
+                return ex(SemKind::Field(ir::FieldId(fi)), ty);
             }
         }
         self.err(span, format!("unknown name `{n}`"))
@@ -345,7 +340,7 @@ impl Lower<'_, '_> {
 
     fn enum_of(&self, e: &ast::Expr) -> Option<ir::EnumId> {
         if let (ast::ExprKind::Name(n), Some(f)) = (&e.kind, self.format) {
-            let format = &self.t.formats[f];
+            let format = self.t.format(f);
             if let Some(field) = format.fields.iter().find(|x| x.name == *n) {
                 if let ir::Type::Enum(id) = field.ty {
                     return Some(id);
@@ -393,7 +388,7 @@ impl Lower<'_, '_> {
                 let (x, y) = (self.cond(a), self.cond(b));
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
             }
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            BinOp::Cmp(_) => {
                 // `op_add == nop`: resolve a bare enum value against the other side's enum.
                 let x = self.expr(a, None);
                 let y = match (&b.kind, self.enum_of(a)) {
@@ -416,13 +411,13 @@ impl Lower<'_, '_> {
                 let (x, y) = self.unify(x, y, span);
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), T::Bool)
             }
-            BinOp::Shl | BinOp::Shr => {
+            BinOp::Arith(ArithOp::Shl | ArithOp::Shr) => {
                 let x = self.expr(a, want);
                 let y = self.expr(b, Some(T::U32));
                 let ty = x.ty;
                 ex(SemKind::Binary(op, Box::new(x), Box::new(y)), ty)
             }
-            _ => {
+            BinOp::Arith(_) => {
                 let x = self.expr(a, want);
                 let y = self.expr(b, Some(x.ty));
                 let (x, y) = self.unify(x, y, span);
@@ -435,7 +430,7 @@ impl Lower<'_, '_> {
     fn is_bound(&self, n: &str) -> bool {
         self.locals.iter().any(|(l, _)| l == n)
             || self.sem.state.iter().any(|s| s.0 == n)
-            || self.format.is_some_and(|f| self.t.formats[f].fields.iter().any(|x| x.name == n))
+            || self.format.is_some_and(|f| self.t.format(f).fields.iter().any(|x| x.name == n))
     }
 
     fn unify(&mut self, x: SemExpr, y: SemExpr, span: Span) -> (SemExpr, SemExpr) {
@@ -516,12 +511,12 @@ impl Lower<'_, '_> {
         }
         // An enum-typed field called like a function applies the operation it holds.
         if let Some(f) = self.format {
-            let format = &self.t.formats[f];
+            let format = self.t.format(f);
             if let Some(fi) = format.fields.iter().position(|x| x.name == n) {
                 if let ir::Type::Enum(en) = format.fields[fi].ty {
                     if let Some((params, ret)) = self.t.enums[en.0].signature.clone() {
                         let xs = self.args(&params, args, span, n);
-                        let sel = ex(SemKind::Field(fi), T::U32);
+                        let sel = ex(SemKind::Field(ir::FieldId(fi)), T::U32);
                         return ex(SemKind::Op(en, Box::new(sel), xs), ret.unwrap_or(T::U32));
                     }
                 }

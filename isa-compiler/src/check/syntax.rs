@@ -3,13 +3,13 @@
 //! fixed fields are dropped (so one template serves formats that lack some fields), and every
 //! name is resolved here, once, for both the printer and the parser.
 
-use super::cond::{self, Binding, Known, Scope, Slot};
+use super::cond::{self, Binding, Known, Scope};
 use super::Checker;
 use crate::ast::{self, Span};
 use crate::ir::{self, CondExpr, NumStyle, NumberKind, Show, SyntaxArm, SyntaxItem, SyntaxPart, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
+pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let mut templates: BTreeMap<&str, &ast::TemplateDef> = BTreeMap::new();
     for item in &file.items {
         if let ast::Item::Template(td) = item {
@@ -17,12 +17,9 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         }
     }
     let cyclic = report_cycles(cx, &templates);
-    let layouts = super::format_decls(file);
     let target = t.clone();
-    for (fi, format) in t.formats.iter_mut().enumerate() {
-        let Some(decl) = layouts.get(fi) else {
-            continue;
-        };
+    for &(id, decl) in origins {
+        let format = &mut t.formats[id.0];
         for (d, _) in &decl.syntax {
             if super::dialect_index(&target, &d.name).is_none() {
                 cx.error(d.span, format!("unknown dialect `{}`", d.name)).note(format!(
@@ -31,7 +28,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                 ));
             }
         }
-        let slots = cond::slots(format);
+        let slots = format.slots();
         // The format's own templates (its groups' and forms') come before the file's.
         let mut scope = templates.clone();
         for td in &decl.templates {
@@ -171,7 +168,7 @@ struct Lowerer<'a, 'c> {
     cx: &'c mut Checker,
     t: &'a ir::Target,
     format: &'a ir::Format,
-    slots: &'a [Slot],
+    slots: &'a [ir::Slot],
     templates: &'a BTreeMap<&'a str, &'a ast::TemplateDef>,
     /// Templates on a reported cycle: calls to them are not followed.
     cyclic: &'a BTreeSet<&'a str>,
@@ -181,12 +178,12 @@ struct Lowerer<'a, 'c> {
 }
 
 impl Lowerer<'_, '_> {
-    fn known(&self) -> impl Fn(usize) -> Known + '_ {
-        move |slot: usize| {
-            let Some(s) = self.slots.get(slot) else {
+    fn known(&self) -> impl Fn(ir::SlotId) -> Known + '_ {
+        move |slot: ir::SlotId| {
+            let Some(s) = self.slots.get(slot.0) else {
                 return Known::Nothing;
             };
-            let field = &self.format.fields[s.field];
+            let field = self.format.field(s.field);
             match (s.element, field.fixed, &field.allowed) {
                 (None, Some(v), _) => Known::Value(v as i64),
                 (None, None, Some(r)) => {

@@ -151,27 +151,32 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     ir::Enum { name: e.name.name.clone(), doc: e.doc.clone(), width, variants, signature, else_spellings }
 }
 
-/// Spellings per dialect: the dialect's own, else the default strings, else the name.
+/// Spellings per dialect: the dialect's own, else the default strings, else the name. A ranged
+/// variant's `{v}` is parsed here, once; its text without `{v}` is printed for every value alike.
 fn spellings_for(
     cx: &mut Checker,
     given: &[(Option<ast::Ident>, String, Span)],
     t: &ir::Target,
     name: &str,
     ranged: bool,
-) -> Vec<Vec<String>> {
-    let mut default: Vec<String> = Vec::new();
-    let mut per: Vec<Vec<String>> = vec![Vec::new(); t.dialects.len()];
+) -> Vec<Vec<ir::Spelling>> {
+    let mut default: Vec<ir::Spelling> = Vec::new();
+    let mut per: Vec<Vec<ir::Spelling>> = vec![Vec::new(); t.dialects.len()];
     for (d, text, sp) in given {
-        // A range spelled without `{v}` (Mesa's `???`) prints but cannot be parsed back.
-        if ranged && text.contains("{v") {
-            if let Err(m) = placeholder(text) {
+        let value = match placeholder(text) {
+            Ok(v) if ranged => Some(v),
+            // A range spelled without `{v}` (Mesa's `???`) prints but cannot be parsed back.
+            Err(m) if ranged && text.contains("{v") => {
                 cx.error(*sp, m);
+                None
             }
-        }
+            _ => None,
+        };
+        let spelling = ir::Spelling { text: text.clone(), value };
         match d {
-            None => default.push(text.clone()),
+            None => default.push(spelling),
             Some(d) => match dialect_index(t, &d.name) {
-                Some(i) => per[i].push(text.clone()),
+                Some(i) => per[i].push(spelling),
                 None => {
                     let known: Vec<&str> = t.dialects.iter().map(|d| d.name.as_str()).collect();
                     cx.error(d.span, format!("unknown dialect `{}`", d.name))
@@ -181,13 +186,15 @@ fn spellings_for(
         }
     }
     if default.is_empty() {
-        default.push(if ranged { format!("{name}{{v}}") } else { name.to_string() });
+        let text = if ranged { format!("{name}{{v}}") } else { name.to_string() };
+        let value = if ranged { placeholder(&text).ok() } else { None };
+        default.push(ir::Spelling { text, value });
     }
     per.into_iter().map(|p| if p.is_empty() { default.clone() } else { p }).collect()
 }
 
-/// Splits a range spelling such as `"r{v-32}"` into (prefix, printed minus value, suffix).
-pub fn placeholder(text: &str) -> Result<(String, i64, String), String> {
+/// Splits a range spelling such as `"r{v-32}"` into prefix, printed minus raw value, suffix.
+fn placeholder(text: &str) -> Result<ir::ValueText, String> {
     let start = text.find("{v").ok_or("a range of values needs `{v}` in its spelling")?;
     let end = start + text[start..].find('}').ok_or("unclosed `{v`")?;
     let inner = text[start + 2..end].trim();
@@ -200,7 +207,7 @@ pub fn placeholder(text: &str) -> Result<(String, i64, String), String> {
     } else {
         return Err(format!("`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}` or `{{v-N}}`"));
     };
-    Ok((text[..start].to_string(), shift, text[end + 1..].to_string()))
+    Ok(ir::ValueText { prefix: text[..start].to_string(), shift, suffix: text[end + 1..].to_string() })
 }
 
 fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
@@ -327,5 +334,50 @@ pub fn constant(cx: &mut Checker, t: &ir::Target, ty: &Type, e: &ast::Expr) -> O
                 None
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{Spelling, ValueText};
+
+    /// The checker parses a range's `{v}` once; backends read the parts.
+    #[test]
+    fn range_spellings_are_parsed_into_the_ir() {
+        let src = r##"
+target t { word 32  dialect vc4asm { comment "#" }  dialect mesa { comment "#" } }
+enum ReadA : u6 {
+    ra(0..=31) "ra{v}"
+    acc(32..=35) "r{v-32}"
+    ra_33(36..=37) vc4asm "<{v+4}>" mesa "???"
+    raw(38..=39)
+    unif = 40 "unif{v}"
+}
+"##;
+        let t = crate::check_source(src).unwrap_or_else(|d| panic!("{d:?}"));
+        let spelled =
+            |variant: usize, dialect: usize| t.enums[0].variants[variant].spellings[dialect].clone();
+        let value = |prefix: &str, shift: i64, suffix: &str| {
+            Some(ValueText { prefix: prefix.into(), shift, suffix: suffix.into() })
+        };
+        assert_eq!(spelled(0, 0), vec![Spelling { text: "ra{v}".into(), value: value("ra", 0, "") }]);
+        assert_eq!(spelled(1, 1), vec![Spelling { text: "r{v-32}".into(), value: value("r", -32, "") }]);
+        assert_eq!(spelled(2, 0), vec![Spelling { text: "<{v+4}>".into(), value: value("<", 4, ">") }]);
+        // Printed for every value alike, never parsed back.
+        assert_eq!(spelled(2, 1), vec![Spelling { text: "???".into(), value: None }]);
+        // A range without spellings is spelled `name{v}`.
+        assert_eq!(spelled(3, 0), vec![Spelling { text: "raw{v}".into(), value: value("raw", 0, "") }]);
+        // One value: the text is a name, `{v}` or not.
+        assert_eq!(spelled(4, 1), vec![Spelling { text: "unif{v}".into(), value: None }]);
+    }
+
+    #[test]
+    fn a_malformed_placeholder_is_a_located_error() {
+        let src =
+            "target t { word 32  dialect a { comment \"#\" } }\nenum E : u4 {\n    r(0..=3) \"r{v*2}\"\n}\n";
+        let Err(d) = crate::check_source(src) else { panic!("`{{v*2}}` must not check") };
+        let text = crate::diag::render("bad.isa", src, &d);
+        assert!(text.contains("bad.isa:3:14"), "{text}");
+        assert!(text.contains("expected `{v}`, `{v+N}` or `{v-N}`"), "{text}");
     }
 }

@@ -172,7 +172,12 @@ fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
         .iter()
         .map(|t| match t {
             ir::Type::Enum(e) => camel(&m.t.enums[e.0].name),
-            _ => "value".into(),
+            ir::Type::Bool
+            | ir::Type::UInt(_)
+            | ir::Type::SInt(_)
+            | ir::Type::Number(_)
+            | ir::Type::Layout(_)
+            | ir::Type::Switch { .. } => "value".into(),
         })
         .collect();
     let doc = format!(" A field whose meaning depends on a tag field: one of {}.", arm_names.join(", "));

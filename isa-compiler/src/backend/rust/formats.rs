@@ -155,7 +155,12 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             let dep_id = m.field_ident(&dep.name);
             let (ret, conv) = match tag_ty {
                 Type::Bool => (quote!(bool), quote!(self.#dep_id.tag() != 0)),
-                _ => (uint(field.width()), {
+                Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Layout(_)
+                | Type::Switch { .. } => (uint(field.width()), {
                     let t = uint(field.width());
                     quote!(self.#dep_id.tag() as #t)
                 }),
@@ -424,7 +429,7 @@ fn fixed_value(m: &Model, ty: &Type, v: u64) -> TokenStream {
             let b = v != 0;
             quote!(isa_runtime::value::Value::Bool(#b))
         }
-        _ => {
+        Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
             let vl = lit(v as u128);
             quote!(isa_runtime::value::Value::Uint(#vl))
         }

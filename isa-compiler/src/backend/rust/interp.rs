@@ -4,8 +4,10 @@
 
 use super::model::{extract, Model};
 use super::names::{camel, ident, snake};
-use crate::ast::{BinOp, UnOp};
-use crate::ir::{self, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, Values};
+use crate::ir::{
+    self, ArithOp, BinOp, Builtin, CmpOp, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, UnOp,
+    Values,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -84,9 +86,9 @@ impl Gen<'_> {
         }
     }
 
-    fn field(&self, fi: usize) -> TokenStream {
+    fn field(&self, id: ir::FieldId) -> TokenStream {
         let Some(f) = self.format else { return quote!(0u32) };
-        let field = &f.fields[fi];
+        let field = f.field(id);
         if let Some(v) = field.fixed {
             if field.ty == Type::Bool {
                 let b = v != 0;
@@ -100,20 +102,32 @@ impl Gen<'_> {
             let bits = extract(&self.m.word_ty, &field.pieces);
             return match field.ty {
                 Type::Bool => quote!(({ let word = x.to_word().unwrap_or_default(); #bits } != 0)),
-                _ => quote!(({ let word = x.to_word().unwrap_or_default(); #bits } as u32)),
+                Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Layout(_)
+                | Type::Switch { .. } => {
+                    quote!(({ let word = x.to_word().unwrap_or_default(); #bits } as u32))
+                }
             };
         }
         let id = self.m.field_ident(&field.name);
         if field.is_tag {
             return match field.ty {
                 Type::Bool => quote!(x.#id()),
-                _ => quote!((x.#id() as u32)),
+                Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Layout(_)
+                | Type::Switch { .. } => quote!((x.#id() as u32)),
             };
         }
         match field.ty {
             Type::Bool => quote!(x.#id),
             Type::Enum(_) | Type::Switch { .. } => quote!((x.#id.bits() as u32)),
-            _ => quote!((x.#id as u32)),
+            Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) => quote!((x.#id as u32)),
         }
     }
 
@@ -259,27 +273,27 @@ impl Gen<'_> {
         match op {
             BinOp::And => quote!((#x && #y)),
             BinOp::Or => quote!((#x || #y)),
-            BinOp::Eq => quote!((#x == #y)),
-            BinOp::Ne => quote!((#x != #y)),
-            BinOp::Lt => quote!((#x < #y)),
-            BinOp::Le => quote!((#x <= #y)),
-            BinOp::Gt => quote!((#x > #y)),
-            BinOp::Ge => quote!((#x >= #y)),
-            BinOp::Add if float => quote!((#x + #y)),
-            BinOp::Sub if float => quote!((#x - #y)),
-            BinOp::Mul if float => quote!((#x * #y)),
-            BinOp::Div if float => quote!((#x / #y)),
-            BinOp::Rem if float => quote!((#x % #y)),
-            BinOp::Add => quote!(#x.wrapping_add(#y)),
-            BinOp::Sub => quote!(#x.wrapping_sub(#y)),
-            BinOp::Mul => quote!(#x.wrapping_mul(#y)),
-            BinOp::Div => quote!(#x.checked_div(#y).unwrap_or(0)),
-            BinOp::Rem => quote!(#x.checked_rem(#y).unwrap_or(0)),
-            BinOp::BitAnd => quote!((#x & #y)),
-            BinOp::BitOr => quote!((#x | #y)),
-            BinOp::BitXor => quote!((#x ^ #y)),
-            BinOp::Shl => quote!(#x.wrapping_shl(#y as u32)),
-            BinOp::Shr => quote!(#x.wrapping_shr(#y as u32)),
+            BinOp::Cmp(CmpOp::Eq) => quote!((#x == #y)),
+            BinOp::Cmp(CmpOp::Ne) => quote!((#x != #y)),
+            BinOp::Cmp(CmpOp::Lt) => quote!((#x < #y)),
+            BinOp::Cmp(CmpOp::Le) => quote!((#x <= #y)),
+            BinOp::Cmp(CmpOp::Gt) => quote!((#x > #y)),
+            BinOp::Cmp(CmpOp::Ge) => quote!((#x >= #y)),
+            BinOp::Arith(ArithOp::Add) if float => quote!((#x + #y)),
+            BinOp::Arith(ArithOp::Sub) if float => quote!((#x - #y)),
+            BinOp::Arith(ArithOp::Mul) if float => quote!((#x * #y)),
+            BinOp::Arith(ArithOp::Div) if float => quote!((#x / #y)),
+            BinOp::Arith(ArithOp::Rem) if float => quote!((#x % #y)),
+            BinOp::Arith(ArithOp::Add) => quote!(#x.wrapping_add(#y)),
+            BinOp::Arith(ArithOp::Sub) => quote!(#x.wrapping_sub(#y)),
+            BinOp::Arith(ArithOp::Mul) => quote!(#x.wrapping_mul(#y)),
+            BinOp::Arith(ArithOp::Div) => quote!(#x.checked_div(#y).unwrap_or(0)),
+            BinOp::Arith(ArithOp::Rem) => quote!(#x.checked_rem(#y).unwrap_or(0)),
+            BinOp::Arith(ArithOp::BitAnd) => quote!((#x & #y)),
+            BinOp::Arith(ArithOp::BitOr) => quote!((#x | #y)),
+            BinOp::Arith(ArithOp::BitXor) => quote!((#x ^ #y)),
+            BinOp::Arith(ArithOp::Shl) => quote!(#x.wrapping_shl(#y as u32)),
+            BinOp::Arith(ArithOp::Shr) => quote!(#x.wrapping_shr(#y as u32)),
         }
     }
 
@@ -300,7 +314,7 @@ impl Gen<'_> {
             Builtin::Abs => match t0 {
                 T::F32 => quote!(#a.abs()),
                 T::I32 => quote!(#a.wrapping_abs()),
-                _ => a,
+                T::Bool | T::U32 | T::U64 => a,
             },
             Builtin::Clamp => {
                 let hi = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
@@ -322,7 +336,13 @@ fn calls_machine(e: &SemExpr) -> bool {
         SemKind::Builtin(_, xs) => xs.iter().any(calls_machine),
         SemKind::State(_, Some(i)) => calls_machine(i),
         SemKind::Match(..) => true,
-        _ => false,
+        SemKind::Int(_)
+        | SemKind::Float(_)
+        | SemKind::Bool(_)
+        | SemKind::Local(_)
+        | SemKind::Field(_)
+        | SemKind::State(_, None)
+        | SemKind::VariantValue => false,
     }
 }
 

@@ -427,7 +427,12 @@ fn type_checks(m: &Model, top: &str, ty: &Type, at: &[Piece], path: &str, out: &
         Type::Layout(l) => {
             decode_checks(m, top, &m.t.layouts[l.0], at, &format!("{path}."), out);
         }
-        _ => {}
+        Type::Bool
+        | Type::UInt(_)
+        | Type::SInt(_)
+        | Type::Enum(_)
+        | Type::Number(_)
+        | Type::Switch { .. } => {}
     }
 }
 
@@ -450,7 +455,7 @@ fn type_zero_is_valid(m: &Model, ty: &Type) -> bool {
         Type::Enum(e) => m.t.enums[e.0].variant_of(0).is_some(),
         Type::Layout(l) => zero_is_valid(m, &m.t.layouts[l.0]),
         Type::Switch { arms, .. } => arms.iter().any(|(v, ty)| *v == 0 && type_zero_is_valid(m, ty)),
-        _ => true,
+        Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) => true,
     }
 }
 
@@ -504,7 +509,12 @@ fn elem_type(m: &Model, ty: &Type) -> TokenStream {
             let id = layout_ident(m, *l);
             quote!(#id)
         }
-        _ => m.rust_type(ty),
+        Type::Bool
+        | Type::UInt(_)
+        | Type::SInt(_)
+        | Type::Enum(_)
+        | Type::Number(_)
+        | Type::Switch { .. } => m.rust_type(ty),
     }
 }
 
@@ -925,7 +935,7 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             let w = match ty {
                 Type::Number(n) => m.t.numbers[n.0].kind.width(),
                 Type::UInt(w) => *w,
-                _ => 0,
+                Type::Bool | Type::SInt(_) | Type::Enum(_) | Type::Layout(_) | Type::Switch { .. } => 0,
             };
             let t = uint(w);
             let err = kind("expected a non-negative integer");
@@ -1212,7 +1222,12 @@ fn value_name(m: &Model, ty: &Type, v: u64) -> String {
         Type::Enum(e) => m.t.enums[e.0]
             .variant_of(v)
             .map_or_else(|| v.to_string(), |i| m.t.enums[e.0].variants[i].name.clone()),
-        _ => v.to_string(),
+        Type::Bool
+        | Type::UInt(_)
+        | Type::SInt(_)
+        | Type::Number(_)
+        | Type::Layout(_)
+        | Type::Switch { .. } => v.to_string(),
     }
 }
 

@@ -14,7 +14,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let def = formats::format_def(m, slot.clone(), &s.slot);
     let statics = tables::format_statics(m, &s.slot);
     let format_id = format_ident!("{}_FORMAT", upper(&s.slot.name));
-    let (slots, width) = (lit(s.slots as u128), lit(s.width as u128));
+    let (slots, width) = (lit(s.slots as u128), lit(s.slot.width as u128));
     let pad = hex(s.pad);
     let default_slot = hex(s.default_slot() as u128);
     let word_ty = &m.word_ty;
@@ -23,7 +23,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let raw = if word_ty.to_string() == "u64" { quote!(raw) } else { quote!(raw as #word_ty) };
     let doc = format!(
         " Programs are groups of one control word and {} instructions; slot i of the control word (bits {}i..{}i+{}) is a `{}` scheduling instruction i.",
-        s.slots, s.width, s.width, s.width - 1, slot
+        s.slots, s.slot.width, s.slot.width, s.slot.width - 1, slot
     );
     quote! {
         #def

@@ -4,9 +4,7 @@
 
 use super::model::{lit, Model};
 use super::names::{camel, upper};
-use crate::ast::BinOp;
-use crate::check::placeholder;
-use crate::ir::{self, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
+use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -17,7 +15,7 @@ fn expr(e: &CondExpr) -> TokenStream {
             quote!(Expr::Int(#l))
         }
         CondExpr::Field(s) => {
-            let s = lit(*s as u128);
+            let s = lit(s.0 as u128);
             quote!(Expr::Field(#s))
         }
         CondExpr::Param(p) => {
@@ -39,28 +37,28 @@ fn expr(e: &CondExpr) -> TokenStream {
         }
         CondExpr::Cmp(op, a, b) => {
             let op = match op {
-                BinOp::Eq => quote!(Cmp::Eq),
-                BinOp::Ne => quote!(Cmp::Ne),
-                BinOp::Lt => quote!(Cmp::Lt),
-                BinOp::Le => quote!(Cmp::Le),
-                BinOp::Gt => quote!(Cmp::Gt),
-                _ => quote!(Cmp::Ge),
+                CmpOp::Eq => quote!(Cmp::Eq),
+                CmpOp::Ne => quote!(Cmp::Ne),
+                CmpOp::Lt => quote!(Cmp::Lt),
+                CmpOp::Le => quote!(Cmp::Le),
+                CmpOp::Gt => quote!(Cmp::Gt),
+                CmpOp::Ge => quote!(Cmp::Ge),
             };
             let (a, b) = (expr(a), expr(b));
             quote!(Expr::Cmp(#op, &#a, &#b))
         }
         CondExpr::Arith(op, a, b) => {
             let op = match op {
-                BinOp::Add => quote!(Arith::Add),
-                BinOp::Sub => quote!(Arith::Sub),
-                BinOp::Mul => quote!(Arith::Mul),
-                BinOp::Div => quote!(Arith::Div),
-                BinOp::Rem => quote!(Arith::Rem),
-                BinOp::BitAnd => quote!(Arith::And),
-                BinOp::BitOr => quote!(Arith::Or),
-                BinOp::BitXor => quote!(Arith::Xor),
-                BinOp::Shl => quote!(Arith::Shl),
-                _ => quote!(Arith::Shr),
+                ArithOp::Add => quote!(Arith::Add),
+                ArithOp::Sub => quote!(Arith::Sub),
+                ArithOp::Mul => quote!(Arith::Mul),
+                ArithOp::Div => quote!(Arith::Div),
+                ArithOp::Rem => quote!(Arith::Rem),
+                ArithOp::BitAnd => quote!(Arith::And),
+                ArithOp::BitOr => quote!(Arith::Or),
+                ArithOp::BitXor => quote!(Arith::Xor),
+                ArithOp::Shl => quote!(Arith::Shl),
+                ArithOp::Shr => quote!(Arith::Shr),
             };
             let (a, b) = (expr(a), expr(b));
             quote!(Expr::Arith(#op, &#a, &#b))
@@ -98,7 +96,7 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
                     out.insert((b.0, d));
                 }
                 SyntaxItem::Opt(_, body) => walk(body, d, out),
-                _ => {}
+                SyntaxItem::Lit(_) | SyntaxItem::Show(_, Show::Num(_)) | SyntaxItem::Call(..) => {}
             }
         }
     }
@@ -130,23 +128,24 @@ fn tables(m: &Model) -> TokenStream {
             for v in &e.variants {
                 let spellings = v.spellings.get(d).cloned().unwrap_or_default();
                 for s in &spellings {
+                    let text = &s.text;
                     match &v.values {
                         Values::One(x) => {
                             let x = lit(*x as u128);
-                            entries.push(quote!(Entry::Name(#s, #x)));
+                            entries.push(quote!(Entry::Name(#text, #x)));
                         }
                         Values::Range(..) | Values::Rest => {
                             let (lo, hi) = match v.values {
                                 Values::Range(lo, hi) => (lo, hi),
-                                _ => (0, (1u64 << e.width.min(63)) - 1),
+                                Values::One(_) | Values::Rest => (0, (1u64 << e.width.min(63)) - 1),
                             };
                             let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-                            let entry = match placeholder(s) {
-                                Ok((prefix, shift, suffix)) => {
-                                    let shift = proc_macro2::Literal::i64_unsuffixed(shift);
+                            let entry = match &s.value {
+                                Some(ir::ValueText { prefix, shift, suffix }) => {
+                                    let shift = proc_macro2::Literal::i64_unsuffixed(*shift);
                                     quote!(Entry::Range { prefix: #prefix, suffix: #suffix, lo: #lo, hi: #hi, shift: #shift })
                                 }
-                                Err(_) => quote!(Entry::Many(#s, #lo, #hi)),
+                                None => quote!(Entry::Many(#text, #lo, #hi)),
                             };
                             if matches!(v.values, Values::Rest) {
                                 rest.push(entry);
@@ -262,8 +261,8 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
     let mut out = TokenStream::new();
     let fname = upper(&f.name);
     let slots = f.slots();
-    let infos = slots.iter().map(|(field_idx, element)| {
-        let field = &f.fields[*field_idx];
+    let infos = slots.iter().map(|&ir::Slot { field, element }| {
+        let field = f.field(field);
         let name = match element {
             Some(e) => format!("{}[{e}]", field.name),
             None => field.name.clone(),

@@ -3,8 +3,7 @@
 
 use super::model::{lit, Model};
 use super::names::{camel, snake};
-use crate::ast::BinOp;
-use crate::ir::{self, CondExpr, RuleExpr, Type, Values};
+use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, RuleExpr, SlotId, Type, Values};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -28,33 +27,36 @@ fn as_bool((e, k): (TokenStream, Kind)) -> TokenStream {
     }
 }
 
-fn binop(op: BinOp) -> TokenStream {
+fn cmp_op(op: CmpOp) -> TokenStream {
     match op {
-        BinOp::Eq => quote!(==),
-        BinOp::Ne => quote!(!=),
-        BinOp::Lt => quote!(<),
-        BinOp::Le => quote!(<=),
-        BinOp::Gt => quote!(>),
-        BinOp::Ge => quote!(>=),
-        BinOp::Add => quote!(+),
-        BinOp::Sub => quote!(-),
-        BinOp::Mul => quote!(*),
-        BinOp::Div => quote!(/),
-        BinOp::Rem => quote!(%),
-        BinOp::BitAnd => quote!(&),
-        BinOp::BitOr => quote!(|),
-        BinOp::BitXor => quote!(^),
-        BinOp::Shl => quote!(<<),
-        BinOp::Shr => quote!(>>),
-        BinOp::And => quote!(&&),
-        BinOp::Or => quote!(||),
+        CmpOp::Eq => quote!(==),
+        CmpOp::Ne => quote!(!=),
+        CmpOp::Lt => quote!(<),
+        CmpOp::Le => quote!(<=),
+        CmpOp::Gt => quote!(>),
+        CmpOp::Ge => quote!(>=),
+    }
+}
+
+fn arith_op(op: ArithOp) -> TokenStream {
+    match op {
+        ArithOp::Add => quote!(+),
+        ArithOp::Sub => quote!(-),
+        ArithOp::Mul => quote!(*),
+        ArithOp::Div => quote!(/),
+        ArithOp::Rem => quote!(%),
+        ArithOp::BitAnd => quote!(&),
+        ArithOp::BitOr => quote!(|),
+        ArithOp::BitXor => quote!(^),
+        ArithOp::Shl => quote!(<<),
+        ArithOp::Shr => quote!(>>),
     }
 }
 
 /// A field slot of `f` read from the typed instruction `x`.
-fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
-    let (fi, element) = f.slots()[s];
-    let field = &f.fields[fi];
+fn slot(m: &Model, f: &ir::Format, s: SlotId) -> (TokenStream, Kind) {
+    let ir::Slot { field, element } = f.slots()[s.0];
+    let field = f.field(field);
     if let Some(v) = field.fixed {
         let v = proc_macro2::Literal::i64_unsuffixed(v as i64);
         return (quote!(#v), Kind::Int);
@@ -63,7 +65,12 @@ fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
     if field.is_tag {
         return match field.ty {
             Type::Bool => (quote!(x.#id()), Kind::Bool),
-            _ => (quote!((x.#id() as i64)), Kind::Int),
+            Type::UInt(_)
+            | Type::SInt(_)
+            | Type::Enum(_)
+            | Type::Number(_)
+            | Type::Layout(_)
+            | Type::Switch { .. } => (quote!((x.#id() as i64)), Kind::Int),
         };
     }
     let access = match element {
@@ -76,21 +83,23 @@ fn slot(m: &Model, f: &ir::Format, s: usize) -> (TokenStream, Kind) {
     match field.ty {
         Type::Bool => (access, Kind::Bool),
         Type::Enum(_) | Type::Switch { .. } => (quote!((#access.bits() as i64)), Kind::Int),
-        _ => (quote!((#access as i64)), Kind::Int),
+        Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) => {
+            (quote!((#access as i64)), Kind::Int)
+        }
     }
 }
 
 /// An instruction expression over the typed struct `x` of format `f`.
 fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
-    let read = |s: usize| slot(m, f, s);
+    let read = |s: SlotId| slot(m, f, s);
     // `sig == thrend` reads better than raw numbers.
-    let named = |s: usize, v: i64, op: BinOp| {
-        let (fi, element) = f.slots()[s];
-        let field = &f.fields[fi];
+    let named = |s: SlotId, v: i64, op: CmpOp| {
+        let ir::Slot { field, element } = f.slots()[s.0];
+        let field = f.field(field);
         let (Type::Enum(en), None, None) = (&field.ty, element, field.fixed) else { return None };
         let vi = m.t.enums[en.0].variants.iter().position(|x| x.values == Values::One(v as u64))?;
         let (id, ename, vname) = (m.field_ident(&field.name), m.enum_ident(*en), m.variant_ident(*en, vi));
-        let op = binop(op);
+        let op = cmp_op(op);
         Some(quote!((x.#id #op #ename::#vname)))
     };
     expr(e, &read, &named)
@@ -100,8 +109,8 @@ fn cond(m: &Model, f: &ir::Format, e: &CondExpr) -> (TokenStream, Kind) {
 /// each leaf's raw bits.
 pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
     // The flat format of a layout's leaves has no arrays: slot `s` is leaf `s`.
-    let read = |s: usize| {
-        let Some(leaf) = leaves.get(s) else { return (quote!(0), Kind::Int) };
+    let read = |s: SlotId| {
+        let Some(leaf) = leaves.get(s.0) else { return (quote!(0), Kind::Int) };
         let raw = super::layouts::read_words(&leaf.pieces);
         match leaf.ty {
             Type::Bool => (quote!((#raw != 0)), Kind::Bool),
@@ -109,15 +118,17 @@ pub fn layout_condition(leaves: &[ir::Leaf], e: &CondExpr) -> TokenStream {
                 let w = lit(w as u128);
                 (quote!(isa_runtime::bits::sign_extend(#raw, #w)), Kind::Int)
             }
-            _ => (quote!((#raw as i64)), Kind::Int),
+            Type::UInt(_) | Type::Enum(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
+                (quote!((#raw as i64)), Kind::Int)
+            }
         }
     };
     as_bool(expr(e, &read, &|_, _, _| None))
 }
 
 /// A condition as Rust: `read` gives a slot's value, `named` may spell an enum comparison.
-type Read<'a> = &'a dyn Fn(usize) -> (TokenStream, Kind);
-type Named<'a> = &'a dyn Fn(usize, i64, BinOp) -> Option<TokenStream>;
+type Read<'a> = &'a dyn Fn(SlotId) -> (TokenStream, Kind);
+type Named<'a> = &'a dyn Fn(SlotId, i64, CmpOp) -> Option<TokenStream>;
 
 fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
     let go = |x: &CondExpr| expr(x, read, named);
@@ -138,13 +149,13 @@ fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
             (quote!((#joined)), Kind::Bool)
         }
         CondExpr::Cmp(op, a, b) => {
-            if let (CondExpr::Field(s), CondExpr::Int(v), BinOp::Eq | BinOp::Ne) = (&**a, &**b, op) {
+            if let (CondExpr::Field(s), CondExpr::Int(v), CmpOp::Eq | CmpOp::Ne) = (&**a, &**b, op) {
                 if let Some(t) = named(*s, *v, *op) {
                     return (t, Kind::Bool);
                 }
             }
             let (ga, gb) = (go(a), go(b));
-            let op = binop(*op);
+            let op = cmp_op(*op);
             // Two conditions compare as booleans (`(a == X) == (b == Y)`).
             if ga.1 == Kind::Bool && gb.1 == Kind::Bool {
                 let (a, b) = (ga.0, gb.0);
@@ -155,7 +166,7 @@ fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
         }
         CondExpr::Arith(op, a, b) => {
             let (a, b) = (as_int(go(a)), as_int(go(b)));
-            let op = binop(*op);
+            let op = arith_op(*op);
             (quote!((#a #op #b)), Kind::Int)
         }
         CondExpr::If(c, a, b) => {
@@ -208,7 +219,7 @@ fn rule_expr(t: &ir::Target, vars: &[proc_macro2::Ident], e: &RuleExpr) -> (Toke
         }
         RuleExpr::Len => (quote!(len), Kind::Int),
         RuleExpr::Prop(p, idx) => {
-            let prop = &t.properties[*p];
+            let prop = t.property(*p);
             let name = format_ident!("{}", snake(&prop.name));
             let idx = as_int(rule_expr(t, vars, idx));
             if prop.is_bool {
@@ -225,18 +236,18 @@ fn rule_expr(t: &ir::Target, vars: &[proc_macro2::Ident], e: &RuleExpr) -> (Toke
         }
         RuleExpr::Binary(op, a, b) => {
             let (a, b) = (rule_expr(t, vars, a), rule_expr(t, vars, b));
-            let o = binop(*op);
             match op {
                 BinOp::And | BinOp::Or => {
                     let (a, b) = (as_bool(a), as_bool(b));
+                    let o = if *op == BinOp::And { quote!(&&) } else { quote!(||) };
                     (quote!((#a #o #b)), Kind::Bool)
                 }
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                    let (a, b) = (as_int(a), as_int(b));
+                BinOp::Cmp(c) => {
+                    let (a, b, o) = (as_int(a), as_int(b), cmp_op(*c));
                     (quote!((#a #o #b)), Kind::Bool)
                 }
-                _ => {
-                    let (a, b) = (as_int(a), as_int(b));
+                BinOp::Arith(x) => {
+                    let (a, b, o) = (as_int(a), as_int(b), arith_op(*x));
                     (quote!((#a #o #b)), Kind::Int)
                 }
             }
@@ -260,7 +271,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut arms = Vec::new();
         for (fi, f) in t.formats.iter().enumerate() {
-            if let Some((_, e)) = f.properties.iter().find(|(i, _)| *i == pi) {
+            if let Some((_, e)) = f.properties.iter().find(|(i, _)| *i == ir::PropertyId(pi)) {
                 let n = m.format_ident(fi);
                 let v = cond(m, f, e);
                 let v = if p.is_bool { as_bool(v) } else { as_int(v) };
