@@ -4,6 +4,7 @@
 use super::{types, Checker};
 use crate::ast::{self, Span};
 use crate::ir::{self, Piece, Type};
+use crate::placement;
 
 /// Mask of the low `w` bits.
 pub fn mask(w: u32) -> u64 {
@@ -200,8 +201,8 @@ fn fields_of(
                 let Some(next) = pieces_at(cx, &f.bits, Some(1), FIELD_PIECE) else {
                     continue;
                 };
-                let strides: Vec<u32> =
-                    pieces.iter().zip(&next).map(|(a, b)| b.lo.wrapping_sub(a.lo)).collect();
+                let strides =
+                    pieces.iter().zip(&next).map(|(a, b)| i64::from(b.lo) - i64::from(a.lo)).collect();
                 Some((n, strides))
             }
         };
@@ -368,7 +369,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
         let n = f.array.as_ref().map_or(1, |a| a.0);
         for i in 0..n {
             let name = if f.array.is_some() { format!("{}[{i}]", f.name) } else { f.name.clone() };
-            for p in f.element_pieces(i) {
+            for p in placement::element_pieces(f, i) {
                 all.push((name.clone(), p, f.span));
             }
         }
@@ -415,10 +416,7 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
             continue;
         }
         if let Some(v) = f.fixed {
-            let mut m = 0u128;
-            let mut val = 0u128;
-            set_field(&mut m, &f.pieces, u64::MAX);
-            set_field(&mut val, &f.pieces, v);
+            let (m, val) = (placement::mask(&f.pieces), placement::place(&f.pieces, v));
             for c in &mut cubes {
                 c.0 |= m;
                 c.1 |= val;
@@ -446,14 +444,6 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
         }
     }
     cubes
-}
-
-fn set_field(word: &mut u128, pieces: &[Piece], mut v: u64) {
-    for p in pieces.iter().rev() {
-        let m = mask(p.width) as u128;
-        *word = (*word & !(m << p.lo)) | (((v as u128) & m) << p.lo);
-        v = if p.width >= 64 { 0 } else { v >> p.width };
-    }
 }
 
 /// Splits `lo..=hi` (values of a `w`-bit field) into aligned (mask, value) blocks.

@@ -1,8 +1,9 @@
 //! One struct per format: typed fields, `from_word` (checked decode of the fields),
 //! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
 
-use super::model::{extract, hex, lit, sint, uint, word_u64, Model};
+use super::model::{extract, extract_runs, hex, lit, position, sint, uint, Model};
 use crate::ir::{self, Type};
+use crate::placement;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -31,82 +32,28 @@ fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
     }
 }
 
-/// Pieces of array element `i` as runtime shift expressions: (shift expr, width).
-fn element_pieces(f: &ir::Field) -> Vec<(TokenStream, u32)> {
-    let strides = f.array.as_ref().map(|a| a.1.clone()).unwrap_or_default();
-    f.pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let lo = lit(p.lo as u128);
-            let stride = strides.get(k).copied().unwrap_or(0);
-            let shift = match (p.lo, stride) {
-                (_, 0) => quote!(#lo),
-                (0, 1) => quote!(i),
-                (0, s) => {
-                    let s = lit(s as u128);
-                    quote!(#s * i)
-                }
-                (_, 1) => quote!(#lo + i),
-                (_, s) => {
-                    let s = lit(s as u128);
-                    quote!(#lo + #s * i)
-                }
-            };
-            (shift, p.width)
-        })
-        .collect()
-}
-
-fn extract_element(word_ty: &TokenStream, f: &ir::Field) -> TokenStream {
-    let mut acc: Option<TokenStream> = None;
-    for (shift, width) in element_pieces(f) {
-        let mask = hex((1u128 << width) - 1);
-        let w = word_u64(word_ty, quote!((word >> (#shift))));
-        let part = quote!((#w & #mask));
-        acc = Some(match acc {
-            None => part,
-            Some(prev) => {
-                let w = lit(width as u128);
-                quote!(((#prev << #w) | #part))
-            }
-        });
-    }
-    acc.unwrap_or_else(|| quote!(0u64))
-}
-
-/// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces (element `i`).
+/// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces: element `i`
+/// (a variable of the generated code) when `element`, else the field's own pieces.
 pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
     let word_ty = &m.word_ty;
-    let pieces: Vec<(TokenStream, u32)> = if element {
-        element_pieces(f)
-    } else {
-        f.pieces
-            .iter()
-            .map(|p| {
-                let lo = lit(p.lo as u128);
-                (quote!(#lo), p.width)
-            })
-            .collect()
-    };
+    let runs = if element { placement::runs(f) } else { placement::piece_runs(&f.pieces) };
     let mut out = TokenStream::new();
-    let mut offset = 0u32;
-    for (shift, width) in pieces.iter().rev() {
-        let mask = hex((1u128 << width) - 1);
-        let value = if offset == 0 {
+    for r in runs.iter().rev() {
+        let mask = hex((1u128 << r.width) - 1);
+        let value = if r.value_lo == 0 {
             quote!(v & #mask)
         } else {
-            let o = lit(offset as u128);
+            let o = lit(u128::from(r.value_lo));
             quote!((v >> #o) & #mask)
         };
         let value =
             if word_ty.to_string() == "u64" { quote!((#value)) } else { quote!(((#value) as #word_ty)) };
-        if shift.to_string() == "0" {
+        if (r.lo, r.stride) == (0, 0) {
             out.extend(quote!(word |= #value;));
         } else {
+            let shift = position(r.lo, r.stride);
             out.extend(quote!(word |= #value << (#shift);));
         }
-        offset += width;
     }
     out
 }
@@ -121,18 +68,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     let mut encode = Vec::new();
     let mut values = Vec::new();
     let mut accessors = Vec::new();
-    let mut fixed_word: u128 = 0;
-    for field in &f.fields {
-        if let Some(v) = field.fixed {
-            let mut w = 0u128;
-            let mut rem = v as u128;
-            for p in field.pieces.iter().rev() {
-                w |= (rem & ((1u128 << p.width) - 1)) << p.lo;
-                rem >>= p.width;
-            }
-            fixed_word |= w;
-        }
-    }
+    let fixed_word = placement::fixed_bits(&f.fields);
     for (idx, field) in f.fields.iter().enumerate() {
         let fname = &field.name;
         let id = m.field_ident(fname);
@@ -212,7 +148,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             }
             Some((n, _)) => {
                 let n_lit = lit(*n as u128);
-                let d = elem_decode(extract_element(&m.word_ty, field));
+                let d = elem_decode(extract_runs(&m.word_ty, &placement::runs(field)));
                 let init = match &field.ty {
                     Type::Bool => quote!(false),
                     Type::Enum(e) => {
