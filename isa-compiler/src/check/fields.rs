@@ -164,6 +164,63 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>, max_width
     Some(out)
 }
 
+/// The lowest bit and the width of each piece of `bits` at array index `i`, unchecked.
+fn raw_pieces(bits: &[ast::BitPiece], i: i64) -> Option<Vec<(i64, i64)>> {
+    bits.iter()
+        .map(|b| match b {
+            ast::BitPiece::Bit(e, _) => Some((const_eval(e, Some(i))?, 1)),
+            ast::BitPiece::Range(hi, lo, _) => {
+                let (h, l) = (const_eval(hi, Some(i))?, const_eval(lo, Some(i))?);
+                Some((l, h.checked_sub(l)?.checked_add(1)?))
+            }
+            ast::BitPiece::Width(lo, w, _) => Some((const_eval(lo, Some(i))?, const_eval(w, Some(i))?)),
+        })
+        .collect()
+}
+
+/// The signed stride of each piece of an `n`-element array whose element 0 is at `first`
+/// (already checked). Every element must lie at non-negative bits and move by the stride the
+/// first two elements show; the last element tells both, since positions are linear.
+fn array_strides(
+    cx: &mut Checker,
+    field: &ast::Ident,
+    bits: &[ast::BitPiece],
+    first: &[Piece],
+    n: u32,
+) -> Option<Vec<i64>> {
+    let name = &field.name;
+    if n == 1 {
+        return Some(vec![0; first.len()]);
+    }
+    let last = i64::from(n - 1);
+    let (Some(second), Some(end)) = (raw_pieces(bits, 1), raw_pieces(bits, last)) else {
+        cx.error(field.span, format!("the bits of `{name}[1]` or `{name}[{last}]` are not constant numbers"));
+        return None;
+    };
+    let mut strides = Vec::new();
+    for ((p, &(lo1, w1)), &(lo_end, w_end)) in first.iter().zip(&second).zip(&end) {
+        let stride = lo1 - i64::from(p.lo);
+        let expected = i64::from(p.lo) + stride * last;
+        if w1 != i64::from(p.width) || w_end != i64::from(p.width) || lo_end != expected {
+            cx.error(field.span, format!("the bits of array `{name}` do not move by a fixed stride"))
+                .label(format!(
+                    "element 0 starts at bit {}, element 1 at bit {lo1}, element {last} at bit {lo_end}",
+                    p.lo
+                ))
+                .note("array bits are linear in `i`, with a constant width: `192 + 4 * i +: 4`");
+            return None;
+        }
+        if !(0..1 << 20).contains(&lo_end) {
+            cx.error(field.span, format!("element {last} of array `{name}` would start at bit {lo_end}"))
+                .label(format!("element 0 starts at bit {}, and each element moves by {stride}", p.lo))
+                .note("every element of an array lies at bits from 0 up (and below bit 2^20)");
+            return None;
+        }
+        strides.push(stride);
+    }
+    Some(strides)
+}
+
 fn fields_of(
     cx: &mut Checker,
     t: &ir::Target,
@@ -198,11 +255,9 @@ fn fields_of(
         let array = match count {
             None => None,
             Some(n) => {
-                let Some(next) = pieces_at(cx, &f.bits, Some(1), FIELD_PIECE) else {
+                let Some(strides) = array_strides(cx, &f.name, &f.bits, &pieces, n) else {
                     continue;
                 };
-                let strides =
-                    pieces.iter().zip(&next).map(|(a, b)| i64::from(b.lo) - i64::from(a.lo)).collect();
                 Some((n, strides))
             }
         };
