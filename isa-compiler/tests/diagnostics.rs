@@ -208,3 +208,10 @@ fn array_bits_without_a_fixed_stride() {
         "format f {\n    op: u4 @ 31:28 is 1\n    x[3]: bool @ i * i\n    syntax asm { \"f \" {x[0]} }\n}\n"
     )));
 }
+
+#[test]
+fn format_field_wider_than_a_value() {
+    // A format field's value is a `u64`: a 72-bit layout cannot be one.
+    let source = "target t {\n    word 128\n    dialect asm\n}\nlayout Big : 72 {\n    a: u64 @ 63:0\n    b: u8 @ 71:64\n}\nformat f {\n    op: u8 @ 127:120 is 1\n    big: Big @ [71:64, 63:0]\n    syntax asm { \"f\" }\n}\n";
+    insta::assert_snapshot!(diagnose(source));
+}

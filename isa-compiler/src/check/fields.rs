@@ -319,6 +319,14 @@ fn fields_of(
             )
             .label(format!("{have} bits"));
         }
+        // An instruction field's value is a `u64`; a data layout's fields have no such bound.
+        if l.kind == ast::LayoutKind::Format && have > 64 {
+            cx.error(
+                f.name.span,
+                format!("field `{}` has {have} bits; a format's fields are at most 64", f.name.name),
+            )
+            .label(format!("{have} bits"));
+        }
         if let Type::Switch { arms, .. } = &field.ty {
             for (_, ty) in arms {
                 let w = types::width(t, layouts, ty);

@@ -5,7 +5,7 @@ use super::model::{extract, extract_runs, hex, lit, position, sint, uint, Model}
 use crate::ir::{self, Type};
 use crate::placement;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 pub fn generate(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
@@ -136,8 +136,9 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                     quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| undefined(#fname, raw))? })
                 }
                 Type::Layout(l) => {
-                    let ln = format_ident!("{}", super::names::camel(&m.t.layouts[l.0].name));
-                    quote!(#ln::from_raw(#raw))
+                    let ln = m.layout_ident(*l);
+                    let words = layout_words(m, *l);
+                    quote!({ let raw = #raw; #ln::from_words([#(#words),*])? })
                 }
             }
         };
@@ -158,6 +159,11 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                             ir::Values::One(_) => quote!(#en::#first),
                             _ => quote!(#en::#first(0)),
                         }
+                    }
+                    Type::Layout(l) => {
+                        let ln = m.layout_ident(*l);
+                        let n = lit(layout_word_count(m, *l) as u128);
+                        quote!(#ln { words: [0; #n] })
                     }
                     _ => quote!(0),
                 };
@@ -220,7 +226,13 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let v = #val.bits();
                     }
                 }
-                Type::Layout(_) => quote!(let v = #val.to_raw();),
+                Type::Layout(l) => {
+                    let parts = (0..layout_word_count(m, *l)).map(|k| {
+                        let shift = lit(32 * k as u128);
+                        quote!((u64::from(words[#k]) << #shift))
+                    });
+                    quote!(let v = { let words = (#val).to_words(); 0u64 #(| #parts)* };)
+                }
             }
         };
         let allowed = match &field.allowed {
@@ -325,6 +337,25 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     }
 }
 
+/// How many 32-bit words hold the view of layout `l` when it is a format field: a field's
+/// value is a `u64`, so at most two.
+fn layout_word_count(m: &Model, l: ir::LayoutId) -> usize {
+    (m.t.layouts[l.0].width.div_ceil(32) as usize).min(2)
+}
+
+/// The words of a layout view, from raw field value `raw` (a `u64`), least significant first.
+fn layout_words(m: &Model, l: ir::LayoutId) -> Vec<TokenStream> {
+    (0..layout_word_count(m, l))
+        .map(|k| match k {
+            0 => quote!(raw as u32),
+            _ => {
+                let shift = lit(32 * k as u128);
+                quote!((raw >> #shift) as u32)
+            }
+        })
+        .collect()
+}
+
 /// Bits of the Rust integer a field of `width` bits is stored in.
 fn rust_bits(width: u32) -> u32 {
     match width {
@@ -342,9 +373,10 @@ fn value_of(m: &Model, ty: &Type, x: TokenStream) -> TokenStream {
         Type::UInt(_) | Type::Number(_) => quote!(isa_runtime::value::Value::Uint(#x as u64)),
         Type::SInt(_) => quote!(isa_runtime::value::Value::Int(#x as i64)),
         Type::Enum(_) | Type::Switch { .. } => quote!(#x.value()),
+        // `x` may be `*x`: the parentheses keep the dereference on the view.
         Type::Layout(_) => {
             let _ = m;
-            quote!(#x.value())
+            quote!((#x).value())
         }
     }
 }

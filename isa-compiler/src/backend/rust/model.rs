@@ -44,6 +44,9 @@ pub fn sint(bits: u32) -> TokenStream {
 impl<'a> Model<'a> {
     pub fn new(t: &'a ir::Target) -> Self {
         let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new() };
+        // Switch names first: a layout's type name depends on them (see `type_ident`), and
+        // the arms' payload types name layouts.
+        let mut arm_lists = Vec::new();
         for f in &t.formats {
             for field in &f.fields {
                 if let Type::Switch { arms, .. } = &field.ty {
@@ -57,16 +60,21 @@ impl<'a> Model<'a> {
                     {
                         name = format_ident!("{}{}", camel(&f.name), camel(&field.name));
                     }
-                    let arms = arms
-                        .iter()
-                        .map(|(v, ty)| {
-                            let variant = format_ident!("{}", m.type_label(ty));
-                            (*v, variant, m.rust_type(ty))
-                        })
-                        .collect();
-                    m.switches.push(SwitchEnum { name, arms, arm_types: types });
+                    m.switches.push(SwitchEnum { name, arms: Vec::new(), arm_types: types });
+                    arm_lists.push(arms);
                 }
             }
+        }
+        let filled: Vec<_> = arm_lists
+            .iter()
+            .map(|arms| {
+                arms.iter()
+                    .map(|(v, ty)| (*v, format_ident!("{}", m.type_label(ty)), m.rust_type(ty)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (s, arms) in m.switches.iter_mut().zip(filled) {
+            s.arms = arms;
         }
         m
     }
@@ -113,7 +121,7 @@ impl<'a> Model<'a> {
             Type::SInt(w) => sint(*w),
             Type::Enum(e) => self.enum_ident(*e).into_token_stream_(),
             Type::Number(n) => uint(self.t.numbers[n.0].kind.width()),
-            Type::Layout(l) => format_ident!("{}", camel(&self.t.layouts[l.0].name)).into_token_stream_(),
+            Type::Layout(l) => self.layout_ident(*l).into_token_stream_(),
             Type::Switch { arms, .. } => {
                 let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
                 match self.switches.iter().find(|s| s.arm_types == types) {
