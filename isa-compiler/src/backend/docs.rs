@@ -296,7 +296,7 @@ impl<'a> Model<'a> {
         let has_nested = l.fields.iter().any(|f| matches!(f.ty, Type::Layout(_)));
         if has_nested {
             let mut stack = vec![i];
-            self.flatten(i, 0, "", &[], &mut stack, &mut flat);
+            self.flatten(i, &[Piece { lo: 0, width: l.width }], "", &[], &mut stack, &mut flat);
         }
         let nested_in = self.nested_in(i);
         obj([
@@ -392,11 +392,12 @@ impl<'a> Model<'a> {
         out
     }
 
-    /// The leaf fields of layout `id` with absolute offsets, nested layouts expanded in place.
+    /// The leaf fields of layout `id`, laid out at `at` (element 0, absolute), with absolute
+    /// offsets, nested layouts expanded in place.
     fn flatten(
         &self,
         id: usize,
-        base: u64,
+        at: &[Piece],
         prefix: &str,
         terms: &[(i64, String)],
         stack: &mut Vec<usize>,
@@ -414,7 +415,9 @@ impl<'a> Model<'a> {
                 path.push_str(&format!("[{var}]"));
                 terms.extend(array_terms(f, var));
             }
-            let lo = base.saturating_add(lowest_bit(&f.pieces));
+            // Each piece on its own, so the table lists the spec's pieces.
+            let pieces: Vec<Piece> = f.pieces.iter().flat_map(|p| placement::sub_pieces(at, &[*p])).collect();
+            let lo = lowest_bit(&pieces);
             let nested = match f.ty {
                 Type::Layout(n) if n.0 < self.t.layouts.len() => Some(n.0),
                 _ => None,
@@ -422,20 +425,14 @@ impl<'a> Model<'a> {
             match nested {
                 Some(n) if !stack.contains(&n) && stack.len() < MAX_NESTING => {
                     stack.push(n);
-                    self.flatten(n, lo, &format!("{path}."), &terms, stack, out);
+                    self.flatten(n, &pieces, &format!("{path}."), &terms, stack, out);
                     stack.pop();
                 }
                 _ => {
-                    let bits = f
-                        .pieces
+                    let bits = pieces_text(&pieces);
+                    let last = pieces
                         .iter()
-                        .map(|p| range_text(base.saturating_add(u64::from(p.lo)), u64::from(p.width)))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let last = f
-                        .pieces
-                        .iter()
-                        .map(|p| base.saturating_add(u64::from(p.lo) + u64::from(p.width.max(1)) - 1))
+                        .map(|p| u64::from(p.lo) + u64::from(p.width.max(1)) - 1)
                         .max()
                         .unwrap_or(lo);
                     let word = if lo / 32 == last / 32 {
@@ -1530,6 +1527,30 @@ layout Header : 64 {
     pairs[2]: Pair @ 32 + 16 * i +: 16
 }
 "#;
+
+    #[test]
+    fn docs_place_split_nested_layouts_and_descending_arrays() {
+        let source = "target t {\n    word 32\n}\n\
+            layout Pair : 16 {\n    lo: u8 @ 7:0\n    hi: u8 @ 15:8\n}\n\
+            layout Split : 64 {\n    split: Pair @ [63:56, 7:0]\n    back[2]: Pair @ 40 - 16 * i +: 16\n}\n";
+        let t = match crate::check_source(source) {
+            Ok(t) => t,
+            Err(d) => panic!("{}", crate::diag::render("split.isa", source, &d)),
+        };
+        let md = markdown(&t);
+        let split = section(&md, "### Layout `Split`");
+        // The pair's high byte is the split's first piece, its low byte the second.
+        let hi = row(&split, "split.hi");
+        assert_eq!(hi[1..4], ["63:56", "56", "1"]);
+        let lo = row(&split, "split.lo");
+        assert_eq!(lo[1..4], ["7:0", "0", "0"]);
+        // Element i of `back` starts at bit 40 - 16i: element 1 at 39:24.
+        let back = row(&split, "back[2]");
+        assert_eq!(back[3], "55:24 (element i: 55-16i:40-16i)");
+        assert_eq!(back[5], "2 elements; element 0 at 55:40; stride -16");
+        let lo = row(&split, "back[i].lo");
+        assert_eq!(lo[1..4], ["47:40", "40 - 16i", "1"]);
+    }
 
     #[test]
     fn docs_nested_layout_offsets() {
