@@ -382,8 +382,10 @@ proptest! {
         };
         let format = structs.iter().find(|s| s.ident == "F" && !is_view("F"));
         let format = format.ok_or_else(|| TestCaseError::fail("no format struct `F`"))?;
-        for (member, reference) in format.fields.iter().zip(&case.format) {
-            let Some(_) = reference.ty else { continue };
+        // Fixed fields are no members: match members by name.
+        for reference in case.format.iter().filter(|f| f.ty.is_some()) {
+            let member = format.fields.iter().find(|m| m.ident.as_ref().is_some_and(|x| *x == reference.name));
+            let member = member.ok_or_else(|| TestCaseError::fail(format!("no member `{}`", reference.name)))?;
             let ty = match &member.ty {
                 syn::Type::Array(a) => &*a.elem,
                 ty => ty,
