@@ -494,7 +494,7 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
             let mut field_cubes = Vec::new();
             for &(lo, hi) in ranges {
                 for (m, v) in range_cubes(lo, hi, p.width) {
-                    field_cubes.push(((m as u128) << p.lo, (v as u128) << p.lo));
+                    field_cubes.push((placement::place(&f.pieces, m), placement::place(&f.pieces, v)));
                 }
             }
             let mut next = Vec::new();
