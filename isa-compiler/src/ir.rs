@@ -89,27 +89,6 @@ pub struct Schedule {
     pub pad: u128,
 }
 
-impl Schedule {
-    /// The slot's raw bits when every field has its default (0 without one).
-    pub fn default_slot(&self) -> u64 {
-        let mut raw = 0u64;
-        for f in self.slot.fields.iter().filter(|f| !f.view) {
-            let count = f.array.as_ref().map_or(1, |a| a.0);
-            let v = f.fixed.or(f.default).unwrap_or(0);
-            for i in 0..count {
-                let mut rest = v;
-                for p in f.element_pieces(i).iter().rev() {
-                    if p.lo + p.width <= 64 && p.width < 64 {
-                        raw |= (rest & ((1u64 << p.width) - 1)) << p.lo;
-                    }
-                    rest = rest.checked_shr(p.width).unwrap_or(0);
-                }
-            }
-        }
-        raw
-    }
-}
-
 /// Parameters (name, type) and result type of an operation enum.
 pub type OpSignature = (Vec<(String, ScalarType)>, Option<ScalarType>);
 
@@ -305,8 +284,12 @@ pub struct Field {
     pub ty: Type,
     /// Bits, most significant piece first (element 0's for arrays).
     pub pieces: Vec<Piece>,
-    /// For arrays: element count and the bit stride between elements, per piece.
-    pub array: Option<(u32, Vec<u32>)>,
+    /// For arrays: element count and the bit stride between elements, per piece (element `i`
+    /// of piece `k` starts at `pieces[k].lo + strides[k] * i`). Strides are signed: an array
+    /// may run towards bit 0 (`7 - 2 * i +: 2`). We keep element 0 and strides rather than
+    /// expanding every element, because the generated code indexes arrays in a loop and the
+    /// documents write them as functions of `i`; [`crate::placement`] computes the elements.
+    pub array: Option<(u32, Vec<i64>)>,
     /// Fixed value (opcode bits).
     pub fixed: Option<u64>,
     /// Allowed raw values (inclusive ranges), restricting the encoding.
@@ -325,19 +308,6 @@ impl Field {
     /// Width in bits of one element.
     pub fn width(&self) -> u32 {
         self.pieces.iter().map(|p| p.width).sum()
-    }
-
-    /// Pieces of element `i` of an array field (or of the field).
-    pub fn element_pieces(&self, i: u32) -> Vec<Piece> {
-        match &self.array {
-            None => self.pieces.clone(),
-            Some((_, strides)) => self
-                .pieces
-                .iter()
-                .zip(strides)
-                .map(|(p, s)| Piece { lo: p.lo + s * i, width: p.width })
-                .collect(),
-        }
     }
 
     /// Whether the field is stored in the instruction (not fixed by the encoding).
@@ -405,82 +375,6 @@ pub struct Leaf {
     pub pieces: Vec<Piece>,
     /// Type.
     pub ty: Type,
-}
-
-impl Target {
-    /// Every leaf of layout `id`: nested layouts and arrays expanded, switches and views
-    /// left out; for a union, the leaves every arm has at the same bits with the same type.
-    pub fn leaves(&self, id: LayoutId) -> Vec<Leaf> {
-        let mut out = Vec::new();
-        self.collect_leaves(id, &[Piece { lo: 0, width: self.layouts[id.0].width }], "", 0, &mut out);
-        out
-    }
-
-    fn collect_leaves(&self, id: LayoutId, at: &[Piece], prefix: &str, depth: u32, out: &mut Vec<Leaf>) {
-        let Some(l) = self.layouts.get(id.0) else { return };
-        if depth > 16 {
-            return;
-        }
-        if let Some(u) = &l.union {
-            let mut common: Option<Vec<Leaf>> = None;
-            for (_, arm) in &u.arms {
-                let mut leaves = Vec::new();
-                self.collect_leaves(*arm, at, prefix, depth + 1, &mut leaves);
-                common = Some(match common {
-                    None => leaves,
-                    Some(c) => c.into_iter().filter(|x| leaves.contains(x)).collect(),
-                });
-            }
-            out.extend(common.unwrap_or_default());
-            return;
-        }
-        for f in l.fields.iter().filter(|f| !f.view) {
-            let count = f.array.as_ref().map(|a| a.0);
-            for i in 0..count.unwrap_or(1) {
-                let path = match count {
-                    Some(_) => format!("{prefix}{}[{i}]", f.name),
-                    None => format!("{prefix}{}", f.name),
-                };
-                let pieces = sub_pieces(at, &f.element_pieces(i));
-                match &f.ty {
-                    Type::Layout(n) => self.collect_leaves(*n, &pieces, &format!("{path}."), depth + 1, out),
-                    Type::Switch { .. } => {}
-                    ty => out.push(Leaf { path, pieces, ty: ty.clone() }),
-                }
-            }
-        }
-    }
-}
-
-/// Where bits `pieces` of a value laid out at `outer` (both most significant first) lie in the
-/// enclosing words: maps positions inside a nested layout to positions in the outer one.
-pub fn sub_pieces(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for p in pieces {
-        let (lo, hi) = (p.lo, p.lo + p.width);
-        let mut mapped = Vec::new();
-        let mut offset = 0;
-        for o in outer.iter().rev() {
-            let (a, b) = (lo.max(offset), hi.min(offset + o.width));
-            if a < b {
-                mapped.push(Piece { lo: o.lo + (a - offset), width: b - a });
-            }
-            offset += o.width;
-        }
-        out.extend(mapped.into_iter().rev());
-    }
-    // Adjacent pieces that continue each other are one piece.
-    let mut merged: Vec<Piece> = Vec::new();
-    for p in out {
-        match merged.last_mut() {
-            Some(last) if p.lo + p.width == last.lo => {
-                last.lo = p.lo;
-                last.width += p.width;
-            }
-            _ => merged.push(p),
-        }
-    }
-    merged
 }
 
 /// An instruction encoding.

@@ -5,6 +5,12 @@
 //! ```
 //!
 //! [`compile`] is the whole pipeline; each stage lives in its own module.
+//!
+//! Beside the IR, [`placement`] answers every question about where bits lie: the pieces of a
+//! field or of array element `i` (arrays keep signed strides), nested layout members at their
+//! absolute bits, masks, fixed and default words. It returns data and knows nothing of tokens or
+//! text; the checker, the Rust backend (formats, layouts, the derive macro) and the documentation
+//! all call it and render its answers their own way, so they cannot disagree about a bit.
 #![deny(missing_docs)]
 
 pub mod ast;
@@ -13,6 +19,7 @@ pub mod check;
 pub mod diag;
 pub mod ir;
 pub mod parse;
+pub mod placement;
 
 pub use diag::{Diagnostic, Diagnostics};
 

@@ -287,3 +287,33 @@ fn template_that_calls_itself_through_two_others() {
     assert!(text.contains("\nerror: template `g` calls itself\n"), "{text}");
     assert!(text.ends_with("found 2 errors\n"), "{text}");
 }
+
+#[test]
+fn array_element_below_bit_zero() {
+    // Element 4 of `7 - 2 * i +: 2` would start at bit -1.
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u8 @ 31:24 is 1\n    x[5]: u2 @ 7 - 2 * i +: 2\n    syntax asm { \"f \" {x[0]} }\n}\n"
+    )));
+}
+
+#[test]
+fn array_element_outside_word() {
+    // Element 3 of `8 + 8 * i +: 8` is at bits 39:32 of a 32-bit word.
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 3:0 is 1\n    x[4]: u8 @ 8 + 8 * i +: 8\n    syntax asm { \"f \" {x[0]} }\n}\n"
+    )));
+}
+
+#[test]
+fn array_bits_without_a_fixed_stride() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    x[3]: bool @ i * i\n    syntax asm { \"f \" {x[0]} }\n}\n"
+    )));
+}
+
+#[test]
+fn format_field_wider_than_a_value() {
+    // A format field's value is a `u64`: a 72-bit layout cannot be one.
+    let source = "target t {\n    word 128\n    dialect asm\n}\nlayout Big : 72 {\n    a: u64 @ 63:0\n    b: u8 @ 71:64\n}\nformat f {\n    op: u8 @ 127:120 is 1\n    big: Big @ [71:64, 63:0]\n    syntax asm { \"f\" }\n}\n";
+    insta::assert_snapshot!(diagnose(source));
+}

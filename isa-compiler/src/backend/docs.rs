@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use tera::{Context, Map, Tera, Value};
 
 use crate::ir::{self, Field, Piece, Type, Values};
+use crate::placement;
 
 const MARKDOWN_TEMPLATE: &str = include_str!("../../templates/docs.md.tera");
 const HTML_TEMPLATE: &str = include_str!("../../templates/docs.html.tera");
@@ -201,7 +202,7 @@ impl<'a> Model<'a> {
             ("width", Value::from(sch.slot.width)),
             ("last", Value::from(sch.slot.width * sch.slots)),
             ("pad", s(format!("{:#x}", sch.pad))),
-            ("default", s(format!("{:#x}", sch.default_slot()))),
+            ("default", s(format!("{:#x}", placement::default_slot(sch)))),
             ("slot", self.format_of(&sch.slot, &format!("slot-{}", slug(&sch.slot.name)))),
         ])
     }
@@ -284,7 +285,7 @@ impl<'a> Model<'a> {
         let has_nested = l.fields.iter().any(|f| matches!(f.ty, Type::Layout(_)));
         if has_nested {
             let mut stack = vec![i];
-            self.flatten(i, 0, "", &[], &mut stack, &mut flat);
+            self.flatten(i, &[Piece { lo: 0, width: l.width }], "", &[], &mut stack, &mut flat);
         }
         let nested_in = self.nested_in(i);
         obj([
@@ -380,11 +381,12 @@ impl<'a> Model<'a> {
         out
     }
 
-    /// The leaf fields of layout `id` with absolute offsets, nested layouts expanded in place.
+    /// The leaf fields of layout `id`, laid out at `at` (element 0, absolute), with absolute
+    /// offsets, nested layouts expanded in place.
     fn flatten(
         &self,
         id: usize,
-        base: u64,
+        at: &[Piece],
         prefix: &str,
         terms: &[(i64, String)],
         stack: &mut Vec<usize>,
@@ -402,7 +404,9 @@ impl<'a> Model<'a> {
                 path.push_str(&format!("[{var}]"));
                 terms.extend(array_terms(f, var));
             }
-            let lo = base.saturating_add(lowest_bit(&f.pieces));
+            // Each piece on its own, so the table lists the spec's pieces.
+            let pieces: Vec<Piece> = f.pieces.iter().flat_map(|p| placement::sub_pieces(at, &[*p])).collect();
+            let lo = lowest_bit(&pieces);
             let nested = match f.ty {
                 Type::Layout(n) => Some(n.0).filter(|n| *n < self.t.layouts.len()),
                 Type::Bool
@@ -415,20 +419,14 @@ impl<'a> Model<'a> {
             match nested {
                 Some(n) if !stack.contains(&n) && stack.len() < MAX_NESTING => {
                     stack.push(n);
-                    self.flatten(n, lo, &format!("{path}."), &terms, stack, out);
+                    self.flatten(n, &pieces, &format!("{path}."), &terms, stack, out);
                     stack.pop();
                 }
                 _ => {
-                    let bits = f
-                        .pieces
+                    let bits = pieces_text(&pieces);
+                    let last = pieces
                         .iter()
-                        .map(|p| range_text(base.saturating_add(u64::from(p.lo)), u64::from(p.width)))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let last = f
-                        .pieces
-                        .iter()
-                        .map(|p| base.saturating_add(u64::from(p.lo) + u64::from(p.width.max(1)) - 1))
+                        .map(|p| u64::from(p.lo) + u64::from(p.width.max(1)) - 1)
                         .max()
                         .unwrap_or(lo);
                     let word = if lo / 32 == last / 32 {
@@ -553,7 +551,7 @@ impl<'a> Model<'a> {
             let same = strides.windows(2).all(|w| w[0] == w[1]);
             let strides = strides[..if same { strides.len().min(1) } else { strides.len() }]
                 .iter()
-                .map(|&x| signed_stride(x).to_string())
+                .map(|x| x.to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
             let first = f
@@ -881,11 +879,6 @@ fn pieces_text(pieces: &[Piece]) -> String {
     pieces.iter().map(|p| range_text(u64::from(p.lo), u64::from(p.width))).collect::<Vec<_>>().join(", ")
 }
 
-/// Array strides are stored as the wrapping difference of element 1 and element 0.
-fn signed_stride(stride: u32) -> i64 {
-    i64::from(stride as i32)
-}
-
 /// A bit position of element `i`: `16+i`, `i`, `32+8i`.
 fn indexed_bit(bit: u64, stride: i64) -> String {
     let term = match stride {
@@ -903,18 +896,16 @@ fn indexed_bit(bit: u64, stride: i64) -> String {
 
 /// The Bits cell: pieces most significant first; array pieces as functions of the index `i`.
 fn field_bits_text(f: &Field) -> String {
-    f.pieces
+    placement::runs(f)
         .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let stride = f.array.as_ref().and_then(|(_, s)| s.get(k)).map_or(0, |&x| signed_stride(x));
-            let lo = u64::from(p.lo);
+        .map(|r| {
+            let (lo, stride) = (u64::from(r.lo), r.stride);
             if stride == 0 {
-                range_text(lo, u64::from(p.width))
-            } else if p.width <= 1 {
+                range_text(lo, u64::from(r.width))
+            } else if r.width <= 1 {
                 indexed_bit(lo, stride)
             } else {
-                format!("{}:{}", indexed_bit(lo + u64::from(p.width) - 1, stride), indexed_bit(lo, stride))
+                format!("{}:{}", indexed_bit(lo + u64::from(r.width) - 1, stride), indexed_bit(lo, stride))
             }
         })
         .collect::<Vec<_>>()
@@ -934,12 +925,8 @@ fn lowest_bit(pieces: &[Piece]) -> u64 {
 
 /// The (stride, index) terms of an array field, for offsets: the stride of its lowest piece.
 fn array_terms(f: &Field, var: &str) -> Vec<(i64, String)> {
-    let Some((_, strides)) = &f.array else {
-        return Vec::new();
-    };
-    let lowest = f.pieces.iter().enumerate().min_by_key(|(_, p)| p.lo).map_or(0, |(k, _)| k);
-    match strides.get(lowest) {
-        Some(&st) if st != 0 => vec![(signed_stride(st), var.to_string())],
+    match placement::runs(f).iter().min_by_key(|r| r.lo) {
+        Some(r) if r.stride != 0 => vec![(r.stride, var.to_string())],
         _ => Vec::new(),
     }
 }
@@ -996,15 +983,8 @@ fn reserved_row(r: &ir::Reserved) -> Value {
 
 /// Lowest and highest bit of a field, over all its array elements.
 fn span_of(f: &Field) -> (u64, u64) {
-    let count = f.array.as_ref().map_or(1, |a| a.0);
-    let mut lo = u64::MAX;
-    let mut hi = 0;
-    for i in [0, count.saturating_sub(1)] {
-        for (a, w) in element_pieces(f, i) {
-            lo = lo.min(a);
-            hi = hi.max(a.saturating_add(w.max(1) - 1));
-        }
-    }
+    let (lo, end) = placement::span(f);
+    let hi = end.saturating_sub(1);
     (lo.min(hi), hi)
 }
 
@@ -1015,19 +995,6 @@ fn words_text(lo: u64, hi: u64) -> String {
     } else {
         format!("{}-{}", lo / 32, hi / 32)
     }
-}
-
-/// Pieces (lo, width) of element `i`, computed without overflow.
-fn element_pieces(f: &Field, i: u32) -> Vec<(u64, u64)> {
-    f.pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let stride = f.array.as_ref().and_then(|(_, s)| s.get(k)).map_or(0, |&x| signed_stride(x));
-            let lo = i64::from(p.lo).saturating_add(stride.saturating_mul(i64::from(i)));
-            (u64::try_from(lo).unwrap_or(u64::MAX), u64::from(p.width))
-        })
-        .collect()
 }
 
 /// Who owns each bit (index = bit number), or `None` when too wide to draw.
@@ -1045,10 +1012,9 @@ fn owners(width: u32, fields: &[Field], unused: &[Piece]) -> Option<Vec<Owner>> 
         mark(u64::from(p.lo), u64::from(p.width), Owner::Unused);
     }
     for (fi, f) in fields.iter().enumerate().filter(|(_, f)| !f.view) {
-        let count = f.array.as_ref().map_or(1, |(n, _)| *n);
-        for i in 0..count {
-            for (k, (lo, w)) in element_pieces(f, i).into_iter().enumerate() {
-                mark(lo, w, Owner::Field(fi, k));
+        for i in 0..placement::element_count(f) {
+            for (k, p) in placement::element_pieces(f, i).into_iter().enumerate() {
+                mark(u64::from(p.lo), u64::from(p.width), Owner::Field(fi, k));
             }
         }
     }
@@ -1551,6 +1517,30 @@ layout Header : 64 {
 "#;
 
     #[test]
+    fn docs_place_split_nested_layouts_and_descending_arrays() {
+        let source = "target t {\n    word 32\n}\n\
+            layout Pair : 16 {\n    lo: u8 @ 7:0\n    hi: u8 @ 15:8\n}\n\
+            layout Split : 64 {\n    split: Pair @ [63:56, 7:0]\n    back[2]: Pair @ 40 - 16 * i +: 16\n}\n";
+        let t = match crate::check_source(source) {
+            Ok(t) => t,
+            Err(d) => panic!("{}", crate::diag::render("split.isa", source, &d)),
+        };
+        let md = markdown(&t);
+        let split = section(&md, "### Layout `Split`");
+        // The pair's high byte is the split's first piece, its low byte the second.
+        let hi = row(&split, "split.hi");
+        assert_eq!(hi[1..4], ["63:56", "56", "1"]);
+        let lo = row(&split, "split.lo");
+        assert_eq!(lo[1..4], ["7:0", "0", "0"]);
+        // Element i of `back` starts at bit 40 - 16i: element 1 at 39:24.
+        let back = row(&split, "back[2]");
+        assert_eq!(back[3], "55:24 (element i: 55-16i:40-16i)");
+        assert_eq!(back[5], "2 elements; element 0 at 55:40; stride -16");
+        let lo = row(&split, "back[i].lo");
+        assert_eq!(lo[1..4], ["47:40", "40 - 16i", "1"]);
+    }
+
+    #[test]
     fn docs_nested_layout_offsets() {
         let t = match crate::check_source(NESTED) {
             Ok(t) => t,
@@ -1617,7 +1607,7 @@ layout Header : 64 {
                 doc: String::new(),
                 ty: Type::Layout(ir::LayoutId(0)),
                 pieces: vec![Piece { lo: 0, width: 8 }],
-                array: Some((4096, vec![u32::MAX])),
+                array: Some((4096, vec![i64::MIN])),
                 fixed: None,
                 allowed: Some(vec![(5, 1)]),
                 default: Some(u64::MAX),

@@ -4,6 +4,7 @@
 use super::{types, Checker};
 use crate::ast::{self, Span};
 use crate::ir::{self, Piece, Type};
+use crate::placement;
 
 /// Mask of the low `w` bits.
 pub fn mask(w: u32) -> u64 {
@@ -179,6 +180,63 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>, max_width
     Some(out)
 }
 
+/// The lowest bit and the width of each piece of `bits` at array index `i`, unchecked.
+fn raw_pieces(bits: &[ast::BitPiece], i: i64) -> Option<Vec<(i64, i64)>> {
+    bits.iter()
+        .map(|b| match b {
+            ast::BitPiece::Bit(e, _) => Some((const_eval(e, Some(i))?, 1)),
+            ast::BitPiece::Range(hi, lo, _) => {
+                let (h, l) = (const_eval(hi, Some(i))?, const_eval(lo, Some(i))?);
+                Some((l, h.checked_sub(l)?.checked_add(1)?))
+            }
+            ast::BitPiece::Width(lo, w, _) => Some((const_eval(lo, Some(i))?, const_eval(w, Some(i))?)),
+        })
+        .collect()
+}
+
+/// The signed stride of each piece of an `n`-element array whose element 0 is at `first`
+/// (already checked). Every element must lie at non-negative bits and move by the stride the
+/// first two elements show; the last element tells both, since positions are linear.
+fn array_strides(
+    cx: &mut Checker,
+    field: &ast::Ident,
+    bits: &[ast::BitPiece],
+    first: &[Piece],
+    n: u32,
+) -> Option<Vec<i64>> {
+    let name = &field.name;
+    if n == 1 {
+        return Some(vec![0; first.len()]);
+    }
+    let last = i64::from(n - 1);
+    let (Some(second), Some(end)) = (raw_pieces(bits, 1), raw_pieces(bits, last)) else {
+        cx.error(field.span, format!("the bits of `{name}[1]` or `{name}[{last}]` are not constant numbers"));
+        return None;
+    };
+    let mut strides = Vec::new();
+    for ((p, &(lo1, w1)), &(lo_end, w_end)) in first.iter().zip(&second).zip(&end) {
+        let stride = lo1 - i64::from(p.lo);
+        let expected = i64::from(p.lo) + stride * last;
+        if w1 != i64::from(p.width) || w_end != i64::from(p.width) || lo_end != expected {
+            cx.error(field.span, format!("the bits of array `{name}` do not move by a fixed stride"))
+                .label(format!(
+                    "element 0 starts at bit {}, element 1 at bit {lo1}, element {last} at bit {lo_end}",
+                    p.lo
+                ))
+                .note("array bits are linear in `i`, with a constant width: `192 + 4 * i +: 4`");
+            return None;
+        }
+        if !(0..1 << 20).contains(&lo_end) {
+            cx.error(field.span, format!("element {last} of array `{name}` would start at bit {lo_end}"))
+                .label(format!("element 0 starts at bit {}, and each element moves by {stride}", p.lo))
+                .note("every element of an array lies at bits from 0 up (and below bit 2^20)");
+            return None;
+        }
+        strides.push(stride);
+    }
+    Some(strides)
+}
+
 fn fields_of(
     cx: &mut Checker,
     t: &ir::Target,
@@ -213,11 +271,9 @@ fn fields_of(
         let array = match count {
             None => None,
             Some(n) => {
-                let Some(next) = pieces_at(cx, &f.bits, Some(1), FIELD_PIECE) else {
+                let Some(strides) = array_strides(cx, &f.name, &f.bits, &pieces, n) else {
                     continue;
                 };
-                let strides: Vec<u32> =
-                    pieces.iter().zip(&next).map(|(a, b)| b.lo.wrapping_sub(a.lo)).collect();
                 Some((n, strides))
             }
         };
@@ -276,6 +332,14 @@ fn fields_of(
                     f.name.name,
                     type_name(t, layouts, &field.ty)
                 ),
+            )
+            .label(format!("{have} bits"));
+        }
+        // An instruction field's value is a `u64`; a data layout's fields have no such bound.
+        if l.kind == ast::LayoutKind::Format && have > 64 {
+            cx.error(
+                f.name.span,
+                format!("field `{}` has {have} bits; a format's fields are at most 64", f.name.name),
             )
             .label(format!("{have} bits"));
         }
@@ -380,7 +444,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
         let n = f.array.as_ref().map_or(1, |a| a.0);
         for i in 0..n {
             let name = if f.array.is_some() { format!("{}[{i}]", f.name) } else { f.name.clone() };
-            for p in f.element_pieces(i) {
+            for p in placement::element_pieces(f, i) {
                 all.push((name.clone(), p, f.span));
             }
         }
@@ -427,10 +491,7 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
             continue;
         }
         if let Some(v) = f.fixed {
-            let mut m = 0u128;
-            let mut val = 0u128;
-            set_field(&mut m, &f.pieces, u64::MAX);
-            set_field(&mut val, &f.pieces, v);
+            let (m, val) = (placement::mask(&f.pieces), placement::place(&f.pieces, v));
             for c in &mut cubes {
                 c.0 |= m;
                 c.1 |= val;
@@ -445,7 +506,7 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
             let mut field_cubes = Vec::new();
             for &(lo, hi) in ranges {
                 for (m, v) in range_cubes(lo, hi, p.width) {
-                    field_cubes.push(((m as u128) << p.lo, (v as u128) << p.lo));
+                    field_cubes.push((placement::place(&f.pieces, m), placement::place(&f.pieces, v)));
                 }
             }
             let mut next = Vec::new();
@@ -458,14 +519,6 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
         }
     }
     cubes
-}
-
-fn set_field(word: &mut u128, pieces: &[Piece], mut v: u64) {
-    for p in pieces.iter().rev() {
-        let m = mask(p.width) as u128;
-        *word = (*word & !(m << p.lo)) | (((v as u128) & m) << p.lo);
-        v = if p.width >= 64 { 0 } else { v >> p.width };
-    }
 }
 
 /// Splits `lo..=hi` (values of a `w`-bit field) into aligned (mask, value) blocks.

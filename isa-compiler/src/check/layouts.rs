@@ -32,7 +32,7 @@ pub fn check(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         if decl.constraints.is_empty() {
             continue;
         }
-        let leaves = t.leaves(LayoutId(i));
+        let leaves = crate::placement::leaves(t, LayoutId(i));
         let constraints = constraints(cx, t, decl, t.layouts[i].width, &leaves);
         let l = &mut t.layouts[i];
         l.leaves = leaves;
@@ -142,7 +142,7 @@ fn union(
             cx.error(arm.span, format!("arm `{}` is {} bits but the union is {width}", arm.name, l.width));
             continue;
         }
-        let leaves = t.leaves(LayoutId(id));
+        let leaves = crate::placement::leaves(t, LayoutId(id));
         let Some(leaf) = leaves.into_iter().find(|x| x.path == path) else {
             cx.error(arm.span, format!("layout `{}` has no field `{path}`", arm.name))
                 .with(span, "the union is chosen by this field, which every arm must have");

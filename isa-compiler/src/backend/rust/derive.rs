@@ -11,6 +11,7 @@
 use super::formats;
 use super::model::{extract, hex, lit, uint, Model};
 use crate::ir::{self, Type};
+use crate::placement;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
@@ -112,7 +113,6 @@ pub fn struct_impl(
             return Err(format!("field `{}` has no member", field.name));
         }
     }
-    let mut fixed_word = 0u128;
     let mut defaults = Vec::new();
     let mut decode = Vec::new();
     let mut encode = Vec::new();
@@ -199,13 +199,6 @@ pub fn struct_impl(
         };
         match field.fixed {
             Some(fixed) => {
-                let mut w128 = 0u128;
-                let mut rem = fixed as u128;
-                for p in field.pieces.iter().rev() {
-                    w128 |= (rem & ((1u128 << p.width) - 1)) << p.lo;
-                    rem >>= p.width;
-                }
-                fixed_word |= w128;
                 let fl = hex(fixed as u128);
                 let mk = hex((1u128 << w) - 1);
                 encode.push(quote!({
@@ -240,7 +233,7 @@ pub fn struct_impl(
             }
         }
     };
-    let fixed = hex(fixed_word);
+    let fixed = hex(placement::fixed_bits(&f.fields));
     let word_param = if decode.is_empty() && matches.is_empty() { quote!(_word) } else { quote!(word) };
     Ok(quote! {
         impl #self_ty {

@@ -1,10 +1,11 @@
 //! One struct per format: typed fields, `from_word` (checked decode of the fields),
 //! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
 
-use super::model::{extract, hex, lit, sint, uint, word_u64, Model};
+use super::model::{extract, extract_runs, hex, lit, position, sint, uint, Model};
 use crate::ir::{self, Type};
+use crate::placement;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 pub fn generate(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
@@ -31,82 +32,28 @@ fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
     }
 }
 
-/// Pieces of array element `i` as runtime shift expressions: (shift expr, width).
-fn element_pieces(f: &ir::Field) -> Vec<(TokenStream, u32)> {
-    let strides = f.array.as_ref().map(|a| a.1.clone()).unwrap_or_default();
-    f.pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let lo = lit(p.lo as u128);
-            let stride = strides.get(k).copied().unwrap_or(0);
-            let shift = match (p.lo, stride) {
-                (_, 0) => quote!(#lo),
-                (0, 1) => quote!(i),
-                (0, s) => {
-                    let s = lit(s as u128);
-                    quote!(#s * i)
-                }
-                (_, 1) => quote!(#lo + i),
-                (_, s) => {
-                    let s = lit(s as u128);
-                    quote!(#lo + #s * i)
-                }
-            };
-            (shift, p.width)
-        })
-        .collect()
-}
-
-fn extract_element(word_ty: &TokenStream, f: &ir::Field) -> TokenStream {
-    let mut acc: Option<TokenStream> = None;
-    for (shift, width) in element_pieces(f) {
-        let mask = hex((1u128 << width) - 1);
-        let w = word_u64(word_ty, quote!((word >> (#shift))));
-        let part = quote!((#w & #mask));
-        acc = Some(match acc {
-            None => part,
-            Some(prev) => {
-                let w = lit(width as u128);
-                quote!(((#prev << #w) | #part))
-            }
-        });
-    }
-    acc.unwrap_or_else(|| quote!(0u64))
-}
-
-/// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces (element `i`).
+/// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces: element `i`
+/// (a variable of the generated code) when `element`, else the field's own pieces.
 pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
     let word_ty = &m.word_ty;
-    let pieces: Vec<(TokenStream, u32)> = if element {
-        element_pieces(f)
-    } else {
-        f.pieces
-            .iter()
-            .map(|p| {
-                let lo = lit(p.lo as u128);
-                (quote!(#lo), p.width)
-            })
-            .collect()
-    };
+    let runs = if element { placement::runs(f) } else { placement::piece_runs(&f.pieces) };
     let mut out = TokenStream::new();
-    let mut offset = 0u32;
-    for (shift, width) in pieces.iter().rev() {
-        let mask = hex((1u128 << width) - 1);
-        let value = if offset == 0 {
+    for r in runs.iter().rev() {
+        let mask = hex((1u128 << r.width) - 1);
+        let value = if r.value_lo == 0 {
             quote!(v & #mask)
         } else {
-            let o = lit(offset as u128);
+            let o = lit(u128::from(r.value_lo));
             quote!((v >> #o) & #mask)
         };
         let value =
             if word_ty.to_string() == "u64" { quote!((#value)) } else { quote!(((#value) as #word_ty)) };
-        if shift.to_string() == "0" {
+        if (r.lo, r.stride) == (0, 0) {
             out.extend(quote!(word |= #value;));
         } else {
+            let shift = position(r.lo, r.stride);
             out.extend(quote!(word |= #value << (#shift);));
         }
-        offset += width;
     }
     out
 }
@@ -121,18 +68,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     let mut encode = Vec::new();
     let mut values = Vec::new();
     let mut accessors = Vec::new();
-    let mut fixed_word: u128 = 0;
-    for field in &f.fields {
-        if let Some(v) = field.fixed {
-            let mut w = 0u128;
-            let mut rem = v as u128;
-            for p in field.pieces.iter().rev() {
-                w |= (rem & ((1u128 << p.width) - 1)) << p.lo;
-                rem >>= p.width;
-            }
-            fixed_word |= w;
-        }
-    }
+    let fixed_word = placement::fixed_bits(&f.fields);
     for (idx, field) in f.fields.iter().enumerate() {
         let fname = &field.name;
         let id = m.field_ident(fname);
@@ -205,8 +141,9 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                     quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| undefined(#fname, raw))? })
                 }
                 Type::Layout(l) => {
-                    let ln = format_ident!("{}", super::names::camel(&m.t.layouts[l.0].name));
-                    quote!(#ln::from_raw(#raw))
+                    let ln = m.layout_ident(*l);
+                    let words = layout_words(m, *l);
+                    quote!({ let raw = #raw; #ln::from_words([#(#words),*])? })
                 }
             }
         };
@@ -217,7 +154,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             }
             Some((n, _)) => {
                 let n_lit = lit(*n as u128);
-                let d = elem_decode(extract_element(&m.word_ty, field));
+                let d = elem_decode(extract_runs(&m.word_ty, &placement::runs(field)));
                 let init = match &field.ty {
                     Type::Bool => quote!(false),
                     Type::Enum(e) => {
@@ -227,6 +164,11 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                             ir::Values::One(_) => quote!(#en::#first),
                             _ => quote!(#en::#first(0)),
                         }
+                    }
+                    Type::Layout(l) => {
+                        let ln = m.layout_ident(*l);
+                        let n = lit(layout_word_count(m, *l) as u128);
+                        quote!(#ln { words: [0; #n] })
                     }
                     _ => quote!(0),
                 };
@@ -289,7 +231,13 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let v = #val.bits();
                     }
                 }
-                Type::Layout(_) => quote!(let v = #val.to_raw();),
+                Type::Layout(l) => {
+                    let parts = (0..layout_word_count(m, *l)).map(|k| {
+                        let shift = lit(32 * k as u128);
+                        quote!((u64::from(words[#k]) << #shift))
+                    });
+                    quote!(let v = { let words = (#val).to_words(); 0u64 #(| #parts)* };)
+                }
             }
         };
         let allowed = match &field.allowed {
@@ -394,6 +342,25 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     }
 }
 
+/// How many 32-bit words hold the view of layout `l` when it is a format field: a field's
+/// value is a `u64`, so at most two.
+fn layout_word_count(m: &Model, l: ir::LayoutId) -> usize {
+    (m.t.layouts[l.0].width.div_ceil(32) as usize).min(2)
+}
+
+/// The words of a layout view, from raw field value `raw` (a `u64`), least significant first.
+fn layout_words(m: &Model, l: ir::LayoutId) -> Vec<TokenStream> {
+    (0..layout_word_count(m, l))
+        .map(|k| match k {
+            0 => quote!(raw as u32),
+            _ => {
+                let shift = lit(32 * k as u128);
+                quote!((raw >> #shift) as u32)
+            }
+        })
+        .collect()
+}
+
 /// Bits of the Rust integer a field of `width` bits is stored in.
 fn rust_bits(width: u32) -> u32 {
     match width {
@@ -411,9 +378,10 @@ fn value_of(m: &Model, ty: &Type, x: TokenStream) -> TokenStream {
         Type::UInt(_) | Type::Number(_) => quote!(isa_runtime::value::Value::Uint(#x as u64)),
         Type::SInt(_) => quote!(isa_runtime::value::Value::Int(#x as i64)),
         Type::Enum(_) | Type::Switch { .. } => quote!(#x.value()),
+        // `x` may be `*x`: the parentheses keep the dereference on the view.
         Type::Layout(_) => {
             let _ = m;
-            quote!(#x.value())
+            quote!((#x).value())
         }
     }
 }

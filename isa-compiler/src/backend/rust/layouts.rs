@@ -21,9 +21,10 @@
 //! views with the same methods and getters for the fields every arm has. The `root` layout gets
 //! `TARGET`, its `isa_runtime::layout::DataTarget`.
 
-use super::model::{lit, sint, uint, Model};
+use super::model::{lit, position, sint, uint, Model};
 use super::names::{camel, snake};
 use crate::ir::{self, Piece, Type};
+use crate::placement::{self, Run};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -52,7 +53,7 @@ pub fn generate(m: &Model) -> TokenStream {
         out.extend(layout_impl(m, ir::LayoutId(i)));
     }
     if let Some(root) = m.t.root {
-        let ty = layout_ident(m, root);
+        let ty = m.layout_ident(root);
         let (name, title) = (&m.t.name, &m.t.title);
         let doc = format!(
             " The `{name}` target: tools decode, encode and check its root layout `{}`.",
@@ -81,65 +82,23 @@ fn doc(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// The view type of layout `id`: its CamelCase name, with `Layout` appended when another
-/// generated type already has that name (the target's unit struct `Sph` for layout `Sph`).
-fn layout_ident(m: &Model, id: ir::LayoutId) -> Ident {
-    type_ident(m, &camel(&m.t.layouts[id.0].name))
-}
-
-/// `name` as a type name, with `Layout` appended if it would clash with the target's unit
-/// struct, an enum, an instruction format or `Instruction`.
-fn type_ident(m: &Model, name: &str) -> Ident {
-    let taken = super::target_type_name(m.t).as_deref() == Some(name)
-        || name == "Instruction"
-        || m.t.enums.iter().any(|e| camel(&e.name) == name)
-        || m.t.formats.iter().any(|f| camel(&f.name) == name)
-        || m.switches.iter().any(|s| s.name == name);
-    if taken {
-        format_ident!("{name}Layout")
-    } else {
-        format_ident!("{name}")
-    }
-}
-
 /// The enum generated for switch field `field` of layout `l` (`Sph.maps` → `SphMaps`).
 fn switch_ident(m: &Model, l: &ir::Layout, field: &ir::Field) -> Ident {
-    type_ident(m, &format!("{}{}", camel(&l.name), camel(&field.name)))
+    m.type_ident(&format!("{}{}", camel(&l.name), camel(&field.name)))
 }
 
 /// A field element's place: its pieces, most significant first, each a bit-position
-/// expression and a width.
-type Place = Vec<(TokenStream, u32)>;
+/// expression and the run it renders (width and the value bits it holds).
+type Place = Vec<(TokenStream, Run)>;
 
 /// A place at constant bit positions.
 fn fixed_place(pieces: &[Piece]) -> Place {
-    pieces.iter().map(|p| (lit(p.lo as u128), p.width)).collect()
+    placement::piece_runs(pieces).into_iter().map(|r| (lit(u128::from(r.lo)), r)).collect()
 }
 
 /// Element `i` (a `u32` variable in the generated code) of an array field.
 fn element_place(f: &ir::Field) -> Place {
-    let strides = f.array.as_ref().map(|a| a.1.clone()).unwrap_or_default();
-    f.pieces
-        .iter()
-        .zip(strides.iter().chain(std::iter::repeat(&0)))
-        .map(|(p, &s)| {
-            let lo = lit(p.lo as u128);
-            let s_lit = lit(s as u128);
-            let at = match (p.lo, s) {
-                (_, 0) => quote!(#lo),
-                (0, 1) => quote!(i),
-                (0, _) => quote!(#s_lit * i),
-                (_, 1) => quote!(#lo + i),
-                _ => quote!(#lo + #s_lit * i),
-            };
-            (at, p.width)
-        })
-        .collect()
-}
-
-/// Where bits `pieces` of a nested value laid out at `outer` lie in the enclosing words.
-fn sub_place(outer: &[Piece], pieces: &[Piece]) -> Vec<Piece> {
-    ir::sub_pieces(outer, pieces)
+    placement::runs(f).into_iter().map(|r| (position(r.lo, r.stride), r)).collect()
 }
 
 /// Expression reading the raw bits at constant `pieces` of `words` (a `[u32; N]`) as a `u64`.
@@ -150,8 +109,8 @@ pub(super) fn read_words(pieces: &[Piece]) -> TokenStream {
 /// Expression reading the raw bits of `place` from `src` (a `&[u32]`) as a `u64`.
 fn read_raw(src: &TokenStream, place: &Place) -> TokenStream {
     let mut acc: Option<TokenStream> = None;
-    for (at, width) in place {
-        let w = lit(*width as u128);
+    for (at, r) in place {
+        let w = lit(u128::from(r.width));
         let part = quote!(isa_runtime::bits::get_words(#src, #at, #w));
         acc = Some(match acc {
             None => part,
@@ -164,17 +123,15 @@ fn read_raw(src: &TokenStream, place: &Place) -> TokenStream {
 /// Statements writing raw `u64` value `v` into `place` of `dst` (a `&mut [u32]`).
 fn write_raw(dst: &TokenStream, place: &Place) -> TokenStream {
     let mut out = TokenStream::new();
-    let mut offset = 0u32;
-    for (at, width) in place.iter().rev() {
-        let w = lit(*width as u128);
-        let value = if offset == 0 {
+    for (at, r) in place.iter().rev() {
+        let w = lit(u128::from(r.width));
+        let value = if r.value_lo == 0 {
             quote!(v)
         } else {
-            let o = lit(offset as u128);
+            let o = lit(u128::from(r.value_lo));
             quote!(v >> #o)
         };
         out.extend(quote!(isa_runtime::bits::set_words(#dst, #at, #w, #value);));
-        offset += width;
     }
     out
 }
@@ -229,14 +186,12 @@ fn read_typed(m: &Model, ty: &Type, src: &TokenStream, place: &Place) -> TokenSt
             })
         }
         Type::Layout(l) => {
-            let ln = layout_ident(m, *l);
+            let ln = m.layout_ident(*l);
             let n = lit(words_for(m.t.layouts[l.0].width) as u128);
             let mut copies = TokenStream::new();
-            let mut to = 0u32;
-            for (at, width) in place.iter().rev() {
-                let (to_lit, w) = (lit(to as u128), lit(*width as u128));
-                copies.extend(quote!(copy_layout_bits(#src, #at, &mut words, #to_lit, #w);));
-                to += width;
+            for (at, r) in place.iter().rev() {
+                let (to, w) = (lit(u128::from(r.value_lo)), lit(u128::from(r.width)));
+                copies.extend(quote!(copy_layout_bits(#src, #at, &mut words, #to, #w);));
             }
             quote!({
                 let mut words = [0u32; #n];
@@ -260,7 +215,7 @@ fn write_typed(
     spec_name: &str,
     err_field: &str,
 ) -> TokenStream {
-    let width: u32 = place.iter().map(|p| p.1).sum();
+    let width: u32 = place.iter().map(|(_, r)| r.width).sum();
     let write = write_raw(dst, place);
     let out_of_range = |value: TokenStream, signed: bool| {
         let w = lit(width as u128);
@@ -326,11 +281,9 @@ fn write_typed(
         }
         Type::Layout(_) => {
             let mut copies = TokenStream::new();
-            let mut from = 0u32;
-            for (at, width) in place.iter().rev() {
-                let (from_lit, w) = (lit(from as u128), lit(*width as u128));
-                copies.extend(quote!(copy_layout_bits(&#val.words, #from_lit, #dst, #at, #w);));
-                from += width;
+            for (at, r) in place.iter().rev() {
+                let (from, w) = (lit(u128::from(r.value_lo)), lit(u128::from(r.width)));
+                copies.extend(quote!(copy_layout_bits(&#val.words, #from, #dst, #at, #w);));
             }
             copies
         }
@@ -384,10 +337,10 @@ fn decode_checks(m: &Model, top: &str, l: &ir::Layout, place: &[Piece], prefix: 
                 Some(_) => format!("{prefix}{}[{i}]", f.name),
                 None => format!("{prefix}{}", f.name),
             };
-            let at = sub_place(place, &f.element_pieces(i));
+            let at = placement::sub_pieces(place, &placement::element_pieces(f, i));
             match &f.ty {
                 Type::Switch { tag, arms } => {
-                    let tag_at = sub_place(place, &l.fields[*tag].pieces);
+                    let tag_at = placement::sub_pieces(place, &l.fields[*tag].pieces);
                     let raw = read_raw(&quote!(&words), &fixed_place(&tag_at));
                     let mut cases = TokenStream::new();
                     for (value, ty) in arms {
@@ -506,7 +459,7 @@ fn switch_def(m: &Model, l: &ir::Layout, f: &ir::Field) -> TokenStream {
 fn elem_type(m: &Model, ty: &Type) -> TokenStream {
     match ty {
         Type::Layout(l) => {
-            let id = layout_ident(m, *l);
+            let id = m.layout_ident(*l);
             quote!(#id)
         }
         Type::Bool
@@ -523,7 +476,7 @@ fn arm_ident(m: &Model, ty: &Type) -> Ident {
         "{}",
         match ty {
             Type::Enum(e) => camel(&m.t.enums[e.0].name),
-            Type::Layout(l) => layout_ident(m, *l).to_string(),
+            Type::Layout(l) => m.layout_ident(*l).to_string(),
             Type::Bool => "Bool".into(),
             Type::UInt(w) => format!("U{w}"),
             Type::SInt(w) => format!("S{w}"),
@@ -713,8 +666,9 @@ fn describe_bits(f: &ir::Field) -> String {
     };
     match &f.array {
         Some((_, strides)) if f.pieces.len() == 1 => {
-            let p = f.pieces[0];
-            format!("bits {} + {} * i +: {}", p.lo, strides[0], p.width)
+            let (p, stride) = (f.pieces[0], strides.first().copied().unwrap_or(0));
+            let sign = if stride < 0 { '-' } else { '+' };
+            format!("bits {} {sign} {} * i +: {}", p.lo, stride.unsigned_abs(), p.width)
         }
         _ if f.pieces.len() == 1 => format!("bits {}", one(&f.pieces[0])),
         _ => format!("bits [{}]", f.pieces.iter().map(one).collect::<Vec<_>>().join(", ")),
@@ -722,7 +676,7 @@ fn describe_bits(f: &ir::Field) -> String {
 }
 
 fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
-    let name = layout_ident(m, id);
+    let name = m.layout_ident(id);
     let spec_name = &l.name;
     let docs = doc(&l.doc);
     let n_words = words_for(l.width);
@@ -964,7 +918,7 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             quote!(#en::from_value(#v).ok_or_else(|| #err)?)
         }
         Type::Layout(l) => {
-            let ln = layout_ident(m, *l);
+            let ln = m.layout_ident(*l);
             // A nested layout's error names the path from this layout down.
             let at =
                 if v.to_string() == "item" { quote!(&format!("{}[{}]", #fname, i)) } else { quote!(#fname) };
@@ -1074,7 +1028,7 @@ fn constraint_checks(m: &Model, l: &ir::Layout) -> TokenStream {
 
 /// A union layout: an enum of its arms, chosen by the tag they share.
 fn union_def(m: &Model, id: ir::LayoutId, l: &ir::Layout, u: &ir::Union) -> TokenStream {
-    let name = layout_ident(m, id);
+    let name = m.layout_ident(id);
     let spec_name = &l.name;
     let docs = doc(&l.doc);
     let n_words = words_for(l.width);
@@ -1088,7 +1042,7 @@ fn union_def(m: &Model, id: ir::LayoutId, l: &ir::Layout, u: &ir::Union) -> Toke
     let mut encode_arms = Vec::new();
     let mut each = Vec::new();
     for (value, arm) in &u.arms {
-        let a = layout_ident(m, *arm);
+        let a = m.layout_ident(*arm);
         let v = lit(*value as u128);
         let adoc = format!(
             " `{tag_path}` = {}: layout `{}`.",
@@ -1233,7 +1187,7 @@ fn value_name(m: &Model, ty: &Type, v: u64) -> String {
 
 /// `impl isa_runtime::layout::Layout` for a layout's view.
 fn layout_impl(m: &Model, id: ir::LayoutId) -> TokenStream {
-    let name = layout_ident(m, id);
+    let name = m.layout_ident(id);
     let n_words = words_for(m.t.layouts[id.0].width);
     let n = lit(n_words as u128);
     let n_bytes = lit(n_words as u128 * 4);

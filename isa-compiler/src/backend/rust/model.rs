@@ -2,6 +2,7 @@
 
 use super::names::{camel, ident, snake};
 use crate::ir::{self, Type};
+use crate::placement::{self, Run};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -43,6 +44,9 @@ pub fn sint(bits: u32) -> TokenStream {
 impl<'a> Model<'a> {
     pub fn new(t: &'a ir::Target) -> Self {
         let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new() };
+        // Switch names first: a layout's type name depends on them (see `type_ident`), and
+        // the arms' payload types name layouts.
+        let mut arm_lists = Vec::new();
         for f in &t.formats {
             for field in &f.fields {
                 if let Type::Switch { arms, .. } = &field.ty {
@@ -56,18 +60,45 @@ impl<'a> Model<'a> {
                     {
                         name = format_ident!("{}{}", camel(&f.name), camel(&field.name));
                     }
-                    let arms = arms
-                        .iter()
-                        .map(|(v, ty)| {
-                            let variant = format_ident!("{}", m.type_label(ty));
-                            (*v, variant, m.rust_type(ty))
-                        })
-                        .collect();
-                    m.switches.push(SwitchEnum { name, arms, arm_types: types });
+                    m.switches.push(SwitchEnum { name, arms: Vec::new(), arm_types: types });
+                    arm_lists.push(arms);
                 }
             }
         }
+        let filled: Vec<_> = arm_lists
+            .iter()
+            .map(|arms| {
+                arms.iter()
+                    .map(|(v, ty)| (*v, format_ident!("{}", m.type_label(ty)), m.rust_type(ty)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (s, arms) in m.switches.iter_mut().zip(filled) {
+            s.arms = arms;
+        }
         m
+    }
+
+    /// `name` as a type name, with `Layout` appended if it would clash with the target's unit
+    /// struct, an enum, an instruction format, a switch or `Instruction`.
+    pub fn type_ident(&self, name: &str) -> Ident {
+        let taken = super::target_type_name(self.t).as_deref() == Some(name)
+            || name == "Instruction"
+            || self.t.enums.iter().any(|e| camel(&e.name) == name)
+            || self.t.formats.iter().any(|f| camel(&f.name) == name)
+            || self.switches.iter().any(|s| s.name == name);
+        if taken {
+            format_ident!("{name}Layout")
+        } else {
+            format_ident!("{name}")
+        }
+    }
+
+    /// The view type of layout `id`: its CamelCase name, with `Layout` appended when another
+    /// generated type already has that name (the target's unit struct `Sph` for layout `Sph`).
+    /// Every mention of the type goes through here, so declaration and uses agree.
+    pub fn layout_ident(&self, id: ir::LayoutId) -> Ident {
+        self.type_ident(&camel(&self.t.layouts[id.0].name))
     }
 
     fn type_label(&self, ty: &Type) -> String {
@@ -90,7 +121,7 @@ impl<'a> Model<'a> {
             Type::SInt(w) => sint(*w),
             Type::Enum(e) => self.enum_ident(*e).into_token_stream_(),
             Type::Number(n) => uint(self.t.numbers[n.0].kind.width()),
-            Type::Layout(l) => format_ident!("{}", camel(&self.t.layouts[l.0].name)).into_token_stream_(),
+            Type::Layout(l) => self.layout_ident(*l).into_token_stream_(),
             Type::Switch { arms, .. } => {
                 let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
                 match self.switches.iter().find(|s| s.arm_types == types) {
@@ -155,20 +186,54 @@ pub fn word_u64(word_ty: &TokenStream, shifted: TokenStream) -> TokenStream {
     }
 }
 
+/// A bit position as an expression of the element index `i` (a variable of the generated
+/// code): `12`, `i`, `4 * i`, `12 + 4 * i`, `7 - 2 * i`.
+pub fn position(lo: u32, stride: i64) -> TokenStream {
+    let lo_lit = lit(u128::from(lo));
+    let step = match stride.unsigned_abs() {
+        1 => quote!(i),
+        s => {
+            let s = lit(u128::from(s));
+            quote!(#s * i)
+        }
+    };
+    match (lo, stride) {
+        (_, 0) => lo_lit,
+        (0, s) if s > 0 => step,
+        (_, s) if s > 0 => quote!(#lo_lit + #step),
+        _ => quote!(#lo_lit - #step),
+    }
+}
+
 /// Expression extracting the pieces of a field from `word` (most significant piece first),
 /// as `u64`.
 pub fn extract(word_ty: &TokenStream, pieces: &[ir::Piece]) -> TokenStream {
+    extract_runs(word_ty, &placement::piece_runs(pieces))
+}
+
+/// Expression extracting a field from `word` as `u64`: element `i` when its runs move with
+/// the index.
+pub fn extract_runs(word_ty: &TokenStream, runs: &[Run]) -> TokenStream {
     let mut acc: Option<TokenStream> = None;
-    for p in pieces {
-        let lo = lit(p.lo as u128);
-        let mask = hex(((1u128 << p.width) - 1).min(u64::MAX as u128));
-        let shifted = if p.lo == 0 { quote!(word) } else { quote!((word >> #lo)) };
+    for r in runs {
+        let mask = hex(((1u128 << r.width) - 1).min(u128::from(u64::MAX)));
+        let shifted = match (r.lo, r.stride) {
+            (0, 0) => quote!(word),
+            (lo, 0) => {
+                let lo = lit(u128::from(lo));
+                quote!((word >> #lo))
+            }
+            (lo, stride) => {
+                let at = position(lo, stride);
+                quote!((word >> (#at)))
+            }
+        };
         let w = word_u64(word_ty, shifted);
         let part = quote!((#w & #mask));
         acc = Some(match acc {
             None => part,
             Some(prev) => {
-                let w = lit(p.width as u128);
+                let w = lit(u128::from(r.width));
                 quote!(((#prev << #w) | #part))
             }
         });

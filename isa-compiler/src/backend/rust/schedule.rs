@@ -16,7 +16,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let format_id = format_ident!("{}_FORMAT", upper(&s.slot.name));
     let (slots, width) = (lit(s.slots as u128), lit(s.slot.width as u128));
     let pad = hex(s.pad);
-    let default_slot = hex(s.default_slot() as u128);
+    let default_slot = hex(u128::from(crate::placement::default_slot(s)));
     let word_ty = &m.word_ty;
     let target = format_ident!("{}", camel(&m.t.name));
     // Slot bits are a `u64`; a narrower word type needs a cast.

@@ -267,7 +267,7 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
             Some(e) => format!("{}[{e}]", field.name),
             None => field.name.clone(),
         };
-        let pieces = field.element_pieces(element.unwrap_or(0)).into_iter().map(|p| {
+        let pieces = crate::placement::element_pieces(field, element.unwrap_or(0)).into_iter().map(|p| {
             let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
             quote!(Piece { lo: #lo, width: #w })
         });
