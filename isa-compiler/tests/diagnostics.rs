@@ -1,18 +1,9 @@
 //! Spec mistakes become located diagnostics (file:line:col and a snippet, rustc style), several
 //! per run, and the checker never panics. One snapshot per kind of mistake.
 
-fn diagnose(source: &str) -> String {
-    match isa_compiler::check_source(source) {
-        Ok(_) => panic!("expected diagnostics for:\n{source}"),
-        Err(d) => isa_compiler::diag::render("bad.isa", source, &d),
-    }
-}
+mod common;
 
-const HEAD: &str = "target t {\n    word 32\n    dialect asm\n}\n";
-
-fn spec(body: &str) -> String {
-    format!("{HEAD}{body}")
-}
+use common::{diagnose, spec};
 
 #[test]
 fn grammar_error() {

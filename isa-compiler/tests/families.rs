@@ -4,18 +4,9 @@
 
 use isa_compiler::ir;
 
-fn diagnose(source: &str) -> String {
-    match isa_compiler::check_source(source) {
-        Ok(_) => panic!("expected diagnostics for:\n{source}"),
-        Err(d) => isa_compiler::diag::render("bad.isa", source, &d),
-    }
-}
+mod common;
 
-const HEAD: &str = "target t {\n    word 32\n    dialect asm\n}\n";
-
-fn spec(body: &str) -> String {
-    format!("{HEAD}{body}")
-}
+use common::{diagnose, spec};
 
 fn check(body: &str) -> ir::Target {
     isa_compiler::check_source(&spec(body)).unwrap_or_else(|d| {
