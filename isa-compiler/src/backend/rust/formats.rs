@@ -110,7 +110,12 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             });
             let v = match tag_ty {
                 Type::Bool => quote!(isa_runtime::value::Value::Bool(self.#id())),
-                _ => quote!(isa_runtime::value::Value::Uint(self.#id() as u64)),
+                Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Layout(_)
+                | Type::Switch { .. } => quote!(isa_runtime::value::Value::Uint(self.#id() as u64)),
             };
             values.push(quote!((#fname, #v)));
             continue;
@@ -162,7 +167,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let first = m.variant_ident(*e, 0);
                         match m.t.enums[e.0].variants[0].values {
                             ir::Values::One(_) => quote!(#en::#first),
-                            _ => quote!(#en::#first(0)),
+                            ir::Values::Range(..) | ir::Values::Rest => quote!(#en::#first(0)),
                         }
                     }
                     Type::Layout(l) => {
@@ -170,7 +175,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let n = lit(layout_word_count(m, *l) as u128);
                         quote!(#ln { words: [0; #n] })
                     }
-                    _ => quote!(0),
+                    Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => quote!(0),
                 };
                 decode.push(quote!(#id: {
                     let mut out = [#init; #n_lit];
@@ -264,7 +269,12 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let ins_tag = insert(m, tag_field, false);
                         quote!({ let v = self.#id.tag(); #ins_tag })
                     }
-                    _ => quote!(),
+                    Type::Bool
+                    | Type::UInt(_)
+                    | Type::SInt(_)
+                    | Type::Enum(_)
+                    | Type::Number(_)
+                    | Type::Layout(_) => quote!(),
                 };
                 encode.push(quote!({ #check #allowed #ins #tag_ins }));
                 let v = value_of(m, &field.ty, quote!(self.#id));

@@ -1061,7 +1061,9 @@ fn union_def(m: &Model, id: ir::LayoutId, l: &ir::Layout, u: &ir::Union) -> Toke
             quote!(#en::from_value(tag).map(|x| x.bits()))
         }
         Type::Bool => quote!(tag.as_bool().map(u64::from)),
-        _ => quote!(tag.as_u64()),
+        Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
+            quote!(tag.as_u64())
+        }
     };
     // Getters for the fields every arm has at the same bits with the same type.
     let mut common = TokenStream::new();
