@@ -11,6 +11,7 @@ mod maxwell_interp;
 mod maxwell_program;
 mod maxwell_roundtrip;
 mod maxwell_validate;
+mod msrv;
 mod sph_docs_tables;
 mod sph_offsets;
 mod sph_roundtrip;
