@@ -292,3 +292,32 @@ fn integer_carry_chain_shifts_logic_and_select() {
     assert_eq!(r[16], !lo & 0xff);
     assert_eq!(r[17], 0x10u32.wrapping_sub(hi));
 }
+
+/// IMNMX (signed and unsigned, minimum and maximum) and ICMP against Rust's comparisons.
+#[test]
+fn integer_minimum_maximum_and_compare_select() {
+    let (x, y) = (-5i32, 3i32);
+    let program = assemble(
+        "MOV32I R0, 0xfffffffb\n\
+         MOV32I R1, 0x3\n\
+         IMNMX R2, R0, R1, PT\n\
+         IMNMX R3, R0, R1, !PT\n\
+         IMNMX.U32 R4, R0, R1, PT\n\
+         IMNMX.U32 R5, R0, R1, !PT\n\
+         ICMP.LT R6, R0, R1, R0\n\
+         ICMP.LT.U32 R7, R0, R1, R0\n\
+         ICMP.GT R8, R0, 0x7, R1\n\
+         EXIT",
+    );
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(10));
+    let r = &m.state.r;
+    assert_eq!(r[2], x.min(y) as u32);
+    assert_eq!(r[3], x.max(y) as u32);
+    assert_eq!(r[4], (x as u32).min(y as u32));
+    assert_eq!(r[5], (x as u32).max(y as u32));
+    // C (R0 = -5) compared with 0 picks A or B.
+    assert_eq!(r[6], if x < 0 { x as u32 } else { y as u32 }, "signed: -5 < 0 picks A");
+    assert_eq!(r[7], y as u32, "unsigned: nothing is below 0, so B");
+    assert_eq!(r[8], if y > 0 { x as u32 } else { 7 }, "C = R1 = 3 > 0 picks A");
+}
