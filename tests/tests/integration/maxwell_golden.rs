@@ -121,8 +121,8 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
     assert_eq!(passed, 1955 - 135);
 }
 
-/// The integer, logic, select, compare, conversion, special-register, shared-memory, call,
-/// loop-break and memory-barrier instructions of compute kernels (issue 15) against
+/// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
+/// call, loop-break and memory-barrier instructions of compute kernels (issue 15) against
 /// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
 /// operand bits printed by nvdisasm 11.8.
 #[test]
@@ -148,14 +148,14 @@ fn integer_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let count = |m: &str| rows.iter().filter(|r| mnemonic(r.text) == m).count();
     let counts: Vec<usize> = [
         "S2R", "IADD", "SHR", "LOP", "LOP32I", "SEL", "IMNMX", "ICMP", "BFE", "CAL", "RET", "PBK", "BRK",
-        "MEMBAR", "I2F", "I2I", "LDS", "STS",
+        "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST",
     ]
     .iter()
     .map(|m| count(m))
     .collect();
     assert_eq!(
         counts,
-        [28, 48, 41, 84, 22, 45, 52, 69, 34, 11, 8, 11, 10, 14, 58, 51, 36, 33],
+        [28, 48, 41, 84, 22, 45, 52, 69, 34, 11, 8, 11, 10, 14, 58, 51, 36, 33, 30, 29],
         "rows per mnemonic"
     );
 }
