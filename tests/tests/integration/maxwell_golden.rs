@@ -126,7 +126,7 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
 /// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
 /// operand bits printed by nvdisasm 11.8.
 #[test]
-fn integer_instruction_words_print_nvdisasm_text_and_assemble_back() {
+fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let text = read_data("nvdisasm_compute.tsv");
     let rows = rows(&text);
     let (passed, control, failures) = check(&rows);
