@@ -154,3 +154,16 @@ fn a_mistake_in_a_shared_group_is_reported_once() {
          format a {\n    op: u4 @ 31:28 is 1\n    use g\n}\nformat b {\n    op: u4 @ 31:28 is 2\n    use g\n}\n"
     )));
 }
+
+/// A field whose name starts like a clause keyword (`inc`, `isr`, `defaults`) is a field, not
+/// an `in`/`is`/`default` clause of the field before it.
+#[test]
+fn fields_named_like_clause_keywords_are_fields() {
+    let t = check(
+        "format f {\n    op: u4 @ 31:28 is 1\n    inc: bool @ 6\n    isr: u2 @ 5:4\n    mode: u2 @ 3:2 default 1\n    defaults: u2 @ 1:0\n    syntax asm { \"f\" }\n}\n",
+    );
+    let f = &t.formats[0];
+    let names: Vec<&str> = f.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["op", "inc", "isr", "mode", "defaults"]);
+    assert_eq!(field(f, "mode").default, Some(1));
+}

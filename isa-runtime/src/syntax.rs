@@ -1475,12 +1475,14 @@ impl Parser<'_> {
         };
         let len = start - pos + len;
         // A signed field takes its signed range; an unsigned one its unsigned range or the
-        // negative numbers of the same width (`-1` for all ones).
+        // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
+        // hex bits (`#x`: Maxwell's `[0xfffff8]`) also reads what it prints.
+        let raw_hex = matches!(n, Num::Hex { .. });
         let fits = if width >= 64 {
             true
         } else {
             let lo = -(1i128 << (width - 1));
-            let hi = if signed { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
+            let hi = if signed && !raw_hex { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
             value >= lo && value <= hi
         };
         if !fits {

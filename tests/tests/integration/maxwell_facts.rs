@@ -174,16 +174,16 @@ fn the_three_ast_forms() {
 }
 
 /// Words of instructions this spec does not describe are typed `NoMatch` errors showing the
-/// word, never a guess: IADD (0x5c10), LDG (0xeed0), IMNMX (0x5c20) and
+/// word, never a guess: DADD (0x5c70), LDG (0xeed0), DMUL (0x5c80) and
 /// the constant-buffer BRA (bit 5, class `BRA_c`).
 #[test]
 fn unknown_opcodes_are_no_match() {
-    for w in [0x5c10000000000000u64, 0xeed4200000070002, 0x5c20000000000000, 0xe24000000007002f] {
+    for w in [0x5c70000000000000u64, 0xeed4200000070002, 0x5c80000000000000, 0xe24000000007002f] {
         assert_eq!(Instruction::decode(w), Err(DecodeError::NoMatch { word: w as u128 }), "{w:#018x}");
         assert!(maxwell::disassemble(w, None).is_err(), "{w:#018x}");
     }
-    let e = Instruction::decode(0x5c10000000000000).unwrap_err();
-    assert!(e.to_string().contains("5c10000000000000"), "{e}");
+    let e = Instruction::decode(0x5c70000000000000).unwrap_err();
+    assert!(e.to_string().contains("5c70000000000000"), "{e}");
 }
 
 /// Out-of-range values are typed encode errors, never truncated.

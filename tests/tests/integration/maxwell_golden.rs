@@ -23,7 +23,11 @@ struct Row<'a> {
 }
 
 fn data() -> String {
-    let path = format!("{}/data/maxwell/nvdisasm_golden.tsv", env!("CARGO_MANIFEST_DIR"));
+    read_data("nvdisasm_golden.tsv")
+}
+
+fn read_data(name: &str) -> String {
+    let path = format!("{}/data/maxwell/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -58,14 +62,13 @@ fn address(source: &str) -> u64 {
     0
 }
 
-#[test]
-fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
-    let text = data();
-    let rows = rows(&text);
-    assert_eq!(rows.len(), 1955, "the golden file has 1,955 rows");
+/// Checks every instruction row (not `CTRL`): decodes, prints the row's text followed by ` ;`,
+/// and assembles back to the same word. Returns the rows that pass, the control rows skipped,
+/// and a message per failing row.
+fn check(rows: &[Row<'_>]) -> (usize, usize, Vec<String>) {
     let (mut passed, mut control) = (0, 0);
     let mut failures = Vec::new();
-    for row in &rows {
+    for row in rows {
         if row.text.starts_with("CTRL ") {
             control += 1;
             continue;
@@ -97,6 +100,15 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
             Err((pos, m)) => failures.push(format!("{w:#018x} {:?}: assembler: {m} at {pos}", row.text)),
         }
     }
+    (passed, control, failures)
+}
+
+#[test]
+fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
+    let text = data();
+    let rows = rows(&text);
+    assert_eq!(rows.len(), 1955, "the golden file has 1,955 rows");
+    let (passed, control, failures) = check(&rows);
     assert_eq!(control, 135, "control words");
     assert!(
         failures.is_empty(),
@@ -107,6 +119,45 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
         failures.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
     );
     assert_eq!(passed, 1955 - 135);
+}
+
+/// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
+/// call, loop-break and memory-barrier instructions of compute kernels (issue 15) against
+/// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
+/// operand bits printed by nvdisasm 11.8.
+#[test]
+fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
+    let text = read_data("nvdisasm_compute.tsv");
+    let rows = rows(&text);
+    let (passed, control, failures) = check(&rows);
+    assert_eq!(control, 0);
+    assert!(
+        failures.is_empty(),
+        "{passed} of {} instruction words pass; {} fail:\n{}",
+        rows.len(),
+        failures.len(),
+        failures.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(passed, rows.len());
+    // Rows per mnemonic, so that a lost encoding cannot go unnoticed.
+    let mnemonic = |text: &str| {
+        let unguarded =
+            if text.starts_with('@') { text.split_once(' ').map_or(text, |(_, t)| t) } else { text };
+        unguarded.split([' ', '.']).next().unwrap_or_default().to_string()
+    };
+    let count = |m: &str| rows.iter().filter(|r| mnemonic(r.text) == m).count();
+    let counts: Vec<usize> = [
+        "S2R", "IADD", "SHR", "LOP", "LOP32I", "SEL", "IMNMX", "ICMP", "BFE", "CAL", "RET", "PBK", "BRK",
+        "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST",
+    ]
+    .iter()
+    .map(|m| count(m))
+    .collect();
+    assert_eq!(
+        counts,
+        [28, 48, 41, 84, 22, 45, 52, 69, 34, 11, 8, 11, 10, 14, 58, 51, 36, 33, 30, 29],
+        "rows per mnemonic"
+    );
 }
 
 /// One slot as the golden file writes it: `{stall=6 bit4=0 usched=6:W6G wr=- rd=- wait=0x00 reuse=0x0}`.

@@ -243,3 +243,81 @@ fn ssy_sync_fmnmx_fset() {
         assert!(m.state.done);
     }
 }
+
+/// IADD's carry chain (`.CC` then `.X`) adds and subtracts 64-bit numbers; SHR, LOP, SEL and
+/// IADD.PO compute what Rust computes on the same values.
+#[test]
+fn integer_carry_chain_shifts_logic_and_select() {
+    let (a, b): (u64, u64) = (0x0000_0001_ffff_fff0, 0x0000_0002_0000_0020);
+    let words = vec![a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32];
+    let program = assemble(
+        "MOV R0, c[0x0][0x0]\n\
+         MOV R1, c[0x0][0x4]\n\
+         IADD R2.CC, R0, c[0x0][0x8]\n\
+         IADD.X R3, R1, c[0x0][0xc]\n\
+         IADD R4.CC, R0, -c[0x0][0x8]\n\
+         IADD.X R5, R1, -c[0x0][0xc]\n\
+         SHR R6, R5, 0x4\n\
+         SHR.U32 R7, R5, 0x4\n\
+         SHR.U32 R8, R0, 0x21\n\
+         SHR.U32.W R9, R0, 0x24\n\
+         LOP.XOR R10, R0, ~R1\n\
+         LOP.AND.NZ P0, R11, R0, 0xf\n\
+         LOP.OR.NZ P1, R12, R0, 0xf\n\
+         SEL R13, R0, R1, P0\n\
+         SEL R14, R0, R1, P1\n\
+         IADD.PO R15, R0, R1\n\
+         LOP32I.AND R16, ~R0, 0xff\n\
+         IADD R17, -R1, 0x10\n\
+         EXIT",
+    );
+    let mut m = Machine::new(Vertex { cbuf0: words, ..Vertex::default() });
+    assert_eq!(m.run(&program, 100), Ok(19));
+    let r = &m.state.r;
+    let (lo, hi) = (a as u32, (a >> 32) as u32);
+    let sum = a.wrapping_add(b);
+    let diff = a.wrapping_sub(b);
+    assert_eq!((r[2], r[3]), (sum as u32, (sum >> 32) as u32), "a + b");
+    assert_eq!((r[4], r[5]), (diff as u32, (diff >> 32) as u32), "a - b");
+    assert_eq!(r[6], ((diff >> 32) as i32 >> 4) as u32, "signed shift");
+    assert_eq!(r[7], (diff >> 32) as u32 >> 4, "unsigned shift");
+    assert_eq!(r[8], 0, "a count above 31 saturates");
+    assert_eq!(r[9], lo >> (0x24 & 31), ".W wraps the count");
+    assert_eq!(r[10], lo ^ !hi);
+    assert_eq!((r[11], m.state.preds[0]), (lo & 0xf, lo & 0xf != 0));
+    assert_eq!((r[12], m.state.preds[1]), (lo | 0xf, true));
+    assert_eq!(r[13], hi, "P0 is false: B");
+    assert_eq!(r[14], lo, "P1 is true: A");
+    assert_eq!(r[15], lo.wrapping_add(hi).wrapping_add(1), ".PO adds one");
+    assert_eq!(r[16], !lo & 0xff);
+    assert_eq!(r[17], 0x10u32.wrapping_sub(hi));
+}
+
+/// IMNMX (signed and unsigned, minimum and maximum) and ICMP against Rust's comparisons.
+#[test]
+fn integer_minimum_maximum_and_compare_select() {
+    let (x, y) = (-5i32, 3i32);
+    let program = assemble(
+        "MOV32I R0, 0xfffffffb\n\
+         MOV32I R1, 0x3\n\
+         IMNMX R2, R0, R1, PT\n\
+         IMNMX R3, R0, R1, !PT\n\
+         IMNMX.U32 R4, R0, R1, PT\n\
+         IMNMX.U32 R5, R0, R1, !PT\n\
+         ICMP.LT R6, R0, R1, R0\n\
+         ICMP.LT.U32 R7, R0, R1, R0\n\
+         ICMP.GT R8, R0, 0x7, R1\n\
+         EXIT",
+    );
+    let mut m = machine();
+    assert_eq!(m.run(&program, 100), Ok(10));
+    let r = &m.state.r;
+    assert_eq!(r[2], x.min(y) as u32);
+    assert_eq!(r[3], x.max(y) as u32);
+    assert_eq!(r[4], (x as u32).min(y as u32));
+    assert_eq!(r[5], (x as u32).max(y as u32));
+    // C (R0 = -5) compared with 0 picks A or B.
+    assert_eq!(r[6], if x < 0 { x as u32 } else { y as u32 }, "signed: -5 < 0 picks A");
+    assert_eq!(r[7], y as u32, "unsigned: nothing is below 0, so B");
+    assert_eq!(r[8], if y > 0 { x as u32 } else { 7 }, "C = R1 = 3 > 0 picks A");
+}
