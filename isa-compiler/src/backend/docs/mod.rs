@@ -3,10 +3,10 @@
 //! The tables follow the shape of the hardware reference documents: one bit-layout table per
 //! encoding or data layout, one value table per enum. The work is split by concern:
 //!
-//! - [`model`]: the view model, typed rows and sections computed from the IR;
-//! - [`bits`]: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
+//! - `model`: the view model, typed rows and sections computed from the IR;
+//! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
 //!   [`crate::placement`] answers;
-//! - [`render`]: the templates and the Markdown/HTML escaping of cells.
+//! - `render`: the templates and the Markdown/HTML escaping of cells.
 
 mod bits;
 mod model;
