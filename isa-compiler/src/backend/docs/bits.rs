@@ -73,6 +73,17 @@ pub(super) fn width_text(f: &Field) -> String {
     }
 }
 
+/// The order of a format's table rows: hardware order, as the reference documents print their
+/// tables — the field whose highest bit (over all array elements) is most significant first,
+/// fields ending at the same bit in spec order. Formats built from groups and forms list their
+/// fields in inclusion order, which is no order a reader of the word expects.
+pub(super) fn hardware_order(fields: &[Field]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..fields.len()).collect();
+    // Stable: ties keep spec order.
+    order.sort_by_key(|&k| std::cmp::Reverse(placement::span(&fields[k]).1));
+    order
+}
+
 pub(super) fn lowest_bit(pieces: &[Piece]) -> u64 {
     placement::pieces_span(pieces).0
 }

@@ -329,7 +329,11 @@ impl<'a> Model<'a> {
     fn format(&self, f: &ir::Format, anchor: &str) -> Format {
         let width = f.width;
         let owners = bits::owners(width, &f.fields, &f.unused);
-        let rows = f.fields.iter().map(|x| self.field_row(x, &f.fields)).collect();
+        // Rows in hardware order; a layout's rows keep declaration order, as its document lists them.
+        let rows = bits::hardware_order(&f.fields)
+            .into_iter()
+            .map(|k| self.field_row(&f.fields[k], &f.fields))
+            .collect();
         let properties = f
             .properties
             .iter()

@@ -340,3 +340,84 @@ fn docs_never_panic_on_odd_ir() {
     assert!(md.contains("### Layout `Loop`"));
     let _ = html(&t);
 }
+
+/// The first cells of the rows of a section's field table, in order.
+fn row_names(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .skip_while(|l| !l.starts_with("| Field |"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .filter_map(|l| l.split(" | ").next())
+        .map(|c| c.trim_start_matches("| ").to_string())
+        .collect()
+}
+
+/// Fields a format gets from groups and forms come in inclusion order; the table lists them
+/// most significant first, as the reference documents do, while a layout keeps its order.
+const FAMILY: &str = r#"
+target t {
+    word 64
+    dialect d { comment ";" }
+}
+
+group guarded {
+    pred_neg: bool @ 19
+    pred: u3 @ 18:16
+}
+
+group float_b {
+    form r(op) {
+        opcode: u13 @ 63:51 is op >> 3
+        zero @ 38:28
+        rb: u8 @ 27:20
+    }
+    form i(op) {
+        opcode: u7 @ 63:57 is op >> 9
+        opcode_lo: u5 @ 55:51 is (op >> 3) & 0x1f
+        imm: u20 @ [56, 38:20]
+    }
+}
+
+format fadd {
+    use float_b { r(0x5c58), i(0x3858) }
+    zero @ 43:41
+    use guarded
+    ra: u8 @ 15:8
+    rd: u8 @ 7:0
+    /// Shares bits 7:0 with `rd`: a tie keeps spec order.
+    view rd_view: u8 @ 7:0
+    syntax d { "fadd " {rd} ", " {ra} }
+}
+
+layout Header : 32 {
+    low: u8 @ 7:0
+    high: u8 @ 31:24
+}
+"#;
+
+#[test]
+fn docs_format_rows_in_hardware_order() {
+    let t = match crate::check_source(FAMILY) {
+        Ok(t) => t,
+        Err(d) => panic!("{}", crate::diag::render("family.isa", FAMILY, &d)),
+    };
+    // Spec order first, to show the test has something to reorder.
+    let spec: Vec<&str> = t.formats[0].fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(spec[..4], ["opcode", "zero_38_28", "rb", "zero_43_41"]);
+    let md = markdown(&t);
+    assert_eq!(
+        row_names(&section(&md, "### Format `fadd_r`")),
+        ["opcode", "zero_43_41", "zero_38_28", "rb", "pred_neg", "pred", "ra", "rd", "rd_view"]
+    );
+    // `imm`'s highest bit, 56, puts it between the two opcode fields.
+    assert_eq!(
+        row_names(&section(&md, "### Format `fadd_i`")),
+        ["opcode", "imm", "opcode_lo", "zero_43_41", "pred_neg", "pred", "ra", "rd", "rd_view"]
+    );
+    assert_eq!(row_names(&section(&md, "### Layout `Header`")), ["low", "high"]);
+    let page = html(&t);
+    let rb = page.find("<code>rb</code>").unwrap_or_else(|| panic!("{page}"));
+    let zero = page.find("<code>zero_43_41</code>").unwrap_or_else(|| panic!("{page}"));
+    assert!(zero < rb, "HTML rows in hardware order too");
+}
