@@ -101,6 +101,13 @@ pub fn span(f: &Field) -> (u64, u64) {
     (lo.min(end), end)
 }
 
+/// Lowest and one past the highest bit some pieces touch (`(0, 0)` for none).
+pub fn pieces_span(pieces: &[Piece]) -> (u64, u64) {
+    let lo = pieces.iter().map(|p| u64::from(p.lo)).min().unwrap_or(0);
+    let end = pieces.iter().map(|p| u64::from(p.lo) + u64::from(p.width)).max().unwrap_or(0);
+    (lo.min(end), end)
+}
+
 /// Mask of the low `width` bits of a `u128` (all of them from 128 on).
 fn low_mask(width: u32) -> u128 {
     if width >= 128 {

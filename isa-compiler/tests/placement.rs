@@ -432,6 +432,17 @@ fn leaf_bits(case: &Case, fields: &[RefField]) -> Vec<(String, Vec<u32>)> {
     out
 }
 
+/// The bits some pieces cover, as the docs' Word cells read them: lowest bit and one past the
+/// highest, whatever the order of the pieces.
+#[test]
+fn pieces_span_bounds_scattered_pieces() {
+    let p = |lo, width| ir::Piece { lo, width };
+    assert_eq!(placement::pieces_span(&[p(56, 8), p(0, 8)]), (0, 64));
+    assert_eq!(placement::pieces_span(&[p(16, 16), p(40, 2)]), (16, 42));
+    assert_eq!(placement::pieces_span(&[p(3, 1)]), (3, 4));
+    assert_eq!(placement::pieces_span(&[]), (0, 0));
+}
+
 /// Writes `isa-derive/tests/specs/random_{0,1,2}.isa`, random specs (fixed seed, no `is` or
 /// `default` on fields) headed by the reference bits of every format leaf as `// ref` lines,
 /// which `isa-derive/tests/random_specs.rs` compiles and checks. Run with `--ignored` to

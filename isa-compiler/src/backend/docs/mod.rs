@@ -1,0 +1,27 @@
+//! Documentation tables (Markdown and HTML) generated from the spec with tera templates.
+//!
+//! The tables follow the shape of the hardware reference documents: one bit-layout table per
+//! encoding or data layout, one value table per enum. The work is split by concern:
+//!
+//! - `model`: the view model, typed rows and sections computed from the IR;
+//! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
+//!   [`crate::placement`] answers;
+//! - `render`: the templates and the Markdown/HTML escaping of cells.
+
+mod bits;
+mod model;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use crate::ir;
+
+/// The target's documentation as Markdown.
+pub fn markdown(t: &ir::Target) -> String {
+    render::markdown(&model::target(t))
+}
+
+/// The target's documentation as a standalone HTML page.
+pub fn html(t: &ir::Target) -> String {
+    render::html(&model::target(t))
+}

@@ -1,0 +1,940 @@
+//! The view model: what the templates show, as typed rows and sections in document order,
+//! computed from the IR. The templates only lay it out.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::bits;
+use super::render::{code, slug};
+use crate::ir::{self, Field, Piece, Type, Values};
+use crate::placement;
+
+/// Match patterns shown per format before "and N more".
+const MAX_PATTERNS: usize = 16;
+/// Deepest nesting of layouts expanded in a flattened table (guards against cycles too).
+const MAX_NESTING: usize = 8;
+
+#[derive(Serialize)]
+pub(super) struct Target {
+    name: String,
+    title: String,
+    doc: String,
+    word_bits: u32,
+    byte_order: &'static str,
+    dialects: Vec<Dialect>,
+    dialect_names: Vec<String>,
+    formats: Vec<Format>,
+    schedule: Option<Schedule>,
+    layouts: Vec<Layout>,
+    enums: Vec<Enum>,
+    numbers: Vec<Number>,
+    properties: Vec<Property>,
+    rules: Vec<Rule>,
+    machine: Option<Machine>,
+}
+
+#[derive(Serialize)]
+struct Dialect {
+    name: String,
+    default: bool,
+    comments: String,
+    case: &'static str,
+    raw: String,
+}
+
+/// An instruction encoding (or the scheduling slot): its patterns, diagram and field table.
+#[derive(Serialize)]
+struct Format {
+    name: String,
+    anchor: String,
+    doc: String,
+    width: u32,
+    patterns: Vec<String>,
+    more_patterns: usize,
+    diagram: String,
+    rows: Vec<FieldRow>,
+    dont_care: String,
+    undeclared: String,
+    constraints: Vec<ConstraintRow>,
+    properties: String,
+}
+
+/// The scheduling control word: its grouping and its slot's table.
+#[derive(Serialize)]
+struct Schedule {
+    slots: u32,
+    width: u32,
+    last: u32,
+    pad: String,
+    default: String,
+    slot: Format,
+}
+
+/// One row of a format's table.
+#[derive(Serialize)]
+struct FieldRow {
+    field: String,
+    bits: String,
+    width: String,
+    ty: Vec<TypePart>,
+    value: String,
+    doc: String,
+    view: bool,
+}
+
+/// One part of a type cell: text, linked to an anchor (when not empty) naming a table of the
+/// document.
+#[derive(Serialize)]
+struct TypePart {
+    text: String,
+    anchor: String,
+}
+
+#[derive(Serialize)]
+struct ConstraintRow {
+    name: String,
+    message: String,
+    reads: String,
+    doc: String,
+}
+
+#[derive(Serialize)]
+struct Layout {
+    name: String,
+    anchor: String,
+    doc: String,
+    width: u32,
+    size: String,
+    diagram: String,
+    rows: Vec<LayoutRow>,
+    dont_care: String,
+    undeclared: String,
+    flat: Vec<FlatRow>,
+    nested_in: Vec<NestedIn>,
+    union: Vec<UnionArm>,
+    union_tag: String,
+    constraints: Vec<ConstraintRow>,
+}
+
+/// One row of a data layout's table, in the shape of the hardware documents' tables.
+#[derive(Serialize)]
+struct LayoutRow {
+    field: String,
+    bit_width: String,
+    ty: Vec<TypePart>,
+    bits: String,
+    word: String,
+    value: String,
+    doc: String,
+    view: bool,
+}
+
+/// One leaf of a layout with nested layouts expanded, at absolute offsets.
+#[derive(Serialize)]
+struct FlatRow {
+    path: String,
+    bits: String,
+    offset: String,
+    word: String,
+    width: String,
+    ty: Vec<TypePart>,
+    doc: String,
+}
+
+/// A field of another layout that holds this one.
+#[derive(Serialize)]
+struct NestedIn {
+    parent: String,
+    anchor: String,
+    field: String,
+    offset: String,
+    word: String,
+}
+
+#[derive(Serialize)]
+struct UnionArm {
+    value: String,
+    layout: String,
+    anchor: String,
+}
+
+#[derive(Serialize)]
+struct Enum {
+    name: String,
+    anchor: String,
+    doc: String,
+    width: u32,
+    signature: String,
+    has_sem: bool,
+    rows: Vec<VariantRow>,
+    undefined: String,
+    else_notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct VariantRow {
+    value: String,
+    name: String,
+    /// One cell per dialect.
+    spellings: Vec<String>,
+    sem: &'static str,
+    doc: String,
+}
+
+#[derive(Serialize)]
+struct Number {
+    name: String,
+    anchor: String,
+    doc: String,
+    kind: &'static str,
+    width: u32,
+    shape: String,
+}
+
+#[derive(Serialize)]
+struct Property {
+    name: String,
+    ty: &'static str,
+    default: String,
+    defined_by: Vec<Link>,
+    doc: String,
+}
+
+#[derive(Serialize)]
+struct Link {
+    name: String,
+    anchor: String,
+}
+
+#[derive(Serialize)]
+struct Rule {
+    name: String,
+    message: String,
+    doc: String,
+}
+
+#[derive(Serialize)]
+struct Machine {
+    state: Vec<StateRow>,
+    functions: Vec<Callable>,
+    hooks: Vec<Callable>,
+}
+
+#[derive(Serialize)]
+struct StateRow {
+    name: String,
+    ty: String,
+    doc: String,
+}
+
+/// A function or hook of the interpreter.
+#[derive(Serialize)]
+struct Callable {
+    name: String,
+    signature: String,
+    doc: String,
+}
+
+/// The view model of a target.
+pub(super) fn target(t: &ir::Target) -> Target {
+    Model::new(t).target()
+}
+
+fn type_part(text: impl Into<String>, anchor: Option<String>) -> TypePart {
+    TypePart { text: text.into(), anchor: anchor.unwrap_or_default() }
+}
+
+/// The IR with every item's anchor.
+struct Model<'a> {
+    t: &'a ir::Target,
+    enum_anchors: Vec<String>,
+    number_anchors: Vec<String>,
+    layout_anchors: Vec<String>,
+    format_anchors: Vec<String>,
+}
+
+impl<'a> Model<'a> {
+    /// Assigns every item its anchor, in document order, deduplicated the way GitHub numbers
+    /// repeated heading slugs (`x`, `x-1`, `x-2`).
+    fn new(t: &'a ir::Target) -> Self {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut anchor = |kind: &str, name: &str| {
+            let base = slug(&format!("{kind} {name}"));
+            let n = seen.entry(base.clone()).or_insert(0);
+            let a = if *n == 0 { base } else { format!("{base}-{n}") };
+            *n += 1;
+            a
+        };
+        // Same order as the sections of the templates.
+        let format_anchors = t.formats.iter().map(|f| anchor("format", &f.name)).collect();
+        let layout_anchors = t.layouts.iter().map(|l| anchor("layout", &l.name)).collect();
+        let enum_anchors = t.enums.iter().map(|e| anchor("enum", &e.name)).collect();
+        let number_anchors = t.numbers.iter().map(|n| anchor("number", &n.name)).collect();
+        Model { t, enum_anchors, number_anchors, layout_anchors, format_anchors }
+    }
+
+    fn target(&self) -> Target {
+        let t = self.t;
+        let dialects = t
+            .dialects
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Dialect {
+                name: d.name.clone(),
+                default: i == 0,
+                comments: if d.comments.is_empty() {
+                    "—".to_string()
+                } else {
+                    d.comments.iter().map(|c| code(c)).collect::<Vec<_>>().join(", ")
+                },
+                case: if d.ignore_case { "ignored" } else { "significant" },
+                raw: d.raw.as_deref().map_or("—".to_string(), code),
+            })
+            .collect();
+        Target {
+            name: t.name.clone(),
+            title: t.title.clone(),
+            doc: t.doc.clone(),
+            word_bits: t.word_bits,
+            byte_order: if t.little_endian { "little-endian" } else { "big-endian" },
+            dialects,
+            dialect_names: t.dialects.iter().map(|d| d.name.clone()).collect(),
+            formats: t.formats.iter().zip(&self.format_anchors).map(|(f, a)| self.format(f, a)).collect(),
+            schedule: self.schedule(),
+            layouts: (0..t.layouts.len()).map(|i| self.layout(i)).collect(),
+            enums: (0..t.enums.len()).map(|i| self.enumeration(i)).collect(),
+            numbers: (0..t.numbers.len()).map(|i| self.number(i)).collect(),
+            properties: self.properties(),
+            rules: self.rules(),
+            machine: self.machine(),
+        }
+    }
+
+    // ---- Formats -------------------------------------------------------------------------------
+
+    /// The scheduling control word, when the target has one.
+    fn schedule(&self) -> Option<Schedule> {
+        let sch = self.t.schedule.as_ref()?;
+        Some(Schedule {
+            slots: sch.slots,
+            width: sch.slot.width,
+            last: sch.slot.width * sch.slots,
+            pad: format!("{:#x}", sch.pad),
+            default: format!("{:#x}", placement::default_slot(sch)),
+            slot: self.format(&sch.slot, &format!("slot-{}", slug(&sch.slot.name))),
+        })
+    }
+
+    fn format(&self, f: &ir::Format, anchor: &str) -> Format {
+        let width = f.width;
+        let owners = bits::owners(width, &f.fields, &f.unused);
+        // Rows in hardware order; a layout's rows keep declaration order, as its document lists them.
+        let rows = bits::hardware_order(&f.fields)
+            .into_iter()
+            .map(|k| self.field_row(&f.fields[k], &f.fields))
+            .collect();
+        let properties = f
+            .properties
+            .iter()
+            .filter_map(|(p, _)| self.t.properties.get(p.0))
+            .map(|p| code(&p.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let patterns = if width <= 128 {
+            f.pattern.iter().take(MAX_PATTERNS).map(|&(m, v)| bits::pattern_text(width, m, v)).collect()
+        } else {
+            Vec::new()
+        };
+        Format {
+            name: f.name.clone(),
+            anchor: anchor.to_string(),
+            doc: f.doc.clone(),
+            width,
+            patterns,
+            more_patterns: f.pattern.len().saturating_sub(MAX_PATTERNS),
+            diagram: bits::diagram(width, &f.fields, owners.as_deref()),
+            rows,
+            dont_care: bits::pieces_text(&f.unused),
+            undeclared: bits::undeclared_text(owners.as_deref()),
+            constraints: f.constraints.iter().map(constraint_row).collect(),
+            properties,
+        }
+    }
+
+    // ---- Layouts -------------------------------------------------------------------------------
+
+    fn layout(&self, i: usize) -> Layout {
+        let l = &self.t.layouts[i];
+        let owners = bits::owners(l.width, &l.fields, &l.unused);
+        // Fields and named reserved bits in declaration order, as the document's tables list them.
+        let mut rows = Vec::new();
+        for (k, f) in l.fields.iter().enumerate() {
+            rows.extend(l.reserved.iter().filter(|r| r.after == k).map(reserved_row));
+            rows.push(self.layout_row(f, &l.fields));
+        }
+        rows.extend(l.reserved.iter().filter(|r| r.after >= l.fields.len()).map(reserved_row));
+        let union = l.union.as_ref().map_or_else(Vec::new, |u| {
+            u.arms
+                .iter()
+                .filter_map(|(v, arm)| {
+                    let a = self.t.layouts.get(arm.0)?;
+                    Some(UnionArm {
+                        value: self.value_name(&u.tag_ty, *v),
+                        layout: a.name.clone(),
+                        anchor: self.layout_anchors[arm.0].clone(),
+                    })
+                })
+                .collect()
+        });
+        let mut flat = Vec::new();
+        let has_nested = l.fields.iter().any(|f| matches!(f.ty, Type::Layout(_)));
+        if has_nested {
+            let mut stack = vec![i];
+            self.flatten(i, &[Piece { lo: 0, width: l.width }], "", &[], &mut stack, &mut flat);
+        }
+        // A union's bits are its arms'.
+        let is_union = l.union.is_some();
+        Layout {
+            name: l.name.clone(),
+            anchor: self.layout_anchors[i].clone(),
+            doc: l.doc.clone(),
+            width: l.width,
+            size: size_text(l.width),
+            diagram: if is_union {
+                String::new()
+            } else {
+                bits::diagram(l.width, &l.fields, owners.as_deref())
+            },
+            rows,
+            dont_care: bits::pieces_text(&l.unused),
+            undeclared: if is_union { String::new() } else { bits::undeclared_text(owners.as_deref()) },
+            flat,
+            nested_in: self.nested_in(i),
+            union,
+            union_tag: l.union.as_ref().map_or("", |u| u.tag.as_str()).to_string(),
+            constraints: l.constraints.iter().map(constraint_row).collect(),
+        }
+    }
+
+    /// One row of a data layout's table, in the shape of the hardware documents' tables:
+    /// name (with its element count), total bit width, type, bits and 32-bit word.
+    fn layout_row(&self, f: &Field, siblings: &[Field]) -> LayoutRow {
+        let count = f.array.as_ref().map_or(1, |a| a.0);
+        let name = if f.array.is_some() { format!("{}[{count}]", f.name) } else { f.name.clone() };
+        let bits = if f.array.is_some() {
+            let (lo, hi) = bits::span_of(f);
+            format!(
+                "{} (element i: {})",
+                bits::range_text(lo, hi.saturating_sub(lo).saturating_add(1)),
+                bits::field_bits_text(f)
+            )
+        } else {
+            bits::field_bits_text(f)
+        };
+        let kind = match f.ty {
+            Type::Layout(_) => "struct ",
+            Type::Enum(_) => "enum ",
+            Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => "",
+        };
+        let mut ty = vec![type_part(kind, None)];
+        ty.extend(self.type_cell(&f.ty, siblings));
+        LayoutRow {
+            field: name,
+            bit_width: (u64::from(f.width()) * u64::from(count)).to_string(),
+            ty,
+            bits,
+            word: bits::field_words_text(f),
+            value: self.value_notes(f, siblings),
+            doc: f.doc.clone(),
+            view: f.view,
+        }
+    }
+
+    /// Where layout `id` is nested: one entry per parent field.
+    fn nested_in(&self, id: usize) -> Vec<NestedIn> {
+        let mut out = Vec::new();
+        for (pi, parent) in self.t.layouts.iter().enumerate() {
+            for f in &parent.fields {
+                let uses = match &f.ty {
+                    Type::Layout(l) => l.0 == id,
+                    Type::Switch { arms, .. } => {
+                        arms.iter().any(|(_, ty)| matches!(ty, Type::Layout(l) if l.0 == id))
+                    }
+                    Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Enum(_) | Type::Number(_) => false,
+                };
+                if !uses {
+                    continue;
+                }
+                out.push(NestedIn {
+                    parent: parent.name.clone(),
+                    anchor: self.layout_anchors[pi].clone(),
+                    field: f.name.clone(),
+                    offset: bits::offset_text(bits::lowest_bit(&f.pieces), &bits::array_terms(f, "i")),
+                    word: bits::pieces_words_text(&f.pieces),
+                });
+            }
+        }
+        out
+    }
+
+    /// The leaf fields of layout `id`, laid out at `at` (element 0, absolute), with absolute
+    /// offsets, nested layouts expanded in place.
+    fn flatten(
+        &self,
+        id: usize,
+        at: &[Piece],
+        prefix: &str,
+        terms: &[(i64, String)],
+        stack: &mut Vec<usize>,
+        out: &mut Vec<FlatRow>,
+    ) {
+        const INDEX_NAMES: [&str; MAX_NESTING] = ["i", "j", "k", "l", "m", "n", "p", "q"];
+        let Some(l) = self.t.layouts.get(id) else {
+            return;
+        };
+        for f in l.fields.iter().filter(|f| !f.view) {
+            let mut terms = terms.to_vec();
+            let mut path = format!("{prefix}{}", f.name);
+            if f.array.is_some() {
+                let var = INDEX_NAMES[terms.len().min(MAX_NESTING - 1)];
+                path.push_str(&format!("[{var}]"));
+                terms.extend(bits::array_terms(f, var));
+            }
+            // Each piece on its own, so the table lists the spec's pieces.
+            let pieces: Vec<Piece> = f.pieces.iter().flat_map(|p| placement::sub_pieces(at, &[*p])).collect();
+            let nested = match f.ty {
+                Type::Layout(n) => Some(n.0).filter(|n| *n < self.t.layouts.len()),
+                Type::Bool
+                | Type::UInt(_)
+                | Type::SInt(_)
+                | Type::Enum(_)
+                | Type::Number(_)
+                | Type::Switch { .. } => None,
+            };
+            match nested {
+                Some(n) if !stack.contains(&n) && stack.len() < MAX_NESTING => {
+                    stack.push(n);
+                    self.flatten(n, &pieces, &format!("{path}."), &terms, stack, out);
+                    stack.pop();
+                }
+                _ => out.push(FlatRow {
+                    path,
+                    bits: bits::pieces_text(&pieces),
+                    offset: bits::offset_text(bits::lowest_bit(&pieces), &terms),
+                    word: bits::pieces_words_text(&pieces),
+                    width: bits::width_text(f),
+                    ty: self.type_cell(&f.ty, &l.fields),
+                    doc: f.doc.clone(),
+                }),
+            }
+        }
+    }
+
+    // ---- Fields --------------------------------------------------------------------------------
+
+    /// One row of a format's table.
+    fn field_row(&self, f: &Field, siblings: &[Field]) -> FieldRow {
+        let name = match &f.array {
+            Some((n, _)) => format!("{}[0..{n}]", f.name),
+            None => f.name.clone(),
+        };
+        FieldRow {
+            field: name,
+            bits: bits::field_bits_text(f),
+            width: bits::width_text(f),
+            ty: self.type_cell(&f.ty, siblings),
+            value: self.value_notes(f, siblings),
+            doc: f.doc.clone(),
+            view: f.view,
+        }
+    }
+
+    /// The Type cell: the type's name, linked to its table.
+    fn type_cell(&self, ty: &Type, siblings: &[Field]) -> Vec<TypePart> {
+        match ty {
+            Type::Switch { tag, arms } => {
+                let tag_field = siblings.get(*tag);
+                let tag_name = tag_field.map_or("?", |x| x.name.as_str());
+                let mut parts = vec![type_part(format!("switch {tag_name}: "), None)];
+                for (k, (v, arm)) in arms.iter().enumerate() {
+                    let sep = if k > 0 { ", " } else { "" };
+                    let value = tag_field.map_or(v.to_string(), |x| self.value_name(&x.ty, *v));
+                    parts.push(type_part(format!("{sep}{value} → "), None));
+                    parts.push(self.simple_type(arm));
+                }
+                parts
+            }
+            other => vec![self.simple_type(other)],
+        }
+    }
+
+    fn simple_type(&self, ty: &Type) -> TypePart {
+        let t = self.t;
+        match ty {
+            Type::Bool => type_part("bool", None),
+            Type::UInt(w) => type_part(format!("u{w}"), None),
+            Type::SInt(w) => type_part(format!("s{w}"), None),
+            Type::Enum(e) => match t.enums.get(e.0) {
+                Some(x) => type_part(&x.name, self.enum_anchors.get(e.0).cloned()),
+                None => type_part(format!("enum #{}", e.0), None),
+            },
+            Type::Number(n) => match t.numbers.get(n.0) {
+                Some(x) => type_part(&x.name, self.number_anchors.get(n.0).cloned()),
+                None => type_part(format!("number #{}", n.0), None),
+            },
+            Type::Layout(l) => match t.layouts.get(l.0) {
+                Some(x) => type_part(&x.name, self.layout_anchors.get(l.0).cloned()),
+                None => type_part(format!("layout #{}", l.0), None),
+            },
+            Type::Switch { .. } => type_part("switch", None),
+        }
+    }
+
+    /// The Value cell: fixed value, allowed values, assembler default, view and tag markers,
+    /// array shape.
+    fn value_notes(&self, f: &Field, siblings: &[Field]) -> String {
+        let mut notes = Vec::new();
+        if let Some(v) = f.fixed {
+            notes.push(format!("is {}", self.value_with_number(&f.ty, v)));
+        }
+        if let Some(ranges) = &f.allowed {
+            let names = ranges
+                .iter()
+                .map(|&(lo, hi)| {
+                    if lo == hi {
+                        self.value_name(&f.ty, lo)
+                    } else {
+                        format!("{}..={}", self.value_name(&f.ty, lo), self.value_name(&f.ty, hi))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let numbers = ranges
+                .iter()
+                .map(|&(lo, hi)| if lo == hi { lo.to_string() } else { format!("{lo}..={hi}") })
+                .collect::<Vec<_>>()
+                .join(", ");
+            if names == numbers {
+                notes.push(format!("in {numbers}"));
+            } else {
+                notes.push(format!("in {names} ({numbers})"));
+            }
+        }
+        if let Some(v) = f.default {
+            notes.push(format!("default {}", self.value_with_number(&f.ty, v)));
+        }
+        if let Some((n, strides)) = &f.array {
+            let same = strides.windows(2).all(|w| w[0] == w[1]);
+            let strides = strides[..if same { strides.len().min(1) } else { strides.len() }]
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let first = f
+                .pieces
+                .iter()
+                .map(|p| bits::range_text(u64::from(p.lo), u64::from(p.width)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            notes.push(format!("{n} elements; element 0 at {first}; stride {strides}"));
+        }
+        if f.view {
+            notes.push("view (read-only; the bits belong to other fields)".into());
+        }
+        if f.is_tag {
+            let selected: Vec<String> = siblings
+                .iter()
+                .filter(|x| {
+                    matches!(&x.ty, Type::Switch { tag, .. }
+                        if siblings.get(*tag).is_some_and(|y| std::ptr::eq(y, f)))
+                })
+                .map(|x| code(&x.name))
+                .collect();
+            if !selected.is_empty() {
+                notes.push(format!("selects the type of {}", selected.join(", ")));
+            }
+        }
+        notes.join("; ")
+    }
+
+    /// A raw value as the spec would write it: an enum value's name, `true`, or the number.
+    fn value_name(&self, ty: &Type, v: u64) -> String {
+        match ty {
+            Type::Bool => (v != 0).to_string(),
+            Type::Enum(e) => {
+                let Some(en) = self.t.enums.get(e.0) else {
+                    return v.to_string();
+                };
+                match en.variant_of(v).map(|k| &en.variants[k]) {
+                    Some(x) if x.values == Values::One(v) => x.name.clone(),
+                    Some(x) => format!("{}({v})", x.name),
+                    None => v.to_string(),
+                }
+            }
+            Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
+                v.to_string()
+            }
+        }
+    }
+
+    /// `load_imm (14)` for enum values, the bare number otherwise.
+    fn value_with_number(&self, ty: &Type, v: u64) -> String {
+        let name = self.value_name(ty, v);
+        if name == v.to_string() || matches!(ty, Type::Bool) {
+            name
+        } else {
+            format!("{name} ({v})")
+        }
+    }
+
+    // ---- Enums ---------------------------------------------------------------------------------
+
+    fn enumeration(&self, i: usize) -> Enum {
+        let t = self.t;
+        let e = &t.enums[i];
+        let has_sem = e.signature.is_some() || e.variants.iter().any(|v| v.semantics.is_some());
+        let rows = e
+            .variants
+            .iter()
+            .map(|v| VariantRow {
+                value: match v.values {
+                    Values::One(x) => x.to_string(),
+                    Values::Range(lo, hi) => format!("{lo}..={hi}"),
+                    Values::Rest => "other".to_string(),
+                },
+                name: v.name.clone(),
+                spellings: (0..t.dialects.len())
+                    .map(|d| spellings_text(v.spellings.get(d).map_or(&[], |x| x)))
+                    .collect(),
+                sem: if v.semantics.is_some() { "yes" } else { "" },
+                doc: v.doc.clone(),
+            })
+            .collect();
+        let signature = e.signature.as_ref().map(|(params, ret)| signature_text(params, *ret));
+        let else_notes = e
+            .else_spellings
+            .iter()
+            .enumerate()
+            .filter_map(|(d, x)| {
+                let text = x.as_ref()?;
+                let dialect = t.dialects.get(d).map_or("?", |x| x.name.as_str());
+                Some(format!("{} in {dialect}", code(text)))
+            })
+            .collect();
+        Enum {
+            name: e.name.clone(),
+            anchor: self.enum_anchors[i].clone(),
+            doc: e.doc.clone(),
+            width: e.width,
+            signature: signature.unwrap_or_default(),
+            has_sem,
+            rows,
+            undefined: undefined_values(e),
+            else_notes,
+        }
+    }
+
+    // ---- Number formats, properties, rules, machine --------------------------------------------
+
+    fn number(&self, i: usize) -> Number {
+        let n = &self.t.numbers[i];
+        let (kind, shape) = match n.kind {
+            ir::NumberKind::Float { sign, exponent, mantissa, bias, specials } => (
+                "float",
+                format!(
+                    "sign {sign}, exponent {exponent}, mantissa {mantissa}, bias {bias}{}",
+                    if specials { "; all-ones exponent is infinity/NaN" } else { "" }
+                ),
+            ),
+            ir::NumberKind::Fixed { width, fraction, signed } => (
+                "fixed",
+                format!(
+                    "width {width}, fraction {fraction}, {}{}",
+                    if signed { "signed (two's complement)" } else { "unsigned" },
+                    if fraction < 64 {
+                        format!("; 1.0 = {}", code(&format!("{:#x}", 1u64 << fraction)))
+                    } else {
+                        String::new()
+                    }
+                ),
+            ),
+        };
+        Number {
+            name: n.name.clone(),
+            anchor: self.number_anchors[i].clone(),
+            doc: n.doc.clone(),
+            kind,
+            width: n.kind.width(),
+            shape,
+        }
+    }
+
+    fn properties(&self) -> Vec<Property> {
+        let t = self.t;
+        t.properties
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Property {
+                name: p.name.clone(),
+                ty: if p.is_bool { "bool" } else { "int" },
+                default: if p.is_bool { (p.default != 0).to_string() } else { p.default.to_string() },
+                defined_by: t
+                    .formats
+                    .iter()
+                    .zip(&self.format_anchors)
+                    .filter(|(f, _)| f.properties.iter().any(|(x, _)| x.0 == i))
+                    .map(|(f, a)| Link { name: f.name.clone(), anchor: a.clone() })
+                    .collect(),
+                doc: p.doc.clone(),
+            })
+            .collect()
+    }
+
+    fn rules(&self) -> Vec<Rule> {
+        self.t
+            .rules
+            .iter()
+            .map(|r| Rule { name: r.name.clone(), message: r.message.clone(), doc: r.doc.clone() })
+            .collect()
+    }
+
+    fn machine(&self) -> Option<Machine> {
+        let m = self.t.semantics.as_ref()?;
+        let state = m
+            .state
+            .iter()
+            .map(|(name, doc, count, ty)| StateRow {
+                name: name.clone(),
+                ty: match count {
+                    Some(n) => format!("{}[{n}]", scalar_name(*ty)),
+                    None => scalar_name(*ty).to_string(),
+                },
+                doc: doc.clone(),
+            })
+            .collect();
+        let callable = |name: &str, params: &[(String, ir::ScalarType)], ret, doc: &str| Callable {
+            name: name.to_string(),
+            signature: signature_text(params, ret),
+            doc: doc.to_string(),
+        };
+        Some(Machine {
+            state,
+            functions: m.functions.iter().map(|f| callable(&f.name, &f.params, f.ret, &f.doc)).collect(),
+            hooks: m.hooks.iter().map(|h| callable(&h.name, &h.params, h.ret, &h.doc)).collect(),
+        })
+    }
+}
+
+// ---- Text of cells ---------------------------------------------------------------------------------
+
+/// A constraint's row; its text marked when breaking it is only a warning.
+fn constraint_row(c: &ir::Constraint) -> ConstraintRow {
+    ConstraintRow {
+        name: c.name.clone(),
+        message: if c.warning { format!("warning: {}", c.message) } else { c.message.clone() },
+        reads: c.reads.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "),
+        doc: c.doc.clone(),
+    }
+}
+
+/// A reserved row of a data layout's table.
+fn reserved_row(r: &ir::Reserved) -> LayoutRow {
+    let width: u64 = r.pieces.iter().map(|p| u64::from(p.width)).sum();
+    LayoutRow {
+        field: r.name.as_deref().unwrap_or("reserved").to_string(),
+        bit_width: width.to_string(),
+        ty: vec![type_part("-", None)],
+        bits: bits::pieces_text(&r.pieces),
+        word: bits::pieces_words_text(&r.pieces),
+        value: String::new(),
+        doc: r.doc.clone(),
+        view: false,
+    }
+}
+
+/// `(a: u32, b: u32) -> u32` as a code span.
+fn signature_text(params: &[(String, ir::ScalarType)], ret: Option<ir::ScalarType>) -> String {
+    let params =
+        params.iter().map(|(n, ty)| format!("{n}: {}", scalar_name(*ty))).collect::<Vec<_>>().join(", ");
+    code(&match ret {
+        Some(r) => format!("({params}) -> {}", scalar_name(r)),
+        None => format!("({params})"),
+    })
+}
+
+/// The spellings of a variant in one dialect: the printed one, then the aliases.
+fn spellings_text(spellings: &[ir::Spelling]) -> String {
+    match spellings.split_first() {
+        None => "—".to_string(),
+        Some((first, [])) => code(&first.text),
+        Some((first, rest)) => {
+            format!(
+                "{} (also {})",
+                code(&first.text),
+                rest.iter().map(|x| code(&x.text)).collect::<Vec<_>>().join(", ")
+            )
+        }
+    }
+}
+
+fn scalar_name(ty: ir::ScalarType) -> &'static str {
+    match ty {
+        ir::ScalarType::Bool => "bool",
+        ir::ScalarType::U32 => "u32",
+        ir::ScalarType::I32 => "i32",
+        ir::ScalarType::U64 => "u64",
+        ir::ScalarType::F32 => "f32",
+    }
+}
+
+/// `640 bits: 20 words of 32 bits, 80 bytes`.
+fn size_text(bits: u32) -> String {
+    let plural = |n: u32, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    format!(
+        "{}: {} of 32 bits, {}",
+        plural(bits, "bit"),
+        plural(bits.div_ceil(32), "word"),
+        plural(bits.div_ceil(8), "byte")
+    )
+}
+
+/// Values of the enum's width that no variant defines, as ranges (enums up to 16 bits).
+fn undefined_values(e: &ir::Enum) -> String {
+    if e.width > 16 || e.variants.iter().any(|v| v.values == Values::Rest) {
+        return String::new();
+    }
+    let n = 1usize << e.width;
+    let mut defined = vec![false; n];
+    for v in &e.variants {
+        let (lo, hi) = match v.values {
+            Values::One(x) => (x, x),
+            Values::Range(lo, hi) => (lo, hi),
+            Values::Rest => continue,
+        };
+        for x in lo..=hi.min(n as u64 - 1) {
+            defined[x as usize] = true;
+        }
+    }
+    let mut ranges = Vec::new();
+    let mut x = 0;
+    while x < n {
+        if defined[x] {
+            x += 1;
+            continue;
+        }
+        let lo = x;
+        while x + 1 < n && !defined[x + 1] {
+            x += 1;
+        }
+        ranges.push(if lo == x { lo.to_string() } else { format!("{lo}..={x}") });
+        x += 1;
+    }
+    ranges.join(", ")
+}
