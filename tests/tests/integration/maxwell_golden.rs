@@ -94,7 +94,9 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
                 Ok(back) => failures.push(format!("{w:#018x} {:?}: assembles to {back:#018x}", row.text)),
                 Err(e) => failures.push(format!("{w:#018x} {:?}: encode error {e}", row.text)),
             },
-            Err((pos, m)) => failures.push(format!("{w:#018x} {:?}: assembler: {m} at {pos}", row.text)),
+            Err(e) => {
+                failures.push(format!("{w:#018x} {:?}: assembler: {} at {}", row.text, e.message, e.pos))
+            }
         }
     }
     assert_eq!(control, 135, "control words");
