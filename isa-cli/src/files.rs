@@ -32,6 +32,39 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(data)
 }
 
+/// A reader of `path` (standard input for `-`), for input read piece by piece.
+pub fn open(path: &Path) -> Result<Box<dyn Read>> {
+    if is_stdin(path) {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let file =
+        fs::File::open(path).map_err(|e| Error::Failed(format!("cannot read `{}`: {e}", name(path))))?;
+    Ok(Box::new(file))
+}
+
+/// The size of `path` in bytes, when it is a regular file (not standard input or a pipe).
+pub fn size(path: &Path) -> Option<u64> {
+    if is_stdin(path) {
+        return None;
+    }
+    fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len())
+}
+
+/// Fills `buf` from `input` as far as it goes: the bytes read, fewer than `buf.len()` only at
+/// the end of the input.
+pub fn read_full(input: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::Failed(format!("cannot read `{}`: {e}", name(path)))),
+        }
+    }
+    Ok(filled)
+}
+
 /// The content of `path` as UTF-8 text, without a leading byte order mark.
 pub fn read_text(path: &Path) -> Result<String> {
     let text = String::from_utf8(read_bytes(path)?)

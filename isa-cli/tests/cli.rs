@@ -19,8 +19,14 @@ fn isa_with_input(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run isa");
-    child.stdin.take().expect("stdin").write_all(stdin).expect("write stdin");
-    child.wait_with_output().expect("wait for isa")
+    // Written from another thread: a command that streams writes output while it reads.
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&data));
+    let output = child.wait_with_output().expect("wait for isa");
+    // A command that stops reading early closes its input: not an error of the test.
+    let _ = writer.join();
+    output
 }
 
 /// Runs `isa` with `args` and empty standard input.
@@ -769,4 +775,109 @@ fn maxwell_programs_print_each_slot_and_assemble_back() {
     let o = isa(&["validate", "--target", "maxwell", "--hex", path_str(&bin)]);
     assert_code(&o, 1);
     assert!(stdout(&o).contains("[aligned_32]"), "{}", stdout(&o));
+}
+
+/// Issue 14: an unknown mnemonic is named as written, with the nearest mnemonics of the
+/// dialect, the whole token underlined; the old message listed the syntax's internal rules
+/// (`expected IdleLine, Sig, ...`) and cut the text at 16 characters.
+#[test]
+fn asm_names_an_unknown_mnemonic_and_the_nearest_ones() {
+    let o =
+        isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], b"nonsense_op r0, r1\nfad r0, r1, r2\n");
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:1: error: unknown mnemonic `nonsense_op`\n  |\n1 | nonsense_op r0, r1\n  | ^^^^^^^^^^^\n\
+         <stdin>:2:1: error: unknown mnemonic `fad`; did you mean `fadd`?\n  |\n2 | fad r0, r1, r2\n  | ^^^\n\
+         isa: <stdin>: found 2 errors\n"
+    );
+    // After a guard (`@P0 `), in a dialect that minds case.
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], b"@P0 fadd R0, R1, R2 ;\n");
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).starts_with(
+            "<stdin>:1:5: error: unknown mnemonic `fadd`; did you mean `FADD`?\n  |\n1 | @P0 fadd R0, R1, R2 ;\n  |     ^^^^\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 14: for a known mnemonic, the operand that does not fit, by position, and what its
+/// syntax takes there (the spellings of its names, ranges first; numbers).
+#[test]
+fn asm_names_the_operand_that_does_not_fit() {
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "-"],
+        b"FADD R0, R1, QQ ;\nMOV R0, R1, R2 ;\n",
+    );
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:14: error: operand 3 of `FADD`: expected `R0`..`R254`, `-`, `|`, `c[`, `+INF`, `-INF`, \
+         `+QNAN`, `-QNAN`, a number or `RZ`, found `QQ`\n  |\n1 | FADD R0, R1, QQ ;\n  |              ^^\n\
+         <stdin>:2:13: error: operand 3 of `MOV`: expected a number, found `R2`\n  |\n2 | MOV R0, R1, R2 ;\n  |             ^^\n\
+         isa: <stdin>: found 2 errors\n"
+    );
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], b"fadd r0, r1\nfadd r0, r1, r2, r3\n");
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:12: error: operand 2 of `fadd`: expected `,`, found end of line\n  |\n1 | fadd r0, r1\n  |            ^\n\
+         <stdin>:2:16: error: operand 3 of `fadd`: expected `;`, `;  read` or end of line, found `,`\n  |\n\
+         2 | fadd r0, r1, r2, r3\n  |                ^\n\
+         isa: <stdin>: found 2 errors\n"
+    );
+}
+
+/// Issue 14: the first errors are printed in full, the rest counted.
+#[test]
+fn asm_errors_stop_after_a_cap_with_the_count() {
+    let source = "bogus r0\n".repeat(150);
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], source.as_bytes());
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert_eq!(err.matches(": error: unknown mnemonic `bogus`").count(), 100, "{err}");
+    assert!(err.contains("<stdin>:100:1: error") && !err.contains("<stdin>:101:1"), "{err}");
+    assert!(err.ends_with("... and 50 more errors\nisa: <stdin>: found 150 errors\n"), "{err}");
+}
+
+/// Words of a made-up program: a fixed pseudo-random sequence (a 64-bit LCG).
+fn pseudo_random_words(n: usize) -> Vec<u64> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x
+        })
+        .collect()
+}
+
+/// Issue 14: a binary program is listed piece by piece as it is read (memory stays flat); the
+/// listing is the same as the one of the whole program read at once (the hex path), addresses
+/// and control-word groups included across the pieces' boundaries.
+#[test]
+fn disasm_streams_a_binary_program() {
+    // More than one piece (4096 groups of 4 words), ending inside a group.
+    let words = pseudo_random_words(4096 * 4 * 2 + 6);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let hex: String = words.iter().map(|w| format!("0x{w:016x}\n")).collect();
+    let streamed = isa_with_input(&["disasm", "--target", "maxwell", "--address", "-"], &bytes);
+    let whole = isa_with_input(&["disasm", "--target", "maxwell", "--address", "--hex", "-"], hex.as_bytes());
+    assert_no_panic(&streamed);
+    // The last word (32,773, at byte 0x40028) is listed, after the piece boundary at 16,384.
+    let last = stdout(&streamed).lines().last().map(str::to_string).unwrap_or_default();
+    assert!(last.starts_with("00040028: "), "{last}");
+    assert!(stdout(&streamed).contains("\n00020000: "), "a line at the first word of the second piece");
+    assert_eq!(stdout(&streamed), stdout(&whole));
+    assert_eq!(stderr(&streamed), stderr(&whole));
+    // A last partial word from standard input: the words before it are listed, then the error.
+    let mut cut = bytes[..8 * 5].to_vec();
+    cut.extend([1, 2, 3]);
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--no-schedule", "-"], &cut);
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o).lines().count(), 5);
+    assert_eq!(
+        stderr(&o),
+        "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)\n"
+    );
 }

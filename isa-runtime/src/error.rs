@@ -189,6 +189,9 @@ pub struct AsmError {
     pub line: usize,
     /// Column (in characters) in that line.
     pub column: usize,
+    /// How many characters from the column the error covers (the whole token it is about;
+    /// 0 at the end of the line or where no token is meant).
+    pub length: usize,
     /// What went wrong.
     pub message: alloc::string::String,
 }

@@ -135,6 +135,108 @@ impl Syntax {
     }
 }
 
+/// How the start of an item sequence reads, for finding mnemonics.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    /// It can match no text: what follows leads.
+    Empty,
+    /// It starts with a word (collected) or a number: a mnemonic, if any, is found there.
+    Word,
+    /// It starts with punctuation (a `@P0 ` guard): a prefix, skipped like an empty one.
+    Prefix,
+}
+
+impl Syntax {
+    /// The mnemonics of this syntax: the words (letters, digits, `_`) its arms can start with,
+    /// after parts that can be empty and prefixes that start with punctuation; literal text and
+    /// name-table spellings alike. Added to `out` in order, without repeats.
+    pub fn mnemonics(&self, out: &mut Vec<&'static str>) {
+        lead_of_arms(self.arms, out, 0);
+    }
+}
+
+/// How deep calls are followed when collecting mnemonics (the checker rejects cycles; this
+/// only bounds the walk).
+const MNEMONIC_DEPTH: u32 = 32;
+
+fn lead_of_arms(arms: &'static [Arm], out: &mut Vec<&'static str>, depth: u32) -> Lead {
+    let mut lead = Lead::Word;
+    for arm in arms {
+        match lead_of_items(arm.items, out, depth) {
+            Lead::Word => {}
+            _ => lead = Lead::Empty,
+        }
+    }
+    lead
+}
+
+fn lead_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32) -> Lead {
+    for item in items {
+        let lead = match item {
+            Item::Lit(s) => lead_of_text(s, out),
+            Item::Show(_, Show::Table(t)) => lead_of_table(t, out),
+            Item::Show(_, Show::TableIf(_, a, b)) => match (lead_of_table(a, out), lead_of_table(b, out)) {
+                (Lead::Word, Lead::Word) => Lead::Word,
+                _ => Lead::Empty,
+            },
+            Item::Show(_, Show::Num(_)) => Lead::Word,
+            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => lead_of_arms(sub.arms, out, depth + 1),
+            Item::Call(..) => Lead::Word,
+            Item::Opt(_, body) => {
+                lead_of_items(body, out, depth + 1);
+                Lead::Empty
+            }
+        };
+        match lead {
+            Lead::Word => return Lead::Word,
+            // A prefix arm makes the whole sequence skippable for its caller.
+            Lead::Prefix => return Lead::Prefix,
+            Lead::Empty => {}
+        }
+    }
+    Lead::Empty
+}
+
+fn lead_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Lead {
+    let mut lead = Lead::Word;
+    for e in t.entries {
+        // A range's spellings are a prefix and a number (`r0`..`r3`): operands, not mnemonics.
+        let Entry::Name(text, _) = *e else { continue };
+        if lead_of_text(text, out) != Lead::Word {
+            lead = Lead::Empty;
+        }
+    }
+    lead
+}
+
+fn lead_of_text(s: &'static str, out: &mut Vec<&'static str>) -> Lead {
+    let t = s.trim_start_matches([' ', '\t']);
+    let word = &t[..t.bytes().take_while(|b| is_word(*b)).count()];
+    if t.is_empty() {
+        Lead::Empty
+    } else if word.is_empty() {
+        Lead::Prefix
+    } else {
+        if !out.contains(&word) {
+            out.push(word);
+        }
+        Lead::Word
+    }
+}
+
+/// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
+/// to a blank, `,` or `;`, or that one punctuation character; length 0 at the end of the text.
+pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
+    let start = skip_blanks(text, pos.min(text.len()));
+    let rest = &text[start..];
+    let len = match rest.find([' ', '\t', ',', ';']) {
+        Some(0) => 1,
+        Some(n) => n,
+        None => rest.len(),
+    };
+    (start, len)
+}
+
 /// Whether `needle` occurs in `hay` (ASCII case ignored when `ignore_case`).
 fn contains(hay: &str, needle: &str, ignore_case: bool) -> bool {
     if !ignore_case {
@@ -292,6 +394,25 @@ impl Table {
             }
         }
         None
+    }
+
+    /// The spellings the assembler accepts, for error messages: a range as its ends
+    /// (`` `R0`..`R254` ``), each other name quoted.
+    pub fn expected(&self) -> impl Iterator<Item = Expected> + '_ {
+        self.entries.iter().filter_map(|e| match *e {
+            Entry::Name(s, _) if !s.trim().is_empty() => {
+                Some(Expected::Name(alloc::format!("`{}`", s.trim())))
+            }
+            Entry::Range { prefix, suffix, lo, hi, shift } => {
+                let end = |v: u64| alloc::format!("`{prefix}{}{suffix}`", v as i64 + shift);
+                Some(if lo == hi {
+                    Expected::Name(end(lo))
+                } else {
+                    Expected::Range(alloc::format!("{}..{}", end(lo), end(hi)))
+                })
+            }
+            _ => None,
+        })
     }
 
     /// The value spelled `name` exactly, if any.
@@ -759,40 +880,73 @@ fn float_bits(format: &crate::number::FloatFormat, x: f64) -> Option<u64> {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
+/// One thing the parser would have accepted where it failed. Messages list ranges first, as
+/// they say most in least space (how registers are written), then other kinds, then names.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Expected {
+    /// A range of a name table's spellings: `` `R0`..`R254` ``.
+    Range(String),
+    /// Text of another kind: a literal (`` `,` ``), "a number", "end of line".
+    Kind(String),
+    /// One spelling of a name table: `` `RZ` ``.
+    Name(String),
+}
+
+impl Expected {
+    fn text(&self) -> &str {
+        match self {
+            Expected::Range(s) | Expected::Kind(s) | Expected::Name(s) => s,
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Expected::Range(_) => 0,
+            Expected::Kind(_) => 1,
+            Expected::Name(_) => 2,
+        }
+    }
+}
+
 /// Where a parse failed and what would have been accepted there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// Byte offset in the text.
     pub pos: usize,
     /// What was expected at `pos`.
-    pub expected: Vec<String>,
+    pub expected: Vec<Expected>,
 }
 
 impl Failure {
-    /// A one-line description: "expected `,` or register".
+    /// How many of the things expected a message lists.
+    pub const SHOWN: usize = 10;
+
+    /// A one-line description: "expected `,` or a number, found `x`", with the whole token
+    /// found.
     pub fn message(&self, text: &str) -> String {
-        let mut m = String::from("expected ");
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<&Expected> = Vec::new();
         for e in &self.expected {
-            if !seen.contains(&e.as_str()) {
+            if !seen.iter().any(|s| s.text() == e.text()) {
                 seen.push(e);
             }
         }
-        for (i, e) in seen.iter().take(6).enumerate() {
+        seen.sort_by_key(|e| e.rank());
+        let shown = seen.len().min(Self::SHOWN);
+        let mut m = String::from("expected ");
+        for (i, e) in seen.iter().take(shown).enumerate() {
             if i > 0 {
-                m.push_str(if i + 1 == seen.len().min(6) { " or " } else { ", " });
+                m.push_str(if i + 1 == shown && seen.len() == shown { " or " } else { ", " });
             }
-            m.push_str(e);
+            m.push_str(e.text());
         }
-        if seen.len() > 6 {
-            m.push_str(", ...");
+        if seen.len() > shown {
+            m.push_str(&alloc::format!(" or {} more", seen.len() - shown));
         }
-        let found = text[self.pos.min(text.len())..].trim();
-        if found.is_empty() {
+        let (start, len) = token_at(text, self.pos);
+        if len == 0 {
             m.push_str(", found end of line");
         } else {
-            let word: String = found.chars().take(16).collect();
-            m.push_str(&alloc::format!(", found `{word}`"));
+            m.push_str(&alloc::format!(", found `{}`", &text[start..start + len]));
         }
         m
     }
@@ -826,7 +980,7 @@ struct Parser<'t> {
     text: &'t str,
     ctx: &'t Context<'t>,
     furthest: usize,
-    expected: Vec<String>,
+    expected: Vec<Expected>,
     result: Option<Vec<u64>>,
     budget: u32,
     /// [`Parser::ends`]' answers, by (item list, index, position).
@@ -1000,12 +1154,21 @@ fn skip_blanks(text: &str, mut pos: usize) -> usize {
 
 impl Parser<'_> {
     fn fail(&mut self, pos: usize, what: impl Into<String>) -> bool {
+        self.fail_with(pos, [Expected::Kind(what.into())])
+    }
+
+    /// Fails at `pos` where any spelling of `tables` would have been read.
+    fn fail_table(&mut self, pos: usize, tables: &[&Table]) -> bool {
+        self.fail_with(pos, tables.iter().flat_map(|t| t.expected()))
+    }
+
+    fn fail_with(&mut self, pos: usize, what: impl IntoIterator<Item = Expected>) -> bool {
         if pos > self.furthest {
             self.furthest = pos;
             self.expected.clear();
         }
         if pos == self.furthest {
-            self.expected.push(what.into());
+            self.expected.extend(what);
         }
         false
     }
@@ -1061,12 +1224,12 @@ impl Parser<'_> {
                 let view = matches!(e, Expr::Field(s) if self.format.fields[*s as usize].view);
                 let mids = if view { Vec::new() } else { self.show_ends(show, pos) };
                 if mids.is_empty() {
-                    let what = match show {
-                        Show::Table(t) | Show::TableIf(_, t, _) => t.name,
-                        Show::Num(_) if view => "text this dialect only prints",
-                        Show::Num(_) => "a number",
+                    match show {
+                        Show::Table(t) => self.fail_table(pos, &[t]),
+                        Show::TableIf(_, a, b) => self.fail_table(pos, &[a, b]),
+                        Show::Num(_) if view => self.fail(pos, "text this dialect only prints"),
+                        Show::Num(_) => self.fail(pos, "a number"),
                     };
-                    self.fail(pos, what);
                 }
                 after(self, &mids, &mut out);
             }
@@ -1411,7 +1574,7 @@ impl Parser<'_> {
                         return true;
                     }
                 }
-                self.fail(pos, a.name)
+                self.fail_table(pos, &[a, e])
             }
             Show::Num(n) => self.number(*n, b, frame, pos, st, k),
         }
@@ -1431,7 +1594,7 @@ impl Parser<'_> {
                 }
             }
         }
-        self.fail(pos, t.name)
+        self.fail_table(pos, &[t])
     }
 
     fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
@@ -1639,6 +1802,79 @@ mod tests {
             Arm { guard: None, items: &[Item::Lit("FADD "), Item::Opt(&Expr::Int(1), &[Item::Lit(".SAT")])] },
         ],
     };
+
+    static REG: Table = Table {
+        name: "Reg",
+        entries: &[
+            Entry::Range { prefix: "R", suffix: "", lo: 0, hi: 254, shift: 0 },
+            Entry::Name("RZ", 255),
+        ],
+    };
+    static OP: Table = Table { name: "Op", entries: &[Entry::Name("fadd", 0), Entry::Name("add", 1)] };
+    static IDLE: Table = Table { name: "Idle", entries: &[Entry::Name("", 0), Entry::Name("nop", 1)] };
+    /// `@P0 ` or nothing, as a guard before a mnemonic.
+    static GUARD: Syntax = Syntax {
+        name: "guard",
+        arms: &[
+            Arm { guard: None, items: &[] },
+            Arm {
+                guard: None,
+                items: &[Item::Lit("@"), Item::Show(&Expr::Int(0), Show::Table(&REG)), Item::Lit(" ")],
+            },
+        ],
+    };
+    static LINE: Syntax = Syntax {
+        name: "line",
+        arms: &[
+            Arm { guard: None, items: &[Item::Call(&GUARD, &[]), Item::Lit("MOV "), Item::Lit(", ")] },
+            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&IDLE)), Item::Lit("read ")] },
+            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&OP)), Item::Lit(" ")] },
+            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&REG)), Item::Lit(" = ")] },
+        ],
+    };
+
+    #[test]
+    fn mnemonics_are_the_leading_words_after_empty_parts_and_prefixes() {
+        let mut m = Vec::new();
+        LINE.mnemonics(&mut m);
+        // The guard's `@` arm is a prefix and its empty arm nothing: `MOV` leads. An empty
+        // spelling lets `read` lead; a table's names lead; a range (`R0`..`R254`) is an
+        // operand, but its table's single name `RZ` is a word like any other.
+        assert_eq!(m, ["MOV", "nop", "read", "fadd", "add", "RZ"]);
+        let mut m = Vec::new();
+        FADD.mnemonics(&mut m);
+        assert_eq!(m, ["FADD"]);
+    }
+
+    #[test]
+    fn failures_list_ranges_first_and_the_whole_token() {
+        let f = Failure {
+            pos: 4,
+            expected: vec![
+                Expected::Name("`RZ`".into()),
+                Expected::Kind("a number".into()),
+                Expected::Range("`R0`..`R254`".into()),
+                Expected::Kind("a number".into()),
+            ],
+        };
+        assert_eq!(
+            f.message("MOV a_very_long_operand_name, R1"),
+            "expected `R0`..`R254`, a number or `RZ`, found `a_very_long_operand_name`"
+        );
+        assert_eq!(
+            REG.expected().collect::<Vec<_>>(),
+            [Expected::Range("`R0`..`R254`".into()), Expected::Name("`RZ`".into())]
+        );
+        let many =
+            Failure { pos: 3, expected: (0..12).map(|i| Expected::Name(alloc::format!("`n{i}`"))).collect() };
+        assert_eq!(
+            many.message("abc"),
+            "expected `n0`, `n1`, `n2`, `n3`, `n4`, `n5`, `n6`, `n7`, `n8`, `n9` or 2 more, found end of line"
+        );
+        assert_eq!(token_at("a, b", 1), (1, 1));
+        assert_eq!(token_at("a  bogus;x", 1), (3, 5));
+        assert_eq!(token_at("a ", 1), (2, 0));
+    }
 
     #[test]
     fn may_match_needs_every_literal_word_of_some_arm() {

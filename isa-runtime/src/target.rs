@@ -10,6 +10,7 @@ use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
+use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -137,7 +138,7 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
                 (None, code, _) => assemble_statement::<T>(code, dialect, pc, &|_| None, d.ignore_case),
-                _ => Err((0, String::new())),
+                _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
             };
             let back = match back {
                 Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
@@ -204,13 +205,27 @@ impl core::fmt::Display for Line {
 /// scheduling slot where the target has control words. A control word that cannot be read is
 /// listed with its group as raw words, the reason as a comment, and the listing goes on.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    let Some(s) = T::schedule() else { return disassemble_words::<T>(words, dialect) };
+    let mut lines = Vec::with_capacity(words.len());
+    disassemble_program_from::<T>(words, 0, dialect, &mut |line| lines.push(line));
+    lines
+}
+
+/// [`disassemble_program`] of a piece of a program, handing each line to `out` as it is made,
+/// so a program of any size is listed piece by piece: `words` are the program's words from
+/// word number `first` on, which starts a group of a target with control words (a multiple of
+/// the group's size) when `words` is not the last piece.
+pub fn disassemble_program_from<T: Isa>(
+    words: &[u128],
+    first: usize,
+    dialect: usize,
+    out: &mut dyn FnMut(Line),
+) {
+    let Some(s) = T::schedule() else { return disassemble_words_from::<T>(words, first, dialect, out) };
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
     let group = s.slots as usize + 1;
-    let mut lines = Vec::with_capacity(words.len());
     for (g, chunk) in words.chunks(group).enumerate() {
-        let address = |i: usize| (g * group + i) as u64 * bytes;
+        let address = |i: usize| (first + g * group + i) as u64 * bytes;
         let (control, instructions) = (chunk[0], &chunk[1..]);
         let raw = |word: u128, why: &dyn core::fmt::Display| {
             raw_text::<T>(d, word, Some(why)).unwrap_or_else(|| alloc::format!("<error: {why}>"))
@@ -220,16 +235,16 @@ pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> 
                 for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
                     let (text, error) = listed::<T>(*word, dialect, address(i + 1));
                     let slot = Some(slot_text(s, slot, dialect));
-                    lines.push(Line { address: address(i + 1), slot, text, error });
+                    out(Line { address: address(i + 1), slot, text, error });
                 }
             }
             // A control word at the very end has no instruction to carry its slots.
             Ok(_) => {
                 let text = raw(control, &"a control word with no instruction after it");
-                lines.push(Line { address: address(0), slot: None, text, error: None });
+                out(Line { address: address(0), slot: None, text, error: None });
             }
             Err(e) => {
-                lines.push(Line {
+                out(Line {
                     address: address(0),
                     slot: None,
                     text: raw(control, &e.reason()),
@@ -237,25 +252,34 @@ pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> 
                 });
                 for (i, word) in instructions.iter().enumerate() {
                     let text = raw(*word, &"in the group of a control word that cannot be read");
-                    lines.push(Line { address: address(i + 1), slot: None, text, error: None });
+                    out(Line { address: address(i + 1), slot: None, text, error: None });
                 }
             }
         }
     }
-    lines
 }
 
 /// Prints words that are all instructions (no control words, whatever the target) in dialect
 /// number `dialect`, one line per word.
 pub fn disassemble_words<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let mut lines = Vec::with_capacity(words.len());
-    for (i, word) in words.iter().enumerate() {
-        let address = i as u64 * bytes;
-        let (text, error) = listed::<T>(*word, dialect, address);
-        lines.push(Line { address, slot: None, text, error });
-    }
+    disassemble_words_from::<T>(words, 0, dialect, &mut |line| lines.push(line));
     lines
+}
+
+/// [`disassemble_words`] of the words from word number `first` on, handing each line to `out`.
+pub fn disassemble_words_from<T: Isa>(
+    words: &[u128],
+    first: usize,
+    dialect: usize,
+    out: &mut dyn FnMut(Line),
+) {
+    let bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    for (i, word) in words.iter().enumerate() {
+        let address = (first + i) as u64 * bytes;
+        let (text, error) = listed::<T>(*word, dialect, address);
+        out(Line { address, slot: None, text, error });
+    }
 }
 
 /// Prints `insn` (at address `pc`) in dialect number `dialect`.
@@ -315,11 +339,26 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Vec<T::Instructi
 /// them (each line may start with its slot; a line without one gets the default slot). A raw
 /// directive emits exactly its word.
 pub fn assemble_program<T: Isa>(source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
-    let words = assemble_lines::<T, u128>(source, dialect, &|statement| match statement {
+    let mut errors = Vec::new();
+    match assemble_program_reporting::<T>(source, dialect, &mut |e, _| errors.push(e.clone())) {
+        Some(words) => Ok(words),
+        None => Err(errors),
+    }
+}
+
+/// [`assemble_program`] handing each error to `report` as it is found, with the text of its
+/// line; `None` when there was one.
+pub fn assemble_program_reporting<T: Isa>(
+    source: &str,
+    dialect: usize,
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Vec<u128>> {
+    let convert = |statement| match statement {
         Statement::Instruction(insn) => T::encode(&insn).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok(word),
-    })?;
-    Ok(schedule::pack_program::<T>(&words))
+    };
+    let words = assemble_lines::<T, u128>(source, dialect, &convert, report)?;
+    Some(schedule::pack_program::<T>(&words))
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -327,58 +366,97 @@ pub fn assemble_scheduled<T: Isa>(
     source: &str,
     dialect: usize,
 ) -> Result<Vec<(u64, T::Instruction)>, Vec<AsmError>> {
-    assemble_lines::<T, T::Instruction>(source, dialect, &|statement| match statement {
+    let convert = |statement| match statement {
         Statement::Instruction(insn) => Ok(insn),
         Statement::Raw(word) => T::decode(word).map_err(|e| e.to_string()),
-    })
+    };
+    let mut errors = Vec::new();
+    match assemble_lines::<T, T::Instruction>(source, dialect, &convert, &mut |e, _| errors.push(e.clone())) {
+        Some(program) => Ok(program),
+        None => Err(errors),
+    }
+}
+
+/// Why a statement's text does not assemble.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementError {
+    /// Byte offset in the text.
+    pub pos: usize,
+    /// Bytes of the token the error is about (0: none, or the end of the text).
+    pub length: usize,
+    /// What went wrong, in the syntax's words.
+    pub message: String,
+}
+
+impl StatementError {
+    fn at(pos: usize, message: String) -> Self {
+        StatementError { pos, length: 0, message }
+    }
 }
 
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
 /// instruction starts. Text that does not start a slot gets the default slot; a slot that
 /// starts but is wrong is an error at its position.
-fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, usize), (usize, String)> {
+fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
     match syntax::parse_prefix(s.slot, syntax, code, ctx) {
         Ok((values, end)) if end > 0 => {
             let raw = s.slot.pack(&values) as u64;
-            (s.check)(raw).map(|_| (raw, end)).map_err(|e| (0, e.to_string()))
+            (s.check)(raw).map(|_| (raw, end)).map_err(|e| StatementError::at(0, e.to_string()))
         }
-        Err(f) if f.pos > 0 => Err((f.pos, alloc::format!("in the scheduling slot: {}", f.message(code)))),
+        Err(f) if f.pos > 0 => {
+            let (start, length) = syntax::token_at(code, f.pos);
+            let message = alloc::format!("in the scheduling slot: {}", f.message(code));
+            Err(StatementError { pos: start, length, message })
+        }
         _ => Ok((s.default_slot, 0)),
     }
 }
 
 /// Assembles every line of `source` into its scheduling slot and what `convert` makes of its
-/// statement; `convert`'s errors are reported at the statement.
+/// statement; `convert`'s errors are reported at the statement. Each error goes to `report` as
+/// it is found, with its line's text; the program is returned when there was none. Linear in
+/// the source: lines are counted while they are read.
 fn assemble_lines<T: Isa, X>(
     source: &str,
     dialect: usize,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
-) -> Result<Vec<(u64, X)>, Vec<AsmError>> {
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Vec<(u64, X)>> {
     let d = dialect_of::<T>(dialect);
+    let mut failed = false;
+    let mut fail = |e: AsmError, line: &str| {
+        failed = true;
+        report(&e, line);
+    };
+    // Characters before byte `pos` of `line`, and in `pos..pos + len`: columns count characters.
+    let chars = |line: &str, pos: usize, len: usize| {
+        let pos = pos.min(line.len());
+        let end = (pos + len).min(line.len());
+        (line[..pos].chars().count() + 1, line[pos..end].chars().count())
+    };
     // Pass 1: label addresses.
-    let mut labels: Vec<(&str, u64)> = Vec::new();
-    let mut errors = Vec::new();
+    let mut labels: BTreeMap<&str, u64> = BTreeMap::new();
     let mut count = 0u64;
     for (n, line) in source.lines().enumerate() {
         let (label, code, _) = split_line(line, d);
         if let Some(l) = label {
-            if labels.iter().any(|(x, _)| *x == l) {
-                errors.push(AsmError {
-                    line: n + 1,
-                    column: 1,
-                    message: alloc::format!("label `{l}` defined twice"),
-                });
+            let address = schedule::address::<T>(count as usize);
+            if labels.insert(l, address).is_some() {
+                let start = line.find(l).unwrap_or(0);
+                let (column, length) = chars(line, start, l.len());
+                let message = alloc::format!("label `{l}` defined twice");
+                fail(AsmError { line: n + 1, column, length, message }, line);
             }
-            labels.push((l, schedule::address::<T>(count as usize)));
         }
         if !code.is_empty() {
             count += 1;
         }
     }
     // Pass 2: instructions.
-    let lookup = |name: &str| labels.iter().find(|(l, _)| *l == name).map(|(_, a)| *a);
+    let lookup = |name: &str| labels.get(name).copied();
+    let mnemonics = mnemonics::<T>(dialect);
     let mut program = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right.
     let mut index = 0usize;
@@ -389,54 +467,54 @@ fn assemble_lines<T: Isa, X>(
         }
         let pc = schedule::address::<T>(index);
         index += 1;
-        let column = |pos: usize| line[..(offset + pos).min(line.len())].chars().count() + 1;
+        let mut error = |e: StatementError, skip: usize| {
+            let (column, length) = chars(line, offset + skip + e.pos, e.length);
+            fail(AsmError { line: n + 1, column, length, message: e.message }, line);
+        };
         let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
         let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
             Ok(s) => s,
-            Err((pos, message)) => {
-                errors.push(AsmError { line: n + 1, column: column(pos), message });
+            Err(e) => {
+                error(e, 0);
                 continue;
             }
         };
         let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
         let text = code[skip..].trim_start();
-        match assemble_statement::<T>(text, dialect, pc, &lookup, d.ignore_case) {
+        match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
             Ok(statement) => match convert(statement) {
                 Ok(x) => program.push((slot, x)),
-                Err(message) => errors.push(AsmError { line: n + 1, column: column(skip), message }),
+                Err(message) => error(StatementError::at(0, message), skip),
             },
-            Err((pos, message)) => errors.push(AsmError { line: n + 1, column: column(skip + pos), message }),
+            Err(e) => error(e, skip),
         }
     }
-    if errors.is_empty() {
-        Ok(program)
-    } else {
-        Err(errors)
-    }
+    (!failed).then_some(program)
 }
 
-/// Assembles one instruction's text; on failure returns the byte offset and a message. A raw
-/// directive's word is decoded into its typed instruction.
+/// Assembles one instruction's text; on failure says where and why. A raw directive's word is
+/// decoded into its typed instruction.
 pub fn assemble_one<T: Isa>(
     text: &str,
     dialect: usize,
     pc: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
-) -> Result<T::Instruction, (usize, String)> {
+) -> Result<T::Instruction, StatementError> {
     match assemble_statement::<T>(text, dialect, pc, labels, ignore_case)? {
         Statement::Instruction(insn) => Ok(insn),
-        Statement::Raw(word) => T::decode(word).map_err(|e| (0, e.to_string())),
+        Statement::Raw(word) => T::decode(word).map_err(|e| StatementError::at(0, e.to_string())),
     }
 }
 
 /// Reads a raw directive's operand: one hex word (`0x` prefix and `_` separators allowed)
 /// that fits in the target's words; on failure the byte offset in `rest` and a message.
-fn raw_word<T: Isa>(raw: &str, rest: &str) -> Result<u128, (usize, String)> {
+fn raw_word<T: Isa>(raw: &str, rest: &str) -> Result<u128, StatementError> {
     let operand = rest.trim();
     let at = rest.len() - rest.trim_start().len();
     let digits = operand.strip_prefix("0x").or_else(|| operand.strip_prefix("0X")).unwrap_or(operand);
-    let expected = || (at, alloc::format!("`{raw}` takes one hexadecimal word"));
+    let error = |message: String| StatementError { pos: at, length: operand.len(), message };
+    let expected = || error(alloc::format!("`{raw}` takes one hexadecimal word"));
     if at == 0 || !digits.chars().any(|c| c.is_ascii_hexdigit()) {
         return Err(expected());
     }
@@ -445,7 +523,7 @@ fn raw_word<T: Isa>(raw: &str, rest: &str) -> Result<u128, (usize, String)> {
         let digit = c.to_digit(16).ok_or_else(expected)?;
         if word >> 124 != 0 || (T::WORD_BITS < 128 && ((word << 4) | u128::from(digit)) >> T::WORD_BITS != 0)
         {
-            return Err((at, alloc::format!("`{operand}` does not fit in a {}-bit word", T::WORD_BITS)));
+            return Err(error(alloc::format!("`{operand}` does not fit in a {}-bit word", T::WORD_BITS)));
         }
         word = (word << 4) | u128::from(digit);
     }
@@ -453,25 +531,51 @@ fn raw_word<T: Isa>(raw: &str, rest: &str) -> Result<u128, (usize, String)> {
 }
 
 /// Reads one statement's text: the raw directive's word as written, or an instruction; on
-/// failure returns the byte offset and a message.
+/// failure says where and why.
 pub fn assemble_statement<T: Isa>(
     text: &str,
     dialect: usize,
     pc: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
-) -> Result<Statement<T::Instruction>, (usize, String)> {
+) -> Result<Statement<T::Instruction>, StatementError> {
     let ctx = Context { pc, labels, ignore_case };
+    read_statement::<T>(text, dialect, &ctx, None)
+}
+
+/// The mnemonics of dialect number `dialect`: what its encodings' syntaxes can start with
+/// ([`syntax::Syntax::mnemonics`]), in the order of the encodings.
+pub fn mnemonics<T: Isa>(dialect: usize) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for syntax in T::formats().iter().filter_map(|f| f.syntax.get(dialect)) {
+        syntax.mnemonics(&mut out);
+    }
+    out
+}
+
+/// [`assemble_statement`] with the dialect's [`mnemonics`] when the caller has them (they are
+/// only needed for an error).
+fn read_statement<T: Isa>(
+    text: &str,
+    dialect: usize,
+    ctx: &Context,
+    mnemonics: Option<&[&'static str]>,
+) -> Result<Statement<T::Instruction>, StatementError> {
+    let ignore_case = ctx.ignore_case;
     // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
     let end = T::dialects().get(dialect).and_then(|d| d.end).map(str::trim).filter(|e| !e.is_empty());
     let text = end.and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
     if let Some(raw) = T::dialects().get(dialect).and_then(|d| d.raw) {
         if let Some(rest) = text.strip_prefix(raw) {
-            return raw_word::<T>(raw, rest).map(Statement::Raw).map_err(|(pos, m)| (raw.len() + pos, m));
+            return raw_word::<T>(raw, rest)
+                .map(Statement::Raw)
+                .map_err(|e| StatementError { pos: raw.len() + e.pos, ..e });
         }
     }
     let decode = |format: &Format, values: &[u64]| {
-        T::decode(format.pack(values)).map(Statement::Instruction).map_err(|e| (0, e.to_string()))
+        T::decode(format.pack(values))
+            .map(Statement::Instruction)
+            .map_err(|e| StatementError::at(0, e.to_string()))
     };
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose literals the text lacks cannot match: only the others are parsed...
@@ -481,7 +585,7 @@ pub fn assemble_statement<T: Isa>(
             failures.push(None);
             continue;
         }
-        match syntax::parse(format, syntax, text, &ctx) {
+        match syntax::parse(format, syntax, text, ctx) {
             Ok(values) => return decode(format, &values),
             Err(f) => failures.push(Some(f)),
         }
@@ -491,7 +595,7 @@ pub fn assemble_statement<T: Isa>(
     for ((format, syntax), failure) in syntaxes().zip(failures) {
         let f = match failure {
             Some(f) => f,
-            None => match syntax::parse(format, syntax, text, &ctx) {
+            None => match syntax::parse(format, syntax, text, ctx) {
                 Ok(values) => return decode(format, &values),
                 Err(f) => f,
             },
@@ -503,7 +607,96 @@ pub fn assemble_statement<T: Isa>(
         }
     }
     let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
-    Err((f.pos, f.message(text)))
+    match mnemonics {
+        Some(m) => Err(explain(text, &f, m, ignore_case)),
+        None => Err(explain(text, &f, &self::mnemonics::<T>(dialect), ignore_case)),
+    }
+}
+
+/// The heads of `text`: in each part between `;`s, the first word (letters, digits, `_`) that
+/// starts the part or follows a blank (`@P0 FADD`: `FADD`), as byte ranges. Where a dialect's
+/// mnemonic is, if the text has one.
+fn heads(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut part_has_head = false;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b';' {
+            part_has_head = false;
+        } else if word(b[i]) {
+            let start = i;
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+            let after_blank = start == 0 || matches!(b[start - 1], b' ' | b'\t' | b';');
+            if after_blank && !part_has_head {
+                out.push((start, i));
+                part_has_head = true;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Edit distance between `a` and `b`, ASCII case ignored.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<u8> = b.bytes().map(|c| c.to_ascii_lowercase()).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().map(|c| c.to_ascii_lowercase()).enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for j in 0..b.len() {
+            let next = (prev + usize::from(ca != b[j])).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// A failed statement in the syntax's words: an unknown mnemonic with the nearest ones of the
+/// dialect, or the operand of a known mnemonic that does not fit and what fits there.
+fn explain(text: &str, f: &syntax::Failure, mnemonics: &[&'static str], ignore_case: bool) -> StatementError {
+    let known =
+        |w: &str| mnemonics.iter().any(|m| if ignore_case { m.eq_ignore_ascii_case(w) } else { *m == w });
+    let (start, length) = syntax::token_at(text, f.pos);
+    let heads = heads(text);
+    if let Some(&(s, e)) = heads.iter().find(|(s, e)| *s <= start && !known(&text[*s..*e])) {
+        let word = &text[s..e];
+        let mut message = alloc::format!("unknown mnemonic `{word}`");
+        let mut near: Vec<(usize, usize, &str)> = Vec::new();
+        for (i, m) in mnemonics.iter().enumerate() {
+            let d = distance(word, m);
+            if d <= (word.len() / 3).max(1) && !near.iter().any(|(_, _, n)| n.eq_ignore_ascii_case(m)) {
+                near.push((d, i, m));
+            }
+        }
+        near.sort();
+        if !near.is_empty() {
+            let names: Vec<String> = near.iter().take(3).map(|(_, _, m)| alloc::format!("`{m}`")).collect();
+            message.push_str(&alloc::format!("; did you mean {}?", names.join(", ")));
+        }
+        return StatementError { pos: s, length: e - s, message };
+    }
+    let detail = f.message(text);
+    // The mnemonic the failing operand belongs to: the last head before it.
+    let message = match heads.iter().rev().find(|(_, e)| *e <= start) {
+        Some(&(s, e)) => {
+            let between = &text[e..start];
+            if between.contains([' ', '\t', ',']) {
+                let operand = 1 + between.matches(',').count();
+                alloc::format!("operand {operand} of `{}`: {detail}", &text[s..e])
+            } else {
+                alloc::format!("after `{}`: {detail}", &text[s..start])
+            }
+        }
+        None => detail,
+    };
+    StatementError { pos: start, length, message }
 }
 
 /// An instruction decoded by a [`Target`]: its encoding's name and its fields.
@@ -533,6 +726,14 @@ pub trait Target: Sync {
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError>;
     /// Assembles source text into words.
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>>;
+    /// Assembles source text into words, handing each error to `report` as it is found with
+    /// the text of its line; `None` when there was one.
+    fn assemble_reporting(
+        &self,
+        source: &str,
+        dialect: usize,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>>;
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
@@ -541,6 +742,17 @@ pub trait Target: Sync {
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line>;
     /// Prints words that are all instructions, without control words whatever the target.
     fn disassemble_words(&self, words: &[u128], dialect: usize) -> Vec<Line>;
+    /// Lists a piece of a program (its words from word number `first` on, a group's first
+    /// word where the target has control words), handing each line to `out` as it is made;
+    /// with `schedule` false every word is an instruction.
+    fn disassemble_from(
+        &self,
+        words: &[u128],
+        first: usize,
+        dialect: usize,
+        schedule: bool,
+        out: &mut dyn FnMut(Line),
+    );
     /// The target's scheduling control words, if it has them.
     fn schedule(&self) -> Option<&'static Schedule>;
 }
@@ -571,6 +783,14 @@ impl<T: Isa> Target for T {
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
         assemble_program::<T>(source, dialect)
     }
+    fn assemble_reporting(
+        &self,
+        source: &str,
+        dialect: usize,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>> {
+        assemble_program_reporting::<T>(source, dialect, report)
+    }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =
             schedule::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
@@ -581,6 +801,20 @@ impl<T: Isa> Target for T {
     }
     fn disassemble_words(&self, words: &[u128], dialect: usize) -> Vec<Line> {
         disassemble_words::<T>(words, dialect)
+    }
+    fn disassemble_from(
+        &self,
+        words: &[u128],
+        first: usize,
+        dialect: usize,
+        schedule: bool,
+        out: &mut dyn FnMut(Line),
+    ) {
+        if schedule {
+            disassemble_program_from::<T>(words, first, dialect, out)
+        } else {
+            disassemble_words_from::<T>(words, first, dialect, out)
+        }
     }
     fn schedule(&self) -> Option<&'static Schedule> {
         T::schedule()
@@ -602,5 +836,69 @@ pub fn word_to_bytes(word: u128, bytes: usize, little_endian: bool, out: &mut Ve
     for i in 0..bytes {
         let shift = if little_endian { 8 * i } else { 8 * (bytes - 1 - i) };
         out.push((word >> shift) as u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{Expected, Failure};
+    use alloc::vec;
+
+    #[test]
+    fn edit_distance_ignores_case() {
+        assert_eq!(distance("fad", "fadd"), 1);
+        assert_eq!(distance("fad", "add"), 2);
+        assert_eq!(distance("FADD", "fadd"), 0);
+        assert_eq!(distance("", "mov"), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn heads_are_the_first_words_of_each_part() {
+        let text = "@P0 FADD R0, R1; fmul r2, r3";
+        let words: Vec<&str> = heads(text).iter().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(words, ["FADD", "fmul"]);
+    }
+
+    const MNEMONICS: &[&str] = &["fadd", "add", "fmul", "mov"];
+
+    #[test]
+    fn an_unknown_mnemonic_is_named_with_the_nearest_ones() {
+        let f = Failure { pos: 0, expected: vec![Expected::Name("`fadd`".into())] };
+        let e = explain("nonsense_op r0, r1", &f, MNEMONICS, true);
+        assert_eq!(
+            e,
+            StatementError { pos: 0, length: 11, message: "unknown mnemonic `nonsense_op`".into() }
+        );
+        let e = explain("fadx r0, r1", &f, MNEMONICS, true);
+        assert_eq!((e.pos, e.length), (0, 4));
+        assert_eq!(e.message, "unknown mnemonic `fadx`; did you mean `fadd`?");
+        let e = explain("ad r0", &f, MNEMONICS, true);
+        assert_eq!(e.message, "unknown mnemonic `ad`; did you mean `add`?");
+        // Case matters where the dialect says so; the suggestion shows the right case.
+        let e = explain("FMUL r0", &f, MNEMONICS, false);
+        assert_eq!(e.message, "unknown mnemonic `FMUL`; did you mean `fmul`?");
+        // The second part of a line has its own mnemonic.
+        let f = Failure { pos: 17, expected: vec![] };
+        let e = explain("fadd r0, r1, r2; fmull r3", &f, MNEMONICS, true);
+        assert_eq!((e.pos, e.length), (17, 5));
+        assert_eq!(e.message, "unknown mnemonic `fmull`; did you mean `fmul`?");
+    }
+
+    #[test]
+    fn a_bad_operand_is_named_by_its_position() {
+        let f = Failure { pos: 13, expected: vec![Expected::Range("`r0`..`r5`".into())] };
+        let e = explain("fadd r0, r1, bogus_operand", &f, MNEMONICS, true);
+        assert_eq!(e.message, "operand 3 of `fadd`: expected `r0`..`r5`, found `bogus_operand`");
+        assert_eq!((e.pos, e.length), (13, 13));
+        let f = Failure { pos: 4, expected: vec![Expected::Name("`.sf`".into())] };
+        let e = explain("fadd.bogus r0", &f, MNEMONICS, true);
+        assert_eq!(e.message, "after `fadd`: expected `.sf`, found `.bogus`");
+        assert_eq!((e.pos, e.length), (4, 6));
+        let f = Failure { pos: 7, expected: vec![Expected::Kind("`,`".into())] };
+        let e = explain("mov r0", &f, MNEMONICS, true);
+        assert_eq!(e.message, "operand 1 of `mov`: expected `,`, found end of line");
+        assert_eq!((e.pos, e.length), (6, 0));
     }
 }

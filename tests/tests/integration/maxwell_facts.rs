@@ -22,7 +22,7 @@ fn text(w: u64) -> String {
 
 fn assemble(text: &str) -> Instruction {
     assemble_one::<Maxwell>(text, 0, 0, &|_| None, false)
-        .unwrap_or_else(|(p, m)| panic!("{text:?}: {m} at {p}"))
+        .unwrap_or_else(|e| panic!("{text:?}: {} at {}", e.message, e.pos))
 }
 
 fn word(text: &str) -> u64 {

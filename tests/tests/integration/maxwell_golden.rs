@@ -97,7 +97,9 @@ fn check(rows: &[Row<'_>]) -> (usize, usize, Vec<String>) {
                 Ok(back) => failures.push(format!("{w:#018x} {:?}: assembles to {back:#018x}", row.text)),
                 Err(e) => failures.push(format!("{w:#018x} {:?}: encode error {e}", row.text)),
             },
-            Err((pos, m)) => failures.push(format!("{w:#018x} {:?}: assembler: {m} at {pos}", row.text)),
+            Err(e) => {
+                failures.push(format!("{w:#018x} {:?}: assembler: {} at {}", row.text, e.message, e.pos))
+            }
         }
     }
     (passed, control, failures)
