@@ -1,13 +1,6 @@
 //! The syntax tree of a `.isa` file, as written, with a span on everything that can be wrong.
 
-/// A byte range in the source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Span {
-    /// Start offset.
-    pub start: usize,
-    /// End offset (exclusive).
-    pub end: usize,
-}
+pub use crate::diag::Span;
 
 /// A name and where it is written.
 #[derive(Debug, Clone, PartialEq, Eq)]

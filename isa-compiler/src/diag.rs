@@ -1,10 +1,19 @@
 //! Diagnostics: every mistake in a spec is reported with file, line, column and a snippet,
 //! rendered like rustc's (by codespan-reporting), several per run.
 
-use crate::ast::Span;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::NoColor, Chars, Config};
+
+/// A byte range in the source file: where a syntax-tree node, a diagnostic or an IR entity
+/// was written. It lives here, beside the diagnostics, so the IR needs nothing of the syntax tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// Start offset.
+    pub start: usize,
+    /// End offset (exclusive).
+    pub end: usize,
+}
 
 /// A labelled span.
 #[derive(Debug, Clone, PartialEq, Eq)]

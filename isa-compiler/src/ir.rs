@@ -2,7 +2,7 @@
 //! absolute, every constant is a number; backends read only this. Entities are referred to by
 //! newtype ids and kept in declaration order, so generated code is identical run to run.
 
-use crate::ast::Span;
+use crate::diag::Span;
 
 /// An enum of the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
