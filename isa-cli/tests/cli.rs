@@ -791,12 +791,12 @@ fn asm_names_an_unknown_mnemonic_and_the_nearest_ones() {
          <stdin>:2:1: error: unknown mnemonic `fad`; did you mean `fadd`?\n  |\n2 | fad r0, r1, r2\n  | ^^^\n\
          isa: <stdin>: found 2 errors\n"
     );
-    // After a guard (`@P0 `), in a dialect that minds case.
+    // After a guard (`@P0 `), in a dialect that minds case: `FADD` and `IADD` are one edit away.
     let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], b"@P0 fadd R0, R1, R2 ;\n");
     assert_code(&o, 1);
     assert!(
         stderr(&o).starts_with(
-            "<stdin>:1:5: error: unknown mnemonic `fadd`; did you mean `FADD`?\n  |\n1 | @P0 fadd R0, R1, R2 ;\n  |     ^^^^\n"
+            "<stdin>:1:5: error: unknown mnemonic `fadd`; did you mean `FADD`, `IADD`?\n  |\n1 | @P0 fadd R0, R1, R2 ;\n  |     ^^^^\n"
         ),
         "{}",
         stderr(&o)
