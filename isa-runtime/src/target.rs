@@ -205,8 +205,13 @@ impl core::fmt::Display for Line {
 /// scheduling slot where the target has control words. A control word that cannot be read is
 /// listed with its group as raw words, the reason as a comment, and the listing goes on.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    let mut lines = Vec::with_capacity(words.len());
-    disassemble_program_from::<T>(words, 0, dialect, &mut |line| lines.push(line));
+    collect_lines(words.len(), |out| disassemble_program_from::<T>(words, 0, dialect, out))
+}
+
+/// The lines a streaming lister hands on, gathered.
+fn collect_lines(capacity: usize, list: impl FnOnce(&mut dyn FnMut(Line))) -> Vec<Line> {
+    let mut lines = Vec::with_capacity(capacity);
+    list(&mut |line| lines.push(line));
     lines
 }
 
@@ -262,9 +267,7 @@ pub fn disassemble_program_from<T: Isa>(
 /// Prints words that are all instructions (no control words, whatever the target) in dialect
 /// number `dialect`, one line per word.
 pub fn disassemble_words<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    let mut lines = Vec::with_capacity(words.len());
-    disassemble_words_from::<T>(words, 0, dialect, &mut |line| lines.push(line));
-    lines
+    collect_lines(words.len(), |out| disassemble_words_from::<T>(words, 0, dialect, out))
 }
 
 /// [`disassemble_words`] of the words from word number `first` on, handing each line to `out`.
