@@ -1,4 +1,4 @@
-//! Documentation tables (Markdown and HTML) generated from the spec with tera templates.
+//! Documentation tables (Markdown and HTML) generated from the spec.
 //!
 //! The tables follow the shape of the hardware reference documents: one bit-layout table per
 //! encoding or data layout, one value table per enum. The work is split by concern:
@@ -6,9 +6,12 @@
 //! - `model`: the view model, typed rows and sections computed from the IR;
 //! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
 //!   [`crate::placement`] answers;
-//! - `render`: the templates and the Markdown/HTML escaping of cells.
+//! - `markdown`, `html`: the two documents, laid out from the model;
+//! - `render`: the Markdown/HTML escaping of cells and the text conventions both share.
 
 mod bits;
+mod html;
+mod markdown;
 mod model;
 mod render;
 #[cfg(test)]
@@ -18,10 +21,10 @@ use crate::ir;
 
 /// The target's documentation as Markdown.
 pub fn markdown(t: &ir::Target) -> String {
-    render::markdown(&model::target(t))
+    markdown::document(&model::target(t))
 }
 
 /// The target's documentation as a standalone HTML page.
 pub fn html(t: &ir::Target) -> String {
-    render::html(&model::target(t))
+    html::document(&model::target(t))
 }

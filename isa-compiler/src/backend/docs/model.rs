@@ -1,9 +1,7 @@
-//! The view model: what the templates show, as typed rows and sections in document order,
-//! computed from the IR. The templates only lay it out.
+//! The view model: what the documents show, as typed rows and sections in document order,
+//! computed from the IR. The writers (`markdown`, `html`) only lay it out.
 
 use std::collections::HashMap;
-
-use serde::Serialize;
 
 use super::bits;
 use super::render::{code, slug};
@@ -15,225 +13,203 @@ const MAX_PATTERNS: usize = 16;
 /// Deepest nesting of layouts expanded in a flattened table (guards against cycles too).
 const MAX_NESTING: usize = 8;
 
-#[derive(Serialize)]
 pub(super) struct Target {
-    name: String,
-    title: String,
-    doc: String,
-    word_bits: u32,
-    byte_order: &'static str,
-    dialects: Vec<Dialect>,
-    dialect_names: Vec<String>,
-    formats: Vec<Format>,
-    schedule: Option<Schedule>,
-    layouts: Vec<Layout>,
-    enums: Vec<Enum>,
-    numbers: Vec<Number>,
-    properties: Vec<Property>,
-    rules: Vec<Rule>,
-    machine: Option<Machine>,
+    pub(super) name: String,
+    pub(super) title: String,
+    pub(super) doc: String,
+    pub(super) word_bits: u32,
+    pub(super) byte_order: &'static str,
+    pub(super) dialects: Vec<Dialect>,
+    pub(super) dialect_names: Vec<String>,
+    pub(super) formats: Vec<Format>,
+    pub(super) schedule: Option<Schedule>,
+    pub(super) layouts: Vec<Layout>,
+    pub(super) enums: Vec<Enum>,
+    pub(super) numbers: Vec<Number>,
+    pub(super) properties: Vec<Property>,
+    pub(super) rules: Vec<Rule>,
+    pub(super) machine: Option<Machine>,
 }
 
-#[derive(Serialize)]
-struct Dialect {
-    name: String,
-    default: bool,
-    comments: String,
-    case: &'static str,
-    raw: String,
+pub(super) struct Dialect {
+    pub(super) name: String,
+    pub(super) default: bool,
+    pub(super) comments: String,
+    pub(super) case: &'static str,
+    pub(super) raw: String,
 }
 
 /// An instruction encoding (or the scheduling slot): its patterns, diagram and field table.
-#[derive(Serialize)]
-struct Format {
-    name: String,
-    anchor: String,
-    doc: String,
-    width: u32,
-    patterns: Vec<String>,
-    more_patterns: usize,
-    diagram: String,
-    rows: Vec<FieldRow>,
-    dont_care: String,
-    undeclared: String,
-    constraints: Vec<ConstraintRow>,
-    properties: String,
+pub(super) struct Format {
+    pub(super) name: String,
+    pub(super) anchor: String,
+    pub(super) doc: String,
+    pub(super) width: u32,
+    pub(super) patterns: Vec<String>,
+    pub(super) more_patterns: usize,
+    pub(super) diagram: String,
+    pub(super) rows: Vec<FieldRow>,
+    pub(super) dont_care: String,
+    pub(super) undeclared: String,
+    pub(super) constraints: Vec<ConstraintRow>,
+    pub(super) properties: String,
 }
 
 /// The scheduling control word: its grouping and its slot's table.
-#[derive(Serialize)]
-struct Schedule {
-    slots: u32,
-    width: u32,
-    last: u32,
-    pad: String,
-    default: String,
-    slot: Format,
+pub(super) struct Schedule {
+    pub(super) slots: u32,
+    pub(super) width: u32,
+    pub(super) last: u32,
+    pub(super) pad: String,
+    pub(super) default: String,
+    pub(super) slot: Format,
 }
 
 /// One row of a format's table.
-#[derive(Serialize)]
-struct FieldRow {
-    field: String,
-    bits: String,
-    width: String,
-    ty: Vec<TypePart>,
-    value: String,
-    doc: String,
-    view: bool,
+pub(super) struct FieldRow {
+    pub(super) field: String,
+    pub(super) bits: String,
+    pub(super) width: String,
+    pub(super) ty: Vec<TypePart>,
+    pub(super) value: String,
+    pub(super) doc: String,
+    pub(super) view: bool,
 }
 
 /// One part of a type cell: text, linked to an anchor (when not empty) naming a table of the
 /// document.
-#[derive(Serialize)]
-struct TypePart {
-    text: String,
-    anchor: String,
+pub(super) struct TypePart {
+    pub(super) text: String,
+    pub(super) anchor: String,
 }
 
-#[derive(Serialize)]
-struct ConstraintRow {
-    name: String,
-    message: String,
-    reads: String,
-    doc: String,
+pub(super) struct ConstraintRow {
+    pub(super) name: String,
+    pub(super) message: String,
+    pub(super) reads: String,
+    pub(super) doc: String,
 }
 
-#[derive(Serialize)]
-struct Layout {
-    name: String,
-    anchor: String,
-    doc: String,
-    width: u32,
-    size: String,
-    diagram: String,
-    rows: Vec<LayoutRow>,
-    dont_care: String,
-    undeclared: String,
-    flat: Vec<FlatRow>,
-    nested_in: Vec<NestedIn>,
-    union: Vec<UnionArm>,
-    union_tag: String,
-    constraints: Vec<ConstraintRow>,
+pub(super) struct Layout {
+    pub(super) name: String,
+    pub(super) anchor: String,
+    pub(super) doc: String,
+    pub(super) size: String,
+    pub(super) diagram: String,
+    pub(super) rows: Vec<LayoutRow>,
+    pub(super) dont_care: String,
+    pub(super) undeclared: String,
+    pub(super) flat: Vec<FlatRow>,
+    pub(super) nested_in: Vec<NestedIn>,
+    pub(super) union: Vec<UnionArm>,
+    pub(super) union_tag: String,
+    pub(super) constraints: Vec<ConstraintRow>,
 }
 
 /// One row of a data layout's table, in the shape of the hardware documents' tables.
-#[derive(Serialize)]
-struct LayoutRow {
-    field: String,
-    bit_width: String,
-    ty: Vec<TypePart>,
-    bits: String,
-    word: String,
-    value: String,
-    doc: String,
-    view: bool,
+pub(super) struct LayoutRow {
+    pub(super) field: String,
+    pub(super) bit_width: String,
+    pub(super) ty: Vec<TypePart>,
+    pub(super) bits: String,
+    pub(super) word: String,
+    pub(super) value: String,
+    pub(super) doc: String,
+    pub(super) view: bool,
 }
 
 /// One leaf of a layout with nested layouts expanded, at absolute offsets.
-#[derive(Serialize)]
-struct FlatRow {
-    path: String,
-    bits: String,
-    offset: String,
-    word: String,
-    width: String,
-    ty: Vec<TypePart>,
-    doc: String,
+pub(super) struct FlatRow {
+    pub(super) path: String,
+    pub(super) bits: String,
+    pub(super) offset: String,
+    pub(super) word: String,
+    pub(super) width: String,
+    pub(super) ty: Vec<TypePart>,
+    pub(super) doc: String,
 }
 
 /// A field of another layout that holds this one.
-#[derive(Serialize)]
-struct NestedIn {
-    parent: String,
-    anchor: String,
-    field: String,
-    offset: String,
-    word: String,
+pub(super) struct NestedIn {
+    pub(super) parent: String,
+    pub(super) anchor: String,
+    pub(super) field: String,
+    pub(super) offset: String,
+    pub(super) word: String,
 }
 
-#[derive(Serialize)]
-struct UnionArm {
-    value: String,
-    layout: String,
-    anchor: String,
+pub(super) struct UnionArm {
+    pub(super) value: String,
+    pub(super) layout: String,
+    pub(super) anchor: String,
 }
 
-#[derive(Serialize)]
-struct Enum {
-    name: String,
-    anchor: String,
-    doc: String,
-    width: u32,
-    signature: String,
-    has_sem: bool,
-    rows: Vec<VariantRow>,
-    undefined: String,
-    else_notes: Vec<String>,
+pub(super) struct Enum {
+    pub(super) name: String,
+    pub(super) anchor: String,
+    pub(super) doc: String,
+    pub(super) width: u32,
+    pub(super) signature: String,
+    pub(super) has_sem: bool,
+    pub(super) rows: Vec<VariantRow>,
+    pub(super) undefined: String,
+    pub(super) else_notes: Vec<String>,
 }
 
-#[derive(Serialize)]
-struct VariantRow {
-    value: String,
-    name: String,
+pub(super) struct VariantRow {
+    pub(super) value: String,
+    pub(super) name: String,
     /// One cell per dialect.
-    spellings: Vec<String>,
-    sem: &'static str,
-    doc: String,
+    pub(super) spellings: Vec<String>,
+    pub(super) sem: &'static str,
+    pub(super) doc: String,
 }
 
-#[derive(Serialize)]
-struct Number {
-    name: String,
-    anchor: String,
-    doc: String,
-    kind: &'static str,
-    width: u32,
-    shape: String,
+pub(super) struct Number {
+    pub(super) name: String,
+    pub(super) anchor: String,
+    pub(super) doc: String,
+    pub(super) kind: &'static str,
+    pub(super) width: u32,
+    pub(super) shape: String,
 }
 
-#[derive(Serialize)]
-struct Property {
-    name: String,
-    ty: &'static str,
-    default: String,
-    defined_by: Vec<Link>,
-    doc: String,
+pub(super) struct Property {
+    pub(super) name: String,
+    pub(super) ty: &'static str,
+    pub(super) default: String,
+    pub(super) defined_by: Vec<Link>,
+    pub(super) doc: String,
 }
 
-#[derive(Serialize)]
-struct Link {
-    name: String,
-    anchor: String,
+pub(super) struct Link {
+    pub(super) name: String,
+    pub(super) anchor: String,
 }
 
-#[derive(Serialize)]
-struct Rule {
-    name: String,
-    message: String,
-    doc: String,
+pub(super) struct Rule {
+    pub(super) name: String,
+    pub(super) message: String,
+    pub(super) doc: String,
 }
 
-#[derive(Serialize)]
-struct Machine {
-    state: Vec<StateRow>,
-    functions: Vec<Callable>,
-    hooks: Vec<Callable>,
+pub(super) struct Machine {
+    pub(super) state: Vec<StateRow>,
+    pub(super) functions: Vec<Callable>,
+    pub(super) hooks: Vec<Callable>,
 }
 
-#[derive(Serialize)]
-struct StateRow {
-    name: String,
-    ty: String,
-    doc: String,
+pub(super) struct StateRow {
+    pub(super) name: String,
+    pub(super) ty: String,
+    pub(super) doc: String,
 }
 
 /// A function or hook of the interpreter.
-#[derive(Serialize)]
-struct Callable {
-    name: String,
-    signature: String,
-    doc: String,
+pub(super) struct Callable {
+    pub(super) name: String,
+    pub(super) signature: String,
+    pub(super) doc: String,
 }
 
 /// The view model of a target.
@@ -399,7 +375,6 @@ impl<'a> Model<'a> {
             name: l.name.clone(),
             anchor: self.layout_anchors[i].clone(),
             doc: l.doc.clone(),
-            width: l.width,
             size: size_text(l.width),
             diagram: if is_union {
                 String::new()

@@ -1,74 +1,7 @@
-//! Rendering: the templates, and the text conventions of their cells.
+//! The text conventions of cells, shared by both documents.
 //!
-//! Text cells use the doc-comment convention (Markdown with `code` spans); each template escapes
-//! them for its output with the filters registered here: `md`/`md_block` for Markdown,
-//! `html`/`html_block` for HTML.
-
-use std::collections::HashMap;
-
-use serde::Serialize;
-use tera::{Context, Tera, Value};
-
-const MARKDOWN_TEMPLATE: &str = include_str!("../../../templates/docs.md.tera");
-const HTML_TEMPLATE: &str = include_str!("../../../templates/docs.html.tera");
-
-/// The Markdown document of a model, ending in one newline.
-pub(super) fn markdown(model: &impl Serialize) -> String {
-    let mut text = render("docs.md", MARKDOWN_TEMPLATE, model);
-    text.truncate(text.trim_end().len());
-    text.push('\n');
-    text
-}
-
-/// The standalone HTML page of a model.
-pub(super) fn html(model: &impl Serialize) -> String {
-    render("docs.html", HTML_TEMPLATE, model)
-}
-
-/// Renders one template over the model; a failure becomes the returned text.
-fn render(name: &str, source: &str, model: &impl Serialize) -> String {
-    let mut tera = Tera::default();
-    tera.register_filter("md", |v: &Value, _: &HashMap<String, Value>| {
-        Ok(Value::String(md_inline(&value_text(v))))
-    });
-    tera.register_filter("md_block", |v: &Value, _: &HashMap<String, Value>| {
-        Ok(Value::String(md_block(&value_text(v))))
-    });
-    tera.register_filter("html", |v: &Value, _: &HashMap<String, Value>| {
-        Ok(Value::String(html_inline(&value_text(v))))
-    });
-    tera.register_filter("html_block", |v: &Value, _: &HashMap<String, Value>| {
-        Ok(Value::String(html_block(&value_text(v))))
-    });
-    if let Err(e) = tera.add_raw_template(name, source) {
-        return error_text(&e);
-    }
-    let context = match Context::from_serialize(model) {
-        Ok(c) => c,
-        Err(e) => return error_text(&e),
-    };
-    tera.render(name, &context).unwrap_or_else(|e| error_text(&e))
-}
-
-/// A tera error with its causes (tera puts the useful part in the source chain).
-fn error_text(e: &tera::Error) -> String {
-    let mut text = format!("error: documentation template: {e}");
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        text.push_str(&format!("\n  caused by: {c}"));
-        cause = c.source();
-    }
-    text.push('\n');
-    text
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
+//! Text cells use the doc-comment convention (Markdown with `code` spans); each document escapes
+//! them for its output: `md_inline`/`md_block` for Markdown, `html_inline`/`html_block` for HTML.
 
 // ---- Writing cell text -----------------------------------------------------------------------------
 
@@ -166,13 +99,13 @@ fn spans(text: &str) -> Vec<Span<'_>> {
 
 /// Markdown for one table cell: one line, `|` escaped (also in code spans, as GitHub tables
 /// need), `<` outside code spans so no text is taken for an HTML tag.
-fn md_inline(text: &str) -> String {
+pub(super) fn md_inline(text: &str) -> String {
     let one_line = text.replace("\r\n", " ").replace(['\n', '\r'], " ");
     md_escape(&one_line, true)
 }
 
 /// Markdown for a paragraph of doc text: the lines kept, `<` escaped outside code spans.
-fn md_block(text: &str) -> String {
+pub(super) fn md_block(text: &str) -> String {
     md_escape(text, false)
 }
 
@@ -197,7 +130,7 @@ fn md_escape(text: &str, in_table: bool) -> String {
 }
 
 /// HTML for a table cell: escaped, code spans as `<code>`.
-fn html_inline(text: &str) -> String {
+pub(super) fn html_inline(text: &str) -> String {
     let mut out = String::new();
     for span in spans(text) {
         match span {
@@ -218,7 +151,7 @@ fn html_inline(text: &str) -> String {
     out
 }
 
-fn escape_html(text: &str) -> String {
+pub(super) fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -234,7 +167,7 @@ fn escape_html(text: &str) -> String {
 }
 
 /// HTML for doc text: paragraphs at blank lines.
-fn html_block(text: &str) -> String {
+pub(super) fn html_block(text: &str) -> String {
     let mut out = String::new();
     for para in text.split("\n\n").filter(|p| !p.trim().is_empty()) {
         out.push_str("<p>");

@@ -1,0 +1,511 @@
+//! The HTML page of a target: the view model laid out as one standalone page. Every name and
+//! number is escaped (`esc`); doc text goes through `html`/`html_block`, which escape it and turn
+//! `code` spans into `<code>`.
+
+use std::fmt::{self, Write};
+
+use super::model::{Format, Layout, Target, TypePart};
+use super::render::{escape_html as esc, html_block as block, html_inline as html};
+
+const STYLE: &str = "\
+body { font-family: system-ui, sans-serif; line-height: 1.45; max-width: 80em; margin: 2em auto; padding: 0 1em; color: #222; }
+h1, h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; }
+h3 { margin-top: 2em; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+tr.view td { color: #666; font-style: italic; }
+code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .92em; }
+code { background: #f4f4f4; padding: 0 .2em; border-radius: 3px; }
+pre { background: #f8f8f8; border: 1px solid #ddd; padding: .6em; overflow-x: auto; }
+nav ul { columns: 3; }
+.note { color: #444; }
+";
+
+/// The standalone page.
+pub(super) fn document(t: &Target) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_document(&mut out, t);
+    out
+}
+
+fn write_document(out: &mut String, t: &Target) -> fmt::Result {
+    let (name, title) = (esc(&t.name), esc(&t.title));
+    write!(
+        out,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"generator\" content=\"isa-compiler ({name} spec)\">\n<title>{title}</title>\n\
+         <style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n{}\n<table>\n\
+         <tr><th>Target</th><td><code>{name}</code></td></tr>\n\
+         <tr><th>Word size</th><td>{} bits</td></tr>\n\
+         <tr><th>Byte order</th><td>{}</td></tr>\n\
+         <tr><th>Encodings</th><td>{}</td></tr>\n\
+         <tr><th>Enums</th><td>{}</td></tr>\n</table>\n\n",
+        block(&t.doc),
+        t.word_bits,
+        esc(t.byte_order),
+        t.formats.len(),
+        t.enums.len(),
+    )?;
+    out.push_str(
+        "<h2 id=\"dialects\">Dialects</h2>\n\
+         <p>The first dialect is the default. In the enum tables, the first spelling of a value is the one\n\
+         printed; the others are accepted by the assembler too.</p>\n<table>\n\
+         <tr><th>Dialect</th><th>Comments</th><th>Case</th><th>Raw words</th></tr>\n",
+    );
+    for d in &t.dialects {
+        let default = if d.default { " (default)" } else { "" };
+        writeln!(
+            out,
+            "<tr><td>{}{default}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&d.name),
+            html(&d.comments),
+            esc(d.case),
+            html(&d.raw)
+        )?;
+    }
+    out.push_str("</table>\n\n");
+    contents(out, t)?;
+    if !t.formats.is_empty() {
+        write!(
+            out,
+            "\n<h2 id=\"instruction-encodings\">Instruction encodings</h2>\n\
+             <p>Bits are numbered from 0, the least significant bit of the {}-bit word. In the\n\
+             patterns, <code>x</code> is a bit the encoding does not fix.</p>\n",
+            t.word_bits
+        )?;
+        for f in &t.formats {
+            format(out, f)?;
+        }
+    }
+    if let Some(s) = &t.schedule {
+        write!(
+            out,
+            "\n<h2 id=\"scheduling-control-word\">Scheduling control word</h2>\n\
+             <p>Programs are groups of one control word and {} instructions. Slot <code>i</code> of the\n\
+             control word, bits <code>{w}i+{}:{w}i</code>,\n\
+             schedules the group's instruction <code>i</code>; bits from {} up are zero. The\n\
+             disassembler prints each instruction's slot before it; the assembler reads it there and gives an\n\
+             instruction without one the default slot <code>{}</code>. The last group is filled with\n\
+             <code>{}</code>.</p>\n<h3 id=\"{}\">Slot <code>{}</code></h3>\n{}",
+            s.slots,
+            s.width - 1,
+            s.last,
+            esc(&s.default),
+            esc(&s.pad),
+            esc(&s.slot.anchor),
+            esc(&s.slot.name),
+            block(&s.slot.doc),
+            w = s.width,
+        )?;
+        diagram(out, &s.slot.diagram)?;
+        out.push_str(
+            "\n<table>\n<tr><th>Field</th><th>Bits</th><th>Width</th><th>Type</th><th>Value</th><th>Description</th></tr>\n",
+        );
+        for r in &s.slot.rows {
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&r.field),
+                esc(&r.bits),
+                esc(&r.width),
+                type_cell(&r.ty),
+                html(&r.value),
+                html(&r.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    if !t.layouts.is_empty() {
+        out.push_str(
+            "\n<h2 id=\"data-layouts\">Data layouts</h2>\n\
+             <p>Offsets are in bits from the start of the layout; bit <code>b</code> is in 32-bit word <code>b / 32</code>.</p>\n",
+        );
+        for l in &t.layouts {
+            layout(out, l)?;
+        }
+    }
+    if !t.enums.is_empty() {
+        out.push_str("\n<h2 id=\"enums\">Enums</h2>\n");
+        for e in &t.enums {
+            write!(
+                out,
+                "\n<h3 id=\"{}\">Enum <code>{}</code></h3>\n{}\n<p>{}-bit values.",
+                esc(&e.anchor),
+                esc(&e.name),
+                block(&e.doc),
+                e.width
+            )?;
+            if !e.signature.is_empty() {
+                write!(
+                    out,
+                    " Operation {}: the Semantics column marks the values whose meaning the spec defines.",
+                    html(&e.signature)
+                )?;
+            }
+            out.push_str("</p>\n<table>\n<tr><th>Value</th><th>Name</th>");
+            for d in &t.dialect_names {
+                write!(out, "<th>{}</th>", esc(d))?;
+            }
+            if e.has_sem {
+                out.push_str("<th>Semantics</th>");
+            }
+            out.push_str("<th>Description</th></tr>\n");
+            for r in &e.rows {
+                write!(out, "<tr><td>{}</td><td><code>{}</code></td>", esc(&r.value), esc(&r.name))?;
+                for sp in &r.spellings {
+                    write!(out, "<td>{}</td>", html(sp))?;
+                }
+                if e.has_sem {
+                    write!(out, "<td>{}</td>", esc(r.sem))?;
+                }
+                writeln!(out, "<td>{}</td></tr>", html(&r.doc))?;
+            }
+            out.push_str("</table>");
+            if !e.undefined.is_empty() {
+                write!(out, "\n<p class=\"note\">Undefined values: {}.</p>", esc(&e.undefined))?;
+            }
+            if !e.else_notes.is_empty() {
+                let notes: Vec<String> = e.else_notes.iter().map(|n| html(n)).collect();
+                write!(
+                    out,
+                    "\n<p class=\"note\">Values no variant defines are printed as {} (never parsed).</p>",
+                    notes.join("; ")
+                )?;
+            }
+            out.push('\n');
+        }
+    }
+    if !t.numbers.is_empty() {
+        out.push_str("\n<h2 id=\"number-formats\">Number formats</h2>\n");
+        for n in &t.numbers {
+            let kind = if n.kind == "float" { "Floating point" } else { "Fixed point" };
+            write!(
+                out,
+                "\n<h3 id=\"{}\">Number <code>{}</code></h3>\n{}\n<p>{kind}, {} bits: {}.</p>\n",
+                esc(&n.anchor),
+                esc(&n.name),
+                block(&n.doc),
+                n.width,
+                html(&n.shape)
+            )?;
+        }
+    }
+    if !t.properties.is_empty() {
+        out.push_str(
+            "\n<h2 id=\"properties\">Properties</h2>\n\
+             <p>Values each instruction has, read by the program rules; an encoding that does not set a\n\
+             property has its default.</p>\n<table>\n\
+             <tr><th>Property</th><th>Type</th><th>Default</th><th>Set by</th><th>Description</th></tr>\n",
+        );
+        for p in &t.properties {
+            let set_by: Vec<String> = p
+                .defined_by
+                .iter()
+                .map(|f| format!("<a href=\"#{}\">{}</a>", esc(&f.anchor), esc(&f.name)))
+                .collect();
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&p.name),
+                esc(p.ty),
+                esc(&p.default),
+                set_by.join(", "),
+                html(&p.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    if !t.rules.is_empty() {
+        out.push_str(
+            "\n<h2 id=\"program-rules\">Program rules</h2>\n<table>\n\
+             <tr><th>Rule</th><th>Statement</th><th>Description</th></tr>\n",
+        );
+        for r in &t.rules {
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                esc(&r.name),
+                html(&r.message),
+                html(&r.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    if let Some(m) = &t.machine {
+        out.push_str("\n<h2 id=\"interpreter\">Interpreter</h2>");
+        if !m.state.is_empty() {
+            out.push_str(
+                "\n<h3 id=\"machine-state\">Machine state</h3>\n<table>\n\
+                 <tr><th>State</th><th>Type</th><th>Description</th></tr>\n",
+            );
+            for x in &m.state {
+                writeln!(
+                    out,
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                    esc(&x.name),
+                    esc(&x.ty),
+                    html(&x.doc)
+                )?;
+            }
+            out.push_str("</table>");
+        }
+        let callables = [
+            (&m.functions, "<h3 id=\"functions\">Functions</h3>\n", "Function"),
+            (
+                &m.hooks,
+                "<h3 id=\"hooks\">Hooks</h3>\n<p>Escape hatches into Rust: the embedder implements these.</p>\n",
+                "Hook",
+            ),
+        ];
+        for (list, heading, column) in callables {
+            if list.is_empty() {
+                continue;
+            }
+            write!(
+                out,
+                "\n{heading}<table>\n<tr><th>{column}</th><th>Signature</th><th>Description</th></tr>\n"
+            )?;
+            for x in list {
+                writeln!(
+                    out,
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                    esc(&x.name),
+                    html(&x.signature),
+                    html(&x.doc)
+                )?;
+            }
+            out.push_str("</table>");
+        }
+    }
+    out.push_str("\n</body>\n</html>\n");
+    Ok(())
+}
+
+/// The navigation: a list per section with tables, then links to the other sections.
+fn contents(out: &mut String, t: &Target) -> fmt::Result {
+    out.push_str("<h2 id=\"contents\">Contents</h2>\n<nav>\n");
+    let sections: [(&str, Vec<(&str, &str)>); 3] = [
+        ("Instruction encodings", t.formats.iter().map(|f| (&*f.name, &*f.anchor)).collect()),
+        ("Data layouts", t.layouts.iter().map(|l| (&*l.name, &*l.anchor)).collect()),
+        ("Enums", t.enums.iter().map(|e| (&*e.name, &*e.anchor)).collect()),
+    ];
+    for (title, items) in &sections {
+        if !items.is_empty() {
+            write!(out, "<h3>{title}</h3>\n<ul>\n")?;
+            for (name, anchor) in items {
+                writeln!(out, "<li><a href=\"#{}\"><code>{}</code></a></li>", esc(anchor), esc(name))?;
+            }
+            out.push_str("</ul>\n");
+        }
+    }
+    out.push_str("<p>");
+    let links = [
+        (!t.numbers.is_empty(), "<a href=\"#number-formats\">Number formats</a> · "),
+        (!t.properties.is_empty(), "<a href=\"#properties\">Properties</a> · "),
+        (!t.rules.is_empty(), "<a href=\"#program-rules\">Program rules</a> · "),
+        (t.machine.is_some(), "<a href=\"#interpreter\">Interpreter</a>"),
+    ];
+    for (present, link) in links {
+        if present {
+            out.push_str(link);
+        }
+    }
+    out.push_str("</p>\n</nav>\n");
+    Ok(())
+}
+
+fn format(out: &mut String, f: &Format) -> fmt::Result {
+    write!(
+        out,
+        "\n<h3 id=\"{}\">Format <code>{}</code></h3>\n{}",
+        esc(&f.anchor),
+        esc(&f.name),
+        block(&f.doc)
+    )?;
+    if !f.patterns.is_empty() {
+        write!(out, "\n<p>{}-bit encoding, matching (bit {} first):</p>\n<pre>", f.width, f.width - 1)?;
+        for p in &f.patterns {
+            writeln!(out, "{}", esc(p))?;
+        }
+        if f.more_patterns > 0 {
+            writeln!(out, "... and {} more", f.more_patterns)?;
+        }
+        out.push_str("</pre>");
+    }
+    diagram(out, &f.diagram)?;
+    out.push_str(
+        "\n<table>\n<tr><th>Field</th><th>Bits</th><th>Width</th><th>Type</th><th>Value</th><th>Description</th></tr>\n",
+    );
+    for r in &f.rows {
+        writeln!(
+            out,
+            "<tr{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            view_class(r.view),
+            esc(&r.field),
+            esc(&r.bits),
+            esc(&r.width),
+            type_cell(&r.ty),
+            html(&r.value),
+            html(&r.doc)
+        )?;
+    }
+    out.push_str("</table>");
+    if !f.dont_care.is_empty() {
+        write!(
+            out,
+            "\n<p class=\"note\">Don't-care bits: {} (ignored when decoding, zero when encoding).</p>",
+            esc(&f.dont_care)
+        )?;
+    }
+    if !f.undeclared.is_empty() {
+        write!(out, "\n<p class=\"note\">Bits no field declares: {}.</p>", esc(&f.undeclared))?;
+    }
+    if !f.constraints.is_empty() {
+        out.push_str("\n<p><strong>Constraints</strong></p>\n<table>\n<tr><th>Constraint</th><th>Must hold</th></tr>\n");
+        for c in &f.constraints {
+            writeln!(out, "<tr><td><code>{}</code></td><td>{}</td></tr>", esc(&c.name), html(&c.message))?;
+        }
+        out.push_str("</table>");
+    }
+    if !f.properties.is_empty() {
+        write!(out, "\n<p class=\"note\">Properties set: {}.</p>", html(&f.properties))?;
+    }
+    out.push('\n');
+    Ok(())
+}
+
+fn layout(out: &mut String, l: &Layout) -> fmt::Result {
+    write!(
+        out,
+        "\n<h3 id=\"{}\">Layout <code>{}</code></h3>\n{}\n<p>{}.</p>",
+        esc(&l.anchor),
+        esc(&l.name),
+        block(&l.doc),
+        esc(&l.size)
+    )?;
+    if !l.nested_in.is_empty() {
+        out.push_str("\n<p>Used in:</p>\n<ul>\n");
+        for u in &l.nested_in {
+            writeln!(
+                out,
+                "<li><a href=\"#{}\">{}</a> field <code>{}</code> at bit {} (word {})</li>",
+                esc(&u.anchor),
+                esc(&u.parent),
+                esc(&u.field),
+                esc(&u.offset),
+                esc(&u.word)
+            )?;
+        }
+        out.push_str("</ul>");
+    }
+    if !l.union.is_empty() {
+        let tag = esc(&l.union_tag);
+        write!(out, "\n<p>One of these layouts, chosen by <code>{tag}</code>:</p>\n<ul>\n")?;
+        for u in &l.union {
+            writeln!(
+                out,
+                "<li><code>{tag}</code> = {}: <a href=\"#{}\">{}</a></li>",
+                html(&u.value),
+                esc(&u.anchor),
+                esc(&u.layout)
+            )?;
+        }
+        out.push_str("</ul>");
+    } else {
+        diagram(out, &l.diagram)?;
+        out.push_str(
+            "\n<table>\n<tr><th>Field</th><th>Bit width</th><th>Type</th><th>Bits</th><th>Word</th><th>Value</th><th>Description</th></tr>\n",
+        );
+        for r in &l.rows {
+            writeln!(
+                out,
+                "<tr{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                view_class(r.view),
+                esc(&r.field),
+                esc(&r.bit_width),
+                type_cell(&r.ty),
+                esc(&r.bits),
+                esc(&r.word),
+                html(&r.value),
+                html(&r.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    if !l.constraints.is_empty() {
+        out.push_str(
+            "\n<p>Constraints (<code>check()</code>; each violation names the fields it reads):</p>\n<table>\n\
+             <tr><th>Constraint</th><th>Rule</th><th>Reads</th><th>Note</th></tr>\n",
+        );
+        for c in &l.constraints {
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&c.name),
+                html(&c.message),
+                html(&c.reads),
+                html(&c.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    if !l.dont_care.is_empty() {
+        write!(out, "\n<p class=\"note\">Don't-care bits: {}.</p>", esc(&l.dont_care))?;
+    }
+    if !l.undeclared.is_empty() {
+        write!(out, "\n<p class=\"note\">Bits no field declares: {}.</p>", esc(&l.undeclared))?;
+    }
+    if !l.flat.is_empty() {
+        out.push_str(
+            "\n<p><strong>Absolute offsets</strong>, nested layouts expanded (for arrays: element 0, plus the stride per index):</p>\n<table>\n\
+             <tr><th>Path</th><th>Bits</th><th>Offset</th><th>Word</th><th>Width</th><th>Type</th><th>Description</th></tr>\n",
+        );
+        for r in &l.flat {
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&r.path),
+                esc(&r.bits),
+                esc(&r.offset),
+                esc(&r.word),
+                esc(&r.width),
+                type_cell(&r.ty),
+                html(&r.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    out.push('\n');
+    Ok(())
+}
+
+fn diagram(out: &mut String, diagram: &str) -> fmt::Result {
+    if !diagram.is_empty() {
+        write!(out, "\n<pre>{}</pre>", esc(diagram))?;
+    }
+    Ok(())
+}
+
+fn view_class(view: bool) -> &'static str {
+    if view {
+        " class=\"view\""
+    } else {
+        ""
+    }
+}
+
+/// A type cell: each part as text, linked when it names a table of the document.
+fn type_cell(parts: &[TypePart]) -> String {
+    parts
+        .iter()
+        .map(|p| {
+            if p.anchor.is_empty() {
+                esc(&p.text)
+            } else {
+                format!("<a href=\"#{}\">{}</a>", esc(&p.anchor), esc(&p.text))
+            }
+        })
+        .collect()
+}
