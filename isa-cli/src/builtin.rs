@@ -6,13 +6,27 @@ use isa_runtime::layout::DataTarget;
 use isa_runtime::target::Target;
 
 /// Every target built into this `isa`.
+#[cfg(feature = "targets")]
 pub fn builtin_targets() -> &'static [&'static dyn Target] {
     isa_generated::targets()
 }
 
 /// Every built-in target whose root is a data layout (a header).
+#[cfg(feature = "targets")]
 pub fn data_targets() -> &'static [&'static dyn DataTarget] {
     isa_generated::data_targets()
+}
+
+/// None: this `isa` was built without the `targets` feature.
+#[cfg(not(feature = "targets"))]
+pub fn builtin_targets() -> &'static [&'static dyn Target] {
+    &[]
+}
+
+/// None: this `isa` was built without the `targets` feature.
+#[cfg(not(feature = "targets"))]
+pub fn data_targets() -> &'static [&'static dyn DataTarget] {
+    &[]
 }
 
 /// The built-in data-layout target called `name` (ASCII case ignored), if there is one.
@@ -34,7 +48,7 @@ pub fn find_target(name: &str) -> Result<&'static dyn Target> {
     let mut known: Vec<&str> = targets.iter().map(|t| t.name()).collect();
     known.extend(data_targets().iter().map(|t| t.name()));
     Err(Error::Usage(if known.is_empty() {
-        format!("unknown target `{name}`: no targets are built in")
+        format!("unknown target `{name}`: this `isa` was built without its targets (cargo feature `targets`)")
     } else {
         format!("unknown target `{name}`; known targets: {}", known.join(", "))
     }))
