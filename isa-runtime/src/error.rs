@@ -101,6 +101,8 @@ impl fmt::Display for DecodeError {
     }
 }
 
+impl core::error::Error for DecodeError {}
+
 /// [`DecodeError::reason`]: the error's text without the word.
 pub struct Reason<'a>(&'a DecodeError);
 
@@ -182,6 +184,8 @@ impl fmt::Display for EncodeError {
     }
 }
 
+impl core::error::Error for EncodeError {}
+
 /// An assembly error, located by line and column (both 1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AsmError {
@@ -201,3 +205,5 @@ impl fmt::Display for AsmError {
         write!(f, "{}:{}: {}", self.line, self.column, self.message)
     }
 }
+
+impl core::error::Error for AsmError {}

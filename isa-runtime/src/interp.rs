@@ -23,3 +23,37 @@ impl core::fmt::Display for Trap {
         }
     }
 }
+
+impl core::error::Error for Trap {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Trap::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::Trap;
+    use crate::DecodeError;
+    use std::boxed::Box;
+    use std::error::Error;
+    use std::string::ToString;
+
+    /// The errors are `core::error::Error`s: `?` turns them into `Box<dyn Error>`, and a trap
+    /// names the decode error behind it as its source.
+    #[test]
+    fn traps_are_errors_with_their_decode_error_as_source() {
+        fn run() -> Result<(), Box<dyn Error>> {
+            Err(Trap::Decode(DecodeError::NoMatch { word: 0xec00_0000_0000_0000 }))?
+        }
+        let e = run().err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(e, "decode error: no encoding matches word 0xec00000000000000");
+        let trap = Trap::Decode(DecodeError::NoMatch { word: 0x5 });
+        let source = trap.source().map(|s| s.to_string()).unwrap_or_default();
+        assert_eq!(source, "no encoding matches word 0x5");
+        assert!(Trap::StepLimit.source().is_none());
+    }
+}

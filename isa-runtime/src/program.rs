@@ -35,3 +35,5 @@ impl core::fmt::Display for Violation {
         Ok(())
     }
 }
+
+impl core::error::Error for Violation {}

@@ -172,6 +172,8 @@ impl core::fmt::Display for JsonError {
     }
 }
 
+impl core::error::Error for JsonError {}
+
 /// Reads JSON text as a [`Value`]: objects become `Object`, strings `Text`, integers `Uint` or
 /// `Int`, other numbers `Float`; `null` is not a field value and is an error.
 pub fn parse_json(text: &str) -> Result<Value, JsonError> {
