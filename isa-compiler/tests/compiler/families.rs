@@ -1,12 +1,10 @@
 //! Families (groups, forms, `let`, `zero`, `execute when`): what they expand to, and their
 //! mistakes as located diagnostics naming every place involved. The behaviour of generated
-//! code from a family spec is tested in `isa-derive/tests/target.rs` (`fam`).
+//! code from a family spec is tested in `isa-derive/tests/derive/target.rs` (`fam`).
 
 use isa_compiler::ir;
 
-mod common;
-
-use common::{diagnose, spec};
+use crate::common::{diagnose, spec};
 
 fn check(body: &str) -> ir::Target {
     isa_compiler::check_source(&spec(body)).unwrap_or_else(|d| {

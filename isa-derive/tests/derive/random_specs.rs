@@ -1,4 +1,4 @@
-//! Random specs (written by `isa-compiler/tests/placement.rs`, `write_compiled_samples`),
+//! Random specs (written by `isa-compiler/tests/compiler/placement.rs`, `write_compiled_samples`),
 //! compiled: for every leaf of the format the spec's `// ref` lines list the word bits of its
 //! value bits. Decoding a word with exactly those bits set must give that leaf all ones and
 //! every other leaf zero, and encoding the decoded instruction must give the word back.
@@ -70,21 +70,21 @@ fn check(source: &str, decode: impl Fn(u128) -> Decoded) {
 
 #[test]
 fn random_0() {
-    check(include_str!("specs/random_0.isa"), |w| {
+    check(include_str!("../specs/random_0.isa"), |w| {
         random_0::Instruction::decode(w).map(|i| (i.fields(), i.encode()))
     });
 }
 
 #[test]
 fn random_1() {
-    check(include_str!("specs/random_1.isa"), |w| {
+    check(include_str!("../specs/random_1.isa"), |w| {
         random_1::Instruction::decode(w).map(|i| (i.fields(), i.encode()))
     });
 }
 
 #[test]
 fn random_2() {
-    check(include_str!("specs/random_2.isa"), |w| {
+    check(include_str!("../specs/random_2.isa"), |w| {
         random_2::Instruction::decode(w).map(|i| (i.fields(), i.encode()))
     });
 }

@@ -1,9 +1,7 @@
 //! Spec mistakes become located diagnostics (file:line:col and a snippet, rustc style), several
 //! per run, and the checker never panics. One snapshot per kind of mistake.
 
-mod common;
-
-use common::{diagnose, spec};
+use crate::common::{diagnose, spec};
 
 #[test]
 fn grammar_error() {
@@ -168,7 +166,7 @@ mod fuzz {
         /// Random bytes mixed into a valid spec never panic the compiler.
         #[test]
         fn mutated_specs_never_panic(pos in 0usize..600, junk in "[ -~]{0,12}") {
-            let base = include_str!("../../isa-specs/vc4.isa");
+            let base = include_str!("../../../isa-specs/vc4.isa");
             let mut cut = pos.min(base.len());
             while !base.is_char_boundary(cut) { cut -= 1; }
             let text = format!("{}{}{}", &base[..cut], junk, &base[cut..]);

@@ -145,7 +145,7 @@ fn small_layout_joins_the_rest_of_the_target() {
 
 /// The NVIDIA SPH example of the language reference (§15.2).
 fn sph_snippet() -> String {
-    let readme = include_str!("../../isa-specs/README.md");
+    let readme = include_str!("../../../isa-specs/README.md");
     let start = readme
         .find("/// NVIDIA Shader Program Header, version 3")
         .expect("the SPH example is in the reference");

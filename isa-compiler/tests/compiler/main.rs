@@ -1,0 +1,12 @@
+//! The compiler's tests, one binary (one link of the compiler and its dependencies, not one per
+//! file): each module is a concern, run one with `cargo test -p isa-compiler --test compiler
+//! <module>`.
+
+mod common;
+mod contract;
+mod diagnostics;
+mod families;
+mod generated;
+mod layouts;
+mod placement;
+mod reference_snippets;
