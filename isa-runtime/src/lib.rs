@@ -34,3 +34,14 @@ pub mod target;
 pub mod value;
 
 pub use error::{AsmError, DecodeError, EncodeError};
+
+/// What generated code takes from `alloc`, imported by name at the top of every generated
+/// module: a `no_std` crate has no `Vec`, `String` or `format!` in its prelude, and an import by
+/// name works the same in a `std` crate.
+#[doc(hidden)]
+pub mod prelude {
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    pub use alloc::{format, vec};
+}

@@ -60,6 +60,8 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
     };
     let file = quote! {
         #[allow(unused_imports)]
+        use isa_runtime::prelude::{format, vec, Box, String, ToString, Vec};
+        #[allow(unused_imports)]
         use isa_runtime::bits::Piece;
         #[allow(unused_imports)]
         use isa_runtime::format::{FieldInfo, Format};
