@@ -196,16 +196,16 @@ fn attribute_addresses_with_rz_are_ten_bits() {
 }
 
 /// Words of instructions this spec does not describe are typed `NoMatch` errors showing the
-/// word, never a guess: DADD (0x5c70), LDG (0xeed0), DMUL (0x5c80) and
+/// word, never a guess: FLO (0x5c30), PRMT (0x36c0), VABSDIFF (0x5424) and
 /// the constant-buffer BRA (bit 5, class `BRA_c`).
 #[test]
 fn unknown_opcodes_are_no_match() {
-    for w in [0x5c70000000000000u64, 0xeed4200000070002, 0x5c80000000000000, 0xe24000000007002f] {
+    for w in [0x5c30000000e7000cu64, 0x36c0068321070c0d, 0x542406e060e70c10, 0xe24000000007002f] {
         assert_eq!(Instruction::decode(w), Err(DecodeError::NoMatch { word: w as u128 }), "{w:#018x}");
         assert!(maxwell::disassemble(w, None).is_err(), "{w:#018x}");
     }
-    let e = Instruction::decode(0x5c70000000000000).unwrap_err();
-    assert!(e.to_string().contains("5c70000000000000"), "{e}");
+    let e = Instruction::decode(0x5c30000000e7000c).unwrap_err();
+    assert!(e.to_string().contains("5c30000000e7000c"), "{e}");
 }
 
 /// Out-of-range values are typed encode errors, never truncated.
