@@ -150,14 +150,18 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let count = |m: &str| rows.iter().filter(|r| mnemonic(r.text) == m).count();
     let counts: Vec<usize> = [
         "S2R", "IADD", "SHR", "LOP", "LOP32I", "SEL", "IMNMX", "ICMP", "BFE", "CAL", "RET", "PBK", "BRK",
-        "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST",
+        "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST", "LDL", "STL", "ALD", "AST", "LEA", "IADD3", "SHF",
+        "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE",
     ]
     .iter()
     .map(|m| count(m))
     .collect();
     assert_eq!(
         counts,
-        [28, 48, 41, 84, 22, 45, 52, 69, 34, 11, 8, 11, 10, 14, 58, 51, 36, 33, 30, 29],
+        [
+            28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
+            28, 26, 26, 17, 17, 17, 17, 18, 25, 15
+        ],
         "rows per mnemonic"
     );
 }

@@ -321,3 +321,47 @@ fn integer_minimum_maximum_and_compare_select() {
     assert_eq!(r[7], y as u32, "unsigned: nothing is below 0, so B");
     assert_eq!(r[8], if y > 0 { x as u32 } else { 7 }, "C = R1 = 3 > 0 picks A");
 }
+
+/// LEA, IADD3 (negations, `.RS`, halves), SHF (funnel shifts, clamped and wrapped counts) and
+/// LOP3.LUT (truth tables) against the same arithmetic in Rust.
+#[test]
+fn scaled_addresses_three_input_adds_funnel_shifts_and_truth_tables() {
+    let (a, b, c, k): (u32, u32, u32, u32) = (0x9abc_def1, 0x1234_5678, 0x0f0f_1111, 0x0000_0100);
+    let program = assemble(
+        "MOV32I R0, 0x9abcdef1\n\
+         MOV32I R1, 0x12345678\n\
+         MOV32I R2, 0xf0f1111\n\
+         LEA R3, R0, R1, 0x2\n\
+         LEA R4, -R0, c[0x0][0x8], 0x3\n\
+         IADD3 R5, R0, -R1, R2\n\
+         IADD3 R6, R0, 0x10.NEG, R1\n\
+         IADD3.RS R7, R0, R1, R2\n\
+         IADD3 R8, R0.H1, R1.H0, -R2\n\
+         SHF.L.W R9, R0, 0x24, R1\n\
+         SHF.R R10, R0, 0x8, R1\n\
+         SHF.R R11, R0, 0x28, R1\n\
+         SHF.L R12, R0, R2, R1\n\
+         LOP3.LUT R13, R0, R1, R2, 0x96\n\
+         LOP3.LUT R14, R0, c[0x0][0x8], R2, 0xe8\n\
+         LOP3.LUT R15, R0, 0xff, R1, 0x80\n\
+         EXIT",
+    );
+    let mut m = Machine::new(Vertex { cbuf0: vec![0, 0, k, 0], ..Vertex::default() });
+    assert_eq!(m.run(&program, 100), Ok(17));
+    let r = &m.state.r;
+    assert_eq!(r[3], (a << 2).wrapping_add(b), "LEA: (A << 2) + B");
+    assert_eq!(r[4], (a.wrapping_neg() << 3).wrapping_add(k), "LEA: (-A << 3) + c[0][8]");
+    assert_eq!(r[5], a.wrapping_sub(b).wrapping_add(c));
+    assert_eq!(r[6], a.wrapping_sub(0x10).wrapping_add(b));
+    assert_eq!(r[7], (a.wrapping_add(b) >> 16).wrapping_add(c), ".RS: (A + B) >> 16, plus C");
+    assert_eq!(r[8], (a >> 16).wrapping_add(b & 0xffff).wrapping_sub(c), "halves");
+    let pair = (u64::from(b) << 32) | u64::from(a);
+    assert_eq!(r[9], ((pair << 4) >> 32) as u32, ".W wraps 0x24 to 4");
+    assert_eq!(r[10], (pair >> 8) as u32);
+    assert_eq!(r[11], b, "a count of 40 clamps at 32");
+    // c = 0x0f0f1111 as a count clamps at 32 too: the high word is A.
+    assert_eq!(r[12], a);
+    assert_eq!(r[13], a ^ b ^ c);
+    assert_eq!(r[14], (a & k) | (a & c) | (k & c), "0xe8 is the majority");
+    assert_eq!(r[15], a & 0xff & b);
+}

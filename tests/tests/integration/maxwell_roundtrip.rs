@@ -23,7 +23,7 @@
 //! short forms are hit as often as the long ones. The words come from a fixed-seed xorshift
 //! generator, so every run checks the same words.
 
-use isa_generated::maxwell::{Instruction, Maxwell};
+use isa_generated::maxwell::{Instruction, Maxwell, Reg};
 use isa_runtime::target::{assemble_one, disassemble_word, Isa};
 use isa_runtime::DecodeError;
 use isa_tests::Rng;
@@ -113,6 +113,10 @@ fn every_encoding_round_trips_through_its_fields_and_its_text() {
                         | ((imm >> 19) << 56)
                         | ((imm & 0x7_ffff) << 20)
                 }
+                // With RZ nvdisasm reads ALD/AST's address from bits 29:20 only: the text
+                // leaves bit 30 out.
+                Instruction::Ast(x) if x.ra == Reg::Rz => w & !(1 << 30),
+                Instruction::Ald(x) if x.ra == Reg::Rz => w & !(1 << 30),
                 _ => w,
             };
             match assemble_one::<Maxwell>(&text, 0, pc, &|_| None, false).map(|i| i.encode()) {
