@@ -730,6 +730,32 @@ fn sph_validate_reports_each_rule_with_its_fields() {
     assert_eq!(text.lines().count(), 2, "{text}");
 }
 
+/// Issue 14: a value that does not fit its field is an error naming the field, its width and
+/// the value (OutputTopology is 4 bits with a catch-all `unset(_)`, which used to write 17 as 1
+/// and 2^40 as 0, exit 0).
+#[test]
+fn sph_encode_rejects_values_that_do_not_fit() {
+    for value in ["17", "1099511627776"] {
+        let json = format!(
+            r#"{{"common_word0": {{"sph_type": "VTG", "shader_type": "GEOMETRY"}}, "common_word3": {{"output_topology": {value}}}}}"#
+        );
+        let o = isa_with_input(&["encode", "--target", "sph", "--hex", "-"], json.as_bytes());
+        assert_code(&o, 1);
+        assert_eq!(
+            stderr(&o),
+            format!("<stdin>: error: CommonWord3: value {value} does not fit field `output_topology` (4-bit unsigned)\n")
+        );
+        assert_eq!(stdout(&o), "", "nothing is written");
+    }
+    // An integer no 64-bit field holds is not rounded: the JSON is refused.
+    let o = isa_with_input(
+        &["encode", "--target", "sph", "-"],
+        br#"{"common_word3": {"output_topology": 18446744073709551616}}"#,
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("JSON at byte 37: integer wider than 64 bits"), "{}", stderr(&o));
+}
+
 // ---- A target with scheduling control words: NVIDIA Maxwell ----------------------------------
 
 #[test]

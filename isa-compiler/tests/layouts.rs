@@ -228,3 +228,20 @@ fn switch_field_reads_as_an_enum_of_its_arms() {
         ],
     );
 }
+
+/// A catch-all variant carries a payload of a wider Rust type: `from_bits` takes no value
+/// wider than the field, so neither decode nor `from_value` nor a setter cuts one to fit.
+#[test]
+fn a_catch_all_takes_only_values_that_fit() {
+    let source = "target demo {\n    word 32\n}\n\nenum Topology : u4 {\n    POINTS = 1\n    other(_)\n}\n\nlayout L : 8 {\n    t: Topology @ 3:0\n    u: u4 @ 7:4\n}\n";
+    let t = check_source(source).expect("the spec checks");
+    let text = prettyplease::unparse(
+        &syn::parse_file(&isa_compiler::backend::rust::generate(&t)).expect("generated code parses"),
+    );
+    assert_contains(&text, &["_ if bits >> 4 != 0 => None,", "_ => Some(Topology::Other(bits as u8)),"]);
+    // From JSON, a number the field cannot hold is out of range, naming the field's width.
+    assert_contains(
+        &text,
+        &["Some(n) if !(0..=15).contains(&n) => { isa_runtime::EncodeError::OutOfRange {"],
+    );
+}

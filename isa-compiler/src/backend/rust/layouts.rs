@@ -894,10 +894,12 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             let t = uint(w);
             let err = kind("expected a non-negative integer");
             let bits = lit(w as u128);
+            // A negative number or one wider than the Rust type does not fit either; the
+            // setter's check then holds the value to the field's own width.
             quote!({
-                let n = #v.as_u64().ok_or_else(|| #err)?;
+                let n = #v.as_integer().ok_or_else(|| #err)?;
                 #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
-                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: false,
+                    format: Self::NAME, field: #fname, value: n, bits: #bits, signed: false,
                 })?
             })
         }
@@ -906,16 +908,29 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             let err = kind("expected an integer");
             let bits = lit(*w as u128);
             quote!({
-                let n = #v.as_i64().ok_or_else(|| #err)?;
+                let n = #v.as_integer().ok_or_else(|| #err)?;
                 #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
-                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: true,
+                    format: Self::NAME, field: #fname, value: n, bits: #bits, signed: true,
                 })?
             })
         }
         Type::Enum(e) => {
             let en = m.enum_ident(*e);
             let err = kind(&format!("not a value of `{}`", m.t.enums[e.0].name));
-            quote!(#en::from_value(#v).ok_or_else(|| #err)?)
+            let width = m.t.enums[e.0].width;
+            let bits = lit(width as u128);
+            let max = lit(ir_mask(width) as u128);
+            // A number the field cannot hold says so (a catch-all variant would otherwise
+            // seem to take it); one that fits but that no variant has is not a value.
+            quote!(match #en::from_value(#v) {
+                Some(x) => x,
+                None => return Err(match #v.as_integer() {
+                    Some(n) if !(0..=#max).contains(&n) => isa_runtime::EncodeError::OutOfRange {
+                        format: Self::NAME, field: #fname, value: n, bits: #bits, signed: false,
+                    },
+                    _ => #err,
+                }),
+            })
         }
         Type::Layout(l) => {
             let ln = m.layout_ident(*l);
