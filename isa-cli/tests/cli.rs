@@ -756,6 +756,41 @@ fn sph_encode_rejects_values_that_do_not_fit() {
     assert!(stderr(&o).contains("JSON at byte 37: integer wider than 64 bits"), "{}", stderr(&o));
 }
 
+/// Issue 14: bits no field names come back. A header with bits 21-25 set (CommonWord0's
+/// reserved range) decodes with them in the JSON, `validate` warns about exactly that range
+/// (exit 0: a warning), and `encode` writes the same bytes back.
+#[test]
+fn sph_reserved_bits_survive_and_are_a_warning() {
+    let dir = scratch("sph_reserved");
+    let mut words = VS_HEADER;
+    words[0] |= 0x1f << 21;
+    let bin = dir.join("vs.sph");
+    std::fs::write(&bin, header_bytes(&words)).expect("write header");
+    let o = isa(&["decode", "--target", "sph", "--json", "--file", path_str(&bin)]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert!(json.contains(r#""stream_out_mask":0,"reserved_25_21":31},"#), "{json}");
+    let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
+    assert!(stdout(&o).lines().any(|l| l == "common_word0.reserved_25_21 = 31 (0x1f)"), "{}", stdout(&o));
+    let json_file = dir.join("vs.json");
+    std::fs::write(&json_file, &json).expect("write json");
+    let out = dir.join("back.sph");
+    let o = isa(&["encode", "--target", "sph", path_str(&json_file), "-o", path_str(&out)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&out).expect("read header"), header_bytes(&words));
+    let o = isa(&["validate", "--target", "sph", path_str(&bin)]);
+    assert_code(&o, 0);
+    let name = path_str(&bin);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{name}: warning: reserved bits 25:21 are not zero [reserved] (common_word0.reserved_25_21): \
+             common_word0.reserved_25_21 = 0x1f\n"
+        )
+    );
+    assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 1 warning\n"));
+}
+
 // ---- A target with scheduling control words: NVIDIA Maxwell ----------------------------------
 
 #[test]
