@@ -730,6 +730,67 @@ fn sph_validate_reports_each_rule_with_its_fields() {
     assert_eq!(text.lines().count(), 2, "{text}");
 }
 
+/// Issue 14: a value that does not fit its field is an error naming the field, its width and
+/// the value (OutputTopology is 4 bits with a catch-all `unset(_)`, which used to write 17 as 1
+/// and 2^40 as 0, exit 0).
+#[test]
+fn sph_encode_rejects_values_that_do_not_fit() {
+    for value in ["17", "1099511627776"] {
+        let json = format!(
+            r#"{{"common_word0": {{"sph_type": "VTG", "shader_type": "GEOMETRY"}}, "common_word3": {{"output_topology": {value}}}}}"#
+        );
+        let o = isa_with_input(&["encode", "--target", "sph", "--hex", "-"], json.as_bytes());
+        assert_code(&o, 1);
+        assert_eq!(
+            stderr(&o),
+            format!("<stdin>: error: CommonWord3: value {value} does not fit field `output_topology` (4-bit unsigned)\n")
+        );
+        assert_eq!(stdout(&o), "", "nothing is written");
+    }
+    // An integer no 64-bit field holds is not rounded: the JSON is refused.
+    let o = isa_with_input(
+        &["encode", "--target", "sph", "-"],
+        br#"{"common_word3": {"output_topology": 18446744073709551616}}"#,
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("JSON at byte 37: integer wider than 64 bits"), "{}", stderr(&o));
+}
+
+/// Issue 14: bits no field names come back. A header with bits 21-25 set (CommonWord0's
+/// reserved range) decodes with them in the JSON, `validate` warns about exactly that range
+/// (exit 0: a warning), and `encode` writes the same bytes back.
+#[test]
+fn sph_reserved_bits_survive_and_are_a_warning() {
+    let dir = scratch("sph_reserved");
+    let mut words = VS_HEADER;
+    words[0] |= 0x1f << 21;
+    let bin = dir.join("vs.sph");
+    std::fs::write(&bin, header_bytes(&words)).expect("write header");
+    let o = isa(&["decode", "--target", "sph", "--json", "--file", path_str(&bin)]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert!(json.contains(r#""stream_out_mask":0,"reserved_25_21":31},"#), "{json}");
+    let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
+    assert!(stdout(&o).lines().any(|l| l == "common_word0.reserved_25_21 = 31 (0x1f)"), "{}", stdout(&o));
+    let json_file = dir.join("vs.json");
+    std::fs::write(&json_file, &json).expect("write json");
+    let out = dir.join("back.sph");
+    let o = isa(&["encode", "--target", "sph", path_str(&json_file), "-o", path_str(&out)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&out).expect("read header"), header_bytes(&words));
+    let o = isa(&["validate", "--target", "sph", path_str(&bin)]);
+    assert_code(&o, 0);
+    let name = path_str(&bin);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{name}: warning: reserved bits 25:21 are not zero [reserved] (common_word0.reserved_25_21): \
+             common_word0.reserved_25_21 = 0x1f\n"
+        )
+    );
+    assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 1 warning\n"));
+}
+
 // ---- A target with scheduling control words: NVIDIA Maxwell ----------------------------------
 
 #[test]

@@ -239,6 +239,161 @@ fn collect_leaves(t: &Target, id: LayoutId, at: &[Piece], prefix: &str, depth: u
     }
 }
 
+/// Bits of a data layout that no field names, as one member of the layout's value: decoding
+/// keeps them and encoding writes them back, so no bit a user read is lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReservedMember {
+    /// Its name in the layout's value: the document's (`unused imap_reserved @ 399:392`), or
+    /// `reserved_HI_LO` (`reserved_B` for one bit) for bits the spec leaves unnamed or
+    /// undeclared. A named range cut into several members names each by its bits too.
+    pub name: String,
+    /// The bits, relative to the layout; at most 64.
+    pub piece: Piece,
+}
+
+/// The widest reserved member: one `u64` of the value.
+const RESERVED_MEMBER_BITS: u32 = 64;
+
+/// Every reserved member of layout `l`, lowest bits first: its `unused` ranges, then every bit
+/// neither a field nor an `unused` declaration covers, in runs of at most 64 bits. A union has
+/// none (its arms have theirs).
+pub fn reserved_members(l: &ir::Layout) -> Vec<ReservedMember> {
+    if l.union.is_some() {
+        return Vec::new();
+    }
+    let width = l.width as usize;
+    let mut taken = vec![false; width];
+    let take = |p: &Piece, taken: &mut Vec<bool>| {
+        let (lo, end) = (p.lo as usize, (p.lo as usize).saturating_add(p.width as usize).min(width));
+        for bit in taken.iter_mut().take(end).skip(lo) {
+            *bit = true;
+        }
+    };
+    for f in l.fields.iter().filter(|f| !f.view) {
+        for i in 0..element_count(f) {
+            for p in element_pieces(f, i) {
+                take(&p, &mut taken);
+            }
+        }
+    }
+    let named = |base: &str, p: &Piece| {
+        if p.width == 1 {
+            format!("{base}_{}", p.lo)
+        } else {
+            format!("{base}_{}_{}", p.lo + p.width - 1, p.lo)
+        }
+    };
+    let mut out = Vec::new();
+    for r in &l.reserved {
+        let mut runs = Vec::new();
+        for p in &r.pieces {
+            runs.extend(free_runs(&taken, p.lo as usize, (p.lo as usize).saturating_add(p.width as usize)));
+        }
+        for p in &runs {
+            take(p, &mut taken);
+        }
+        let base = r.name.as_deref().unwrap_or("reserved");
+        for p in &runs {
+            let name = match &r.name {
+                Some(n) if runs.len() == 1 => n.clone(),
+                _ => named(base, p),
+            };
+            out.push(ReservedMember { name, piece: *p });
+        }
+    }
+    for p in free_runs(&taken, 0, width) {
+        out.push(ReservedMember { name: named("reserved", &p), piece: p });
+    }
+    out.sort_by_key(|m| m.piece.lo);
+    out
+}
+
+/// The runs of bits in `lo..end` that `taken` does not mark, each cut into pieces of at most
+/// [`RESERVED_MEMBER_BITS`], lowest first.
+fn free_runs(taken: &[bool], lo: usize, end: usize) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut bit = lo;
+    let end = end.min(taken.len());
+    while bit < end {
+        if taken[bit] {
+            bit += 1;
+            continue;
+        }
+        let start = bit;
+        while bit < end && !taken[bit] && bit - start < RESERVED_MEMBER_BITS as usize {
+            bit += 1;
+        }
+        out.push(Piece { lo: start as u32, width: (bit - start) as u32 });
+    }
+    out
+}
+
+/// A reserved member of a layout or of a layout nested in it, seen from the outer layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReservedLeaf {
+    /// Dotted path of the member in the outer layout's value (`common_word0.reserved_25_21`).
+    pub path: String,
+    /// Its bits in the outer layout, most significant piece first.
+    pub pieces: Vec<Piece>,
+    /// The switch tags that choose the layout holding it: (tag's bits, value) pairs that must
+    /// all hold (empty outside switches).
+    pub when: Vec<(Vec<Piece>, u64)>,
+}
+
+/// Every reserved member of layout `id` and of the layouts nested in it (arrays expanded,
+/// switch arms under their tag values), with bits relative to `id`. A union has none.
+pub fn reserved_leaves(t: &Target, id: LayoutId) -> Vec<ReservedLeaf> {
+    let mut out = Vec::new();
+    let Some(l) = t.layouts.get(id.0) else { return out };
+    collect_reserved(t, id, &[Piece { lo: 0, width: l.width }], "", &[], 0, &mut out);
+    out
+}
+
+fn collect_reserved(
+    t: &Target,
+    id: LayoutId,
+    at: &[Piece],
+    prefix: &str,
+    when: &[(Vec<Piece>, u64)],
+    depth: u32,
+    out: &mut Vec<ReservedLeaf>,
+) {
+    let Some(l) = t.layouts.get(id.0) else { return };
+    // The checker rejects layouts that contain themselves; this bounds hand-made IR.
+    if depth > 16 {
+        return;
+    }
+    for m in reserved_members(l) {
+        out.push(ReservedLeaf {
+            path: format!("{prefix}{}", m.name),
+            pieces: sub_pieces(at, &[m.piece]),
+            when: when.to_vec(),
+        });
+    }
+    for f in l.fields.iter().filter(|f| !f.view) {
+        let is_array = f.array.is_some();
+        for i in 0..element_count(f) {
+            let path =
+                if is_array { format!("{prefix}{}[{i}].", f.name) } else { format!("{prefix}{}.", f.name) };
+            let pieces = sub_pieces(at, &element_pieces(f, i));
+            match &f.ty {
+                Type::Layout(n) => collect_reserved(t, *n, &pieces, &path, when, depth + 1, out),
+                Type::Switch { tag, arms } => {
+                    let Some(tag_field) = l.fields.get(*tag) else { continue };
+                    let tag_at = sub_pieces(at, &tag_field.pieces);
+                    for (value, ty) in arms {
+                        let Type::Layout(n) = ty else { continue };
+                        let mut when = when.to_vec();
+                        when.push((tag_at.clone(), *value));
+                        collect_reserved(t, *n, &pieces, &path, &when, depth + 1, out);
+                    }
+                }
+                Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Enum(_) | Type::Number(_) => {}
+            }
+        }
+    }
+}
+
 /// The raw bits of a scheduling slot when every field has its default (0 without one).
 pub fn default_slot(s: &ir::Schedule) -> u64 {
     default_word(&s.slot) as u64

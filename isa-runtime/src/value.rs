@@ -120,6 +120,18 @@ impl Value {
         }
     }
 
+    /// A number that is an integer, exactly, whatever its sign and size: what a field that it
+    /// does not fit reports (JSON's `17`, `-1`, `1e3`).
+    pub fn as_integer(&self) -> Option<i128> {
+        match *self {
+            Value::Uint(v) => Some(i128::from(v)),
+            Value::Int(v) => Some(i128::from(v)),
+            // An integral f64 below 10^30 converts to i128 exactly; no field holds a larger one.
+            Value::Float(v) if (-1.0e30..1.0e30).contains(&v) && (v as i128) as f64 == v => Some(v as i128),
+            _ => None,
+        }
+    }
+
     /// An integer.
     pub fn as_i64(&self) -> Option<i64> {
         match *self {
@@ -285,6 +297,14 @@ impl JsonParser<'_> {
         if let Ok(v) = text.parse::<i64>() {
             return Ok(Value::Int(v));
         }
+        // An integer no 64-bit field holds is an error, never rounded to a float that might.
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(JsonError {
+                offset: start,
+                message: "integer wider than 64 bits (no field holds it)",
+            });
+        }
         text.parse::<f64>().map(Value::Float).map_err(|_| JsonError { offset: start, message: "bad number" })
     }
 
@@ -395,6 +415,21 @@ mod tests {
         assert!(parse_json("[1,").is_err());
         assert!(parse_json("null").is_err());
         assert!(parse_json(&"[".repeat(1000)).is_err());
+    }
+
+    #[test]
+    fn integers_are_read_exactly_or_not_at_all() {
+        // 2^40 and -1 are exact; 2^64 is no u64 and no i64: an error, not the float 1.8e19.
+        assert_eq!(parse_json("1099511627776").map(|v| v.as_integer()), Ok(Some(1 << 40)));
+        assert_eq!(parse_json("-1").map(|v| v.as_integer()), Ok(Some(-1)));
+        assert_eq!(parse_json("1e3").map(|v| v.as_integer()), Ok(Some(1000)));
+        assert_eq!(parse_json("0.5").map(|v| v.as_integer()), Ok(None));
+        assert_eq!(
+            parse_json("[18446744073709551616]"),
+            Err(JsonError { offset: 1, message: "integer wider than 64 bits (no field holds it)" })
+        );
+        assert_eq!(parse_json("-9223372036854775809").map_err(|e| e.offset), Err(0));
+        assert_eq!(parse_json("18446744073709551615").map(|v| v.as_integer()), Ok(Some(u64::MAX.into())));
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                         })
                     })
                     .collect();
-                t.layouts.push(ir::Layout {
+                let layout = ir::Layout {
                     name: l.name.name.clone(),
                     doc: l.doc.clone(),
                     width,
@@ -71,7 +71,9 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                     union: None,
                     constraints: Vec::new(),
                     leaves: Vec::new(),
-                });
+                };
+                reserved_names(cx, l, &layout);
+                t.layouts.push(layout);
             }
             ast::LayoutKind::Format => {
                 let width = match &l.width {
@@ -406,6 +408,35 @@ fn fields_of(
     }
     overlaps(cx, l, &fields, &unused, width);
     (fields, unused)
+}
+
+/// The reserved members of a data layout's value ([`placement::reserved_members`]) are named
+/// like fields: a field or another member of the same name is an error.
+fn reserved_names(cx: &mut Checker, l: &ast::Layout, layout: &ir::Layout) {
+    if !l.params.is_empty() || l.union.is_some() {
+        return;
+    }
+    let members = placement::reserved_members(layout);
+    for (k, r) in members.iter().enumerate() {
+        let bits = if r.piece.width == 1 {
+            format!("bit {}", r.piece.lo)
+        } else {
+            format!("bits {}:{}", r.piece.lo + r.piece.width - 1, r.piece.lo)
+        };
+        let note = "bits no field names are members of the layout's value (decode shows them, \
+                    encode reads them back), named `reserved_HI_LO` or by their `unused` name";
+        if let Some(f) = layout.fields.iter().find(|f| f.name == r.name) {
+            cx.error(f.span, format!("field `{}` has the name of the layout's reserved {bits}", r.name))
+                .label("rename this field")
+                .note(note);
+        } else if members[..k].iter().any(|x| x.name == r.name) {
+            cx.error(
+                l.name.span,
+                format!("two reserved ranges of `{}` are both named `{}`", l.name.name, r.name),
+            )
+            .note(note);
+        }
+    }
 }
 
 fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom) -> Option<u64> {

@@ -6,6 +6,7 @@
 
 use isa_compiler::backend::rust::layouts;
 use isa_compiler::check_source;
+use isa_compiler::ir;
 
 /// A target with one enum and a 96-bit layout: a nested 8-bit layout, an array of four nested
 /// layouts with stride 8 (one element straddles words 1 and 2), an enum, a bool, a signed field.
@@ -226,5 +227,112 @@ fn switch_field_reads_as_an_enum_of_its_arms() {
             "field: \"body\"",
             "let mut pending_body: Option<&isa_runtime::value::Value> = None;",
         ],
+    );
+}
+
+/// A layout with bits no field names: a named `unused` range, an anonymous one, an undeclared
+/// gap, and a gap wider than 64 bits; a nested layout with a gap of its own.
+const GAPS: &str = r#"
+target demo {
+    word 32
+}
+
+layout Inner : 8 {
+    a: u7 @ 6:0
+}
+
+layout Gappy : 160 {
+    a: u4 @ 3:0
+    /// The document's spare bits.
+    unused spare @ 7:4
+    b: u8 @ 15:8
+    unused @ 23
+    c: u8 @ 31:24
+    inner: Inner @ 39:32
+}
+"#;
+
+#[test]
+fn reserved_members_of_a_layout_with_gaps() {
+    let t = check_source(GAPS).expect("the spec checks");
+    let members = |name: &str| -> Vec<(String, u32, u32)> {
+        let l = t.layouts.iter().find(|l| l.name == name).expect("layout");
+        isa_compiler::placement::reserved_members(l)
+            .into_iter()
+            .map(|m| (m.name, m.piece.lo, m.piece.width))
+            .collect()
+    };
+    // The named range keeps its name; the undeclared bits 22:16 and the declared bit 23 are
+    // separate members (the declaration is the unit); the 120 bits above `inner` are cut at 64.
+    assert_eq!(
+        members("Gappy"),
+        [
+            ("spare".to_string(), 4, 4),
+            ("reserved_22_16".to_string(), 16, 7),
+            ("reserved_23".to_string(), 23, 1),
+            ("reserved_103_40".to_string(), 40, 64),
+            ("reserved_159_104".to_string(), 104, 56),
+        ]
+    );
+    assert_eq!(members("Inner"), [("reserved_7".to_string(), 7, 1)]);
+    // Seen from the outer layout, the nested member is at its bits there.
+    let leaves: Vec<(String, Vec<ir::Piece>)> = isa_compiler::placement::reserved_leaves(&t, ir::LayoutId(1))
+        .into_iter()
+        .map(|r| (r.path, r.pieces))
+        .collect();
+    assert_eq!(leaves.len(), 6);
+    assert_eq!(leaves[5], ("inner.reserved_7".to_string(), vec![ir::Piece { lo: 39, width: 1 }]));
+
+    let text = generated(GAPS);
+    assert_contains(
+        &text,
+        &[
+            // A getter and a range-checked setter, like a field's.
+            "pub fn reserved_22_16(&self) -> u8",
+            "pub fn set_reserved_22_16(&mut self, v: u8) -> Result<(), isa_runtime::EncodeError>",
+            "if v > 127 {",
+            "pub fn spare(&self) -> u8",
+            "pub fn reserved_103_40(&self) -> u64",
+            "pub fn reserved_159_104(&self) -> u64",
+            // In the value, after the fields, and read back from it.
+            "(\"inner\", isa_runtime::value::Value::Struct(self.inner().fields())), (\"spare\",",
+            "\"reserved_22_16\" => {",
+            // A warning for each that is not zero, nested ones by their path and bits here.
+            "message: \"reserved bits 22:16 are not zero\"",
+            "fields: &[\"reserved_22_16\"]",
+            "message: \"reserved bits 39 are not zero\"",
+            "fields: &[\"inner.reserved_7\"]",
+            "warning: true",
+            "pub fn broken_constraints(&self) -> Vec<isa_runtime::program::Violation>",
+        ],
+    );
+}
+
+#[test]
+fn a_field_may_not_take_a_reserved_member_s_name() {
+    // Bits 7:2 are no field's: their member is `reserved_7_2`.
+    let source = "target demo {\n    word 32\n}\n\nlayout L : 8 {\n    reserved_7_2: u2 @ 1:0\n}\n";
+    let d = match check_source(source) {
+        Ok(_) => panic!("the clash is an error"),
+        Err(d) => isa_compiler::diag::render("bad.isa", source, &d),
+    };
+    assert!(d.contains("error: field `reserved_7_2` has the name of the layout's reserved bits 7:2"), "{d}");
+    assert!(d.contains("bad.isa:6:5"), "{d}");
+}
+
+/// A catch-all variant carries a payload of a wider Rust type: `from_bits` takes no value
+/// wider than the field, so neither decode nor `from_value` nor a setter cuts one to fit.
+#[test]
+fn a_catch_all_takes_only_values_that_fit() {
+    let source = "target demo {\n    word 32\n}\n\nenum Topology : u4 {\n    POINTS = 1\n    other(_)\n}\n\nlayout L : 8 {\n    t: Topology @ 3:0\n    u: u4 @ 7:4\n}\n";
+    let t = check_source(source).expect("the spec checks");
+    let text = prettyplease::unparse(
+        &syn::parse_file(&isa_compiler::backend::rust::generate(&t)).expect("generated code parses"),
+    );
+    assert_contains(&text, &["_ if bits >> 4 != 0 => None,", "_ => Some(Topology::Other(bits as u8)),"]);
+    // From JSON, a number the field cannot hold is out of range, naming the field's width.
+    assert_contains(
+        &text,
+        &["Some(n) if !(0..=15).contains(&n) => { isa_runtime::EncodeError::OutOfRange {"],
     );
 }

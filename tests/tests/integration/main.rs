@@ -14,6 +14,7 @@ mod maxwell_validate;
 mod msrv;
 mod sph_docs_tables;
 mod sph_offsets;
+mod sph_reserved;
 mod sph_roundtrip;
 mod sph_validate;
 mod vc4_facts;

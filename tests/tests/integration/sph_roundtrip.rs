@@ -4,26 +4,28 @@
 //! OutputTopology has a catch-all).
 //!
 //! - `to_words(from_words(w)) == w`, and the same through bytes;
-//! - `from_value(value(h)) == h` with the reserved bits cleared;
+//! - `from_value(value(h)) == h`, every bit, reserved ones included (they are members of the
+//!   value); without its reserved members (hand-written JSON) exactly the reserved bits clear;
 //! - an SphType other than 1 and 2, or a ShaderType outside 1..=5, is a typed
 //!   `DecodeError::UndefinedValue` naming the field and the value.
 
 use isa_generated::sph::Sph;
+use isa_runtime::value::Value;
 use isa_runtime::DecodeError;
 use proptest::prelude::*;
 
 /// The reserved bits (the spec's `unused`) of both types, as hi..=lo ranges: CommonWord0's
 /// 25:21, CommonWord3's 31:28, CommonWord4's 23:20, and the Reserved rows of table 8
 /// (ImapSystemValuesA from bit 160).
-const RESERVED_COMMON: [(u32, u32); 5] = [(25, 21), (127, 124), (151, 148), (163, 160), (183, 170)];
+pub const RESERVED_COMMON: [(u32, u32); 5] = [(25, 21), (127, 124), (151, 148), (163, 160), (183, 170)];
 /// Type 1: ImapReserved 399:392, OmapSystemValuesA's Reserved rows (table 14, from bit 400),
 /// OmapReserved 639:632.
-const RESERVED_TYPE1: [(u32, u32); 4] = [(399, 392), (403, 400), (423, 410), (639, 632)];
+pub const RESERVED_TYPE1: [(u32, u32); 4] = [(399, 392), (403, 400), (423, 410), (639, 632)];
 /// Type 2: ImapReserved 575:560 and OmapReserved 639:610.
-const RESERVED_TYPE2: [(u32, u32); 2] = [(575, 560), (639, 610)];
+pub const RESERVED_TYPE2: [(u32, u32); 2] = [(575, 560), (639, 610)];
 
 /// The words with type `sph_type`'s reserved bits cleared.
-fn without_reserved(mut words: [u32; 20], sph_type: u32) -> [u32; 20] {
+pub fn without_reserved(mut words: [u32; 20], sph_type: u32) -> [u32; 20] {
     let own: &[(u32, u32)] = if sph_type == 1 { &RESERVED_TYPE1 } else { &RESERVED_TYPE2 };
     for &(hi, lo) in RESERVED_COMMON.iter().chain(own) {
         for b in lo..=hi {
@@ -33,13 +35,30 @@ fn without_reserved(mut words: [u32; 20], sph_type: u32) -> [u32; 20] {
     words
 }
 
+/// `value` without the reserved members of its layouts: the spec's named `unused` ranges
+/// (`imap_reserved`, `omap_reserved`) and the unnamed ones (`reserved_25_21`). Table 11's bool
+/// field `reserved` is a field and stays.
+pub fn without_reserved_members(value: &Value) -> Value {
+    match value {
+        Value::Struct(fields) => Value::Struct(
+            fields
+                .iter()
+                .filter(|(name, _)| !name.starts_with("reserved_") && !name.ends_with("_reserved"))
+                .map(|(name, v)| (*name, without_reserved_members(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_reserved_members).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Word 0 with SphType (bits 4:0) and ShaderType (bits 13:10) replaced.
-fn with_types(mut words: [u32; 20], sph_type: u32, shader_type: u32) -> [u32; 20] {
+pub fn with_types(mut words: [u32; 20], sph_type: u32, shader_type: u32) -> [u32; 20] {
     words[0] = (words[0] & !0x1f & !(0xf << 10)) | sph_type | (shader_type << 10);
     words
 }
 
-fn bytes_of(words: &[u32; 20]) -> Vec<u8> {
+pub fn bytes_of(words: &[u32; 20]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
@@ -110,7 +129,7 @@ proptest! {
     }
 
     #[test]
-    fn value_round_trips_without_reserved_bits(
+    fn value_round_trips_every_bit(
         words in proptest::array::uniform20(any::<u32>()),
         sph_type in 1u32..=2,
         shader_type in 1u32..=5,
@@ -120,10 +139,16 @@ proptest! {
         let rebuilt = Sph::from_value(&h.value());
         prop_assert!(rebuilt.is_ok(), "{w:08x?}: {rebuilt:?}");
         let rebuilt = rebuilt.unwrap();
-        prop_assert_eq!(rebuilt.to_words(), without_reserved(w, sph_type));
-        // The same fields: only reserved bits differ.
-        prop_assert_eq!(rebuilt.value(), h.value());
-        prop_assert_eq!(rebuilt, Sph::from_words(without_reserved(w, sph_type)).expect("valid"));
+        prop_assert_eq!(rebuilt.to_words(), w);
+        prop_assert_eq!(rebuilt, h);
+        // The value without its reserved members, as a user writes it: the reserved bits are
+        // zero, and only they differ.
+        let bare = Sph::from_value(&without_reserved_members(&h.value()));
+        prop_assert!(bare.is_ok(), "{w:08x?}: {bare:?}");
+        let bare = bare.unwrap();
+        prop_assert_eq!(bare.to_words(), without_reserved(w, sph_type));
+        prop_assert_eq!(without_reserved_members(&bare.value()), without_reserved_members(&h.value()));
+        prop_assert_eq!(bare, Sph::from_words(without_reserved(w, sph_type)).expect("valid"));
     }
 
     #[test]

@@ -65,7 +65,13 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
             Values::Rest => {
                 variants.push(quote!(#vdoc #vid(#payload)));
                 to_bits.push(quote!(#name::#vid(v) => v as u64));
-                rest = Some(quote!(_ => Some(#name::#vid(bits as #payload))));
+                // The payload's Rust type is wider than the field: a value that does not fit
+                // the field is no value of the enum (never cut to the field's bits).
+                rest = Some(if e.width < 64 {
+                    quote!(_ if bits >> #width != 0 => None, _ => Some(#name::#vid(bits as #payload)))
+                } else {
+                    quote!(_ => Some(#name::#vid(bits as #payload)))
+                });
                 named.push(quote!((#spec_name, Some(v)) => Self::from_bits(v).filter(|x| matches!(x, #name::#vid(_)))));
                 names.push(quote!(#name::#vid(_) => #spec_name));
                 values
@@ -76,7 +82,8 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
     let fallback = rest.unwrap_or_else(|| quote!(_ => None));
     let validity = if e.has_payload() {
         quote! {
-            /// Whether the value is one this enum defines (a range variant's payload is in its range).
+            /// Whether the value is one this enum defines (a range variant's payload is in its
+            /// range, a catch-all variant's fits the field and is no other variant's value).
             pub fn is_valid(self) -> bool {
                 Self::from_bits(self.bits()) == Some(self)
             }

@@ -657,25 +657,49 @@ fn field_accessors(m: &Model, l: &ir::Layout, f: &ir::Field) -> Accessors {
 
 /// `bits 13:10`, `bits 192 + 4 * i +: 4`, `bits [639:576, ...]` for documentation.
 fn describe_bits(f: &ir::Field) -> String {
-    let one = |p: &Piece| {
-        if p.width == 1 {
-            format!("{}", p.lo)
-        } else {
-            format!("{}:{}", p.lo + p.width - 1, p.lo)
-        }
-    };
     match &f.array {
         Some((_, strides)) if f.pieces.len() == 1 => {
             let (p, stride) = (f.pieces[0], strides.first().copied().unwrap_or(0));
             let sign = if stride < 0 { '-' } else { '+' };
             format!("bits {} {sign} {} * i +: {}", p.lo, stride.unsigned_abs(), p.width)
         }
-        _ if f.pieces.len() == 1 => format!("bits {}", one(&f.pieces[0])),
-        _ => format!("bits [{}]", f.pieces.iter().map(one).collect::<Vec<_>>().join(", ")),
+        _ => format!("bits {}", bits_text(&f.pieces)),
     }
 }
 
+/// Layout `l` with its reserved members ([`placement::reserved_members`]) after its fields, as
+/// unsigned fields: they get a getter, a setter, a place in `value()` and in `from_value()`
+/// like any field, so a view's value holds every bit of it.
+fn with_reserved(l: &ir::Layout) -> ir::Layout {
+    let mut out = l.clone();
+    for r in placement::reserved_members(l) {
+        let declared = l.reserved.iter().find(|d| {
+            d.pieces.iter().any(|p| p.lo <= r.piece.lo && r.piece.lo + r.piece.width <= p.lo + p.width)
+        });
+        let mut doc = declared.map_or_else(String::new, |d| d.doc.clone());
+        if !doc.is_empty() {
+            doc.push('\n');
+        }
+        doc.push_str("Reserved: bits no field names, kept as read so that encoding gives every bit back.");
+        out.fields.push(ir::Field {
+            name: r.name,
+            doc,
+            ty: Type::UInt(r.piece.width),
+            pieces: vec![r.piece],
+            array: None,
+            fixed: None,
+            allowed: None,
+            default: None,
+            is_tag: false,
+            view: false,
+            span: crate::diag::Span::default(),
+        });
+    }
+    out
+}
+
 fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
+    let l = &with_reserved(l);
     let name = m.layout_ident(id);
     let spec_name = &l.name;
     let docs = doc(&l.doc);
@@ -706,7 +730,7 @@ fn layout_def(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
     };
     let words_param = if clear_top.is_empty() { quote!(words) } else { quote!(mut words) };
     let from_value = from_value_fn(m, l);
-    let check = check_fn(m, l);
+    let check = check_fn(m, id, l);
     let default = if zero_is_valid(m, l) {
         let d = format!(" All bits zero (a valid `{spec_name}`).");
         quote! {
@@ -894,10 +918,12 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             let t = uint(w);
             let err = kind("expected a non-negative integer");
             let bits = lit(w as u128);
+            // A negative number or one wider than the Rust type does not fit either; the
+            // setter's check then holds the value to the field's own width.
             quote!({
-                let n = #v.as_u64().ok_or_else(|| #err)?;
+                let n = #v.as_integer().ok_or_else(|| #err)?;
                 #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
-                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: false,
+                    format: Self::NAME, field: #fname, value: n, bits: #bits, signed: false,
                 })?
             })
         }
@@ -906,16 +932,29 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
             let err = kind("expected an integer");
             let bits = lit(*w as u128);
             quote!({
-                let n = #v.as_i64().ok_or_else(|| #err)?;
+                let n = #v.as_integer().ok_or_else(|| #err)?;
                 #t::try_from(n).map_err(|_| isa_runtime::EncodeError::OutOfRange {
-                    format: Self::NAME, field: #fname, value: i128::from(n), bits: #bits, signed: true,
+                    format: Self::NAME, field: #fname, value: n, bits: #bits, signed: true,
                 })?
             })
         }
         Type::Enum(e) => {
             let en = m.enum_ident(*e);
             let err = kind(&format!("not a value of `{}`", m.t.enums[e.0].name));
-            quote!(#en::from_value(#v).ok_or_else(|| #err)?)
+            let width = m.t.enums[e.0].width;
+            let bits = lit(width as u128);
+            let max = lit(ir_mask(width) as u128);
+            // A number the field cannot hold says so (a catch-all variant would otherwise
+            // seem to take it); one that fits but that no variant has is not a value.
+            quote!(match #en::from_value(#v) {
+                Some(x) => x,
+                None => return Err(match #v.as_integer() {
+                    Some(n) if !(0..=#max).contains(&n) => isa_runtime::EncodeError::OutOfRange {
+                        format: Self::NAME, field: #fname, value: n, bits: #bits, signed: false,
+                    },
+                    _ => #err,
+                }),
+            })
         }
         Type::Layout(l) => {
             let ln = m.layout_ident(*l);
@@ -928,8 +967,11 @@ fn convert(m: &Model, ty: &Type, fname: &str, v: &TokenStream) -> TokenStream {
     }
 }
 
-/// `check`: the layout's constraints over its raw words, then its nested layouts' checks.
-fn check_fn(m: &Model, l: &ir::Layout) -> TokenStream {
+/// `check` (every broken constraint, then a warning for every reserved member, nested ones
+/// included, that is not zero) and `broken_constraints` (the layout's constraints over its raw
+/// words, then its nested layouts'; what an enclosing layout's `check` asks of them, since it
+/// warns about their reserved bits itself, by their paths in it).
+fn check_fn(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
     let own = constraint_checks(m, l);
     let mut nested = TokenStream::new();
     for f in l.fields.iter().filter(|f| !f.view) {
@@ -939,32 +981,104 @@ fn check_fn(m: &Model, l: &ir::Layout) -> TokenStream {
         }
         let get = m.field_ident(&f.name);
         nested.extend(match f.array {
-            None => quote!(out.extend(self.#get().check());),
+            None => quote!(out.extend(self.#get().broken_constraints());),
             Some((count, _)) => {
                 let count = lit(count as u128);
-                quote!(for i in 0..#count { out.extend(self.#get(i).map(|x| x.check()).unwrap_or_default()); })
+                quote!(for i in 0..#count { out.extend(self.#get(i).map(|x| x.broken_constraints()).unwrap_or_default()); })
             }
         });
     }
-    if own.is_empty() && nested.is_empty() {
-        return quote! {
+    let reserved = reserved_warnings(m, id, l);
+    let constraints = if own.is_empty() && nested.is_empty() {
+        quote! {
             /// The spec's constraints this layout breaks (it declares none).
-            pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+            pub fn broken_constraints(&self) -> Vec<isa_runtime::program::Violation> {
                 Vec::new()
             }
-        };
-    }
-    let words = if own.is_empty() { quote!() } else { quote!(let words = self.to_words();) };
-    quote! {
-        /// The spec's constraints this layout breaks, each naming the fields it reads.
-        #[allow(clippy::nonminimal_bool, unused_parens, clippy::double_parens, clippy::unnecessary_cast)]
-        pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
-            #words
-            let mut out = Vec::new();
-            #own
-            #nested
-            out
         }
+    } else {
+        let words = if own.is_empty() { quote!() } else { quote!(let words = self.to_words();) };
+        quote! {
+            /// The spec's constraints this layout and the layouts in it break, each naming the
+            /// fields it reads.
+            #[allow(clippy::nonminimal_bool, unused_parens, clippy::double_parens, clippy::unnecessary_cast)]
+            pub fn broken_constraints(&self) -> Vec<isa_runtime::program::Violation> {
+                #words
+                let mut out = Vec::new();
+                #own
+                #nested
+                out
+            }
+        }
+    };
+    let check = if reserved.is_empty() {
+        quote! {
+            /// The spec's constraints this layout breaks (it has no reserved bits to warn about).
+            pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+                self.broken_constraints()
+            }
+        }
+    } else {
+        quote! {
+            /// The spec's constraints this layout breaks, then a warning for each reserved
+            /// member that is not zero (bits no field names: the hardware may give them a
+            /// meaning the spec does not know).
+            #[allow(clippy::identity_op, unused_parens)]
+            pub fn check(&self) -> Vec<isa_runtime::program::Violation> {
+                let words = self.to_words();
+                let mut out = self.broken_constraints();
+                #reserved
+                out
+            }
+        }
+    };
+    quote!(#constraints #check)
+}
+
+/// Statements pushing a warning for each reserved member of layout `id` or of a layout nested
+/// in it whose bits (read from `words`) are not zero.
+fn reserved_warnings(m: &Model, id: ir::LayoutId, l: &ir::Layout) -> TokenStream {
+    let layout_name = &l.name;
+    let mut out = TokenStream::new();
+    for r in placement::reserved_leaves(m.t, id) {
+        let raw = read_raw(&quote!(&words), &fixed_place(&r.pieces));
+        let chosen = r.when.iter().map(|(tag, value)| {
+            let tag = read_raw(&quote!(&words), &fixed_place(tag));
+            let value = lit(*value as u128);
+            quote!(&& #tag == #value)
+        });
+        let message = format!("reserved bits {} are not zero", bits_text(&r.pieces));
+        let path = &r.path;
+        out.extend(quote! {
+            let raw = #raw;
+            if raw != 0 #(#chosen)* {
+                out.push(isa_runtime::program::Violation {
+                    rule: "reserved",
+                    message: #message,
+                    index: 0,
+                    layout: #layout_name,
+                    fields: &[#path],
+                    warning: true,
+                    detail: format!("{} = {:#x}", #path, raw),
+                });
+            }
+        });
+    }
+    out
+}
+
+/// `25:21`, `7`, or `[31:28, 3:0]`: bits as the documents write them.
+fn bits_text(pieces: &[Piece]) -> String {
+    let one = |p: &Piece| {
+        if p.width == 1 {
+            format!("{}", p.lo)
+        } else {
+            format!("{}:{}", p.lo + p.width - 1, p.lo)
+        }
+    };
+    match pieces {
+        [p] => one(p),
+        _ => format!("[{}]", pieces.iter().map(one).collect::<Vec<_>>().join(", ")),
     }
 }
 
