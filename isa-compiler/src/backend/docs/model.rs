@@ -56,6 +56,8 @@ struct Format {
     rows: Vec<FieldRow>,
     dont_care: String,
     undeclared: String,
+    /// Why the hardware reserves the encoding (empty: it does not).
+    reserved: String,
     constraints: Vec<ConstraintRow>,
     properties: String,
 }
@@ -357,6 +359,7 @@ impl<'a> Model<'a> {
             rows,
             dont_care: bits::pieces_text(&f.unused),
             undeclared: bits::undeclared_text(owners.as_deref()),
+            reserved: f.reserved.clone().unwrap_or_default(),
             constraints: f.constraints.iter().map(constraint_row).collect(),
             properties,
         }
