@@ -129,11 +129,15 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
 /// wherever the dialect has a raw directive, and why it did not decode. A word the dialect
 /// cannot show, undecodable ones included, is the raw directive with the reason as a comment;
 /// so is a word whose text assembles to another word (a dialect that does not print every
-/// bit, such as Mesa's, or don't-care bits), with the text in the comment.
+/// bit, such as Mesa's, or don't-care bits), with the text in the comment. A word that does
+/// not decode is reported, and its raw line gives the reason, whether or not the dialect
+/// prints it (Mesa's `???`, reserved encodings): every dialect counts the same words as
+/// undecodable.
 fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
+            let error = T::decode(word).err();
             // Read back as the assembler reads a line: a text it would take for a label or cut
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
@@ -145,12 +149,14 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
             };
-            let why = match back {
-                Some(w) if w == word => return (text, None),
-                Some(w) => alloc::format!("{text} (assembles to {w:#x})"),
-                None => alloc::format!("{text} (does not assemble)"),
+            let why = match (back, &error) {
+                (Some(w), _) if w == word => return (text, error),
+                // Why the word is no instruction says more than a text that is not it.
+                (_, Some(e)) => alloc::format!("{}", e.reason()),
+                (Some(w), None) => alloc::format!("{text} (assembles to {w:#x})"),
+                (None, None) => alloc::format!("{text} (does not assemble)"),
             };
-            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), None)
+            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), error)
         }
         Ok(Shown::Hidden { format }) => {
             let why = alloc::format!("{format}: no arm of the {} syntax shows this word", d.name);
