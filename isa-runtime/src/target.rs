@@ -125,6 +125,15 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
     }
 }
 
+/// The text of a word (at address `pc`) in dialect number `dialect`, printed from its raw bits
+/// as [`disassemble_word`] prints it; `None` when no arm of the dialect's syntax shows the word.
+pub fn text_of_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError> {
+    Ok(match show::<T>(word, dialect, pc)? {
+        Shown::Text(text) => Some(text),
+        Shown::Hidden { .. } => None,
+    })
+}
+
 /// A listing's line for one word: its text, which the assembler reads back to the same word
 /// wherever the dialect has a raw directive, and why it did not decode. A word the dialect
 /// cannot show, undecodable ones included, is the raw directive with the reason as a comment;
@@ -733,6 +742,9 @@ pub trait Target: Sync {
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError>;
     /// Decodes and prints one word at address `pc`.
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError>;
+    /// A word's text in a dialect ([`text_of_word`]): `None` when no arm of its syntax shows
+    /// the word (where [`Target::disassemble`] writes the raw directive).
+    fn text_of_word(&self, word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError>;
     /// Assembles source text into words.
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>>;
     /// Assembles source text into words, handing each error to `report` as it is found with
@@ -788,6 +800,9 @@ impl<T: Isa> Target for T {
     }
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
         disassemble_word::<T>(word, dialect, pc)
+    }
+    fn text_of_word(&self, word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError> {
+        text_of_word::<T>(word, dialect, pc)
     }
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
         assemble_program::<T>(source, dialect)
