@@ -74,8 +74,10 @@ enum Command {
     /// List the built-in targets: name, word bits, dialects (default first), title.
     Targets,
     /// Decode hex words given as arguments, or read from standard input (every hex form that
-    /// `isa disasm --help` lists). For a data-layout target (`sph`): its 32-bit hex words as
-    /// arguments, or `--file` (binary, or text of hex words).
+    /// `isa disasm --help` lists). Each word's text is in the chosen dialect; a word that
+    /// dialect cannot show is printed in the first dialect that can, named in a comment. For a
+    /// data-layout target (`sph`): its 32-bit hex words as arguments, or `--file` (binary, or
+    /// text of hex words).
     Decode {
         #[command(flatten)]
         target: TargetArgs,

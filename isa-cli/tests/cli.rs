@@ -194,6 +194,40 @@ fn decode_plain_seed_word() {
     assert!(out.contains("fmul"), "{out}");
 }
 
+/// Issue 12: the seed's worked word reads as an instruction in `decode`'s default text. The
+/// vc4asm dialect cannot show its idle add pipe's inputs (`nop` reading `uni` and 1.0), so the
+/// text is the first dialect that can show it, named in a comment; asked for that dialect, the
+/// text stands alone.
+#[test]
+fn decode_shows_a_word_the_default_dialect_cannot() {
+    let o = isa(&["decode", "--target", "vc4", SEED_WORD]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "d14059e520820df7: alu_small_imm  sig_small_imm nop nop, uni, 1.0 ; fmul r5.8a, uni, 1.0  \
+         # mesa dialect: vc4asm cannot show this word\n"
+    );
+    let o = isa(&["decode", "--target", "vc4", "--dialect", "mesa", SEED_WORD]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "d14059e520820df7: alu_small_imm  sig_small_imm nop nop, uni, 1.0 ; fmul r5.8a, uni, 1.0\n"
+    );
+    // A word vc4asm shows is unchanged: `ldi r0, 0x100` has no comment.
+    let o = isa(&["decode", "--target", "vc4", "e002082700000100"]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "e002082700000100: load_imm  ldi r0, 0x100\n");
+    // Where no dialect can show a word that decodes (an IADD32I with sign pair 1, which no arm
+    // of the nvdisasm syntax writes), its fields follow the raw directive.
+    let o = isa(&["decode", "--target", "maxwell", "1cf3d1797e0750ea"]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "1cf3d1797e0750ea: iadd32i  .quad 0x1cf3d1797e0750ea ;  // {\"opcode\":14,\"sign\":1,\"sat\":true,\
+         \"x\":true,\"cc\":true,\"imm\":1024956384,\"pred_neg\":false,\"pred\":\"pt\",\"ra\":\"r(80)\",\"rd\":\"r(234)\"}\n"
+    );
+}
+
 #[test]
 fn decode_bad_word_then_good_word() {
     // Load-immediate mode 6 is undefined.

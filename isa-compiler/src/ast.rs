@@ -228,6 +228,8 @@ pub struct Layout {
     pub execute: Option<Block>,
     /// `execute when cond`: conditions under which `execute` runs (a predicate guard).
     pub when: Vec<Expr>,
+    /// `reserved "why"`: the encoding is reserved (its words print but do not decode).
+    pub reserved: Option<(String, Span)>,
     /// Named values (`let`), visible in this body's expressions, templates and semantics.
     pub lets: Vec<LetDef>,
     /// Templates local to this body.

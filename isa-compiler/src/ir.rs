@@ -400,6 +400,9 @@ pub struct Format {
     pub constraints: Vec<Constraint>,
     /// Semantics.
     pub execute: Option<SemBlock>,
+    /// `reserved "why"`: the hardware reserves these words. The printers show them (Mesa
+    /// prints reserved load-immediate modes), the typed decoder reports no encoding.
+    pub reserved: Option<String>,
     /// Where.
     pub span: Span,
 }

@@ -75,6 +75,7 @@ fn describe(r: Rule) -> String {
         Rule::kw_zero | Rule::zero_bits => "`zero`".into(),
         Rule::kw_form | Rule::form_def => "`form`".into(),
         Rule::execute_when => "`execute when`".into(),
+        Rule::kw_reserved | Rule::reserved_def => "`reserved`".into(),
         Rule::EOI => "end of file".into(),
         Rule::target
         | Rule::enum_def
@@ -278,6 +279,7 @@ fn body<'a>(
         constraints: Vec::new(),
         execute: None,
         when: Vec::new(),
+        reserved: None,
         lets: Vec::new(),
         templates: Vec::new(),
         uses: Vec::new(),
@@ -346,6 +348,10 @@ fn body<'a>(
             }
             Rule::execute => l.execute = Some(block(p.into_inner().next().expect("block"))),
             Rule::execute_when => l.when.push(expr(p.into_inner().nth(1).expect("condition"))),
+            Rule::reserved_def => {
+                let s = span(&p);
+                l.reserved = Some((string_value(p.into_inner().nth(1).expect("reason")), s));
+            }
             Rule::let_def => {
                 let mut it = p.into_inner().peekable();
                 let doc = docs(&mut it);

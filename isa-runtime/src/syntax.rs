@@ -25,6 +25,8 @@
 //! - Numbers skip blanks before them (unless they follow a letter or digit); a signed field
 //!   takes its signed range, an unsigned one also the negative numbers of its width; a 32-bit
 //!   hole reads a literal with a fraction or an exponent as an IEEE single.
+//! - A number shown for a field the line has already given is an echo (Mesa's `0x3f800000
+//!   (1.000000)`): it must be the printer's text for that value, which it then agrees with.
 //!
 //! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
 //! printed text determines every field, which the generated targets' property tests check on
@@ -606,6 +608,22 @@ fn scan_float(s: &str) -> Option<(f64, usize)> {
     s[..i].parse::<f64>().ok().map(|v| (v, i))
 }
 
+/// What C's `%f` prints for IEEE singles that are not numbers (`nan`, `-inf`) at the start of
+/// `s`: (the quiet NaN's or the infinity's bits, length).
+fn scan_c_special(s: &str) -> Option<(i128, usize)> {
+    let negative = s.starts_with('-');
+    let body = &s[usize::from(negative)..];
+    let bits: u32 = if body.starts_with("nan") {
+        0x7fc0_0000
+    } else if body.starts_with("inf") {
+        0x7f80_0000
+    } else {
+        return None;
+    };
+    let sign = if negative { 0x8000_0000 } else { 0 };
+    Some(((bits | sign) as i128, usize::from(negative) + 3))
+}
+
 /// A parameter binding of a sub-syntax call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -1076,7 +1094,9 @@ fn number_start(text: &str, pos: usize) -> usize {
 /// `1e3`) is an IEEE single and gives its bits.
 fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
     match n {
-        Num::CFloat => scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)),
+        Num::CFloat => {
+            scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)).or_else(|| scan_c_special(s))
+        }
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
         Num::Float { format, .. } => {
             scan_float(s).and_then(|(f, len)| float_bits(&format, f).map(|r| (r as i128, len)))
@@ -1607,6 +1627,16 @@ impl Parser<'_> {
         };
         let start = number_start(self.text, pos);
         let rest = &self.text[start..];
+        // A value the line has already given may be shown again in a lossy style (Mesa's
+        // `0x00000001 (0.000000)`): there the text is an echo, read as what the printer writes
+        // for that value, so it agrees with the value rather than setting it.
+        if let Some(echo) = self.echo(n, b, st) {
+            let ends_here =
+                !rest.as_bytes().get(echo.len()).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'.');
+            if rest.starts_with(echo.as_str()) && ends_here && k(self, start + echo.len(), st) {
+                return true;
+            }
+        }
         let (value, len) = match n {
             Num::Label { base, .. } | Num::Target { base, .. } => match scan_integer(rest) {
                 Some((x, len)) if matches!(n, Num::Target { .. }) => {
@@ -1658,6 +1688,18 @@ impl Parser<'_> {
             return true;
         }
         false
+    }
+
+    /// The text the printer writes for the value `b` already holds, shown in style `n`; `None`
+    /// when the value is not known yet or the style depends on the instruction's address.
+    fn echo(&self, n: Num, b: Bound, st: &State) -> Option<String> {
+        if matches!(n, Num::Label { .. } | Num::Target { .. }) {
+            return None;
+        }
+        let v = bound_value(b, &st.vals)? as u64;
+        let mut text = String::new();
+        write_number(v, n, &mut text).ok()?;
+        Some(text)
     }
 
     /// Gives the field bound to `b` the raw value `v`. Fails when it already has another

@@ -125,15 +125,28 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
     }
 }
 
+/// The text of a word (at address `pc`) in dialect number `dialect`, printed from its raw bits
+/// as [`disassemble_word`] prints it; `None` when no arm of the dialect's syntax shows the word.
+pub fn text_of_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError> {
+    Ok(match show::<T>(word, dialect, pc)? {
+        Shown::Text(text) => Some(text),
+        Shown::Hidden { .. } => None,
+    })
+}
+
 /// A listing's line for one word: its text, which the assembler reads back to the same word
 /// wherever the dialect has a raw directive, and why it did not decode. A word the dialect
 /// cannot show, undecodable ones included, is the raw directive with the reason as a comment;
 /// so is a word whose text assembles to another word (a dialect that does not print every
-/// bit, such as Mesa's, or don't-care bits), with the text in the comment.
+/// bit, such as Mesa's, or don't-care bits), with the text in the comment. A word that does
+/// not decode is reported, and its raw line gives the reason, whether or not the dialect
+/// prints it (Mesa's `???`, reserved encodings): every dialect counts the same words as
+/// undecodable.
 fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
+            let error = T::decode(word).err();
             // Read back as the assembler reads a line: a text it would take for a label or cut
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
@@ -145,12 +158,14 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
             };
-            let why = match back {
-                Some(w) if w == word => return (text, None),
-                Some(w) => alloc::format!("{text} (assembles to {w:#x})"),
-                None => alloc::format!("{text} (does not assemble)"),
+            let why = match (back, &error) {
+                (Some(w), _) if w == word => return (text, error),
+                // Why the word is no instruction says more than a text that is not it.
+                (_, Some(e)) => alloc::format!("{}", e.reason()),
+                (Some(w), None) => alloc::format!("{text} (assembles to {w:#x})"),
+                (None, None) => alloc::format!("{text} (does not assemble)"),
             };
-            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), None)
+            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), error)
         }
         Ok(Shown::Hidden { format }) => {
             let why = alloc::format!("{format}: no arm of the {} syntax shows this word", d.name);
@@ -727,6 +742,9 @@ pub trait Target: Sync {
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError>;
     /// Decodes and prints one word at address `pc`.
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError>;
+    /// A word's text in a dialect ([`text_of_word`]): `None` when no arm of its syntax shows
+    /// the word (where [`Target::disassemble`] writes the raw directive).
+    fn text_of_word(&self, word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError>;
     /// Assembles source text into words.
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>>;
     /// Assembles source text into words, handing each error to `report` as it is found with
@@ -782,6 +800,9 @@ impl<T: Isa> Target for T {
     }
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
         disassemble_word::<T>(word, dialect, pc)
+    }
+    fn text_of_word(&self, word: u128, dialect: usize, pc: u64) -> Result<Option<String>, DecodeError> {
+        text_of_word::<T>(word, dialect, pc)
     }
     fn assemble(&self, source: &str, dialect: usize) -> Result<Vec<u128>, Vec<AsmError>> {
         assemble_program::<T>(source, dialect)

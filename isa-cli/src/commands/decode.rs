@@ -1,6 +1,7 @@
 //! `isa decode`: hex words from the arguments, or from standard input (in every form
 //! [`words::HexReader`] reads), each decoded to its encoding name and fields (plain text with
-//! the disassembly, or JSON lines). A bad word gets an error line and the rest still decode.
+//! the disassembly, or JSON lines). A bad word gets an error line and the rest still decode;
+//! a word the chosen dialect cannot show reads in another dialect that can.
 
 use crate::error::{Error, Outcome, Result};
 use crate::words;
@@ -35,10 +36,36 @@ impl Printer<'_> {
             s.push('}');
             return (s, true);
         }
-        match self.target.disassemble(word, self.dialect, 0) {
+        match self.text(word) {
             Ok(asm) => (format!("{hex}: {}  {asm}", decoded.name), true),
             Err(e) => (self.error(&hex, &prefixed, &e.to_string()), false),
         }
+    }
+
+    /// The word's text in the chosen dialect. Where that dialect cannot show the word (its
+    /// listing would hold only the raw directive), the first other dialect that can is used,
+    /// named in a comment, so every word that decodes reads as an instruction; where none can,
+    /// the raw directive with the word's fields in the comment.
+    fn text(&self, word: u128) -> std::result::Result<String, isa_runtime::DecodeError> {
+        if let Some(text) = self.target.text_of_word(word, self.dialect, 0)? {
+            return Ok(text);
+        }
+        let dialects = self.target.dialects();
+        let chosen = dialects[self.dialect].name;
+        for (d, dialect) in dialects.iter().enumerate().filter(|(d, _)| *d != self.dialect) {
+            if let Some(text) = self.target.text_of_word(word, d, 0)? {
+                let marker = dialect.comments.first().copied().unwrap_or("//");
+                return Ok(format!(
+                    "{text}  {marker} {} dialect: {chosen} cannot show this word",
+                    dialect.name
+                ));
+            }
+        }
+        let raw = self.target.disassemble(word, self.dialect, 0)?;
+        let marker = dialects[self.dialect].comments.first().copied().unwrap_or("//");
+        let mut fields = String::new();
+        write_json_object(&mut fields, &self.target.decode(word)?.fields);
+        Ok(format!("{raw}  {marker} {fields}"))
     }
 
     /// An error line; the word is shown as `plain` in text mode and as `json` in JSON mode.

@@ -282,6 +282,8 @@ impl Expander<'_> {
             .flat_map(|(_, l)| l.when.iter().cloned())
             .chain(own.when.iter().cloned())
             .collect();
+        // A form of a reserved family is reserved too.
+        out.reserved = own.reserved.clone().or_else(|| included.iter().find_map(|(_, l)| l.reserved.clone()));
         out
     }
 

@@ -48,6 +48,9 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
         match l.kind {
             ast::LayoutKind::Data => {
                 let width = layout_names.iter().find(|(n, _)| *n == l.name.name).map_or(0, |x| x.1);
+                if let Some((_, span)) = &l.reserved {
+                    cx.error(*span, "`reserved` marks an encoding: a layout's reserved bits are `unused`");
+                }
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
                 let reserved = l
                     .unused
@@ -105,6 +108,7 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                     properties: Vec::new(),
                     constraints: Vec::new(),
                     execute: None,
+                    reserved: l.reserved.as_ref().map(|r| r.0.clone()),
                     span: l.name.span,
                 });
             }

@@ -227,6 +227,7 @@ fn constraints(
         properties: Vec::new(),
         constraints: Vec::new(),
         execute: None,
+        reserved: None,
         span: decl.name.span,
     };
     let slots = flat.slots();

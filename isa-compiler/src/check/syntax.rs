@@ -45,10 +45,12 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Or
         };
         let mut out = Vec::new();
         for (di, dialect) in target.dialects.iter().enumerate() {
-            let body =
-                decl.syntax.iter().find(|(d, _)| d.name == dialect.name).or_else(|| decl.syntax.first());
+            // A reserved encoding is shown only by the dialects that say how (Mesa prints
+            // reserved load-immediate modes; vc4asm has no text for them).
+            let borrowed = decl.syntax.first().filter(|_| format.reserved.is_none());
+            let body = decl.syntax.iter().find(|(d, _)| d.name == dialect.name).or(borrowed);
             let Some((_, body)) = body else {
-                if di == 0 {
+                if di == 0 && decl.syntax.is_empty() {
                     cx.error(decl.name.span, format!("format `{}` has no syntax", decl.name.name))
                         .note(format!("add `syntax {} {{ \"mnemonic\" ... }}`", dialect.name));
                 }

@@ -306,3 +306,32 @@ fn format_field_wider_than_a_value() {
     let source = "target t {\n    word 128\n    dialect asm\n}\nlayout Big : 72 {\n    a: u64 @ 63:0\n    b: u8 @ 71:64\n}\nformat f {\n    op: u8 @ 127:120 is 1\n    big: Big @ [71:64, 63:0]\n    syntax asm { \"f\" }\n}\n";
     insta::assert_snapshot!(diagnose(source));
 }
+
+/// `reserved` marks an encoding; a data layout's reserved bits are `unused`.
+#[test]
+fn reserved_is_for_encodings() {
+    let out = diagnose(&spec("layout L : 32 {\n    reserved \"no\"\n    a: u32 @ 31:0\n}\n"));
+    assert!(
+        out.contains("error: `reserved` marks an encoding: a layout's reserved bits are `unused`"),
+        "{out}"
+    );
+    assert!(out.contains("--> bad.isa:6:5"), "{out}");
+}
+
+/// A reserved format keeps its reason and its own syntax; dialects it gives none do not borrow
+/// another's (they print the raw directive), unlike an ordinary format's.
+#[test]
+fn reserved_formats_are_shown_only_where_they_say() {
+    let source = "target t {\n    word 32\n    dialect a\n    dialect b\n}\n\
+                  format odd {\n    reserved \"opcode 3 is reserved\"\n    op: u2 @ 31:30 is 3\n    x: u30 @ 29:0\n    syntax b { \"odd \" {x} }\n}\n\
+                  format even {\n    op: u2 @ 31:30 is 0\n    x: u30 @ 29:0\n    syntax b { \"even \" {x} }\n}\n";
+    let t = isa_compiler::check_source(source)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", source, &d)));
+    let (odd, even) = (&t.formats[0], &t.formats[1]);
+    assert_eq!(odd.reserved.as_deref(), Some("opcode 3 is reserved"));
+    assert_eq!(even.reserved, None);
+    // Dialect `a` (index 0): the reserved format has no syntax there, the other borrows `b`'s.
+    assert!(odd.syntax[0].parts.is_empty());
+    assert!(!odd.syntax[1].parts.is_empty());
+    assert!(!even.syntax[0].parts.is_empty());
+}

@@ -362,6 +362,13 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
     if !f.undeclared.is_empty() {
         write!(out, "\n<p class=\"note\">Bits no field declares: {}.</p>", esc(&f.undeclared))?;
     }
+    if !f.reserved.is_empty() {
+        write!(
+            out,
+            "\n<p class=\"note\">Reserved: {} (disassemblers print these words; the decoder reports no encoding).</p>",
+            esc(&f.reserved)
+        )?;
+    }
     if !f.constraints.is_empty() {
         out.push_str("\n<p><strong>Constraints</strong></p>\n<table>\n<tr><th>Constraint</th><th>Must hold</th></tr>\n");
         for c in &f.constraints {

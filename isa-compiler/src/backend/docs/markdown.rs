@@ -257,6 +257,13 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
     if !f.undeclared.is_empty() {
         write!(out, "\nBits no field declares: {}.\n", f.undeclared)?;
     }
+    if !f.reserved.is_empty() {
+        write!(
+            out,
+            "\nReserved: {} (disassemblers print these words; the decoder reports no encoding).\n",
+            md(&f.reserved)
+        )?;
+    }
     if !f.constraints.is_empty() {
         out.push_str("\n**Constraints**\n\n| Constraint | Must hold |\n|---|---|\n");
         for c in &f.constraints {

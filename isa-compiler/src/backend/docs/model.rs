@@ -51,6 +51,8 @@ pub(super) struct Format {
     pub(super) rows: Vec<FieldRow>,
     pub(super) dont_care: String,
     pub(super) undeclared: String,
+    /// Why the hardware reserves the encoding (empty: it does not).
+    pub(super) reserved: String,
     pub(super) constraints: Vec<ConstraintRow>,
     pub(super) properties: String,
 }
@@ -333,6 +335,7 @@ impl<'a> Model<'a> {
             rows,
             dont_care: bits::pieces_text(&f.unused),
             undeclared: bits::undeclared_text(owners.as_deref()),
+            reserved: f.reserved.clone().unwrap_or_default(),
             constraints: f.constraints.iter().map(constraint_row).collect(),
             properties,
         }

@@ -220,7 +220,13 @@ pub fn generate(m: &Model) -> TokenStream {
         &tree,
         &|i| {
             let n = &names[i];
-            quote!(#n::from_word(word).map(Instruction::#n))
+            // A reserved encoding's words are no instruction to the typed decoder; the
+            // printers still find them through `match_format`.
+            if t.formats[i].reserved.is_some() {
+                quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }))
+            } else {
+                quote!(#n::from_word(word).map(Instruction::#n))
+            }
         },
         &quote!(return Err(isa_runtime::DecodeError::NoMatch { word: word as u128 });),
     );
