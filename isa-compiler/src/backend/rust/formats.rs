@@ -281,7 +281,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                 values.push(quote!((#fname, #v)));
             }
             Some(_) => {
-                let check = check_and_raw(quote!(*element));
+                let check = check_and_raw(quote!((*element)));
                 let ins = insert(m, field, true);
                 encode.push(quote! {
                     for (i, element) in self.#id.iter().enumerate() {
@@ -289,7 +289,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         #ins
                     }
                 });
-                let v = value_of(m, &field.ty, quote!(*x));
+                let v = value_of(m, &field.ty, quote!((*x)));
                 values.push(
                     quote!((#fname, isa_runtime::value::Value::Array(self.#id.iter().map(|x| #v).collect()))),
                 );
