@@ -16,6 +16,8 @@ mod sph_docs_tables;
 mod sph_offsets;
 mod sph_roundtrip;
 mod sph_validate;
+mod tegra_vs_programs;
+mod tegra_vs_roundtrip;
 mod vc4_facts;
 mod vc4_golden;
 mod vc4_interp;
