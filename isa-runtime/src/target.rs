@@ -157,7 +157,10 @@ pub fn disassemble_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<S
 /// cannot show, undecodable ones included, is the raw directive with the reason as a comment;
 /// so is a word whose text assembles to another word (a dialect that does not print every
 /// bit, such as Mesa's, or don't-care bits), with the text in the comment.
-fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<DecodeError>) {
+///
+/// The program's `last` word is compared as the assembler makes it, with its program-end bit
+/// set ([`Isa::program_end`]): a last word without it is listed raw.
+fn listed<T: Isa>(word: u128, dialect: usize, pc: u64, last: bool) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -168,7 +171,12 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
                 _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
             };
             let back = match back {
-                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
+                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok().map(|mut w| {
+                    if last {
+                        finish_program::<T>(core::slice::from_mut(&mut w));
+                    }
+                    w
+                }),
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
             };
@@ -265,7 +273,7 @@ pub fn disassemble_program_from<T: Isa>(
         match s.read_control(control, instructions.len()) {
             Ok(slots) if !instructions.is_empty() => {
                 for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
-                    let (text, error) = listed::<T>(*word, dialect, address(i + 1));
+                    let (text, error) = listed::<T>(*word, dialect, address(i + 1), false);
                     let slot = Some(slot_text(s, slot, dialect));
                     out(Line { address: address(i + 1), slot, text, error });
                 }
@@ -307,7 +315,8 @@ pub fn disassemble_words_from<T: Isa>(
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     for (i, word) in words.iter().enumerate() {
         let address = (first + i) as u64 * bytes;
-        let (text, error) = listed::<T>(*word, dialect, address);
+        // The piece's last word may be the program's: listed so that it reads back either way.
+        let (text, error) = listed::<T>(*word, dialect, address, i + 1 == words.len());
         out(Line { address, slot: None, text, error });
     }
 }
@@ -383,14 +392,16 @@ pub fn assemble_program_reporting<T: Isa>(
     dialect: usize,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<u128>> {
+    // Instructions carry whether they were text: a raw directive's word stays as written.
     let convert = |statement| match statement {
-        Statement::Instruction(insn) => T::encode(&insn).map_err(|e| e.to_string()),
-        Statement::Raw(word) => Ok(word),
+        Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
+        Statement::Raw(word) => Ok((word, false)),
     };
-    let mut words = assemble_lines::<T, u128>(source, dialect, &convert, report)?;
-    if let Some((_, last)) = words.last_mut() {
+    let mut words = assemble_lines::<T, (u128, bool)>(source, dialect, &convert, report)?;
+    if let Some((_, (last, true))) = words.last_mut() {
         finish_program::<T>(core::slice::from_mut(last));
     }
+    let words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
     Some(schedule::pack_program::<T>(&words))
 }
 

@@ -35,14 +35,21 @@ fn words(name: &str) -> Vec<u128> {
     assemble_program::<TegraVs>(&program(name), 0).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
+/// Every program assembles, one word per `EXEC`, the last with its end bit; its listing is
+/// grate's text (no raw words) and assembles back to the same words.
 #[test]
-fn every_vertex_program_assembles() {
+fn every_vertex_program_assembles_and_lists_back() {
     for name in PROGRAMS {
         let w = words(name);
-        eprintln!("{name}");
-        for (word, line) in w.iter().zip(disassemble_program::<TegraVs>(&w, 0)) {
-            eprintln!("  {word:032x}  {}", line.text);
-        }
+        let statements = program(name).split(".asm").nth(1).map_or(0, |code| {
+            code.lines().map(|l| l.split("//").next().unwrap_or("")).filter(|l| l.contains(';')).count()
+        });
+        assert_eq!(w.len(), statements, "{name}");
+        assert_eq!(w.last().map(|x| x & 1), Some(1), "{name}: the end bit");
+        let listing: String =
+            disassemble_program::<TegraVs>(&w, 0).iter().map(|l| format!("{}\n", l.text)).collect();
+        assert!(!listing.contains(".word"), "{name}:\n{listing}");
+        assert_eq!(assemble_program::<TegraVs>(&listing, 0), Ok(w), "{name}:\n{listing}");
     }
 }
 
@@ -70,4 +77,35 @@ fn vs_function_is_grates_words() {
             0x001f806c_0000000d_8006c003_60001ffd,
         ]
     );
+}
+
+/// Program text as grate reads it: keywords in any case, options in any order, the two
+/// operations in either order, comments anywhere, statements over several lines; the words are
+/// vs_mov's first instruction (facts A.3), then the last one with its end bit.
+#[test]
+fn grate_text_in_any_order_and_case_is_the_same_word() {
+    const FIRST: u128 = 0x4000006c_0040000d_8106c003_6001ff80;
+    const LAST: u128 = 0x001f806c_0000000d_8006c003_60001ffd;
+    for text in [
+        "EXEC(export[0]=vector) MOVv r0.xyzw, a[0].xyzw NOPs; EXEC_END NOPv NOPs;",
+        "exec(EXPORT[0]=Vector) nops movv R0.XYZW, A[0].xyzw; exec_end nopv nops;",
+        ".uniforms [0] = \"mvp\"; .asm\nEXEC /* a */ (export[0]=vector)\n\tNOPs // b\n\tMOVv r0.xyzw,\n a[0].xyzw\n;\nEXEC NOPv NOPs ;",
+    ] {
+        assert_eq!(assemble_program::<TegraVs>(text, 0), Ok(vec![FIRST, LAST]), "{text}");
+    }
+    // (lt)(eq)(gt) and export in any order: the NVIDIA blob's pass-through instruction with
+    // grate's rD and types (facts A.3: bits 106..108 set, 0x401f9c6c in part3).
+    let ordered = "EXEC(export[0]=vector)(lt)(eq)(gt) MOVv r63.xyzw, a[0].xyzw NOPs; EXEC NOPv NOPs;";
+    let shuffled = "EXEC(gt)(eq)(export[0]=vector)(lt) NOPs MOVv r63.xyzw, a[0].xyzw; EXEC NOPv NOPs;";
+    let words = assemble_program::<TegraVs>(ordered, 0).expect("assembles");
+    assert_eq!(words[0] >> 96, 0x401f9c6c);
+    assert_eq!(assemble_program::<TegraVs>(shuffled, 0), Ok(words));
+}
+
+/// An error inside a statement that spans lines is reported at its own line and column.
+#[test]
+fn errors_in_a_statement_over_several_lines_keep_their_line() {
+    let text = ".asm\nEXEC\n\tMOVv r0.xyzw, q[0].xyzw\n;\n";
+    let errors = assemble_program::<TegraVs>(text, 0).expect_err("q[] is no register");
+    assert_eq!((errors[0].line, errors[0].column), (3, 16), "{errors:?}");
 }
