@@ -109,3 +109,37 @@ fn errors_in_a_statement_over_several_lines_keep_their_line() {
     let errors = assemble_program::<TegraVs>(text, 0).expect_err("q[] is no register");
     assert_eq!((errors[0].line, errors[0].column), (3, 16), "{errors:?}");
 }
+
+/// cube2_vs.txt's words, worked by hand from the bit layout (facts A.1; vpe_vliw.h), part3
+/// first. Every instruction: export enable (bit 126, part3 0x40000000), rD 63 (bits 116:111,
+/// 0x1f8000), the predicate swizzle's reset `xyzw` (0x1b at bits 105:98, 0x6c); rA an
+/// attribute (type 2 at bits 56:55, part1 0x01000000) with swizzle 0x1b at bits 70:63 (part1
+/// bit 31, part2 0x0d); rB's and rC's swizzles 0x1b (part1 0x6c000; part0 0x60000000 and part1
+/// 0x3). DP4v (7 at bits 90:86, part2 0x01c00000) reads rB as a constant (type 3 at bits 39:38,
+/// part1 0xc0) whose index is bits 85:76 (part2 0x1000 per row); each writes one lane (bits
+/// 16..13 are x..w, part0 0x10000 down to 0x2000). MOVv (1, part2 0x400000) of a[1] (bit 72,
+/// part2 0x100) writes x and y (0x18000) to export 7 (bits 6:2, 0x1c) and ends the program
+/// (bit 0).
+#[test]
+fn cube2_vs_is_the_hand_worked_words() {
+    assert_eq!(
+        words("cube2_vs.txt"),
+        [
+            0x401f806c_01c0000d_8106c0c3_60010000,
+            0x401f806c_01c0100d_8106c0c3_60008000,
+            0x401f806c_01c0200d_8106c0c3_60004000,
+            0x401f806c_01c0300d_8106c0c3_60002000,
+            0x401f806c_0040010d_8106c003_6001801d,
+        ]
+    );
+}
+
+/// stencil_test_vs.txt, worked as above: MOVv of a[0] to export 0, then of a[1] to export 7
+/// with the end bit; no scalar operation, so the scalar rD (bits 12:7) stays 0.
+#[test]
+fn stencil_test_vs_is_the_hand_worked_words() {
+    assert_eq!(
+        words("stencil_test_vs.txt"),
+        [0x401f806c_0040000d_8106c003_60018000, 0x401f806c_0040010d_8106c003_6001801d]
+    );
+}

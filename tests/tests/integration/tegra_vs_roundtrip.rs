@@ -31,7 +31,7 @@ fn every_encoding_round_trips_through_its_fields_and_its_text() {
             for f in format.fields.iter().filter(|f| !f.view) {
                 if let Some(v) = f.fixed {
                     isa_runtime::bits::set(&mut w, f.pieces, v);
-                } else if let Some(d) = f.default.filter(|_| rng.next() % keep != 0) {
+                } else if let Some(d) = f.default.filter(|_| !rng.next().is_multiple_of(keep)) {
                     isa_runtime::bits::set(&mut w, f.pieces, d);
                 }
             }

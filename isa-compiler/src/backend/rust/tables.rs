@@ -390,6 +390,25 @@ pub fn generate(m: &Model) -> TokenStream {
     } else {
         quote!()
     };
+    // A 128-bit target's words are the runtime's: nothing to narrow or widen.
+    let (encode_body, wide_word) = if t.word_bits == 128 {
+        (quote!(insn.encode()), quote!(word))
+    } else {
+        (quote!(insn.encode().map(u128::from)), quote!(word as u128))
+    };
+    let (decode_body, match_body) = if t.word_bits == 128 {
+        (quote!(Instruction::decode(word)), quote!(Instruction::match_format(word)))
+    } else {
+        (
+            quote! {
+                match #word_ty::try_from(word) {
+                    Ok(w) => Instruction::decode(w),
+                    Err(_) => Err(isa_runtime::DecodeError::NoMatch { word }),
+                }
+            },
+            quote!(#word_ty::try_from(word).ok().and_then(Instruction::match_format)),
+        )
+    };
     // Per encoding, the bit the assembler sets on a program's last instruction (0: none).
     let program_end = match &t.program_end {
         Some(name) => {
@@ -436,18 +455,15 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             fn decode(word: u128) -> Result<Instruction, isa_runtime::DecodeError> {
-                match #word_ty::try_from(word) {
-                    Ok(w) => Instruction::decode(w),
-                    Err(_) => Err(isa_runtime::DecodeError::NoMatch { word }),
-                }
+                #decode_body
             }
 
             fn match_format(word: u128) -> Option<usize> {
-                #word_ty::try_from(word).ok().and_then(Instruction::match_format)
+                #match_body
             }
 
             fn encode(insn: &Instruction) -> Result<u128, isa_runtime::EncodeError> {
-                insn.encode().map(u128::from)
+                #encode_body
             }
 
             fn format_index(insn: &Instruction) -> usize {
@@ -479,7 +495,7 @@ pub fn generate(m: &Model) -> TokenStream {
         /// Prints a word in the named dialect (`None`: the default).
         pub fn disassemble(word: #word_ty, dialect: Option<&str>) -> Result<String, isa_runtime::DecodeError> {
             let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
-            isa_runtime::target::disassemble_word::<#target>(word as u128, d, 0)
+            isa_runtime::target::disassemble_word::<#target>(#wide_word, d, 0)
         }
 
         /// Assembles source text in the named dialect (`None`: the default); every error carries
