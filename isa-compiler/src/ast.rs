@@ -276,6 +276,8 @@ pub struct Field {
     pub allowed: Option<Vec<SetElem>>,
     /// `default value`: the assembler's value when the text gives none.
     pub default: Option<Expr>,
+    /// `default [a, b, ...]`: an array's default per element, element 0 first.
+    pub element_defaults: Vec<Expr>,
     /// A `view`: a read-only name for bits other fields own.
     pub view: bool,
     /// Where.
@@ -368,6 +370,8 @@ pub enum TItem {
     Call(Ident, Vec<Expr>, Span),
     /// `[cond: seq]`
     Opt(Expr, Vec<TItem>, Span),
+    /// `any_order { [c: ...] [d: ...] }`: optional groups read in any order, printed as written.
+    AnyOrder(Vec<TItem>, Span),
 }
 
 /// The table of a hole.

@@ -60,6 +60,9 @@ pub struct Target {
     pub root: Option<LayoutId>,
     /// Scheduling control words between instructions, if the target has them.
     pub schedule: Option<Schedule>,
+    /// A one-bit field the assembler sets on a program's last instruction (grate's
+    /// end-of-program bit): its name; the formats without it are left alone.
+    pub program_end: Option<String>,
 }
 
 /// A syntax dialect.
@@ -75,6 +78,17 @@ pub struct Dialect {
     pub raw: Option<String>,
     /// Text after every instruction (nvdisasm's ` ;`), optional when assembling.
     pub end: Option<String>,
+    /// Block comments: (opening, closing) markers (`/*`, `*/`); they may span lines.
+    pub block_comments: Vec<(String, String)>,
+    /// Text that ends every statement (grate's `;`): statements then span lines, and the
+    /// printer ends each instruction with it.
+    pub separator: Option<String>,
+    /// The directive that starts the instructions (grate's `.asm`), where a program has
+    /// sections.
+    pub code_section: Option<String>,
+    /// Directives that start sections of data entries (`.constants`), which are not
+    /// instructions.
+    pub data_sections: Vec<String>,
 }
 
 /// Scheduling control words: one before every `slots` instructions, slot `i` of it (a
@@ -296,6 +310,8 @@ pub struct Field {
     pub allowed: Option<Vec<(u64, u64)>>,
     /// Assembler default.
     pub default: Option<u64>,
+    /// An array's assembler default per element, element 0 first (empty: `default` for all).
+    pub element_defaults: Vec<u64>,
     /// Fields whose type is a switch on this one (this field is then implied by them).
     pub is_tag: bool,
     /// A read-only view of bits other fields own (printing only).
@@ -490,6 +506,8 @@ pub enum SyntaxItem {
     Call(usize, Vec<CondExpr>),
     /// Optional group.
     Opt(CondExpr, Vec<SyntaxItem>),
+    /// Optional groups (each an [`SyntaxItem::Opt`]) read in any order, printed as written.
+    AnyOrder(Vec<SyntaxItem>),
 }
 
 /// How a value is shown.

@@ -309,6 +309,7 @@ fn body<'a>(
                     fixed: None,
                     allowed: None,
                     default: None,
+                    element_defaults: Vec::new(),
                     view: true,
                     span: sp,
                 });
@@ -441,6 +442,7 @@ fn zero_field(p: Pair<Rule>) -> Field {
         fixed: Some(Expr { kind: ExprKind::Int(0), span: sp }),
         allowed: None,
         default: None,
+        element_defaults: Vec::new(),
         view: false,
         span: sp,
     }
@@ -575,6 +577,7 @@ fn field(p: Pair<Rule>) -> Field {
         fixed: None,
         allowed: None,
         default: None,
+        element_defaults: Vec::new(),
         view: false,
         span: sp,
     };
@@ -583,7 +586,13 @@ fn field(p: Pair<Rule>) -> Field {
         match c.as_rule() {
             Rule::is_clause => f.fixed = Some(expr(c.into_inner().next().expect("value"))),
             Rule::in_clause => f.allowed = Some(value_set(c.into_inner().next().expect("set"))),
-            Rule::default_clause => f.default = Some(expr(c.into_inner().next().expect("value"))),
+            Rule::default_clause => {
+                let v = c.into_inner().next().expect("value");
+                match v.as_rule() {
+                    Rule::element_defaults => f.element_defaults = v.into_inner().map(expr).collect(),
+                    _ => f.default = Some(expr(v)),
+                }
+            }
             _ => {}
         }
     }
@@ -725,6 +734,10 @@ fn titem(p: Pair<Rule>) -> TItem {
             let c = expr(it.next().expect("condition"));
             TItem::Opt(c, seq(it.next().expect("seq")), sp)
         }
+        Rule::any_order => TItem::AnyOrder(
+            p.into_inner().filter(|g| g.as_rule() != Rule::kw_any_order).map(titem).collect(),
+            sp,
+        ),
         other => unreachable!("template item {other:?}"),
     }
 }

@@ -157,8 +157,8 @@ pub fn fixed_bits(fields: &[Field]) -> u128 {
 pub fn default_word(format: &Format) -> u128 {
     let mut word = 0u128;
     for f in format.fields.iter().filter(|f| !f.view) {
-        let v = f.fixed.or(f.default).unwrap_or(0);
         for i in 0..element_count(f) {
+            let v = f.fixed.or(f.element_defaults.get(i as usize).copied()).or(f.default).unwrap_or(0);
             word |= place(&element_pieces(f, i), v);
         }
     }

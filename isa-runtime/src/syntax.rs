@@ -184,7 +184,7 @@ fn lead_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32
             Item::Show(_, Show::Num(_)) => Lead::Word,
             Item::Call(sub, _) if depth < MNEMONIC_DEPTH => lead_of_arms(sub.arms, out, depth + 1),
             Item::Call(..) => Lead::Word,
-            Item::Opt(_, body) => {
+            Item::Opt(_, body) | Item::AnyOrder(body) => {
                 lead_of_items(body, out, depth + 1);
                 Lead::Empty
             }
@@ -269,6 +269,9 @@ pub enum Item {
     /// An optional group: printed when the condition holds; when parsing, its presence makes
     /// the condition true and its absence makes it false.
     Opt(&'static Expr, &'static [Item]),
+    /// Optional groups (each an [`Item::Opt`]) read in any order, each at most once; printed
+    /// in the order written.
+    AnyOrder(&'static [Item]),
 }
 
 /// How a value is shown.
@@ -677,12 +680,28 @@ fn self_describing(cond: &Expr, body: &[Item], frame: &[Bound]) -> bool {
     let mut read = Vec::new();
     read_slots(cond, frame, &mut read);
     let mut shown = Vec::new();
-    for item in body {
-        if let Item::Show(e, _) = item {
-            read_slots(e, frame, &mut shown);
+    shown_slots(body, frame, &mut shown, 0);
+    !read.is_empty() && read.iter().all(|s| shown.contains(s))
+}
+
+/// The fields `items` show: in holes, and through the templates they call, in holes and in
+/// the guards that choose what is printed (`component(c)`'s `| c == x => "x"`).
+fn shown_slots(items: &[Item], frame: &[Bound], out: &mut Vec<Slot>, depth: u32) {
+    for item in items {
+        match item {
+            Item::Show(e, _) => read_slots(e, frame, out),
+            Item::Call(sub, args) if depth < MNEMONIC_DEPTH => {
+                let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
+                for arm in sub.arms {
+                    if let Some(g) = arm.guard {
+                        read_slots(g, &inner, out);
+                    }
+                    shown_slots(arm.items, &inner, out, depth + 1);
+                }
+            }
+            _ => {}
         }
     }
-    !read.is_empty() && read.iter().all(|s| shown.contains(s))
 }
 
 fn bound_value(b: Bound, vals: &[Option<u64>]) -> Option<i64> {
@@ -809,6 +828,7 @@ impl Printer<'_> {
                         self.items(body, frame, out)?;
                     }
                 }
+                Item::AnyOrder(groups) => self.items(groups, frame, out)?,
             }
         }
         Ok(())
@@ -1266,6 +1286,24 @@ impl Parser<'_> {
                 mids.extend(self.ends(body, 0, pos).iter().copied());
                 after(self, &mids, &mut out);
             }
+            // Any sequence of the groups (a superset: repeats allowed).
+            Some(Item::AnyOrder(groups)) => {
+                let mut mids = vec![pos];
+                let mut k = 0;
+                while k < mids.len() {
+                    for g in groups.iter() {
+                        if let Item::Opt(_, body) = g {
+                            for &e in self.ends(body, 0, mids[k]).iter() {
+                                if !mids.contains(&e) {
+                                    mids.push(e);
+                                }
+                            }
+                        }
+                    }
+                    k += 1;
+                }
+                after(self, &mids, &mut out);
+            }
         }
         let out = Rc::new(out);
         self.memo.insert(key, out.clone());
@@ -1525,7 +1563,56 @@ impl Parser<'_> {
                 }
                 false
             }
+            Item::AnyOrder(groups) => self.any_order(groups, 0, frame, pos, st, &mut rest),
         }
+    }
+
+    /// Reads the groups of an [`Item::AnyOrder`] not in `used` (a bit per group) in any order:
+    /// at `pos`, each unused group that is present there, then the rest; once none is, every
+    /// unused group is absent.
+    fn any_order(
+        &mut self,
+        groups: &'static [Item],
+        used: u64,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        for (n, g) in groups.iter().enumerate().filter(|(n, _)| *n < 64 && used & (1 << n) == 0) {
+            let Item::Opt(cond, body) = g else { continue };
+            // Only a group whose text starts here can be present here.
+            if self.ends(body, 0, pos).iter().all(|e| *e == pos) {
+                continue;
+            }
+            let body: &'static [Item] = body;
+            let mut trial = st.clone();
+            let mut present = |p: &mut Parser, pos: usize, st: &mut State| {
+                p.items(body, 0, frame, pos, st, &mut |p, after, st| {
+                    after > pos && p.any_order(groups, used | (1 << n), frame, after, st, &mut *k)
+                })
+            };
+            let ok = if self_describing(cond, body, frame) {
+                present(self, pos, &mut trial)
+            } else {
+                self.require(cond, true, frame, pos, &mut trial, &mut |p, pos, st| present(p, pos, st))
+            };
+            if ok {
+                *st = trial;
+                return true;
+            }
+        }
+        let absent: Vec<&'static Expr> = groups
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| *n >= 64 || used & (1 << n) == 0)
+            .filter_map(|(_, g)| if let Item::Opt(c, _) = g { Some(*c) } else { None })
+            .collect();
+        self.require_none(&absent, frame, pos, st, k)
     }
 
     /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation and inside the

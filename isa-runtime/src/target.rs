@@ -21,6 +21,8 @@ pub struct Dialect {
     pub name: &'static str,
     /// Markers that start a comment running to the end of the line.
     pub comments: &'static [&'static str],
+    /// Block comments' (opening, closing) markers (`/*`, `*/`); they may span lines.
+    pub block_comments: &'static [(&'static str, &'static str)],
     /// Whether mnemonics and names are matched without regard to ASCII case.
     pub ignore_case: bool,
     /// Directive for raw words (`.long`): printed for words the syntax cannot show, accepted
@@ -28,6 +30,15 @@ pub struct Dialect {
     pub raw: Option<&'static str>,
     /// Text printed after every instruction (nvdisasm's ` ;`); optional when assembling.
     pub end: Option<&'static str>,
+    /// Text that ends every statement (grate's `;`): statements then span lines, and the
+    /// printer ends each instruction with it.
+    pub separator: Option<&'static str>,
+    /// The directive that starts the instructions (grate's `.asm`), where programs have
+    /// sections.
+    pub code_section: Option<&'static str>,
+    /// Directives that start sections of data entries (`.constants`), which the assembler
+    /// reads past: they are not instructions.
+    pub data_sections: &'static [&'static str],
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -63,6 +74,20 @@ pub trait Isa: Sync + 'static {
     fn schedule() -> Option<&'static Schedule> {
         None
     }
+    /// Per encoding (as [`Isa::formats`]), the bit the assembler sets on a program's last
+    /// instruction (grate's end-of-program bit); empty when the target has none.
+    fn program_end() -> &'static [u128] {
+        &[]
+    }
+}
+
+/// Sets the target's program-end bit on the last of `words`, if its encoding has one.
+fn finish_program<T: Isa>(words: &mut [u128]) {
+    if let Some(last) = words.last_mut() {
+        if let Some(mask) = T::match_format(*last).and_then(|i| T::program_end().get(i)) {
+            *last |= mask;
+        }
+    }
 }
 
 /// How a word prints in a dialect.
@@ -85,11 +110,12 @@ fn show<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Shown, DecodeErro
         return Err(decoded.err().unwrap_or(DecodeError::NoMatch { word }));
     };
     let format = T::formats()[index];
-    let end = dialect_of::<T>(dialect).end.unwrap_or("");
+    let d = dialect_of::<T>(dialect);
     if let Some(syntax) = format.syntax.get(dialect) {
         let mut out = String::new();
         if syntax::print(syntax, &format.unpack(word), pc, &mut out) {
-            out.push_str(end);
+            out.push_str(d.end.unwrap_or(""));
+            out.push_str(d.separator.unwrap_or(""));
             return Ok(Shown::Text(out));
         }
     }
@@ -107,7 +133,8 @@ fn dialect_of<T: Isa>(dialect: usize) -> &'static Dialect {
 fn raw_text<T: Isa>(d: &Dialect, word: u128, comment: Option<&dyn core::fmt::Display>) -> Option<String> {
     let raw = d.raw?;
     let digits = T::WORD_BITS.div_ceil(4) as usize;
-    let mut out = alloc::format!("{raw} 0x{word:0digits$x}{}", d.end.unwrap_or(""));
+    let mut out =
+        alloc::format!("{raw} 0x{word:0digits$x}{}{}", d.end.unwrap_or(""), d.separator.unwrap_or(""));
     if let (Some(comment), Some(marker)) = (comment, d.comments.first()) {
         out.push_str(&alloc::format!(" {marker} {comment}"));
     }
@@ -142,7 +169,10 @@ pub fn text_of_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Optio
 /// not decode is reported, and its raw line gives the reason, whether or not the dialect
 /// prints it (Mesa's `???`, reserved encodings): every dialect counts the same words as
 /// undecodable.
-fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<DecodeError>) {
+///
+/// The program's `last` word is compared as the assembler makes it, with its program-end bit
+/// set ([`Isa::program_end`]): a last word without it is listed raw.
+fn listed<T: Isa>(word: u128, dialect: usize, pc: u64, last: bool) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -154,7 +184,12 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64) -> (String, Option<Decode
                 _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
             };
             let back = match back {
-                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
+                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok().map(|mut w| {
+                    if last {
+                        finish_program::<T>(core::slice::from_mut(&mut w));
+                    }
+                    w
+                }),
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
             };
@@ -253,7 +288,7 @@ pub fn disassemble_program_from<T: Isa>(
         match s.read_control(control, instructions.len()) {
             Ok(slots) if !instructions.is_empty() => {
                 for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
-                    let (text, error) = listed::<T>(*word, dialect, address(i + 1));
+                    let (text, error) = listed::<T>(*word, dialect, address(i + 1), false);
                     let slot = Some(slot_text(s, slot, dialect));
                     out(Line { address: address(i + 1), slot, text, error });
                 }
@@ -295,7 +330,8 @@ pub fn disassemble_words_from<T: Isa>(
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     for (i, word) in words.iter().enumerate() {
         let address = (first + i) as u64 * bytes;
-        let (text, error) = listed::<T>(*word, dialect, address);
+        // The piece's last word may be the program's: listed so that it reads back either way.
+        let (text, error) = listed::<T>(*word, dialect, address, i + 1 == words.len());
         out(Line { address, slot: None, text, error });
     }
 }
@@ -371,11 +407,16 @@ pub fn assemble_program_reporting<T: Isa>(
     dialect: usize,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<u128>> {
+    // Instructions carry whether they were text: a raw directive's word stays as written.
     let convert = |statement| match statement {
-        Statement::Instruction(insn) => T::encode(&insn).map_err(|e| e.to_string()),
-        Statement::Raw(word) => Ok(word),
+        Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
+        Statement::Raw(word) => Ok((word, false)),
     };
-    let words = assemble_lines::<T, u128>(source, dialect, &convert, report)?;
+    let mut words = assemble_lines::<T, (u128, bool)>(source, dialect, &convert, report)?;
+    if let Some((_, (last, true))) = words.last_mut() {
+        finish_program::<T>(core::slice::from_mut(last));
+    }
+    let words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
     Some(schedule::pack_program::<T>(&words))
 }
 
@@ -390,7 +431,18 @@ pub fn assemble_scheduled<T: Isa>(
     };
     let mut errors = Vec::new();
     match assemble_lines::<T, T::Instruction>(source, dialect, &convert, &mut |e, _| errors.push(e.clone())) {
-        Some(program) => Ok(program),
+        Some(mut program) => {
+            // The program-end bit goes on the last instruction, as for the words.
+            if let Some((_, last)) = program.last_mut() {
+                if let Ok(mut word) = T::encode(last) {
+                    finish_program::<T>(core::slice::from_mut(&mut word));
+                    if let Ok(finished) = T::decode(word) {
+                        *last = finished;
+                    }
+                }
+            }
+            Ok(program)
+        }
         None => Err(errors),
     }
 }
@@ -432,10 +484,141 @@ fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, 
     }
 }
 
-/// Assembles every line of `source` into its scheduling slot and what `convert` makes of its
-/// statement; `convert`'s errors are reported at the statement. Each error goes to `report` as
-/// it is found, with its line's text; the program is returned when there was none. Linear in
-/// the source: lines are counted while they are read.
+/// One statement of a source text: its code without label and comments, and where it is.
+struct Piece<'a> {
+    /// Byte offset of `code` in the source.
+    start: usize,
+    /// The statement's text; in a dialect with a separator, its line ends are blanks.
+    code: alloc::borrow::Cow<'a, str>,
+    /// Its label and the label's byte offset in the source.
+    label: Option<(&'a str, usize)>,
+}
+
+/// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
+/// byte, line ends kept, so offsets and line numbers stay those of the source.
+fn blank_comments(source: &str, d: &Dialect) -> String {
+    let mut out = source.as_bytes().to_vec();
+    let mut i = 0;
+    while i < source.len() {
+        let rest = &source[i..];
+        let block = d.block_comments.iter().find(|(open, _)| rest.starts_with(open));
+        let end = if let Some((open, close)) = block {
+            rest[open.len()..].find(close).map_or(source.len(), |e| i + open.len() + e + close.len())
+        } else if d.comments.iter().any(|m| rest.starts_with(m)) {
+            rest.find('\n').map_or(source.len(), |e| i + e)
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        for b in &mut out[i..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        i = end;
+    }
+    // Whole comments (ASCII-delimited) became ASCII blanks: still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The statements of `source` in dialect `d`: one per line, or, where the dialect has a
+/// separator, one per separator (spanning lines); block comments anywhere.
+fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<Piece<'a>> {
+    let mut out = Vec::new();
+    let text = blanked.as_deref().unwrap_or(source);
+    // Whether the statements read are in a data section.
+    let mut in_data = false;
+    // `chunk` starts at byte `start` of `text`; `flat` when its line ends were made blanks.
+    let mut push = |start: usize, chunk: &str, flat: bool| {
+        // A section directive starts the statement it is in.
+        let (start, chunk) = match section_directive(chunk, d) {
+            Some((data, len)) => {
+                in_data = data;
+                (start + len, &chunk[len..])
+            }
+            None => (start, chunk),
+        };
+        if in_data {
+            return;
+        }
+        let (label, code, offset) = split_line(chunk, d);
+        let label = label.map(|l| {
+            let at = start + (l.as_ptr() as usize - chunk.as_ptr() as usize);
+            (&text[at..at + l.len()], at)
+        });
+        let code = if flat {
+            alloc::borrow::Cow::Owned(code.to_string())
+        } else {
+            alloc::borrow::Cow::Borrowed(&text[start + offset..start + offset + code.len()])
+        };
+        out.push(Piece { start: start + offset, code, label });
+    };
+    match d.separator {
+        Some(sep) => {
+            let mut start = 0;
+            while start < text.len() {
+                let end = text[start..].find(sep).map_or(text.len(), |e| start + e);
+                let chunk = &text[start..end];
+                if !chunk.trim().is_empty() {
+                    push(start, &chunk.replace(['\n', '\r', '\t'], " "), true);
+                }
+                start = end + sep.len();
+            }
+        }
+        None => {
+            let mut start = 0;
+            for line in text.split('\n') {
+                let len = line.len();
+                push(start, line.strip_suffix('\r').unwrap_or(line), false);
+                start += len + 1;
+            }
+        }
+    }
+    out
+}
+
+/// The section directive that starts `chunk` (after blanks), if any: whether it starts a data
+/// section, and the bytes up to its end.
+fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
+    let rest = chunk.trim_start();
+    let skipped = chunk.len() - rest.len();
+    let directives =
+        d.code_section.iter().map(|c| (false, *c)).chain(d.data_sections.iter().map(|s| (true, *s)));
+    for (data, directive) in directives {
+        let Some(head) = rest.get(..directive.len()) else { continue };
+        let same = if d.ignore_case { head.eq_ignore_ascii_case(directive) } else { head == directive };
+        let ends =
+            rest[directive.len()..].chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        if same && ends {
+            return Some((data, skipped + directive.len()));
+        }
+    }
+    None
+}
+
+/// Line number (from 1), the line's text and the column (in characters, from 1) of byte
+/// `pos` of `source`, and how many characters the `len` bytes from there span on that line.
+fn locate<'s>(
+    source: &'s str,
+    line_starts: &[usize],
+    pos: usize,
+    len: usize,
+) -> (usize, &'s str, usize, usize) {
+    let pos = pos.min(source.len());
+    let n = line_starts.partition_point(|s| *s <= pos).max(1) - 1;
+    let begin = line_starts[n];
+    let line = source[begin..].split('\n').next().unwrap_or("");
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let at = (pos - begin).min(line.len());
+    let end = (at + len).min(line.len());
+    let column = line.get(..at).map_or(at, |x| x.chars().count()) + 1;
+    let length = line.get(at..end).map_or(end - at, |x| x.chars().count());
+    (n + 1, line, column, length)
+}
+
+/// Assembles every statement of `source` into its scheduling slot and what `convert` makes of
+/// it; `convert`'s errors are reported at the statement. Each error goes to `report` as it is
+/// found, with its line's text; the program is returned when there was none.
 fn assemble_lines<T: Isa, X>(
     source: &str,
     dialect: usize,
@@ -444,31 +627,26 @@ fn assemble_lines<T: Isa, X>(
 ) -> Option<Vec<(u64, X)>> {
     let d = dialect_of::<T>(dialect);
     let mut failed = false;
-    let mut fail = |e: AsmError, line: &str| {
+    let mut line_starts = alloc::vec![0];
+    line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+    let mut fail = |pos: usize, len: usize, message: String| {
         failed = true;
-        report(&e, line);
+        let (line, text, column, length) = locate(source, &line_starts, pos, len);
+        report(&AsmError { line, column, length, message }, text);
     };
-    // Characters before byte `pos` of `line`, and in `pos..pos + len`: columns count characters.
-    let chars = |line: &str, pos: usize, len: usize| {
-        let pos = pos.min(line.len());
-        let end = (pos + len).min(line.len());
-        (line[..pos].chars().count() + 1, line[pos..end].chars().count())
-    };
+    let blanked = (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(source, d));
+    let pieces = pieces(source, &blanked, d);
     // Pass 1: label addresses.
     let mut labels: BTreeMap<&str, u64> = BTreeMap::new();
     let mut count = 0u64;
-    for (n, line) in source.lines().enumerate() {
-        let (label, code, _) = split_line(line, d);
-        if let Some(l) = label {
+    for piece in &pieces {
+        if let Some((l, at)) = piece.label {
             let address = schedule::address::<T>(count as usize);
             if labels.insert(l, address).is_some() {
-                let start = line.find(l).unwrap_or(0);
-                let (column, length) = chars(line, start, l.len());
-                let message = alloc::format!("label `{l}` defined twice");
-                fail(AsmError { line: n + 1, column, length, message }, line);
+                fail(at, l.len(), alloc::format!("label `{l}` defined twice"));
             }
         }
-        if !code.is_empty() {
+        if !piece.code.is_empty() {
             count += 1;
         }
     }
@@ -478,17 +656,15 @@ fn assemble_lines<T: Isa, X>(
     let mut program = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right.
     let mut index = 0usize;
-    for (n, line) in source.lines().enumerate() {
-        let (_, code, offset) = split_line(line, d);
+    for piece in &pieces {
+        let code: &str = &piece.code;
         if code.is_empty() {
             continue;
         }
         let pc = schedule::address::<T>(index);
         index += 1;
-        let mut error = |e: StatementError, skip: usize| {
-            let (column, length) = chars(line, offset + skip + e.pos, e.length);
-            fail(AsmError { line: n + 1, column, length, message: e.message }, line);
-        };
+        let mut error =
+            |e: StatementError, skip: usize| fail(piece.start + skip + e.pos, e.length, e.message);
         let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
         let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
             Ok(s) => s,
@@ -583,6 +759,9 @@ fn read_statement<T: Isa>(
     // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
     let end = T::dialects().get(dialect).and_then(|d| d.end).map(str::trim).filter(|e| !e.is_empty());
     let text = end.and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
+    // A printed line ends with the dialect's separator (the assembler's statements do not).
+    let separator = T::dialects().get(dialect).and_then(|d| d.separator);
+    let text = separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
     if let Some(raw) = T::dialects().get(dialect).and_then(|d| d.raw) {
         if let Some(rest) = text.strip_prefix(raw) {
             return raw_word::<T>(raw, rest)

@@ -496,7 +496,13 @@ impl Subst<'_> {
             return;
         }
         for f in &mut l.fields {
-            for e in f.count.iter_mut().chain(f.fixed.iter_mut()).chain(f.default.iter_mut()) {
+            for e in f
+                .count
+                .iter_mut()
+                .chain(f.fixed.iter_mut())
+                .chain(f.default.iter_mut())
+                .chain(&mut f.element_defaults)
+            {
                 self.expr(e, &[]);
             }
             for b in &mut f.bits {
@@ -564,6 +570,7 @@ impl Subst<'_> {
                     self.expr(c, shadow);
                     self.titems(inner, shadow);
                 }
+                TItem::AnyOrder(groups, _) => self.titems(groups, shadow),
             }
         }
     }

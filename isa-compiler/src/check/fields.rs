@@ -293,6 +293,7 @@ fn fields_of(
             fixed: None,
             allowed: None,
             default: None,
+            element_defaults: Vec::new(),
             is_tag: false,
             view: f.view,
             span: f.name.span,
@@ -375,6 +376,23 @@ fn fields_of(
             if let Some(v) = types::constant(cx, t, &ty, e) {
                 check_fits(cx, e.span, v, have);
                 field.default = Some(v & mask(have));
+            }
+        }
+        if let Some(first) = f.element_defaults.first() {
+            let count = field.array.as_ref().map(|a| a.0 as usize);
+            if count != Some(f.element_defaults.len()) {
+                let want = match count {
+                    Some(n) => format!("{n} defaults, one per element"),
+                    None => "one `default` value: the field is not an array".into(),
+                };
+                cx.error(first.span, format!("`{}` needs {want}", f.name.name))
+                    .label(format!("{} given", f.element_defaults.len()));
+            }
+            for e in &f.element_defaults {
+                if let Some(v) = types::constant(cx, t, &ty, e) {
+                    check_fits(cx, e.span, v, have);
+                    field.element_defaults.push(v & mask(have));
+                }
             }
         }
         if let Some(set) = &f.allowed {

@@ -216,6 +216,7 @@ fn constraints(
                 fixed: None,
                 allowed: None,
                 default: None,
+                element_defaults: Vec::new(),
                 is_tag: false,
                 view: false,
                 span: decl.name.span,

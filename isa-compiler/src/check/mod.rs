@@ -99,6 +99,7 @@ impl Checker {
             semantics: None,
             root: None,
             schedule: None,
+            program_end: None,
         };
         let targets: Vec<&ast::Target> = file
             .items
@@ -127,7 +128,38 @@ impl Checker {
         rules::lower(self, file, &origins, &mut t);
         semantics::lower(self, file, &origins, &mut t);
         schedule::extract(self, file, &origins, &mut t);
+        self.program_end(file, &mut t);
         t
+    }
+
+    /// `program_end field`: the one-bit field the assembler sets on a program's last
+    /// instruction; some instruction format must have it, and every format that has it as a
+    /// stored one-bit field.
+    fn program_end(&mut self, file: &ast::File, t: &mut ir::Target) {
+        let settings =
+            file.items.iter().filter_map(|i| if let ast::Item::Target(t) = i { Some(t) } else { None });
+        for s in settings.flat_map(|target| &target.settings).filter(|s| s.name.name == "program_end") {
+            let Some(ast::SettingValue::Name(name, _)) = s.values.first() else {
+                self.error(s.name.span, "`program_end` names a one-bit field: `program_end end_of_program`");
+                continue;
+            };
+            let mut found = false;
+            for f in &t.formats {
+                let Some(field) = f.fields.iter().find(|x| x.name == name.name) else { continue };
+                found = true;
+                if field.width() != 1 || field.array.is_some() || !field.is_stored() || field.view {
+                    self.error(
+                        name.span,
+                        format!("`{}` of format `{}` is not a stored one-bit field", name.name, f.name),
+                    )
+                    .with(field.span, "declared here");
+                }
+            }
+            if !found {
+                self.error(name.span, format!("no instruction format has a field `{}`", name.name));
+            }
+            t.program_end = Some(name.name.clone());
+        }
     }
 
     fn target_settings(&mut self, target: &ast::Target, t: &mut ir::Target) {
@@ -139,7 +171,7 @@ impl Checker {
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 // Resolved with the layouts and formats.
-                ("root" | "schedule", _) => {}
+                ("root" | "schedule" | "program_end", _) => {}
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
                         self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");
@@ -163,6 +195,10 @@ impl Checker {
                                 ignore_case: false,
                                 raw: None,
                                 end: None,
+                                block_comments: Vec::new(),
+                                separator: None,
+                                code_section: None,
+                                data_sections: Vec::new(),
                             };
                             for n in nested {
                                 match (n.name.name.as_str(), n.values.first()) {
@@ -176,9 +212,37 @@ impl Checker {
                                     ("ignore_case", _) => d.ignore_case = true,
                                     ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
                                     ("end", Some(ast::SettingValue::Str(r, _))) => d.end = Some(r.clone()),
+                                    ("separator", Some(ast::SettingValue::Str(r, sp))) => {
+                                        if r.trim().is_empty() {
+                                            self.error(*sp, "a statement separator must not be blank");
+                                        }
+                                        d.separator = Some(r.clone())
+                                    }
+                                    ("code_section", Some(ast::SettingValue::Str(r, _))) => {
+                                        d.code_section = Some(r.clone())
+                                    }
+                                    ("data_section", _) => {
+                                        for c in &n.values {
+                                            if let ast::SettingValue::Str(c, _) = c {
+                                                d.data_sections.push(c.clone());
+                                            }
+                                        }
+                                    }
+                                    ("block_comment", _) => match n.values.as_slice() {
+                                        [ast::SettingValue::Str(open, sp), ast::SettingValue::Str(close, _)] =>
+                                        {
+                                            if open.is_empty() || close.is_empty() {
+                                                self.error(*sp, "block comment markers must not be empty");
+                                            }
+                                            d.block_comments.push((open.clone(), close.clone()))
+                                        }
+                                        _ => {
+                                            self.error(n.name.span, "`block_comment` takes its opening and closing markers: `block_comment \"/*\", \"*/\"`");
+                                        }
+                                    },
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`");
                                     }
                                 }
                             }
@@ -203,6 +267,10 @@ impl Checker {
                 ignore_case: false,
                 raw: None,
                 end: None,
+                block_comments: Vec::new(),
+                separator: None,
+                code_section: None,
+                data_sections: Vec::new(),
             });
         }
     }

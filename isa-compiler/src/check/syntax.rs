@@ -88,7 +88,7 @@ fn report_cycles<'a>(
         for it in items {
             match it {
                 ast::TItem::Call(name, _, _) => out.push((&name.name, name.span)),
-                ast::TItem::Opt(_, body, _) => calls(body, out),
+                ast::TItem::Opt(_, body, _) | ast::TItem::AnyOrder(body, _) => calls(body, out),
                 ast::TItem::Lit(..) | ast::TItem::Hole { .. } => {}
             }
         }
@@ -265,6 +265,23 @@ impl Lowerer<'_, '_> {
                         out.push(SyntaxItem::Opt(c, inner));
                     }
                 },
+                ast::TItem::AnyOrder(groups, _) => {
+                    // A group that can never be present drops out; one always present is still
+                    // one of the groups (it is read wherever it stands).
+                    let mut lowered = Vec::new();
+                    for g in groups {
+                        if let ast::TItem::Opt(c, body, _) = g {
+                            match self.lower_cond(c, params) {
+                                CondExpr::Int(0) => {}
+                                c => {
+                                    let inner = self.items(body, params);
+                                    lowered.push(SyntaxItem::Opt(c, inner));
+                                }
+                            }
+                        }
+                    }
+                    out.push(SyntaxItem::AnyOrder(lowered));
+                }
             }
         }
         out

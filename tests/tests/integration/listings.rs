@@ -184,8 +184,12 @@ fn random_programs_hold_text_and_raw_words() {
         let name = format!("{} {}", t.name(), t.dialects()[d].name);
         eprintln!("{name}: {} lines, {listed_raw} raw, {undecodable} undecodable", lines.len());
         assert!(undecodable > 0 && listed_raw > undecodable, "{name}");
-        // Random words mostly hold bits no text shows; some still print as text.
-        assert!(lines.len() - listed_raw > lines.len() / 50, "{name}: too few words print as text");
+        // Random words mostly hold bits no text shows; some still print as text. Not so for
+        // Tegra's 128-bit VPE word, whose text needs some forty fields at grate's reset values:
+        // tegra_vs_roundtrip prints words drawn near them.
+        if t.name() != "tegra_vs" {
+            assert!(lines.len() - listed_raw > lines.len() / 50, "{name}: too few words print as text");
+        }
         let text = listing(&lines);
         assert_eq!(t.assemble(&text, d).expect("the listing assembles"), words, "{name}");
     }

@@ -17,6 +17,8 @@ mod sph_offsets;
 mod sph_reserved;
 mod sph_roundtrip;
 mod sph_validate;
+mod tegra_vs_programs;
+mod tegra_vs_roundtrip;
 mod vc4_facts;
 mod vc4_golden;
 mod vc4_interp;

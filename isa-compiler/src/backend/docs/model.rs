@@ -602,6 +602,11 @@ impl<'a> Model<'a> {
         if let Some(v) = f.default {
             notes.push(format!("default {}", self.value_with_number(&f.ty, v)));
         }
+        if !f.element_defaults.is_empty() {
+            let values: Vec<String> =
+                f.element_defaults.iter().map(|v| self.value_with_number(&f.ty, *v)).collect();
+            notes.push(format!("defaults [{}] (element 0 first)", values.join(", ")));
+        }
         if let Some((n, strides)) = &f.array {
             let same = strides.windows(2).all(|w| w[0] == w[1]);
             let strides = strides[..if same { strides.len().min(1) } else { strides.len() }]

@@ -310,6 +310,7 @@ fn docs_never_panic_on_odd_ir() {
             fixed: None,
             allowed: Some(vec![(5, 1)]),
             default: Some(u64::MAX),
+            element_defaults: Vec::new(),
             is_tag: true,
             view: false,
             span: t.formats[0].span,

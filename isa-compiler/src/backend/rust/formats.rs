@@ -281,17 +281,17 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                 values.push(quote!((#fname, #v)));
             }
             Some(_) => {
-                let check = check_and_raw(quote!(*element));
+                let check = check_and_raw(quote!(element));
                 let ins = insert(m, field, true);
                 encode.push(quote! {
-                    for (i, element) in self.#id.iter().enumerate() {
+                    for (i, &element) in self.#id.iter().enumerate() {
                         #check
                         #ins
                     }
                 });
-                let v = value_of(m, &field.ty, quote!(*x));
+                let v = value_of(m, &field.ty, quote!(x));
                 values.push(
-                    quote!((#fname, isa_runtime::value::Value::Array(self.#id.iter().map(|x| #v).collect()))),
+                    quote!((#fname, isa_runtime::value::Value::Array(self.#id.iter().map(|&x| #v).collect()))),
                 );
             }
         }
@@ -301,9 +301,10 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
         x.fixed.is_none() && !x.view && !x.is_tag && matches!(x.ty, Type::Enum(_) | Type::Switch { .. })
     });
     let undefined_fn = if uses_undefined {
+        let word = super::model::word_field(&m.word_ty);
         quote! {
             let undefined = |field: &'static str, value: u64| isa_runtime::DecodeError::UndefinedValue {
-                format: #spec_name, field, value, word: word as u128,
+                format: #spec_name, field, value, #word,
             };
         }
     } else {

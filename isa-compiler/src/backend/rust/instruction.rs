@@ -228,7 +228,10 @@ pub fn generate(m: &Model) -> TokenStream {
                 quote!(#n::from_word(word).map(Instruction::#n))
             }
         },
-        &quote!(return Err(isa_runtime::DecodeError::NoMatch { word: word as u128 });),
+        &{
+            let word = super::model::word_field(word_ty);
+            quote!(return Err(isa_runtime::DecodeError::NoMatch { #word });)
+        },
     );
     let match_tree = render(
         word_ty,

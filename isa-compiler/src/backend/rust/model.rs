@@ -178,6 +178,16 @@ pub fn hex(v: u128) -> TokenStream {
 }
 
 /// `word` as a `u64` (no cast when the word already is one).
+/// The field `word` of a runtime error, from `word` of type `word_ty`: without a cast where it
+/// already is the runtime's `u128`.
+pub fn word_field(word_ty: &TokenStream) -> TokenStream {
+    if word_ty.to_string() == "u128" {
+        quote!(word)
+    } else {
+        quote!(word: word as u128)
+    }
+}
+
 pub fn word_u64(word_ty: &TokenStream, shifted: TokenStream) -> TokenStream {
     if word_ty.to_string() == "u64" {
         shifted

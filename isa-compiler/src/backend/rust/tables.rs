@@ -95,7 +95,7 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
                     out.insert((a.0, d));
                     out.insert((b.0, d));
                 }
-                SyntaxItem::Opt(_, body) => walk(body, d, out),
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => walk(body, d, out),
                 SyntaxItem::Lit(_) | SyntaxItem::Show(_, Show::Num(_)) | SyntaxItem::Call(..) => {}
             }
         }
@@ -252,6 +252,10 @@ fn items(m: &Model, parts: &[Ident], d: usize, xs: &[SyntaxItem]) -> Vec<TokenSt
                 let body = items(m, parts, d, body);
                 quote!(Item::Opt(&#c, &[#(#body),*]))
             }
+            SyntaxItem::AnyOrder(groups) => {
+                let groups = items(m, parts, d, groups);
+                quote!(Item::AnyOrder(&[#(#groups),*]))
+            }
         })
         .collect()
 }
@@ -273,7 +277,8 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
         });
         let signed = matches!(field.ty, Type::SInt(_));
         // Fields the text does not give are 0 unless the spec names a default.
-        let default = match field.default.or(if field.view { None } else { Some(0) }) {
+        let element_default = field.element_defaults.get(element.unwrap_or(0) as usize).copied();
+        let default = match element_default.or(field.default).or(if field.view { None } else { Some(0) }) {
             Some(v) => {
                 let v = lit(v as u128);
                 quote!(Some(#v))
@@ -347,7 +352,27 @@ pub fn generate(m: &Model) -> TokenStream {
             Some(e) => quote!(Some(#e)),
             None => quote!(None),
         };
-        quote!(Dialect { name: #name, comments: &[#(#comments),*], ignore_case: #ic, raw: #raw, end: #end })
+        let separator = match &d.separator {
+            Some(e) => quote!(Some(#e)),
+            None => quote!(None),
+        };
+        let blocks = d.block_comments.iter().map(|(o, c)| quote!((#o, #c)));
+        let code_section = match &d.code_section {
+            Some(e) => quote!(Some(#e)),
+            None => quote!(None),
+        };
+        let data_sections = &d.data_sections;
+        quote!(Dialect {
+            name: #name,
+            comments: &[#(#comments),*],
+            block_comments: &[#(#blocks),*],
+            ignore_case: #ic,
+            raw: #raw,
+            end: #end,
+            separator: #separator,
+            code_section: #code_section,
+            data_sections: &[#(#data_sections),*],
+        })
     });
     let target = format_ident!("{}", camel(&t.name));
     let tname = &t.name;
@@ -364,6 +389,44 @@ pub fn generate(m: &Model) -> TokenStream {
         }
     } else {
         quote!()
+    };
+    // A 128-bit target's words are the runtime's: nothing to narrow or widen.
+    let (encode_body, wide_word) = if t.word_bits == 128 {
+        (quote!(insn.encode()), quote!(word))
+    } else {
+        (quote!(insn.encode().map(u128::from)), quote!(word as u128))
+    };
+    let (decode_body, match_body) = if t.word_bits == 128 {
+        (quote!(Instruction::decode(word)), quote!(Instruction::match_format(word)))
+    } else {
+        (
+            quote! {
+                match #word_ty::try_from(word) {
+                    Ok(w) => Instruction::decode(w),
+                    Err(_) => Err(isa_runtime::DecodeError::NoMatch { word }),
+                }
+            },
+            quote!(#word_ty::try_from(word).ok().and_then(Instruction::match_format)),
+        )
+    };
+    // Per encoding, the bit the assembler sets on a program's last instruction (0: none).
+    let program_end = match &t.program_end {
+        Some(name) => {
+            let masks = t.formats.iter().map(|f| {
+                let mask = f
+                    .fields
+                    .iter()
+                    .find(|x| &x.name == name)
+                    .map_or(0, |x| crate::placement::place(&x.pieces, 1));
+                lit(mask)
+            });
+            quote! {
+                fn program_end() -> &'static [u128] {
+                    &[#(#masks),*]
+                }
+            }
+        }
+        None => quote!(),
     };
     out.extend(quote! {
         /// Every encoding's description, in the order the assembler tries them.
@@ -392,18 +455,15 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             fn decode(word: u128) -> Result<Instruction, isa_runtime::DecodeError> {
-                match #word_ty::try_from(word) {
-                    Ok(w) => Instruction::decode(w),
-                    Err(_) => Err(isa_runtime::DecodeError::NoMatch { word }),
-                }
+                #decode_body
             }
 
             fn match_format(word: u128) -> Option<usize> {
-                #word_ty::try_from(word).ok().and_then(Instruction::match_format)
+                #match_body
             }
 
             fn encode(insn: &Instruction) -> Result<u128, isa_runtime::EncodeError> {
-                insn.encode().map(u128::from)
+                #encode_body
             }
 
             fn format_index(insn: &Instruction) -> usize {
@@ -419,6 +479,7 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             #schedule
+            #program_end
         }
 
         impl core::fmt::Display for Instruction {
@@ -434,7 +495,7 @@ pub fn generate(m: &Model) -> TokenStream {
         /// Prints a word in the named dialect (`None`: the default).
         pub fn disassemble(word: #word_ty, dialect: Option<&str>) -> Result<String, isa_runtime::DecodeError> {
             let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
-            isa_runtime::target::disassemble_word::<#target>(word as u128, d, 0)
+            isa_runtime::target::disassemble_word::<#target>(#wide_word, d, 0)
         }
 
         /// Assembles source text in the named dialect (`None`: the default); every error carries
