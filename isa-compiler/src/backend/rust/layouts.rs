@@ -690,6 +690,7 @@ fn with_reserved(l: &ir::Layout) -> ir::Layout {
             fixed: None,
             allowed: None,
             default: None,
+            element_defaults: Vec::new(),
             is_tag: false,
             view: false,
             span: crate::diag::Span::default(),
