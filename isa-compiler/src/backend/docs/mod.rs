@@ -4,10 +4,12 @@
 //! encoding or data layout, one value table per enum. The work is split by concern:
 //!
 //! - `model`: the view model, typed rows and sections computed from the IR;
+//! - `abi`: the view model of units and ABI layouts (expressions, worked examples);
 //! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
 //!   [`crate::placement`] answers;
 //! - `render`: the templates and the Markdown/HTML escaping of cells.
 
+mod abi;
 mod bits;
 mod model;
 mod render;

@@ -27,6 +27,8 @@ pub(super) struct Target {
     formats: Vec<Format>,
     schedule: Option<Schedule>,
     layouts: Vec<Layout>,
+    units: Vec<super::abi::Unit>,
+    abi_layouts: Vec<super::abi::AbiLayout>,
     enums: Vec<Enum>,
     numbers: Vec<Number>,
     properties: Vec<Property>,
@@ -251,6 +253,7 @@ struct Model<'a> {
     enum_anchors: Vec<String>,
     number_anchors: Vec<String>,
     layout_anchors: Vec<String>,
+    abi_anchors: Vec<String>,
     format_anchors: Vec<String>,
 }
 
@@ -269,9 +272,10 @@ impl<'a> Model<'a> {
         // Same order as the sections of the templates.
         let format_anchors = t.formats.iter().map(|f| anchor("format", &f.name)).collect();
         let layout_anchors = t.layouts.iter().map(|l| anchor("layout", &l.name)).collect();
+        let abi_anchors = t.abi_layouts.iter().map(|l| anchor("layout", &l.name)).collect();
         let enum_anchors = t.enums.iter().map(|e| anchor("enum", &e.name)).collect();
         let number_anchors = t.numbers.iter().map(|n| anchor("number", &n.name)).collect();
-        Model { t, enum_anchors, number_anchors, layout_anchors, format_anchors }
+        Model { t, enum_anchors, number_anchors, layout_anchors, abi_anchors, format_anchors }
     }
 
     fn target(&self) -> Target {
@@ -303,6 +307,13 @@ impl<'a> Model<'a> {
             formats: t.formats.iter().zip(&self.format_anchors).map(|(f, a)| self.format(f, a)).collect(),
             schedule: self.schedule(),
             layouts: (0..t.layouts.len()).map(|i| self.layout(i)).collect(),
+            units: super::abi::units(t),
+            abi_layouts: t
+                .abi_layouts
+                .iter()
+                .zip(&self.abi_anchors)
+                .map(|(l, anchor)| super::abi::abi_layout(t, l, anchor.clone()))
+                .collect(),
             enums: (0..t.enums.len()).map(|i| self.enumeration(i)).collect(),
             numbers: (0..t.numbers.len()).map(|i| self.number(i)).collect(),
             properties: self.properties(),
