@@ -461,7 +461,8 @@ fn abi_layout<'a>(
 
 /// One member of an ABI layout under the conditions `when`; `if` blocks add theirs.
 fn abi_member(p: Pair<Rule>, when: &[Expr], l: &mut AbiLayout) {
-    let sp = span(&p);
+    // The rule's own span runs over the blanks after it.
+    let sp = Span { start: p.as_span().start(), end: p.as_span().start() + p.as_str().trim_end().len() };
     match p.as_rule() {
         Rule::layout_if => {
             let mut it = p.into_inner();

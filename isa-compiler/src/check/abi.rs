@@ -395,7 +395,7 @@ fn check_every_value(
     let place = |offset: i64, length: i64| -> String {
         match unit.and_then(|u| u.register_names(offset as u64, length as u64)) {
             Some(names) => names,
-            None => format!("{unit_name}s {offset}..{}", offset + length - 1),
+            None => format!("`{unit_name}` units {offset}..{}", offset + length - 1),
         }
     };
     let mut reported = vec![false; members.len() + 1];
@@ -435,7 +435,11 @@ fn check_every_value(
                             }
                             (Some(o), Some(len)) if o >= 0 && len > 0 => {
                                 if !std::mem::replace(&mut reported[k], true) {
-                                    let end = if size > 0 { place(0, size) } else { "nothing".into() };
+                                    let extent = match size {
+                                        0 => String::new(),
+                                        1 => format!(": {}", place(0, 1)),
+                                        _ => format!(": {} to {}", place(0, 1), place(size - 1, 1)),
+                                    };
                                     cx.error(
                                         *span,
                                         format!(
@@ -443,13 +447,13 @@ fn check_every_value(
                                             place(o, len)
                                         ),
                                     )
-                                    .label(format!("the layout is {size} {unit_name}s: {end}"));
+                                    .label(format!("the layout is {size} `{unit_name}` units{extent}"));
                                 }
                                 break;
                             }
                             _ => {
                                 if !std::mem::replace(&mut reported[k], true) {
-                                    cx.error(*span, format!("{with}: {what} has no place (offset {offset:?}, length {length:?} {unit_name}s)"))
+                                    cx.error(*span, format!("{with}: {what} has no place (offset {offset:?}, length {length:?} `{unit_name}` units)"))
                                         .note("positions are at least 0 and lengths at least 1");
                                 }
                                 break;
@@ -478,8 +482,11 @@ fn check_every_value(
             }
             _ => {
                 if !std::mem::replace(&mut reported[members.len()], true) {
-                    cx.error(size_expr.span, format!("{with}: the size is not a number of {unit_name}s"))
-                        .note("it is negative, overflows or divides by zero");
+                    cx.error(
+                        size_expr.span,
+                        format!("{with}: the size is not a number of `{unit_name}` units"),
+                    )
+                    .note("it is negative, overflows or divides by zero");
                 }
             }
         }
