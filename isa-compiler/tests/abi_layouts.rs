@@ -107,3 +107,11 @@ fn a_size_that_goes_negative_is_reported() {
     let d = diagnose(&abi("layout A(n: u4) : half[n - 1] {\n}\n"));
     assert!(d.contains("with n = 0: the size is not a number of `half` units"), "{d}");
 }
+
+#[test]
+fn names_are_distinct_and_free_for_the_generated_methods() {
+    let d = diagnose(&abi("layout A(depth: bool) : half[4] {\n    depth: u32 @ 0\n}\n"));
+    assert!(d.contains("`depth` is declared twice in `A`"), "{d}");
+    let d = diagnose(&abi("layout A : half[4] {\n    size: u32 @ 0\n}\n"));
+    assert!(d.contains("`size` is a name the generated layout uses"), "{d}");
+}

@@ -41,7 +41,7 @@ impl Unit {
     pub fn name(&self, place: Place) -> String {
         let (offset, width) = (place.offset / self.bits, place.width / self.bits);
         match self.registers {
-            Some(r) if place.offset % self.bits == 0 && place.width % self.bits == 0 => {
+            Some(r) if place.offset.is_multiple_of(self.bits) && place.width.is_multiple_of(self.bits) => {
                 register_names(r.prefix, r.units, r.parts, offset.into(), width.into())
             }
             _ if place.width == 1 => format!("{} {}", self.name, place.offset / self.bits),

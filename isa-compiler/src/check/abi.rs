@@ -110,9 +110,6 @@ fn abi_layout(cx: &mut Checker, t: &ir::Target, l: &ast::AbiLayout) -> Option<ir
     let mut params = Vec::new();
     for p in &l.params {
         if let Some(ty) = param_type(cx, p) {
-            if l.params.iter().take_while(|q| !std::ptr::eq(*q, p)).any(|q| q.name.name == p.name.name) {
-                cx.error(p.name.span, format!("parameter `{}` is declared twice", p.name.name));
-            }
             params.push(ir::AbiParam { name: p.name.name.clone(), ty });
         }
     }
@@ -145,6 +142,7 @@ fn abi_layout(cx: &mut Checker, t: &ir::Target, l: &ast::AbiLayout) -> Option<ir
     let unit_bits = unit.map_or(1, |u| t.units[u.0].bits);
     let scope = Scope { params: &params, index: false };
     let size = lower(cx, &scope, &l.size);
+    names_are_distinct(cx, l);
     let mut members = Vec::new();
     for m in &l.members {
         if let Some(member) = member(cx, t, &params, unit_bits, unit, m) {
@@ -164,6 +162,27 @@ fn abi_layout(cx: &mut Checker, t: &ir::Target, l: &ast::AbiLayout) -> Option<ir
         check_every_value(cx, t, &layout, &l.size, &members);
     }
     Some(layout)
+}
+
+/// Parameters and named members are distinct, and none takes a name the generated layout
+/// uses for itself (each becomes a method).
+fn names_are_distinct(cx: &mut Checker, l: &ast::AbiLayout) {
+    const GENERATED: &[&str] = &["new", "size", "size_bits", "members", "place_of"];
+    let mut seen: Vec<&ast::Ident> = Vec::new();
+    let names = l.params.iter().map(|p| &p.name).chain(l.members.iter().filter_map(|m| m.name.as_ref()));
+    for name in names {
+        if GENERATED.contains(&name.name.as_str()) || name.name.ends_with("_count") {
+            cx.error(name.span, format!("`{}` is a name the generated layout uses", name.name)).note(
+                "`new`, `size`, `size_bits`, `members` and `<array>_count` are its methods: rename this",
+            );
+        }
+        if let Some(first) = seen.iter().find(|x| x.name == name.name) {
+            cx.error(name.span, format!("`{}` is declared twice in `{}`", name.name, l.name.name))
+                .with(first.span, "first declared here");
+        } else {
+            seen.push(name);
+        }
+    }
 }
 
 fn param_type(cx: &mut Checker, p: &ast::LayoutParam) -> Option<ir::AbiParamType> {

@@ -108,7 +108,7 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
     });
     // Every expression reads the parameters as `i64` locals.
     let locals = quote!(#(let #pnames = i64::from(self.#pnames);)*);
-    let size_atom = atom(&l.params, &l.size);
+    let size_u32 = as_u32(&l.params, &l.size);
     let mut accessors = TokenStream::new();
     let mut pushes = TokenStream::new();
     for m in &l.members {
@@ -130,7 +130,7 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
         match &m.count {
             Some(count) => {
                 let count_fn = format_ident!("{}_count", mname);
-                let count_atom = atom(&l.params, count);
+                let count_u32 = as_u32(&l.params, count);
                 let count_doc =
                     format!(" How many `{mname}` elements there are (0 when the member is absent).");
                 let count_when = m.when.as_ref().map(|w| {
@@ -143,7 +143,7 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
                     pub fn #count_fn(&self) -> u32 {
                         #locals
                         #count_when
-                        #count_atom as u32
+                        #count_u32
                     }
                     #d
                     #[doc = ""]
@@ -230,7 +230,7 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
             #[allow(unused_variables)]
             pub fn size(&self) -> u32 {
                 #locals
-                #size_atom as u32
+                #size_u32
             }
 
             /// The size in bits.
@@ -321,6 +321,20 @@ fn member_push(params: &[ir::AbiParam], m: &ir::AbiMember, name: &str) -> TokenS
             quote!(if #w != 0 { #body })
         }
         None => quote!({ #body }),
+    }
+}
+
+/// A count or size as `u32` (the checker proved it is one for every parameter value).
+fn as_u32(params: &[ir::AbiParam], e: &AbiExpr) -> TokenStream {
+    match e.constant().and_then(|v| u32::try_from(v).ok()) {
+        Some(v) => {
+            let v = proc_macro2::Literal::u32_suffixed(v);
+            quote!(#v)
+        }
+        None => {
+            let e = atom(params, e);
+            quote!(#e as u32)
+        }
     }
 }
 
