@@ -18,6 +18,7 @@ fn main() {
     let mut modules = String::new();
     let mut list = Vec::new();
     let mut data = Vec::new();
+    let mut abi = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -44,6 +45,9 @@ fn main() {
         if let Some(root) = isa_compiler::backend::rust::data_target_name(&target) {
             data.push(format!("&{}::{root}", target.name));
         }
+        if let Some(layouts) = isa_compiler::backend::rust::abi_target_name(&target) {
+            abi.push(format!("&{}::{layouts}", target.name));
+        }
     }
     modules.push_str(&format!(
         "/// Every built-in target.\npub static TARGETS: &[&dyn isa_runtime::target::Target] = &[{}];\n",
@@ -52,6 +56,10 @@ fn main() {
     modules.push_str(&format!(
         "/// Every built-in target whose root is a data layout.\npub static DATA_TARGETS: &[&dyn isa_runtime::layout::DataTarget] = &[{}];\n",
         data.join(", ")
+    ));
+    modules.push_str(&format!(
+        "/// Every built-in target with ABI layouts.\npub static ABI_TARGETS: &[&isa_runtime::abi::AbiTarget] = &[{}];\n",
+        abi.join(", ")
     ));
     if let Err(e) = std::fs::write(out.join("targets.rs"), modules) {
         fail(&format!("cannot write targets.rs: {e}"));

@@ -21,6 +21,11 @@ pub fn data_targets() -> &'static [&'static dyn isa_runtime::layout::DataTarget]
     DATA_TARGETS
 }
 
+/// Every built-in target with ABI layouts, by name order.
+pub fn abi_targets() -> &'static [&'static isa_runtime::abi::AbiTarget] {
+    ABI_TARGETS
+}
+
 /// The built-in target called `name`.
 pub fn target(name: &str) -> Option<&'static dyn isa_runtime::target::Target> {
     TARGETS.iter().copied().find(|t| t.name() == name)

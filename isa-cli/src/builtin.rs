@@ -2,6 +2,7 @@
 //! lookup of a target or dialect by the name given on the command line.
 
 use crate::error::{Error, Result};
+use isa_runtime::abi::AbiTarget;
 use isa_runtime::layout::DataTarget;
 use isa_runtime::target::Target;
 
@@ -15,6 +16,18 @@ pub fn builtin_targets() -> &'static [&'static dyn Target] {
 #[cfg(feature = "targets")]
 pub fn data_targets() -> &'static [&'static dyn DataTarget] {
     isa_generated::data_targets()
+}
+
+/// Every built-in target with ABI layouts.
+#[cfg(feature = "targets")]
+pub fn abi_targets() -> &'static [&'static AbiTarget] {
+    isa_generated::abi_targets()
+}
+
+/// None: this `isa` was built without the `targets` feature.
+#[cfg(not(feature = "targets"))]
+pub fn abi_targets() -> &'static [&'static AbiTarget] {
+    &[]
 }
 
 /// None: this `isa` was built without the `targets` feature.

@@ -14,7 +14,7 @@ mod files;
 mod words;
 
 use clap::{Args, Parser, Subcommand};
-use commands::{asm, decode, disasm, header, spec, targets, validate};
+use commands::{asm, decode, disasm, header, layout, spec, targets, validate};
 use error::{Outcome, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,6 +153,23 @@ enum Command {
         #[arg(long)]
         hex: bool,
     },
+    /// List a target's ABI layouts and their parameters, or place one: each member's offset and
+    /// width in bits (and its registers) and the total size, for `name=value` parameters
+    /// (`isa layout --target agx VertexPrologUniforms n=3 compute=false`).
+    Layout {
+        /// Built-in target (see `isa targets`).
+        #[arg(long, short, value_name = "TARGET")]
+        target: String,
+        /// Print `{"layout", "size", "fields": [{"name", "offset", "width"}]}` (bits).
+        #[arg(long)]
+        json: bool,
+        /// The layout; without it, the target's layouts are listed.
+        #[arg(value_name = "LAYOUT")]
+        layout: Option<String>,
+        /// Parameter values, `name=value` (numbers, `true`, `false`).
+        #[arg(value_name = "PARAM=VALUE")]
+        params: Vec<String>,
+    },
     /// Decode a program and run the target's validators; print each rule broken.
     Validate {
         /// Built-in target (see `isa targets`).
@@ -208,6 +225,9 @@ fn run(command: Command) -> Result<Outcome> {
             let (t, d) = target.resolve()?;
             let opts = asm::Options { file: &file, out: out.as_deref(), hex };
             asm::run(t, d, &opts)
+        }
+        Command::Layout { target, json, layout: name, params } => {
+            layout::run(&target, name.as_deref(), &params, json)
         }
         Command::Validate { target, hex, file } => match builtin::find_data_target(&target) {
             Some(t) => header::validate(t, &header::Input::File(&file)),

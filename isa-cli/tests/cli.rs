@@ -981,3 +981,100 @@ fn disasm_streams_a_binary_program() {
         "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)\n"
     );
 }
+
+// ---- ABI layouts (agx, seed 000) -------------------------------------------------------------
+
+#[test]
+fn targets_lists_agx_with_its_abi_layouts() {
+    let o = isa(&["targets"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("agx"))
+        .unwrap_or_else(|| panic!("no agx line in:\n{out}"));
+    assert!(line.contains("6 ABI layouts") && line.contains("Apple AGX G13"), "{line}");
+}
+
+#[test]
+fn layout_lists_the_layouts_and_their_parameters() {
+    let o = isa(&["layout", "--target", "agx"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("VertexPrologUniforms(n in 0..=32, compute: bool)"), "{out}");
+    assert!(out.contains("VertexRegisters(n in 0..=30)"), "{out}");
+}
+
+#[test]
+fn layout_places_the_vertex_prolog_uniforms() {
+    // n = 3, hardware vertex shader: 6n + 5 = 23 slots; the draw ID in slot 22 (u11l).
+    let o = isa(&["layout", "--target", "agx", "VertexPrologUniforms", "n=3", "compute=false"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("VertexPrologUniforms(n = 3, compute = false): 368 bits (23 uniform_half units)"),
+        "{out}"
+    );
+    let draw = out.lines().find(|l| l.starts_with("draw_id")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(draw.split_whitespace().collect::<Vec<_>>(), ["draw_id", "352", "16", "u11l"]);
+    assert!(!out.contains("input_assembly"), "a vertex shader has no input assembly pointer:\n{out}");
+}
+
+#[test]
+fn layout_json_for_a_compute_shader() {
+    // n = 3, hardware compute shader: 6n + 12 = 30 slots; input assembly at slot 6n + 8 = 26.
+    let o = isa(&["layout", "--target", "agx", "VertexPrologUniforms", "n=3", "compute=true", "--json"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let line = out.trim();
+    assert!(line.starts_with(r#"{"layout": "VertexPrologUniforms", "size": 480, "fields": ["#), "{line}");
+    assert!(line.contains(r#"{"name": "attrib_clamp[2]", "offset": 256, "width": 32}"#), "{line}");
+    assert!(line.ends_with(r#"{"name": "input_assembly", "offset": 416, "width": 64}]}"#), "{line}");
+}
+
+#[test]
+fn layout_colour_of_render_target_one_is_r8() {
+    let args = [
+        "layout",
+        "--target",
+        "agx",
+        "FragmentOutputs",
+        "render_targets=2",
+        "sample_shading=false",
+        "writes_depth=true",
+        "writes_stencil=false",
+        "forced_early_tests=false",
+    ];
+    let o = isa(&args);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let colour = out.lines().find(|l| l.starts_with("colour[1]")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(colour.split_whitespace().collect::<Vec<_>>(), ["colour[1]", "256", "128", "r8_r9_r10_r11"]);
+    let depth = out.lines().find(|l| l.starts_with("depth")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(depth.split_whitespace().last(), Some("r2"));
+}
+
+#[test]
+fn layout_parameter_mistakes_are_clear_errors() {
+    for (args, message) in [
+        (&["n=33", "compute=false"][..], "`n` = 33 is out of range 0..=32"),
+        (&["n=3"][..], "no value for `compute: bool`"),
+        (&["n=3", "compute=false", "m=1"][..], "VertexPrologUniforms has no parameter `m`"),
+        (&["n=3", "compute=2"][..], "`compute` is a bool (0 or 1), not 2"),
+        (&["n=three", "compute=false"][..], "`n=three` is not `name=value`"),
+        (&["n=1", "n=2", "compute=false"][..], "`n` is given more than once"),
+    ] {
+        let mut all = vec!["layout", "--target", "agx", "VertexPrologUniforms"];
+        all.extend_from_slice(args);
+        let o = isa(&all);
+        assert_code(&o, 2);
+        assert_no_panic(&o);
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+    let o = isa(&["layout", "--target", "agx", "NoSuchLayout"]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("target agx has no layout `NoSuchLayout`"), "{}", stderr(&o));
+    let o = isa(&["layout", "--target", "vc4"]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("target `vc4` has no ABI layouts; targets with them: agx"), "{}", stderr(&o));
+}

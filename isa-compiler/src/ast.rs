@@ -45,6 +45,78 @@ pub enum Item {
     Group(Group),
     /// `let name = expr`: a named value over the fields of whichever format uses it.
     Let(LetDef),
+    /// `unit name : bits { settings }`: what ABI layouts count in.
+    Unit(UnitDef),
+    /// `layout Name(params) : size { members }`: a layout with parameters or a unit.
+    AbiLayout(AbiLayout),
+}
+
+/// `unit name : bits { register "u", 32; halves "l", "h" }`
+#[derive(Debug, Clone)]
+pub struct UnitDef {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Bits per unit, and where they are written.
+    pub bits: (u64, Span),
+    /// How registers are named.
+    pub settings: Vec<Setting>,
+}
+
+/// A layout whose size, positions, array lengths and members depend on typed parameters, or
+/// that counts in a unit: where an ABI puts values in registers or uniforms.
+#[derive(Debug, Clone)]
+pub struct AbiLayout {
+    /// Doc comment.
+    pub doc: String,
+    /// Name.
+    pub name: Ident,
+    /// Parameters, in order.
+    pub params: Vec<LayoutParam>,
+    /// The unit positions and the size count (bits when absent).
+    pub unit: Option<Ident>,
+    /// The size, in units.
+    pub size: Expr,
+    /// Fields and reserved ranges, in order, each with the conditions it is under.
+    pub members: Vec<AbiMember>,
+    /// Members an ABI layout cannot have (constraints, syntax, switches, ...): reported.
+    pub unsupported: Vec<Span>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `n: u8 in 0..=32` or `compute: bool`.
+#[derive(Debug, Clone)]
+pub struct LayoutParam {
+    /// Name.
+    pub name: Ident,
+    /// Type (`bool`, `u8`); a missing type is reported by the checker.
+    pub ty: Option<Ident>,
+    /// `in lo..=hi`.
+    pub range: Option<(u64, u64, Span)>,
+}
+
+/// A field (`name[count]: type @ position`) or reserved range (`unused [name] @ position +:
+/// length`) of an ABI layout.
+#[derive(Debug, Clone)]
+pub struct AbiMember {
+    /// Doc comment.
+    pub doc: String,
+    /// Name (`None`: unnamed reserved units).
+    pub name: Option<Ident>,
+    /// Reserved units rather than a field.
+    pub reserved: bool,
+    /// Array length.
+    pub count: Option<Expr>,
+    /// Type (fields only).
+    pub ty: Option<Ident>,
+    /// Position and extent, in units (may use `i` for arrays).
+    pub at: Vec<BitPiece>,
+    /// The conditions of the enclosing `if` blocks, outermost first.
+    pub when: Vec<Expr>,
+    /// Where.
+    pub span: Span,
 }
 
 /// `group name(params) { members }`, or `form name(params) { members }` inside a format or group.
@@ -208,9 +280,7 @@ pub struct Layout {
     pub doc: String,
     /// Name.
     pub name: Ident,
-    /// Parameters of a parameterised layout.
-    pub params: Vec<Ident>,
-    /// Width in bits (an expression for parameterised layouts); formats default to the word.
+    /// Width in bits; formats default to the word.
     pub width: Option<Expr>,
     /// Fields, in order.
     pub fields: Vec<Field>,

@@ -23,6 +23,9 @@ pub struct FieldId(pub usize);
 /// array field (its place in `Format::slots()`). In a layout's constraints, a leaf.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SlotId(pub usize);
+/// A unit of ABI layouts (its place in `Target::units`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitId(pub usize);
 /// An instruction property (its place in `Target::properties`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PropertyId(pub usize);
@@ -48,6 +51,10 @@ pub struct Target {
     pub numbers: Vec<NumberFormat>,
     /// Data layouts (nested structs, headers).
     pub layouts: Vec<Layout>,
+    /// What ABI layouts count in.
+    pub units: Vec<Unit>,
+    /// Layouts placed from parameters (ABIs), in declaration order.
+    pub abi_layouts: Vec<AbiLayout>,
     /// Instruction encodings, in declaration order (the assembler tries them in this order).
     pub formats: Vec<Format>,
     /// Instruction properties used by program rules.
@@ -467,6 +474,193 @@ impl Target {
     /// Every format with its id, in declaration order.
     pub fn format_ids(&self) -> impl Iterator<Item = (FormatId, &Format)> {
         self.formats.iter().enumerate().map(|(i, f)| (FormatId(i), f))
+    }
+}
+
+/// What an ABI layout counts in (`unit uniform_slot : 16 { ... }`).
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// Name in the spec.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Bits per unit.
+    pub bits: u32,
+    /// How its registers are named.
+    pub registers: Option<Registers>,
+}
+
+/// Register names of a unit: `prefix` and the number, one suffix per unit of a register.
+#[derive(Debug, Clone)]
+pub struct Registers {
+    /// `r`, `u`.
+    pub prefix: String,
+    /// Units per register.
+    pub units: u32,
+    /// Suffix of each unit of a register, lowest first (empty for one-unit registers).
+    pub parts: Vec<String>,
+}
+
+impl Unit {
+    /// The names of `length` units from unit `offset` (`r3h`, `u6_u7`), if the unit has
+    /// register names.
+    pub fn register_names(&self, offset: u64, length: u64) -> Option<String> {
+        let r = self.registers.as_ref()?;
+        let parts: Vec<&str> = r.parts.iter().map(String::as_str).collect();
+        Some(isa_runtime::abi::register_names(&r.prefix, r.units, &parts, offset, length))
+    }
+}
+
+/// A layout placed from typed parameters: each member's position (in units), length and
+/// presence are expressions of them, checked for every parameter value.
+#[derive(Debug, Clone)]
+pub struct AbiLayout {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Parameters, in order.
+    pub params: Vec<AbiParam>,
+    /// The unit (`None`: bits).
+    pub unit: Option<UnitId>,
+    /// Size in units.
+    pub size: AbiExpr,
+    /// Members, in spec order.
+    pub members: Vec<AbiMember>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A parameter of an ABI layout.
+#[derive(Debug, Clone)]
+pub struct AbiParam {
+    /// Name.
+    pub name: String,
+    /// Its values.
+    pub ty: AbiParamType,
+}
+
+/// The values of an ABI layout parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbiParamType {
+    /// `bool` (0 or 1 in expressions).
+    Bool,
+    /// `uN in min..=max` (N ≤ 32).
+    UInt {
+        /// N.
+        bits: u32,
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+}
+
+impl AbiParamType {
+    /// The values, booleans as `0..=1`.
+    pub fn range(self) -> (i64, i64) {
+        match self {
+            AbiParamType::Bool => (0, 1),
+            AbiParamType::UInt { min, max, .. } => (min.into(), max.into()),
+        }
+    }
+}
+
+/// A member of an ABI layout.
+#[derive(Debug, Clone)]
+pub struct AbiMember {
+    /// Name (`None`: unnamed reserved units).
+    pub name: Option<String>,
+    /// Doc comment.
+    pub doc: String,
+    /// Reserved units (padding), not a value.
+    pub reserved: bool,
+    /// The type as written (`u64`, an enum), for fields.
+    pub type_name: Option<String>,
+    /// Array length (`None`: not an array).
+    pub count: Option<AbiExpr>,
+    /// First unit (may use the element index).
+    pub offset: AbiExpr,
+    /// Length in units.
+    pub length: AbiExpr,
+    /// Present only when this holds (non-zero).
+    pub when: Option<AbiExpr>,
+}
+
+/// An integer expression over an ABI layout's parameters (booleans are 0 and 1).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AbiExpr {
+    /// Constant.
+    Int(i64),
+    /// Parameter `k` of the layout.
+    Param(usize),
+    /// The array element's index (`i`).
+    Index,
+    /// Logical not.
+    Not(Box<AbiExpr>),
+    /// Conjunction.
+    And(Box<AbiExpr>, Box<AbiExpr>),
+    /// Disjunction.
+    Or(Box<AbiExpr>, Box<AbiExpr>),
+    /// Comparison (1 or 0).
+    Cmp(CmpOp, Box<AbiExpr>, Box<AbiExpr>),
+    /// Arithmetic.
+    Arith(ArithOp, Box<AbiExpr>, Box<AbiExpr>),
+    /// Conditional value.
+    If(Box<AbiExpr>, Box<AbiExpr>, Box<AbiExpr>),
+}
+
+impl AbiExpr {
+    /// The value for parameter values `params` and element `index` (`None` on overflow or
+    /// division by zero).
+    pub fn eval(&self, params: &[i64], index: i64) -> Option<i64> {
+        Some(match self {
+            AbiExpr::Int(v) => *v,
+            AbiExpr::Param(k) => *params.get(*k)?,
+            AbiExpr::Index => index,
+            AbiExpr::Not(a) => i64::from(a.eval(params, index)? == 0),
+            AbiExpr::And(a, b) => i64::from(a.eval(params, index)? != 0 && b.eval(params, index)? != 0),
+            AbiExpr::Or(a, b) => i64::from(a.eval(params, index)? != 0 || b.eval(params, index)? != 0),
+            AbiExpr::Cmp(op, a, b) => i64::from(op.holds(a.eval(params, index)?, b.eval(params, index)?)),
+            AbiExpr::Arith(op, a, b) => op.apply(a.eval(params, index)?, b.eval(params, index)?)?,
+            AbiExpr::If(c, a, b) => {
+                if c.eval(params, index)? != 0 {
+                    a.eval(params, index)?
+                } else {
+                    b.eval(params, index)?
+                }
+            }
+        })
+    }
+
+    /// The value when it depends on nothing.
+    pub fn constant(&self) -> Option<i64> {
+        if self.mentions_params() || self.mentions_index() {
+            None
+        } else {
+            self.eval(&[], 0)
+        }
+    }
+
+    /// Whether the element index appears.
+    pub fn mentions_index(&self) -> bool {
+        self.any(&|e| matches!(e, AbiExpr::Index))
+    }
+
+    fn mentions_params(&self) -> bool {
+        self.any(&|e| matches!(e, AbiExpr::Param(_)))
+    }
+
+    fn any(&self, f: &dyn Fn(&AbiExpr) -> bool) -> bool {
+        f(self)
+            || match self {
+                AbiExpr::Int(_) | AbiExpr::Param(_) | AbiExpr::Index => false,
+                AbiExpr::Not(a) => a.any(f),
+                AbiExpr::And(a, b) | AbiExpr::Or(a, b) | AbiExpr::Cmp(_, a, b) | AbiExpr::Arith(_, a, b) => {
+                    a.any(f) || b.any(f)
+                }
+                AbiExpr::If(c, a, b) => c.any(f) || a.any(f) || b.any(f),
+            }
     }
 }
 

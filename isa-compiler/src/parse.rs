@@ -89,7 +89,8 @@ fn describe(r: Rule) -> String {
         | Rule::fn_def
         | Rule::hook_def
         | Rule::group_def
-        | Rule::let_def => "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into(),
+        | Rule::let_def
+        | Rule::unit_def => "an item (`target`, `enum`, `format`, `layout`, `template`, ...)".into(),
         other => format!("{other:?}").replace('_', " "),
     }
 }
@@ -198,6 +199,17 @@ fn item(p: Pair<Rule>) -> Item {
                 .collect();
             Item::Number(NumberDef { doc, name, kind, args })
         }
+        Rule::layout_def if is_abi_layout(inner.clone()) => {
+            let name = ident(inner.next().expect("layout name"));
+            Item::AbiLayout(abi_layout(doc, name, sp, inner))
+        }
+        Rule::unit_def => {
+            let mut inner = inner.skip_while(|p| p.as_rule() == Rule::kw_unit);
+            let name = ident(inner.next().expect("unit name"));
+            let bits = inner.next().expect("unit bits");
+            let bits = (int_value(bits.as_str()), span(&bits));
+            Item::Unit(UnitDef { doc, name, bits, settings: inner.map(setting).collect() })
+        }
         Rule::layout_def | Rule::format_def => {
             let kind = if rule == Rule::format_def { LayoutKind::Format } else { LayoutKind::Data };
             let name = ident(inner.next().expect("layout name"));
@@ -269,7 +281,6 @@ fn body<'a>(
         kind,
         doc,
         name,
-        params: Vec::new(),
         width: None,
         fields: Vec::new(),
         unused: Vec::new(),
@@ -288,7 +299,6 @@ fn body<'a>(
     };
     for p in inner {
         match p.as_rule() {
-            Rule::layout_params => l.params = p.into_inner().map(ident).collect(),
             Rule::switch_type => l.union = Some(switch_type(p)),
             Rule::expr => l.width = Some(expr(p)),
             Rule::int => l.width = Some(Expr { kind: ExprKind::Int(int_value(p.as_str())), span: span(&p) }),
@@ -401,6 +411,119 @@ fn body<'a>(
         }
     }
     l
+}
+
+/// Whether a `layout` takes parameters, counts in a unit or has conditional members: then
+/// it is an ABI layout, a table of positions rather than a bit view.
+fn is_abi_layout<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>) -> bool {
+    inner.any(|p| matches!(p.as_rule(), Rule::layout_params | Rule::unit_size | Rule::layout_if))
+}
+
+/// The parameters, size and members of an ABI layout (after its name).
+fn abi_layout<'a>(
+    doc: String,
+    name: Ident,
+    sp: Span,
+    inner: impl Iterator<Item = Pair<'a, Rule>>,
+) -> AbiLayout {
+    let mut l = AbiLayout {
+        doc,
+        name,
+        params: Vec::new(),
+        unit: None,
+        size: Expr { kind: ExprKind::Int(0), span: sp },
+        members: Vec::new(),
+        unsupported: Vec::new(),
+        span: sp,
+    };
+    for p in inner {
+        match p.as_rule() {
+            Rule::layout_params => {
+                for param in p.into_inner() {
+                    let mut it = param.into_inner();
+                    let name = ident(it.next().expect("parameter name"));
+                    let ty = it.next().map(ident);
+                    let range = it.next().map(|r| {
+                        let rs = span(&r);
+                        let mut b = r.into_inner();
+                        let lo = int_value(b.next().expect("lo").as_str());
+                        let hi = int_value(b.next().expect("hi").as_str());
+                        (lo, hi, rs)
+                    });
+                    l.params.push(LayoutParam { name, ty, range });
+                }
+            }
+            Rule::unit_size => {
+                let mut it = p.into_inner();
+                l.unit = Some(ident(it.next().expect("unit")));
+                l.size = expr(it.next().expect("size"));
+            }
+            Rule::expr => l.size = expr(p),
+            Rule::switch_type => l.unsupported.push(span(&p)),
+            _ => abi_member(p, &[], &mut l),
+        }
+    }
+    l
+}
+
+/// One member of an ABI layout under the conditions `when`; `if` blocks add theirs.
+fn abi_member(p: Pair<Rule>, when: &[Expr], l: &mut AbiLayout) {
+    // The rule's own span runs over the blanks after it.
+    let sp = Span { start: p.as_span().start(), end: p.as_span().start() + p.as_str().trim_end().len() };
+    match p.as_rule() {
+        Rule::layout_if => {
+            let mut it = p.into_inner();
+            let mut inner_when = when.to_vec();
+            inner_when.push(expr(it.next().expect("condition")));
+            for m in it {
+                abi_member(m, &inner_when, l);
+            }
+        }
+        Rule::field => {
+            let f = field(p);
+            if f.fixed.is_some() || f.allowed.is_some() || f.default.is_some() {
+                l.unsupported.push(sp);
+            }
+            let ty = match f.ty {
+                TypeExpr::Named(t) => Some(t),
+                TypeExpr::Switch { span, .. } => {
+                    l.unsupported.push(span);
+                    None
+                }
+            };
+            l.members.push(AbiMember {
+                doc: f.doc,
+                name: Some(f.name),
+                reserved: false,
+                count: f.count,
+                ty,
+                at: f.bits,
+                when: when.to_vec(),
+                span: sp,
+            });
+        }
+        Rule::unused => {
+            let mut it = p.into_inner().peekable();
+            let doc = docs(&mut it);
+            let mut next = it.next().expect("bits");
+            let mut name = None;
+            if next.as_rule() == Rule::ident {
+                name = Some(ident(next));
+                next = it.next().expect("bits");
+            }
+            l.members.push(AbiMember {
+                doc,
+                name,
+                reserved: true,
+                count: None,
+                ty: None,
+                at: bitspec(next),
+                when: when.to_vec(),
+                span: sp,
+            });
+        }
+        _ => l.unsupported.push(sp),
+    }
 }
 
 /// The name, parameters and members of a group or form (after its keyword).

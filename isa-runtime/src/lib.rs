@@ -12,6 +12,8 @@
 //! - [`target`]: the object-safe [`target::Target`] trait, so tools never match over targets;
 //! - [`layout`]: what generated data layouts provide, and [`layout::DataTarget`], the
 //!   object-safe face of a target whose root is a layout (a header);
+//! - [`abi`]: ABI layouts (registers and uniform slots placed from run-time parameters) and
+//!   [`abi::AbiLayout`], their object-safe face;
 //! - [`program`]: program-rule violations reported by validators;
 //! - [`schedule`]: programs of instruction groups behind scheduling control words;
 //! - [`interp`]: the trap type of generated interpreters.
@@ -21,6 +23,7 @@
 
 extern crate alloc;
 
+pub mod abi;
 pub mod bits;
 pub mod error;
 pub mod format;

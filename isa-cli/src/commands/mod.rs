@@ -4,6 +4,7 @@ pub mod asm;
 pub mod decode;
 pub mod disasm;
 pub mod header;
+pub mod layout;
 pub mod spec;
 pub mod targets;
 pub mod validate;

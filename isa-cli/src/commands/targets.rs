@@ -26,6 +26,23 @@ pub fn run() -> Result<Outcome> {
                 t.title().to_string(),
             ]
         }))
+        .chain(
+            // A target of ABI layouts only is listed too.
+            crate::builtin::abi_targets()
+                .iter()
+                .filter(|a| {
+                    !builtin_targets().iter().any(|t| t.name() == a.name)
+                        && !data_targets().iter().any(|t| t.name() == a.name)
+                })
+                .map(|a| {
+                    [
+                        a.name.to_string(),
+                        "-".to_string(),
+                        format!("{} ABI layouts", a.layouts.len()),
+                        a.title.to_string(),
+                    ]
+                }),
+        )
         .collect();
     let width = |col: usize| rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
     let (w0, w1, w2) = (width(0), width(1), width(2));

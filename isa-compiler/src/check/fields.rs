@@ -25,11 +25,6 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
         if let ast::Item::Layout(l) = item {
             if l.kind == ast::LayoutKind::Data {
                 let w = match &l.width {
-                    _ if !l.params.is_empty() => {
-                        cx.error(l.name.span, "parameterised layouts are not implemented yet")
-                            .note("the language reference shows the planned syntax; this compiler accepts it only in documentation snippets");
-                        0
-                    }
                     Some(e) => match const_eval(e, None) {
                         Some(v) if v > 0 && v <= 1 << 16 => v as u32,
                         _ => {
@@ -435,7 +430,7 @@ fn fields_of(
 /// The reserved members of a data layout's value ([`placement::reserved_members`]) are named
 /// like fields: a field or another member of the same name is an error.
 fn reserved_names(cx: &mut Checker, l: &ast::Layout, layout: &ir::Layout) {
-    if !l.params.is_empty() || l.union.is_some() {
+    if l.union.is_some() {
         return;
     }
     let members = placement::reserved_members(layout);

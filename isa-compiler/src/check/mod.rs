@@ -5,9 +5,11 @@
 //! One concern per file: `families` (groups, forms and lets, expanded first into plain
 //! formats), `names` (the symbol table), `types` (enums, number formats, field
 //! types), `fields` (bits, overlaps, patterns), `ambiguity`, `syntax` (templates),
-//! `layouts` (unions, layout constraints, the root), `cond` (instruction expressions), `rules`
+//! `layouts` (unions, layout constraints, the root), `abi` (units and layouts placed from
+//! parameters), `cond` (instruction expressions), `rules`
 //! and `semantics`.
 
+mod abi;
 mod ambiguity;
 mod cond;
 mod families;
@@ -93,6 +95,8 @@ impl Checker {
             enums: Vec::new(),
             numbers: Vec::new(),
             layouts: Vec::new(),
+            units: Vec::new(),
+            abi_layouts: Vec::new(),
             formats: Vec::new(),
             properties: Vec::new(),
             rules: Vec::new(),
@@ -122,6 +126,7 @@ impl Checker {
         types::declare(self, file, &mut t);
         let origins = fields::layouts_and_formats(self, file, &mut t);
         layouts::check(self, file, &mut t);
+        abi::check(self, file, &mut t);
         ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &origins, &mut t);

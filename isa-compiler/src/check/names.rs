@@ -18,6 +18,7 @@ pub enum Kind {
     Hook,
     Group,
     Let,
+    Unit,
 }
 
 impl Kind {
@@ -34,6 +35,7 @@ impl Kind {
             Kind::Hook => "hook",
             Kind::Group => "group",
             Kind::Let => "let",
+            Kind::Unit => "unit",
         }
     }
 }
@@ -60,6 +62,8 @@ pub fn collect(file: &ast::File, diags: &mut Vec<Diagnostic>) -> Names {
             ast::Item::Hook(h) => (Kind::Hook, &h.name),
             ast::Item::Group(g) => (Kind::Group, &g.name),
             ast::Item::Let(l) => (Kind::Let, &l.name),
+            ast::Item::Unit(u) => (Kind::Unit, &u.name),
+            ast::Item::AbiLayout(l) => (Kind::Layout, &l.name),
         };
         if let Some((old_kind, old_span)) = names.items.get(&id.name) {
             let mut d = Diagnostic::error(id.span, format!("`{}` is defined twice", id.name));

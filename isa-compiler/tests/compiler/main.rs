@@ -2,6 +2,7 @@
 //! file): each module is a concern, run one with `cargo test -p isa-compiler --test compiler
 //! <module>`.
 
+mod abi_layouts;
 mod common;
 mod contract;
 mod diagnostics;

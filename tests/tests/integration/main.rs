@@ -1,6 +1,7 @@
 //! Every integration test of the workspace in one binary: the generated targets are linked
 //! once, not once per file. Each module is one concern (a target and what it checks).
 
+mod agx_abi;
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;

@@ -126,6 +126,7 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             layout(out, l)?;
         }
     }
+    abi_layouts(out, t)?;
     if !t.enums.is_empty() {
         out.push_str("\n<h2 id=\"enums\">Enums</h2>\n");
         for e in &t.enums {
@@ -286,9 +287,10 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
 /// The navigation: a list per section with tables, then links to the other sections.
 fn contents(out: &mut String, t: &Target) -> fmt::Result {
     out.push_str("<h2 id=\"contents\">Contents</h2>\n<nav>\n");
-    let sections: [(&str, Vec<(&str, &str)>); 3] = [
+    let sections: [(&str, Vec<(&str, &str)>); 4] = [
         ("Instruction encodings", t.formats.iter().map(|f| (&*f.name, &*f.anchor)).collect()),
         ("Data layouts", t.layouts.iter().map(|l| (&*l.name, &*l.anchor)).collect()),
+        ("ABI layouts", t.abi_layouts.iter().map(|l| (&*l.name, &*l.anchor)).collect()),
         ("Enums", t.enums.iter().map(|e| (&*e.name, &*e.anchor)).collect()),
     ];
     for (title, items) in &sections {
@@ -485,6 +487,86 @@ fn layout(out: &mut String, l: &Layout) -> fmt::Result {
         out.push_str("</table>");
     }
     out.push('\n');
+    Ok(())
+}
+
+/// The ABI layouts: units, then per layout its members as expressions and worked examples.
+fn abi_layouts(out: &mut String, t: &Target) -> fmt::Result {
+    if t.abi_layouts.is_empty() {
+        return Ok(());
+    }
+    out.push_str(
+        "\n<h2 id=\"abi-layouts\">ABI layouts</h2>\n\
+         <p>Layouts placed from parameters: each member's position and length count the layout's unit\n\
+         and are expressions of the parameters (<code>i</code> is an array element), checked for every\n\
+         parameter value. A member with a condition is present only when it holds.</p>",
+    );
+    if !t.units.is_empty() {
+        out.push_str(
+            "\n<table>\n<tr><th>Unit</th><th>Bits</th><th>Register names</th><th>Description</th></tr>\n",
+        );
+        for u in &t.units {
+            writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                html(&u.name),
+                u.bits,
+                html(&u.names),
+                html(&u.doc)
+            )?;
+        }
+        out.push_str("</table>");
+    }
+    out.push('\n');
+    for l in &t.abi_layouts {
+        write!(
+            out,
+            "\n<h3 id=\"{}\">Layout <code>{}</code></h3>\n{}\n<p>Parameters: {}. Size: {} {}.</p>\n<table>\n\
+             <tr><th>Member</th><th>Type</th><th>Position</th><th>Length</th><th>Present when</th><th>Description</th></tr>\n",
+            esc(&l.anchor),
+            esc(&l.name),
+            block(&l.doc),
+            html(&l.params),
+            html(&l.size),
+            html(&l.unit)
+        )?;
+        for r in &l.rows {
+            writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                html(&r.member),
+                html(&r.ty),
+                html(&r.position),
+                html(&r.length),
+                html(&r.when),
+                html(&r.doc)
+            )?;
+        }
+        out.push_str("</table>");
+        for x in &l.examples {
+            let values = if x.values.is_empty() {
+                "Worked out".to_string()
+            } else {
+                format!("For {}", esc(&x.values))
+            };
+            write!(
+                out,
+                "\n<p>{values}: size {}.</p>\n<table>\n<tr><th>Member</th><th>Registers</th><th>Units</th><th>Bits</th></tr>\n",
+                html(&x.size)
+            )?;
+            for r in &x.rows {
+                writeln!(
+                    out,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    html(&r.member),
+                    html(&r.place),
+                    esc(&r.position),
+                    esc(&r.bits)
+                )?;
+            }
+            out.push_str("</table>");
+        }
+    }
     Ok(())
 }
 

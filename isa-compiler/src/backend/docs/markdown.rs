@@ -84,6 +84,7 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             layout(out, l)?;
         }
     }
+    abi_layouts(out, t)?;
     if !t.enums.is_empty() {
         out.push_str("\n## Enums\n");
         for e in &t.enums {
@@ -204,6 +205,7 @@ fn contents(out: &mut String, t: &Target) -> fmt::Result {
     let f = t.formats.iter().map(|f| (&*f.name, &*f.anchor));
     entries(out, "Instruction encodings", "instruction-encodings", f)?;
     entries(out, "Data layouts", "data-layouts", t.layouts.iter().map(|l| (&*l.name, &*l.anchor)))?;
+    entries(out, "ABI layouts", "abi-layouts", t.abi_layouts.iter().map(|l| (&*l.name, &*l.anchor)))?;
     entries(out, "Enums", "enums", t.enums.iter().map(|e| (&*e.name, &*e.anchor)))?;
     let flat = [
         (!t.numbers.is_empty(), "Number formats", "number-formats"),
@@ -365,6 +367,63 @@ fn layout(out: &mut String, l: &Layout) -> fmt::Result {
                 type_cell(&r.ty),
                 md(&r.doc)
             )?;
+        }
+    }
+    Ok(())
+}
+
+/// The ABI layouts: units, then per layout its members as expressions and worked examples.
+fn abi_layouts(out: &mut String, t: &Target) -> fmt::Result {
+    if t.abi_layouts.is_empty() {
+        return Ok(());
+    }
+    out.push_str(
+        "\n## ABI layouts\n\n\
+         Layouts placed from parameters: each member's position and length count the layout's unit\n\
+         and are expressions of the parameters (`i` is an array element), checked for every parameter\n\
+         value. A member with a condition is present only when it holds.",
+    );
+    if !t.units.is_empty() {
+        out.push_str("\n\n| Unit | Bits | Register names | Description |\n|---|---|---|---|\n");
+        for u in &t.units {
+            writeln!(out, "| {} | {} | {} | {} |", md(&u.name), u.bits, md(&u.names), md(&u.doc))?;
+        }
+    }
+    out.push('\n');
+    for l in &t.abi_layouts {
+        write!(out, "\n### Layout `{}`\n\n", l.name)?;
+        doc_paragraph(out, &l.doc)?;
+        write!(
+            out,
+            "Parameters: {}. Size: {} {}.\n\n\
+             | Member | Type | Position | Length | Present when | Description |\n|---|---|---|---|---|---|\n",
+            block(&l.params),
+            block(&l.size),
+            block(&l.unit)
+        )?;
+        for r in &l.rows {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                md(&r.member),
+                md(&r.ty),
+                md(&r.position),
+                md(&r.length),
+                md(&r.when),
+                md(&r.doc)
+            )?;
+        }
+        for x in &l.examples {
+            let values =
+                if x.values.is_empty() { "Worked out".to_string() } else { format!("For {}", x.values) };
+            write!(
+                out,
+                "\n{values}: size {}.\n\n| Member | Registers | Units | Bits |\n|---|---|---|---|\n",
+                block(&x.size)
+            )?;
+            for r in &x.rows {
+                writeln!(out, "| {} | {} | {} | {} |", md(&r.member), md(&r.place), r.position, r.bits)?;
+            }
         }
     }
     Ok(())

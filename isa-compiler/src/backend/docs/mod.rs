@@ -4,11 +4,13 @@
 //! encoding or data layout, one value table per enum. The work is split by concern:
 //!
 //! - `model`: the view model, typed rows and sections computed from the IR;
+//! - `abi`: the view model of units and ABI layouts (expressions, worked examples);
 //! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
 //!   [`crate::placement`] answers;
 //! - `markdown`, `html`: the two documents, laid out from the model;
 //! - `render`: the Markdown/HTML escaping of cells and the text conventions both share.
 
+mod abi;
 mod bits;
 mod html;
 mod markdown;

@@ -24,6 +24,8 @@ pub(super) struct Target {
     pub(super) formats: Vec<Format>,
     pub(super) schedule: Option<Schedule>,
     pub(super) layouts: Vec<Layout>,
+    pub(super) units: Vec<super::abi::Unit>,
+    pub(super) abi_layouts: Vec<super::abi::AbiLayout>,
     pub(super) enums: Vec<Enum>,
     pub(super) numbers: Vec<Number>,
     pub(super) properties: Vec<Property>,
@@ -229,6 +231,7 @@ struct Model<'a> {
     enum_anchors: Vec<String>,
     number_anchors: Vec<String>,
     layout_anchors: Vec<String>,
+    abi_anchors: Vec<String>,
     format_anchors: Vec<String>,
 }
 
@@ -247,9 +250,10 @@ impl<'a> Model<'a> {
         // Same order as the sections of the templates.
         let format_anchors = t.formats.iter().map(|f| anchor("format", &f.name)).collect();
         let layout_anchors = t.layouts.iter().map(|l| anchor("layout", &l.name)).collect();
+        let abi_anchors = t.abi_layouts.iter().map(|l| anchor("layout", &l.name)).collect();
         let enum_anchors = t.enums.iter().map(|e| anchor("enum", &e.name)).collect();
         let number_anchors = t.numbers.iter().map(|n| anchor("number", &n.name)).collect();
-        Model { t, enum_anchors, number_anchors, layout_anchors, format_anchors }
+        Model { t, enum_anchors, number_anchors, layout_anchors, abi_anchors, format_anchors }
     }
 
     fn target(&self) -> Target {
@@ -281,6 +285,13 @@ impl<'a> Model<'a> {
             formats: t.formats.iter().zip(&self.format_anchors).map(|(f, a)| self.format(f, a)).collect(),
             schedule: self.schedule(),
             layouts: (0..t.layouts.len()).map(|i| self.layout(i)).collect(),
+            units: super::abi::units(t),
+            abi_layouts: t
+                .abi_layouts
+                .iter()
+                .zip(&self.abi_anchors)
+                .map(|(l, anchor)| super::abi::abi_layout(t, l, anchor.clone()))
+                .collect(),
             enums: (0..t.enums.len()).map(|i| self.enumeration(i)).collect(),
             numbers: (0..t.numbers.len()).map(|i| self.number(i)).collect(),
             properties: self.properties(),

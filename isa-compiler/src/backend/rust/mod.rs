@@ -1,5 +1,6 @@
 //! The Rust backend: one formatted, `unsafe`-free module per target.
 //!
+//! - `abi`: ABI layouts, placed from run-time parameters;
 //! - `enums`: the spec's enums and switch-typed fields;
 //! - `formats`: one struct per encoding with checked decode and encode;
 //! - `instruction`: the `Instruction` enum and its decision-tree decoder;
@@ -9,6 +10,7 @@
 //! - `schedule`: scheduling control words and whole-program decode and encode;
 //! - `interp`: the interpreter skeleton.
 
+mod abi;
 pub mod derive;
 mod enums;
 mod formats;
@@ -41,11 +43,17 @@ pub fn data_target_name(t: &ir::Target) -> Option<&'static str> {
     t.root.map(|_| "TARGET")
 }
 
+/// The static describing a target's ABI layouts (`ABI`), if it has any.
+pub fn abi_target_name(t: &ir::Target) -> Option<&'static str> {
+    (!t.abi_layouts.is_empty()).then_some("ABI")
+}
+
 /// Like [`generate`], naming `source` in the header.
 pub fn generate_from(t: &ir::Target, source: &str) -> String {
     let m = model::Model::new(t);
     let enums = enums::generate(&m);
     let layouts = layouts::generate(&m);
+    let abi = abi::generate(&m);
     // A target of data layouts only (a header) has no instructions to decode or assemble.
     let instructions = if t.formats.is_empty() {
         quote!()
@@ -72,6 +80,7 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
 
         #enums
         #layouts
+        #abi
         #instructions
     };
     let text = match syn::parse2::<syn::File>(file.clone()) {

@@ -1,0 +1,296 @@
+//! ABI layouts: where a calling convention puts values in registers or uniform slots, for
+//! parameters known only at run time (how many vertex attributes, whether the shader runs as a
+//! compute shader). Generated code computes every member's [`Place`] from checked parameters;
+//! this module names places after registers (`r3h`, `u6_u7`) and reads `name=value` arguments,
+//! so tools handle every target's ABI layouts alike through [`AbiLayout`].
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// How the registers of a unit are named: `prefix` and the register number, and for a register
+/// wider than the unit, one suffix per part (`l`, `h`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registers {
+    /// The register file's prefix (`r`, `u`).
+    pub prefix: &'static str,
+    /// Units per register.
+    pub units: u32,
+    /// The suffix of each unit of a register, lowest first (empty when a register is one unit).
+    pub parts: &'static [&'static str],
+}
+
+/// What an ABI layout counts in: 16-bit uniform slots, 16-bit halves of 32-bit registers, bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unit {
+    /// The unit's name in the spec.
+    pub name: &'static str,
+    /// Bits per unit.
+    pub bits: u32,
+    /// Register names, if the unit lives in registers.
+    pub registers: Option<Registers>,
+}
+
+impl Unit {
+    /// One bit, unnamed: the unit of a layout that declares none.
+    pub const BIT: Unit = Unit { name: "bit", bits: 1, registers: None };
+
+    /// The registers `place` occupies (`r3h`, `u6_u7`, `r8_r9_r10_r11`), or its units
+    /// (`bits 40..47`) when the unit has no register names or the place splits a unit.
+    pub fn name(&self, place: Place) -> String {
+        let (offset, width) = (place.offset / self.bits, place.width / self.bits);
+        match self.registers {
+            Some(r) if place.offset.is_multiple_of(self.bits) && place.width.is_multiple_of(self.bits) => {
+                register_names(r.prefix, r.units, r.parts, offset.into(), width.into())
+            }
+            _ if place.width == 1 => format!("{} {}", self.name, place.offset / self.bits),
+            _ => format!("{}s {}..{}", self.name, offset, offset + width.max(1) - 1),
+        }
+    }
+}
+
+/// The names of `length` units from unit `offset`, joined by `_`: a whole register is named
+/// once (`r3`), a part of one by its suffix (`r3h`). `units` is units per register and `parts`
+/// their suffixes (ignored when a register is one unit).
+pub fn register_names(prefix: &str, units: u32, parts: &[&str], offset: u64, length: u64) -> String {
+    let units = u64::from(units.max(1));
+    let mut names = Vec::new();
+    let (mut at, end) = (offset, offset.saturating_add(length));
+    while at < end {
+        let (register, part) = (at / units, at % units);
+        if part == 0 && end - at >= units {
+            names.push(format!("{prefix}{register}"));
+            at += units;
+        } else {
+            let suffix = usize::try_from(part).ok().and_then(|p| parts.get(p)).copied().unwrap_or("?");
+            names.push(format!("{prefix}{register}{suffix}"));
+            at += 1;
+        }
+    }
+    names.join("_")
+}
+
+/// Where a member lies: `width` bits from bit `offset` of the layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// First bit.
+    pub offset: u32,
+    /// Width in bits.
+    pub width: u32,
+}
+
+impl Place {
+    /// The first unit, counted in `unit`s.
+    pub fn offset_in(&self, unit: &Unit) -> u32 {
+        self.offset / unit.bits
+    }
+
+    /// The width, counted in `unit`s.
+    pub fn width_in(&self, unit: &Unit) -> u32 {
+        self.width / unit.bits
+    }
+}
+
+/// One member of an ABI layout for given parameters: an array element is one member
+/// (`attrib_base[2]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's name, with the element index for arrays.
+    pub name: String,
+    /// Where it lies.
+    pub place: Place,
+    /// Reserved units (padding) rather than a value.
+    pub reserved: bool,
+}
+
+/// An ABI layout's members and total size for one choice of parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// Total size in bits.
+    pub size: u32,
+    /// Members present for these parameters, in spec order.
+    pub members: Vec<Member>,
+}
+
+/// The values a parameter takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `true`/`false` (`1`/`0` through [`AbiLayout::place`]).
+    Bool,
+    /// An integer in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+}
+
+/// A parameter of an ABI layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    /// Name in the spec.
+    pub name: &'static str,
+    /// Its values.
+    pub kind: ParamKind,
+}
+
+impl Param {
+    /// The range of values, booleans as `0..=1`.
+    pub fn range(&self) -> (i64, i64) {
+        match self.kind {
+            ParamKind::Bool => (0, 1),
+            ParamKind::Int { min, max } => (min.into(), max.into()),
+        }
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            ParamKind::Bool => write!(f, "{}: bool", self.name),
+            ParamKind::Int { min, max } => write!(f, "{} in {min}..={max}", self.name),
+        }
+    }
+}
+
+/// Parameters an ABI layout cannot be placed for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    /// A value outside the parameter's range.
+    OutOfRange {
+        /// The layout.
+        layout: &'static str,
+        /// The parameter.
+        param: Param,
+        /// The value given.
+        value: i64,
+    },
+    /// A parameter without a value.
+    Missing {
+        /// The layout.
+        layout: &'static str,
+        /// The parameter.
+        param: Param,
+    },
+    /// A value for a parameter the layout does not have.
+    Unknown {
+        /// The layout.
+        layout: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// Two values for one parameter.
+    Repeated {
+        /// The layout.
+        layout: &'static str,
+        /// The parameter.
+        param: Param,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::OutOfRange { layout, param, value } => match param.kind {
+                ParamKind::Bool => write!(f, "{layout}: `{}` is a bool (0 or 1), not {value}", param.name),
+                ParamKind::Int { min, max } => {
+                    write!(f, "{layout}: `{}` = {value} is out of range {min}..={max}", param.name)
+                }
+            },
+            ParamError::Missing { layout, param } => write!(f, "{layout}: no value for `{param}`"),
+            ParamError::Unknown { layout, name } => write!(f, "{layout} has no parameter `{name}`"),
+            ParamError::Repeated { layout, param } => {
+                write!(f, "{layout}: `{}` is given more than once", param.name)
+            }
+        }
+    }
+}
+
+impl core::error::Error for ParamError {}
+
+/// Checks `value` against `param` (generated constructors call this for every parameter).
+pub fn check_param(layout: &'static str, param: Param, value: i64) -> Result<(), ParamError> {
+    let (min, max) = param.range();
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(ParamError::OutOfRange { layout, param, value })
+    }
+}
+
+/// An ABI layout, for tools that handle every target's layouts alike.
+pub trait AbiLayout: Sync {
+    /// The layout's name in the spec.
+    fn name(&self) -> &'static str;
+    /// Its doc comment.
+    fn doc(&self) -> &'static str;
+    /// What positions and sizes count in.
+    fn unit(&self) -> &'static Unit;
+    /// Its parameters, in order.
+    fn params(&self) -> &'static [Param];
+    /// Members and size for parameter values in [`AbiLayout::params`] order (booleans as 0/1).
+    fn place(&self, values: &[i64]) -> Result<Placed, ParamError>;
+
+    /// Members and size for `name = value` pairs, every parameter given once.
+    fn place_named(&self, args: &[(&str, i64)]) -> Result<Placed, ParamError> {
+        let layout = self.name();
+        if let Some((name, _)) = args.iter().find(|(name, _)| !self.params().iter().any(|p| p.name == *name))
+        {
+            return Err(ParamError::Unknown { layout, name: String::from(*name) });
+        }
+        let mut values = Vec::new();
+        for &param in self.params() {
+            let mut given = args.iter().filter(|(name, _)| *name == param.name);
+            match (given.next(), given.next()) {
+                (Some(&(_, value)), None) => values.push(value),
+                (None, _) => return Err(ParamError::Missing { layout, param }),
+                (Some(_), Some(_)) => return Err(ParamError::Repeated { layout, param }),
+            }
+        }
+        self.place(&values)
+    }
+}
+
+/// The ABI layouts of one target, for tools that list them.
+#[derive(Clone, Copy)]
+pub struct AbiTarget {
+    /// Short name (`agx`).
+    pub name: &'static str,
+    /// Full name.
+    pub title: &'static str,
+    /// Its ABI layouts, in spec order.
+    pub layouts: &'static [&'static dyn AbiLayout],
+}
+
+impl AbiTarget {
+    /// The layout called `name`.
+    pub fn layout(&self, name: &str) -> Option<&'static dyn AbiLayout> {
+        self.layouts.iter().copied().find(|l| l.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HALF: Unit = Unit {
+        name: "gpr_half",
+        bits: 16,
+        registers: Some(Registers { prefix: "r", units: 2, parts: &["l", "h"] }),
+    };
+
+    #[test]
+    fn register_names_follow_applegpu() {
+        let name = |offset: u32, width: u32| HALF.name(Place { offset: offset * 16, width: width * 16 });
+        assert_eq!(name(7, 1), "r3h");
+        assert_eq!(name(6, 1), "r3l");
+        assert_eq!(name(4, 2), "r2");
+        assert_eq!(name(16, 8), "r8_r9_r10_r11");
+        // A 48-bit span starting on a high half.
+        assert_eq!(name(23, 3), "r11h_r12");
+        assert_eq!(Unit::BIT.name(Place { offset: 40, width: 8 }), "bits 40..47");
+        assert_eq!(register_names("u", 1, &[], 6, 2), "u6_u7");
+    }
+}
