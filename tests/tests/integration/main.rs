@@ -4,6 +4,7 @@
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;
+mod fuzz;
 mod listings;
 mod maxwell_facts;
 mod maxwell_golden;
