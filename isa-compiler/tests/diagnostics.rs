@@ -308,3 +308,27 @@ fn format_field_wider_than_a_value() {
     let source = "target t {\n    word 128\n    dialect asm\n}\nlayout Big : 72 {\n    a: u64 @ 63:0\n    b: u8 @ 71:64\n}\nformat f {\n    op: u8 @ 127:120 is 1\n    big: Big @ [71:64, 63:0]\n    syntax asm { \"f\" }\n}\n";
     insta::assert_snapshot!(diagnose(source));
 }
+
+/// Found by the spec fuzzer (generated spec #2 of the integration slice, seed 0x15_0012_0014):
+/// `unused @ 92:4` in a 128-bit format was "bit positions must be constant non-negative
+/// numbers"; each wrong piece now says what is wrong with it.
+#[test]
+fn each_wrong_bit_piece_says_why() {
+    let head = "target t {\n    word 128\n    dialect asm\n}\n";
+    let one = |bits: &str| {
+        diagnose(&format!("{head}format f {{\n    op: u4 @ 127:124 is 1\n    unused @ {bits}\n    syntax asm {{ \"f\" }}\n}}\n"))
+    };
+    let wide = one("92:4");
+    assert!(wide.contains("error: a bit range of 89 bits: a piece is at most 64 bits wide"), "{wide}");
+    assert!(wide.contains("bad.isa:7:14"), "{wide}");
+    assert!(wide.contains("split it into pieces"), "{wide}");
+    let below = one("3 - 5 +: 2");
+    assert!(below.contains("error: bit -2 is below bit 0"), "{below}");
+    let empty = one("4 +: 0");
+    assert!(empty.contains("error: a bit range of no bits"), "{empty}");
+    let far = one("1048576");
+    assert!(far.contains("error: bit 1048576 is beyond the last bit a spec can name"), "{far}");
+    let name = one("x");
+    assert!(name.contains("error: bit positions must be constant numbers"), "{name}");
+}
+
