@@ -332,3 +332,14 @@ fn each_wrong_bit_piece_says_why() {
     assert!(name.contains("error: bit positions must be constant numbers"), "{name}");
 }
 
+/// Found by the spec fuzzer's full run (seed 20261125, generated spec #187): `enum E1 : u1 {}`
+/// was accepted, and a format with a field of that type compiled but never decoded a word.
+#[test]
+fn an_enum_without_values_is_an_error() {
+    let d = diagnose(&spec(
+        "enum E1 : u1 {\n}\n\nformat f {\n    op: u3 @ 31:29 is 0\n    x: E1 @ 28\n    unused @ 27:0\n    syntax asm { \"f \" {x} }\n}\n",
+    ));
+    assert!(d.contains("error: enum `E1` has no values"), "{d}");
+    assert!(d.contains("bad.isa:5:6"), "{d}");
+    assert!(d.contains("its format would never decode"), "{d}");
+}
