@@ -143,3 +143,22 @@ fn rustc_stage_finds_warnings_and_undecodable_formats() {
     assert_eq!(verdicts[2], Verdict::Undecodable(vec!["f".to_string()]));
 }
 
+/// Found by the full run (seed 20261125, generated specs #3 and #206): a format of fixed fields
+/// only (`op ... is 0` and `zero @ 5:0`) generated `let mut word` that nothing changed, so the
+/// module did not compile with `-D warnings`. Compiled here with a usual format beside it.
+#[test]
+fn a_format_of_fixed_fields_only_compiles_without_warnings() {
+    let source = "target g {\n    word 8\n    dialect a { comment \"#\" }\n}\n\n\
+                  format f0 {\n    op: u2 @ 7:6 is 0\n    zero @ 5:0\n    syntax a { \"m0\" }\n}\n\n\
+                  format f1 {\n    op: u2 @ 7:6 is 1\n    x: u6 @ 5:0\n    syntax a { \"m1 \" {x} }\n}\n";
+    let (rust, unit) = match specs::check_spec(source) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+    };
+    assert!(rust.contains("let word: u8 = Self::FIXED_BITS;"), "{rust}");
+    let dir = out("fixed-only");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts =
+        scratch.compile(&[Unit { origin: "fixed only".into(), source: source.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}
