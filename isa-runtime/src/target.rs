@@ -919,6 +919,12 @@ pub trait Target: Sync {
     fn dialects(&self) -> &'static [Dialect];
     /// Decodes one word into its encoding name and fields.
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError>;
+    /// Every encoding, in the order the assembler tries them.
+    fn formats(&self) -> &'static [&'static Format];
+    /// Decodes one word and encodes the instruction again: the index of its encoding in
+    /// [`Target::formats`] and what the encoder makes of it (the word itself, but for the
+    /// encoding's don't-care bits), so tools can check the round trip without the typed API.
+    fn reencode(&self, word: u128) -> Result<(usize, Result<u128, EncodeError>), DecodeError>;
     /// Decodes and prints one word at address `pc`.
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError>;
     /// A word's text in a dialect ([`text_of_word`]): `None` when no arm of its syntax shows
@@ -976,6 +982,13 @@ impl<T: Isa> Target for T {
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError> {
         let insn = T::decode(word)?;
         Ok(Decoded { name: T::formats()[T::format_index(&insn)].name, fields: T::fields(&insn) })
+    }
+    fn formats(&self) -> &'static [&'static Format] {
+        T::formats()
+    }
+    fn reencode(&self, word: u128) -> Result<(usize, Result<u128, EncodeError>), DecodeError> {
+        let insn = T::decode(word)?;
+        Ok((T::format_index(&insn), T::encode(&insn)))
     }
     fn disassemble(&self, word: u128, dialect: usize, pc: u64) -> Result<String, DecodeError> {
         disassemble_word::<T>(word, dialect, pc)

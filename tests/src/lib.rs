@@ -1,5 +1,8 @@
 //! Integration tests of the isa workspace live in `tests/`; this crate holds what several of
-//! them share: the seed documents' worked programs and a deterministic random generator.
+//! them share: the seed documents' worked programs and a deterministic random generator, and the
+//! fuzzer ([`fuzz`]) that the `fuzz` binary runs in full and the tests run a slice of.
+
+pub mod fuzz;
 
 /// Seed 004's uniform example: four uniforms converted and packed into r5 with the MUL packs
 /// 8a, 8b, 8c, 8d (the first instruction is the seed's worked word 0xD14059E5_20820DF7), the

@@ -168,15 +168,27 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>, max_width
             }
             ast::BitPiece::Width(lo, w, sp) => (const_eval(lo, i), const_eval(w, i), *sp),
         };
-        match (lo, width) {
+        // Each way a piece can be wrong has its own message: a wide `unused` range read as
+        // "not a constant" sends the reader looking for the wrong mistake.
+        let problem = match (lo, width) {
             (Some(lo), Some(w)) if lo >= 0 && w > 0 && lo < 1 << 20 && w <= max_width => {
-                out.push(Piece { lo: lo as u32, width: w as u32 })
+                out.push(Piece { lo: lo as u32, width: w as u32 });
+                continue;
             }
-            _ => {
-                cx.error(sp, "bit positions must be constant non-negative numbers (and `i` in arrays)");
+            (Some(lo), _) if lo < 0 => format!("bit {lo} is below bit 0"),
+            (Some(lo), _) if lo >= 1 << 20 => {
+                format!("bit {lo} is beyond the last bit a spec can name (2^20 - 1)")
+            }
+            (Some(_), Some(w)) if w <= 0 => "a bit range of no bits".to_string(),
+            (Some(_), Some(w)) => {
+                cx.error(sp, format!("a bit range of {w} bits: a piece is at most {max_width} bits wide"))
+                    .note("split it into pieces (`unused @ 127:64` and `unused @ 63:0`)");
                 return None;
             }
-        }
+            _ => "bit positions must be constant numbers (and `i` in arrays)".to_string(),
+        };
+        cx.error(sp, problem);
+        return None;
     }
     Some(out)
 }

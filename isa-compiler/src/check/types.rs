@@ -130,6 +130,12 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             semantics: None,
         });
     }
+    if e.variants.is_empty() {
+        // No word holds a value of it: a format with a field of this type could never decode.
+        cx.error(e.name.span, format!("enum `{}` has no values", e.name.name))
+            .label("give it at least one value")
+            .note("a field of an enum without values can hold nothing, so its format would never decode");
+    }
     let signature = e.signature.as_ref().map(|s| {
         let params =
             s.params.iter().map(|(n, ty)| (n.name.clone(), super::semantics::scalar(cx, ty))).collect();

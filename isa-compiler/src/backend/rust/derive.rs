@@ -235,6 +235,8 @@ pub fn struct_impl(
     };
     let fixed = hex(placement::fixed_bits(&f.fields));
     let word_param = if decode.is_empty() && matches.is_empty() { quote!(_word) } else { quote!(word) };
+    // A format of fixed fields only sets no bit: `mut` would be an unused-mut warning.
+    let word_binding = if encode.is_empty() { quote!(word) } else { quote!(mut word) };
     Ok(quote! {
         impl #self_ty {
             /// Bits in a word.
@@ -257,7 +259,7 @@ pub fn struct_impl(
             /// than its `is` is `EncodeError::NotAllowed`.
             #[allow(clippy::unnecessary_cast, clippy::identity_op)]
             pub fn to_word(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
-                let mut word: #word_ty = Self::FIXED_BITS;
+                let #word_binding: #word_ty = Self::FIXED_BITS;
                 #(#encode)*
                 Ok(word)
             }

@@ -312,6 +312,8 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     };
     let uses_word = decode.iter().any(|_| true);
     let word_param = if uses_word { quote!(word) } else { quote!(_word) };
+    // A format of fixed fields only sets no bit: `mut` would be an unused-mut warning.
+    let word_binding = if encode.is_empty() { quote!(word) } else { quote!(mut word) };
     quote! {
         #docs
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -338,7 +340,7 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             /// Encodes the instruction; a value that does not fit its field is an error.
             #[allow(clippy::unnecessary_cast)]
             pub fn to_word(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
-                let mut word: #word_ty = Self::FIXED_BITS;
+                let #word_binding: #word_ty = Self::FIXED_BITS;
                 #(#encode)*
                 Ok(word)
             }

@@ -1,0 +1,644 @@
+//! Specs through the checker: the shipped specs mutated token by token, and small generated
+//! specs (and their mutations). The checker never panics or hangs; what it rejects it rejects
+//! with diagnostics located in the spec; what it accepts goes through the backends (the Rust
+//! module and the documentation), and on to rustc in [`super::rustc`].
+
+use super::{Rand, NUMBERS_SPEC};
+use std::fmt::Write as _;
+
+/// One lexical token of a spec, or the blanks and comments between tokens.
+#[derive(Debug, Clone, PartialEq)]
+struct Token {
+    text: String,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Blank,
+    Ident,
+    Number,
+    Str,
+    Punct,
+}
+
+const PUNCTS: &[&str] =
+    &["..=", "+:", "=>", "==", "!=", "&&", "||", "<<", ">>", "<=", ">=", "..", "->", "::"];
+
+/// Splits a spec into tokens; concatenating them gives the spec back.
+fn lex(source: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(c) = rest.chars().next() {
+        let (len, kind) = if c.is_whitespace() {
+            (rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len()), Kind::Blank)
+        } else if rest.starts_with("//") {
+            (rest.find('\n').unwrap_or(rest.len()), Kind::Blank)
+        } else if c == '"' {
+            let mut end = rest.len();
+            let mut escaped = false;
+            for (i, ch) in rest.char_indices().skip(1) {
+                match ch {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => {
+                        end = i + 1;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            (end, Kind::Str)
+        } else if c.is_ascii_digit() {
+            (
+                rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len()),
+                Kind::Number,
+            )
+        } else if c.is_alphabetic() || c == '_' {
+            (rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len()), Kind::Ident)
+        } else {
+            let len = PUNCTS.iter().find(|p| rest.starts_with(*p)).map_or(c.len_utf8(), |p| p.len());
+            (len, Kind::Punct)
+        };
+        out.push(Token { text: rest[..len].to_string(), kind });
+        rest = &rest[len..];
+    }
+    out
+}
+
+/// Strings a spec might hold where another string was.
+const STRINGS: &[&str] =
+    &["\"\"", "\"{v}\"", "\"{\"", "\"}\"", "\"\\\"\"", "\" \"", "\"r{v-99}\"", "\"{v+1}\"", "\"é\""];
+
+/// One token-level mutation of `source` (a spec); `rng` decides which and where.
+pub fn mutate(source: &str, rng: &mut Rand) -> String {
+    let mut toks = lex(source);
+    let real: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].kind != Kind::Blank).collect();
+    let Some(&at) = rng.pick(&real) else { return source.to_string() };
+    // A token near `at`: most mutations that matter are local (a field and its neighbour).
+    let near = |rng: &mut Rand| {
+        let k = real.iter().position(|&i| i == at).unwrap_or(0) as isize + rng.below(17) as isize - 8;
+        real[k.clamp(0, real.len() as isize - 1) as usize]
+    };
+    let of_kind =
+        |kind: Kind| -> Vec<usize> { real.iter().copied().filter(|&i| toks[i].kind == kind).collect() };
+    match rng.below(13) {
+        0 => toks[at].text.clear(),
+        1 => {
+            let copy = toks[at].clone();
+            toks.insert(at, Token { text: " ".into(), kind: Kind::Blank });
+            toks.insert(at, copy);
+        }
+        2 => {
+            let other = near(rng);
+            let a = toks[at].text.clone();
+            toks[at].text = std::mem::replace(&mut toks[other].text, a);
+        }
+        3 | 4 => {
+            // A number at the edge of some width (bit positions, widths, values).
+            let numbers = of_kind(Kind::Number);
+            if let Some(&i) = rng.pick(&numbers) {
+                toks[i].text = (*rng.pick(NUMBERS_SPEC).unwrap_or(&"0")).to_string();
+            }
+        }
+        5 => {
+            // A name where another was: a field for another, an enum for a type, a keyword.
+            let names = of_kind(Kind::Ident);
+            if let (Some(&i), Some(&j)) = (rng.pick(&names), rng.pick(&names)) {
+                toks[i].text = toks[j].text.clone();
+            }
+        }
+        6 => {
+            // A bit range `hi:lo`: reversed, or moved by one.
+            let ranges: Vec<usize> = (2..toks.len())
+                .filter(|&i| {
+                    toks[i].kind == Kind::Number
+                        && toks[i - 1].text == ":"
+                        && toks[i - 2].kind == Kind::Number
+                })
+                .collect();
+            if let Some(&i) = rng.pick(&ranges) {
+                if rng.one_in(2) {
+                    let hi = toks[i - 2].text.clone();
+                    toks[i - 2].text = std::mem::replace(&mut toks[i].text, hi);
+                } else {
+                    let shift =
+                        |t: &str, d: i64| t.parse::<i64>().map_or(t.to_string(), |v| (v + d).to_string());
+                    let d = if rng.one_in(2) { 1 } else { -1 };
+                    toks[i - 2].text = shift(&toks[i - 2].text, d);
+                    toks[i].text = shift(&toks[i].text, d);
+                }
+            }
+        }
+        7..=9 => return mutate_lines(source, rng),
+        10 => toks.truncate(at),
+        11 => {
+            let strings = of_kind(Kind::Str);
+            if let Some(&i) = rng.pick(&strings) {
+                toks[i].text = (*rng.pick(STRINGS).unwrap_or(&"\"\"")).to_string();
+            }
+        }
+        _ => {
+            let other = near(rng);
+            let copy = toks[other].clone();
+            toks.insert(at, Token { text: " ".into(), kind: Kind::Blank });
+            toks.insert(at, copy);
+        }
+    }
+    toks.into_iter().map(|t| t.text).collect()
+}
+
+/// A line-level mutation: delete, duplicate or swap lines (a field twice, a field gone).
+fn mutate_lines(source: &str, rng: &mut Rand) -> String {
+    let mut lines: Vec<&str> = source.lines().collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let at = rng.below(lines.len());
+    match rng.below(3) {
+        0 => {
+            lines.remove(at);
+        }
+        1 => {
+            let to = if rng.one_in(2) { at } else { rng.below(lines.len()) };
+            lines.insert(to, lines[at]);
+        }
+        _ => {
+            let other = (at + 1 + rng.below(3)).min(lines.len() - 1);
+            lines.swap(at, other);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// `source` after 1 to `max` mutations.
+pub fn mutated(source: &str, max: usize, rng: &mut Rand) -> String {
+    let mut out = source.to_string();
+    for _ in 0..1 + rng.below(max) {
+        out = mutate(&out, rng);
+    }
+    out
+}
+
+/// A small random spec: a target with one or two dialects, enums, and a few formats whose
+/// fields, clauses, views, arrays, groups, templates and guarded syntax arms are drawn at
+/// random. Most are accepted (the formats' opcodes differ and the fields do not overlap);
+/// mutations of them reach the rest.
+pub fn generate(rng: &mut Rand) -> String {
+    let word = *rng.pick(&[8u32, 16, 32, 32, 64, 64, 128]).unwrap_or(&32);
+    let mut s = String::new();
+    let two = rng.one_in(3);
+    let _ = writeln!(s, "/// A generated target.\ntarget g {{\n    word {word}");
+    if rng.one_in(2) {
+        let _ = writeln!(s, "    byte_order {}", if rng.one_in(2) { "big" } else { "little" });
+    }
+    let raw = if rng.one_in(4) { "" } else { " raw \".word\"" };
+    let _ = writeln!(s, "    dialect a {{ comment \"#\"{raw} }}");
+    if two {
+        let end = if rng.one_in(2) { " end \" ;\"" } else { "" };
+        let _ = writeln!(s, "    dialect b {{ comment \"//\" raw \".w\" ignore_case true{end} }}");
+    }
+    s.push_str("}\n\n");
+
+    // Enums: their widths and a variant name of each.
+    let mut enums: Vec<(String, u32, Option<String>)> = Vec::new();
+    for e in 0..rng.below(4) {
+        let width = 1 + rng.below(6) as u32;
+        let size = 1u64 << width;
+        let name = format!("E{e}");
+        let _ = writeln!(s, "enum {name} : u{width} {{");
+        let mut v = 0u64;
+        // A variant of one value, for `default` clauses (a range's name is not a value).
+        let mut single = None;
+        let mut k = 0;
+        while v < size {
+            let vname = format!("v{k}");
+            k += 1;
+            // The first variant is one value, so no enum is empty.
+            match if k == 1 { 4 } else { rng.below(5) } {
+                0 if v + 1 < size => {
+                    let hi = (v + 1 + rng.below(4) as u64).min(size - 1);
+                    let spelled = if two && rng.one_in(2) {
+                        format!(" a \"{vname}{{v}}\" b \"X{{v}}\"")
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(s, "    {vname}({v}..={hi}){spelled}");
+                    v = hi + 1;
+                }
+                1 => {
+                    v += 1 + rng.below(3) as u64;
+                    continue;
+                }
+                _ => {
+                    let spelled = match rng.below(4) {
+                        0 => format!(" \".{vname}\""),
+                        1 if two => format!(" a \"{vname}\" b \"{}\"", vname.to_uppercase()),
+                        2 => " \"\"".to_string(),
+                        _ => String::new(),
+                    };
+                    let _ = writeln!(s, "    {vname} = {v}{spelled}");
+                    single.get_or_insert_with(|| vname.clone());
+                    v += 1;
+                }
+            }
+            if k > 12 {
+                break;
+            }
+        }
+        match rng.below(4) {
+            0 => s.push_str("    rest(_)\n"),
+            1 => s.push_str("    , else \"???\"\n"),
+            _ => {}
+        }
+        s.push_str("}\n\n");
+        enums.push((name, width, single));
+    }
+
+    // A group of fields every format may use: a predicate at the bottom of the word.
+    let group = rng.one_in(3) && word >= 16;
+    if group {
+        s.push_str("group guarded {\n    neg: bool @ 3\n    pred: u3 @ 2:0 default 7\n");
+        s.push_str("    template guard {\n        | pred == 7 && !neg => \"\"\n        | _ => \"@\" [neg: \"!\"] \"P\" {pred} \" \"\n    }\n}\n\n");
+    }
+    if rng.one_in(3) {
+        s.push_str("/// Shows a value in hex.\ntemplate hex(x) { \"0x\" {x:x} }\n\n");
+    }
+
+    let formats = 1 + rng.below(5);
+    let op_bits = (usize::BITS - formats.leading_zeros()).max(1);
+    for f in 0..formats {
+        let _ = writeln!(s, "/// Format {f}.\nformat f{f} {{");
+        let _ = writeln!(s, "    op: u{op_bits} @ {}:{} is {f}", word - 1, word - op_bits);
+        let bottom = if group { 4 } else { 0 };
+        if group {
+            s.push_str("    use guarded\n");
+        }
+        let mut hi = word - op_bits; // the next free bit, exclusive
+        let mut shown: Vec<String> = Vec::new();
+        let mut flags: Vec<String> = Vec::new();
+        let mut n = 0;
+        while hi > bottom && n < 6 {
+            let free = hi - bottom;
+            let name = format!("x{n}");
+            n += 1;
+            match rng.below(9) {
+                0 => {
+                    let w = 1 + rng.below(free.min(8) as usize) as u32;
+                    let zero = if rng.one_in(2) { "unused" } else { "zero" };
+                    let _ = writeln!(s, "    {zero} @ {}:{}", hi - 1, hi - w);
+                    hi -= w;
+                }
+                1 => {
+                    let _ = writeln!(s, "    {name}: bool @ {}", hi - 1);
+                    hi -= 1;
+                    flags.push(name);
+                }
+                2 if !enums.is_empty() => {
+                    let (e, w, v) = rng.pick(&enums).cloned().unwrap_or_default();
+                    if w > free {
+                        continue;
+                    }
+                    let clause = match v {
+                        Some(v) if rng.one_in(3) => format!(" default {v}"),
+                        _ => String::new(),
+                    };
+                    let _ = writeln!(s, "    {name}: {e} @ {}:{}{clause}", hi - 1, hi - w);
+                    hi -= w;
+                    shown.push(format!("{{{name}}}"));
+                }
+                3 if free >= 4 => {
+                    // An array of two-bit elements, ascending or descending.
+                    let count = 2 + rng.below((free / 2 - 1).min(3) as usize) as u32;
+                    let lo = hi - 2 * count;
+                    let bits = if rng.one_in(2) {
+                        format!("{lo} + 2 * i +: 2")
+                    } else {
+                        format!("{} - 2 * i +: 2", hi - 2)
+                    };
+                    let _ = writeln!(s, "    {name}[{count}]: u2 @ {bits}");
+                    for i in 0..count {
+                        shown.push(format!("{{{name}[{i}]}}"));
+                    }
+                    hi = lo;
+                }
+                4 if free >= 2 => {
+                    let w = 2 + rng.below(free.min(16) as usize - 1) as u32;
+                    let _ = writeln!(s, "    {name}: s{w} @ {}:{}", hi - 1, hi - w);
+                    shown.push(format!("{{{name}:s}}"));
+                    hi -= w;
+                }
+                _ => {
+                    let w = 1 + rng.below(free.min(20) as usize) as u32;
+                    let max = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                    let clause = match rng.below(5) {
+                        0 => format!(" default {}", rng.bits() & max),
+                        1 if w > 1 => format!(" in 0..={}", (max / 2).max(1)),
+                        _ => String::new(),
+                    };
+                    let _ = writeln!(s, "    {name}: u{w} @ {}:{}{clause}", hi - 1, hi - w);
+                    let hole = match rng.below(4) {
+                        0 => format!("{{{name}:#x}}"),
+                        1 if s.contains("template hex") => format!("hex({name})"),
+                        _ => format!("{{{name}}}"),
+                    };
+                    shown.push(hole);
+                    hi -= w;
+                }
+            }
+        }
+        // Don't-care bits in pieces of at most 64 bits, as every piece is.
+        while hi > bottom {
+            let lo = hi.saturating_sub(64).max(bottom);
+            let _ = writeln!(s, "    unused @ {}:{lo}", hi - 1);
+            hi = lo;
+        }
+        if word >= 16 && rng.one_in(4) {
+            let _ = writeln!(s, "    view all: u{} @ {}:0", word.min(64), word.min(64) - 1);
+        }
+        let guard = if group { "guard " } else { "" };
+        let flag_items: String = flags.iter().map(|f| format!(" [{f}: \".{f}\"]")).collect();
+        let operands =
+            if shown.is_empty() { String::new() } else { format!(" \" \" {}", shown.join(" \", \" ")) };
+        let body = format!("{guard}\"m{f}\"{flag_items}{operands}");
+        let _ = writeln!(s, "    syntax a {{ {body} }}");
+        if two {
+            match (rng.below(3), flags.first()) {
+                (0, Some(flag)) => {
+                    let _ = writeln!(
+                        s,
+                        "    syntax b {{\n        | {flag} => {body}\n        | _ => {body}\n    }}"
+                    );
+                }
+                _ => {
+                    let _ = writeln!(s, "    syntax b {{ {} }}", body.replace("\"m", "\"M"));
+                }
+            }
+        }
+        s.push_str("}\n\n");
+    }
+    s
+}
+
+/// What the checker made of one spec.
+#[derive(Debug)]
+pub enum Checked {
+    /// Accepted: the generated Rust module and the name of its instruction type, if any.
+    Accepted {
+        /// The Rust module.
+        rust: String,
+        /// The type implementing `isa_runtime::target::Isa`.
+        unit: Option<String>,
+    },
+    /// Rejected with diagnostics; `unlocated` says what is wrong with them, if anything.
+    Rejected {
+        /// A diagnostic that does not point into the spec, or no diagnostic at all.
+        unlocated: Option<String>,
+    },
+}
+
+/// The whole front of the pipeline on one spec: check, then on acceptance the Rust backend
+/// and the documentation; on rejection, the diagnostics rendered. Panics are the caller's.
+pub fn check_spec(source: &str) -> Checked {
+    match isa_compiler::check_source(source) {
+        Ok(target) => {
+            let rust = isa_compiler::backend::rust::generate_from(&target, "fuzz.isa");
+            let _ = isa_compiler::backend::docs::markdown(&target);
+            let _ = isa_compiler::backend::docs::html(&target);
+            Checked::Accepted { rust, unit: isa_compiler::backend::rust::target_type_name(&target) }
+        }
+        Err(diagnostics) => {
+            let _ = isa_compiler::diag::render("fuzz.isa", source, &diagnostics);
+            let inside = |s: isa_compiler::diag::Span| {
+                s.start <= s.end
+                    && s.end <= source.len()
+                    && source.is_char_boundary(s.start)
+                    && source.is_char_boundary(s.end)
+            };
+            let unlocated = if diagnostics.total() == 0 {
+                Some("rejected without a diagnostic".to_string())
+            } else {
+                diagnostics.iter().find_map(|d| {
+                    let spans = std::iter::once(&d.primary).chain(&d.secondary);
+                    spans
+                        .clone()
+                        .any(|l| !inside(l.span))
+                        .then(|| format!("a span outside the spec: {}", d.message))
+                })
+            };
+            Checked::Rejected { unlocated }
+        }
+    }
+}
+
+/// How many specs of each kind to try, and which accepted ones go on to rustc.
+#[derive(Debug, Clone)]
+pub struct SpecPlan {
+    /// Mutations of the shipped specs and of generated specs.
+    pub mutated: u64,
+    /// Generated specs, unmutated.
+    pub generated: u64,
+    /// At most this many mutations per mutated spec.
+    pub max_mutations: usize,
+    /// Whether accepted specs go through rustc.
+    pub compile: bool,
+    /// At most this many accepted mutations of the shipped specs go through rustc (they are
+    /// large: rustc takes seconds for each); accepted generated specs always do.
+    pub compile_shipped: u64,
+}
+
+/// What the specs did.
+#[derive(Debug, Default, Clone)]
+pub struct SpecCounts {
+    /// Mutated specs tried.
+    pub mutated: u64,
+    /// Generated specs tried.
+    pub generated: u64,
+    /// Specs the checker accepted.
+    pub accepted: u64,
+    /// Specs it rejected with located diagnostics.
+    pub rejected: u64,
+    /// Rejections without a diagnostic pointing into the spec.
+    pub unlocated: u64,
+    /// Cases that panicked (checker or backends).
+    pub panics: u64,
+    /// Cases that missed their deadline.
+    pub hangs: u64,
+    /// Accepted specs whose Rust rustc compiled with `-D warnings`, decode check run.
+    pub compiled: u64,
+    /// Accepted specs whose Rust was the same as an earlier one's (compiled once).
+    pub same_code: u64,
+    /// Accepted specs not sent to rustc (beyond `compile_shipped`, or compiling off).
+    pub not_compiled: u64,
+    /// Accepted specs whose Rust did not compile (or warned).
+    pub compile_failures: u64,
+    /// Accepted specs with a format for which no word decodes.
+    pub undecodable: u64,
+}
+
+impl std::fmt::Display for SpecCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "mutated {}, generated {}, accepted {}, rejected {} (unlocated {}), panics {}, hangs {}; \
+             rustc: compiled {} (+{} with the same code), not compiled {}, compile failures {}, \
+             specs with a format that decodes nothing {}",
+            self.mutated,
+            self.generated,
+            self.accepted,
+            self.rejected,
+            self.unlocated,
+            self.panics,
+            self.hangs,
+            self.compiled,
+            self.same_code,
+            self.not_compiled,
+            self.compile_failures,
+            self.undecodable
+        )
+    }
+}
+
+/// The shipped specs, by file name.
+pub fn shipped() -> Vec<(String, String)> {
+    let dir = super::repository().join("isa-specs");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "isa"))
+        .filter_map(|p| {
+            Some((p.file_name()?.to_string_lossy().into_owned(), std::fs::read_to_string(&p).ok()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Case `case` of the spec stage: its origin (for the report) and its text.
+pub fn spec_case(
+    plan: &SpecPlan,
+    bases: &[(String, String)],
+    seed: u64,
+    case: u64,
+) -> (String, String, bool) {
+    let mut rng = Rand::new(super::case_seed(seed, 0x5bec, case));
+    if case < plan.generated {
+        return (format!("generated #{case}"), generate(&mut rng), false);
+    }
+    let k = case - plan.generated;
+    // Two in three mutate a shipped spec, the third a fresh generated one.
+    if k % 3 < 2 && !bases.is_empty() {
+        let (name, text) = &bases[(k as usize / 3 * 2 + k as usize % 3) % bases.len()];
+        (format!("{name} mutated #{case}"), mutated(text, plan.max_mutations, &mut rng), true)
+    } else {
+        let text = generate(&mut rng);
+        (format!("generated and mutated #{case}"), mutated(&text, plan.max_mutations, &mut rng), false)
+    }
+}
+
+/// Runs the spec stage: every case through [`check_spec`] under `guard`, every accepted one
+/// (per `plan`) through `scratch`.
+pub fn fuzz_specs(
+    plan: &SpecPlan,
+    seed: u64,
+    guard: &mut super::guard::Guard,
+    findings: &mut super::Findings,
+    mut scratch: Option<&mut super::rustc::Scratch>,
+    progress: &mut dyn FnMut(&SpecCounts) -> bool,
+) -> SpecCounts {
+    use super::guard::Outcome;
+    let bases = shipped();
+    let mut counts = SpecCounts::default();
+    let mut seen = std::collections::HashSet::new();
+    let mut batch: Vec<super::rustc::Unit> = Vec::new();
+    let mut compiled_shipped = 0u64;
+    for case in 0..plan.generated + plan.mutated {
+        let (origin, source, from_shipped) = spec_case(plan, &bases, seed, case);
+        if from_shipped {
+            counts.mutated += 1;
+        } else if case < plan.generated {
+            counts.generated += 1;
+        } else {
+            counts.mutated += 1;
+        }
+        findings.in_flight("isa", &source);
+        let input = source.clone();
+        match guard.run(move || check_spec(&input)) {
+            Outcome::Done(Checked::Rejected { unlocated }) => {
+                counts.rejected += 1;
+                if let Some(why) = unlocated {
+                    counts.unlocated += 1;
+                    findings.record("spec-unlocated", "isa", &format!("{origin}: {why}"), &source);
+                }
+            }
+            Outcome::Done(Checked::Accepted { rust, unit }) => {
+                counts.accepted += 1;
+                let wanted = plan.compile && (!from_shipped || compiled_shipped < plan.compile_shipped);
+                if !wanted || scratch.is_none() {
+                    counts.not_compiled += 1;
+                } else if !seen.insert(hash(&rust)) {
+                    counts.same_code += 1;
+                } else {
+                    compiled_shipped += u64::from(from_shipped);
+                    batch.push(super::rustc::Unit { origin, source, rust, unit });
+                }
+            }
+            Outcome::Panicked(message) => {
+                counts.panics += 1;
+                findings.record("spec-panic", "isa", &format!("{origin}: panic: {message}"), &source);
+            }
+            Outcome::Hung => {
+                counts.hangs += 1;
+                findings.record("spec-hang", "isa", &format!("{origin}: hang"), &source);
+            }
+        }
+        let size: usize = batch.iter().map(|u| u.rust.len()).sum();
+        let stop = !progress(&counts);
+        let last = stop || case + 1 == plan.generated + plan.mutated;
+        if let Some(s) = scratch.as_deref_mut() {
+            if !batch.is_empty() && (last || batch.len() >= 48 || size > 3 << 20) {
+                compile_batch(s, std::mem::take(&mut batch), &mut counts, findings);
+            }
+        }
+        if stop {
+            break;
+        }
+    }
+    findings.clear_in_flight("isa");
+    counts
+}
+
+/// Compiles a batch and records what failed.
+fn compile_batch(
+    scratch: &mut super::rustc::Scratch,
+    batch: Vec<super::rustc::Unit>,
+    counts: &mut SpecCounts,
+    findings: &mut super::Findings,
+) {
+    use super::rustc::Verdict;
+    let verdicts = scratch.compile(&batch);
+    for (unit, verdict) in batch.iter().zip(verdicts) {
+        match verdict {
+            Verdict::Fine => counts.compiled += 1,
+            Verdict::Undecodable(formats) => {
+                counts.compiled += 1;
+                counts.undecodable += 1;
+                let what = format!("{}: no word decodes as {}", unit.origin, formats.join(", "));
+                findings.record("spec-undecodable", "isa", &what, &unit.source);
+            }
+            Verdict::CompileError(message) => {
+                counts.compile_failures += 1;
+                let what = format!("{}: the generated Rust does not compile:\n{message}", unit.origin);
+                let path = findings.record("spec-rustc", "isa", &what, &unit.source);
+                let _ = std::fs::write(path.with_extension("rs"), &unit.rust);
+            }
+        }
+    }
+}
+
+fn hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
