@@ -75,6 +75,10 @@ pub struct Dialect {
     pub raw: Option<String>,
     /// Text after every instruction (nvdisasm's ` ;`), optional when assembling.
     pub end: Option<String>,
+    /// The assembler's directives: each spelling and what it does.
+    pub directives: Vec<(String, isa_runtime::directives::Directive)>,
+    /// What label references start with (vc4asm's `:`, `r:`); the first also defines one.
+    pub label_prefixes: Vec<String>,
 }
 
 /// Scheduling control words: one before every `slots` instructions, slot `i` of it (a

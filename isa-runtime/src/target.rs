@@ -4,13 +4,14 @@
 //! Generated code implements [`Isa`] for a unit struct per target; [`Target`] is the
 //! object-safe face of it, so the `isa` command handles every target without matching on them.
 
+use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
+use crate::expr::{self, Names};
 use crate::format::Format;
 use crate::program::Violation;
 use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
-use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -28,6 +29,12 @@ pub struct Dialect {
     pub raw: Option<&'static str>,
     /// Text printed after every instruction (nvdisasm's ` ;`); optional when assembling.
     pub end: Option<&'static str>,
+    /// The assembler's directives as the dialect spells them (`.set`, `.if`, `.macro`...);
+    /// with any, instruction operands also take expressions.
+    pub directives: &'static [(&'static str, Directive)],
+    /// What label references in expressions start with (vc4asm's `:` in `:loop`, and `r:`);
+    /// the first also starts a definition (besides `name:`). Empty: plain names.
+    pub label_prefixes: &'static [&'static str],
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -356,11 +363,22 @@ pub fn assemble_program_reporting<T: Isa>(
     dialect: usize,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<u128>> {
+    assemble_files::<T>("", source, dialect, &mut NoIncludes, report)
+}
+
+/// [`assemble_program_reporting`] of a source named `name` whose `.include`s `includer` reads.
+pub fn assemble_files<T: Isa>(
+    name: &str,
+    source: &str,
+    dialect: usize,
+    includer: &mut dyn Includer,
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Vec<u128>> {
     let convert = |statement| match statement {
         Statement::Instruction(insn) => T::encode(&insn).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok(word),
     };
-    let words = assemble_lines::<T, u128>(source, dialect, &convert, report)?;
+    let words = assemble_lines::<T, u128>(name, source, dialect, includer, &convert, report)?;
     Some(schedule::pack_program::<T>(&words))
 }
 
@@ -374,7 +392,8 @@ pub fn assemble_scheduled<T: Isa>(
         Statement::Raw(word) => T::decode(word).map_err(|e| e.to_string()),
     };
     let mut errors = Vec::new();
-    match assemble_lines::<T, T::Instruction>(source, dialect, &convert, &mut |e, _| errors.push(e.clone())) {
+    let mut report = |e: &AsmError, _: &str| errors.push(e.clone());
+    match assemble_lines::<T, T::Instruction>("", source, dialect, &mut NoIncludes, &convert, &mut report) {
         Some(program) => Ok(program),
         None => Err(errors),
     }
@@ -418,81 +437,160 @@ fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, 
 }
 
 /// Assembles every line of `source` into its scheduling slot and what `convert` makes of its
-/// statement; `convert`'s errors are reported at the statement. Each error goes to `report` as
-/// it is found, with its line's text; the program is returned when there was none. Linear in
-/// the source: lines are counted while they are read.
+/// statement (data becomes raw words); `convert`'s errors are reported at the statement. Each
+/// error goes to `report` as it is found, with its line's text; the program is returned when
+/// there was none. Two passes: [`directives::expand`] lays the program out (labels get their
+/// addresses), then every statement is read; both are linear in the expanded source.
 fn assemble_lines<T: Isa, X>(
+    name: &str,
     source: &str,
     dialect: usize,
+    includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<(u64, X)>> {
     let d = dialect_of::<T>(dialect);
+    let spelling = directives::Spelling {
+        comments: d.comments,
+        directives: d.directives,
+        label_prefixes: d.label_prefixes,
+        ignore_case: d.ignore_case,
+        raw: d.raw,
+    };
+    let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    let scheduled = |k: usize| schedule::address::<T>(k);
+    let layout = directives::Layout {
+        word_bytes,
+        scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
+    };
+    // Pass 1: expansion and label addresses.
+    let (program, errors) = directives::expand(name, source, &spelling, &layout, includer);
     let mut failed = false;
     let mut fail = |e: AsmError, line: &str| {
         failed = true;
         report(&e, line);
     };
-    // Characters before byte `pos` of `line`, and in `pos..pos + len`: columns count characters.
-    let chars = |line: &str, pos: usize, len: usize| {
-        let pos = pos.min(line.len());
-        let end = (pos + len).min(line.len());
-        (line[..pos].chars().count() + 1, line[pos..end].chars().count())
-    };
-    // Pass 1: label addresses.
-    let mut labels: BTreeMap<&str, u64> = BTreeMap::new();
-    let mut count = 0u64;
-    for (n, line) in source.lines().enumerate() {
-        let (label, code, _) = split_line(line, d);
-        if let Some(l) = label {
-            let address = schedule::address::<T>(count as usize);
-            if labels.insert(l, address).is_some() {
-                let start = line.find(l).unwrap_or(0);
-                let (column, length) = chars(line, start, l.len());
-                let message = alloc::format!("label `{l}` defined twice");
-                fail(AsmError { line: n + 1, column, length, message }, line);
-            }
-        }
-        if !code.is_empty() {
-            count += 1;
-        }
+    for e in &errors {
+        fail(program.located(e), program.text(&e.line));
     }
-    // Pass 2: instructions.
-    let lookup = |name: &str| labels.get(name).copied();
+    // Pass 2: statements and data, every label known.
+    let lookup = |name: &str| program.labels.get(name).copied();
+    let label = |name: &str| program.labels.get(name).map(|a| *a as i64);
+    let names = Names { symbol: &|_| None, label: &label, label_prefixes: d.label_prefixes };
+    let read_expression = |text: &str| expr::evaluate(text, 0, &names).ok();
+    let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     let mnemonics = mnemonics::<T>(dialect);
-    let mut program = Vec::new();
-    // Instructions so far, failed ones included, so later addresses stay right.
+    let mut out = Vec::new();
+    // Instructions so far, failed ones included, so later addresses stay right; bytes of data
+    // not yet in a word.
     let mut index = 0usize;
-    for (n, line) in source.lines().enumerate() {
-        let (_, code, offset) = split_line(line, d);
-        if code.is_empty() {
-            continue;
-        }
-        let pc = schedule::address::<T>(index);
-        index += 1;
-        let mut error = |e: StatementError, skip: usize| {
-            let (column, length) = chars(line, offset + skip + e.pos, e.length);
-            fail(AsmError { line: n + 1, column, length, message: e.message }, line);
-        };
-        let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
-        let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
-            Ok(s) => s,
-            Err(e) => {
-                error(e, 0);
-                continue;
+    let mut bytes = 0u64;
+    let mut data: Vec<u8> = Vec::new();
+    let words_of =
+        |data: &mut Vec<u8>, out: &mut Vec<(u64, X)>, at: &directives::Expanded| -> Option<AsmError> {
+            let mut error = None;
+            for chunk in data.chunks(word_bytes as usize) {
+                let word = word_from_bytes(chunk, T::LITTLE_ENDIAN);
+                match convert(Statement::Raw(word)) {
+                    Ok(x) => out.push((0, x)),
+                    Err(message) => error = Some(program.locate(at, 0, 0, message)),
+                }
             }
+            data.clear();
+            error
         };
-        let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
-        let text = code[skip..].trim_start();
-        match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
-            Ok(statement) => match convert(statement) {
-                Ok(x) => program.push((slot, x)),
-                Err(message) => error(StatementError::at(0, message), skip),
-            },
-            Err(e) => error(e, skip),
+    let mut last_data: Option<&directives::Expanded> = None;
+    for e in &program.lines {
+        let line = program.text(&e.line);
+        match &e.kind {
+            Kind::Zeros(n) => {
+                data.extend(core::iter::repeat_n(0, *n as usize));
+                bytes += n;
+                last_data = Some(e);
+            }
+            Kind::Data { width, float, values, text } => {
+                for &(s, end) in values {
+                    let value = &text[s..end];
+                    let bad = |message: String| program.locate(e, s, end - s, message);
+                    let v = match expr::evaluate(value, 0, &names) {
+                        Ok((v, len)) if len == value.len() => v,
+                        Ok((_, len)) => {
+                            let message = alloc::format!("unexpected `{}` after the value", &value[len..]);
+                            fail(program.locate(e, s + len, value.len() - len, message), line);
+                            continue;
+                        }
+                        Err(x) => {
+                            fail(program.locate(e, s + x.pos, x.length, x.message), line);
+                            continue;
+                        }
+                    };
+                    let bits = u32::from(*width) * 8;
+                    let raw = match (float, v) {
+                        (true, v) => match v {
+                            expr::Value::Float(f) => u64::from((f as f32).to_bits()),
+                            other => u64::from((other.int().unwrap_or(0) as f32).to_bits()),
+                        },
+                        (false, expr::Value::Float(_)) => {
+                            fail(bad("an integer directive takes integers".into()), line);
+                            continue;
+                        }
+                        (false, v) => {
+                            let x = i128::from(v.int().unwrap_or(0));
+                            if bits < 64 && (x < -(1i128 << (bits - 1)) || x >= 1i128 << bits) {
+                                fail(bad(alloc::format!("{value} does not fit in {bits} bits")), line);
+                                continue;
+                            }
+                            x as u64
+                        }
+                    };
+                    let mut le = Vec::new();
+                    word_to_bytes(u128::from(raw), *width as usize, T::LITTLE_ENDIAN, &mut le);
+                    data.extend(le);
+                }
+                bytes += u64::from(*width) * values.len() as u64;
+                last_data = Some(e);
+            }
+            Kind::Code(text) => {
+                if let Some(at) = last_data.take() {
+                    if let Some(err) = words_of(&mut data, &mut out, at) {
+                        fail(err, program.text(&at.line));
+                    }
+                }
+                let pc = if T::schedule().is_some() { schedule::address::<T>(index) } else { bytes };
+                index += 1;
+                bytes += word_bytes;
+                let code = text.as_str();
+                let mut error = |err: StatementError, skip: usize| {
+                    fail(program.locate(e, skip + err.pos, err.length, err.message), line);
+                };
+                let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
+                let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
+                    Ok(s) => s,
+                    Err(err) => {
+                        error(err, 0);
+                        continue;
+                    }
+                };
+                let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
+                let text = code[skip..].trim_start();
+                match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
+                    Ok(statement) => match convert(statement) {
+                        Ok(x) => out.push((slot, x)),
+                        Err(message) => error(StatementError::at(0, message), skip),
+                    },
+                    Err(err) => error(err, skip),
+                }
+            }
         }
     }
-    (!failed).then_some(program)
+    if let Some(at) = last_data {
+        let pad = (word_bytes - data.len() as u64 % word_bytes) % word_bytes;
+        data.extend(core::iter::repeat_n(0, pad as usize));
+        if let Some(err) = words_of(&mut data, &mut out, at) {
+            fail(err, program.text(&at.line));
+        }
+    }
+    (!failed).then_some(out)
 }
 
 /// Assembles one instruction's text; on failure says where and why. A raw directive's word is
@@ -542,7 +640,7 @@ pub fn assemble_statement<T: Isa>(
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
 ) -> Result<Statement<T::Instruction>, StatementError> {
-    let ctx = Context { pc, labels, ignore_case };
+    let ctx = Context { pc, labels, ignore_case, expression: None };
     read_statement::<T>(text, dialect, &ctx, None)
 }
 
@@ -737,6 +835,16 @@ pub trait Target: Sync {
         dialect: usize,
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>>;
+    /// [`Target::assemble_reporting`] of a source named `name` (for diagnostics) whose
+    /// `.include`s `includer` reads.
+    fn assemble_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>>;
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
@@ -793,6 +901,16 @@ impl<T: Isa> Target for T {
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>> {
         assemble_program_reporting::<T>(source, dialect, report)
+    }
+    fn assemble_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>> {
+        assemble_files::<T>(name, source, dialect, includer, report)
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =

@@ -347,7 +347,20 @@ pub fn generate(m: &Model) -> TokenStream {
             Some(e) => quote!(Some(#e)),
             None => quote!(None),
         };
-        quote!(Dialect { name: #name, comments: &[#(#comments),*], ignore_case: #ic, raw: #raw, end: #end })
+        let directives = d.directives.iter().map(|(spelling, directive)| {
+            let variant = format_ident!("{}", format!("{directive:?}"));
+            quote!((#spelling, isa_runtime::directives::Directive::#variant))
+        });
+        let label_prefixes = &d.label_prefixes;
+        quote!(Dialect {
+            name: #name,
+            comments: &[#(#comments),*],
+            ignore_case: #ic,
+            raw: #raw,
+            end: #end,
+            directives: &[#(#directives),*],
+            label_prefixes: &[#(#label_prefixes),*],
+        })
     });
     let target = format_ident!("{}", camel(&t.name));
     let tname = &t.name;
