@@ -522,6 +522,7 @@ impl Expander<'_> {
                 length: len,
                 message,
                 undefined: false,
+                end: None,
             });
         }
         Ok(v)

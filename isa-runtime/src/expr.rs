@@ -58,6 +58,8 @@ pub struct ExprError {
     /// The error is a name nothing defines (yet): a label defined later, or a register name
     /// that is not a number at all.
     pub undefined: bool,
+    /// For an undefined name: where the expression would end if the name were defined.
+    pub end: Option<usize>,
 }
 
 /// What names mean while evaluating.
@@ -75,9 +77,13 @@ pub struct Names<'a> {
 /// Reads the expression starting at byte `start` of `text`: its value and the offset where it
 /// ends (before a `,`, `;`, unmatched `)` or anything else that cannot continue it).
 pub fn evaluate(text: &str, start: usize, names: &Names) -> Result<(Value, usize), ExprError> {
-    let mut p = Reader { text, pos: start, names };
-    let v = p.binary(LOWEST)?;
-    Ok((v, p.pos))
+    let mut p = Reader { text, pos: start, names, undefined: None };
+    let v = p.binary(LOWEST);
+    // An undefined name is the error, whatever its stand-in value (0) did afterwards.
+    if let Some(e) = p.undefined {
+        return Err(ExprError { end: Some(p.pos), ..e });
+    }
+    Ok((v?, p.pos))
 }
 
 /// Whether `b` may appear in a name.
@@ -170,6 +176,8 @@ struct Reader<'t, 'n> {
     text: &'t str,
     pos: usize,
     names: &'n Names<'n>,
+    /// The first name nothing defines: reading goes on past it (as 0) to find the end.
+    undefined: Option<ExprError>,
 }
 
 impl Reader<'_, '_> {
@@ -179,7 +187,7 @@ impl Reader<'_, '_> {
     }
 
     fn error(&self, pos: usize, length: usize, message: String) -> ExprError {
-        ExprError { pos, length, message, undefined: false }
+        ExprError { pos, length, message, undefined: false, end: None }
     }
 
     /// The token at `pos` for an error: up to the next blank or separator.
@@ -319,11 +327,14 @@ impl Reader<'_, '_> {
             None if !self.names.label_prefixes.is_empty() => (self.names.symbol)(name),
             None => (self.names.symbol)(name).or_else(label),
         };
-        value.ok_or_else(|| {
-            let what = if prefix.is_some() { "label" } else { "symbol" };
-            let message = format!("undefined {what} `{}`", &rest[..skip + len]);
-            ExprError { undefined: true, ..self.error(at, skip + len, message) }
-        })
+        if let Some(v) = value {
+            return Ok(v);
+        }
+        let what = if prefix.is_some() { "label" } else { "symbol" };
+        let message = format!("undefined {what} `{}`", &rest[..skip + len]);
+        let e = ExprError { undefined: true, ..self.error(at, skip + len, message) };
+        self.undefined.get_or_insert(e);
+        Ok(Value::Int(0))
     }
 }
 
@@ -527,7 +538,7 @@ mod tests {
     #[test]
     fn errors_point_at_their_token() {
         let e = eval("1 + nothing * 2").unwrap_err();
-        assert_eq!((e.pos, e.length, e.undefined), (4, 7, true));
+        assert_eq!((e.pos, e.length, e.undefined, e.end), (4, 7, true, Some(15)));
         assert_eq!(e.message, "undefined symbol `nothing`");
         let e = eval(":nowhere").unwrap_err();
         assert_eq!((e.pos, e.length, e.message.as_str()), (0, 8, "undefined label `:nowhere`"));

@@ -964,7 +964,7 @@ pub struct Context<'a> {
     /// Reads an expression at the start of the text (a dialect with directives: symbols
     /// replaced, label references and arithmetic left): its value and length. Tried where a
     /// number goes, after a plain number.
-    pub expression: Option<&'a dyn Fn(&str) -> Option<(crate::expr::Value, usize)>>,
+    pub expression: Option<&'a dyn Fn(&str) -> Result<(crate::expr::Value, usize), crate::expr::ExprError>>,
 }
 
 #[derive(Clone)]
@@ -1292,7 +1292,9 @@ impl Parser<'_> {
                     }
                 }
                 if let Some(read) = self.ctx.expression.filter(|_| takes_expression(n)) {
-                    out.extend(read(rest).map(|x| start + x.1));
+                    // An undefined name ends where it would if it were defined: the parser then
+                    // says so at the name.
+                    out.extend(read(rest).map_or_else(|e| e.end, |x| Some(x.1)).map(|end| start + end));
                 }
             }
         }
@@ -1643,7 +1645,16 @@ impl Parser<'_> {
         };
         readings.extend(plain);
         if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
-            if let Some((v, len)) = read(rest).filter(|(_, len)| plain.is_none_or(|p| p.1 != *len)) {
+            let read = match read(rest) {
+                Ok(r) => Some(r),
+                // A name nothing defines, where a number goes: said at the name.
+                Err(e) if e.undefined => {
+                    self.fail(start + e.pos, "a defined symbol or label");
+                    None
+                }
+                Err(_) => None,
+            };
+            if let Some((v, len)) = read.filter(|(_, len)| plain.is_none_or(|p| p.1 != *len)) {
                 let value = match (n, v) {
                     // A label's address is a target: relative to the base where the field is.
                     (Num::Label { base, .. } | Num::Target { base, .. }, Value::Address(a)) => {

@@ -477,7 +477,7 @@ fn assemble_lines<T: Isa, X>(
     let lookup = |name: &str| program.labels.get(name).copied();
     let label = |name: &str| program.labels.get(name).map(|a| *a as i64);
     let names = Names { symbol: &|_| None, label: &label, label_prefixes: d.label_prefixes };
-    let read_expression = |text: &str| expr::evaluate(text, 0, &names).ok();
+    let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     let mnemonics = mnemonics::<T>(dialect);
     let mut out = Vec::new();

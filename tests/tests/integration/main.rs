@@ -16,6 +16,7 @@ mod sph_docs_tables;
 mod sph_offsets;
 mod sph_roundtrip;
 mod sph_validate;
+mod vc4_directives;
 mod vc4_facts;
 mod vc4_golden;
 mod vc4_interp;
