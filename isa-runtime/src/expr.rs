@@ -62,6 +62,9 @@ pub struct ExprError {
     pub end: Option<usize>,
 }
 
+/// An expression read: its value and where it ends, or why not.
+pub type Reading = Result<(Value, usize), ExprError>;
+
 /// What names mean while evaluating.
 pub struct Names<'a> {
     /// The value of a symbol (`.set`, a macro argument, a loop counter).
@@ -76,7 +79,7 @@ pub struct Names<'a> {
 
 /// Reads the expression starting at byte `start` of `text`: its value and the offset where it
 /// ends (before a `,`, `;`, unmatched `)` or anything else that cannot continue it).
-pub fn evaluate(text: &str, start: usize, names: &Names) -> Result<(Value, usize), ExprError> {
+pub fn evaluate(text: &str, start: usize, names: &Names) -> Reading {
     let mut p = Reader { text, pos: start, names, undefined: None };
     let v = p.binary(LOWEST);
     // An undefined name is the error, whatever its stand-in value (0) did afterwards.
@@ -530,7 +533,7 @@ mod tests {
     #[test]
     fn an_expression_ends_where_it_cannot_go_on() {
         let names = Names { symbol: &|_| None, label: &|_| None, label_prefixes: &[] };
-        assert_eq!(evaluate("ldi r0, 1 + 2, x", 8, &names).map(|(v, e)| (v, e)), Ok((Value::Int(3), 13)));
+        assert_eq!(evaluate("ldi r0, 1 + 2, x", 8, &names), Ok((Value::Int(3), 13)));
         assert_eq!(evaluate("(4); nop", 0, &names).map(|(_, e)| e), Ok(3));
         assert_eq!(evaluate("2 ]", 0, &names).map(|(_, e)| e), Ok(1));
     }

@@ -964,7 +964,7 @@ pub struct Context<'a> {
     /// Reads an expression at the start of the text (a dialect with directives: symbols
     /// replaced, label references and arithmetic left): its value and length. Tried where a
     /// number goes, after a plain number.
-    pub expression: Option<&'a dyn Fn(&str) -> Result<(crate::expr::Value, usize), crate::expr::ExprError>>,
+    pub expression: Option<&'a dyn Fn(&str) -> crate::expr::Reading>,
 }
 
 #[derive(Clone)]
