@@ -152,6 +152,10 @@ enum Command {
         /// Write hex words, one per line, instead of binary.
         #[arg(long)]
         hex: bool,
+        /// A directory to search for `.include`d files (after the including file's own for
+        /// `"file"`, before it for `<file>`); give it several times for several.
+        #[arg(short = 'I', long = "include", value_name = "DIR")]
+        include: Vec<PathBuf>,
     },
     /// List a target's ABI layouts and their parameters, or place one: each member's offset and
     /// width in bits (and its registers) and the total size, for `name=value` parameters
@@ -221,9 +225,9 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_schedule };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex } => {
+        Command::Asm { target, file, out, hex, include } => {
             let (t, d) = target.resolve()?;
-            let opts = asm::Options { file: &file, out: out.as_deref(), hex };
+            let opts = asm::Options { file: &file, out: out.as_deref(), hex, include: &include };
             asm::run(t, d, &opts)
         }
         Command::Layout { target, json, layout: name, params } => {

@@ -96,6 +96,10 @@ pub struct Dialect {
     /// Directives that start sections of data entries (`.constants`), which are not
     /// instructions.
     pub data_sections: Vec<String>,
+    /// The assembler's directives: each spelling and what it does.
+    pub directives: Vec<(String, isa_runtime::directives::Directive)>,
+    /// What label references start with (vc4asm's `:`, `r:`); the first also defines one.
+    pub label_prefixes: Vec<String>,
 }
 
 /// Scheduling control words: one before every `slots` instructions, slot `i` of it (a

@@ -187,7 +187,7 @@ impl fmt::Display for EncodeError {
 impl core::error::Error for EncodeError {}
 
 /// An assembly error, located by line and column (both 1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AsmError {
     /// Line in the source text.
     pub line: usize,
@@ -198,6 +198,22 @@ pub struct AsmError {
     pub length: usize,
     /// What went wrong.
     pub message: alloc::string::String,
+    /// The file of the line when it is not the source itself (an included file).
+    pub file: Option<alloc::string::String>,
+    /// How the line came to be assembled, innermost first: the macro calls, repetitions and
+    /// includes it was expanded in.
+    pub expansion: alloc::vec::Vec<Expansion>,
+}
+
+/// One step of an error's expansion stack: a macro call, a repetition or an include.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expansion {
+    /// The file of the line that expanded it (`None`: the source itself).
+    pub file: Option<alloc::string::String>,
+    /// That line (1-based).
+    pub line: usize,
+    /// What it is, ready to be followed by `FILE:LINE` (`in macro `m` called from`).
+    pub what: alloc::string::String,
 }
 
 impl fmt::Display for AsmError {

@@ -5,6 +5,8 @@
 //!
 //! - [`bits`]: packing and unpacking of bit pieces in words up to 128 bits;
 //! - [`error`]: the typed decode, encode and assembly errors;
+//! - [`directives`]: the assembler's directive language (symbols, conditionals, macros, includes, data), one core whose spellings each dialect declares;
+//! - [`expr`]: expressions of assembly source (symbols, labels, C precedence);
 //! - [`syntax`]: the bidirectional syntax engine — one description per dialect drives both the
 //!   printer (disassembler) and the backtracking parser (assembler);
 //! - [`number`]: declared number formats (minifloats such as fp20, fixed point such as fx10);
@@ -25,7 +27,9 @@ extern crate alloc;
 
 pub mod abi;
 pub mod bits;
+pub mod directives;
 pub mod error;
+pub mod expr;
 pub mod format;
 pub mod interp;
 pub mod layout;

@@ -32,6 +32,7 @@
 //! printed text determines every field, which the generated targets' property tests check on
 //! random words.
 
+use crate::expr::Value;
 use crate::format::Format;
 use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
@@ -998,6 +999,10 @@ pub struct Context<'a> {
     pub labels: &'a dyn Fn(&str) -> Option<u64>,
     /// Match literals and names without regard to ASCII case.
     pub ignore_case: bool,
+    /// Reads an expression at the start of the text (a dialect with directives: symbols
+    /// replaced, label references and arithmetic left): its value and length. Tried where a
+    /// number goes, after a plain number.
+    pub expression: Option<&'a dyn Fn(&str) -> crate::expr::Reading>,
 }
 
 #[derive(Clone)]
@@ -1139,6 +1144,12 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
             int
         }
     }
+}
+
+/// Whether a number shown as `n` may be written as an expression (not bare hex digits after a
+/// literal `0x`).
+fn takes_expression(n: &Num) -> bool {
+    !matches!(n, Num::Hex { prefix: false, .. })
 }
 
 /// The length of the label name at the start of `s`.
@@ -1337,6 +1348,11 @@ impl Parser<'_> {
                             out.extend(scan_number(*n, width, rest).map(|x| start + x.1));
                         }
                     }
+                }
+                if let Some(read) = self.ctx.expression.filter(|_| takes_expression(n)) {
+                    // An undefined name ends where it would if it were defined: the parser then
+                    // says so at the name.
+                    out.extend(read(rest).map_or_else(|e| e.end, |x| Some(x.1)).map(|end| start + end));
                 }
             }
         }
@@ -1724,55 +1740,89 @@ impl Parser<'_> {
                 return true;
             }
         }
-        let (value, len) = match n {
+        // The plain number first, then an expression ending elsewhere (`4 * 8`, `:loop`).
+        let mut readings: Vec<(i128, usize)> = Vec::with_capacity(2);
+        let plain = match n {
             Num::Label { base, .. } | Num::Target { base, .. } => match scan_integer(rest) {
                 Some((x, len)) if matches!(n, Num::Target { .. }) => {
-                    match eval(base, frame, &st.vals, self.ctx.pc) {
-                        Some(base) => (x - base as i128, len),
-                        None => return self.fail(pos, "a number or label"),
-                    }
+                    eval(base, frame, &st.vals, self.ctx.pc).map(|base| (x - base as i128, len))
                 }
-                Some(x) => x,
+                Some(x) => Some(x),
                 None => {
                     let len = label_len(rest);
                     let label = &rest[..len];
                     let addr = if len > 0 { (self.ctx.labels)(label) } else { None };
                     match (addr, eval(base, frame, &st.vals, self.ctx.pc)) {
-                        (Some(a), Some(base)) => (a as i128 - base as i128, len),
-                        _ => return self.fail(pos, "a number or label"),
+                        (Some(a), Some(base)) => Some((a as i128 - base as i128, len)),
+                        _ => None,
                     }
                 }
             },
-            _ => match scan_number(n, width, rest) {
-                Some(x) => x,
-                None => {
-                    return self.fail(
-                        pos,
-                        if matches!(n, Num::Hex { prefix: false, .. }) { "hex digits" } else { "a number" },
-                    )
-                }
-            },
+            _ => scan_number(n, width, rest),
         };
-        let len = start - pos + len;
+        readings.extend(plain);
+        if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
+            let read = match read(rest) {
+                Ok(r) => Some(r),
+                // A name nothing defines, where a number goes: said at the name.
+                Err(e) if e.undefined => {
+                    self.fail(start + e.pos, "a defined symbol or label");
+                    None
+                }
+                Err(_) => None,
+            };
+            if let Some((v, len)) = read.filter(|(_, len)| plain.is_none_or(|p| p.1 != *len)) {
+                let value = match (n, v) {
+                    // A label's address is a target: relative to the base where the field is.
+                    (Num::Label { base, .. } | Num::Target { base, .. }, Value::Address(a)) => {
+                        eval(base, frame, &st.vals, self.ctx.pc).map(|base| a as i128 - base as i128)
+                    }
+                    (Num::Target { base, .. }, Value::Int(x)) => {
+                        eval(base, frame, &st.vals, self.ctx.pc).map(|base| x as i128 - base as i128)
+                    }
+                    (_, Value::Float(f)) if width == 32 => Some(i128::from((f as f32).to_bits())),
+                    (_, Value::Float(_)) => None,
+                    (_, Value::Int(x) | Value::Address(x)) => Some(i128::from(x)),
+                };
+                readings.extend(value.map(|v| (v, len)));
+            }
+        }
+        if readings.is_empty() {
+            let what = match n {
+                Num::Label { .. } | Num::Target { .. } => "a number or label",
+                Num::Hex { prefix: false, .. } => "hex digits",
+                _ => "a number",
+            };
+            return self.fail(pos, what);
+        }
         // A signed field takes its signed range; an unsigned one its unsigned range or the
         // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
         // hex bits (`#x`: Maxwell's `[0xfffff8]`) also reads what it prints.
         let raw_hex = matches!(n, Num::Hex { .. });
-        let fits = if width >= 64 {
-            true
-        } else {
+        let fits = |value: i128| {
+            if width >= 64 {
+                return true;
+            }
             let lo = -(1i128 << (width - 1));
             let hi = if signed && !raw_hex { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
             value >= lo && value <= hi
         };
-        if !fits {
-            return self.fail(pos, alloc::format!("a value that fits {width} bits"));
+        let mut fitted = false;
+        for (value, len) in readings {
+            if !fits(value) {
+                continue;
+            }
+            fitted = true;
+            let len = start - pos + len;
+            let raw = (value as u64) & crate::bits::mask(width);
+            let mut trial = st.clone();
+            if self.assign(b, raw, &mut trial) && k(self, pos + len, &mut trial) {
+                *st = trial;
+                return true;
+            }
         }
-        let raw = (value as u64) & crate::bits::mask(width);
-        let mut trial = st.clone();
-        if self.assign(b, raw, &mut trial) && k(self, pos + len, &mut trial) {
-            *st = trial;
-            return true;
+        if !fitted {
+            return self.fail(pos, alloc::format!("a value that fits {width} bits"));
         }
         false
     }

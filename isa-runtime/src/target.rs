@@ -4,13 +4,14 @@
 //! Generated code implements [`Isa`] for a unit struct per target; [`Target`] is the
 //! object-safe face of it, so the `isa` command handles every target without matching on them.
 
+use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
+use crate::expr::{self, Names};
 use crate::format::Format;
 use crate::program::Violation;
 use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
-use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -39,6 +40,12 @@ pub struct Dialect {
     /// Directives that start sections of data entries (`.constants`), which the assembler
     /// reads past: they are not instructions.
     pub data_sections: &'static [&'static str],
+    /// The assembler's directives as the dialect spells them (`.set`, `.if`, `.macro`...);
+    /// with any, instruction operands also take expressions.
+    pub directives: &'static [(&'static str, Directive)],
+    /// What label references in expressions start with (vc4asm's `:` in `:loop`, and `r:`);
+    /// the first also starts a definition (besides `name:`). Empty: plain names.
+    pub label_prefixes: &'static [&'static str],
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -407,12 +414,23 @@ pub fn assemble_program_reporting<T: Isa>(
     dialect: usize,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<u128>> {
+    assemble_files::<T>("", source, dialect, &mut NoIncludes, report)
+}
+
+/// [`assemble_program_reporting`] of a source named `name` whose `.include`s `includer` reads.
+pub fn assemble_files<T: Isa>(
+    name: &str,
+    source: &str,
+    dialect: usize,
+    includer: &mut dyn Includer,
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Vec<u128>> {
     // Instructions carry whether they were text: a raw directive's word stays as written.
     let convert = |statement| match statement {
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let mut words = assemble_lines::<T, (u128, bool)>(source, dialect, &convert, report)?;
+    let mut words = assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
     if let Some((_, (last, true))) = words.last_mut() {
         finish_program::<T>(core::slice::from_mut(last));
     }
@@ -430,7 +448,8 @@ pub fn assemble_scheduled<T: Isa>(
         Statement::Raw(word) => T::decode(word).map_err(|e| e.to_string()),
     };
     let mut errors = Vec::new();
-    match assemble_lines::<T, T::Instruction>(source, dialect, &convert, &mut |e, _| errors.push(e.clone())) {
+    let mut report = |e: &AsmError, _: &str| errors.push(e.clone());
+    match assemble_lines::<T, T::Instruction>("", source, dialect, &mut NoIncludes, &convert, &mut report) {
         Some(mut program) => {
             // The program-end bit goes on the last instruction, as for the words.
             if let Some((_, last)) = program.last_mut() {
@@ -596,94 +615,181 @@ fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
     None
 }
 
-/// Line number (from 1), the line's text and the column (in characters, from 1) of byte
-/// `pos` of `source`, and how many characters the `len` bytes from there span on that line.
-fn locate<'s>(
-    source: &'s str,
-    line_starts: &[usize],
-    pos: usize,
-    len: usize,
-) -> (usize, &'s str, usize, usize) {
-    let pos = pos.min(source.len());
-    let n = line_starts.partition_point(|s| *s <= pos).max(1) - 1;
-    let begin = line_starts[n];
-    let line = source[begin..].split('\n').next().unwrap_or("");
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    let at = (pos - begin).min(line.len());
-    let end = (at + len).min(line.len());
-    let column = line.get(..at).map_or(at, |x| x.chars().count()) + 1;
-    let length = line.get(at..end).map_or(end - at, |x| x.chars().count());
-    (n + 1, line, column, length)
-}
-
-/// Assembles every statement of `source` into its scheduling slot and what `convert` makes of
-/// it; `convert`'s errors are reported at the statement. Each error goes to `report` as it is
-/// found, with its line's text; the program is returned when there was none.
+/// Assembles every statement of `source` (one per line, or per separator where the dialect has
+/// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
+/// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
+/// is found, with its line's text; the program is returned when there was none. Two passes:
+/// [`directives::expand`] lays the program out (labels get their addresses), then every
+/// statement is read; both are linear in the expanded source.
 fn assemble_lines<T: Isa, X>(
+    name: &str,
     source: &str,
     dialect: usize,
+    includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<(u64, X)>> {
     let d = dialect_of::<T>(dialect);
-    let mut failed = false;
-    let mut line_starts = alloc::vec![0];
-    line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
-    let mut fail = |pos: usize, len: usize, message: String| {
-        failed = true;
-        let (line, text, column, length) = locate(source, &line_starts, pos, len);
-        report(&AsmError { line, column, length, message }, text);
+    // Statements spanning lines, block comments and sections: the dialect's own statements,
+    // each where it is in the source.
+    let split = |text: &str| {
+        let blanked =
+            (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(text, d));
+        let ranges: Vec<(usize, usize)> = pieces(text, &blanked, d)
+            .iter()
+            .map(|p| (p.label.map_or(p.start, |(_, at)| at.min(p.start)), p.start + p.code.len()))
+            .collect();
+        let code = blanked.unwrap_or_else(|| text.to_string());
+        let code = if d.separator.is_some() { code.replace(['\n', '\r', '\t'], " ") } else { code };
+        (code, ranges)
     };
-    let blanked = (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(source, d));
-    let pieces = pieces(source, &blanked, d);
-    // Pass 1: label addresses.
-    let mut labels: BTreeMap<&str, u64> = BTreeMap::new();
-    let mut count = 0u64;
-    for piece in &pieces {
-        if let Some((l, at)) = piece.label {
-            let address = schedule::address::<T>(count as usize);
-            if labels.insert(l, address).is_some() {
-                fail(at, l.len(), alloc::format!("label `{l}` defined twice"));
-            }
-        }
-        if !piece.code.is_empty() {
-            count += 1;
-        }
+    let own_statements = d.separator.is_some()
+        || !d.block_comments.is_empty()
+        || d.code_section.is_some()
+        || !d.data_sections.is_empty();
+    let spelling = directives::Spelling {
+        comments: d.comments,
+        directives: d.directives,
+        label_prefixes: d.label_prefixes,
+        ignore_case: d.ignore_case,
+        raw: d.raw,
+        statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
+    };
+    let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    let scheduled = |k: usize| schedule::address::<T>(k);
+    let layout = directives::Layout {
+        word_bytes,
+        scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
+    };
+    // Pass 1: expansion and label addresses.
+    let (program, errors) = directives::expand(name, source, &spelling, &layout, includer);
+    let mut failed = false;
+    // Each error with the text of the source line it is at (a statement may span lines).
+    let mut fail = |e: AsmError, _: &str| {
+        failed = true;
+        report(&e, program.source_line(&e));
+    };
+    for e in &errors {
+        fail(program.located(e), program.text(&e.line));
     }
-    // Pass 2: instructions.
-    let lookup = |name: &str| labels.get(name).copied();
+    // Pass 2: statements and data, every label known.
+    let lookup = |name: &str| program.labels.get(name).copied();
+    let label = |name: &str| program.labels.get(name).map(|a| *a as i64);
+    let names = Names { symbol: &|_| None, label: &label, label_prefixes: d.label_prefixes };
+    let read_expression = |text: &str| expr::evaluate(text, 0, &names);
+    let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     let mnemonics = mnemonics::<T>(dialect);
-    let mut program = Vec::new();
-    // Instructions so far, failed ones included, so later addresses stay right.
+    let mut out = Vec::new();
+    // Instructions so far, failed ones included, so later addresses stay right; bytes of data
+    // not yet in a word.
     let mut index = 0usize;
-    for piece in &pieces {
-        let code: &str = &piece.code;
-        if code.is_empty() {
-            continue;
-        }
-        let pc = schedule::address::<T>(index);
-        index += 1;
-        let mut error =
-            |e: StatementError, skip: usize| fail(piece.start + skip + e.pos, e.length, e.message);
-        let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case };
-        let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
-            Ok(s) => s,
-            Err(e) => {
-                error(e, 0);
-                continue;
+    let mut bytes = 0u64;
+    let mut data: Vec<u8> = Vec::new();
+    let words_of =
+        |data: &mut Vec<u8>, out: &mut Vec<(u64, X)>, at: &directives::Expanded| -> Option<AsmError> {
+            let mut error = None;
+            for chunk in data.chunks(word_bytes as usize) {
+                let word = word_from_bytes(chunk, T::LITTLE_ENDIAN);
+                match convert(Statement::Raw(word)) {
+                    Ok(x) => out.push((0, x)),
+                    Err(message) => error = Some(program.locate(at, 0, 0, message)),
+                }
             }
+            data.clear();
+            error
         };
-        let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
-        let text = code[skip..].trim_start();
-        match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
-            Ok(statement) => match convert(statement) {
-                Ok(x) => program.push((slot, x)),
-                Err(message) => error(StatementError::at(0, message), skip),
-            },
-            Err(e) => error(e, skip),
+    let mut last_data: Option<&directives::Expanded> = None;
+    for e in &program.lines {
+        let line = program.text(&e.line);
+        match &e.kind {
+            Kind::Zeros(n) => {
+                data.extend(core::iter::repeat_n(0, *n as usize));
+                bytes += n;
+                last_data = Some(e);
+            }
+            Kind::Data { width, float, values, text } => {
+                for &(s, end) in values {
+                    let value = &text[s..end];
+                    let bad = |message: String| program.locate(e, s, end - s, message);
+                    let v = match expr::evaluate(value, 0, &names) {
+                        Ok((v, len)) if len == value.len() => v,
+                        Ok((_, len)) => {
+                            let message = alloc::format!("unexpected `{}` after the value", &value[len..]);
+                            fail(program.locate(e, s + len, value.len() - len, message), line);
+                            continue;
+                        }
+                        Err(x) => {
+                            fail(program.locate(e, s + x.pos, x.length, x.message), line);
+                            continue;
+                        }
+                    };
+                    let bits = u32::from(*width) * 8;
+                    let raw = match (float, v) {
+                        (true, v) => match v {
+                            expr::Value::Float(f) => u64::from((f as f32).to_bits()),
+                            other => u64::from((other.int().unwrap_or(0) as f32).to_bits()),
+                        },
+                        (false, expr::Value::Float(_)) => {
+                            fail(bad("an integer directive takes integers".into()), line);
+                            continue;
+                        }
+                        (false, v) => {
+                            let x = i128::from(v.int().unwrap_or(0));
+                            if bits < 64 && (x < -(1i128 << (bits - 1)) || x >= 1i128 << bits) {
+                                fail(bad(alloc::format!("{value} does not fit in {bits} bits")), line);
+                                continue;
+                            }
+                            x as u64
+                        }
+                    };
+                    let mut le = Vec::new();
+                    word_to_bytes(u128::from(raw), *width as usize, T::LITTLE_ENDIAN, &mut le);
+                    data.extend(le);
+                }
+                bytes += u64::from(*width) * values.len() as u64;
+                last_data = Some(e);
+            }
+            Kind::Code(text) => {
+                if let Some(at) = last_data.take() {
+                    if let Some(err) = words_of(&mut data, &mut out, at) {
+                        fail(err, program.text(&at.line));
+                    }
+                }
+                let pc = if T::schedule().is_some() { schedule::address::<T>(index) } else { bytes };
+                index += 1;
+                bytes += word_bytes;
+                let code = text.as_str();
+                let mut error = |err: StatementError, skip: usize| {
+                    fail(program.locate(e, skip + err.pos, err.length, err.message), line);
+                };
+                let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
+                let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
+                    Ok(s) => s,
+                    Err(err) => {
+                        error(err, 0);
+                        continue;
+                    }
+                };
+                let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
+                let text = code[skip..].trim_start();
+                match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
+                    Ok(statement) => match convert(statement) {
+                        Ok(x) => out.push((slot, x)),
+                        Err(message) => error(StatementError::at(0, message), skip),
+                    },
+                    Err(err) => error(err, skip),
+                }
+            }
         }
     }
-    (!failed).then_some(program)
+    if let Some(at) = last_data {
+        let pad = (word_bytes - data.len() as u64 % word_bytes) % word_bytes;
+        data.extend(core::iter::repeat_n(0, pad as usize));
+        if let Some(err) = words_of(&mut data, &mut out, at) {
+            fail(err, program.text(&at.line));
+        }
+    }
+    (!failed).then_some(out)
 }
 
 /// Assembles one instruction's text; on failure says where and why. A raw directive's word is
@@ -733,7 +839,7 @@ pub fn assemble_statement<T: Isa>(
     labels: &dyn Fn(&str) -> Option<u64>,
     ignore_case: bool,
 ) -> Result<Statement<T::Instruction>, StatementError> {
-    let ctx = Context { pc, labels, ignore_case };
+    let ctx = Context { pc, labels, ignore_case, expression: None };
     read_statement::<T>(text, dialect, &ctx, None)
 }
 
@@ -940,6 +1046,16 @@ pub trait Target: Sync {
         dialect: usize,
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>>;
+    /// [`Target::assemble_reporting`] of a source named `name` (for diagnostics) whose
+    /// `.include`s `includer` reads.
+    fn assemble_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>>;
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
@@ -1006,6 +1122,16 @@ impl<T: Isa> Target for T {
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>> {
         assemble_program_reporting::<T>(source, dialect, report)
+    }
+    fn assemble_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Vec<u128>> {
+        assemble_files::<T>(name, source, dialect, includer, report)
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =

@@ -5,10 +5,11 @@
 use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, words};
+use isa_runtime::directives::Includer;
 use isa_runtime::target::Target;
 use isa_runtime::AsmError;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What `isa asm` was asked to do.
 pub struct Options<'a> {
@@ -18,6 +19,51 @@ pub struct Options<'a> {
     pub out: Option<&'a Path>,
     /// Write hex text (one word per line) instead of binary.
     pub hex: bool,
+    /// Directories searched for included files (`-I`).
+    pub include: &'a [PathBuf],
+}
+
+/// Reads included files from the including file's directory and the `-I` directories.
+struct Files<'a> {
+    /// The main source's directory.
+    base: PathBuf,
+    search: &'a [PathBuf],
+}
+
+impl Includer for Files<'_> {
+    fn load(
+        &mut self,
+        name: &str,
+        system: bool,
+        from: Option<&str>,
+    ) -> std::result::Result<(String, String), String> {
+        let own = from
+            .and_then(|f| Path::new(f).parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| self.base.clone());
+        let mut dirs: Vec<&Path> = self.search.iter().map(PathBuf::as_path).collect();
+        // `"file"` is looked for beside the including file first; `<file>` last (vc4asm).
+        if system {
+            dirs.push(&own);
+        } else {
+            dirs.insert(0, &own);
+        }
+        let path = Path::new(name);
+        let candidates: Vec<PathBuf> = if path.is_absolute() {
+            vec![path.to_path_buf()]
+        } else {
+            dirs.iter().map(|d| d.join(path)).collect()
+        };
+        for candidate in &candidates {
+            if candidate.is_file() {
+                return match std::fs::read_to_string(candidate) {
+                    Ok(text) => Ok((candidate.display().to_string(), text)),
+                    Err(e) => Err(format!("cannot read `{}`: {e}", candidate.display())),
+                };
+            }
+        }
+        let looked: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+        Err(format!("cannot find `{name}` (looked in {})", looked.join(", ")))
+    }
 }
 
 /// How many errors are printed in full; the rest are only counted (as the spec checker does).
@@ -29,7 +75,9 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;
-    let assembled = target.assemble_reporting(&source, dialect, &mut |e, line| {
+    let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut files = Files { base, search: opts.include };
+    let assembled = target.assemble_files(&name, &source, dialect, &mut files, &mut |e, line| {
         errors += 1;
         if errors <= SHOWN {
             complain(format_args!("{}", report(&name, line, e)));
@@ -76,6 +124,8 @@ fn report(file: &str, line: &str, e: &AsmError) -> String {
     if e.line == 0 {
         return format!("{file}: error: {}\n", e.message);
     }
+    let main = file;
+    let file = e.file.as_deref().unwrap_or(main);
     let mut s = format!("{file}:{}:{}: error: {}\n", e.line, e.column, e.message);
     // One column per character, so tabs become single spaces to keep the carets in place.
     let shown: String = line.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
@@ -83,6 +133,11 @@ fn report(file: &str, line: &str, e: &AsmError) -> String {
     let pad = " ".repeat(number.len());
     let caret = format!("{}{}", " ".repeat(e.column.saturating_sub(1)), "^".repeat(e.length.max(1)));
     s.push_str(&format!("{pad} |\n{number} | {shown}\n{pad} | {caret}\n"));
+    // The expansion stack, innermost first: where the macro was called, the file included.
+    for x in &e.expansion {
+        let at = x.file.as_deref().unwrap_or(main);
+        s.push_str(&format!("{pad} = note: {} {at}:{}\n", x.what, x.line));
+    }
     s
 }
 
@@ -92,18 +147,30 @@ mod tests {
 
     #[test]
     fn error_report() {
-        let e = AsmError { line: 2, column: 5, length: 0, message: "expected register".into() };
+        let e = AsmError {
+            line: 2,
+            column: 5,
+            length: 0,
+            message: "expected register".into(),
+            ..Default::default()
+        };
         assert_eq!(
             report("p.s", "\tadd x", &e),
             "p.s:2:5: error: expected register\n  |\n2 |  add x\n  |     ^\n"
         );
         // The whole token is underlined.
-        let e = AsmError { line: 7, column: 2, length: 5, message: "unknown mnemonic `bogus`".into() };
+        let e = AsmError {
+            line: 7,
+            column: 2,
+            length: 5,
+            message: "unknown mnemonic `bogus`".into(),
+            ..Default::default()
+        };
         assert_eq!(
             report("p.s", " bogus r0", &e),
             "p.s:7:2: error: unknown mnemonic `bogus`\n  |\n7 |  bogus r0\n  |  ^^^^^\n"
         );
-        let e = AsmError { line: 0, column: 0, length: 0, message: "too big".into() };
+        let e = AsmError { line: 0, column: 0, length: 0, message: "too big".into(), ..Default::default() };
         assert_eq!(report("p.s", "", &e), "p.s: error: too big\n");
     }
 }

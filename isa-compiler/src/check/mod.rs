@@ -204,6 +204,8 @@ impl Checker {
                                 separator: None,
                                 code_section: None,
                                 data_sections: Vec::new(),
+                                directives: Vec::new(),
+                                label_prefixes: Vec::new(),
                             };
                             for n in nested {
                                 match (n.name.name.as_str(), n.values.first()) {
@@ -245,9 +247,19 @@ impl Checker {
                                             self.error(n.name.span, "`block_comment` takes its opening and closing markers: `block_comment \"/*\", \"*/\"`");
                                         }
                                     },
+                                    ("label", _) => {
+                                        for v in &n.values {
+                                            if let ast::SettingValue::Str(p, _) = v {
+                                                d.label_prefixes.push(p.clone());
+                                            }
+                                        }
+                                    }
+                                    (name, _) if directive_named(name).is_some() => {
+                                        self.dialect_directive(&mut d, n);
+                                    }
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
                                     }
                                 }
                             }
@@ -276,7 +288,41 @@ impl Checker {
                 separator: None,
                 code_section: None,
                 data_sections: Vec::new(),
+                directives: Vec::new(),
+                label_prefixes: Vec::new(),
             });
+        }
+    }
+}
+
+/// The directive a dialect setting names (`set`, `endif`), if it names one.
+fn directive_named(name: &str) -> Option<isa_runtime::directives::Directive> {
+    isa_runtime::directives::Directive::ALL.iter().copied().find(|d| d.name() == name)
+}
+
+impl Checker {
+    /// A dialect setting giving a directive's spellings: `set ".set", ".equ"`.
+    fn dialect_directive(&mut self, d: &mut ir::Dialect, n: &ast::Setting) {
+        let Some(directive) = directive_named(&n.name.name) else { return };
+        for v in &n.values {
+            match v {
+                ast::SettingValue::Str(spelling, span) => {
+                    if spelling.is_empty() || spelling.contains(char::is_whitespace) {
+                        self.error(*span, "a directive's spelling is one word");
+                    } else if let Some((_, other)) = d.directives.iter().find(|(s, _)| s == spelling) {
+                        let message = format!("`{spelling}` already spells directive `{}`", other.name());
+                        self.error(*span, message);
+                    } else {
+                        d.directives.push((spelling.clone(), directive));
+                    }
+                }
+                ast::SettingValue::Int(_, span) => {
+                    self.error(*span, "a directive's spellings are strings (`\".set\"`)");
+                }
+                ast::SettingValue::Name(name, _) => {
+                    self.error(name.span, "a directive's spellings are strings (`\".set\"`)");
+                }
+            }
         }
     }
 }

@@ -362,6 +362,11 @@ pub fn generate(m: &Model) -> TokenStream {
             None => quote!(None),
         };
         let data_sections = &d.data_sections;
+        let directives = d.directives.iter().map(|(spelling, directive)| {
+            let variant = format_ident!("{}", format!("{directive:?}"));
+            quote!((#spelling, isa_runtime::directives::Directive::#variant))
+        });
+        let label_prefixes = &d.label_prefixes;
         quote!(Dialect {
             name: #name,
             comments: &[#(#comments),*],
@@ -372,6 +377,8 @@ pub fn generate(m: &Model) -> TokenStream {
             separator: #separator,
             code_section: #code_section,
             data_sections: &[#(#data_sections),*],
+            directives: &[#(#directives),*],
+            label_prefixes: &[#(#label_prefixes),*],
         })
     });
     let target = format_ident!("{}", camel(&t.name));

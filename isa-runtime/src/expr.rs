@@ -1,0 +1,561 @@
+//! Integer and float expressions of assembly source, with C's operator precedence and the
+//! extra operators of vc4asm's expression language (its doc/expressions.html): power `**`,
+//! logical shifts `<<<` `>>>`, rotates `><<` `>><` (32 bits) and `><<<` `>>><` (64 bits),
+//! three-way comparison `<=>`, identity `===` `!==`, and the negated `!^` `!^^`.
+//!
+//! Integers are 64-bit two's complement; a label's address keeps its kind through `+` and `-`
+//! with integers (a branch takes it as a target), and the difference of two addresses is an
+//! integer.
+
+use alloc::format;
+use alloc::string::String;
+
+/// The value of an expression.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A floating-point number (a literal with a `.` or an exponent).
+    Float(f64),
+    /// A label's byte address, possibly offset.
+    Address(i64),
+}
+
+impl Value {
+    /// The value as an integer (an address is its number; a float is not an integer).
+    pub fn int(self) -> Option<i64> {
+        match self {
+            Value::Int(v) | Value::Address(v) => Some(v),
+            Value::Float(_) => None,
+        }
+    }
+
+    /// Whether the value counts as true (`.if`, `.assert`): non-zero.
+    pub fn truth(self) -> bool {
+        match self {
+            Value::Int(v) | Value::Address(v) => v != 0,
+            Value::Float(f) => f != 0.0,
+        }
+    }
+
+    fn float(self) -> f64 {
+        match self {
+            Value::Int(v) | Value::Address(v) => v as f64,
+            Value::Float(f) => f,
+        }
+    }
+}
+
+/// Why an expression could not be read or evaluated, at a byte range of the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExprError {
+    /// Byte offset of the token the error is about.
+    pub pos: usize,
+    /// Its length in bytes (0: the end of the text).
+    pub length: usize,
+    /// What went wrong.
+    pub message: String,
+    /// The error is a name nothing defines (yet): a label defined later, or a register name
+    /// that is not a number at all.
+    pub undefined: bool,
+    /// For an undefined name: where the expression would end if the name were defined.
+    pub end: Option<usize>,
+}
+
+/// An expression read: its value and where it ends, or why not.
+pub type Reading = Result<(Value, usize), ExprError>;
+
+/// What names mean while evaluating.
+pub struct Names<'a> {
+    /// The value of a symbol (`.set`, a macro argument, a loop counter).
+    pub symbol: &'a dyn Fn(&str) -> Option<Value>,
+    /// The address of a label.
+    pub label: &'a dyn Fn(&str) -> Option<i64>,
+    /// What a label reference may start with (vc4asm's `:` in `:loop`, and `r:`); a bare
+    /// name is then a symbol only. Without any, a bare name that is no symbol is looked up as a
+    /// label.
+    pub label_prefixes: &'a [&'a str],
+}
+
+/// Reads the expression starting at byte `start` of `text`: its value and the offset where it
+/// ends (before a `,`, `;`, unmatched `)` or anything else that cannot continue it).
+pub fn evaluate(text: &str, start: usize, names: &Names) -> Reading {
+    let mut p = Reader { text, pos: start, names, undefined: None };
+    let v = p.binary(LOWEST);
+    // An undefined name is the error, whatever its stand-in value (0) did afterwards.
+    if let Some(e) = p.undefined {
+        return Err(ExprError { end: Some(p.pos), ..e });
+    }
+    Ok((v?, p.pos))
+}
+
+/// Whether `b` may appear in a name.
+pub fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The length of the name at the start of `s` (0 if none: a name does not start with a digit).
+pub fn name_len(s: &str) -> usize {
+    if s.as_bytes().first().is_none_or(|b| b.is_ascii_digit()) {
+        return 0;
+    }
+    s.bytes().take_while(|b| is_name_byte(*b)).count()
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Op {
+    Pow,
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    LogicShl,
+    LogicShr,
+    Rotl32,
+    Rotr32,
+    Rotl64,
+    Rotr64,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Cmp,
+    Eq,
+    Ne,
+    Same,
+    NotSame,
+    And,
+    Xor,
+    Xnor,
+    Or,
+    LogicAnd,
+    LogicXor,
+    LogicXnor,
+    LogicOr,
+}
+
+/// Binary operators, longest spelling first so that `>>><` is not read as `>>>` then `<`.
+const OPERATORS: &[(&str, Op, u8)] = &[
+    (">>><", Op::Rotr64, 6),
+    ("><<<", Op::Rotl64, 6),
+    ("<<<", Op::LogicShl, 6),
+    (">>>", Op::LogicShr, 6),
+    ("><<", Op::Rotl32, 6),
+    (">><", Op::Rotr32, 6),
+    ("<=>", Op::Cmp, 7),
+    ("===", Op::Same, 8),
+    ("!==", Op::NotSame, 8),
+    ("!^^", Op::LogicXnor, 13),
+    ("**", Op::Pow, 3),
+    ("<<", Op::Shl, 6),
+    (">>", Op::Shr, 6),
+    ("<=", Op::Le, 7),
+    (">=", Op::Ge, 7),
+    ("==", Op::Eq, 8),
+    ("!=", Op::Ne, 8),
+    ("!^", Op::Xnor, 10),
+    ("&&", Op::LogicAnd, 12),
+    ("^^", Op::LogicXor, 13),
+    ("||", Op::LogicOr, 14),
+    ("*", Op::Mul, 4),
+    ("/", Op::Div, 4),
+    ("%", Op::Rem, 4),
+    ("+", Op::Add, 5),
+    ("-", Op::Sub, 5),
+    ("<", Op::Lt, 7),
+    (">", Op::Gt, 7),
+    ("&", Op::And, 9),
+    ("^", Op::Xor, 10),
+    ("|", Op::Or, 11),
+];
+
+/// The loosest precedence level (`||`); 3 (`**`) is the tightest binary one.
+const LOWEST: u8 = 14;
+
+struct Reader<'t, 'n> {
+    text: &'t str,
+    pos: usize,
+    names: &'n Names<'n>,
+    /// The first name nothing defines: reading goes on past it (as 0) to find the end.
+    undefined: Option<ExprError>,
+}
+
+impl Reader<'_, '_> {
+    fn skip_blanks(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    }
+
+    fn error(&self, pos: usize, length: usize, message: String) -> ExprError {
+        ExprError { pos, length, message, undefined: false, end: None }
+    }
+
+    /// The token at `pos` for an error: up to the next blank or separator.
+    fn token_len(&self, pos: usize) -> usize {
+        let rest = &self.text[pos..];
+        rest.find([' ', '\t', ',', ';', ')']).unwrap_or(rest.len()).max(usize::from(!rest.is_empty()))
+    }
+
+    /// Operators of precedence `level` and tighter, left-associative.
+    fn binary(&mut self, level: u8) -> Result<Value, ExprError> {
+        let mut left = self.unary()?;
+        loop {
+            // The expression ends before the blanks that follow it.
+            let end = self.pos;
+            self.skip_blanks();
+            let rest = &self.text[self.pos..];
+            let op = OPERATORS.iter().find(|(s, _, _)| rest.starts_with(s)).filter(|o| o.2 <= level);
+            let Some(&(spelling, op, prec)) = op else {
+                self.pos = end;
+                return Ok(left);
+            };
+            let at = self.pos;
+            self.pos += spelling.len();
+            let right = self.binary(prec - 1)?;
+            left = apply(op, left, right).map_err(|m| self.error(at, spelling.len(), m))?;
+        }
+    }
+
+    fn unary(&mut self) -> Result<Value, ExprError> {
+        self.skip_blanks();
+        let at = self.pos;
+        let rest = &self.text[at..];
+        let Some(c) = rest.chars().next() else {
+            return Err(self.error(at, 0, "expected an expression, found end of line".into()));
+        };
+        match c {
+            '+' | '-' | '~' | '!' => {
+                self.pos += 1;
+                let v = self.unary()?;
+                match (c, v) {
+                    ('+', v) => Ok(v),
+                    ('-', Value::Float(f)) => Ok(Value::Float(-f)),
+                    ('-', v) => Ok(Value::Int(v.int().unwrap_or(0).wrapping_neg())),
+                    ('!', v) => Ok(Value::Int(i64::from(!v.truth()))),
+                    (_, v) => match v.int() {
+                        Some(i) => Ok(Value::Int(!i)),
+                        None => Err(self.error(at, 1, "`~` takes an integer".into())),
+                    },
+                }
+            }
+            '(' => {
+                self.pos += 1;
+                let v = self.binary(LOWEST)?;
+                self.skip_blanks();
+                if !self.text[self.pos..].starts_with(')') {
+                    let len = self.token_len(self.pos);
+                    return Err(self.error(self.pos, len, "expected `)`".into()));
+                }
+                self.pos += 1;
+                Ok(v)
+            }
+            '0'..='9' => self.number(),
+            _ => self.name(),
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, ExprError> {
+        let at = self.pos;
+        let b = self.text.as_bytes();
+        let rest = &self.text[at..];
+        let radix = match rest.as_bytes().get(1) {
+            Some(b'x' | b'X') if rest.starts_with('0') => 16,
+            Some(b'b' | b'B') if rest.starts_with('0') => 2,
+            _ => 10,
+        };
+        let digits_at = if radix == 10 { at } else { at + 2 };
+        let mut end = digits_at;
+        while end < b.len() && (b[end] as char).is_digit(radix) {
+            end += 1;
+        }
+        // A decimal literal with a fraction or an exponent is a float.
+        if radix == 10 {
+            let mut f = end;
+            if b.get(f) == Some(&b'.') {
+                f += 1;
+                while f < b.len() && b[f].is_ascii_digit() {
+                    f += 1;
+                }
+            }
+            if matches!(b.get(f), Some(b'e' | b'E')) {
+                let mut g = f + 1;
+                if matches!(b.get(g), Some(b'+' | b'-')) {
+                    g += 1;
+                }
+                if b.get(g).is_some_and(u8::is_ascii_digit) {
+                    while g < b.len() && b[g].is_ascii_digit() {
+                        g += 1;
+                    }
+                    f = g;
+                }
+            }
+            if f > end {
+                self.pos = f;
+                return match self.text[at..f].parse::<f64>() {
+                    Ok(v) => Ok(Value::Float(v)),
+                    Err(_) => Err(self.error(at, f - at, format!("`{}` is not a number", &self.text[at..f]))),
+                };
+            }
+        }
+        let len = end + b[end..].iter().take_while(|c| is_name_byte(**c)).count() - at;
+        if end == digits_at || end - at != len {
+            return Err(self.error(at, len, format!("`{}` is not a number", &self.text[at..at + len])));
+        }
+        self.pos = end;
+        match u64::from_str_radix(&self.text[digits_at..end], radix) {
+            Ok(v) => Ok(Value::Int(v as i64)),
+            Err(_) => Err(self.error(at, len, format!("`{}` does not fit in 64 bits", &self.text[at..end]))),
+        }
+    }
+
+    fn name(&mut self) -> Result<Value, ExprError> {
+        let at = self.pos;
+        let rest = &self.text[at..];
+        let prefix = self.names.label_prefixes.iter().copied().find(|p| rest.starts_with(*p));
+        let skip = prefix.map_or(0, str::len);
+        let len = name_len(&rest[skip..]);
+        if len == 0 {
+            let len = self.token_len(at);
+            let message = format!("expected an expression, found `{}`", &rest[..len]);
+            return Err(self.error(at, len, message));
+        }
+        let name = &rest[skip..skip + len];
+        self.pos = at + skip + len;
+        let label = || (self.names.label)(name).map(Value::Address);
+        let value = match prefix {
+            Some(_) => label(),
+            None if !self.names.label_prefixes.is_empty() => (self.names.symbol)(name),
+            None => (self.names.symbol)(name).or_else(label),
+        };
+        if let Some(v) = value {
+            return Ok(v);
+        }
+        let what = if prefix.is_some() { "label" } else { "symbol" };
+        let message = format!("undefined {what} `{}`", &rest[..skip + len]);
+        let e = ExprError { undefined: true, ..self.error(at, skip + len, message) };
+        self.undefined.get_or_insert(e);
+        Ok(Value::Int(0))
+    }
+}
+
+/// `left op right`, or why not.
+fn apply(op: Op, left: Value, right: Value) -> Result<Value, String> {
+    use Value::{Address, Float, Int};
+    let bool_int = |b: bool| Ok(Int(i64::from(b)));
+    // Addresses keep their kind through offsets; everything else reads them as numbers.
+    match (op, left, right) {
+        (Op::Add, Address(a), Int(b)) | (Op::Add, Int(b), Address(a)) => {
+            return Ok(Address(a.wrapping_add(b)))
+        }
+        (Op::Sub, Address(a), Int(b)) => return Ok(Address(a.wrapping_sub(b))),
+        _ => {}
+    }
+    match op {
+        Op::LogicAnd => return bool_int(left.truth() && right.truth()),
+        Op::LogicOr => return bool_int(left.truth() || right.truth()),
+        Op::LogicXor => return bool_int(left.truth() != right.truth()),
+        Op::LogicXnor => return bool_int(left.truth() == right.truth()),
+        Op::Same => return bool_int(same(left, right)),
+        Op::NotSame => return bool_int(!same(left, right)),
+        _ => {}
+    }
+    if let (Some(a), Some(b)) = (left.int(), right.int()) {
+        let shift = |a: i64, b: i64, left: bool, logical: bool| -> i64 {
+            // A negative count shifts the other way (vc4asm).
+            let (left, n) = if b < 0 { (!left, b.unsigned_abs()) } else { (left, b as u64) };
+            match (left, logical) {
+                (true, _) if n >= 64 => 0,
+                (true, _) => a << n,
+                (false, true) if n >= 64 => 0,
+                (false, true) => ((a as u64) >> n) as i64,
+                (false, false) => a >> n.min(63),
+            }
+        };
+        let r = match op {
+            Op::Pow if b < 0 => return Err("an integer power needs a non-negative exponent".into()),
+            Op::Pow => a.wrapping_pow(u32::try_from(b).unwrap_or(u32::MAX)),
+            Op::Mul => a.wrapping_mul(b),
+            Op::Div | Op::Rem if b == 0 => return Err("division by zero".into()),
+            Op::Div => a.wrapping_div(b),
+            Op::Rem => a.wrapping_rem(b),
+            Op::Add => a.wrapping_add(b),
+            Op::Sub => a.wrapping_sub(b),
+            Op::Shl => shift(a, b, true, false),
+            Op::Shr => shift(a, b, false, false),
+            Op::LogicShl => shift(a, b, true, true),
+            Op::LogicShr => shift(a, b, false, true),
+            Op::Rotl32 => i64::from((a as u32).rotate_left(b.rem_euclid(32) as u32)),
+            Op::Rotr32 => i64::from((a as u32).rotate_right(b.rem_euclid(32) as u32)),
+            Op::Rotl64 => (a as u64).rotate_left(b.rem_euclid(64) as u32) as i64,
+            Op::Rotr64 => (a as u64).rotate_right(b.rem_euclid(64) as u32) as i64,
+            Op::Lt => i64::from(a < b),
+            Op::Le => i64::from(a <= b),
+            Op::Gt => i64::from(a > b),
+            Op::Ge => i64::from(a >= b),
+            Op::Cmp => a.cmp(&b) as i64,
+            Op::Eq => i64::from(a == b),
+            Op::Ne => i64::from(a != b),
+            Op::And => a & b,
+            Op::Xor => a ^ b,
+            Op::Xnor => !(a ^ b),
+            Op::Or => a | b,
+            Op::LogicAnd | Op::LogicOr | Op::LogicXor | Op::LogicXnor | Op::Same | Op::NotSame => 0,
+        };
+        return Ok(Int(r));
+    }
+    // At least one float: arithmetic and comparisons in floating point.
+    let (a, b) = (left.float(), right.float());
+    let r = match op {
+        Op::Pow => libm_pow(a, b)?,
+        Op::Mul => a * b,
+        Op::Div => a / b,
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Lt => return bool_int(a < b),
+        Op::Le => return bool_int(a <= b),
+        Op::Gt => return bool_int(a > b),
+        Op::Ge => return bool_int(a >= b),
+        Op::Eq => return bool_int(a == b),
+        Op::Ne => return bool_int(a != b),
+        Op::Cmp => {
+            return Ok(Int(a.partial_cmp(&b).map_or(-0x8000_0000, |o| o as i64)));
+        }
+        _ => return Err("this operator takes integers".into()),
+    };
+    Ok(Float(r))
+}
+
+/// `a ** b` for floats: only whole exponents (no floating-point library in `no_std`).
+fn libm_pow(a: f64, b: f64) -> Result<f64, String> {
+    let n = b as i64;
+    if n as f64 != b || !(-1_000_000..=1_000_000).contains(&n) {
+        return Err("a float power needs a whole exponent".into());
+    }
+    let mut r = 1.0;
+    for _ in 0..n.unsigned_abs() {
+        r *= a;
+    }
+    Ok(if b < 0.0 { 1.0 / r } else { r })
+}
+
+/// vc4asm's `===`: the same kind and the same value (`1.0 !== 1`).
+fn same(a: Value, b: Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+        (Value::Int(x), Value::Int(y)) | (Value::Address(x), Value::Address(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(text: &str) -> Result<Value, ExprError> {
+        let symbol = |n: &str| match n {
+            "a" => Some(Value::Int(7)),
+            "half" => Some(Value::Float(0.5)),
+            _ => None,
+        };
+        let label = |n: &str| match n {
+            "start" => Some(0x10),
+            "end" => Some(0x48),
+            _ => None,
+        };
+        let names = Names { symbol: &symbol, label: &label, label_prefixes: &[":", "r:"] };
+        let (v, end) = evaluate(text, 0, &names)?;
+        assert_eq!(end, text.len(), "{text}: stopped early");
+        Ok(v)
+    }
+
+    fn int(text: &str) -> i64 {
+        match eval(text) {
+            Ok(Value::Int(v)) => v,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn c_precedence() {
+        assert_eq!(int("1 + 2 * 3"), 7);
+        assert_eq!(int("(1 + 2) * 3"), 9);
+        assert_eq!(int("7 - 2 - 1"), 4);
+        assert_eq!(int("1 << 2 + 1"), 8);
+        assert_eq!(int("1 | 6 & 3"), 3);
+        assert_eq!(int("1 ^ 3 | 8"), 10);
+        assert_eq!(int("2 < 3 == 1"), 1);
+        assert_eq!(int("0 || 1 && 0"), 0);
+        assert_eq!(int("-a * 2"), -14);
+        assert_eq!(int("10 % 3 + 16 / 5"), 4);
+        // vc4asm evaluates `**` left to right: (2 ** 3) ** 2.
+        assert_eq!(int("2 ** 3 ** 2"), 64);
+        assert_eq!(int("-2 ** 2"), 4);
+    }
+
+    #[test]
+    fn vc4asm_operators() {
+        assert_eq!(int("!0 + ~0"), 0);
+        assert_eq!(int("-16 >> 2"), -4);
+        assert_eq!(int("0x100 >>> 4"), 16);
+        assert_eq!(int("-16 >>> 60"), 15);
+        assert_eq!(int("1 << -1"), 0);
+        assert_eq!(int("16 << -2"), 4);
+        assert_eq!(int("1 ><< 4"), 0x10);
+        assert_eq!(int("0x80000001 >>< 4"), 0x1800_0000);
+        assert_eq!(int("0x8000000000000001 >>>< 4"), 0x1800_0000_0000_0000);
+        assert_eq!(int("1 ><<< 63"), i64::MIN);
+        assert_eq!(int("3 <=> 4"), -1);
+        assert_eq!(int("4 <=> 4"), 0);
+        assert_eq!(int("1 !^ 3"), -3);
+        assert_eq!(int("1 ^^ 1"), 0);
+        assert_eq!(int("1 !^^ 0"), 0);
+        assert_eq!(int("1.0 === 1"), 0);
+        assert_eq!(int("1.0 == 1"), 1);
+        assert_eq!(int("1.0 !== 1.0"), 0);
+        assert_eq!(int("0x7fffffff + 1"), 0x8000_0000);
+        assert_eq!(int("0b101 + 0XfF"), 260);
+    }
+
+    #[test]
+    fn floats_and_addresses() {
+        assert_eq!(eval("1.5 * 2"), Ok(Value::Float(3.0)));
+        assert_eq!(eval("half + 1e1"), Ok(Value::Float(10.5)));
+        assert_eq!(eval("2.0 ** -1"), Ok(Value::Float(0.5)));
+        assert_eq!(eval(":start + 8"), Ok(Value::Address(0x18)));
+        assert_eq!(eval("r:start"), Ok(Value::Address(0x10)));
+        assert_eq!(eval(":end - :start"), Ok(Value::Int(0x38)));
+        assert_eq!(eval("3.0 > 2"), Ok(Value::Int(1)));
+    }
+
+    #[test]
+    fn an_expression_ends_where_it_cannot_go_on() {
+        let names = Names { symbol: &|_| None, label: &|_| None, label_prefixes: &[] };
+        assert_eq!(evaluate("ldi r0, 1 + 2, x", 8, &names), Ok((Value::Int(3), 13)));
+        assert_eq!(evaluate("(4); nop", 0, &names).map(|(_, e)| e), Ok(3));
+        assert_eq!(evaluate("2 ]", 0, &names).map(|(_, e)| e), Ok(1));
+    }
+
+    #[test]
+    fn errors_point_at_their_token() {
+        let e = eval("1 + nothing * 2").unwrap_err();
+        assert_eq!((e.pos, e.length, e.undefined, e.end), (4, 7, true, Some(15)));
+        assert_eq!(e.message, "undefined symbol `nothing`");
+        let e = eval(":nowhere").unwrap_err();
+        assert_eq!((e.pos, e.length, e.message.as_str()), (0, 8, "undefined label `:nowhere`"));
+        let e = eval("4 / (2 - 2)").unwrap_err();
+        assert_eq!((e.pos, e.length, e.message.as_str()), (2, 1, "division by zero"));
+        let e = eval("(1 + 2").unwrap_err();
+        assert_eq!((e.pos, e.message.as_str()), (6, "expected `)`"));
+        let e = eval("1 +").unwrap_err();
+        assert_eq!((e.pos, e.length), (3, 0));
+        let e = eval("12ab").unwrap_err();
+        assert_eq!((e.pos, e.length, e.message.as_str()), (0, 4, "`12ab` is not a number"));
+        let e = eval("99999999999999999999").unwrap_err();
+        assert!(e.message.contains("64 bits"), "{e:?}");
+        let e = eval("~half").unwrap_err();
+        assert_eq!(e.pos, 0);
+    }
+}

@@ -1,0 +1,295 @@
+//! The assembler's directive core in vc4asm's spelling (its doc/directives.html and
+//! doc/expressions.html): symbols and expressions, labels with forward references,
+//! conditionals, repetition, macros, includes, data and alignment.
+//!
+//! Expected words: each program below was also assembled by vc4asm 0.3 (built from
+//! maazl/vc4asm) and gave these words, and they follow from the instruction layout of the
+//! QPU (seed 004): a load immediate `ldi rN, imm` is `0xe00208XX_imm` with write address
+//! 32 + N in bits 43:38 (`0xe0020827` for r0, `..67` r1, `..a7` r2, `..e7` r3) and condition
+//! `always` in 51:49; `nop` is `0x100009e7_009e7000`; a branch `brr -, target` is
+//! `0xf0f809e7` over its displacement `target - (pc + 32)`, `bra` `0xf0f009e7` over the address.
+
+use isa_runtime::directives::Includer;
+use isa_runtime::target::Target;
+use isa_runtime::AsmError;
+
+fn vc4() -> &'static dyn Target {
+    isa_generated::targets().iter().copied().find(|t| t.name() == "vc4").expect("vc4 target")
+}
+
+/// Files for `.include`, in memory.
+struct Files(&'static [(&'static str, &'static str)]);
+
+impl Includer for Files {
+    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
+        match self.0.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => Ok((n.to_string(), text.to_string())),
+            None => Err(format!("cannot find `{name}`")),
+        }
+    }
+}
+
+fn assemble_with(
+    source: &str,
+    files: &'static [(&'static str, &'static str)],
+) -> Result<Vec<u128>, Vec<AsmError>> {
+    let mut errors = Vec::new();
+    let words =
+        vc4().assemble_files("main.qasm", source, 0, &mut Files(files), &mut |e, _| errors.push(e.clone()));
+    words.ok_or(errors)
+}
+
+fn words(source: &str) -> Vec<u128> {
+    assemble_with(source, &[]).unwrap_or_else(|e| panic!("{e:#?}"))
+}
+
+const NOP: u128 = 0x100009e7_009e7000;
+
+fn ldi(register: u32, imm: u32) -> u128 {
+    let upper = 0xe0020827u128 | (u128::from(register) << 6);
+    upper << 32 | u128::from(imm)
+}
+
+#[test]
+fn symbols_and_vc4asm_operators_in_immediates() {
+    let source = "\
+.set a, 7
+.set b, (a << 2) | 1
+ldi r0, b * 2 - 1
+ldi r1, -a
+ldi r2, 10 % 3 + 0x10
+ldi r3, !0 + ~0
+ldi r0, (1 < 2) + (2 <= 2) * 2 + (3 == 3) * 4 + (3 != 3) * 8 + (1 && 0) * 16 + (1 || 0) * 32
+ldi r0, 2 ** 10
+ldi r0, -16 >> 2
+ldi r0, 0x100 >>> 4
+ldi r0, 1 ^ 3
+ldi r0, 5 & 6
+ldi r0, 1 ><< 4
+ldi r0, 0x80000001 >>< 4
+ldi r0, 1 << 31
+ldi r0, 3 <=> 4
+ldi r0, 1 !^ 3
+ldi r0, 1 ^^ 1
+ldi r0, 2 ** 3 ** 2
+ldi r0, 7 - 2 - 1
+";
+    let expected = [
+        ldi(0, 0x39),
+        ldi(1, 0xffff_fff9),
+        ldi(2, 0x11),
+        ldi(3, 0),
+        ldi(0, 0x27),
+        ldi(0, 0x400),
+        ldi(0, 0xffff_fffc),
+        ldi(0, 0x10),
+        ldi(0, 2),
+        ldi(0, 4),
+        ldi(0, 0x10),
+        ldi(0, 0x1800_0000),
+        ldi(0, 0x8000_0000),
+        ldi(0, 0xffff_ffff),
+        ldi(0, 0xffff_fffd),
+        ldi(0, 0),
+        ldi(0, 0x40),
+        ldi(0, 4),
+    ];
+    assert_eq!(words(source), expected);
+    assert_eq!(ldi(0, 0x39), 0xe0020827_00000039, "the helper spells vc4asm's word");
+}
+
+#[test]
+fn const_equ_define_and_unset() {
+    let w =
+        words(".const N, 5\n.equ M, N + 1\n.define K, M * 2\nldi r0, K\n.unset K\n.set K, 1\nldi r1, K\n");
+    assert_eq!(w, [ldi(0, 12), ldi(1, 1)]);
+    let e = assemble_with(".const N, 5\n.set N, 6\n", &[]).unwrap_err();
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 6, 1));
+    assert_eq!(e[0].message, "`N` is a constant: it cannot be set again");
+    // A symbol holding a register name is put where it is used (vc4asm's `.set rx, ra0`).
+    assert_eq!(words(".set dst, r3\nldi dst, 2\n"), [ldi(3, 2)]);
+}
+
+#[test]
+fn labels_forward_and_backward_in_branches_and_differences() {
+    let source = ":start\nnop\nbrr -, :start\nbrr -, r:start\nbrr -, :start + 8\nbra -, :start\nbra -, r:start\nldi r0, :end - :start\n:end\n";
+    let branch_rel = |disp: i32| 0xf0f809e7u128 << 32 | u128::from(disp as u32);
+    let branch_abs = |addr: u32| 0xf0f009e7u128 << 32 | u128::from(addr);
+    // The branch at 8 to 0: 0 - (8 + 32) = -40; at 16: -48; at 24 to 8: 8 - 56 = -48.
+    assert_eq!(
+        words(source),
+        [NOP, branch_rel(-40), branch_rel(-48), branch_rel(-48), branch_abs(0), branch_abs(0), ldi(0, 0x38)]
+    );
+    // `name:` defines a label too; a forward reference is resolved in the second pass.
+    assert_eq!(words("start:\nnop\nbrr -, :start\n"), [NOP, branch_rel(-40)]);
+    assert_eq!(words("brr -, :fwd\nnop\n:fwd\nnop\n"), [branch_rel(16 - 32), NOP, NOP]);
+}
+
+#[test]
+fn conditionals_repetition_macros_includes_data_and_alignment() {
+    const CONSTS: &str = "# constants from an include\n.const STRIDE, 16\n.macro load_const, reg, value\n    ldi reg, value\n.endm\n";
+    let source = "\
+.include <consts.qinc>
+.set STAGES, 3
+.equ MASK, (1 << STAGES) - 1
+.define DEBUG, 0
+.if STAGES > 4
+    ldi r0, 1
+.elseif STAGES == 3
+    ldi r0, 2
+.else
+    ldi r0, 3
+.endif
+.ifset DEBUG
+    ldi r1, MASK
+.endif
+.ifset NOTSET
+    ldi r1, 0xdead
+.else
+    ldi r1, STRIDE * 2
+.endif
+.unset DEBUG
+.ifset DEBUG
+    nop
+.endif
+.rep i, 3
+    add r2, r2, i
+.endr
+load_const r3, MASK ^ 5
+load_const ra1, :end - :loop
+:loop
+    sub.setf r0, r0, 1
+    brr.allnz -, r:loop
+    nop
+    nop
+    nop
+.assert STAGES * 2 == 6
+.set STAGES, STAGES + 1
+    ldi r0, STAGES
+.align 16
+:end
+.int :end - :loop, 7
+.byte 1, 2, 3
+.align 8
+.short 0x1234, -1
+.float 0.5
+";
+    let expected: [u128; 17] = [
+        0xe0020827_00000002,
+        0xe0020867_00000007,
+        0xe0020867_00000020,
+        0xd00208a7_0c9c05c0,
+        0xd00208a7_0c9c15c0,
+        0xd00208a7_0c9c25c0,
+        0xe00208e7_00000002,
+        0xe0020067_00000030,
+        0xd0022827_0d9c11c0,
+        0xf01809e7_ffffffd8,
+        NOP,
+        NOP,
+        NOP,
+        0xe0020827_00000004,
+        // Data in little-endian bytes, words filled in order: .int 0x30, 7; .byte 1, 2, 3
+        // padded by `.align 8`; .short 0x1234, 0xffff and the single 0.5.
+        0x00000007_00000030,
+        0x00000000_00030201,
+        0x3f000000_ffff1234,
+    ];
+    let w = assemble_with(source, &[("consts.qinc", CONSTS)]).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(w, expected);
+}
+
+#[test]
+fn data_is_padded_to_the_next_instruction_and_aligned() {
+    // vc4asm pads data before an instruction to its 64-bit word; `.align 16` at 16 is a no-op.
+    let w = words(".byte 1,2,3\nnop\n.align 16\nnop\n.short 7\n.align 8\n.int 9\n");
+    assert_eq!(w, [0x0003_0201, NOP, NOP, 7, 9]);
+    // The raw directive keeps its word as written, and `.long` takes a list of values.
+    assert_eq!(words(".long 0xf348d18fa02b3eec\n.long 1, 2\n"), [0xf348d18fa02b3eec, 1, 2]);
+    assert_eq!(words(".float 1.0, 2.5\n"), [0x40200000_3f800000]);
+}
+
+#[test]
+fn rep_nests_and_counts_from_zero() {
+    let w = words(".rep i, 2\n.rep j, 2\nldi r0, i * 2 + j\n.endr\n.endr\n.rep 0\nnop\n.endr\n");
+    assert_eq!(w, [ldi(0, 0), ldi(0, 1), ldi(0, 2), ldi(0, 3)]);
+    // vc4asm's example spelling without the comma.
+    assert_eq!(words(".rep k 2\nldi r1, k\n.endr\n"), [ldi(1, 0), ldi(1, 1)]);
+}
+
+fn errors(source: &str) -> Vec<AsmError> {
+    assemble_with(source, &[("bad.qinc", ".set y, 3\n  add r0, r1, nosuch\n")]).expect_err("errors")
+}
+
+#[test]
+fn a_macro_error_points_into_the_body_and_names_the_call() {
+    let e = errors(".macro m, x\n  ldi r0, x\n  bogus r1\n.endm\nnop\nm 5\n");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (3, 3, 5));
+    assert_eq!(e[0].message, "unknown mnemonic `bogus`");
+    assert_eq!(e[0].expansion.len(), 1);
+    assert_eq!((e[0].expansion[0].line, e[0].expansion[0].what.as_str()), (6, "in macro `m` called from"));
+    // An argument that does not fit is reported at the symbol in the body.
+    let e = errors(".macro m, x\n  ldi r0, x\n.endm\nm 0x100000000\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 11, 1), "{e:#?}");
+    let e = errors(".macro m, x\n.endm\nm 1, 2\n");
+    assert_eq!(e[0].message, "macro `m` takes 1 argument, found 2");
+    assert_eq!((e[0].line, e[0].column), (3, 1));
+}
+
+#[test]
+fn an_included_file_error_names_the_file_and_the_include() {
+    let e = errors("nop\n.include \"bad.qinc\"\n");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!(e[0].file.as_deref(), Some("bad.qinc"));
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 15, 6));
+    assert_eq!(e[0].expansion[0].line, 2);
+    assert_eq!(e[0].expansion[0].file, None);
+    let e = errors(".include \"missing.qinc\"\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (1, 10, 14));
+    assert_eq!(e[0].message, "cannot find `missing.qinc`");
+    // A file including itself stops at the nesting limit instead of overflowing the stack.
+    let mut e = Vec::new();
+    vc4().assemble_files(
+        "a",
+        ".include \"self\"\n",
+        0,
+        &mut Files(&[("self", ".include \"self\"\n")]),
+        &mut |x, _| e.push(x.clone()),
+    );
+    assert!(e.iter().any(|x| x.message.contains("nested deeper than 64")), "{e:#?}");
+}
+
+#[test]
+fn directive_errors_are_located_at_their_token() {
+    let e = errors("ldi r0, 1 + nothing\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (1, 13, 7), "{e:#?}");
+    let e = errors(".assert 2 < 1\n");
+    assert_eq!((e[0].column, e[0].length, e[0].message.as_str()), (9, 5, "assertion failed: 2 < 1"));
+    let e = errors(".set x, 4 / (2 - 2)\n");
+    assert_eq!((e[0].column, e[0].length, e[0].message.as_str()), (11, 1, "division by zero"));
+    let e = errors("nop\n.endif\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 1, 6));
+    let e = errors(".if 1\n.else\n.else\n.endif\n");
+    assert_eq!(e[0].message, "`.else` after the conditional's last branch");
+    let e = errors(".rep i, -1\n.endr\n");
+    assert_eq!((e[0].column, e[0].message.as_str()), (9, "the count must be an integer ≥ 0"));
+    let e = errors(".rep i, 2\nnop\n");
+    assert_eq!(e[0].message, "`.rep` without its end");
+    let e = errors(".align 3\n");
+    assert_eq!((e[0].column, e[0].message.as_str()), (8, "the alignment must be a power of two"));
+    let e = errors(".byte 256\n");
+    assert_eq!((e[0].column, e[0].length, e[0].message.as_str()), (7, 3, "256 does not fit in 8 bits"));
+    let e = errors(":a\n:a\n");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (2, 2, "label `a` defined twice"));
+}
+
+#[test]
+fn a_dialect_without_directives_reads_them_as_before() {
+    // The mesa dialect declares none: `.set` is no mnemonic there.
+    let mut errors = Vec::new();
+    let r = vc4().assemble_files("m", ".set x, 1\n", 1, &mut Files(&[]), &mut |e, _| errors.push(e.clone()));
+    assert_eq!(r, None);
+    assert_eq!((errors[0].line, errors[0].column, errors[0].length), (1, 1, 4), "{errors:#?}");
+    assert!(errors[0].message.ends_with("found `.set`"), "{errors:#?}");
+}
