@@ -197,60 +197,29 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
         out.push_str(
             "\n<h2 id=\"properties\">Properties</h2>\n\
              <p>Values each instruction has, read by the program rules; an encoding that does not set a\n\
-             property has its default.</p>\n<table>\n\
-             <tr><th>Property</th><th>Type</th><th>Default</th><th>Set by</th><th>Description</th></tr>\n",
+             property has its default.</p>\n",
         );
-        for p in &t.properties {
+        let rows = t.properties.iter().map(|p| {
             let set_by: Vec<String> = p
                 .defined_by
                 .iter()
                 .map(|f| format!("<a href=\"#{}\">{}</a>", esc(&f.anchor), esc(&f.name)))
                 .collect();
-            writeln!(
-                out,
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&p.name),
-                esc(p.ty),
-                esc(&p.default),
-                set_by.join(", "),
-                html(&p.doc)
-            )?;
-        }
-        out.push_str("</table>");
+            vec![code_cell(&p.name), esc(p.ty), esc(&p.default), set_by.join(", "), html(&p.doc)]
+        });
+        table(out, &["Property", "Type", "Default", "Set by", "Description"], rows);
     }
     if !t.rules.is_empty() {
-        out.push_str(
-            "\n<h2 id=\"program-rules\">Program rules</h2>\n<table>\n\
-             <tr><th>Rule</th><th>Statement</th><th>Description</th></tr>\n",
-        );
-        for r in &t.rules {
-            writeln!(
-                out,
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-                esc(&r.name),
-                html(&r.message),
-                html(&r.doc)
-            )?;
-        }
-        out.push_str("</table>");
+        out.push_str("\n<h2 id=\"program-rules\">Program rules</h2>\n");
+        let rows = t.rules.iter().map(|r| vec![code_cell(&r.name), html(&r.message), html(&r.doc)]);
+        table(out, &["Rule", "Statement", "Description"], rows);
     }
     if let Some(m) = &t.machine {
         out.push_str("\n<h2 id=\"interpreter\">Interpreter</h2>");
         if !m.state.is_empty() {
-            out.push_str(
-                "\n<h3 id=\"machine-state\">Machine state</h3>\n<table>\n\
-                 <tr><th>State</th><th>Type</th><th>Description</th></tr>\n",
-            );
-            for x in &m.state {
-                writeln!(
-                    out,
-                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-                    esc(&x.name),
-                    esc(&x.ty),
-                    html(&x.doc)
-                )?;
-            }
-            out.push_str("</table>");
+            out.push_str("\n<h3 id=\"machine-state\">Machine state</h3>\n");
+            let rows = m.state.iter().map(|x| vec![code_cell(&x.name), esc(&x.ty), html(&x.doc)]);
+            table(out, &["State", "Type", "Description"], rows);
         }
         let callables = [
             (&m.functions, "<h3 id=\"functions\">Functions</h3>\n", "Function"),
@@ -264,20 +233,9 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             if list.is_empty() {
                 continue;
             }
-            write!(
-                out,
-                "\n{heading}<table>\n<tr><th>{column}</th><th>Signature</th><th>Description</th></tr>\n"
-            )?;
-            for x in list {
-                writeln!(
-                    out,
-                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-                    esc(&x.name),
-                    html(&x.signature),
-                    html(&x.doc)
-                )?;
-            }
-            out.push_str("</table>");
+            write!(out, "\n{heading}")?;
+            let rows = list.iter().map(|x| vec![code_cell(&x.name), html(&x.signature), html(&x.doc)]);
+            table(out, &[column, "Signature", "Description"], rows);
         }
     }
     out.push_str("\n</body>\n</html>\n");
@@ -568,6 +526,32 @@ fn abi_layouts(out: &mut String, t: &Target) -> fmt::Result {
         }
     }
     Ok(())
+}
+
+/// A table: a header row, then one row of ready cells each; no newline after it.
+fn table(out: &mut String, head: &[&str], rows: impl Iterator<Item = Vec<String>>) {
+    out.push_str("<table>\n<tr>");
+    for h in head {
+        out.push_str("<th>");
+        out.push_str(h);
+        out.push_str("</th>");
+    }
+    out.push_str("</tr>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for cell in row {
+            out.push_str("<td>");
+            out.push_str(&cell);
+            out.push_str("</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>");
+}
+
+/// A name cell: escaped, in `<code>`.
+fn code_cell(name: &str) -> String {
+    format!("<code>{}</code>", esc(name))
 }
 
 fn diagram(out: &mut String, diagram: &str) -> fmt::Result {
