@@ -295,23 +295,19 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
         out.push_str("</pre>");
     }
     diagram(out, &f.diagram)?;
-    out.push_str(
-        "\n<table>\n<tr><th>Field</th><th>Bits</th><th>Width</th><th>Type</th><th>Value</th><th>Description</th></tr>\n",
-    );
-    for r in &f.rows {
-        writeln!(
-            out,
-            "<tr{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            view_class(r.view),
-            esc(&r.field),
+    out.push('\n');
+    let rows = f.rows.iter().map(|r| {
+        let cells = vec![
+            code_cell(&r.field),
             esc(&r.bits),
             esc(&r.width),
             type_cell(&r.ty),
             html(&r.value),
-            html(&r.doc)
-        )?;
-    }
-    out.push_str("</table>");
+            html(&r.doc),
+        ];
+        (r.view, cells)
+    });
+    view_table(out, &["Field", "Bits", "Width", "Type", "Value", "Description"], rows);
     if !f.dont_care.is_empty() {
         write!(
             out,
@@ -382,41 +378,30 @@ fn layout(out: &mut String, l: &Layout) -> fmt::Result {
         out.push_str("</ul>");
     } else {
         diagram(out, &l.diagram)?;
-        out.push_str(
-            "\n<table>\n<tr><th>Field</th><th>Bit width</th><th>Type</th><th>Bits</th><th>Word</th><th>Value</th><th>Description</th></tr>\n",
-        );
-        for r in &l.rows {
-            writeln!(
-                out,
-                "<tr{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                view_class(r.view),
-                esc(&r.field),
+        out.push('\n');
+        let rows = l.rows.iter().map(|r| {
+            let cells = vec![
+                code_cell(&r.field),
                 esc(&r.bit_width),
                 type_cell(&r.ty),
                 esc(&r.bits),
                 esc(&r.word),
                 html(&r.value),
-                html(&r.doc)
-            )?;
-        }
-        out.push_str("</table>");
+                html(&r.doc),
+            ];
+            (r.view, cells)
+        });
+        view_table(out, &["Field", "Bit width", "Type", "Bits", "Word", "Value", "Description"], rows);
     }
     if !l.constraints.is_empty() {
         out.push_str(
-            "\n<p>Constraints (<code>check()</code>; each violation names the fields it reads):</p>\n<table>\n\
-             <tr><th>Constraint</th><th>Rule</th><th>Reads</th><th>Note</th></tr>\n",
+            "\n<p>Constraints (<code>check()</code>; each violation names the fields it reads):</p>\n",
         );
-        for c in &l.constraints {
-            writeln!(
-                out,
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&c.name),
-                html(&c.message),
-                html(&c.reads),
-                html(&c.doc)
-            )?;
-        }
-        out.push_str("</table>");
+        let rows = l
+            .constraints
+            .iter()
+            .map(|c| vec![code_cell(&c.name), html(&c.message), html(&c.reads), html(&c.doc)]);
+        table(out, &["Constraint", "Rule", "Reads", "Note"], rows);
     }
     if !l.dont_care.is_empty() {
         write!(out, "\n<p class=\"note\">Don't-care bits: {}.</p>", esc(&l.dont_care))?;
@@ -530,6 +515,11 @@ fn abi_layouts(out: &mut String, t: &Target) -> fmt::Result {
 
 /// A table: a header row, then one row of ready cells each; no newline after it.
 fn table(out: &mut String, head: &[&str], rows: impl Iterator<Item = Vec<String>>) {
+    view_table(out, head, rows.map(|cells| (false, cells)));
+}
+
+/// A table whose rows may be views (computed from other fields: shown in grey).
+fn view_table(out: &mut String, head: &[&str], rows: impl Iterator<Item = (bool, Vec<String>)>) {
     out.push_str("<table>\n<tr>");
     for h in head {
         out.push_str("<th>");
@@ -537,8 +527,10 @@ fn table(out: &mut String, head: &[&str], rows: impl Iterator<Item = Vec<String>
         out.push_str("</th>");
     }
     out.push_str("</tr>\n");
-    for row in rows {
-        out.push_str("<tr>");
+    for (view, row) in rows {
+        out.push_str("<tr");
+        out.push_str(view_class(view));
+        out.push('>');
         for cell in row {
             out.push_str("<td>");
             out.push_str(&cell);
