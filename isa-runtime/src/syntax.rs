@@ -1797,8 +1797,9 @@ impl Parser<'_> {
         }
         // A signed field takes its signed range; an unsigned one its unsigned range or the
         // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
-        // hex bits (`#x`: Maxwell's `[0xfffff8]`) also reads what it prints.
-        let raw_hex = matches!(n, Num::Hex { .. });
+        // hex bits (`#x`: Maxwell's `[0xfffff8]`; `#x*4`: ATOMS's `[0xda914c]`) also reads what
+        // it prints.
+        let raw_hex = matches!(n, Num::Hex { .. } | Num::HexValue { signed: false, .. });
         let fits = |value: i128| {
             if width >= 64 {
                 return true;
