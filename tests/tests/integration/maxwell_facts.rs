@@ -196,16 +196,16 @@ fn attribute_addresses_with_rz_are_ten_bits() {
 }
 
 /// Words of instructions this spec does not describe are typed `NoMatch` errors showing the
-/// word, never a guess: FLO (0x5c30), PRMT (0x36c0), VABSDIFF (0x5424) and
-/// the constant-buffer BRA (bit 5, class `BRA_c`).
+/// word, never a guess: VSHL (0x573c), VABSDIFF4 (0x5038), the constant-buffer BRA (bit 5,
+/// class `BRA_c`) and an opcode nvdisasm refuses.
 #[test]
 fn unknown_opcodes_are_no_match() {
-    for w in [0x5c30000000e7000cu64, 0x36c0068321070c0d, 0x542406e060e70c10, 0xe24000000007002f] {
+    for w in [0x573c07e061071111u64, 0x5038063440d70f10, 0xe24000000007002f, 0xfc00000000e7000c] {
         assert_eq!(Instruction::decode(w), Err(DecodeError::NoMatch { word: w as u128 }), "{w:#018x}");
         assert!(maxwell::disassemble(w, None).is_err(), "{w:#018x}");
     }
-    let e = Instruction::decode(0x5c30000000e7000c).unwrap_err();
-    assert!(e.to_string().contains("5c30000000e7000c"), "{e}");
+    let e = Instruction::decode(0xfc00000000e7000c).unwrap_err();
+    assert!(e.to_string().contains("fc00000000e7000c"), "{e}");
 }
 
 /// Out-of-range values are typed encode errors, never truncated.

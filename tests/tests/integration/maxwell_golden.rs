@@ -124,7 +124,7 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
 }
 
 /// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
-/// call, loop-break and memory-barrier instructions of compute kernels (issue 15) against
+/// call, loop-break, memory-barrier, atomic and barrier instructions of compute kernels (issue 15) against
 /// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
 /// operand bits printed by nvdisasm 11.8.
 #[test]
@@ -151,7 +151,9 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let counts: Vec<usize> = [
         "S2R", "IADD", "SHR", "LOP", "LOP32I", "SEL", "IMNMX", "ICMP", "BFE", "CAL", "RET", "PBK", "BRK",
         "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST", "LDL", "STL", "ALD", "AST", "LEA", "IADD3", "SHF",
-        "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE",
+        "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE", "ATOM", "ATOMS", "RED", "BAR", "B2R",
+        "PSETP", "FLO", "PRMT", "DMNMX", "CS2R", "FCHK", "POPC", "BFI", "DSETP", "BRX", "JMX", "VADD",
+        "VABSDIFF", "VMNMX", "VSET", "VMAD",
     ]
     .iter()
     .map(|m| count(m))
@@ -160,7 +162,8 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         counts,
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
-            28, 26, 26, 17, 17, 17, 17, 18, 25, 15
+            28, 26, 26, 17, 17, 17, 17, 18, 25, 15, 81, 59, 28, 28, 15, 12, 24, 43, 22, 9, 23, 21, 29, 26, 7,
+            6, 117, 36, 38, 38, 43
         ],
         "rows per mnemonic"
     );

@@ -365,3 +365,47 @@ fn scaled_addresses_three_input_adds_funnel_shifts_and_truth_tables() {
     assert_eq!(r[14], (a & k) | (a & c) | (k & c), "0xe8 is the majority");
     assert_eq!(r[15], a & 0xff & b);
 }
+
+/// FLO (the position of the highest set bit; signed, of the highest bit unlike the sign; `.SH`,
+/// the shift that brings it to bit 31; none: 0xffffffff) and PSETP (Pd = (Pc bop0 Pb) bop Pa,
+/// nPd with the first result inverted) against the same computed in Rust.
+#[test]
+fn find_leading_one_and_predicate_logic() {
+    let (x, y): (u32, u32) = (0x0001_2345, 0xfff0_0000);
+    let highest = |v: u32| if v == 0 { u32::MAX } else { 31 - v.leading_zeros() };
+    let program = assemble(
+        "MOV32I R0, 0x12345\n\
+         MOV32I R1, 0xfff00000\n\
+         FLO.U32 R2, R0\n\
+         FLO.U32.SH R3, R0\n\
+         FLO R4, R1\n\
+         FLO.U32 R5, R1\n\
+         FLO.U32 R6, RZ\n\
+         FLO R7, ~R0\n\
+         FLO R8, c[0x0][0x4]\n\
+         ISETP.NE.AND P0, PT, R0, RZ, PT\n\
+         ISETP.EQ.AND P1, PT, R0, RZ, PT\n\
+         PSETP.AND.OR P2, P3, P0, !P1, P1\n\
+         PSETP.XOR.AND P4, P5, P0, P1, !P1\n\
+         PSETP.OR.XOR P6, PT, P1, P1, P0\n\
+         EXIT",
+    );
+    let mut m = Machine::new(Vertex { cbuf0: vec![0, u32::MAX, 0, 0], ..Vertex::default() });
+    assert_eq!(m.run(&program, 100), Ok(15));
+    let r = &m.state.r;
+    assert_eq!(r[2], highest(x), "bit 16");
+    assert_eq!(r[3], x.leading_zeros(), ".SH: 15");
+    assert_eq!(r[4], highest(!y), "signed and negative: the highest 0, bit 19");
+    assert_eq!(r[5], highest(y), "unsigned: bit 31");
+    assert_eq!(r[6], u32::MAX, "no bit set");
+    assert_eq!(r[7], highest(x), "~A is negative: its highest 0 is A's highest 1");
+    assert_eq!(r[8], u32::MAX, "signed -1 has no bit unlike the sign");
+    let (p0, p1) = (x != 0, x == 0);
+    let p = &m.state.preds;
+    assert_eq!((p[0], p[1]), (true, false));
+    assert_eq!(p[2], (p0 && !p1) || p1);
+    assert_eq!(p[3], !(p0 && !p1) || p1);
+    assert_eq!(p[4], (p0 ^ p1) && !p1);
+    assert_eq!(p[5], !(p0 ^ p1) && !p1);
+    assert_eq!(p[6], (p1 || p1) ^ p0);
+}
