@@ -153,7 +153,7 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST", "LDL", "STL", "ALD", "AST", "LEA", "IADD3", "SHF",
         "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE", "ATOM", "ATOMS", "RED", "BAR", "B2R",
         "PSETP", "FLO", "PRMT", "DMNMX", "CS2R", "FCHK", "POPC", "BFI", "DSETP", "BRX", "JMX", "VADD",
-        "VABSDIFF", "VMNMX", "VSET", "VMAD",
+        "VABSDIFF", "VMNMX", "VSET", "VMAD", "PCNT", "CONT", "PRET", "JCAL", "JMP",
     ]
     .iter()
     .map(|m| count(m))
@@ -163,7 +163,7 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
             28, 26, 26, 17, 17, 17, 17, 18, 25, 15, 81, 59, 28, 28, 15, 12, 24, 43, 22, 9, 23, 21, 29, 26, 7,
-            6, 117, 36, 38, 38, 43
+            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8
         ],
         "rows per mnemonic"
     );

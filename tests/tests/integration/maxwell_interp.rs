@@ -400,12 +400,16 @@ fn find_leading_one_and_predicate_logic() {
     assert_eq!(r[6], u32::MAX, "no bit set");
     assert_eq!(r[7], highest(x), "~A is negative: its highest 0 is A's highest 1");
     assert_eq!(r[8], u32::MAX, "signed -1 has no bit unlike the sign");
+    // Each instruction's two operations, written out: (Pc bop0 Pb) bop Pa.
+    let and = |a: bool, b: bool| a && b;
+    let or = |a: bool, b: bool| a || b;
+    let xor = |a: bool, b: bool| a != b;
     let (p0, p1) = (x != 0, x == 0);
     let p = &m.state.preds;
     assert_eq!((p[0], p[1]), (true, false));
-    assert_eq!(p[2], (p0 && !p1) || p1);
-    assert_eq!(p[3], !(p0 && !p1) || p1);
-    assert_eq!(p[4], (p0 ^ p1) && !p1);
-    assert_eq!(p[5], !(p0 ^ p1) && !p1);
-    assert_eq!(p[6], (p1 || p1) ^ p0);
+    assert_eq!(p[2], or(and(p0, !p1), p1), "PSETP.AND.OR P2, P3, P0, !P1, P1");
+    assert_eq!(p[3], or(!and(p0, !p1), p1));
+    assert_eq!(p[4], and(xor(p0, p1), !p1), "PSETP.XOR.AND P4, P5, P0, P1, !P1");
+    assert_eq!(p[5], and(!xor(p0, p1), !p1));
+    assert_eq!(p[6], xor(or(p1, p1), p0), "PSETP.OR.XOR P6, PT, P1, P1, P0");
 }
