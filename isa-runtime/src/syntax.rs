@@ -1241,7 +1241,7 @@ pub fn parse(
 /// [`parse`] when only success matters: a failure is not described (the assembler tries
 /// formats in turn and describes failures only when none reads the line).
 pub fn parses(format: &Format, syntax: &'static Syntax, text: &str, ctx: &Context) -> Option<Vec<u64>> {
-    read(format, syntax, text, ctx, false).ok().map(|(values, _)| values)
+    read(format, syntax, text, ctx, false, false).ok().map(|(values, _)| values)
 }
 
 /// Parses the start of `text` with `syntax` (a scheduling slot before an instruction),
@@ -1262,18 +1262,19 @@ fn parse_text(
     ctx: &Context,
     prefix: bool,
 ) -> Result<(Vec<u64>, usize), Failure> {
-    read(format, syntax, text, ctx, prefix).map_err(|p| p.failure())
+    read(format, syntax, text, ctx, prefix, true)
+        .map_err(|f| f.unwrap_or(Failure { pos: 0, expected: Vec::new() }))
 }
 
-/// Reads `text`: the values and where the reading ended, or the parser that failed (which
-/// can describe the failure).
-fn read<'t>(
-    format: &'t Format,
+/// Reads `text`: the values and where the reading ended, or, when `describe`, why not.
+fn read(
+    format: &Format,
     syntax: &'static Syntax,
-    text: &'t str,
-    ctx: &'t Context<'t>,
+    text: &str,
+    ctx: &Context,
     prefix: bool,
-) -> Result<(Vec<u64>, usize), Parser<'t>> {
+    describe: bool,
+) -> Result<(Vec<u64>, usize), Option<Failure>> {
     let mut p = Parser {
         format,
         text,
@@ -1308,14 +1309,14 @@ fn read<'t>(
     // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
     // search below would try every way to satisfy the guards before giving up.
     if !p.recognizes(syntax, start) {
-        return Err(p);
+        return Err(describe.then(|| p.failure()));
     }
     p.furthest = 0;
     p.expected.clear();
     p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
     match p.result.take() {
         Some(v) => Ok((v, p.end)),
-        None => Err(p),
+        None => Err(describe.then(|| p.failure())),
     }
 }
 
