@@ -483,6 +483,15 @@ impl StatementError {
     }
 }
 
+impl core::fmt::Display for StatementError {
+    /// The column (from 1, counting bytes) and the message, as a line's error reads.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.pos + 1, self.message)
+    }
+}
+
+impl core::error::Error for StatementError {}
+
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
 /// instruction starts. Text that does not start a slot gets the default slot; a slot that
 /// starts but is wrong is an error at its position.
