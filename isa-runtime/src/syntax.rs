@@ -34,8 +34,6 @@
 
 use crate::expr::Value;
 use crate::format::Format;
-use alloc::collections::BTreeMap;
-use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -674,6 +672,22 @@ fn read_slots(e: &Expr, frame: &[Bound], out: &mut Vec<Slot>) {
     }
 }
 
+/// The fields `e` reads through `frame`, as a set of bits (field `s` is bit `s % 64`: a
+/// superset when a format has more than 64 fields).
+fn slot_bits(e: &Expr, frame: &[Bound]) -> u64 {
+    match e {
+        Expr::Field(_) | Expr::Param(_) => match bind(e, frame) {
+            Bound::Slot(s) | Bound::NotSlot(s) => 1 << (s % 64),
+            Bound::Const(_) => 0,
+        },
+        Expr::Int(_) | Expr::Pc => 0,
+        Expr::Not(x) | Expr::In(x, _) => slot_bits(x, frame),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().fold(0, |m, x| m | slot_bits(x, frame)),
+        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => slot_bits(a, frame) | slot_bits(b, frame),
+        Expr::If(c, a, b) => slot_bits(c, frame) | slot_bits(a, frame) | slot_bits(b, frame),
+    }
+}
+
 /// Whether an optional group's condition reads only fields the group itself shows
 /// (`[vertex != rz: ", " {vertex}]`): written out, the group says the value outright, so the
 /// assembler reads it as written even when it is the value that leaves the group out.
@@ -706,23 +720,54 @@ fn shown_slots(items: &[Item], frame: &[Bound], out: &mut Vec<Slot>, depth: u32)
 }
 
 fn bound_value(b: Bound, vals: &[Option<u64>]) -> Option<i64> {
+    bound_in(b, vals)
+}
+
+/// Field values an expression is evaluated over.
+trait Values {
+    fn get(&self, slot: Slot) -> Option<u64>;
+}
+
+impl Values for [Option<u64>] {
+    fn get(&self, slot: Slot) -> Option<u64> {
+        self[slot as usize]
+    }
+}
+
+/// The values known so far, with defaults for the fields not known yet (without copying them).
+struct Defaulted<'a> {
+    vals: &'a [Option<u64>],
+    fields: &'a [crate::format::FieldInfo],
+}
+
+impl Values for Defaulted<'_> {
+    fn get(&self, slot: Slot) -> Option<u64> {
+        self.vals[slot as usize].or(self.fields[slot as usize].default)
+    }
+}
+
+fn bound_in<V: Values + ?Sized>(b: Bound, vals: &V) -> Option<i64> {
     match b {
-        Bound::Slot(s) => vals[s as usize].map(|v| v as i64),
-        Bound::NotSlot(s) => vals[s as usize].map(|v| (v == 0) as i64),
+        Bound::Slot(s) => vals.get(s).map(|v| v as i64),
+        Bound::NotSlot(s) => vals.get(s).map(|v| (v == 0) as i64),
         Bound::Const(v) => Some(v),
     }
 }
 
 fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64> {
+    eval_in(e, frame, vals, pc)
+}
+
+fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> Option<i64> {
     match e {
         Expr::Int(v) => Some(*v),
-        Expr::Field(_) | Expr::Param(_) => bound_value(bind(e, frame), vals),
+        Expr::Field(_) | Expr::Param(_) => bound_in(bind(e, frame), vals),
         Expr::Pc => Some(pc as i64),
-        Expr::Not(x) => eval(x, frame, vals, pc).map(|v| (v == 0) as i64),
+        Expr::Not(x) => eval_in(x, frame, vals, pc).map(|v| (v == 0) as i64),
         Expr::And(xs) => {
             let mut all = Some(1);
             for x in xs.iter() {
-                match eval(x, frame, vals, pc) {
+                match eval_in(x, frame, vals, pc) {
                     Some(0) => return Some(0),
                     Some(_) => {}
                     None => all = None,
@@ -733,7 +778,7 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
         Expr::Or(xs) => {
             let mut any = Some(0);
             for x in xs.iter() {
-                match eval(x, frame, vals, pc) {
+                match eval_in(x, frame, vals, pc) {
                     Some(0) => {}
                     Some(_) => return Some(1),
                     None => any = None,
@@ -742,7 +787,7 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
             any
         }
         Expr::Cmp(op, a, b) => {
-            let (a, b) = (eval(a, frame, vals, pc)?, eval(b, frame, vals, pc)?);
+            let (a, b) = (eval_in(a, frame, vals, pc)?, eval_in(b, frame, vals, pc)?);
             Some(match op {
                 Cmp::Eq => a == b,
                 Cmp::Ne => a != b,
@@ -753,7 +798,7 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
             } as i64)
         }
         Expr::Arith(op, a, b) => {
-            let (a, b) = (eval(a, frame, vals, pc)?, eval(b, frame, vals, pc)?);
+            let (a, b) = (eval_in(a, frame, vals, pc)?, eval_in(b, frame, vals, pc)?);
             Some(match op {
                 Arith::Add => a.wrapping_add(b),
                 Arith::Sub => a.wrapping_sub(b),
@@ -767,12 +812,12 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
                 Arith::Shr => a.wrapping_shr(b as u32),
             })
         }
-        Expr::If(c, a, b) => match eval(c, frame, vals, pc)? {
-            0 => eval(b, frame, vals, pc),
-            _ => eval(a, frame, vals, pc),
+        Expr::If(c, a, b) => match eval_in(c, frame, vals, pc)? {
+            0 => eval_in(b, frame, vals, pc),
+            _ => eval_in(a, frame, vals, pc),
         },
         Expr::In(x, ranges) => {
-            let v = eval(x, frame, vals, pc)?;
+            let v = eval_in(x, frame, vals, pc)?;
             Some(ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
         }
     }
@@ -947,6 +992,38 @@ impl Expected {
     }
 }
 
+/// What the parser would have accepted where a reading failed, kept as references into the
+/// static description: most readings that fail are abandoned for another that goes further,
+/// so the text of an [`Expected`] is only made for the failure reported.
+#[derive(Clone, Copy)]
+enum Want {
+    /// Text of a kind ("a number", "end of line").
+    Kind(&'static str),
+    /// A literal, shown trimmed in backquotes.
+    Lit(&'static str),
+    /// Any spelling of a name table.
+    Table(&'static Table),
+    /// A value that fits this many bits.
+    Fits(u32),
+    /// The field named, written out (not only through an empty alias).
+    WrittenOut(&'static str),
+    /// An operand for the field named.
+    OperandFor(&'static str),
+}
+
+impl Want {
+    fn expand(self, out: &mut Vec<Expected>) {
+        match self {
+            Want::Kind(s) => out.push(Expected::Kind(s.into())),
+            Want::Lit(s) => out.push(Expected::Kind(alloc::format!("`{}`", s.trim()))),
+            Want::Table(t) => out.extend(t.expected()),
+            Want::Fits(width) => out.push(Expected::Kind(alloc::format!("a value that fits {width} bits"))),
+            Want::WrittenOut(name) => out.push(Expected::Kind(alloc::format!("`{name}` written out"))),
+            Want::OperandFor(name) => out.push(Expected::Kind(alloc::format!("an operand for `{name}`"))),
+        }
+    }
+}
+
 /// Where a parse failed and what would have been accepted there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
@@ -1008,7 +1085,16 @@ pub struct Context<'a> {
 #[derive(Clone)]
 struct State {
     vals: Vec<Option<u64>>,
+    /// The fields `vals` has been given, in order, so a reading that fails can be undone
+    /// ([`State::undo`]) rather than tried on a copy.
+    assigned: Vec<Slot>,
     deferred: Vec<(&'static Expr, bool, Vec<Bound>)>,
+    /// For each of `deferred`, the fields it reads ([`slot_bits`]): only those an assignment
+    /// can decide.
+    reads: Vec<u64>,
+    /// Whether an assignment has made a deferred condition false: every later one then
+    /// fails too, as it would if all of them were checked each time.
+    violated: bool,
     /// Fields whose value the text has spelled out (non-empty) somewhere.
     shown: Vec<Slot>,
     /// Fields read through an empty alias (a spelling the printer would not leave empty): their
@@ -1016,18 +1102,123 @@ struct State {
     owed: Vec<Slot>,
 }
 
+/// How far a [`State`] had got, to go back there when a reading fails.
+struct Mark {
+    assigned: usize,
+    deferred: usize,
+    shown: usize,
+    violated: bool,
+    /// `owed` loses entries as well as gaining them; it is short and mostly empty.
+    owed: Vec<Slot>,
+}
+
+impl State {
+    fn mark(&self) -> Mark {
+        Mark {
+            assigned: self.assigned.len(),
+            deferred: self.deferred.len(),
+            shown: self.shown.len(),
+            violated: self.violated,
+            owed: self.owed.clone(),
+        }
+    }
+
+    /// Forgets everything learnt since `m`. Fields are only ever assigned once and the other
+    /// lists only grow (but `owed`), so this is the state at `m` exactly.
+    fn undo(&mut self, m: &Mark) {
+        for s in self.assigned.drain(m.assigned..) {
+            self.vals[s as usize] = None;
+        }
+        self.deferred.truncate(m.deferred);
+        self.reads.truncate(m.deferred);
+        self.shown.truncate(m.shown);
+        self.violated = m.violated;
+        if self.owed != m.owed {
+            self.owed.clone_from(&m.owed);
+        }
+    }
+}
+
 type K<'k> = &'k mut dyn FnMut(&mut Parser, usize, &mut State) -> bool;
+
+/// What [`Parser::ends`] is asked: (item list's address, index in it, position in the text).
+type EndsKey = (usize, u32, u32);
+
+/// Answers by (static description's address, index, position), for one parse: an
+/// open-addressing hash table whose values are ranges of one shared list of items.
+struct Memo<T> {
+    /// Slots of the table (a power of two of them, at most half full); `None` is free.
+    slots: Vec<Option<(EndsKey, (u32, u32))>>,
+    /// How many slots are taken.
+    len: usize,
+    /// Every answer's items, one range each.
+    items: Vec<T>,
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo { slots: Vec::new(), len: 0, items: Vec::new() }
+    }
+}
+
+impl<T> Memo<T> {
+    fn slot(&self, key: EndsKey) -> usize {
+        // The item list's address varies most; positions and indices are small.
+        let h = (key.0 as u64 ^ (u64::from(key.1) << 40) ^ (u64::from(key.2) << 20))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mask = self.slots.len() - 1;
+        let mut i = (h >> 32) as usize & mask;
+        while let Some((k, _)) = self.slots[i] {
+            if k == key {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, key: EndsKey) -> Option<core::ops::Range<usize>> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.slots[self.slot(key)].map(|(_, (a, b))| a as usize..b as usize)
+    }
+
+    fn insert(&mut self, key: EndsKey, ends: core::ops::Range<usize>) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(64);
+            let old = core::mem::replace(&mut self.slots, vec![None; size]);
+            for (k, v) in old.into_iter().flatten() {
+                let i = self.slot(k);
+                self.slots[i] = Some((k, v));
+            }
+        }
+        let i = self.slot(key);
+        if self.slots[i].is_none() {
+            self.len += 1;
+        }
+        self.slots[i] = Some((key, (ends.start as u32, ends.end as u32)));
+    }
+}
 
 struct Parser<'t> {
     format: &'t Format,
     text: &'t str,
     ctx: &'t Context<'t>,
     furthest: usize,
-    expected: Vec<Expected>,
+    expected: Vec<Want>,
     result: Option<Vec<u64>>,
     budget: u32,
-    /// [`Parser::ends`]' answers, by (item list, index, position).
-    memo: BTreeMap<(usize, usize, usize), Rc<Vec<usize>>>,
+    /// [`Parser::ends`]' answers: end positions.
+    memo: Memo<usize>,
+    /// [`Parser::spellings`]' answers: (length, value) of each spelling a table has at a
+    /// position, read once however often the search comes back there.
+    spellings: Memo<(usize, u64)>,
+    /// End positions being collected by the [`Parser::ends`] calls in progress (each call's
+    /// own above those of its callers).
+    collecting: Vec<usize>,
+    /// Start positions of the rest of an item list, likewise stacked.
+    mids: Vec<usize>,
     /// While reading the text, choices are deferred to [`Parser::resolve`].
     lazy: bool,
     /// Whether text may follow what the syntax reads ([`parse_prefix`]).
@@ -1045,6 +1236,12 @@ pub fn parse(
     ctx: &Context,
 ) -> Result<Vec<u64>, Failure> {
     parse_text(format, syntax, text, ctx, false).map(|(values, _)| values)
+}
+
+/// [`parse`] when only success matters: a failure is not described (the assembler tries
+/// formats in turn and describes failures only when none reads the line).
+pub fn parses(format: &Format, syntax: &'static Syntax, text: &str, ctx: &Context) -> Option<Vec<u64>> {
+    read(format, syntax, text, ctx, false, false).ok().map(|(values, _)| values)
 }
 
 /// Parses the start of `text` with `syntax` (a scheduling slot before an instruction),
@@ -1065,6 +1262,19 @@ fn parse_text(
     ctx: &Context,
     prefix: bool,
 ) -> Result<(Vec<u64>, usize), Failure> {
+    read(format, syntax, text, ctx, prefix, true)
+        .map_err(|f| f.unwrap_or(Failure { pos: 0, expected: Vec::new() }))
+}
+
+/// Reads `text`: the values and where the reading ended, or, when `describe`, why not.
+fn read(
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+    prefix: bool,
+    describe: bool,
+) -> Result<(Vec<u64>, usize), Option<Failure>> {
     let mut p = Parser {
         format,
         text,
@@ -1073,14 +1283,20 @@ fn parse_text(
         expected: Vec::new(),
         result: None,
         budget: 2_000_000,
-        memo: BTreeMap::new(),
+        memo: Memo::default(),
+        spellings: Memo::default(),
+        collecting: Vec::new(),
+        mids: Vec::new(),
         lazy: true,
         prefix,
         end: 0,
     };
     let mut st = State {
         vals: vec![None; format.fields.len()],
+        assigned: Vec::new(),
         deferred: Vec::new(),
+        reads: Vec::new(),
+        violated: false,
         shown: Vec::new(),
         owed: Vec::new(),
     };
@@ -1093,14 +1309,14 @@ fn parse_text(
     // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
     // search below would try every way to satisfy the guards before giving up.
     if !p.recognizes(syntax, start) {
-        return Err(Failure { pos: p.furthest, expected: p.expected });
+        return Err(describe.then(|| p.failure()));
     }
     p.furthest = 0;
     p.expected.clear();
     p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
-    match p.result {
+    match p.result.take() {
         Some(v) => Ok((v, p.end)),
-        None => Err(Failure { pos: p.furthest, expected: p.expected }),
+        None => Err(describe.then(|| p.failure())),
     }
 }
 
@@ -1204,77 +1420,90 @@ fn skip_blanks(text: &str, mut pos: usize) -> usize {
 }
 
 impl Parser<'_> {
-    fn fail(&mut self, pos: usize, what: impl Into<String>) -> bool {
-        self.fail_with(pos, [Expected::Kind(what.into())])
+    fn fail(&mut self, pos: usize, what: &'static str) -> bool {
+        self.fail_with(pos, Want::Kind(what))
     }
 
     /// Fails at `pos` where any spelling of `tables` would have been read.
-    fn fail_table(&mut self, pos: usize, tables: &[&Table]) -> bool {
-        self.fail_with(pos, tables.iter().flat_map(|t| t.expected()))
+    fn fail_table(&mut self, pos: usize, tables: &[&'static Table]) -> bool {
+        for t in tables {
+            self.fail_with(pos, Want::Table(t));
+        }
+        false
     }
 
-    fn fail_with(&mut self, pos: usize, what: impl IntoIterator<Item = Expected>) -> bool {
+    fn fail_with(&mut self, pos: usize, what: Want) -> bool {
         if pos > self.furthest {
             self.furthest = pos;
             self.expected.clear();
         }
         if pos == self.furthest {
-            self.expected.extend(what);
+            self.expected.push(what);
         }
         false
+    }
+
+    /// The failure the furthest reading met, in words.
+    fn failure(&self) -> Failure {
+        let mut expected = Vec::new();
+        for w in &self.expected {
+            w.expand(&mut expected);
+        }
+        Failure { pos: self.furthest, expected }
     }
 
     /// Whether `syntax` can match the whole text from `pos` when guards, conditions and value
     /// ranges are ignored: a context-free superset of what the parser accepts, decided in
     /// polynomial time by memoising the end positions of every item sequence.
     fn recognizes(&mut self, syntax: &'static Syntax, pos: usize) -> bool {
-        let mut ends = Vec::new();
+        let base = self.mids.len();
         for arm in syntax.arms {
-            ends.extend(self.ends(arm.items, 0, pos).iter().copied());
+            let ends = self.ends(arm.items, 0, pos);
+            for k in ends {
+                let e = self.memo.items[k];
+                self.mids.push(e);
+            }
         }
         let text = self.text;
         let mut ok = false;
-        for e in ends {
-            let e = skip_blanks(text, e);
+        for k in base..self.mids.len() {
+            let e = skip_blanks(text, self.mids[k]);
             if e == text.len() || self.prefix {
                 ok = true;
             } else {
                 self.fail(e, "end of line");
             }
         }
+        self.mids.truncate(base);
         ok
     }
 
-    /// The positions where `items[i..]` can end when it starts at `pos` (guards ignored).
-    fn ends(&mut self, items: &'static [Item], i: usize, pos: usize) -> Rc<Vec<usize>> {
-        let key = (items.as_ptr() as usize, i, pos);
-        if let Some(r) = self.memo.get(&key) {
-            return r.clone();
+    /// The positions where `items[i..]` can end when it starts at `pos` (guards ignored), as
+    /// indices into the memo's list of ends. Nothing is allocated per call: positions being
+    /// collected sit on the two stacks `mids` and `collecting`, each call above its caller's.
+    fn ends(&mut self, items: &'static [Item], i: usize, pos: usize) -> core::ops::Range<usize> {
+        let key = (items.as_ptr() as usize, i as u32, pos as u32);
+        if let Some(r) = self.memo.get(key) {
+            return r;
         }
         // A re-entry at the same place (no text consumed) adds nothing.
-        self.memo.insert(key, Rc::new(Vec::new()));
-        let mut out: Vec<usize> = Vec::new();
-        let after = |p: &mut Self, mids: &[usize], out: &mut Vec<usize>| {
-            for &m in mids {
-                for &e in p.ends(items, i + 1, m).iter() {
-                    if !out.contains(&e) {
-                        out.push(e);
-                    }
-                }
-            }
-        };
+        self.memo.insert(key, 0..0);
+        let out = self.collecting.len();
+        let mids = self.mids.len();
         match items.get(i) {
-            None => out.push(pos),
+            None => self.collecting.push(pos),
             Some(Item::Lit(s)) => match self.literal(s, pos) {
-                Some(end) => after(self, &[end], &mut out),
+                Some(end) => self.mids.push(end),
                 None => {
-                    self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim()));
+                    self.fail_with(skip_blanks(self.text, pos), Want::Lit(s));
                 }
             },
             Some(Item::Show(e, show)) => {
                 let view = matches!(e, Expr::Field(s) if self.format.fields[*s as usize].view);
-                let mids = if view { Vec::new() } else { self.show_ends(show, pos) };
-                if mids.is_empty() {
+                if !view {
+                    self.show_ends(show, pos);
+                }
+                if self.mids.len() == mids {
                     match show {
                         Show::Table(t) => self.fail_table(pos, &[t]),
                         Show::TableIf(_, a, b) => self.fail_table(pos, &[a, b]),
@@ -1282,56 +1511,74 @@ impl Parser<'_> {
                         Show::Num(_) => self.fail(pos, "a number"),
                     };
                 }
-                after(self, &mids, &mut out);
             }
             Some(Item::Call(sub, _)) => {
-                let mut mids = Vec::new();
                 for arm in sub.arms {
-                    mids.extend(self.ends(arm.items, 0, pos).iter().copied());
+                    for k in self.ends(arm.items, 0, pos) {
+                        let e = self.memo.items[k];
+                        self.mids.push(e);
+                    }
                 }
-                after(self, &mids, &mut out);
             }
             Some(Item::Opt(_, body)) => {
-                let body: &'static [Item] = body;
-                let mut mids = vec![pos];
-                mids.extend(self.ends(body, 0, pos).iter().copied());
-                after(self, &mids, &mut out);
+                self.mids.push(pos);
+                for k in self.ends(body, 0, pos) {
+                    let e = self.memo.items[k];
+                    self.mids.push(e);
+                }
             }
             // Any sequence of the groups (a superset: repeats allowed).
             Some(Item::AnyOrder(groups)) => {
-                let mut mids = vec![pos];
-                let mut k = 0;
-                while k < mids.len() {
+                self.mids.push(pos);
+                let mut k = mids;
+                while k < self.mids.len() {
+                    let at = self.mids[k];
                     for g in groups.iter() {
                         if let Item::Opt(_, body) = g {
-                            for &e in self.ends(body, 0, mids[k]).iter() {
-                                if !mids.contains(&e) {
-                                    mids.push(e);
+                            for j in self.ends(body, 0, at) {
+                                let e = self.memo.items[j];
+                                if !self.mids[mids..].contains(&e) {
+                                    self.mids.push(e);
                                 }
                             }
                         }
                     }
                     k += 1;
                 }
-                after(self, &mids, &mut out);
             }
         }
-        let out = Rc::new(out);
-        self.memo.insert(key, out.clone());
-        out
+        // The rest of the list from each place this item can end.
+        if items.get(i).is_some() {
+            for m in mids..self.mids.len() {
+                let at = self.mids[m];
+                for k in self.ends(items, i + 1, at) {
+                    let e = self.memo.items[k];
+                    if !self.collecting[out..].contains(&e) {
+                        self.collecting.push(e);
+                    }
+                }
+            }
+        }
+        self.mids.truncate(mids);
+        let first = self.memo.items.len();
+        self.memo.items.extend_from_slice(&self.collecting[out..]);
+        self.collecting.truncate(out);
+        let r = first..self.memo.items.len();
+        self.memo.insert(key, r.clone());
+        r
     }
 
-    /// Where a value shown with `show` can end when it starts at `pos`.
-    fn show_ends(&self, show: &Show, pos: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let (text, fold) = (self.text, self.ctx.ignore_case);
+    /// Pushes onto `mids` where a value shown with `show` can end when it starts at `pos`.
+    fn show_ends(&mut self, show: &Show, pos: usize) {
+        let text = self.text;
         match show {
-            Show::Table(t) => t.candidates(text, pos, fold, &mut |len, _| out.push(pos + len)),
+            Show::Table(t) => self.push_spelling_ends(t, pos),
             Show::TableIf(_, a, b) => {
-                a.candidates(text, pos, fold, &mut |len, _| out.push(pos + len));
-                b.candidates(text, pos, fold, &mut |len, _| out.push(pos + len));
+                self.push_spelling_ends(a, pos);
+                self.push_spelling_ends(b, pos);
             }
             Show::Num(n) => {
+                let out = &mut self.mids;
                 let start = number_start(text, pos);
                 let rest = &text[start..];
                 match n {
@@ -1356,12 +1603,46 @@ impl Parser<'_> {
                 }
             }
         }
-        out
+    }
+
+    /// Pushes onto `mids` where each spelling of `t` at `pos` ends, in table order.
+    fn push_spelling_ends(&mut self, t: &'static Table, pos: usize) {
+        let (in_order, _) = self.spellings(t, pos);
+        for k in in_order {
+            let len = self.spellings.items[k].0;
+            self.mids.push(pos + len);
+        }
+    }
+
+    /// The spellings of `t` at `pos` as (length, value), as indices into `self.spellings`:
+    /// in table order, and longest first (the order the search tries them).
+    fn spellings(
+        &mut self,
+        t: &'static Table,
+        pos: usize,
+    ) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
+        let key = (t as *const Table as usize, 0, pos as u32);
+        let r = match self.spellings.get(key) {
+            Some(r) => r,
+            None => {
+                let items = &mut self.spellings.items;
+                let first = items.len();
+                t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| items.push((len, v)));
+                let n = items.len() - first;
+                items.extend_from_within(first..first + n);
+                items[first + n..].sort_by_key(|c| core::cmp::Reverse(c.0));
+                let r = first..items.len();
+                self.spellings.insert(key, r.clone());
+                r
+            }
+        };
+        let mid = r.start + r.len() / 2;
+        (r.start..mid, mid..r.end)
     }
 
     /// The known values, with defaults for the fields not known yet.
-    fn defaulted(&self, st: &State) -> Vec<Option<u64>> {
-        st.vals.iter().zip(self.format.fields).map(|(v, f)| v.or(f.default)).collect()
+    fn defaulted<'s>(&'s self, st: &'s State) -> Defaulted<'s> {
+        Defaulted { vals: &st.vals, fields: self.format.fields }
     }
 
     fn finish(&mut self, pos: usize, st: &mut State) -> bool {
@@ -1410,7 +1691,7 @@ impl Parser<'_> {
                 Some(_) => return self.fail(pos, "operands consistent with each other"),
                 None => {}
             }
-            if eval(e, frame, &defaulted, self.ctx.pc).is_some_and(|v| (v != 0) == *want) {
+            if eval_in(e, frame, &defaulted, self.ctx.pc).is_some_and(|v| (v != 0) == *want) {
                 continue;
             }
             if solvable(e) {
@@ -1425,6 +1706,7 @@ impl Parser<'_> {
         for i in open {
             let mut trial = st.clone();
             let (e, want, frame) = trial.deferred.remove(i);
+            trial.reads.remove(i);
             let known = trial.vals.iter().filter(|v| v.is_some()).count();
             let left = trial.deferred.len();
             let lazy = core::mem::replace(&mut self.lazy, false);
@@ -1446,7 +1728,7 @@ impl Parser<'_> {
     fn complete(&mut self, pos: usize, st: &mut State) -> bool {
         if let Some(&slot) = st.owed.first() {
             let name = self.format.fields[slot as usize].name;
-            return self.fail(pos, alloc::format!("`{name}` written out"));
+            return self.fail_with(pos, Want::WrittenOut(name));
         }
         let mut vals = Vec::with_capacity(st.vals.len());
         for (i, v) in st.vals.iter().enumerate() {
@@ -1458,7 +1740,7 @@ impl Parser<'_> {
                 Some(v) => vals.push(v),
                 None => {
                     let name = self.format.fields[i].name;
-                    return self.fail(pos, alloc::format!("an operand for `{name}`"));
+                    return self.fail_with(pos, Want::OperandFor(name));
                 }
             }
         }
@@ -1475,30 +1757,59 @@ impl Parser<'_> {
     fn syntax(&mut self, syntax: &'static Syntax, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
         // Arms whose guard the defaults of still-unknown fields satisfy go first, so text that
         // does not mention a field leaves it at its default.
-        let defaulted = self.defaulted(st);
-        let fits =
-            |arm: &Arm| arm.guard.is_none_or(|g| eval(g, frame, &defaulted, self.ctx.pc).unwrap_or(1) != 0);
-        let order = syntax.arms.iter().filter(|a| fits(a)).chain(syntax.arms.iter().filter(|a| !fits(a)));
-        for arm in order {
-            // The printer takes the first arm whose guard holds, so choosing this arm also
-            // means every earlier guard is false.
-            let index = syntax.arms.iter().position(|a| core::ptr::eq(a, arm)).unwrap_or(0);
-            let earlier: Vec<&'static Expr> = syntax.arms[..index].iter().filter_map(|a| a.guard).collect();
-            let mut trial = st.clone();
-            let items = arm.items;
-            let guard = arm.guard;
-            let ok = self.require_none(&earlier, frame, pos, &mut trial, &mut |p, pos, st| match guard {
-                None => p.items(items, 0, frame, pos, st, &mut *k),
-                Some(g) => p.require(g, true, frame, pos, st, &mut |p, pos, st| {
-                    p.items(items, 0, frame, pos, st, &mut *k)
-                }),
-            });
-            if ok {
-                *st = trial;
-                return true;
+        // (Every failed arm is undone, so the state is the same for each arm here.)
+        let fits = |p: &Self, arm: &Arm, st: &State| {
+            arm.guard.is_none_or(|g| eval_in(g, frame, &p.defaulted(st), p.ctx.pc).unwrap_or(1) != 0)
+        };
+        let mut fitting = 0u128;
+        for (index, arm) in syntax.arms.iter().enumerate().take(128) {
+            fitting |= u128::from(fits(self, arm, st)) << index;
+        }
+        for first in [true, false] {
+            for (index, arm) in syntax.arms.iter().enumerate() {
+                let fit = if index < 128 { fitting >> index & 1 == 1 } else { fits(self, arm, st) };
+                if fit != first {
+                    continue;
+                }
+                let mark = st.mark();
+                let items = arm.items;
+                let guard = arm.guard;
+                // The printer takes the first arm whose guard holds, so choosing this arm also
+                // means every earlier guard is false.
+                let earlier = &syntax.arms[..index];
+                let ok = self.require_no_guard(earlier, frame, pos, st, &mut |p, pos, st| match guard {
+                    None => p.items(items, 0, frame, pos, st, &mut *k),
+                    Some(g) => p.require(g, true, frame, pos, st, &mut |p, pos, st| {
+                        p.items(items, 0, frame, pos, st, &mut *k)
+                    }),
+                });
+                if ok {
+                    return true;
+                }
+                st.undo(&mark);
             }
         }
         false
+    }
+
+    /// Makes the guard of every arm in `arms` false, then continues with `k`.
+    fn require_no_guard(
+        &mut self,
+        arms: &'static [Arm],
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
+        match arms.split_first() {
+            None => k(self, pos, st),
+            Some((Arm { guard: None, .. }, rest)) => self.require_no_guard(rest, frame, pos, st, k),
+            Some((Arm { guard: Some(x), .. }, rest)) => {
+                self.require(x, false, frame, pos, st, &mut |p, pos, st| {
+                    p.require_no_guard(rest, frame, pos, st, &mut *k)
+                })
+            }
+        }
     }
 
     /// Makes every condition in `xs` false, then continues with `k`.
@@ -1539,7 +1850,7 @@ impl Parser<'_> {
         match item {
             Item::Lit(s) => match self.literal(s, pos) {
                 Some(end) => rest(self, end, st),
-                None => self.fail(skip_blanks(self.text, pos), alloc::format!("`{}`", s.trim())),
+                None => self.fail_with(skip_blanks(self.text, pos), Want::Lit(s)),
             },
             Item::Show(e, show) => {
                 let b = bind(e, frame);
@@ -1551,31 +1862,41 @@ impl Parser<'_> {
                 self.show(b, show, frame, pos, st, &mut rest)
             }
             Item::Call(sub, args) => {
-                let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
-                self.syntax(sub, &inner, pos, st, &mut rest)
+                let mut few = [Bound::Const(0); 8];
+                let many: Vec<Bound>;
+                let inner = if args.len() <= few.len() {
+                    for (b, a) in few.iter_mut().zip(args.iter()) {
+                        *b = bind(a, frame);
+                    }
+                    &few[..args.len()]
+                } else {
+                    many = args.iter().map(|a| bind(a, frame)).collect();
+                    &many
+                };
+                self.syntax(sub, inner, pos, st, &mut rest)
             }
             Item::Opt(cond, body) => {
                 // Presence first, unless the defaults of unknown fields make the condition
                 // false: then absence first, so unmentioned fields keep their defaults.
                 let body: &'static [Item] = body;
                 let absent_first =
-                    eval(cond, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| v == 0);
+                    eval_in(cond, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| v == 0);
                 let as_written = self_describing(cond, body, frame);
                 for present in [!absent_first, absent_first] {
-                    let mut trial = st.clone();
+                    let mark = st.mark();
                     let ok = if present && as_written {
-                        self.items(body, 0, frame, pos, &mut trial, &mut rest)
+                        self.items(body, 0, frame, pos, st, &mut rest)
                     } else if present {
-                        self.require(cond, true, frame, pos, &mut trial, &mut |p, pos, st| {
+                        self.require(cond, true, frame, pos, st, &mut |p, pos, st| {
                             p.items(body, 0, frame, pos, st, &mut rest)
                         })
                     } else {
-                        self.require(cond, false, frame, pos, &mut trial, &mut rest)
+                        self.require(cond, false, frame, pos, st, &mut rest)
                     };
                     if ok {
-                        *st = trial;
                         return true;
                     }
+                    st.undo(&mark);
                 }
                 false
             }
@@ -1602,25 +1923,25 @@ impl Parser<'_> {
         for (n, g) in groups.iter().enumerate().filter(|(n, _)| *n < 64 && used & (1 << n) == 0) {
             let Item::Opt(cond, body) = g else { continue };
             // Only a group whose text starts here can be present here.
-            if self.ends(body, 0, pos).iter().all(|e| *e == pos) {
+            if self.ends(body, 0, pos).all(|k| self.memo.items[k] == pos) {
                 continue;
             }
             let body: &'static [Item] = body;
-            let mut trial = st.clone();
+            let mark = st.mark();
             let mut present = |p: &mut Parser, pos: usize, st: &mut State| {
                 p.items(body, 0, frame, pos, st, &mut |p, after, st| {
                     after > pos && p.any_order(groups, used | (1 << n), frame, after, st, &mut *k)
                 })
             };
             let ok = if self_describing(cond, body, frame) {
-                present(self, pos, &mut trial)
+                present(self, pos, st)
             } else {
-                self.require(cond, true, frame, pos, &mut trial, &mut |p, pos, st| present(p, pos, st))
+                self.require(cond, true, frame, pos, st, &mut |p, pos, st| present(p, pos, st))
             };
             if ok {
-                *st = trial;
                 return true;
             }
+            st.undo(&mark);
         }
         let absent: Vec<&'static Expr> = groups
             .iter()
@@ -1668,34 +1989,35 @@ impl Parser<'_> {
                 // A name both tables give the same value leaves the condition free (a register
                 // valid in either file says nothing of the file); a name only one table has
                 // makes the condition true or false.
-                let (mut in_a, mut in_e) = (Vec::new(), Vec::new());
-                a.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| in_a.push((len, v)));
-                e.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| in_e.push((len, v)));
+                let (in_a, _) = self.spellings(a, pos);
+                let (in_e, _) = self.spellings(e, pos);
+                let (in_a, in_e) = (&self.spellings.items[in_a], &self.spellings.items[in_e]);
                 let mut cands: Vec<(usize, u64, Option<bool>)> = Vec::new();
-                for &(len, v) in &in_a {
+                for &(len, v) in in_a {
                     let want = if in_e.contains(&(len, v)) { None } else { Some(true) };
                     cands.push((len, v, want));
                 }
-                for &(len, v) in &in_e {
+                for &(len, v) in in_e {
                     if !in_a.contains(&(len, v)) {
                         cands.push((len, v, Some(false)));
                     }
                 }
                 cands.sort_by_key(|c| core::cmp::Reverse(c.0));
                 for (len, v, want) in cands {
-                    let mut trial = st.clone();
-                    if !self.assign(b, v, &mut trial) {
+                    let mark = st.mark();
+                    if !self.assign(b, v, st) {
+                        st.undo(&mark);
                         continue;
                     }
-                    note_spelling(b, if want == Some(false) { e } else { a }, len, v, &mut trial);
+                    note_spelling(b, if want == Some(false) { e } else { a }, len, v, st);
                     let ok = match want {
-                        None => k(self, pos + len, &mut trial),
-                        Some(w) => self.require(c, w, frame, pos + len, &mut trial, &mut *k),
+                        None => k(self, pos + len, st),
+                        Some(w) => self.require(c, w, frame, pos + len, st, &mut *k),
                     };
                     if ok {
-                        *st = trial;
                         return true;
                     }
+                    st.undo(&mark);
                 }
                 self.fail_table(pos, &[a, e])
             }
@@ -1704,18 +2026,17 @@ impl Parser<'_> {
     }
 
     fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
-        let mut cands: Vec<(usize, u64)> = Vec::new();
-        t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| cands.push((len, v)));
-        cands.sort_by_key(|c| core::cmp::Reverse(c.0));
-        for (len, v) in cands {
-            let mut trial = st.clone();
-            if self.assign(b, v, &mut trial) {
-                note_spelling(b, t, len, v, &mut trial);
-                if k(self, pos + len, &mut trial) {
-                    *st = trial;
+        let (_, longest_first) = self.spellings(t, pos);
+        for i in longest_first {
+            let (len, v) = self.spellings.items[i];
+            let mark = st.mark();
+            if self.assign(b, v, st) {
+                note_spelling(b, t, len, v, st);
+                if k(self, pos + len, st) {
                     return true;
                 }
             }
+            st.undo(&mark);
         }
         self.fail_table(pos, &[t])
     }
@@ -1816,14 +2137,14 @@ impl Parser<'_> {
             fitted = true;
             let len = start - pos + len;
             let raw = (value as u64) & crate::bits::mask(width);
-            let mut trial = st.clone();
-            if self.assign(b, raw, &mut trial) && k(self, pos + len, &mut trial) {
-                *st = trial;
+            let mark = st.mark();
+            if self.assign(b, raw, st) && k(self, pos + len, st) {
                 return true;
             }
+            st.undo(&mark);
         }
         if !fitted {
-            return self.fail(pos, alloc::format!("a value that fits {width} bits"));
+            return self.fail_with(pos, Want::Fits(width));
         }
         false
     }
@@ -1856,11 +2177,22 @@ impl Parser<'_> {
         };
         match st.vals[slot as usize] {
             Some(old) => return old == v,
-            None => st.vals[slot as usize] = Some(v),
+            None => {
+                st.vals[slot as usize] = Some(v);
+                st.assigned.push(slot);
+            }
         }
-        st.deferred
-            .iter()
-            .all(|(e, want, frame)| eval(e, frame, &st.vals, self.ctx.pc).is_none_or(|x| (x != 0) == *want))
+        // Unless one was already false, every deferred condition was undecided or true before:
+        // only those reading this field can have changed.
+        let bit = 1u64 << (slot % 64);
+        let holds = !st.violated
+            && st.deferred.iter().zip(&st.reads).filter(|(_, reads)| *reads & bit != 0).all(
+                |((e, want, frame), _)| {
+                    eval(e, frame, &st.vals, self.ctx.pc).is_none_or(|x| (x != 0) == *want)
+                },
+            );
+        st.violated = !holds;
+        holds
     }
 
     /// Makes `e` evaluate to `want`, calling `k` on every way found until one succeeds.
@@ -1879,7 +2211,7 @@ impl Parser<'_> {
         // When the defaults of the unknown fields already give `want`, check it once every
         // field is known rather than guessing values now: text that does not mention a field
         // leaves it at its default, and no choice is made that could multiply backtracking.
-        if eval(e, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| (v != 0) == want) {
+        if eval_in(e, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| (v != 0) == want) {
             return self.defer(e, want, frame, pos, st, k);
         }
         match e {
@@ -1909,11 +2241,11 @@ impl Parser<'_> {
                     return self.defer(e, want, frame, pos, st, k);
                 }
                 for x in xs.iter().filter(|x| solvable(x)) {
-                    let mut trial = st.clone();
-                    if self.require(x, want, frame, pos, &mut trial, k) {
-                        *st = trial;
+                    let mark = st.mark();
+                    if self.require(x, want, frame, pos, st, k) {
                         return true;
                     }
+                    st.undo(&mark);
                 }
                 if parts < xs.len() {
                     return self.defer(e, want, frame, pos, st, k);
@@ -1966,7 +2298,13 @@ impl Parser<'_> {
         st: &mut State,
         k: K,
     ) -> bool {
-        st.deferred.push((e, want, frame.to_vec()));
+        // A template called at several places defers the same condition again: once is
+        // enough, and every assignment checks fewer.
+        let again = st.deferred.iter().any(|(x, w, f)| core::ptr::eq(*x, e) && *w == want && f[..] == *frame);
+        if !again {
+            st.deferred.push((e, want, frame.to_vec()));
+            st.reads.push(slot_bits(e, frame));
+        }
         k(self, pos, st)
     }
 }

@@ -483,6 +483,15 @@ impl StatementError {
     }
 }
 
+impl core::fmt::Display for StatementError {
+    /// The column (from 1, counting bytes) and the message, as a line's error reads.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.pos + 1, self.message)
+    }
+}
+
+impl core::error::Error for StatementError {}
+
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
 /// instruction starts. Text that does not start a slot gets the default slot; a slot that
 /// starts but is wrong is an error at its position.
@@ -678,7 +687,8 @@ fn assemble_lines<T: Isa, X>(
     let names = Names { symbol: &|_| None, label: &label, label_prefixes: d.label_prefixes };
     let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
-    let mnemonics = mnemonics::<T>(dialect);
+    // Only an error needs the mnemonics: made at the first.
+    let mut mnemonics = None;
     let mut out = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
@@ -772,7 +782,7 @@ fn assemble_lines<T: Isa, X>(
                 };
                 let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
                 let text = code[skip..].trim_start();
-                match read_statement::<T>(text, dialect, &ctx, Some(&mnemonics)) {
+                match read_statement::<T>(text, dialect, &ctx, &mut mnemonics) {
                     Ok(statement) => match convert(statement) {
                         Ok(x) => out.push((slot, x)),
                         Err(message) => error(StatementError::at(0, message), skip),
@@ -840,7 +850,7 @@ pub fn assemble_statement<T: Isa>(
     ignore_case: bool,
 ) -> Result<Statement<T::Instruction>, StatementError> {
     let ctx = Context { pc, labels, ignore_case, expression: None };
-    read_statement::<T>(text, dialect, &ctx, None)
+    read_statement::<T>(text, dialect, &ctx, &mut None)
 }
 
 /// The mnemonics of dialect number `dialect`: what its encodings' syntaxes can start with
@@ -853,13 +863,13 @@ pub fn mnemonics<T: Isa>(dialect: usize) -> Vec<&'static str> {
     out
 }
 
-/// [`assemble_statement`] with the dialect's [`mnemonics`] when the caller has them (they are
-/// only needed for an error).
+/// [`assemble_statement`] keeping the dialect's [`mnemonics`] in `mnemonics` once an error has
+/// needed them, for the next error.
 fn read_statement<T: Isa>(
     text: &str,
     dialect: usize,
     ctx: &Context,
-    mnemonics: Option<&[&'static str]>,
+    mnemonics: &mut Option<Vec<&'static str>>,
 ) -> Result<Statement<T::Instruction>, StatementError> {
     let ignore_case = ctx.ignore_case;
     // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
@@ -882,26 +892,20 @@ fn read_statement<T: Isa>(
     };
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose literals the text lacks cannot match: only the others are parsed...
-    let mut failures: Vec<Option<syntax::Failure>> = Vec::new();
     for (format, syntax) in syntaxes() {
-        if !syntax.may_match(text, ignore_case) {
-            failures.push(None);
-            continue;
-        }
-        match syntax::parse(format, syntax, text, ctx) {
-            Ok(values) => return decode(format, &values),
-            Err(f) => failures.push(Some(f)),
+        if syntax.may_match(text, ignore_case) {
+            if let Some(values) = syntax::parses(format, syntax, text, ctx) {
+                return decode(format, &values);
+            }
         }
     }
-    // ... and on failure the skipped ones are too, so the error names what each expected.
+    // ... and when none reads the line, every one is, so the error names what each expected
+    // (a format the first pass skipped may still read it).
     let mut best: Option<syntax::Failure> = None;
-    for ((format, syntax), failure) in syntaxes().zip(failures) {
-        let f = match failure {
-            Some(f) => f,
-            None => match syntax::parse(format, syntax, text, ctx) {
-                Ok(values) => return decode(format, &values),
-                Err(f) => f,
-            },
+    for (format, syntax) in syntaxes() {
+        let f = match syntax::parse(format, syntax, text, ctx) {
+            Ok(values) => return decode(format, &values),
+            Err(f) => f,
         };
         if best.as_ref().is_none_or(|b| f.pos > b.pos) {
             best = Some(f);
@@ -910,10 +914,8 @@ fn read_statement<T: Isa>(
         }
     }
     let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
-    match mnemonics {
-        Some(m) => Err(explain(text, &f, m, ignore_case)),
-        None => Err(explain(text, &f, &self::mnemonics::<T>(dialect), ignore_case)),
-    }
+    let mnemonics = mnemonics.get_or_insert_with(|| self::mnemonics::<T>(dialect));
+    Err(explain(text, &f, mnemonics, ignore_case))
 }
 
 /// The heads of `text`: in each part between `;`s, the first word (letters, digits, `_`) that

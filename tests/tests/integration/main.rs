@@ -5,6 +5,7 @@ mod agx_abi;
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;
+mod from_str;
 mod fuzz;
 mod listings;
 mod maxwell_facts;

@@ -499,6 +499,16 @@ pub fn generate(m: &Model) -> TokenStream {
             }
         }
 
+        impl core::str::FromStr for Instruction {
+            type Err = isa_runtime::target::StatementError;
+
+            /// Reads one instruction in the default dialect, at address 0 and without labels.
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                let ignore_case = DIALECTS.first().is_some_and(|d| d.ignore_case);
+                isa_runtime::target::assemble_one::<#target>(text, 0, 0, &|_| None, ignore_case)
+            }
+        }
+
         /// Prints a word in the named dialect (`None`: the default).
         pub fn disassemble(word: #word_ty, dialect: Option<&str>) -> Result<String, isa_runtime::DecodeError> {
             let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
