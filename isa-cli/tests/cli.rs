@@ -777,7 +777,7 @@ fn sph_encode_rejects_values_that_do_not_fit() {
         assert_code(&o, 1);
         assert_eq!(
             stderr(&o),
-            format!("<stdin>: error: CommonWord3: value {value} does not fit field `output_topology` (4-bit unsigned)\n")
+            format!("<stdin>: error: Sph: value {value} does not fit field `common_word3.output_topology` (4-bit unsigned)\n")
         );
         assert_eq!(stdout(&o), "", "nothing is written");
     }
