@@ -58,9 +58,8 @@ pub fn for_each_line(path: &Path, each: &mut dyn FnMut(usize, &str) -> Result<()
         }
         // As `str::lines` ends a line: at `\n` or `\r\n`.
         let end = line.strip_suffix(b"\n").map_or(&line[..], |l| l.strip_suffix(b"\r").unwrap_or(l));
-        let text = std::str::from_utf8(end).map_err(|e| {
-            Error::Failed(format!("`{}` is not UTF-8 text (line {number}): {e}", name(path)))
-        })?;
+        let text = std::str::from_utf8(end)
+            .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text (line {number}): {e}", name(path))))?;
         each(number, if number == 1 { without_bom(text) } else { text })?;
     }
     Ok(())

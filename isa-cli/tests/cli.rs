@@ -777,7 +777,7 @@ fn sph_encode_rejects_values_that_do_not_fit() {
         assert_code(&o, 1);
         assert_eq!(
             stderr(&o),
-            format!("<stdin>: error: Sph: value {value} does not fit field `common_word3.output_topology` (4-bit unsigned)\n")
+            format!("<stdin>: error: SphType1: value {value} does not fit field `common_word3.output_topology` (4-bit unsigned)\n")
         );
         assert_eq!(stdout(&o), "", "nothing is written");
     }
@@ -991,7 +991,8 @@ fn disasm_pieces_list_as_the_whole_program() {
     let dir = scratch("disasm_pieces");
     let src = dir.join("big.s");
     let line = "EXEC MOVv r0.xyzw, a[0].xyzw;";
-    let text: String = std::iter::once(".asm\n".to_string()).chain((0..4097).map(|_| format!("{line}\n"))).collect();
+    let text: String =
+        std::iter::once(".asm\n".to_string()).chain((0..4097).map(|_| format!("{line}\n"))).collect();
     std::fs::write(&src, text).expect("write source");
     let bin = dir.join("big.bin");
     let o = isa(&["asm", "--target", "tegra_vs", path_str(&src), "-o", path_str(&bin)]);
@@ -1004,7 +1005,11 @@ fn disasm_pieces_list_as_the_whole_program() {
     for args in [vec![path_str(&bin)], vec!["--hex", path_str(&hex)]] {
         let o = isa(&[&["disasm", "--target", "tegra_vs"][..], &args].concat());
         assert_code(&o, 0);
-        assert!(stdout(&o) == expected, "{args:?}: {}", stdout(&o).lines().find(|l| *l != line).unwrap_or(""));
+        assert!(
+            stdout(&o) == expected,
+            "{args:?}: {}",
+            stdout(&o).lines().find(|l| *l != line).unwrap_or("")
+        );
     }
 }
 
@@ -1042,7 +1047,21 @@ fn hex_text_is_read_line_by_line_alike_by_every_command() {
     );
     let o = isa_with_input(&["decode", "--target", "vc4"], b"zz\n0x1\n");
     assert_code(&o, 1);
-    assert!(stdout(&o).starts_with("zz: error: `zz` is not a hex word\n0000000000000001: "), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("zz: error: `zz` is not a hex word\n0000000000000001: "),
+        "{}",
+        stdout(&o)
+    );
+    // `--help` says how each community's form is read.
+    let help = stdout(&isa(&["disasm", "--help"]));
+    for form in [
+        "Mesa's and envydis' dumps",
+        "nvdisasm's or cuobjdump's `/* 0x... */`",
+        "vc4asm's `-c` output",
+        "a leading `address:` is skipped",
+    ] {
+        assert!(help.contains(form), "{form}: {help}");
+    }
     // A byte order mark before the first word is skipped.
     let o = isa_with_input(&["decode", "--target", "vc4"], format!("\u{feff}{SEED_WORD}\n").as_bytes());
     assert_code(&o, 0);

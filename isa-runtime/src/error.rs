@@ -166,7 +166,9 @@ impl EncodeError {
             EncodeError::Within { path, error, .. } => {
                 EncodeError::Within { layout, path: alloc::format!("{parent}.{path}"), error }
             }
-            other => EncodeError::Within { layout, path: parent.into(), error: alloc::boxed::Box::new(other) },
+            other => {
+                EncodeError::Within { layout, path: parent.into(), error: alloc::boxed::Box::new(other) }
+            }
         }
     }
 
@@ -188,7 +190,11 @@ impl EncodeError {
         match self {
             EncodeError::OutOfRange { field, value, bits, signed, .. } => {
                 let kind = if *signed { "signed" } else { "unsigned" };
-                write!(f, "{layout}: value {value} does not fit field `{}` ({bits}-bit {kind})", joined(field))
+                write!(
+                    f,
+                    "{layout}: value {value} does not fit field `{}` ({bits}-bit {kind})",
+                    joined(field)
+                )
             }
             EncodeError::NotAllowed { field, value, .. } => {
                 write!(f, "{layout}: field `{}` may not hold {value} in this encoding", joined(field))
@@ -196,7 +202,9 @@ impl EncodeError {
             EncodeError::Invalid { field, reason, .. } if path.is_empty() && field.is_empty() => {
                 write!(f, "{layout}: {reason}")
             }
-            EncodeError::Invalid { field, reason, .. } => write!(f, "{layout}: field `{}`: {reason}", joined(field)),
+            EncodeError::Invalid { field, reason, .. } => {
+                write!(f, "{layout}: field `{}`: {reason}", joined(field))
+            }
             EncodeError::Within { path: inner, error, .. } => error.write(f, layout, &joined(inner)),
         }
     }
@@ -265,12 +273,19 @@ mod tests {
         let e = inner.clone().within("Vector", "imap[2]").within("Header", "vector");
         assert_eq!(e.to_string(), "Header: value 9 does not fit field `vector.imap[2].x` (3-bit unsigned)");
         assert_eq!(e.cause(), &inner);
-        let whole = EncodeError::Invalid { format: "Imap", field: String::new(), reason: "expected an object" };
-        assert_eq!(whole.within("Header", "imap[0]").to_string(), "Header: field `imap[0]`: expected an object");
+        let whole =
+            EncodeError::Invalid { format: "Imap", field: String::new(), reason: "expected an object" };
+        assert_eq!(
+            whole.within("Header", "imap[0]").to_string(),
+            "Header: field `imap[0]`: expected an object"
+        );
         let named = EncodeError::Invalid { format: "Imap", field: "y".into(), reason: "no such field" };
         assert_eq!(named.within("Header", "imap[0]").to_string(), "Header: field `imap[0].y`: no such field");
         let not = EncodeError::NotAllowed { format: "Imap", field: "op", value: 3 };
-        assert_eq!(not.within("Header", "a").to_string(), "Header: field `a.op` may not hold 3 in this encoding");
+        assert_eq!(
+            not.within("Header", "a").to_string(),
+            "Header: field `a.op` may not hold 3 in this encoding"
+        );
         // Unnested errors read as before.
         assert_eq!(inner.to_string(), "Imap: value 9 does not fit field `x` (3-bit unsigned)");
     }

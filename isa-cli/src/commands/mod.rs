@@ -76,7 +76,13 @@ pub type Each<'a> = dyn FnMut(&[u128], usize, bool) -> Result<()> + 'a;
 /// size of the program. A trailing partial word or an unreadable hex line is an error after
 /// the whole words before it have been handed on; after an unreadable line the text is read
 /// on only to report its other mistakes (the first ten).
-pub fn read_program(path: &Path, hex: bool, target: &dyn Target, piece: usize, each: &mut Each<'_>) -> Result<()> {
+pub fn read_program(
+    path: &Path,
+    hex: bool,
+    target: &dyn Target,
+    piece: usize,
+    each: &mut Each<'_>,
+) -> Result<()> {
     let name = files::name(path);
     // Targets whose words cannot be read as bytes are refused before anything is read.
     words::from_binary(&[], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
@@ -127,8 +133,8 @@ pub fn read_program(path: &Path, hex: bool, target: &dyn Target, piece: usize, e
         let n = files::read_full(&mut input, &mut buf, path)?;
         total += n as u64;
         let whole = n - n % size;
-        let words = words::from_binary(&buf[..whole], target)
-            .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        let words =
+            words::from_binary(&buf[..whole], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
         pieces.push(&words)?;
         if n < buf.len() {
             pieces.end()?;

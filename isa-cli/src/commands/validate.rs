@@ -31,7 +31,8 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         }
     };
     // The listing's lines of the instructions named, by index: the rest is not kept.
-    let mut named: BTreeMap<usize, (u64, String)> = violations.iter().map(|v| (v.index, (0, String::new()))).collect();
+    let mut named: BTreeMap<usize, (u64, String)> =
+        violations.iter().map(|v| (v.index, (0, String::new()))).collect();
     let mut count = 0usize;
     target.disassemble_from(&program, 0, true, 0, true, &mut |line| {
         if let Some(shown) = named.get_mut(&count) {

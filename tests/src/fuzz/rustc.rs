@@ -200,19 +200,17 @@ impl Scratch {
                 Ok(bad) => bad
                     .into_iter()
                     .zip(units)
-                    .map(
-                        |(formats, unit)| {
-                            // A `reserved "why"` encoding never decodes: the spec says why.
-                            let reserved = reserved_formats(&unit.source);
-                            let formats: Vec<String> =
-                                formats.into_iter().filter(|f| !reserved.contains(f)).collect();
-                            if formats.is_empty() {
-                                Verdict::Fine
-                            } else {
-                                Verdict::Undecodable(formats)
-                            }
-                        },
-                    )
+                    .map(|(formats, unit)| {
+                        // A `reserved "why"` encoding never decodes: the spec says why.
+                        let reserved = reserved_formats(&unit.source);
+                        let formats: Vec<String> =
+                            formats.into_iter().filter(|f| !reserved.contains(f)).collect();
+                        if formats.is_empty() {
+                            Verdict::Fine
+                        } else {
+                            Verdict::Undecodable(formats)
+                        }
+                    })
                     .collect(),
                 Err(e) if units.len() == 1 => vec![Verdict::CompileError(e)],
                 Err(_) => self.halves(units),
