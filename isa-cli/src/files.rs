@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 /// Whether `path` means standard input.
@@ -42,6 +42,29 @@ pub fn open(path: &Path) -> Result<Box<dyn Read>> {
     Ok(Box::new(file))
 }
 
+/// Hands each line of the text in `path` (standard input for `-`) to `each` with its number
+/// (from 1), without its line ending and the first line without a byte order mark; one line
+/// is held at a time.
+pub fn for_each_line(path: &Path, each: &mut dyn FnMut(usize, &str) -> Result<()>) -> Result<()> {
+    let mut input = io::BufReader::new(open(path)?);
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let n = input
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::Failed(format!("cannot read `{}`: {e}", name(path))))?;
+        if n == 0 {
+            break;
+        }
+        // As `str::lines` ends a line: at `\n` or `\r\n`.
+        let end = line.strip_suffix(b"\n").map_or(&line[..], |l| l.strip_suffix(b"\r").unwrap_or(l));
+        let text = std::str::from_utf8(end)
+            .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text (line {number}): {e}", name(path))))?;
+        each(number, if number == 1 { without_bom(text) } else { text })?;
+    }
+    Ok(())
+}
+
 /// The size of `path` in bytes, when it is a regular file (not standard input or a pipe).
 pub fn size(path: &Path) -> Option<u64> {
     if is_stdin(path) {
@@ -69,10 +92,12 @@ pub fn read_full(input: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<us
 pub fn read_text(path: &Path) -> Result<String> {
     let text = String::from_utf8(read_bytes(path)?)
         .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text: {e}", name(path))))?;
-    Ok(match text.strip_prefix(BOM) {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    let mut text = text;
+    if text.starts_with(BOM) {
+        // In place: a large source is not copied for it.
+        text.drain(..BOM.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Editors on Windows start UTF-8 files with a byte order mark; it is not text (rustc skips it too).
@@ -86,6 +111,13 @@ pub fn without_bom(text: &str) -> &str {
 /// Writes `data` to `path`.
 pub fn write(path: &Path, data: &[u8]) -> Result<()> {
     fs::write(path, data).map_err(|e| Error::Failed(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Writes `path` through `write`, buffered.
+pub fn write_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    let error = |e: io::Error| Error::Failed(format!("cannot write `{}`: {e}", path.display()));
+    let mut out = io::BufWriter::new(fs::File::create(path).map_err(error)?);
+    write(&mut out).map_err(error)
 }
 
 /// Creates directory `dir` (and its parents) if it does not exist.

@@ -114,13 +114,16 @@ enum Command {
     /// with the reason as a comment. On a target with scheduling control words the first word
     /// of every group is read as one; a control word that cannot be read is listed with its
     /// group as raw words and the listing goes on. Exit status 1 when a word did not decode.
+    /// The program is read and listed as a stream (memory stays flat whatever its size);
+    /// branch targets print as displacements, so no first pass over it is needed.
     ///
     /// Hex text (here, in `decode` and `validate`) is read in these forms:
     /// words one or several to a line, separated by blanks or commas, with or without `0x`
     /// (`_` separators allowed); `#` and `//` comments; a leading `address:` is skipped; after
     /// a line's leading words (written alike: all with `0x`, or all bare with as many digits)
-    /// the rest of the line is text and ignored (Mesa's and envydis' dumps); a text holding
-    /// nvdisasm's or cuobjdump's `/* 0x... */` comments is read from those comments alone; on a
+    /// the rest of the line is text and ignored (Mesa's and envydis' dumps); a text whose
+    /// first words are in nvdisasm's or cuobjdump's `/* 0x... */` comments is read from those
+    /// comments alone, its heading before them ignored; on a
     /// target with words wider than 32 bits a token of exactly 8 digits is a 32-bit piece, and
     /// consecutive pieces make one word in the target's byte order (vc4asm's `-c` output:
     /// `0x20820df7, 0xd14059e5,` is the 64-bit word 0xd14059e520820df7).

@@ -7,13 +7,14 @@
 //! - a line's words are its leading hex tokens written alike (all with `0x`, or all without
 //!   and with as many digits as the first); the first other token starts text that is ignored,
 //!   such as the disassembly after each word of Mesa's and envydis' dumps;
-//! - a text with nvdisasm's or cuobjdump's `/* 0x... */` comments (`-hex` output) is read
-//!   from those comments alone, in order; the rest of its lines is the listing's text;
+//! - a text whose first words are in nvdisasm's or cuobjdump's `/* 0x... */` comments (`-hex`
+//!   output) is read from those comments alone, in order; the rest of its lines is the
+//!   listing's text, its heading before the first comment included;
 //! - on a target whose words are wider than 32 bits, a token of exactly 8 digits is a 32-bit
 //!   piece: consecutive pieces make one word in the target's byte order (first piece lowest on
 //!   a little-endian target), as 32-bit dumps of memory hold them.
 
-use isa_runtime::target::{word_from_bytes, word_to_bytes, Target};
+use isa_runtime::target::{word_from_bytes, Target};
 
 /// Bytes per instruction word of a target of `word_bits` bits.
 pub fn word_bytes(word_bits: u32) -> usize {
@@ -76,27 +77,58 @@ fn hex_comments(line: &str) -> Vec<&str> {
     out
 }
 
-/// Reads the words of hex text, one line at a time, in every form the module describes.
+/// What one line of hex text gave: a word, or a line that could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    /// A whole word.
+    Word(u128),
+    /// A line that could not be read: its number (as given to [`HexReader::line`]), its text
+    /// (empty for the end of the text) and why.
+    Bad { line: usize, text: String, message: String },
+}
+
+/// Where a text holds its words, decided by its first line that holds any.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Form {
+    /// No line has given a word or a `/* 0x... */` comment yet.
+    Undecided,
+    /// Words are the lines' leading hex tokens.
+    Plain,
+    /// Words are only in `/* 0x... */` comments (nvdisasm's and cuobjdump's `-hex` output).
+    Comments,
+}
+
+/// Unreadable lines held while a text's form is undecided; past this many the text is plain
+/// hex whose first lines are wrong, and memory stays bounded whatever the input.
+const HELD_LINES: usize = 64;
+
+/// Reads the words of hex text one line at a time, in every form the module describes, in
+/// memory that does not grow with the text. The form is decided by the first line holding a
+/// word or a `/* 0x... */` comment: lines before it that are not hex are held back, dropped as
+/// a listing's heading when comments decide it and reported as errors otherwise.
 pub struct HexReader {
     word_bits: u32,
     little_endian: bool,
-    /// Only `/* 0x... */` comments hold words (nvdisasm's `-hex` output).
-    comments_only: bool,
+    form: Form,
     /// 32-bit pieces of the word being read, as written.
     pieces: Vec<u128>,
+    /// Unreadable lines while the form is undecided.
+    held: Vec<Read>,
+    /// The number of the last line read.
+    last_line: usize,
 }
 
 impl HexReader {
     /// A reader of `word_bits`-bit words in the given byte order.
     pub fn new(word_bits: u32, little_endian: bool) -> Self {
-        HexReader { word_bits, little_endian, comments_only: false, pieces: Vec::new() }
-    }
-
-    /// A reader for the whole text `text` (which decides whether it is nvdisasm output).
-    pub fn for_text(text: &str, word_bits: u32, little_endian: bool) -> Self {
-        let mut reader = Self::new(word_bits, little_endian);
-        reader.comments_only = text.lines().any(|l| !hex_comments(l).is_empty());
-        reader
+        HexReader {
+            word_bits,
+            little_endian,
+            form: Form::Undecided,
+            pieces: Vec::new(),
+            held: Vec::new(),
+            last_line: 0,
+        }
     }
 
     /// 32-bit pieces per word, when the words are wider than 32 bits and made of such pieces.
@@ -104,14 +136,47 @@ impl HexReader {
         (self.word_bits > 32 && self.word_bits & 31 == 0).then_some(self.word_bits as usize / 32)
     }
 
-    /// The words that one line completes.
-    pub fn line(&mut self, line: &str) -> Result<Vec<u128>, String> {
-        let comments = hex_comments(line);
-        if !comments.is_empty() {
-            self.comments_only = true;
+    /// What line number `number` (`text`) gives, in order: held lines it releases, then its
+    /// words or its error.
+    pub fn line(&mut self, number: usize, text: &str) -> Vec<Read> {
+        self.last_line = number;
+        let mut out = Vec::new();
+        if !hex_comments(text).is_empty() {
+            // An nvdisasm listing: what came before the first comment was its heading.
+            if self.form == Form::Undecided {
+                self.held.clear();
+            }
+            self.form = Form::Comments;
         }
-        let tokens: Vec<&str> = if self.comments_only {
-            comments
+        match self.words(text) {
+            Ok(words) if words.is_empty() && self.pieces.is_empty() => {}
+            Ok(words) => {
+                if self.form == Form::Undecided {
+                    self.form = Form::Plain;
+                    out.append(&mut self.held);
+                }
+                out.extend(words.into_iter().map(Read::Word));
+            }
+            Err(message) => {
+                let bad = Read::Bad { line: number, text: text.to_string(), message };
+                if self.form == Form::Undecided {
+                    self.held.push(bad);
+                    if self.held.len() > HELD_LINES {
+                        self.form = Form::Plain;
+                        out.append(&mut self.held);
+                    }
+                } else {
+                    out.push(bad);
+                }
+            }
+        }
+        out
+    }
+
+    /// The words that one line completes.
+    fn words(&mut self, line: &str) -> Result<Vec<u128>, String> {
+        let tokens: Vec<&str> = if self.form == Form::Comments {
+            hex_comments(line)
         } else {
             strip_comment(line)
                 .split(|c: char| c.is_whitespace() || c == ',')
@@ -179,39 +244,45 @@ impl HexReader {
         }
     }
 
-    /// At the end of the text: an error if a word was begun by pieces and not completed.
-    pub fn finish(&self) -> Result<(), String> {
-        match self.pieces_per_word() {
-            Some(n) if !self.pieces.is_empty() => Err(format!(
+    /// At the end of the text: the lines still held (a text that never gave a word), and an
+    /// error if a word was begun by pieces and not completed.
+    pub fn finish(&mut self) -> Vec<Read> {
+        let mut out = std::mem::take(&mut self.held);
+        if let Some(n) = self.pieces_per_word().filter(|_| !self.pieces.is_empty()) {
+            let message = format!(
                 "the text ends inside a {}-bit word: {} of its {n} 8-digit (32-bit) pieces given \
                  (write a whole word with all {} digits)",
                 self.word_bits,
                 self.pieces.len(),
                 self.word_bits / 4
-            )),
-            _ => Ok(()),
+            );
+            out.push(Read::Bad { line: self.last_line, text: String::new(), message });
         }
+        out
     }
 }
 
-/// Reads every word of a hex text; errors are `(line, message)` (line 0: the end of the text).
+/// Reads every word of a hex text; errors are `(line, message)`.
 pub fn parse_hex_text(
     text: &str,
     word_bits: u32,
     little_endian: bool,
 ) -> Result<Vec<u128>, Vec<(usize, String)>> {
-    let mut reader = HexReader::for_text(text, word_bits, little_endian);
+    let mut reader = HexReader::new(word_bits, little_endian);
     let mut words = Vec::new();
     let mut errors = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        match reader.line(line) {
-            Ok(w) => words.extend(w),
-            Err(e) => errors.push((n + 1, e)),
+    let mut take = |read: Vec<Read>| {
+        for r in read {
+            match r {
+                Read::Word(w) => words.push(w),
+                Read::Bad { line, message, .. } => errors.push((line, message)),
+            }
         }
+    };
+    for (n, line) in text.lines().enumerate() {
+        take(reader.line(n + 1, line));
     }
-    if let Err(e) = reader.finish() {
-        errors.push((text.lines().count(), e));
-    }
+    take(reader.finish());
     if errors.is_empty() {
         Ok(words)
     } else {
@@ -238,16 +309,6 @@ pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, Strin
         ));
     }
     Ok(bytes.chunks_exact(size).map(|c| word_from_bytes(c, target.little_endian())).collect())
-}
-
-/// The words as bytes in the target's byte order.
-pub fn to_binary(words: &[u128], target: &dyn Target) -> Vec<u8> {
-    let size = word_bytes(target.word_bits());
-    let mut out = Vec::with_capacity(words.len() * size);
-    for w in words {
-        word_to_bytes(*w, size, target.little_endian(), &mut out);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -325,6 +386,23 @@ mod tests {
             read(text, 64, true),
             Ok(vec![0x001fc400fe2007f6, 0x4c98078000870001, 0xe30000000007000f])
         );
+    }
+
+    #[test]
+    fn a_heading_is_held_until_the_form_is_known() {
+        // Before an nvdisasm comment: the listing's heading, not errors.
+        assert_eq!(read("code for sm_52\n.text.k:\n/* 0x1 */ /* 0x2 */\n", 64, true), Ok(vec![1, 2]));
+        // Before a plain word: errors, reported in order.
+        let err = read("code\nzz\n0x1\n", 64, true).unwrap_err();
+        assert_eq!(err.iter().map(|e| e.0).collect::<Vec<_>>(), [1, 2]);
+        // Only so many lines are held: past them the text is plain, and a late comment
+        // cannot make them a heading.
+        let junk = "zz\n".repeat(HELD_LINES + 1);
+        let err = read(&format!("{junk}/* 0x1 */\n"), 64, true).unwrap_err();
+        assert_eq!(err.len(), HELD_LINES + 1);
+        let mut reader = HexReader::new(64, true);
+        assert!(reader.line(1, "zz").is_empty());
+        assert_eq!(reader.finish().len(), 1);
     }
 
     #[test]

@@ -777,7 +777,7 @@ fn sph_encode_rejects_values_that_do_not_fit() {
         assert_code(&o, 1);
         assert_eq!(
             stderr(&o),
-            format!("<stdin>: error: CommonWord3: value {value} does not fit field `output_topology` (4-bit unsigned)\n")
+            format!("<stdin>: error: SphType1: value {value} does not fit field `common_word3.output_topology` (4-bit unsigned)\n")
         );
         assert_eq!(stdout(&o), "", "nothing is written");
     }
@@ -980,6 +980,92 @@ fn disasm_streams_a_binary_program() {
         stderr(&o),
         "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)\n"
     );
+}
+
+/// Issue 14: the listing of a program read as a stream is the listing of the whole program.
+/// A Tegra vertex program of 4,097 words (one piece of 4,096 and one word): only the last word
+/// carries the program-end bit, and only it reads `EXEC_END`; the 4,096th, the first piece's
+/// last, is an ordinary `EXEC` (it used to list as a raw `.word`, read as the program's end).
+#[test]
+fn disasm_pieces_list_as_the_whole_program() {
+    let dir = scratch("disasm_pieces");
+    let src = dir.join("big.s");
+    let line = "EXEC MOVv r0.xyzw, a[0].xyzw;";
+    let text: String =
+        std::iter::once(".asm\n".to_string()).chain((0..4097).map(|_| format!("{line}\n"))).collect();
+    std::fs::write(&src, text).expect("write source");
+    let bin = dir.join("big.bin");
+    let o = isa(&["asm", "--target", "tegra_vs", path_str(&src), "-o", path_str(&bin)]);
+    assert_code(&o, 0);
+    let hex = dir.join("big.hex");
+    let o = isa(&["asm", "--target", "tegra_vs", "--hex", path_str(&src), "-o", path_str(&hex)]);
+    assert_code(&o, 0);
+    let mut expected = format!("{line}\n").repeat(4096);
+    expected.push_str("EXEC_END MOVv r0.xyzw, a[0].xyzw;\n");
+    for args in [vec![path_str(&bin)], vec!["--hex", path_str(&hex)]] {
+        let o = isa(&[&["disasm", "--target", "tegra_vs"][..], &args].concat());
+        assert_code(&o, 0);
+        assert!(
+            stdout(&o) == expected,
+            "{args:?}: {}",
+            stdout(&o).lines().find(|l| *l != line).unwrap_or("")
+        );
+    }
+}
+
+/// Issue 14: an nvdisasm listing's heading (before its first `/* 0x... */` comment) is its
+/// text, not bad hex, for every command that reads hex; a plain hex text's unreadable lines
+/// are errors, and `disasm --hex` lists the words before the first one.
+#[test]
+fn hex_text_is_read_line_by_line_alike_by_every_command() {
+    let nvdisasm = "        .headerflags    @\"EF_CUDA_SM52\"\n\
+        \x20       /* 0x001fc400fe2007f6 */\n\
+        \x20       /*0008*/                   ALD R0, a[0x80] ;        /* 0xefd87f800807ff00 */\n\
+        \x20       /*0010*/                   EXIT ;                   /* 0xe30000000007000f */\n\
+        \x20       /*0018*/                   EXIT ;                   /* 0xe30000000007000f */\n";
+    let o = isa_with_input(&["decode", "--target", "maxwell"], nvdisasm.as_bytes());
+    // The control word is no instruction: decode reads every word as one.
+    assert_eq!(
+        stdout(&o),
+        "001fc400fe2007f6: error: no encoding matches word 0x1fc400fe2007f6\n\
+         efd87f800807ff00: ald  ALD R0, a[0x80] ;\n\
+         e30000000007000f: exit  EXIT ;\n\
+         e30000000007000f: exit  EXIT ;\n"
+    );
+    let o = isa_with_input(&["validate", "--target", "maxwell", "--hex", "-"], nvdisasm.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "<stdin>: ok: 3 instructions, no rule broken\n");
+
+    let plain = "0\n0\nnot hex\n0\nzz\n";
+    let o = isa_with_input(&["disasm", "--target", "vc4", "--hex", "-"], plain.as_bytes());
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:3: error: `not` is not a hex word\n<stdin>:5: error: `zz` is not a hex word\n\
+         isa: error: <stdin>: 2 bad hex words\n"
+    );
+    let o = isa_with_input(&["decode", "--target", "vc4"], b"zz\n0x1\n");
+    assert_code(&o, 1);
+    assert!(
+        stdout(&o).starts_with("zz: error: `zz` is not a hex word\n0000000000000001: "),
+        "{}",
+        stdout(&o)
+    );
+    // `--help` says how each community's form is read.
+    let help = stdout(&isa(&["disasm", "--help"]));
+    for form in [
+        "Mesa's and envydis' dumps",
+        "nvdisasm's or cuobjdump's `/* 0x... */`",
+        "vc4asm's `-c` output",
+        "a leading `address:` is skipped",
+    ] {
+        assert!(help.contains(form), "{form}: {help}");
+    }
+    // A byte order mark before the first word is skipped.
+    let o = isa_with_input(&["decode", "--target", "vc4"], format!("\u{feff}{SEED_WORD}\n").as_bytes());
+    assert_code(&o, 0);
+    assert!(stdout(&o).starts_with("d14059e520820df7: alu_small_imm "), "{}", stdout(&o));
 }
 
 // ---- ABI layouts (agx, seed 000) -------------------------------------------------------------

@@ -510,10 +510,18 @@ impl Unit {
     /// register names.
     pub fn register_names(&self, offset: u64, length: u64) -> Option<String> {
         let r = self.registers.as_ref()?;
+        // A range this long reads no better as names, and naming it would take its length in
+        // time (a fuzzed spec's member of 2^33 units hung the checker).
+        if length > NAMED_REGISTERS * u64::from(r.units.max(1)) {
+            return None;
+        }
         let parts: Vec<&str> = r.parts.iter().map(String::as_str).collect();
         Some(isa_runtime::abi::register_names(&r.prefix, r.units, &parts, offset, length))
     }
 }
+
+/// The most registers a diagnostic names one by one; a longer range is given by its units.
+const NAMED_REGISTERS: u64 = 64;
 
 /// A layout placed from typed parameters: each member's position (in units), length and
 /// presence are expressions of them, checked for every parameter value.

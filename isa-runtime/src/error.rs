@@ -146,20 +146,66 @@ pub enum EncodeError {
         /// What was expected.
         reason: &'static str,
     },
+    /// An error of a nested layout's member, seen from the layout that holds it: the path the
+    /// value (as JSON writes it) takes down to the nested layout, and the nested layout's error.
+    Within {
+        /// The outermost layout.
+        layout: &'static str,
+        /// The member holding the nested layout (`common_word3`, `imap_generic_vector[5]`).
+        path: alloc::string::String,
+        /// The nested layout's own error (never itself `Within`).
+        error: alloc::boxed::Box<EncodeError>,
+    },
 }
 
 impl EncodeError {
-    /// The error of a nested layout's field, seen from `layout`, which holds it at `parent`:
-    /// an `Invalid` field's path gains the prefix (`imap_generic_vector[5].imap_x`).
+    /// The error of a nested layout's member, seen from `layout`, which holds the nested layout
+    /// at `parent`; nested again, the paths join (`common_word3.output_topology`).
     pub fn within(self, layout: &'static str, parent: &str) -> Self {
         match self {
-            EncodeError::Invalid { field, reason, .. } if field.is_empty() => {
-                EncodeError::Invalid { format: layout, field: parent.into(), reason }
+            EncodeError::Within { path, error, .. } => {
+                EncodeError::Within { layout, path: alloc::format!("{parent}.{path}"), error }
+            }
+            other => {
+                EncodeError::Within { layout, path: parent.into(), error: alloc::boxed::Box::new(other) }
+            }
+        }
+    }
+
+    /// The error itself, wherever it was found (the nested layout's for [`EncodeError::Within`]).
+    pub fn cause(&self) -> &EncodeError {
+        match self {
+            EncodeError::Within { error, .. } => error.cause(),
+            other => other,
+        }
+    }
+
+    /// Writes the error of `layout`'s field named by `path` (empty: the whole value).
+    fn write(&self, f: &mut fmt::Formatter<'_>, layout: &str, path: &str) -> fmt::Result {
+        let joined = |field: &str| match (path.is_empty(), field.is_empty()) {
+            (true, _) => alloc::string::String::from(field),
+            (false, true) => alloc::string::String::from(path),
+            (false, false) => alloc::format!("{path}.{field}"),
+        };
+        match self {
+            EncodeError::OutOfRange { field, value, bits, signed, .. } => {
+                let kind = if *signed { "signed" } else { "unsigned" };
+                write!(
+                    f,
+                    "{layout}: value {value} does not fit field `{}` ({bits}-bit {kind})",
+                    joined(field)
+                )
+            }
+            EncodeError::NotAllowed { field, value, .. } => {
+                write!(f, "{layout}: field `{}` may not hold {value} in this encoding", joined(field))
+            }
+            EncodeError::Invalid { field, reason, .. } if path.is_empty() && field.is_empty() => {
+                write!(f, "{layout}: {reason}")
             }
             EncodeError::Invalid { field, reason, .. } => {
-                EncodeError::Invalid { format: layout, field: alloc::format!("{parent}.{field}"), reason }
+                write!(f, "{layout}: field `{}`: {reason}", joined(field))
             }
-            other => other,
+            EncodeError::Within { path: inner, error, .. } => error.write(f, layout, &joined(inner)),
         }
     }
 }
@@ -167,19 +213,11 @@ impl EncodeError {
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EncodeError::OutOfRange { format, field, value, bits, signed } => {
-                let kind = if *signed { "signed" } else { "unsigned" };
-                write!(f, "{format}: value {value} does not fit field `{field}` ({bits}-bit {kind})")
+            EncodeError::OutOfRange { format, .. } | EncodeError::NotAllowed { format, .. } => {
+                self.write(f, format, "")
             }
-            EncodeError::NotAllowed { format, field, value } => {
-                write!(f, "{format}: field `{field}` may not hold {value} in this encoding")
-            }
-            EncodeError::Invalid { format, field, reason } if field.is_empty() => {
-                write!(f, "{format}: {reason}")
-            }
-            EncodeError::Invalid { format, field, reason } => {
-                write!(f, "{format}: field `{field}`: {reason}")
-            }
+            EncodeError::Invalid { format, .. } => self.write(f, format, ""),
+            EncodeError::Within { layout, path, error } => error.write(f, layout, path),
         }
     }
 }
@@ -223,3 +261,32 @@ impl fmt::Display for AsmError {
 }
 
 impl core::error::Error for AsmError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::{String, ToString};
+
+    #[test]
+    fn nested_errors_name_the_path_from_the_outermost_layout() {
+        let inner = EncodeError::OutOfRange { format: "Imap", field: "x", value: 9, bits: 3, signed: false };
+        let e = inner.clone().within("Vector", "imap[2]").within("Header", "vector");
+        assert_eq!(e.to_string(), "Header: value 9 does not fit field `vector.imap[2].x` (3-bit unsigned)");
+        assert_eq!(e.cause(), &inner);
+        let whole =
+            EncodeError::Invalid { format: "Imap", field: String::new(), reason: "expected an object" };
+        assert_eq!(
+            whole.within("Header", "imap[0]").to_string(),
+            "Header: field `imap[0]`: expected an object"
+        );
+        let named = EncodeError::Invalid { format: "Imap", field: "y".into(), reason: "no such field" };
+        assert_eq!(named.within("Header", "imap[0]").to_string(), "Header: field `imap[0].y`: no such field");
+        let not = EncodeError::NotAllowed { format: "Imap", field: "op", value: 3 };
+        assert_eq!(
+            not.within("Header", "a").to_string(),
+            "Header: field `a.op` may not hold 3 in this encoding"
+        );
+        // Unnested errors read as before.
+        assert_eq!(inner.to_string(), "Imap: value 9 does not fit field `x` (3-bit unsigned)");
+    }
+}

@@ -262,7 +262,7 @@ impl core::fmt::Display for Line {
 /// scheduling slot where the target has control words. A control word that cannot be read is
 /// listed with its group as raw words, the reason as a comment, and the listing goes on.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    collect_lines(words.len(), |out| disassemble_program_from::<T>(words, 0, dialect, out))
+    collect_lines(words.len(), |out| disassemble_program_from::<T>(words, 0, true, dialect, out))
 }
 
 /// The lines a streaming lister hands on, gathered.
@@ -275,14 +275,17 @@ fn collect_lines(capacity: usize, list: impl FnOnce(&mut dyn FnMut(Line))) -> Ve
 /// [`disassemble_program`] of a piece of a program, handing each line to `out` as it is made,
 /// so a program of any size is listed piece by piece: `words` are the program's words from
 /// word number `first` on, which starts a group of a target with control words (a multiple of
-/// the group's size) when `words` is not the last piece.
+/// the group's size) when `words` is not the last piece; `last` says it is.
 pub fn disassemble_program_from<T: Isa>(
     words: &[u128],
     first: usize,
+    last: bool,
     dialect: usize,
     out: &mut dyn FnMut(Line),
 ) {
-    let Some(s) = T::schedule() else { return disassemble_words_from::<T>(words, first, dialect, out) };
+    let Some(s) = T::schedule() else {
+        return disassemble_words_from::<T>(words, first, last, dialect, out);
+    };
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
     let group = s.slots as usize + 1;
@@ -324,21 +327,23 @@ pub fn disassemble_program_from<T: Isa>(
 /// Prints words that are all instructions (no control words, whatever the target) in dialect
 /// number `dialect`, one line per word.
 pub fn disassemble_words<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    collect_lines(words.len(), |out| disassemble_words_from::<T>(words, 0, dialect, out))
+    collect_lines(words.len(), |out| disassemble_words_from::<T>(words, 0, true, dialect, out))
 }
 
-/// [`disassemble_words`] of the words from word number `first` on, handing each line to `out`.
+/// [`disassemble_words`] of the words from word number `first` on, handing each line to `out`;
+/// `last`: the words end the program.
 pub fn disassemble_words_from<T: Isa>(
     words: &[u128],
     first: usize,
+    last: bool,
     dialect: usize,
     out: &mut dyn FnMut(Line),
 ) {
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     for (i, word) in words.iter().enumerate() {
         let address = (first + i) as u64 * bytes;
-        // The piece's last word may be the program's: listed so that it reads back either way.
-        let (text, error) = listed::<T>(*word, dialect, address, i + 1 == words.len());
+        // The program's last word reads back with the program-end bit the assembler sets there.
+        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len());
         out(Line { address, slot: None, text, error });
     }
 }
@@ -1067,12 +1072,13 @@ pub trait Target: Sync {
     /// Prints words that are all instructions, without control words whatever the target.
     fn disassemble_words(&self, words: &[u128], dialect: usize) -> Vec<Line>;
     /// Lists a piece of a program (its words from word number `first` on, a group's first
-    /// word where the target has control words), handing each line to `out` as it is made;
-    /// with `schedule` false every word is an instruction.
+    /// word where the target has control words; `last` if it ends the program), handing each
+    /// line to `out` as it is made; with `schedule` false every word is an instruction.
     fn disassemble_from(
         &self,
         words: &[u128],
         first: usize,
+        last: bool,
         dialect: usize,
         schedule: bool,
         out: &mut dyn FnMut(Line),
@@ -1150,14 +1156,15 @@ impl<T: Isa> Target for T {
         &self,
         words: &[u128],
         first: usize,
+        last: bool,
         dialect: usize,
         schedule: bool,
         out: &mut dyn FnMut(Line),
     ) {
         if schedule {
-            disassemble_program_from::<T>(words, first, dialect, out)
+            disassemble_program_from::<T>(words, first, last, dialect, out)
         } else {
-            disassemble_words_from::<T>(words, first, dialect, out)
+            disassemble_words_from::<T>(words, first, last, dialect, out)
         }
     }
     fn schedule(&self) -> Option<&'static Schedule> {

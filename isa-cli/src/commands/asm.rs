@@ -6,7 +6,7 @@ use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, words};
 use isa_runtime::directives::Includer;
-use isa_runtime::target::Target;
+use isa_runtime::target::{word_to_bytes, Target};
 use isa_runtime::AsmError;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -91,18 +91,23 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
         return Ok(Outcome::Failure);
     };
-    let data = if opts.hex {
-        let mut text = String::new();
+    // The words are written as they are turned into bytes or text, never held a second time.
+    let write = |out: &mut dyn Write| -> std::io::Result<()> {
+        let size = words::word_bytes(target.word_bits());
+        let mut bytes = Vec::with_capacity(size);
         for w in &words {
-            text.push_str(&words::to_hex(*w, target.word_bits()));
-            text.push('\n');
+            if opts.hex {
+                writeln!(out, "{}", words::to_hex(*w, target.word_bits()))?;
+            } else {
+                bytes.clear();
+                word_to_bytes(*w, size, target.little_endian(), &mut bytes);
+                out.write_all(&bytes)?;
+            }
         }
-        text.into_bytes()
-    } else {
-        words::to_binary(&words, target)
+        out.flush()
     };
     match opts.out {
-        Some(path) => files::write(path, &data)?,
+        Some(path) => files::write_with(path, write)?,
         None => {
             let mut out = stdout();
             if !opts.hex && out.get_ref().is_terminal() {
@@ -110,8 +115,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
                     "not writing binary words to a terminal; use -o FILE or --hex".into(),
                 ));
             }
-            out.write_all(&data).map_err(Error::output)?;
-            out.flush().map_err(Error::output)?;
+            write(&mut out).map_err(Error::output)?;
         }
     }
     Ok(Outcome::Success)

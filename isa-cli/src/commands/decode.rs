@@ -4,7 +4,7 @@
 //! a word the chosen dialect cannot show reads in another dialect that can.
 
 use crate::error::{Error, Outcome, Result};
-use crate::words;
+use crate::{files, words};
 use isa_runtime::target::Target;
 use isa_runtime::value::{write_json_object, write_json_string};
 use std::io::{self, BufRead, Write};
@@ -90,12 +90,17 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
     let mut out = super::stdout();
     let mut failed = 0usize;
     // Every word a line (or an argument) completes; a line that cannot be read is one error.
-    let mut emit = |text: &str, reader: &mut words::HexReader, out: &mut dyn Write| -> Result<()> {
-        let lines = match reader.line(text) {
-            Ok(words) => words.into_iter().map(|w| printer.line(w)).collect(),
-            Err(e) => vec![(printer.error(text.trim(), text.trim(), &e), false)],
-        };
-        for (line, ok) in lines {
+    let mut emit = |reads: Vec<words::Read>, out: &mut dyn Write| -> Result<()> {
+        for read in reads {
+            let (line, ok) = match read {
+                words::Read::Word(w) => printer.line(w),
+                words::Read::Bad { text, message, .. } if text.trim().is_empty() => {
+                    (printer.error("end of input", "", &message), false)
+                }
+                words::Read::Bad { text, message, .. } => {
+                    (printer.error(text.trim(), text.trim(), &message), false)
+                }
+            };
             failed += usize::from(!ok);
             writeln!(out, "{line}").map_err(Error::output)?;
         }
@@ -105,19 +110,17 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
         for (n, line) in io::stdin().lock().lines().enumerate() {
             let line =
                 line.map_err(|e| Error::Failed(format!("cannot read standard input (line {}): {e}", n + 1)))?;
-            emit(&line, &mut reader, &mut out)?;
+            let text = if n == 0 { files::without_bom(&line) } else { &line };
+            emit(reader.line(n + 1, text), &mut out)?;
             // Answer each line as it comes when another program drives `isa decode`.
             out.flush().map_err(Error::output)?;
         }
     } else {
-        for arg in args {
-            emit(arg, &mut reader, &mut out)?;
+        for (n, arg) in args.iter().enumerate() {
+            emit(reader.line(n + 1, arg), &mut out)?;
         }
     }
-    if let Err(e) = reader.finish() {
-        failed += 1;
-        writeln!(out, "{}", printer.error("end of input", "", &e)).map_err(Error::output)?;
-    }
+    emit(reader.finish(), &mut out)?;
     out.flush().map_err(Error::output)?;
     if failed > 0 {
         super::complain(format_args!("isa: {} could not be decoded\n", super::plural(failed, "word")));

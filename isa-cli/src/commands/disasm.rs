@@ -7,7 +7,7 @@
 
 use super::{complain, read_program, stdout};
 use crate::error::{Error, Outcome, Result};
-use crate::{files, words};
+use crate::files;
 use isa_runtime::target::{Line, Target};
 use isa_runtime::DecodeError;
 use std::io::Write;
@@ -25,64 +25,34 @@ pub struct Options<'a> {
     pub no_schedule: bool,
 }
 
-/// Groups (or words, without control words) listed per piece of a binary program: the memory
-/// the command uses stays the same whatever the size of the program.
+/// Groups (or words, without control words) listed per piece of a program: the memory the
+/// command uses stays the same whatever the size of the program.
 const PIECE_GROUPS: usize = 4096;
 
-/// Disassembles the program: a binary one piece by piece as it is read, each line written as
-/// it is made.
+/// Disassembles the program piece by piece as it is read, each line written as it is made.
+/// The listing needs no first pass: branch targets print as the displacements the words hold,
+/// not as labels.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     let name = files::name(opts.file);
     let schedule = !opts.no_schedule && target.schedule().is_some();
+    let group = target.schedule().filter(|_| schedule).map_or(1, |s| s.slots as usize + 1);
     let mut out = stdout();
     let mut tally = Tally::default();
-    let mut list = |words: &[u128], first: usize, out: &mut dyn Write| -> Result<()> {
+    let mut words = 0usize;
+    let mut list = |piece: &[u128], first: usize, last: bool| -> Result<()> {
         let mut written = Ok(());
-        target.disassemble_from(words, first, dialect, schedule, &mut |line| {
+        target.disassemble_from(piece, first, last, dialect, schedule, &mut |line| {
             if written.is_ok() {
-                written = tally.write(out, &line, opts.address);
+                written = tally.write(&mut out, &line, opts.address);
             }
         });
+        words = first + piece.len();
         written
     };
-    let words = if opts.hex {
-        // Hex text is read whole: whether it is read from `/* 0x... */` comments alone depends on
-        // all of it.
-        let program = read_program(opts.file, true, target)?;
-        list(&program, 0, &mut out)?;
-        program.len()
-    } else {
-        // Targets whose words cannot be read as bytes are refused before any output, and so is a
-        // file whose size is not a whole number of words.
-        words::from_binary(&[], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        let size = words::word_bytes(target.word_bits());
-        if let Some(len) = files::size(opts.file).filter(|len| len % size as u64 != 0) {
-            return Err(Error::Failed(format!("{name}: {}", partial(len, size, target))));
-        }
-        let group = target.schedule().map_or(1, |s| s.slots as usize + 1);
-        let mut input = files::open(opts.file)?;
-        let mut buf = vec![0u8; size * group * PIECE_GROUPS];
-        let mut first = 0usize;
-        let mut total = 0u64;
-        loop {
-            let n = files::read_full(&mut input, &mut buf, opts.file)?;
-            total += n as u64;
-            let whole = n - n % size;
-            let words = words::from_binary(&buf[..whole], target)
-                .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-            list(&words, first, &mut out)?;
-            first += words.len();
-            if n < buf.len() {
-                if n != whole {
-                    out.flush().map_err(Error::output)?;
-                    return Err(Error::Failed(format!("{name}: {}", partial(total, size, target))));
-                }
-                break;
-            }
-        }
-        first
-    };
+    let read = read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list);
+    // What was listed stays listed, whatever ended the input.
     out.flush().map_err(Error::output)?;
+    read?;
     let Tally { failed, controls } = tally;
     if failed > 0 {
         complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
@@ -95,15 +65,6 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         ));
     }
     Ok(Outcome::failed_if(failed > 0))
-}
-
-/// Why `len` bytes are not a program of `size`-byte words.
-fn partial(len: u64, size: usize, target: &dyn Target) -> String {
-    let rest = len % size as u64;
-    format!(
-        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
-        target.name()
-    )
 }
 
 /// What the listing has met so far.

@@ -35,9 +35,14 @@ fn read(target: &dyn DataTarget, input: &Input) -> Result<Vec<u8>> {
         Input::Words(args) => {
             let mut reader = words::HexReader::new(32, true);
             let mut words = Vec::new();
-            for (i, arg) in args.iter().enumerate() {
-                let read = reader.line(arg).map_err(|e| Error::Failed(format!("argument {}: {e}", i + 1)))?;
-                words.extend(read);
+            let reads = args.iter().enumerate().flat_map(|(i, arg)| reader.line(i + 1, arg));
+            for read in reads.collect::<Vec<_>>().into_iter().chain(reader.finish()) {
+                match read {
+                    words::Read::Word(w) => words.push(w),
+                    words::Read::Bad { line, message, .. } => {
+                        return Err(Error::Failed(format!("argument {line}: {message}")))
+                    }
+                }
             }
             from_words(words, "arguments")
         }

@@ -65,25 +65,126 @@ pub fn report(
     Ok(crate::error::Outcome::failed_if(errors > 0))
 }
 
-/// Reads a program's words: a binary file in the target's byte order, or with `hex` a text
-/// of hex words in any form [`words::HexReader`] reads.
-pub fn read_program(path: &Path, hex: bool, target: &dyn Target) -> Result<Vec<u128>> {
+/// What [`read_program`] hands each piece of a program to: its words, the number of its first
+/// word, and whether it is the last piece.
+pub type Each<'a> = dyn FnMut(&[u128], usize, bool) -> Result<()> + 'a;
+
+/// Reads a program's words as a stream, handing them to `each` piece by piece: a binary file
+/// in the target's byte order, or with `hex` a text of hex words in any form
+/// [`words::HexReader`] reads. A piece holds `piece` words (a multiple of the target's group
+/// where it has control words), the last one fewer, so memory stays the same whatever the
+/// size of the program. A trailing partial word or an unreadable hex line is an error after
+/// the whole words before it have been handed on; after an unreadable line the text is read
+/// on only to report its other mistakes (the first ten).
+pub fn read_program(
+    path: &Path,
+    hex: bool,
+    target: &dyn Target,
+    piece: usize,
+    each: &mut Each<'_>,
+) -> Result<()> {
     let name = files::name(path);
+    // Targets whose words cannot be read as bytes are refused before anything is read.
+    words::from_binary(&[], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+    let mut pieces = Pieces { piece, held: Vec::with_capacity(piece + 1), first: 0, each };
     if hex {
-        let text = files::read_text(path)?;
-        words::parse_hex_text(&text, target.word_bits(), target.little_endian()).map_err(|errors| {
-            // A binary file read as hex would otherwise print a line per byte of junk.
-            const SHOWN: usize = 10;
-            for (line, e) in errors.iter().take(SHOWN) {
-                complain(format_args!("{name}:{line}: error: {e}\n"));
+        let mut reader = words::HexReader::new(target.word_bits(), target.little_endian());
+        let mut errors = 0usize;
+        // A binary file read as hex would otherwise print a line per byte of junk.
+        const SHOWN: usize = 10;
+        let mut take = |reads: Vec<words::Read>, pieces: &mut Pieces<'_, '_>| -> Result<()> {
+            for read in reads {
+                match read {
+                    words::Read::Word(w) if errors == 0 => pieces.push(&[w])?,
+                    words::Read::Word(_) => {}
+                    words::Read::Bad { line, message, .. } => {
+                        if errors == 0 {
+                            // The words before the mistake are the program as far as it goes.
+                            pieces.end()?;
+                        }
+                        errors += 1;
+                        if errors <= SHOWN {
+                            complain(format_args!("{name}:{line}: error: {message}\n"));
+                        }
+                    }
+                }
             }
-            if errors.len() > SHOWN {
-                complain(format_args!("... and {} more\n", errors.len() - SHOWN));
+            Ok(())
+        };
+        files::for_each_line(path, &mut |n, line| take(reader.line(n, line), &mut pieces))?;
+        take(reader.finish(), &mut pieces)?;
+        if errors > 0 {
+            if errors > SHOWN {
+                complain(format_args!("... and {} more\n", errors - SHOWN));
             }
-            Error::Failed(format!("{name}: {}", plural(errors.len(), "bad hex word")))
-        })
-    } else {
-        let bytes = files::read_bytes(path)?;
-        words::from_binary(&bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))
+            return Err(Error::Failed(format!("{name}: {}", plural(errors, "bad hex word"))));
+        }
+        return pieces.end();
     }
+    let size = words::word_bytes(target.word_bits());
+    // A file whose size is not a whole number of words is refused before any output.
+    if let Some(len) = files::size(path).filter(|len| len % size as u64 != 0) {
+        return Err(Error::Failed(format!("{name}: {}", partial(len, size, target))));
+    }
+    let mut input = files::open(path)?;
+    let mut buf = vec![0u8; size * piece];
+    let mut total = 0u64;
+    loop {
+        let n = files::read_full(&mut input, &mut buf, path)?;
+        total += n as u64;
+        let whole = n - n % size;
+        let words =
+            words::from_binary(&buf[..whole], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        pieces.push(&words)?;
+        if n < buf.len() {
+            pieces.end()?;
+            if n != whole {
+                return Err(Error::Failed(format!("{name}: {}", partial(total, size, target))));
+            }
+            return Ok(());
+        }
+    }
+}
+
+/// A program's words on their way to [`read_program`]'s `each`: a piece is handed on once a
+/// word after it has arrived, so `each` knows which piece is the last.
+struct Pieces<'e, 'a> {
+    piece: usize,
+    held: Vec<u128>,
+    first: usize,
+    each: &'e mut Each<'a>,
+}
+
+impl Pieces<'_, '_> {
+    /// Takes `words`, handing on every piece that is known not to be the last.
+    fn push(&mut self, words: &[u128]) -> Result<()> {
+        for chunk in words.chunks(self.piece) {
+            self.held.extend_from_slice(chunk);
+            if self.held.len() > self.piece {
+                (self.each)(&self.held[..self.piece], self.first, false)?;
+                self.first += self.piece;
+                self.held.drain(..self.piece);
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands on what is held as the last piece.
+    fn end(&mut self) -> Result<()> {
+        if !self.held.is_empty() {
+            (self.each)(&self.held, self.first, true)?;
+            self.first += self.held.len();
+            self.held.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Why `len` bytes are not a program of `size`-byte words.
+fn partial(len: u64, size: usize, target: &dyn Target) -> String {
+    let rest = len % size as u64;
+    format!(
+        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
+        target.name()
+    )
 }

@@ -56,6 +56,24 @@ fn a_member_outside_for_some_values_names_them_and_the_registers() {
     assert!(d.contains("bad.isa:12:9"), "located at the member: {d}");
 }
 
+/// Found by the spec fuzzer (seed 20261125014, agx.isa mutated #4672): a member of
+/// `2 * 0xffffffff` units hung the checker, which named every register of it in the error.
+/// A range longer than 64 registers is given by its units.
+#[test]
+fn a_huge_member_outside_is_reported_at_once() {
+    let d = diagnose(&abi("layout V(n: u8 in 0..=2) : half[2 * (8 + 4 * n)] {
+    unused undefined @ 0 +: 2 * 0xffffffff
+}\n"));
+    assert!(
+        d.contains("with n = 0: `undefined` at `half` units 0..8589934589 lies outside the layout"),
+        "{d}"
+    );
+    // 64 registers are still named.
+    let d = diagnose(&abi("layout W(n: u8 in 0..=0) : half[2] {\n    unused wide @ 0 +: 128\n}\n"));
+    assert!(d.contains("at r0_r1_"), "{d}");
+    assert!(d.contains("_r63 lies outside the layout"), "{d}");
+}
+
 #[test]
 fn overlapping_members_are_reported_with_both() {
     let d = diagnose(&abi("layout F(depth: bool) : half[8] {

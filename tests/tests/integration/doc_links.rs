@@ -225,3 +225,18 @@ fn the_path_checker_tells_paths_apart() {
     assert!(!resolves_inside(&root, &root.join("isa-specs"), "../../"));
     assert!(resolves_inside(&root, &root, "tests/data/vc4/vc4asm_*.tsv"));
 }
+
+/// Issue 14, "Documentation a user can follow from a clone": the README says how to install
+/// the command and how long the first build and the test suite take, and the language
+/// reference says how a downstream crate uses a spec (`target!`).
+#[test]
+fn a_user_can_follow_the_documentation_from_a_clone() {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("read README.md");
+    assert!(readme.contains("```sh\ncargo install --path isa-cli\n```"), "no install command");
+    assert!(readme.contains("the main job takes about 40 seconds"), "no build time");
+    assert!(readme.contains("the test suite about 4 to 5 minutes"), "no test-suite time");
+    let reference = std::fs::read_to_string(root.join("isa-specs/README.md")).expect("read the reference");
+    assert!(reference.contains("### Using a spec from your own crate: `target!`"), "no target! section");
+    assert!(reference.contains("isa_derive::target!(\"../../isa-specs/sph.isa\");"), "no target! example");
+}

@@ -170,8 +170,13 @@ fn absent_reserved_members_are_zero() {
     assert_eq!(&bytes[76..], &0xffff_fffcu32.to_le_bytes());
     // A reserved member is range-checked like any field.
     let v = parse_json(r#"{"common_word0": {"sph_type": "PS", "reserved_25_21": 32}}"#).expect("JSON");
+    let err = TARGET.encode(&v).expect_err("32 does not fit");
     assert_eq!(
-        TARGET.encode(&v),
+        err.to_string(),
+        "SphType2: value 32 does not fit field `common_word0.reserved_25_21` (5-bit unsigned)"
+    );
+    assert_eq!(
+        Err::<(), _>(err.cause().clone()),
         Err(EncodeError::OutOfRange {
             format: "CommonWord0",
             field: "reserved_25_21",
@@ -207,10 +212,22 @@ fn output_topology_that_does_not_fit_is_an_error() {
             r#"{{"common_word0": {{"sph_type": "VTG", "shader_type": "GEOMETRY"}}, "common_word3": {{"output_topology": {text}}}}}"#
         );
         let err = TARGET.encode(&parse_json(&json).expect("JSON")).expect_err(text);
-        assert_eq!(err, out_of_range(value));
+        // The nested layout's error, named by the path the JSON took to it from the header,
+        // read as the union's arm its SphType chose (issue 14).
+        assert_eq!(err.cause(), &out_of_range(value));
+        assert_eq!(
+            err,
+            EncodeError::Within {
+                layout: "SphType1",
+                path: "common_word3".into(),
+                error: Box::new(out_of_range(value))
+            }
+        );
         assert_eq!(
             err.to_string(),
-            format!("CommonWord3: value {value} does not fit field `output_topology` (4-bit unsigned)")
+            format!(
+                "SphType1: value {value} does not fit field `common_word3.output_topology` (4-bit unsigned)"
+            )
         );
     }
     // 15 fits: the catch-all takes it.
@@ -228,7 +245,7 @@ fn integers_that_do_not_fit_are_errors() {
     {
         let json = format!(r#"{{"common_word0": {{"sph_type": "VTG", "version": {text}}}}}"#);
         assert_eq!(
-            TARGET.encode(&parse_json(&json).expect("JSON")),
+            TARGET.encode(&parse_json(&json).expect("JSON")).map_err(|e| e.cause().clone()),
             Err(EncodeError::OutOfRange {
                 format: "CommonWord0",
                 field: "version",

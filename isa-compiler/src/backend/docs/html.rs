@@ -406,8 +406,15 @@ fn layout(out: &mut String, l: &Layout) -> fmt::Result {
     if !l.dont_care.is_empty() {
         write!(out, "\n<p class=\"note\">Don't-care bits: {}.</p>", esc(&l.dont_care))?;
     }
-    if !l.undeclared.is_empty() {
-        write!(out, "\n<p class=\"note\">Bits no field declares: {}.</p>", esc(&l.undeclared))?;
+    if !l.gaps.is_empty() {
+        out.push_str(
+            "\n<p class=\"note\">Bits no field declares, kept as members of the layout's value \
+             (decoding reads them, encoding writes them back, <code>validate</code> warns when they \
+             are not zero):</p>\n",
+        );
+        let rows =
+            l.gaps.iter().map(|g| vec![code_cell(&g.member), esc(&g.bit_width), esc(&g.bits), esc(&g.word)]);
+        table(out, &["Reserved member", "Bit width", "Bits", "Word"], rows);
     }
     if !l.flat.is_empty() {
         out.push_str(

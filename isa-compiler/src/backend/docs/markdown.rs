@@ -347,8 +347,15 @@ fn layout(out: &mut String, l: &Layout) -> fmt::Result {
     if !l.dont_care.is_empty() {
         write!(out, "\nDon't-care bits: {}.\n", l.dont_care)?;
     }
-    if !l.undeclared.is_empty() {
-        write!(out, "\nBits no field declares: {}.\n", l.undeclared)?;
+    if !l.gaps.is_empty() {
+        out.push_str(
+            "\nBits no field declares, kept as members of the layout's value (decoding reads them, \
+             encoding writes them back, `validate` warns when they are not zero):\n\n\
+             | Reserved member | Bit width | Bits | Word |\n|---|---|---|---|\n",
+        );
+        for g in &l.gaps {
+            writeln!(out, "| {} | {} | {} | {} |", md(&g.member), g.bit_width, g.bits, g.word)?;
+        }
     }
     if !l.flat.is_empty() {
         out.push_str(

@@ -102,7 +102,8 @@ pub(super) struct Layout {
     pub(super) diagram: String,
     pub(super) rows: Vec<LayoutRow>,
     pub(super) dont_care: String,
-    pub(super) undeclared: String,
+    /// Bits no field or `unused` declares, as the reserved members of the layout's value.
+    pub(super) gaps: Vec<GapRow>,
     pub(super) flat: Vec<FlatRow>,
     pub(super) nested_in: Vec<NestedIn>,
     pub(super) union: Vec<UnionArm>,
@@ -120,6 +121,14 @@ pub(super) struct LayoutRow {
     pub(super) value: String,
     pub(super) doc: String,
     pub(super) view: bool,
+}
+
+/// Bits of a data layout that nothing declares: the reserved member of its value holding them.
+pub(super) struct GapRow {
+    pub(super) member: String,
+    pub(super) bit_width: String,
+    pub(super) bits: String,
+    pub(super) word: String,
 }
 
 /// One leaf of a layout with nested layouts expanded, at absolute offsets.
@@ -397,7 +406,7 @@ impl<'a> Model<'a> {
             },
             rows,
             dont_care: bits::pieces_text(&l.unused),
-            undeclared: if is_union { String::new() } else { bits::undeclared_text(owners.as_deref()) },
+            gaps: undeclared_members(l),
             flat,
             nested_in: self.nested_in(i),
             union,
@@ -830,6 +839,24 @@ fn constraint_row(c: &ir::Constraint) -> ConstraintRow {
         reads: c.reads.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "),
         doc: c.doc.clone(),
     }
+}
+
+/// The reserved members of layout `l` ([`placement::reserved_members`]) that no `unused`
+/// declares, lowest bits first (none for a union: its arms have theirs).
+fn undeclared_members(l: &ir::Layout) -> Vec<GapRow> {
+    let declared = |bit: u32| {
+        l.reserved.iter().flat_map(|r| &r.pieces).any(|p| (p.lo..p.lo.saturating_add(p.width)).contains(&bit))
+    };
+    placement::reserved_members(l)
+        .into_iter()
+        .filter(|m| !declared(m.piece.lo))
+        .map(|m| GapRow {
+            member: m.name,
+            bit_width: m.piece.width.to_string(),
+            bits: bits::pieces_text(&[m.piece]),
+            word: bits::pieces_words_text(&[m.piece]),
+        })
+        .collect()
 }
 
 /// A reserved row of a data layout's table.

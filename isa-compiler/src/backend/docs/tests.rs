@@ -354,6 +354,31 @@ fn row_names(lines: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// Issue 14: a layout's bits that nothing declares are listed, as the reserved members of its
+/// value that hold them, so a reader sees every bit.
+#[test]
+fn docs_list_undeclared_bits_of_layouts() {
+    let t = match crate::check_source(FAMILY) {
+        Ok(t) => t,
+        Err(d) => panic!("{}", crate::diag::render("family.isa", FAMILY, &d)),
+    };
+    let md = markdown(&t);
+    let header = section(&md, "### Layout `Header`");
+    // `low` is 7:0 and `high` 31:24: bits 23:8 are the member `reserved_23_8` of word 0.
+    assert_eq!(row(&header, "Reserved member"), ["Reserved member", "Bit width", "Bits", "Word"]);
+    assert_eq!(row(&header, "reserved_23_8"), ["reserved_23_8", "16", "23:8", "0"]);
+    assert_eq!(header.iter().filter(|l| l.starts_with("| reserved")).count(), 1, "{header:?}");
+    let page = html(&t);
+    assert!(page.contains("<td><code>reserved_23_8</code></td><td>16</td><td>23:8</td><td>0</td>"), "{page}");
+    // Bits an `unused` declares are rows of the field table, not undeclared.
+    let t = match crate::check_source(NESTED) {
+        Ok(t) => t,
+        Err(d) => panic!("{}", crate::diag::render("nested.isa", NESTED, &d)),
+    };
+    let md = markdown(&t);
+    assert!(!md.contains("Reserved member"), "{md}");
+}
+
 /// Fields a format gets from groups and forms come in inclusion order; the table lists them
 /// most significant first, as the reference documents do, while a layout keeps its order.
 const FAMILY: &str = r#"
