@@ -840,10 +840,8 @@ impl Expander<'_> {
                         return Err(format!("in function `{name}`: assertion failed: {}", args_of(len)));
                     }
                 }
-                Some((
-                    d @ (Directive::Set | Directive::Lset | Directive::Const | Directive::Lconst),
-                    len,
-                )) => {
+                // In a function every symbol is the call's own.
+                Some((Directive::Set | Directive::Lset | Directive::Const | Directive::Lconst, len)) => {
                     let args = args_of(len);
                     let parts = split_args(args);
                     let [(s, e), (vs, ve)] = parts.as_slice() else {
@@ -853,7 +851,6 @@ impl Expander<'_> {
                         ));
                     };
                     let value = self.evaluate_in(&args[*vs..*ve], &locals, depth).map_err(in_function)?;
-                    let _ = d;
                     locals.push((args[*s..*e].to_string(), value));
                 }
                 Some((_, len)) => {
@@ -1021,8 +1018,7 @@ impl Expander<'_> {
             return out;
         }
         let mut start = 0;
-        for (k, part) in text.split(';').enumerate() {
-            let _ = k;
+        for part in text.split(';') {
             let lead = part.len() - part.trim_start().len();
             // The operands follow the mnemonic.
             let Some(gap) = part[lead..].find([' ', '\t']) else {
