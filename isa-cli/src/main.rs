@@ -159,6 +159,10 @@ enum Command {
         /// `"file"`, before it for `<file>`); give it several times for several.
         #[arg(short = 'I', long = "include", value_name = "DIR")]
         include: Vec<PathBuf>,
+        /// A file assembled before the source, found as given or in the `-I` directories
+        /// (vc4asm's `-i vc4.qinc`); give it several times for several, read in that order.
+        #[arg(short = 'i', long = "prelude", value_name = "FILE")]
+        prelude: Vec<PathBuf>,
     },
     /// List a target's ABI layouts and their parameters, or place one: each member's offset and
     /// width in bits (and its registers) and the total size, for `name=value` parameters
@@ -228,9 +232,10 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_schedule };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, include } => {
+        Command::Asm { target, file, out, hex, include, prelude } => {
             let (t, d) = target.resolve()?;
-            let opts = asm::Options { file: &file, out: out.as_deref(), hex, include: &include };
+            let opts =
+                asm::Options { file: &file, out: out.as_deref(), hex, include: &include, prelude: &prelude };
             asm::run(t, d, &opts)
         }
         Command::Layout { target, json, layout: name, params } => {

@@ -1164,3 +1164,37 @@ fn layout_parameter_mistakes_are_clear_errors() {
     assert_code(&o, 2);
     assert!(stderr(&o).contains("target `vc4` has no ABI layouts; targets with them: agx"), "{}", stderr(&o));
 }
+
+#[test]
+fn asm_reads_preludes_before_the_source() {
+    let dir = scratch("asm_reads_preludes_before_the_source");
+    let inc = dir.join("inc");
+    std::fs::create_dir_all(&inc).expect("create include dir");
+    std::fs::write(inc.join("pre.qinc"), ".set base, 0x40\n.set at(i) base + 4 * i\n")
+        .expect("write prelude");
+    let src = dir.join("prog.qasm");
+    std::fs::write(&src, "ldi r0, at(2)\nldi r1, vpm_setup(1, 1, v32(16, 0))\n").expect("write source");
+    let specs = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs");
+    // The prelude found in an -I directory, the VC4 target's own one beside its spec, in order.
+    let o = isa(&[
+        "asm",
+        "--target",
+        "vc4",
+        "-I",
+        path_str(&inc),
+        "-I",
+        specs,
+        "-i",
+        "pre.qinc",
+        "-i",
+        "vc4.qinc",
+        path_str(&src),
+        "--hex",
+    ]);
+    assert_code(&o, 0);
+    // ldi r0, 0x48; ldi r1, the VPM write setup NUM 1, STRIDE 1, 32-bit, Y 16.
+    assert_eq!(stdout(&o), "e002082700000048\ne002086700101210\n");
+    let o = isa(&["asm", "--target", "vc4", "-i", "missing.qinc", path_str(&src), "--hex"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("missing.qinc"), "{}", stderr(&o));
+}

@@ -10,7 +10,7 @@
 //! through [`crate::expr`]. The expansion is linear in the expanded text: bodies are stored
 //! once and replayed, and nesting is bounded, so no source makes it recurse without end.
 
-use crate::expr::{self, Names, Value};
+use crate::expr::{self, Names, Term, Value};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::rc::Rc;
@@ -27,6 +27,22 @@ pub enum Directive {
     Const,
     /// `NAME`: forgets a symbol (restoring the value it shadowed).
     Unset,
+    /// `NAME, expr`: gives a symbol a value in the current context (macro call, include,
+    /// `Local` block) only.
+    Lset,
+    /// `NAME, expr`: like `Lset`, but the value is final.
+    Lconst,
+    /// `NAME`: forgets a symbol of the current context.
+    Lunset,
+    /// Opens a context for `Lset` symbols up to its `Endloc`.
+    Local,
+    /// Ends a `Local`.
+    Endloc,
+    /// `NAME(ARG, ...)`: defines a function up to its `Endf`: directives, then the line giving
+    /// its value. (`Set NAME(ARG, ...) expr` defines one in a line.)
+    Func,
+    /// Ends a `Func`.
+    Endf,
     /// `expr`: assembles what follows if the value is non-zero.
     If,
     /// `expr`: the next branch of an `If`.
@@ -41,6 +57,18 @@ pub enum Directive {
     Rep,
     /// Ends a `Rep`.
     Endr,
+    /// `NAME, expr, ...`: repeats the lines up to its `Endfor` once per value, the symbol
+    /// taking each.
+    Foreach,
+    /// Ends a `Foreach`.
+    Endfor,
+    /// `count`: assembles the lines up to its `Endb` before the last `count` instructions
+    /// (into a branch's delay slots).
+    Back,
+    /// Ends a `Back`.
+    Endb,
+    /// `label, count`: copies `count` instructions from the label here.
+    Clone,
     /// `NAME[, ARG...]`: defines a macro up to its `Endm`; `NAME args` then expands it.
     Macro,
     /// Ends a `Macro`.
@@ -61,6 +89,10 @@ pub enum Directive {
     Float,
     /// `bytes`: zero bytes up to the next multiple of `bytes` (a power of two).
     Align,
+    /// `label` or `NAME, expr`: exports a symbol to a linker; nothing in a plain binary.
+    Global,
+    /// Marks what follows as code or data for a validator; nothing in the binary.
+    Section,
 }
 
 impl Directive {
@@ -69,6 +101,13 @@ impl Directive {
         Directive::Set,
         Directive::Const,
         Directive::Unset,
+        Directive::Lset,
+        Directive::Lconst,
+        Directive::Lunset,
+        Directive::Local,
+        Directive::Endloc,
+        Directive::Func,
+        Directive::Endf,
         Directive::If,
         Directive::Elseif,
         Directive::Else,
@@ -76,6 +115,11 @@ impl Directive {
         Directive::Ifset,
         Directive::Rep,
         Directive::Endr,
+        Directive::Foreach,
+        Directive::Endfor,
+        Directive::Back,
+        Directive::Endb,
+        Directive::Clone,
         Directive::Macro,
         Directive::Endm,
         Directive::Assert,
@@ -86,6 +130,8 @@ impl Directive {
         Directive::Long,
         Directive::Float,
         Directive::Align,
+        Directive::Global,
+        Directive::Section,
     ];
 
     /// The directive's name in a spec's dialect declaration (`set`, `endif`).
@@ -94,6 +140,13 @@ impl Directive {
             Directive::Set => "set",
             Directive::Const => "const",
             Directive::Unset => "unset",
+            Directive::Lset => "lset",
+            Directive::Lconst => "lconst",
+            Directive::Lunset => "lunset",
+            Directive::Local => "local",
+            Directive::Endloc => "endloc",
+            Directive::Func => "func",
+            Directive::Endf => "endf",
             Directive::If => "if",
             Directive::Elseif => "elseif",
             Directive::Else => "else",
@@ -101,6 +154,11 @@ impl Directive {
             Directive::Ifset => "ifset",
             Directive::Rep => "rep",
             Directive::Endr => "endr",
+            Directive::Foreach => "foreach",
+            Directive::Endfor => "endfor",
+            Directive::Back => "back",
+            Directive::Endb => "endb",
+            Directive::Clone => "clone",
             Directive::Macro => "macro",
             Directive::Endm => "endm",
             Directive::Assert => "assert",
@@ -111,6 +169,8 @@ impl Directive {
             Directive::Long => "long",
             Directive::Float => "float",
             Directive::Align => "align",
+            Directive::Global => "global",
+            Directive::Section => "section",
         }
     }
 
@@ -131,6 +191,11 @@ pub trait Includer {
     /// The file `name` (written `<name>` when `system`) included from file `from` (`None`: the
     /// main source): the name to show in diagnostics and the text, or why it cannot be read.
     fn load(&mut self, name: &str, system: bool, from: Option<&str>) -> Result<(String, String), String>;
+
+    /// Files assembled before the source (vc4asm's `-i FILE`): each one's name and text.
+    fn preludes(&mut self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// An [`Includer`] for sources that include nothing: every `.include` is an error.
@@ -380,6 +445,19 @@ enum Symbol {
 struct Binding {
     value: Symbol,
     constant: bool,
+    /// The context it was set in (`Lset`), 0 for the global one.
+    context: usize,
+}
+
+/// A function: its parameters and its body, one expression or lines ending in one.
+struct Function {
+    params: Vec<String>,
+    body: Body,
+}
+
+enum Body {
+    Expression(String),
+    Lines(Rc<[SourceLine]>),
 }
 
 struct MacroDef {
@@ -399,6 +477,18 @@ struct Expander<'a> {
     errors: Vec<Located>,
     symbols: BTreeMap<String, Vec<Binding>>,
     macros: BTreeMap<String, Rc<MacroDef>>,
+    functions: BTreeMap<String, Rc<Function>>,
+    /// The open contexts for `Lset` (macro calls, includes, `Local` blocks): each one's number
+    /// and the symbols set in it.
+    contexts: Vec<(usize, Vec<String>)>,
+    next_context: usize,
+    /// How often each numeric label (`:1`) has been defined so far.
+    numeric_labels: BTreeMap<u64, u32>,
+    /// Labels in the order they were defined (`Back` moves some).
+    defined: Vec<String>,
+    /// `Clone`s to fill in once every label is known: the first placeholder line, the label,
+    /// the count.
+    clones: Vec<(usize, String, usize)>,
     /// Bytes laid out so far, and instructions so far.
     bytes: u64,
     instructions: usize,
@@ -431,12 +521,24 @@ pub fn expand(
         errors: Vec::new(),
         symbols: BTreeMap::new(),
         macros: BTreeMap::new(),
+        functions: BTreeMap::new(),
+        contexts: Vec::new(),
+        next_context: 1,
+        numeric_labels: BTreeMap::new(),
+        defined: Vec::new(),
+        clones: Vec::new(),
         bytes: 0,
         instructions: 0,
         depth: 0,
     };
+    // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
+    for (prelude, text) in x.includer.preludes() {
+        let prelude_lines = x.add_file(prelude, Rc::from(text));
+        x.block(&prelude_lines, None);
+    }
     x.block(&lines, None);
+    x.fill_clones();
     (x.out, x.errors)
 }
 
@@ -559,7 +661,11 @@ impl Expander<'_> {
     }
 
     fn bind(&mut self, name: &str, value: Symbol) {
-        self.symbols.entry(name.to_string()).or_default().push(Binding { value, constant: false });
+        self.symbols.entry(name.to_string()).or_default().push(Binding {
+            value,
+            constant: false,
+            context: 0,
+        });
     }
 
     fn unbind(&mut self, name: &str) {
@@ -571,15 +677,78 @@ impl Expander<'_> {
         }
     }
 
-    /// Evaluates the expression making up all of `text`: its value, or the error at its token.
-    fn evaluate(&self, text: &str) -> Result<Value, expr::ExprError> {
-        let symbol = |n: &str| match self.lookup(n).map(|b| &b.value) {
-            Some(Symbol::Number(v)) => Some(*v),
-            _ => None,
-        };
+    /// Opens a context for `Lset` symbols.
+    fn enter_context(&mut self) {
+        self.contexts.push((self.next_context, Vec::new()));
+        self.next_context += 1;
+    }
+
+    /// Closes the innermost context: its `Lset` symbols are forgotten.
+    fn leave_context(&mut self) {
+        let Some((context, names)) = self.contexts.pop() else { return };
+        for name in names {
+            if self.lookup(&name).is_some_and(|b| b.context == context) {
+                self.unbind(&name);
+            }
+        }
+    }
+
+    /// Sets `name` in the global context (`Set`, `Const`) or the current one (`Lset`, `Lconst`).
+    fn assign(&mut self, name: &str, value: Symbol, constant: bool, local: bool) {
+        let context = if local { self.contexts.last().map_or(0, |c| c.0) } else { 0 };
+        let stack = self.symbols.entry(name.to_string()).or_default();
+        match stack.last_mut() {
+            // A symbol of this context (or a global one set again) is replaced.
+            Some(top) if !local || top.context == context => {
+                *top = Binding { value, constant, context: top.context };
+            }
+            _ => {
+                stack.push(Binding { value, constant, context });
+                if let Some((_, names)) = self.contexts.last_mut().filter(|_| local) {
+                    names.push(name.to_string());
+                }
+            }
+        }
+    }
+
+    /// A symbol's value as a term: a number, a register name, or nothing usable in an
+    /// expression (other text, such as a label reference left for the second pass).
+    fn symbol_term(&self, name: &str, locals: &[(String, Term)], depth: usize) -> Option<Term> {
+        if let Some((_, t)) = locals.iter().rev().find(|(n, _)| n == name) {
+            return Some(*t);
+        }
+        match &self.lookup(name)?.value {
+            Symbol::Number(v) => Some(Term::Value(*v)),
+            Symbol::Text(t) if expr::name_len(t) == t.len() => expr::Name::new(t).map(Term::Name),
+            // A label reference (`r:loop + 8`), once its label is known.
+            Symbol::Text(t) if depth < MAX_DEPTH => self.evaluate_in(t, &[], depth + 1).ok(),
+            Symbol::Text(_) => None,
+        }
+    }
+
+    /// Evaluates the expression making up all of `text`, names standing for registers where
+    /// the dialect's labels have a prefix; `locals` are a function's arguments and symbols.
+    fn evaluate_in(
+        &self,
+        text: &str,
+        locals: &[(String, Term)],
+        depth: usize,
+    ) -> Result<Term, expr::ExprError> {
+        let text = &self.numeric_references(text);
+        let symbol = |n: &str| self.symbol_term(n, locals, depth);
         let label = |n: &str| self.out.labels.get(n).map(|a| *a as i64);
-        let names = Names { symbol: &symbol, label: &label, label_prefixes: self.spelling.label_prefixes };
-        let (v, end) = expr::evaluate(text, 0, &names)?;
+        let call = |n: &str, args: &[Term]| {
+            let f = self.functions.get(n)?;
+            Some(self.call_function(n, f, args, depth + 1))
+        };
+        let names = Names {
+            symbol: &symbol,
+            label: &label,
+            label_prefixes: self.spelling.label_prefixes,
+            call: Some(&call),
+            bare_names: !self.spelling.label_prefixes.is_empty(),
+        };
+        let (v, end) = expr::evaluate_term(text, 0, &names)?;
         if end < text.trim_end().len() {
             let len = text[end..].trim().len();
             let message = format!("unexpected `{}` after the expression", text[end..].trim());
@@ -594,25 +763,221 @@ impl Expander<'_> {
         Ok(v)
     }
 
-    /// A symbol's value from `text`: a number if it evaluates, else (a name nothing defines
-    /// as a number: a register, a label further on) the text with its symbols replaced.
+    /// Evaluates the expression making up all of `text` to a number.
+    fn evaluate(&self, text: &str) -> Result<Value, expr::ExprError> {
+        match self.evaluate_in(text, &[], 0)? {
+            Term::Value(v) => Ok(v),
+            Term::Name(n) => Err(expr::ExprError {
+                pos: text.len() - text.trim_start().len(),
+                length: text.trim().len(),
+                message: format!("{n:?} is not a number"),
+                undefined: false,
+                end: None,
+            }),
+        }
+    }
+
+    /// Calls function `f` named `name` with `args`: its value, or why there is none.
+    fn call_function(&self, name: &str, f: &Function, args: &[Term], depth: usize) -> Result<Term, String> {
+        if depth >= MAX_DEPTH {
+            return Err(format!("function calls nested deeper than {MAX_DEPTH} levels"));
+        }
+        if args.len() != f.params.len() {
+            let n = f.params.len();
+            return Err(format!(
+                "function `{name}` takes {n} argument{}, found {}",
+                if n == 1 { "" } else { "s" },
+                args.len()
+            ));
+        }
+        let mut locals: Vec<(String, Term)> = f.params.iter().cloned().zip(args.iter().copied()).collect();
+        // The innermost function names itself; the calls around it add nothing.
+        let in_function = |e: expr::ExprError| match e.message.starts_with("in function `") {
+            true => e.message,
+            false => format!("in function `{name}`: {}", e.message),
+        };
+        let lines = match &f.body {
+            Body::Expression(text) => return self.evaluate_in(text, &locals, depth).map_err(in_function),
+            Body::Lines(lines) => lines.clone(),
+        };
+        // The body: conditionals, assertions and symbols, then the line with the value.
+        let mut taken: Vec<(bool, bool)> = Vec::new();
+        for line in lines.iter() {
+            let full = self.text(line);
+            let code = full[..comment_start(&full, self.spelling.comments)].trim();
+            if code.is_empty() {
+                continue;
+            }
+            let active = taken.iter().all(|t| t.0);
+            let directive = self.directive(code);
+            let args_of = |len: usize| code[len..].trim();
+            let truth = |text: &str| match self.evaluate_in(text, &locals, depth) {
+                Ok(Term::Value(v)) => Ok(v.truth()),
+                Ok(Term::Name(n)) => Err(format!("in function `{name}`: {n:?} is not a condition")),
+                Err(e) => Err(in_function(e)),
+            };
+            match directive {
+                Some((Directive::If, len)) => {
+                    let t = active && truth(args_of(len))?;
+                    taken.push((t, t));
+                }
+                Some((d @ (Directive::Elseif | Directive::Else), len)) => {
+                    let outer = taken.len() < 2 || taken[..taken.len() - 1].iter().all(|t| t.0);
+                    let Some(&(_, done)) = taken.last() else {
+                        return Err(format!("in function `{name}`: `{}` without `.if`", &code[..len]));
+                    };
+                    let t = outer && !done && (d == Directive::Else || truth(args_of(len))?);
+                    if let Some(last) = taken.last_mut() {
+                        *last = (t, done || t);
+                    }
+                }
+                Some((Directive::Endif, _)) => {
+                    taken.pop();
+                }
+                _ if !active => {}
+                Some((Directive::Assert, len)) => {
+                    if !truth(args_of(len))? {
+                        return Err(format!("in function `{name}`: assertion failed: {}", args_of(len)));
+                    }
+                }
+                // In a function every symbol is the call's own.
+                Some((Directive::Set | Directive::Lset | Directive::Const | Directive::Lconst, len)) => {
+                    let args = args_of(len);
+                    let parts = split_args(args);
+                    let [(s, e), (vs, ve)] = parts.as_slice() else {
+                        return Err(format!(
+                            "in function `{name}`: `{}` expects `NAME, value`",
+                            &code[..len]
+                        ));
+                    };
+                    let value = self.evaluate_in(&args[*vs..*ve], &locals, depth).map_err(in_function)?;
+                    locals.push((args[*s..*e].to_string(), value));
+                }
+                Some((_, len)) => {
+                    return Err(format!("in function `{name}`: `{}` cannot be in a function", &code[..len]));
+                }
+                None => return self.evaluate_in(code, &locals, depth).map_err(in_function),
+            }
+        }
+        Err(format!("function `{name}` gives no value"))
+    }
+
+    /// A symbol's value from `text`: a number if it evaluates, a register name, else (a name
+    /// nothing defines as a number, a label further on, a packed register `ra0.8a`) the text
+    /// with its symbols replaced.
     fn value(&self, text: &str) -> Result<Symbol, expr::ExprError> {
-        match self.evaluate(text) {
-            Ok(v) => Ok(Symbol::Number(v)),
+        match self.evaluate_in(text, &[], 0) {
+            // A label's address stays a reference: an instruction reads it relative to itself.
+            Ok(Term::Value(Value::Address(_))) => Ok(Symbol::Text(self.substitute(text, &[]).0)),
+            Ok(Term::Value(v)) => Ok(Symbol::Number(v)),
+            Ok(Term::Name(n)) => Ok(Symbol::Text(n.as_str().to_string())),
             // A label defined later is left for the second pass, like any text.
-            Err(e) if e.undefined => Ok(Symbol::Text(self.substitute(text).0)),
+            // Text with no name or number in it is kept as written (vc4asm's `-`: no register).
+            Err(e)
+                if e.undefined
+                    || self.starts_with_register(text)
+                    || !text.contains(char::is_alphanumeric) =>
+            {
+                Ok(Symbol::Text(self.substitute(text, &[]).0))
+            }
             Err(e) => Err(e),
         }
     }
 
-    /// `text` with every symbol name replaced by its value, and where the replacements are.
-    fn substitute(&self, text: &str) -> (String, Vec<Splice>) {
+    /// Whether `text` starts with a bare name that is no symbol and no function call: a
+    /// register, maybe with a suffix (`ra0.8a`).
+    fn starts_with_register(&self, text: &str) -> bool {
+        let text = text.trim_start();
+        let len = expr::name_len(text);
+        !self.spelling.label_prefixes.is_empty()
+            && len > 0
+            && !text[len..].starts_with('(')
+            && self.lookup(&text[..len]).is_none()
+    }
+
+    /// `text` with numeric label references (`r:1f`, `:1`, `:1b`) made the names of the
+    /// definitions they mean: the next one (`f`) or the last one.
+    fn numeric_references(&self, text: &str) -> String {
+        if !self.spelling.label_prefixes.iter().any(|p| text.contains(p)) {
+            return text.to_string();
+        }
+        let b = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        while i < text.len() {
+            let prefix = self
+                .spelling
+                .label_prefixes
+                .iter()
+                .filter(|p| text[i..].starts_with(**p))
+                .max_by_key(|p| p.len());
+            let after_word = i > 0 && expr::is_name_byte(b[i - 1]);
+            if let Some(p) = prefix.filter(|_| !after_word) {
+                let digits_at = i + p.len();
+                let digits = text[digits_at..].bytes().take_while(u8::is_ascii_digit).count();
+                let end = digits_at + digits;
+                let suffix = b.get(end).copied().filter(|c| matches!(c, b'f' | b'b'));
+                let ends = end + usize::from(suffix.is_some());
+                let whole = b.get(ends).is_none_or(|c| !expr::is_name_byte(*c));
+                if digits > 0 && whole {
+                    if let Ok(n) = text[digits_at..end].parse::<u64>() {
+                        let count = self.numeric_labels.get(&n).copied().unwrap_or(0);
+                        let k = if suffix == Some(b'f') { count } else { count.saturating_sub(1) };
+                        out.push_str(p);
+                        out.push_str(&numeric_label(n, k));
+                        i = ends;
+                        continue;
+                    }
+                }
+            }
+            let c = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + c]);
+            i += c;
+        }
+        out
+    }
+
+    /// `text` with every symbol name replaced by its value, and the byte ranges in `fixed`
+    /// replaced by the texts given (operands already evaluated); where the replacements are.
+    fn substitute(&self, text: &str, fixed: &[(usize, usize, String)]) -> (String, Vec<Splice>) {
         let b = text.as_bytes();
         let mut out = String::with_capacity(text.len());
         let mut splices = Vec::new();
         let mut i = 0;
         let mut copied = 0;
+        let mut fixed = fixed.iter().peekable();
         while i < b.len() {
+            if let Some((s, e, value)) = fixed.peek().filter(|f| f.0 == i) {
+                out.push_str(&text[copied..i]);
+                let at = out.len();
+                out.push_str(value);
+                splices.push(Splice { at, len: value.len(), original: *s, original_len: e - s });
+                copied = *e;
+                i = *e;
+                fixed.next();
+                continue;
+            }
+            // Numeric label references: the definition they mean.
+            let prefix = self
+                .spelling
+                .label_prefixes
+                .iter()
+                .filter(|p| text[i..].starts_with(**p))
+                .max_by_key(|p| p.len());
+            if let Some(p) = prefix.filter(|p| b.get(i + p.len()).is_some_and(u8::is_ascii_digit)) {
+                let end =
+                    i + p.len() + text[i + p.len()..].bytes().take_while(|c| expr::is_name_byte(*c)).count();
+                let named = self.numeric_references(&text[i..end]);
+                if named != text[i..end] {
+                    out.push_str(&text[copied..i]);
+                    let at = out.len();
+                    out.push_str(&named);
+                    splices.push(Splice { at, len: named.len(), original: i, original_len: end - i });
+                    copied = end;
+                }
+                i = end;
+                continue;
+            }
             let len = expr::name_len(&text[i..]);
             let after_word = i > 0 && (expr::is_name_byte(b[i - 1]) || b[i - 1] == b'.');
             let after_prefix = self.spelling.label_prefixes.iter().any(|p| text[..i].ends_with(p));
@@ -638,6 +1003,96 @@ impl Expander<'_> {
         (out, splices)
     }
 
+    /// The operands of instruction text `text` that only the expansion can evaluate (function
+    /// calls, register arithmetic such as `ra0 + 1`): each one's byte range and its value's
+    /// text. The rest is left for the second pass. An error in a function is reported.
+    fn operand_values(
+        &mut self,
+        text: &str,
+        at: usize,
+        line: SourceLine,
+        frame: Option<u32>,
+    ) -> Vec<(usize, usize, String)> {
+        let mut out = Vec::new();
+        if self.spelling.label_prefixes.is_empty() {
+            return out;
+        }
+        let mut start = 0;
+        for part in text.split(';') {
+            let lead = part.len() - part.trim_start().len();
+            // The operands follow the mnemonic.
+            let Some(gap) = part[lead..].find([' ', '\t']) else {
+                start += part.len() + 1;
+                continue;
+            };
+            let ops_at = lead + gap;
+            for (s, e) in split_args(&part[ops_at..]) {
+                let (s, e) = (start + ops_at + s, start + ops_at + e);
+                let operand = &text[s..e];
+                let calls = self.calls_function(operand);
+                if !calls && !operand.contains(['+', '-', '*', '/', '%', '<', '>', '&', '|', '^', '~', '(']) {
+                    continue;
+                }
+                match self.evaluate_in(operand, &[], 0) {
+                    Ok(Term::Name(n)) => out.push((s, e, n.as_str().to_string())),
+                    Ok(Term::Value(Value::Int(v))) => out.push((s, e, v.to_string())),
+                    Ok(Term::Value(Value::Float(f))) if calls => out.push((s, e, format!("{f:?}"))),
+                    Ok(_) => {}
+                    Err(err) if calls && !err.undefined && err.message.starts_with("in function") => {
+                        self.error(line, frame, at + s + err.pos, err.length, err.message);
+                        // Said once: the instruction reads a stand-in.
+                        out.push((s, e, "0".into()));
+                    }
+                    // Not a value as a whole (`r0 << (1 << i)`, a vector rotation): its
+                    // parenthesised constants are.
+                    Err(_) => out
+                        .extend(self.constant_groups(operand).into_iter().map(|(a, b, v)| (s + a, s + b, v))),
+                }
+            }
+            start += part.len() + 1;
+        }
+        out
+    }
+
+    /// The parenthesised groups of `text` (not function arguments) whose value is an
+    /// integer now: each one's byte range and value.
+    fn constant_groups(&self, text: &str) -> Vec<(usize, usize, String)> {
+        let mut out = Vec::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let called = i > 0 && expr::is_name_byte(b[i - 1]);
+            if b[i] != b'(' || called {
+                i += 1;
+                continue;
+            }
+            let mut depth = 0;
+            let close = (i..b.len()).find(|&k| {
+                depth += match b[k] {
+                    b'(' => 1,
+                    b')' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            });
+            let Some(close) = close else { break };
+            if let Ok(Term::Value(Value::Int(v))) = self.evaluate_in(&text[i..=close], &[], 0) {
+                out.push((i, close + 1, v.to_string()));
+            }
+            i = close + 1;
+        }
+        out
+    }
+
+    /// Whether `text` calls a function this program defines.
+    fn calls_function(&self, text: &str) -> bool {
+        !self.functions.is_empty()
+            && text.match_indices('(').any(|(i, _)| {
+                let before = &text[..i];
+                let name_at = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_').len();
+                self.functions.contains_key(&before[name_at..])
+            })
+    }
     /// Expands `lines` in `frame`.
     fn block(&mut self, lines: &[SourceLine], frame: Option<u32>) {
         if self.depth >= MAX_DEPTH {
@@ -717,23 +1172,30 @@ impl Expander<'_> {
                 continue;
             }
             match directive {
-                Some((d @ (Directive::Rep | Directive::Macro), len)) => {
-                    let end = if d == Directive::Rep { Directive::Endr } else { Directive::Endm };
+                Some((d, len)) if block_end(d).is_some() => {
+                    let end = block_end(d).unwrap_or(d);
                     let Some(body_end) = self.find_end(lines, i, d, end) else {
                         self.error(line, frame, start, len, format!("`{}` without its end", &text[..len]));
                         return self.leave();
                     };
                     let body: Rc<[SourceLine]> = Rc::from(&lines[i..body_end]);
                     i = body_end + 1;
-                    if d == Directive::Rep {
-                        self.rep(&text[len..], start + len, line, frame, &body);
-                    } else {
-                        self.define_macro(&text[len..], start + len, line, frame, body);
+                    let (args, at) = (&text[len..], start + len);
+                    match d {
+                        Directive::Rep => self.rep(args, at, line, frame, &body),
+                        Directive::Foreach => self.foreach(args, at, line, frame, &body),
+                        Directive::Macro => self.define_macro(args, at, line, frame, body),
+                        Directive::Func => self.define_function(args, at, line, frame, Body::Lines(body)),
+                        Directive::Back => self.back(args, at, line, frame, &body),
+                        _ => {
+                            self.enter_context();
+                            self.block(&body, frame);
+                            self.leave_context();
+                        }
                     }
                 }
-                Some((d @ (Directive::Endr | Directive::Endm), len)) => {
+                Some((d, len)) if Directive::ALL.iter().any(|open| block_end(*open) == Some(d)) => {
                     self.error(line, frame, start, len, format!("`{}` without its start", &text[..len]));
-                    let _ = d;
                 }
                 Some((_, len)) if self.is_raw_word(text, len) => self.statement(code, line, frame),
                 Some((d, len)) => self.directive_line(d, text, start, len, line, frame),
@@ -898,7 +1360,24 @@ impl Expander<'_> {
         let parts = split_args(args);
         let arg = |k: usize| parts.get(k).map(|&(s, e)| (&args[s..e], at + s));
         match d {
-            Directive::Set | Directive::Const => {
+            Directive::Set | Directive::Const | Directive::Lset | Directive::Lconst => {
+                // `NAME(ARG, ...) expr`: a function in a line.
+                let lead = args.len() - args.trim_start().len();
+                let head = expr::name_len(&args[lead..]);
+                if head > 0 && args[lead + head..].starts_with('(') {
+                    let close = args[lead..].find(')').map_or(args.len(), |c| lead + c + 1);
+                    let body = args[close..].trim().to_string();
+                    if body.is_empty() {
+                        return self.error(
+                            line,
+                            frame,
+                            at,
+                            args.len(),
+                            "expected the function's value".into(),
+                        );
+                    }
+                    return self.define_function(&args[..close], at, line, frame, Body::Expression(body));
+                }
                 let (Some((name, name_at)), Some((value, value_at)), 2) = (arg(0), arg(1), parts.len())
                 else {
                     return self.error(line, frame, at, args.len(), "expected `NAME, value`".into());
@@ -906,16 +1385,17 @@ impl Expander<'_> {
                 if expr::name_len(name) != name.len() || name.is_empty() {
                     return self.error(line, frame, name_at, name.len(), "expected a symbol name".into());
                 }
-                if self.lookup(name).is_some_and(|b| b.constant) {
+                let local = matches!(d, Directive::Lset | Directive::Lconst);
+                let context = if local { self.contexts.last().map_or(0, |c| c.0) } else { 0 };
+                // A constant is final where it was set; a local context may shadow it.
+                if self.lookup(name).is_some_and(|b| b.constant && (!local || b.context == context)) {
                     let message = format!("`{name}` is a constant: it cannot be set again");
                     return self.error(line, frame, name_at, name.len(), message);
                 }
                 match self.value(value) {
                     Ok(v) => {
-                        let constant = d == Directive::Const;
-                        let stack = self.symbols.entry(name.to_string()).or_default();
-                        stack.pop();
-                        stack.push(Binding { value: v, constant });
+                        let constant = matches!(d, Directive::Const | Directive::Lconst);
+                        self.assign(name, v, constant, local);
                     }
                     Err(e) => self.error(line, frame, value_at + e.pos, e.length, e.message),
                 }
@@ -925,6 +1405,24 @@ impl Expander<'_> {
                 Some((name, name_at)) if parts.len() == 1 => {
                     self.error(line, frame, name_at, name.len(), format!("`{name}` is not set"))
                 }
+                _ => self.error(line, frame, at, args.len(), "expected a symbol name".into()),
+            },
+            Directive::Lunset => match arg(0) {
+                Some((name, _))
+                    if parts.len() == 1
+                        && self
+                            .lookup(name)
+                            .is_some_and(|b| Some(b.context) == self.contexts.last().map(|c| c.0)) =>
+                {
+                    self.unbind(name)
+                }
+                Some((name, name_at)) if parts.len() == 1 => self.error(
+                    line,
+                    frame,
+                    name_at,
+                    name.len(),
+                    format!("`{name}` is not set in this context"),
+                ),
                 _ => self.error(line, frame, at, args.len(), "expected a symbol name".into()),
             },
             Directive::Assert => {
@@ -940,6 +1438,9 @@ impl Expander<'_> {
                 }
             }
             Directive::Include => self.include(args, at, line, frame),
+            Directive::Clone => self.clone_instructions(args, at, line, frame),
+            // Nothing in a plain binary; a label named must exist by the end (second pass).
+            Directive::Global | Directive::Section => {}
             Directive::Align => {
                 let (Some((n, n_at)), 1) = (arg(0), parts.len()) else {
                     return self.error(line, frame, at, args.len(), "expected the alignment in bytes".into());
@@ -965,7 +1466,7 @@ impl Expander<'_> {
                 if parts.is_empty() {
                     return self.error(line, frame, at, 0, "expected values".into());
                 }
-                let (replaced, splices) = self.substitute(args);
+                let (replaced, splices) = self.substitute(args, &[]);
                 let values = split_args(&replaced);
                 self.bytes += values.len() as u64 * u64::from(width);
                 let float = d == Directive::Float;
@@ -988,6 +1489,214 @@ impl Expander<'_> {
         }
     }
 
+    /// `.foreach NAME, expr, ...` with its body.
+    fn foreach(
+        &mut self,
+        args: &str,
+        at: usize,
+        line: SourceLine,
+        frame: Option<u32>,
+        body: &Rc<[SourceLine]>,
+    ) {
+        let parts = split_args(args);
+        // vc4asm writes `.foreach reg ra0, rb1` too: the name, then the values.
+        let lead = args.len() - args.trim_start().len();
+        let name_end = lead + expr::name_len(&args[lead..]);
+        if name_end == lead {
+            return self.error(line, frame, at, args.len(), "expected `NAME, value, ...`".into());
+        }
+        let name = args[lead..name_end].to_string();
+        let values_at = match parts.first() {
+            Some(&(s, e)) if e == name_end && s == lead => parts.get(1).map_or(args.len(), |p| p.0),
+            _ => name_end,
+        };
+        let mut values = Vec::new();
+        for (s, e) in split_args(&args[values_at..]) {
+            match self.value(&args[values_at + s..values_at + e]) {
+                Ok(v) => values.push(v),
+                Err(err) => {
+                    return self.error(line, frame, at + values_at + s + err.pos, err.length, err.message)
+                }
+            }
+        }
+        for (k, v) in values.into_iter().enumerate() {
+            self.bind(&name, v);
+            let f = self.frame(format!("in repetition {k} of the block at"), line, frame);
+            let errors = self.errors.len();
+            self.block(body, f);
+            self.unbind(&name);
+            if self.errors.len() > errors {
+                break;
+            }
+        }
+    }
+
+    /// `NAME(ARG, ...)` of a function definition (`args`, at byte `at`), with its body.
+    fn define_function(&mut self, args: &str, at: usize, line: SourceLine, frame: Option<u32>, body: Body) {
+        let lead = args.len() - args.trim_start().len();
+        let head = expr::name_len(&args[lead..]);
+        let open = lead + head;
+        let params_text = args[open..].trim_end();
+        let inner = params_text.strip_prefix('(').and_then(|p| p.strip_suffix(')'));
+        let (Some(inner), true) = (inner, head > 0) else {
+            return self.error(line, frame, at + lead, args.trim().len(), "expected `NAME(ARG, ...)`".into());
+        };
+        let mut params = Vec::new();
+        for (s, e) in split_args(inner) {
+            let p = &inner[s..e];
+            if expr::name_len(p) != p.len() || p.is_empty() {
+                return self.error(line, frame, at + open + 1 + s, e - s, "expected a parameter name".into());
+            }
+            params.push(p.to_string());
+        }
+        self.functions.insert(args[lead..open].to_string(), Rc::new(Function { params, body }));
+    }
+
+    /// `.back count` with its body: the body's instructions go before the last `count`
+    /// instructions (vc4asm allows up to 5, the delay slots of a branch and a little more).
+    fn back(&mut self, args: &str, at: usize, line: SourceLine, frame: Option<u32>, body: &Rc<[SourceLine]>) {
+        let count = match self.evaluate(args.trim()).map(|v| v.int()) {
+            Ok(Some(n)) if (0..=5).contains(&n) => n as usize,
+            Ok(_) => {
+                return self.error(line, frame, at, args.len(), "the count must be an integer 0 to 5".into())
+            }
+            Err(e) => {
+                let lead = args.len() - args.trim_start().len();
+                return self.error(line, frame, at + lead + e.pos, e.length, e.message);
+            }
+        };
+        if self.layout.scheduled.is_some() {
+            let message = "instructions cannot move on a target with control words".into();
+            return self.error(line, frame, at, args.len(), message);
+        }
+        // Where the last `count` instructions start: no data among them.
+        let mut from = self.out.lines.len();
+        let mut found = 0;
+        while found < count {
+            match self.out.lines[..from].last().map(|l| &l.kind) {
+                Some(Kind::Code(_)) => found += 1,
+                Some(_) | None => {
+                    let message = format!("there are no {count} instructions right before to go back over");
+                    return self.error(line, frame, at, args.len(), message);
+                }
+            }
+            from -= 1;
+        }
+        let (mark, bytes, labels) = (self.out.lines.len(), self.bytes, self.defined.len());
+        let back_bytes = count as u64 * self.layout.word_bytes;
+        self.block(body, frame);
+        let moved: Vec<Expanded> = self.out.lines.drain(mark..).collect();
+        if moved.iter().any(|l| !matches!(l.kind, Kind::Code(_))) {
+            let message = "only instructions can move back".into();
+            return self.error(line, frame, at, args.len(), message);
+        }
+        let moved_bytes = self.bytes - bytes;
+        self.out.lines.splice(from..from, moved);
+        // Labels after the first instruction gone over move on (one before it now labels the
+        // moved code, as in vc4asm); labels of the body move back.
+        let start = bytes - back_bytes;
+        for (k, name) in self.defined.iter().enumerate() {
+            if let Some(a) = self.out.labels.get_mut(name) {
+                if k < labels && *a > start && *a <= bytes {
+                    *a += moved_bytes;
+                } else if k >= labels {
+                    *a -= back_bytes;
+                }
+            }
+        }
+    }
+
+    /// `.clone label, count`: placeholders for `count` instructions, filled in from the
+    /// label's once the whole program is read.
+    fn clone_instructions(&mut self, args: &str, at: usize, line: SourceLine, frame: Option<u32>) {
+        let parts = split_args(args);
+        let [(ls, le), (cs, ce)] = parts.as_slice() else {
+            return self.error(line, frame, at, args.len(), "expected `label, count`".into());
+        };
+        let count = match self.evaluate(&args[*cs..*ce]).map(|v| v.int()) {
+            Ok(Some(n)) if n >= 0 => n as usize,
+            Ok(_) => {
+                return self.error(line, frame, at + cs, ce - cs, "the count must be an integer ≥ 0".into())
+            }
+            Err(e) => return self.error(line, frame, at + cs + e.pos, e.length, e.message),
+        };
+        // The label: written with its prefix, or a symbol holding such a reference.
+        let (text, _) = self.substitute(&args[*ls..*le], &[]);
+        let text = text.trim();
+        let prefix =
+            self.spelling.label_prefixes.iter().filter(|p| text.starts_with(**p)).max_by_key(|p| p.len());
+        let name = prefix.map_or(text, |p| &text[p.len()..]);
+        if expr::name_len(name) != name.len() || name.is_empty() {
+            return self.error(line, frame, at + ls, le - ls, "expected a label".into());
+        }
+        self.clones.push((self.out.lines.len(), name.to_string(), count));
+        for _ in 0..count {
+            self.bytes += self.layout.word_bytes;
+            self.instructions += 1;
+            self.out.lines.push(Expanded {
+                line,
+                frame,
+                offset: at + ls,
+                splices: Vec::new(),
+                kind: Kind::Code(String::new()),
+            });
+        }
+    }
+
+    /// Fills every `.clone`'s placeholders with the instructions at its label.
+    fn fill_clones(&mut self) {
+        if self.clones.is_empty() {
+            return;
+        }
+        // The address of every line.
+        let mut addresses = Vec::with_capacity(self.out.lines.len());
+        let mut address = 0u64;
+        for l in &self.out.lines {
+            addresses.push(address);
+            address += match &l.kind {
+                Kind::Code(_) => self.layout.word_bytes,
+                Kind::Zeros(n) => *n,
+                Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
+            };
+        }
+        for (at, name, count) in core::mem::take(&mut self.clones) {
+            let Some(&target) = self.out.labels.get(&name) else {
+                let l = &self.out.lines[at];
+                let message = format!("undefined label `{name}`");
+                self.error(l.line, l.frame, l.offset, name.len(), message);
+                // Said once: the placeholders stay empty words.
+                for l in &mut self.out.lines[at..at + count] {
+                    l.kind = Kind::Zeros(self.layout.word_bytes);
+                }
+                continue;
+            };
+            let first = addresses.partition_point(|a| *a < target);
+            for k in 0..count {
+                let source = self.out.lines.get(first + k).filter(|l| matches!(l.kind, Kind::Code(_)));
+                let Some(source) = source else {
+                    let l = &self.out.lines[at];
+                    let message = format!("there are no {count} instructions at `{name}` to clone");
+                    self.error(l.line, l.frame, l.offset, name.len(), message);
+                    for l in &mut self.out.lines[at + k..at + count] {
+                        l.kind = Kind::Zeros(self.layout.word_bytes);
+                    }
+                    break;
+                };
+                let copy = Expanded {
+                    line: source.line,
+                    frame: source.frame,
+                    offset: source.offset,
+                    splices: source.splices.clone(),
+                    kind: match &source.kind {
+                        Kind::Code(t) => Kind::Code(t.clone()),
+                        _ => Kind::Zeros(0),
+                    },
+                };
+                self.out.lines[at + k] = copy;
+            }
+        }
+    }
+
     /// `.include "file"` or `.include <file>`.
     fn include(&mut self, args: &str, at: usize, line: SourceLine, frame: Option<u32>) {
         let arg = args.trim();
@@ -1005,7 +1714,9 @@ impl Expander<'_> {
             Ok((shown, text)) => {
                 let lines = self.add_file(shown, Rc::from(text));
                 let f = self.frame("in the file included from".into(), line, frame);
+                self.enter_context();
                 self.block(&lines, f);
+                self.leave_context();
             }
             Err(message) => self.error(line, frame, arg_at, arg.len(), message),
         }
@@ -1021,7 +1732,15 @@ impl Expander<'_> {
                 // `::name` marks a global label (vc4asm); it is a label all the same.
                 let skip =
                     if rest.starts_with(p) && rest[p.len()..].starts_with(p) { 2 * p.len() } else { p.len() };
-                let len = rest.strip_prefix(p).map(|_| expr::name_len(&rest[skip.min(rest.len())..]))?;
+                let after = rest.strip_prefix(p).map(|_| &rest[skip.min(rest.len())..])?;
+                // `:1`: a numeric label, defined as often as wanted.
+                let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+                let len =
+                    if digits > 0 && after[digits..].bytes().next().is_none_or(|c| !expr::is_name_byte(c)) {
+                        digits
+                    } else {
+                        expr::name_len(after)
+                    };
                 (len > 0).then_some((skip, len, skip + len))
             });
             let suffixed = || {
@@ -1033,11 +1752,17 @@ impl Expander<'_> {
                 ))
             };
             let Some((skip, len, used)) = prefixed.or_else(suffixed) else { break };
-            let name = &rest[skip..skip + len];
+            let mut name = rest[skip..skip + len].to_string();
+            if let Ok(n) = name.parse::<u64>() {
+                let count = self.numeric_labels.entry(n).or_insert(0);
+                name = numeric_label(n, *count);
+                *count += 1;
+            }
             let address = self.address();
-            if self.out.labels.insert(name.to_string(), address).is_some() {
+            if self.out.labels.insert(name.clone(), address).is_some() {
                 self.error(line, frame, rest_at + skip, len, format!("label `{name}` defined twice"));
             }
+            self.defined.push(name);
             let after = &rest[used..];
             rest_at += used + (after.len() - after.trim_start().len());
         }
@@ -1060,7 +1785,8 @@ impl Expander<'_> {
             let pad = (self.layout.word_bytes - self.bytes % self.layout.word_bytes) % self.layout.word_bytes;
             self.zeros(pad, line, frame);
         }
-        let (replaced, splices) = self.substitute(text);
+        let fixed = self.operand_values(text, rest_at, line, frame);
+        let (replaced, splices) = self.substitute(text, &fixed);
         self.bytes += self.layout.word_bytes;
         self.instructions += 1;
         self.out.lines.push(Expanded { line, frame, offset: rest_at, splices, kind: Kind::Code(replaced) });
@@ -1106,11 +1832,32 @@ impl Expander<'_> {
         }
         let what = format!("in macro `{name}` called from");
         let f = self.frame(what, line, frame);
+        self.enter_context();
         self.block(&m.body.clone(), f);
+        self.leave_context();
         for p in &m.params {
             self.unbind(p);
         }
     }
+}
+
+/// The directive ending a block directive's body.
+fn block_end(open: Directive) -> Option<Directive> {
+    match open {
+        Directive::Rep => Some(Directive::Endr),
+        Directive::Foreach => Some(Directive::Endfor),
+        Directive::Macro => Some(Directive::Endm),
+        Directive::Func => Some(Directive::Endf),
+        Directive::Local => Some(Directive::Endloc),
+        Directive::Back => Some(Directive::Endb),
+        _ => None,
+    }
+}
+
+/// The label name standing for definition `k` (from 0) of numeric label `n` (`:1`). A source
+/// writing such a name itself gets "defined twice", never a silently different address.
+fn numeric_label(n: u64, k: u32) -> String {
+    format!("_{n}_{k}")
 }
 
 /// The length of a `name:` label's name at the start of `s` (the assembler's plain labels).

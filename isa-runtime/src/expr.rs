@@ -5,10 +5,13 @@
 //!
 //! Integers are 64-bit two's complement; a label's address keeps its kind through `+` and `-`
 //! with integers (a branch takes it as a target), and the difference of two addresses is an
-//! integer.
+//! integer. Where the dialect lets bare names stand for themselves (registers), an expression
+//! may also be such a name: `ra0 + 1` is `ra1`, and names compare as text ([`Term`]).
+//! Functions are called as `f(a, b)`: the caller's ([`Names::call`]) or a built-in one.
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// The value of an expression.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +49,62 @@ impl Value {
     }
 }
 
+/// A name that stands for itself (a register: `ra3`, `vpm`), kept inline so that terms stay
+/// `Copy`; names longer than [`Name::MAX`] bytes are not values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Name {
+    bytes: [u8; Name::MAX],
+    len: u8,
+}
+
+impl Name {
+    /// The longest name a term holds.
+    pub const MAX: usize = 23;
+
+    /// `text` as a name, if it is short enough.
+    pub fn new(text: &str) -> Option<Name> {
+        let mut bytes = [0; Name::MAX];
+        bytes.get_mut(..text.len())?.copy_from_slice(text.as_bytes());
+        Some(Name { bytes, len: text.len() as u8 })
+    }
+
+    /// The name's text.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+
+    /// The name with its trailing number moved by `by` (`ra3` + 2 = `ra5`), if it ends in one
+    /// and the result is not negative.
+    fn renumbered(&self, by: i64) -> Option<Name> {
+        let text = self.as_str();
+        let stem = text.trim_end_matches(|c: char| c.is_ascii_digit());
+        let number: i64 = text[stem.len()..].parse().ok()?;
+        let moved = number.checked_add(by).filter(|n| *n >= 0)?;
+        Name::new(&format!("{stem}{moved}"))
+    }
+}
+
+impl core::fmt::Debug for Name {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "`{}`", self.as_str())
+    }
+}
+
+/// What an expression evaluates to where names may stand for themselves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Term {
+    /// A number or an address.
+    Value(Value),
+    /// A name nothing defines as a number: a register.
+    Name(Name),
+}
+
+impl From<Value> for Term {
+    fn from(v: Value) -> Term {
+        Term::Value(v)
+    }
+}
+
 /// Why an expression could not be read or evaluated, at a byte range of the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExprError {
@@ -65,21 +124,45 @@ pub struct ExprError {
 /// An expression read: its value and where it ends, or why not.
 pub type Reading = Result<(Value, usize), ExprError>;
 
+/// A function the caller defines: `None` if there is none of that name, else its result for the
+/// arguments or why there is none.
+pub type Call<'a> = &'a dyn Fn(&str, &[Term]) -> Option<Result<Term, String>>;
+
 /// What names mean while evaluating.
 pub struct Names<'a> {
     /// The value of a symbol (`.set`, a macro argument, a loop counter).
-    pub symbol: &'a dyn Fn(&str) -> Option<Value>,
+    pub symbol: &'a dyn Fn(&str) -> Option<Term>,
     /// The address of a label.
     pub label: &'a dyn Fn(&str) -> Option<i64>,
     /// What a label reference may start with (vc4asm's `:` in `:loop`, and `r:`); a bare
     /// name is then a symbol only. Without any, a bare name that is no symbol is looked up as a
     /// label.
     pub label_prefixes: &'a [&'a str],
+    /// Functions besides the built-in ones (`abs`, `ceil`, `floor`).
+    pub call: Option<Call<'a>>,
+    /// Whether a bare name nothing defines is a [`Term::Name`] (a register) rather than an
+    /// undefined symbol.
+    pub bare_names: bool,
 }
 
 /// Reads the expression starting at byte `start` of `text`: its value and the offset where it
 /// ends (before a `,`, `;`, unmatched `)` or anything else that cannot continue it).
 pub fn evaluate(text: &str, start: usize, names: &Names) -> Reading {
+    let (term, end) = evaluate_term(text, start, names)?;
+    match term {
+        Term::Value(v) => Ok((v, end)),
+        Term::Name(n) => Err(ExprError {
+            pos: start,
+            length: end - start,
+            message: format!("{n:?} is not a number"),
+            undefined: false,
+            end: None,
+        }),
+    }
+}
+
+/// Like [`evaluate`], where the value may be a name standing for itself.
+pub fn evaluate_term(text: &str, start: usize, names: &Names) -> Result<(Term, usize), ExprError> {
     let mut p = Reader { text, pos: start, names, undefined: None };
     let v = p.binary(LOWEST);
     // An undefined name is the error, whatever its stand-in value (0) did afterwards.
@@ -200,7 +283,7 @@ impl Reader<'_, '_> {
     }
 
     /// Operators of precedence `level` and tighter, left-associative.
-    fn binary(&mut self, level: u8) -> Result<Value, ExprError> {
+    fn binary(&mut self, level: u8) -> Result<Term, ExprError> {
         let mut left = self.unary()?;
         loop {
             // The expression ends before the blanks that follow it.
@@ -215,11 +298,11 @@ impl Reader<'_, '_> {
             let at = self.pos;
             self.pos += spelling.len();
             let right = self.binary(prec - 1)?;
-            left = apply(op, left, right).map_err(|m| self.error(at, spelling.len(), m))?;
+            left = apply_term(op, left, right).map_err(|m| self.error(at, spelling.len(), m))?;
         }
     }
 
-    fn unary(&mut self) -> Result<Value, ExprError> {
+    fn unary(&mut self) -> Result<Term, ExprError> {
         self.skip_blanks();
         let at = self.pos;
         let rest = &self.text[at..];
@@ -229,8 +312,14 @@ impl Reader<'_, '_> {
         match c {
             '+' | '-' | '~' | '!' => {
                 self.pos += 1;
-                let v = self.unary()?;
-                match (c, v) {
+                let v = match self.unary()? {
+                    Term::Value(v) => v,
+                    Term::Name(n) if c == '+' => return Ok(Term::Name(n)),
+                    Term::Name(n) => {
+                        return Err(self.error(at, 1, format!("`{c}` takes a number, not {n:?}")))
+                    }
+                };
+                let v = match (c, v) {
                     ('+', v) => Ok(v),
                     ('-', Value::Float(f)) => Ok(Value::Float(-f)),
                     ('-', v) => Ok(Value::Int(v.int().unwrap_or(0).wrapping_neg())),
@@ -239,7 +328,8 @@ impl Reader<'_, '_> {
                         Some(i) => Ok(Value::Int(!i)),
                         None => Err(self.error(at, 1, "`~` takes an integer".into())),
                     },
-                }
+                };
+                v.map(Term::Value)
             }
             '(' => {
                 self.pos += 1;
@@ -252,7 +342,7 @@ impl Reader<'_, '_> {
                 self.pos += 1;
                 Ok(v)
             }
-            '0'..='9' => self.number(),
+            '0'..='9' => self.number().map(Term::Value),
             _ => self.name(),
         }
     }
@@ -311,7 +401,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn name(&mut self) -> Result<Value, ExprError> {
+    fn name(&mut self) -> Result<Term, ExprError> {
         let at = self.pos;
         let rest = &self.text[at..];
         let prefix = self.names.label_prefixes.iter().copied().find(|p| rest.starts_with(*p));
@@ -324,7 +414,10 @@ impl Reader<'_, '_> {
         }
         let name = &rest[skip..skip + len];
         self.pos = at + skip + len;
-        let label = || (self.names.label)(name).map(Value::Address);
+        if prefix.is_none() && self.text[self.pos..].starts_with('(') {
+            return self.call(name, at);
+        }
+        let label = || (self.names.label)(name).map(|a| Term::Value(Value::Address(a)));
         let value = match prefix {
             Some(_) => label(),
             None if !self.names.label_prefixes.is_empty() => (self.names.symbol)(name),
@@ -333,11 +426,107 @@ impl Reader<'_, '_> {
         if let Some(v) = value {
             return Ok(v);
         }
+        if prefix.is_none() && self.names.bare_names {
+            if let Some(n) = Name::new(name) {
+                return Ok(Term::Name(n));
+            }
+        }
         let what = if prefix.is_some() { "label" } else { "symbol" };
         let message = format!("undefined {what} `{}`", &rest[..skip + len]);
         let e = ExprError { undefined: true, ..self.error(at, skip + len, message) };
         self.undefined.get_or_insert(e);
-        Ok(Value::Int(0))
+        Ok(Term::Value(Value::Int(0)))
+    }
+
+    /// `name(args)`, the reader at the `(`: the caller's function or a built-in one.
+    fn call(&mut self, name: &str, at: usize) -> Result<Term, ExprError> {
+        self.pos += 1;
+        let mut args = Vec::new();
+        self.skip_blanks();
+        if self.text[self.pos..].starts_with(')') {
+            self.pos += 1;
+        } else {
+            loop {
+                args.push(self.binary(LOWEST)?);
+                self.skip_blanks();
+                let rest = &self.text[self.pos..];
+                self.pos += 1;
+                if rest.starts_with(')') {
+                    break;
+                }
+                if !rest.starts_with(',') {
+                    self.pos -= 1;
+                    let len = self.token_len(self.pos);
+                    return Err(self.error(self.pos, len, "expected `,` or `)`".into()));
+                }
+            }
+        }
+        let result = match self.names.call.and_then(|call| call(name, &args)) {
+            Some(r) => r,
+            None => built_in(name, &args),
+        };
+        result.map_err(|message| self.error(at, self.pos - at, message))
+    }
+}
+
+/// The built-in functions of vc4asm's expressions that need no floating-point library.
+fn built_in(name: &str, args: &[Term]) -> Result<Term, String> {
+    let [Term::Value(x)] = args else {
+        return Err(match args {
+            [_] => format!("`{name}` takes a number"),
+            _ if matches!(name, "abs" | "ceil" | "floor") => format!("`{name}` takes one argument"),
+            _ => format!("unknown function `{name}`"),
+        });
+    };
+    // Whole floats are exact as i64 below 2^53; larger ones have no fraction to round.
+    let round = |f: f64, up: bool| -> Result<Term, String> {
+        if f.is_nan() || f.abs() >= 9.007_199_254_740_992e15 {
+            return Err(format!("`{name}` of {f} is not an integer"));
+        }
+        let t = f as i64;
+        let t = if up && (t as f64) < f {
+            t + 1
+        } else if !up && (t as f64) > f {
+            t - 1
+        } else {
+            t
+        };
+        Ok(Term::Value(Value::Int(t)))
+    };
+    match (name, *x) {
+        ("abs", Value::Float(f)) => Ok(Term::Value(Value::Float(if f < 0.0 { -f } else { f }))),
+        ("abs", v) => Ok(Term::Value(Value::Int(v.int().unwrap_or(0).wrapping_abs()))),
+        ("ceil", v) => round(v.float(), true),
+        ("floor", v) => round(v.float(), false),
+        _ => Err(format!("unknown function `{name}`")),
+    }
+}
+
+/// `left op right` where either may be a name: a register moves by an integer (`ra0 + 1`),
+/// names compare as text; anything else takes numbers.
+fn apply_term(op: Op, left: Term, right: Term) -> Result<Term, String> {
+    let name = match (left, right) {
+        (Term::Value(l), Term::Value(r)) => return apply(op, l, r).map(Term::Value),
+        (Term::Name(n), _) | (_, Term::Name(n)) => n,
+    };
+    let (l, r) = (left, right);
+    let int = |t: Term| match t {
+        Term::Value(Value::Int(i)) => Some(i),
+        _ => None,
+    };
+    let moved = |n: Name, by: i64| {
+        n.renumbered(by).map(Term::Name).ok_or_else(|| format!("{n:?} has no register {by:+} from it"))
+    };
+    let truth = |b: bool| Ok(Term::Value(Value::Int(i64::from(b))));
+    match (op, l, r) {
+        (Op::Add, Term::Name(n), t) | (Op::Add, t, Term::Name(n)) if int(t).is_some() => {
+            moved(n, int(t).unwrap_or(0))
+        }
+        (Op::Sub, Term::Name(n), t) if int(t).is_some() => moved(n, int(t).unwrap_or(0).wrapping_neg()),
+        (Op::Eq | Op::Same, l, r) => truth(l == r),
+        (Op::Ne | Op::NotSame, l, r) => truth(l != r),
+        (Op::LogicAnd | Op::LogicOr, _, _) => Err("a register is not a condition".into()),
+        _ => Err(format!("this operator takes numbers, not the register {name:?}")),
     }
 }
 
@@ -456,8 +645,8 @@ mod tests {
 
     fn eval(text: &str) -> Result<Value, ExprError> {
         let symbol = |n: &str| match n {
-            "a" => Some(Value::Int(7)),
-            "half" => Some(Value::Float(0.5)),
+            "a" => Some(Term::Value(Value::Int(7))),
+            "half" => Some(Term::Value(Value::Float(0.5))),
             _ => None,
         };
         let label = |n: &str| match n {
@@ -465,7 +654,13 @@ mod tests {
             "end" => Some(0x48),
             _ => None,
         };
-        let names = Names { symbol: &symbol, label: &label, label_prefixes: &[":", "r:"] };
+        let names = Names {
+            symbol: &symbol,
+            label: &label,
+            label_prefixes: &[":", "r:"],
+            call: None,
+            bare_names: false,
+        };
         let (v, end) = evaluate(text, 0, &names)?;
         assert_eq!(end, text.len(), "{text}: stopped early");
         Ok(v)
@@ -532,7 +727,8 @@ mod tests {
 
     #[test]
     fn an_expression_ends_where_it_cannot_go_on() {
-        let names = Names { symbol: &|_| None, label: &|_| None, label_prefixes: &[] };
+        let names =
+            Names { symbol: &|_| None, label: &|_| None, label_prefixes: &[], call: None, bare_names: false };
         assert_eq!(evaluate("ldi r0, 1 + 2, x", 8, &names), Ok((Value::Int(3), 13)));
         assert_eq!(evaluate("(4); nop", 0, &names).map(|(_, e)| e), Ok(3));
         assert_eq!(evaluate("2 ]", 0, &names).map(|(_, e)| e), Ok(1));

@@ -689,7 +689,13 @@ fn assemble_lines<T: Isa, X>(
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| program.labels.get(name).copied();
     let label = |name: &str| program.labels.get(name).map(|a| *a as i64);
-    let names = Names { symbol: &|_| None, label: &label, label_prefixes: d.label_prefixes };
+    let names = Names {
+        symbol: &|_| None,
+        label: &label,
+        label_prefixes: d.label_prefixes,
+        call: None,
+        bare_names: false,
+    };
     let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     // Only an error needs the mnemonics: made at the first.

@@ -21,6 +21,8 @@ pub struct Options<'a> {
     pub hex: bool,
     /// Directories searched for included files (`-I`).
     pub include: &'a [PathBuf],
+    /// Files assembled before the source (`-i`).
+    pub prelude: &'a [PathBuf],
 }
 
 /// Reads included files from the including file's directory and the `-I` directories.
@@ -28,6 +30,8 @@ struct Files<'a> {
     /// The main source's directory.
     base: PathBuf,
     search: &'a [PathBuf],
+    /// The `-i` files' names and texts, until the assembler takes them.
+    preludes: Vec<(String, String)>,
 }
 
 impl Includer for Files<'_> {
@@ -64,6 +68,23 @@ impl Includer for Files<'_> {
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
         Err(format!("cannot find `{name}` (looked in {})", looked.join(", ")))
     }
+
+    fn preludes(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.preludes)
+    }
+}
+
+/// Reads the `-i` files: each as given, else from the first `-I` directory holding it.
+fn read_preludes(names: &[PathBuf], search: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for name in names {
+        let found = std::iter::once(name.clone())
+            .chain(search.iter().filter(|_| name.is_relative()).map(|d| d.join(name)))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| name.clone());
+        out.push((found.display().to_string(), files::read_text(&found)?));
+    }
+    Ok(out)
 }
 
 /// How many errors are printed in full; the rest are only counted (as the spec checker does).
@@ -76,7 +97,8 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut files = Files { base, search: opts.include };
+    let preludes = read_preludes(opts.prelude, opts.include)?;
+    let mut files = Files { base, search: opts.include, preludes };
     let assembled = target.assemble_files(&name, &source, dialect, &mut files, &mut |e, line| {
         errors += 1;
         if errors <= SHOWN {

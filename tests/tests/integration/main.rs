@@ -26,6 +26,7 @@ mod tegra_vs_roundtrip;
 mod vc4_directives;
 mod vc4_facts;
 mod vc4_golden;
+mod vc4_gpu_fft;
 mod vc4_interp;
 mod vc4_labels;
 mod vc4_roundtrip;

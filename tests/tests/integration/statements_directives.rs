@@ -43,3 +43,41 @@ fn an_error_in_a_statement_over_lines_is_at_its_line() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!((errors[0].line, errors[0].column), (3, 3), "{errors:?}");
 }
+
+/// Files for `.include`, in memory.
+struct Files(&'static [(&'static str, &'static str)]);
+
+impl isa_runtime::directives::Includer for Files {
+    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
+        let found = self.0.iter().find(|(n, _)| *n == name);
+        found.map(|(n, t)| (n.to_string(), t.to_string())).ok_or_else(|| format!("cannot find `{name}`"))
+    }
+}
+
+#[test]
+fn an_included_file_is_read_in_statements_too() {
+    // The included file's statements span lines and share them, as the main source's do.
+    const LIB: &str = ".set N, 2;\n.macro inc, R;\n  add R,\n    r7; .endm;\nli r1,\n  N;";
+    let mut errors = Vec::new();
+    let words = isa_runtime::target::assemble_files::<stmt::Stmt>(
+        "main",
+        ".include \"lib\"; inc r3;\nli r2, N + 1;",
+        0,
+        &mut Files(&[("lib", LIB)]),
+        &mut |e, _| errors.push(e.clone()),
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    // li r1, 2; add r3, r7; li r2, 3
+    assert_eq!(words, Some(vec![0x4102, 0x03e0, 0x4203]));
+    // An error on the second line of a statement of the included file is at that line.
+    let mut errors = Vec::new();
+    isa_runtime::target::assemble_files::<stmt::Stmt>(
+        "main",
+        ".include \"bad\";",
+        0,
+        &mut Files(&[("bad", "li r1,\n  M;")]),
+        &mut |e, _| errors.push(e.clone()),
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!((errors[0].file.as_deref(), errors[0].line, errors[0].column), (Some("bad"), 2, 3));
+}

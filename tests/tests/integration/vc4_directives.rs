@@ -293,3 +293,172 @@ fn a_dialect_without_directives_reads_them_as_before() {
     assert_eq!((errors[0].line, errors[0].column, errors[0].length), (1, 1, 4), "{errors:#?}");
     assert!(errors[0].message.ends_with("found `.set`"), "{errors:#?}");
 }
+
+/// Words of `mov rX, rY`-style moves as vc4asm 0.3 assembles them (an `or` of the add ALU,
+/// write address in bits 43:38, `ws` in 44 for regfile B).
+const MOV_RA4_R0: u128 = 0x10020127_159e7000;
+
+#[test]
+fn functions_in_a_line_and_in_lines() {
+    // vc4asm 0.3: 0x2a, 0 + 10 + 3 = 0xd, (4 + 1)² = 0x19.
+    let source = "\
+.set twice(x) x * 2
+.func clamp(x, lo, hi)
+  .if x < lo
+    lo
+  .elseif x > hi
+    hi
+  .else
+    x
+  .endif
+.endf
+.func weight(x)
+  .lset y, x + 1
+  .assert y > 0
+  y * y
+.endf
+ldi r0, twice(21)
+ldi r1, clamp(-5, 0, 10) + clamp(50, 0, 10) + clamp(3, 0, 10)
+ldi r2, weight(twice(2))
+";
+    assert_eq!(words(source), [ldi(0, 0x2a), ldi(1, 0xd), ldi(2, 0x19)]);
+}
+
+#[test]
+fn local_symbols_end_with_their_context() {
+    // `.lset` in a macro call and in `.local` shadows the global `n` until the context ends;
+    // `.lunset` forgets the local one. vc4asm 0.3: 5, 1, 7, 1, 1.
+    let source = "\
+.set n, 1
+.macro m
+  .lset n, 5
+  ldi r0, n
+.endm
+m
+ldi r1, n
+.local
+  .lset n, 7
+  ldi r2, n
+  .lunset n
+  ldi r3, n
+.endloc
+ldi r0, n
+";
+    assert_eq!(words(source), [ldi(0, 5), ldi(1, 1), ldi(2, 7), ldi(3, 1), ldi(0, 1)]);
+}
+
+#[test]
+fn foreach_takes_registers_and_numbers() {
+    // vc4asm 0.3: `mov ra0, 1` is a load immediate to file A address 0, `rb1` to file B 1.
+    let source =
+        ".foreach reg, ra0, rb1, r2\n  mov reg, 1\n.endfor\n.foreach v, 3, 2 * 5\n  ldi r0, v\n.endfor\n";
+    assert_eq!(words(source), [0xe0020027_00000001, 0xe0021067_00000001, ldi(2, 1), ldi(0, 3), ldi(0, 10)]);
+}
+
+#[test]
+fn register_arithmetic_and_comparison() {
+    // `base + i` with base = ra4 is ra4, ra5, ra6 (write address 4..6); `rb10 - 2` is rb8;
+    // registers compare by name. vc4asm 0.3 gives these words.
+    let source = "\
+.set base, ra4
+.rep i, 3
+  mov base + i, r0
+.endr
+mov rb10 - 2, r1
+.set clr, nop
+.if clr == nop
+  mov r2, 1
+.endif
+.if rb3 != nop
+  mov r3, 2
+.endif
+";
+    assert_eq!(
+        words(source),
+        [MOV_RA4_R0, MOV_RA4_R0 | 1 << 38, MOV_RA4_R0 | 2 << 38, 0x10021227_159e7240, ldi(2, 1), ldi(3, 2)]
+    );
+    let e = errors(".set x, vpm + 1\nmov x, r0\n");
+    assert!(e.iter().any(|e| e.line == 2), "{e:#?}");
+}
+
+#[test]
+fn back_moves_a_branch_into_its_delay_slots() {
+    // The branch goes before the three moves; `:loop` labels it, `:after` stays after the
+    // moves: `brr` at 0 to 0 is -32, `:after - :loop` = 32 (vc4asm 0.3).
+    let source = "\
+:loop
+  mov r0, 1
+  mov r1, 2
+  mov r2, 3
+  .back 3
+    brr -, r:loop
+  .endb
+:after
+  ldi r3, :after - :loop
+";
+    assert_eq!(words(source), [0xf0f809e7_ffffffe0, ldi(0, 1), ldi(1, 2), ldi(2, 3), ldi(3, 0x20)]);
+    let e = errors("nop\n.back 2\n  nop\n.endb\n");
+    assert_eq!(e[0].message, "there are no 2 instructions right before to go back over");
+    let e = errors(".back 6\n.endb\n");
+    assert_eq!((e[0].line, e[0].message.as_str()), (1, "the count must be an integer 0 to 5"));
+}
+
+#[test]
+fn clone_copies_instructions_from_a_label_further_on() {
+    // The branch skips the three cloned moves at :target; vc4asm 0.3 gives these words.
+    let source = "\
+  brr -, r:target + 3*8
+  .clone :target, 3
+  nop
+:target
+  mov r0, 1
+  mov r1, 2
+  mov r2, 3
+  mov r3, 4
+";
+    let moves = [ldi(0, 1), ldi(1, 2), ldi(2, 3)];
+    let mut want = vec![0xf0f809e7_00000020];
+    want.extend(moves);
+    want.push(NOP);
+    want.extend(moves);
+    want.push(ldi(3, 4));
+    assert_eq!(words(source), want);
+    let e = errors(".clone :nowhere, 1\n");
+    assert_eq!(e[0].message, "undefined label `nowhere`");
+}
+
+#[test]
+fn numeric_labels_are_defined_again_and_again() {
+    // `r:1f` is the next `:1`, `r:1` the last one (vc4asm 0.3).
+    let source = ":1\n  brr -, r:1f\n  nop\n:1\n  brr -, r:1\n  brr -, r:1\n  brr -, r:1f\n:1\n  nop\n";
+    assert_eq!(
+        words(source),
+        [0xf0f809e7_fffffff0, NOP, 0xf0f809e7_ffffffe0, 0xf0f809e7_ffffffd8, 0xf0f809e7_ffffffe8, NOP]
+    );
+    // `b` says the last one as well.
+    assert_eq!(words(":1\n  brr -, r:1b\n"), [0xf0f809e7_ffffffe0]);
+}
+
+#[test]
+fn sections_globals_and_built_in_functions() {
+    // `.text`, `.rodata`, `.code` and `.global` emit nothing; abs(-3) + floor(2.5) + ceil(2.5)
+    // = 8 (vc4asm 0.3).
+    let source = ".text\n::start\n.global :start\n.global size, 16\n  mov r0, 1\n.rodata\n.code\n  mov r1, abs(-3) + floor(2.5) + ceil(2.5)\n";
+    assert_eq!(words(source), [ldi(0, 1), ldi(1, 8)]);
+}
+
+#[test]
+fn a_function_error_is_reported_at_the_call() {
+    let source = ".func f(x)\n  .assert x < 4\n  x\n.endf\nldi r0, f(1)\nldi r1, f(9)\n";
+    let e = errors(source);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (6, 9, 4), "{e:#?}");
+    assert_eq!(e[0].message, "in function `f`: assertion failed: x < 4");
+    let e = errors(".set g(a, b) a + b\n.set y, g(1)\n");
+    assert_eq!((e[0].line, e[0].message.as_str()), (2, "function `g` takes 2 arguments, found 1"));
+    let e = errors(".func r(x)\n  r(x)\n.endf\n.set y, r(1)\n");
+    assert_eq!(e[0].message, "in function `r`: function calls nested deeper than 64 levels");
+    // Each error once: the instruction or placeholder it leaves says nothing more.
+    assert_eq!(errors(".func f(x)\n  .assert x > 1\n  x\n.endf\nldi r1, f(1)\n").len(), 1);
+    assert_eq!(errors(".clone :nowhere, 2\n").len(), 1);
+}

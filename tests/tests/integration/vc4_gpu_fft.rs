@@ -1,0 +1,130 @@
+//! GPU_FFT assembles to the words vc4asm 0.3 assembles from the same files
+//! (tests/data/vc4/gpu_fft holds those words; README there): every program of the FFT
+//! library, 256 to 2048k points, and its transpose, with the VC4 target's prelude
+//! (`isa-specs/vc4.qinc`, `isa asm -i vc4.qinc`) for the VPM/VDW setup functions vc4asm's
+//! `vc4.qinc` gives them. The sources are someone else's code and are not in this repository:
+//! the two program tests read them from the directory `ISA_GPU_FFT_DIR` names (vc4asm's
+//! `test/` directory) and are ignored unless asked for:
+//! `ISA_GPU_FFT_DIR=... cargo test -p isa-tests --test integration vc4_gpu_fft -- --ignored`.
+
+use isa_runtime::directives::Includer;
+use isa_runtime::target::Target;
+use std::path::{Path, PathBuf};
+
+fn vc4() -> &'static dyn Target {
+    isa_generated::targets().iter().copied().find(|t| t.name() == "vc4").expect("vc4 target")
+}
+
+/// vc4asm's words for each program.
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/vc4/gpu_fft")
+}
+
+/// The GPU_FFT sources, outside the repository.
+fn sources() -> PathBuf {
+    PathBuf::from(std::env::var_os("ISA_GPU_FFT_DIR").expect("ISA_GPU_FFT_DIR: vc4asm's test/ directory"))
+}
+
+/// vc4asm reads the semaphores as registers (`mov -, sacq(i)`); the spec reads the instruction
+/// form of the same word (`sacq -, (i)`), the one spelling rewritten (README there).
+fn semaphores_as_instructions(text: &str) -> String {
+    text.replace("mov -, sacq(", "sacq -, (").replace("mov -, srel(", "srel -, (")
+}
+
+/// The program's directory for `.include`, the target's prelude before the source.
+struct Files;
+
+impl Includer for Files {
+    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
+        let text = std::fs::read_to_string(sources().join(name)).map_err(|e| format!("{name}: {e}"))?;
+        Ok((name.to_string(), semaphores_as_instructions(&text)))
+    }
+
+    fn preludes(&mut self) -> Vec<(String, String)> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/vc4.qinc");
+        vec![("vc4.qinc".into(), std::fs::read_to_string(path).expect("the VC4 prelude"))]
+    }
+}
+
+/// Assembles `gpu_fft_{name}.qasm` and compares it with vc4asm's words: the number of words.
+fn same_as_vc4asm(name: &str) -> usize {
+    let file = format!("gpu_fft_{name}.qasm");
+    let source = std::fs::read_to_string(sources().join(&file)).expect("program");
+    let mut errors = Vec::new();
+    let words =
+        vc4().assemble_files(&file, &semaphores_as_instructions(&source), 0, &mut Files, &mut |e, line| {
+            errors.push(format!(
+                "{}:{}:{}: {} | {line}",
+                e.file.as_deref().unwrap_or(&file),
+                e.line,
+                e.column,
+                e.message
+            ))
+        });
+    assert!(errors.is_empty(), "{file}:\n{}", errors.join("\n"));
+    let words = words.expect("words");
+    let expected: Vec<u128> = std::fs::read_to_string(data().join(format!("gpu_fft_{name}.hex")))
+        .expect("vc4asm's words")
+        .lines()
+        .map(|l| u128::from_str_radix(l, 16).expect("hex word"))
+        .collect();
+    for (k, (got, want)) in words.iter().zip(&expected).enumerate() {
+        assert_eq!(got, want, "{file}: word {k} is {got:016x}, vc4asm's {want:016x}");
+    }
+    assert_eq!(words.len(), expected.len(), "{file}: word count");
+    words.len()
+}
+
+#[test]
+#[ignore = "needs GPU_FFT's sources: set ISA_GPU_FFT_DIR"]
+fn the_transpose_assembles_unchanged() {
+    // No semaphore lines: the source as vc4asm reads it, 126 words.
+    let source = std::fs::read_to_string(sources().join("gpu_fft_trans.qasm")).expect("program");
+    assert_eq!(semaphores_as_instructions(&source), source);
+    assert_eq!(same_as_vc4asm("trans"), 126);
+}
+
+#[test]
+#[ignore = "needs GPU_FFT's sources: set ISA_GPU_FFT_DIR"]
+fn every_fft_size_assembles_as_vc4asm_does() {
+    // Word counts of vc4asm's binaries (bytes / 8).
+    let sizes = [
+        ("256", 321),
+        ("512", 450),
+        ("1k", 447),
+        ("2k", 679),
+        ("4k", 434),
+        ("8k", 516),
+        ("16k", 562),
+        ("32k", 538),
+        ("64k", 772),
+        ("128k", 605),
+        ("256k", 698),
+        ("512k", 781),
+        ("1024k", 707),
+        ("2048k", 1103),
+    ];
+    for (name, words) in sizes {
+        assert_eq!(same_as_vc4asm(name), words, "gpu_fft_{name}");
+    }
+}
+
+#[test]
+fn the_prelude_gives_the_setup_words_of_the_reference() {
+    // Worked from the VPM/VCD register formats (Broadcom's reference guide, tables 32 and 34):
+    // a generic block write of one 32-bit row, stride 1, at Y 16 is NUM 1 << 20 | STRIDE
+    // 1 << 12 | SIZE 2 << 8 | 16; a VDW store of 16 rows of 16 words horizontally from Y 0
+    // is ID 2 << 30 | UNITS 16 << 23 | DEPTH 16 << 16 | HORIZ 1 << 14.
+    let source = "\
+ldi r0, vpm_setup(1, 1, v32(16, 0))
+ldi r1, vdw_setup_0(16, 16, dma_h32(0, 0))
+ldi r2, vdw_setup_1(0x40)
+ldi r3, vpm_setup(1, -1, h32(5))
+";
+    let mut errors = Vec::new();
+    let words =
+        vc4().assemble_files("setup.qasm", source, 0, &mut Files, &mut |e, _| errors.push(e.message.clone()));
+    assert!(errors.is_empty(), "{errors:?}");
+    let imm: Vec<u32> = words.expect("words").iter().map(|w| *w as u32).collect();
+    assert_eq!(imm, [0x0010_1210, 0x8810_4000, 0xc000_0040, 0x0013_fa05]);
+}
