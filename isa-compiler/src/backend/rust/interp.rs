@@ -53,18 +53,64 @@ impl Gen<'_> {
                 quote!(let #n: #t = #e;)
             }
             SemStmt::Assign(si, idx, e) => {
-                let name = ident(&self.sem.state[*si].0);
+                let elem = &self.sem.state[*si];
+                let name = ident(&elem.name);
                 let e = self.expr(e);
-                match idx {
-                    None => quote!(self.state.#name = #e;),
-                    Some(i) => {
-                        let i = self.expr(i);
-                        quote! {
-                            let index = #i as usize;
-                            let value = #e;
-                            if let Some(slot) = self.state.#name.get_mut(index) {
-                                *slot = value;
+                if self.sem.elements.is_none() {
+                    return match idx {
+                        None => quote!(self.state.#name = #e;),
+                        Some(i) => {
+                            let i = self.expr(i);
+                            quote! {
+                                let index = #i as usize;
+                                let value = #e;
+                                if let Some(slot) = self.state.#name.get_mut(index) {
+                                    *slot = value;
+                                }
                             }
+                        }
+                    };
+                }
+                // A SIMD machine: inside `each element` writes land in the pending state, so
+                // every element reads the state as it was before the block.
+                let index = idx.as_ref().map(|i| {
+                    let i = self.expr(i);
+                    quote!(let index = #i as usize;)
+                });
+                let place = match (idx.is_some(), elem.per_element) {
+                    (false, false) => quote!(Some(&mut state.#name)),
+                    (true, false) => quote!(state.#name.get_mut(index)),
+                    (false, true) => quote!(state.#name.get_mut(element)),
+                    (true, true) => quote!(state.#name.get_mut(index).and_then(|v| v.get_mut(element))),
+                };
+                let element = elem.per_element.then(|| quote!(let element = self.element;));
+                quote! {
+                    #index
+                    let value = #e;
+                    #element
+                    let state = match self.lockstep.as_mut() { Some(pending) => pending, None => &mut self.state };
+                    if let Some(slot) = #place {
+                        *slot = value;
+                    }
+                }
+            }
+            SemStmt::EachElement(body) => {
+                let body = self.block(body);
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                quote! {
+                    let outermost = self.lockstep.is_none();
+                    if outermost {
+                        self.lockstep = Some(self.state.clone());
+                    }
+                    let saved = self.element;
+                    for element in 0..#n {
+                        self.element = element;
+                        #body
+                    }
+                    self.element = saved;
+                    if outermost {
+                        if let Some(pending) = self.lockstep.take() {
+                            self.state = pending;
                         }
                     }
                 }
@@ -167,15 +213,25 @@ impl Gen<'_> {
             SemKind::VariantValue => quote!(v),
             SemKind::Field(fi) => self.field(*fi),
             SemKind::State(si, idx) => {
-                let name = ident(&self.sem.state[*si].0);
-                match idx {
-                    None => quote!(self.state.#name),
-                    Some(i) => {
+                let elem = &self.sem.state[*si];
+                let name = ident(&elem.name);
+                match (idx, elem.per_element) {
+                    (None, false) => quote!(self.state.#name),
+                    (Some(i), false) => {
                         let i = self.expr(i);
                         quote!(self.state.#name.get(#i as usize).copied().unwrap_or_default())
                     }
+                    (None, true) => quote!(self.state.#name.get(self.element).copied().unwrap_or_default()),
+                    (Some(i), true) => {
+                        let i = self.expr(i);
+                        quote!({
+                            let index = #i as usize;
+                            self.state.#name.get(index).and_then(|v| v.get(self.element)).copied().unwrap_or_default()
+                        })
+                    }
                 }
             }
+            SemKind::Element => quote!((self.element as u32)),
             SemKind::Unary(op, x) => {
                 let xs = self.expr(x);
                 match (op, x.ty) {
@@ -322,6 +378,61 @@ impl Gen<'_> {
             }
             Builtin::Clz => quote!(#a.leading_zeros()),
             Builtin::RotR => quote!(#a.rotate_right(#second)),
+            Builtin::InElement => {
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                quote!({
+                    let index = (#a as usize) % #n;
+                    let saved = self.element;
+                    self.element = index;
+                    let value = #second;
+                    self.element = saved;
+                    value
+                })
+            }
+            Builtin::All | Builtin::Any => {
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                let (start, combine) = match b {
+                    Builtin::All => (quote!(true), quote!(&&)),
+                    _ => (quote!(false), quote!(||)),
+                };
+                quote!({
+                    let saved = self.element;
+                    let mut result = #start;
+                    for element in 0..#n {
+                        self.element = element;
+                        let holds = #a;
+                        result = result #combine holds;
+                    }
+                    self.element = saved;
+                    result
+                })
+            }
+            Builtin::Fma => {
+                let c = xs.get(2).cloned().unwrap_or_else(|| quote!(0.0f32));
+                let mode = xs.get(3).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
+                quote!(isa_runtime::arith::fma(#a, #second, #c, #mode))
+            }
+            Builtin::FAdd | Builtin::FMul => {
+                let mode = xs.get(2).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
+                let f = if b == Builtin::FAdd { quote!(add) } else { quote!(mul) };
+                quote!(isa_runtime::arith::#f(#a, #second, #mode))
+            }
+            Builtin::ToFloatRounded => quote!(isa_runtime::arith::from_int(#a as i64, #second)),
+            Builtin::RoundInt => quote!(isa_runtime::arith::round_int(#a, #second)),
+            Builtin::ToUint => quote!((#a as u32)),
+            Builtin::Ftz => quote!(isa_runtime::arith::flush_subnormal(#a)),
+            Builtin::F16 => quote!(isa_runtime::arith::f16_to_f32(#a)),
+            Builtin::Bits16 => quote!(isa_runtime::arith::f32_to_f16(#a)),
+            Builtin::Sqrt => quote!(isa_runtime::arith::sqrt(#a)),
+            Builtin::Exp2 => quote!(isa_runtime::arith::exp2(#a)),
+            Builtin::Log2 => quote!(isa_runtime::arith::log2(#a)),
+            Builtin::Sin => quote!(isa_runtime::arith::sin(#a)),
+            Builtin::Cos => quote!(isa_runtime::arith::cos(#a)),
+            Builtin::BytesAddSat => quote!(isa_runtime::arith::bytes_add_sat(#a, #second)),
+            Builtin::BytesSubSat => quote!(isa_runtime::arith::bytes_sub_sat(#a, #second)),
+            Builtin::BytesMin => quote!(isa_runtime::arith::bytes_min(#a, #second)),
+            Builtin::BytesMax => quote!(isa_runtime::arith::bytes_max(#a, #second)),
+            Builtin::BytesMul => quote!(isa_runtime::arith::bytes_mul(#a, #second)),
         }
     }
 }
@@ -333,6 +444,8 @@ fn calls_machine(e: &SemExpr) -> bool {
         SemKind::Unary(_, x) => calls_machine(x),
         SemKind::Binary(_, a, b) => calls_machine(a) || calls_machine(b),
         SemKind::If(c, a, b) => calls_machine(c) || calls_machine(a) || calls_machine(b),
+        // The SIMD builtins switch the executing element.
+        SemKind::Builtin(Builtin::InElement | Builtin::All | Builtin::Any, _) => true,
         SemKind::Builtin(_, xs) => xs.iter().any(calls_machine),
         SemKind::State(_, Some(i)) => calls_machine(i),
         SemKind::Match(..) => true,
@@ -342,7 +455,8 @@ fn calls_machine(e: &SemExpr) -> bool {
         | SemKind::Local(_)
         | SemKind::Field(_)
         | SemKind::State(_, None)
-        | SemKind::VariantValue => false,
+        | SemKind::VariantValue
+        | SemKind::Element => false,
     }
 }
 
@@ -352,29 +466,42 @@ pub fn generate(m: &Model) -> TokenStream {
     let g = Gen { m, sem, format: None, pure: false };
     let _ = g.pure;
     // State.
-    let fields = sem.state.iter().map(|(n, d, count, st)| {
-        let (n, st) = (ident(n), ty(*st));
-        let doc = format!(" {}", if d.is_empty() { "State element." } else { d });
-        match count {
+    // Per-element state is one value per SIMD element: `[T; elements]`, inside any array.
+    let elements = sem.elements.map(|n| proc_macro2::Literal::u32_unsuffixed(n));
+    let value_ty = |s: &ir::StateElem| {
+        let t = ty(s.ty);
+        match (&elements, s.per_element) {
+            (Some(n), true) => quote!([#t; #n]),
+            _ => t,
+        }
+    };
+    let value_default = |s: &ir::StateElem| match (&elements, s.per_element) {
+        (Some(n), true) => quote!([Default::default(); #n]),
+        _ => quote!(Default::default()),
+    };
+    let fields = sem.state.iter().map(|s| {
+        let (n, st) = (ident(&s.name), value_ty(s));
+        let doc = format!(" {}", if s.doc.is_empty() { "State element." } else { &s.doc });
+        match s.count {
             Some(c) => {
-                let c = proc_macro2::Literal::u32_unsuffixed(*c);
+                let c = proc_macro2::Literal::u32_unsuffixed(c);
                 quote!(#[doc = #doc] pub #n: [#st; #c])
             }
             None => quote!(#[doc = #doc] pub #n: #st),
         }
     });
     // `Default` by hand: arrays longer than 32 have no derived one (a register file of 255).
-    let defaults = sem.state.iter().map(|(n, _, count, _)| {
-        let n = ident(n);
-        match count {
+    let defaults = sem.state.iter().map(|s| {
+        let (n, v) = (ident(&s.name), value_default(s));
+        match s.count {
             Some(c) => {
-                let c = proc_macro2::Literal::u32_unsuffixed(*c);
-                quote!(#n: [Default::default(); #c])
+                let c = proc_macro2::Literal::u32_unsuffixed(c);
+                quote!(#n: [#v; #c])
             }
-            None => quote!(#n: Default::default()),
+            None => quote!(#n: #v),
         }
     });
-    let has = |name: &str| sem.state.iter().any(|s| s.0 == name);
+    let has = |name: &str| sem.state.iter().any(|s| s.name == name);
     // Semantics trait: hooks, then one method per operation.
     let hooks = sem.hooks.iter().map(|h| {
         let name = ident(&snake(&h.name));
@@ -582,6 +709,25 @@ pub fn generate(m: &Model) -> TokenStream {
         quote!()
     };
     let exec_match = quote!(match insn { #(#exec_arms,)* });
+    // A SIMD machine: the executing element, and the state writes of `each element` pending
+    // until every element has run (a trap inside leaves none behind for the next instruction).
+    let (simd_fields, simd_reset, simd_new) = if sem.elements.is_some() {
+        (
+            quote! {
+                /// The SIMD element executing (inside `each element`, `in_element`, `all`, `any`).
+                element: usize,
+                /// The state `each element` writes to while its elements read `state`.
+                lockstep: Option<State>,
+            },
+            quote! {
+                self.element = 0;
+                self.lockstep = None;
+            },
+            quote!(element: 0, lockstep: None),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     quote! {
         /// Machine state.
         #[derive(Debug, Clone, PartialEq)]
@@ -613,17 +759,19 @@ pub fn generate(m: &Model) -> TokenStream {
             pub state: State,
             /// The embedder's hooks and operations.
             pub semantics: S,
+            #simd_fields
         }
 
         #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {
-                Machine { state: State::default(), semantics }
+                Machine { state: State::default(), semantics, #simd_new }
             }
 
             /// Executes one instruction.
             pub fn execute(&mut self, insn: &Instruction) -> Result<(), isa_runtime::interp::Trap> {
+                #simd_reset
                 #exec_match
             }
 
