@@ -1190,4 +1190,7 @@ pub enum Builtin {
     BytesMax,
     /// `bytes_mul(a, b)`: each byte pair multiplied as unorm8 (a·b/255 rounded).
     BytesMul,
+    /// `unmodelled()`: the interpreter stops with a trap naming the format or function (a case
+    /// the spec leaves to the embedder, such as 64-bit conversions).
+    Unmodelled,
 }

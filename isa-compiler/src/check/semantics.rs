@@ -668,6 +668,7 @@ impl Lower<'_, '_> {
             ("bytes_min", _) => (B::BytesMin, &[T::U32, T::U32], T::U32),
             ("bytes_max", _) => (B::BytesMax, &[T::U32, T::U32], T::U32),
             ("bytes_mul", _) => (B::BytesMul, &[T::U32, T::U32], T::U32),
+            ("unmodelled", _) => (B::Unmodelled, &[], T::U32),
             _ => return None,
         };
         if args.len() != params.len() {

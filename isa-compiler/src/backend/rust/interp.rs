@@ -28,6 +28,8 @@ struct Gen<'a> {
     format: Option<&'a ir::Format>,
     /// Inside trait default methods: no machine state.
     pure: bool,
+    /// The spec function being generated, to name it in traps.
+    function: Option<&'a str>,
 }
 
 fn is_operation(e: &ir::Enum) -> bool {
@@ -49,7 +51,7 @@ impl Gen<'_> {
     fn stmt(&self, s: &SemStmt) -> TokenStream {
         match s {
             SemStmt::Let(n, t, e) => {
-                let (n, t, e) = (ident(n), ty(*t), self.expr(e));
+                let (n, t, e) = (self.local(n), ty(*t), self.expr(e));
                 quote!(let #n: #t = #e;)
             }
             SemStmt::Assign(si, idx, e) => {
@@ -132,6 +134,15 @@ impl Gen<'_> {
         }
     }
 
+    /// A spec local. In an execute block `x` is the instruction, so locals there get a prefix
+    /// no field access can collide with.
+    fn local(&self, name: &str) -> proc_macro2::Ident {
+        match self.format {
+            Some(_) => format_ident!("local_{}", name),
+            None => ident(name),
+        }
+    }
+
     fn field(&self, id: ir::FieldId) -> TokenStream {
         let Some(f) = self.format else { return quote!(0u32) };
         let field = f.field(id);
@@ -207,7 +218,7 @@ impl Gen<'_> {
             }
             SemKind::Bool(b) => quote!(#b),
             SemKind::Local(n) => {
-                let n = ident(n);
+                let n = self.local(n);
                 quote!(#n)
             }
             SemKind::VariantValue => quote!(v),
@@ -433,6 +444,14 @@ impl Gen<'_> {
             Builtin::BytesMin => quote!(isa_runtime::arith::bytes_min(#a, #second)),
             Builtin::BytesMax => quote!(isa_runtime::arith::bytes_max(#a, #second)),
             Builtin::BytesMul => quote!(isa_runtime::arith::bytes_mul(#a, #second)),
+            Builtin::Unmodelled => {
+                let label = match (self.format, self.function) {
+                    (Some(f), _) => format!("{}: not modelled", f.name),
+                    (None, Some(name)) => format!("{name}: not modelled"),
+                    (None, None) => "not modelled".to_string(),
+                };
+                quote!(return Err(isa_runtime::interp::Trap::Unimplemented(#label)))
+            }
         }
     }
 }
@@ -463,7 +482,7 @@ fn calls_machine(e: &SemExpr) -> bool {
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
     let Some(sem) = &t.semantics else { return TokenStream::new() };
-    let g = Gen { m, sem, format: None, pure: false };
+    let g = Gen { m, sem, format: None, pure: false, function: None };
     let _ = g.pure;
     // State.
     // Per-element state is one value per SIMD element: `[T; elements]`, inside any array.
@@ -559,7 +578,7 @@ pub fn generate(m: &Model) -> TokenStream {
                 let varg = if ranged { quote!(sel,) } else { quote!() };
                 let body = match &v.semantics {
                     Some(s) => {
-                        let gp = Gen { m, sem, format: None, pure: true };
+                        let gp = Gen { m, sem, format: None, pure: true, function: None };
                         let x = gp.expr(s);
                         quote!(Ok(#x))
                     }
@@ -614,9 +633,10 @@ pub fn generate(m: &Model) -> TokenStream {
         });
         let ret = ty(f.ret.unwrap_or(T::Bool));
         // A body that is one expression is returned as it is (no braces around it).
+        let gf = Gen { function: Some(&f.name), ..Gen { m, sem, format: None, pure: false, function: None } };
         let body = match (&f.body.value, f.body.stmts.is_empty()) {
-            (Some(v), true) => g.expr(v),
-            _ => g.block(&f.body),
+            (Some(v), true) => gf.expr(v),
+            _ => gf.block(&f.body),
         };
         let doc = format!(
             " Spec function `{}`{}",
@@ -629,7 +649,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         funcs.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #[allow(unused_parens, unreachable_code, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
             pub fn #name(&mut self, #(#params),*) -> #ret_ty {
                 #tail
             }
@@ -649,13 +669,13 @@ pub fn generate(m: &Model) -> TokenStream {
                 .push(quote!(Instruction::#n(_) => Err(isa_runtime::interp::Trap::Unimplemented(#label))));
             continue;
         };
-        let gf = Gen { m, sem, format: Some(f), pure: false };
+        let gf = Gen { m, sem, format: Some(f), pure: false, function: None };
         let body = gf.block(b);
         let fname = format_ident!("execute_{}", snake(&f.name));
         let doc = format!(" Executes a `{}` instruction.", f.name);
         exec_fns.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, unused_variables, clippy::unnecessary_cast)]
+            #[allow(unused_parens, unused_variables, unreachable_code, clippy::unnecessary_cast)]
             pub fn #fname(&mut self, x: &#n) -> Result<(), isa_runtime::interp::Trap> {
                 #body
                 Ok(())
