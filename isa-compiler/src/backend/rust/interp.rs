@@ -486,7 +486,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let _ = g.pure;
     // State.
     // Per-element state is one value per SIMD element: `[T; elements]`, inside any array.
-    let elements = sem.elements.map(|n| proc_macro2::Literal::u32_unsuffixed(n));
+    let elements = sem.elements.map(proc_macro2::Literal::u32_unsuffixed);
     let value_ty = |s: &ir::StateElem| {
         let t = ty(s.ty);
         match (&elements, s.per_element) {
