@@ -456,6 +456,36 @@ impl Gen<'_> {
     }
 }
 
+/// Whether a block can stop at `unmodelled()`, leaving code after it unreachable.
+fn block_traps(b: &SemBlock) -> bool {
+    b.stmts.iter().any(|s| match s {
+        SemStmt::Let(_, _, e) | SemStmt::Expr(e) => traps(e),
+        SemStmt::Assign(_, i, e) => i.as_ref().is_some_and(traps) || traps(e),
+        SemStmt::If(c, a, b) => traps(c) || block_traps(a) || b.as_ref().is_some_and(block_traps),
+        SemStmt::EachElement(body) => block_traps(body),
+    }) || b.value.as_deref().is_some_and(traps)
+}
+
+fn traps(e: &SemExpr) -> bool {
+    match &e.kind {
+        SemKind::Builtin(Builtin::Unmodelled, _) => true,
+        SemKind::Builtin(_, xs) | SemKind::Call(_, xs) | SemKind::Hook(_, xs) => xs.iter().any(traps),
+        SemKind::Op(_, sel, xs) => traps(sel) || xs.iter().any(traps),
+        SemKind::Unary(_, x) => traps(x),
+        SemKind::Binary(_, a, b) => traps(a) || traps(b),
+        SemKind::If(c, a, b) => traps(c) || traps(a) || traps(b),
+        SemKind::Match(s, arms) => traps(s) || arms.iter().any(|(_, b)| block_traps(b)),
+        SemKind::State(_, i) => i.as_deref().is_some_and(traps),
+        SemKind::Int(_)
+        | SemKind::Float(_)
+        | SemKind::Bool(_)
+        | SemKind::Local(_)
+        | SemKind::Field(_)
+        | SemKind::VariantValue
+        | SemKind::Element => false,
+    }
+}
+
 /// Whether evaluating `e` calls a method of the machine (a function, hook or operation).
 fn calls_machine(e: &SemExpr) -> bool {
     match &e.kind {
@@ -643,13 +673,16 @@ pub fn generate(m: &Model) -> TokenStream {
             f.name,
             if f.doc.is_empty() { String::new() } else { format!(": {}", f.doc) }
         );
+        // Code after an `unmodelled()` trap is unreachable by design.
+        let unreachable = block_traps(&f.body).then(|| quote!(#[allow(unreachable_code)]));
         let (ret_ty, tail) = match f.ret {
             Some(_) => (quote!(Result<#ret, isa_runtime::interp::Trap>), quote!(Ok(#body))),
             None => (quote!(Result<(), isa_runtime::interp::Trap>), quote!(#body Ok(()))),
         };
         funcs.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, unreachable_code, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #unreachable
             pub fn #name(&mut self, #(#params),*) -> #ret_ty {
                 #tail
             }
@@ -671,11 +704,13 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let gf = Gen { m, sem, format: Some(f), pure: false, function: None };
         let body = gf.block(b);
+        let unreachable = block_traps(b).then(|| quote!(#[allow(unreachable_code)]));
         let fname = format_ident!("execute_{}", snake(&f.name));
         let doc = format!(" Executes a `{}` instruction.", f.name);
         exec_fns.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, unused_variables, unreachable_code, clippy::unnecessary_cast)]
+            #[allow(unused_parens, unused_variables, clippy::unnecessary_cast)]
+            #unreachable
             pub fn #fname(&mut self, x: &#n) -> Result<(), isa_runtime::interp::Trap> {
                 #body
                 Ok(())
