@@ -535,8 +535,10 @@ pub enum QBody {
 /// `machine { state }`
 #[derive(Debug, Clone)]
 pub struct Machine {
-    /// State elements: (doc, name, array length, type).
-    pub state: Vec<(String, Ident, Option<u64>, Ident)>,
+    /// `elements n`: the number of SIMD elements, and where it is said.
+    pub elements: Option<(u64, Span)>,
+    /// State elements: (doc, name, array length, type, one value per SIMD element).
+    pub state: Vec<(String, Ident, Option<u64>, Ident, bool)>,
 }
 
 /// `fn name(params) -> ret { body }`
@@ -581,6 +583,8 @@ pub enum Stmt {
     Assign(Ident, Option<Expr>, Expr),
     /// `if c { } else { }`
     If(Expr, Block, Option<Block>),
+    /// `each element { }`: the block once per SIMD element.
+    EachElement(Block, Span),
     /// `e;`
     Expr(Expr),
 }

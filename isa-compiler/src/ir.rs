@@ -1002,12 +1002,29 @@ pub enum ScalarType {
 /// Machine state, functions and hooks.
 #[derive(Debug, Clone, Default)]
 pub struct Semantics {
-    /// State elements: name, doc, array length, type.
-    pub state: Vec<(String, String, Option<u32>, ScalarType)>,
+    /// `elements n`: a SIMD machine whose per-element state holds n values.
+    pub elements: Option<u32>,
+    /// State elements.
+    pub state: Vec<StateElem>,
     /// Functions written in the spec.
     pub functions: Vec<Function>,
     /// Hooks the embedder implements.
     pub hooks: Vec<Hook>,
+}
+
+/// One element of machine state: a register, flag or counter, or an array of them.
+#[derive(Debug, Clone)]
+pub struct StateElem {
+    /// Name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: String,
+    /// Array length (`name[n]`).
+    pub count: Option<u32>,
+    /// Type of one value.
+    pub ty: ScalarType,
+    /// One value per SIMD element (`per element`).
+    pub per_element: bool,
 }
 
 /// A function written in the spec.
@@ -1056,6 +1073,9 @@ pub enum SemStmt {
     Assign(usize, Option<SemExpr>, SemExpr),
     /// `if c {..} else {..}`
     If(SemExpr, SemBlock, Option<SemBlock>),
+    /// `each element {..}`: the block once per SIMD element; the elements read the state as
+    /// it was before the block and their writes land together when it ends.
+    EachElement(SemBlock),
     /// `e;`
     Expr(SemExpr),
 }
@@ -1103,6 +1123,8 @@ pub enum SemKind {
     Op(EnumId, Box<SemExpr>, Vec<SemExpr>),
     /// The value of a range variant (inside its semantics).
     VariantValue,
+    /// The number of the SIMD element executing (`element`).
+    Element,
 }
 
 /// Builtins of the semantics language.
@@ -1132,4 +1154,51 @@ pub enum Builtin {
     Clz,
     /// Rotate right.
     RotR,
+    /// `in_element(i, x)`: `x` evaluated as SIMD element `i` sees it.
+    InElement,
+    /// `all(c)`: `c` holds in every SIMD element.
+    All,
+    /// `any(c)`: `c` holds in some SIMD element.
+    Any,
+    /// `fma(a, b, c)` / `fma(a, b, c, rounding)`: `a * b + c` rounded once.
+    Fma,
+    /// `fadd(a, b, rounding)`: a sum rounded in the given mode.
+    FAdd,
+    /// `fmul(a, b, rounding)`: a product rounded in the given mode.
+    FMul,
+    /// `float(x, rounding)`: an integer converted to f32 in the given rounding mode.
+    ToFloatRounded,
+    /// `round_int(x, rounding)`: a float rounded to an integral value.
+    RoundInt,
+    /// `uint(x)`: f32 to u32 (truncating, saturating, NaN to 0).
+    ToUint,
+    /// `ftz(x)`: a subnormal float flushed to zero of the same sign.
+    Ftz,
+    /// `f16(bits)`: the float16 in the low 16 bits, as f32.
+    F16,
+    /// `bits16(x)`: f32 to float16 bits (to nearest even).
+    Bits16,
+    /// `sqrt(x)`, correctly rounded.
+    Sqrt,
+    /// `exp2(x)`.
+    Exp2,
+    /// `log2(x)`.
+    Log2,
+    /// `sin(x)` (radians).
+    Sin,
+    /// `cos(x)` (radians).
+    Cos,
+    /// `bytes_add_sat(a, b)`: four unsigned bytes added with saturation.
+    BytesAddSat,
+    /// `bytes_sub_sat(a, b)`: four unsigned bytes subtracted with saturation.
+    BytesSubSat,
+    /// `bytes_min(a, b)`: the smaller of each byte pair.
+    BytesMin,
+    /// `bytes_max(a, b)`: the larger of each byte pair.
+    BytesMax,
+    /// `bytes_mul(a, b)`: each byte pair multiplied as unorm8 (a·b/255 rounded).
+    BytesMul,
+    /// `unmodelled()`: the interpreter stops with a trap naming the format or function (a case
+    /// the spec leaves to the embedder, such as 64-bit conversions).
+    Unmodelled,
 }

@@ -235,24 +235,32 @@ fn item(p: Pair<Rule>) -> Item {
             Item::Rule(crate::ast::Rule { doc, name, message, body, span: sp })
         }
         Rule::machine_def => {
-            let state = inner
-                .map(|s| {
-                    let mut it = s.into_inner().peekable();
-                    let d = docs(&mut it);
-                    let name = ident(it.next().expect("name"));
-                    let mut count = None;
-                    let mut ty = None;
-                    for p in it {
-                        match p.as_rule() {
-                            Rule::int => count = Some(int_value(p.as_str())),
-                            Rule::ident => ty = Some(ident(p)),
-                            _ => {}
-                        }
+            let mut elements = None;
+            let mut state = Vec::new();
+            for s in inner {
+                if s.as_rule() == Rule::elements_decl {
+                    let at = span(&s);
+                    let n = s.into_inner().find(|p| p.as_rule() == Rule::int).expect("count");
+                    elements = Some((int_value(n.as_str()), at));
+                    continue;
+                }
+                let mut it = s.into_inner().peekable();
+                let d = docs(&mut it);
+                let name = ident(it.next().expect("name"));
+                let mut count = None;
+                let mut ty = None;
+                let mut per_element = false;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::int => count = Some(int_value(p.as_str())),
+                        Rule::ident => ty = Some(ident(p)),
+                        Rule::per_element => per_element = true,
+                        _ => {}
                     }
-                    (d, name, count, ty.expect("type"))
-                })
-                .collect();
-            Item::Machine(Machine { state })
+                }
+                state.push((d, name, count, ty.expect("type"), per_element));
+            }
+            Item::Machine(Machine { elements, state })
         }
         Rule::fn_def => {
             let name = ident(inner.next().expect("name"));
@@ -918,6 +926,10 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             Stmt::Assign(n, index, expr(it.next().expect("value")))
         }
         Rule::if_stmt => if_stmt(p),
+        Rule::each_element => {
+            let at = span(&p);
+            Stmt::EachElement(block(p.into_inner().next().expect("block")), at)
+        }
         Rule::expr_stmt => Stmt::Expr(expr(p.into_inner().next().expect("expr"))),
         other => unreachable!("statement {other:?}"),
     }

@@ -18,7 +18,9 @@
 //!   [`abi::AbiLayout`], their object-safe face;
 //! - [`program`]: program-rule violations reported by validators;
 //! - [`schedule`]: programs of instruction groups behind scheduling control words;
-//! - [`interp`]: the trap type of generated interpreters.
+//! - [`interp`]: the trap type of generated interpreters;
+//! - [`arith`]: IEEE arithmetic in every rounding mode, float16, special functions and byte
+//!   lanes, for the builtins of generated interpreters.
 #![no_std]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -26,6 +28,7 @@
 extern crate alloc;
 
 pub mod abi;
+pub mod arith;
 pub mod bits;
 pub mod directives;
 pub mod error;

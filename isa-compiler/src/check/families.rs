@@ -654,6 +654,10 @@ impl Subst<'_> {
                         self.block_visit(o, &mut inner, hit);
                     }
                 }
+                Stmt::EachElement(body, _) => {
+                    let mut inner = shadow.clone();
+                    self.block_visit(body, &mut inner, hit);
+                }
                 Stmt::Expr(e) => self.visit(e, shadow, hit),
             }
         }

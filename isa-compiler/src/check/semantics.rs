@@ -29,12 +29,30 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
         match item {
             ast::Item::Machine(m) => {
                 any = true;
-                for (doc, name, count, ty) in &m.state {
-                    if sem.state.iter().any(|s| s.0 == name.name) {
+                if let Some((n, at)) = m.elements {
+                    match u32::try_from(n) {
+                        Ok(n) if (1..=1024).contains(&n) && sem.elements.is_none() => sem.elements = Some(n),
+                        Ok(_) if sem.elements.is_some() => {
+                            cx.error(at, "`elements` declared twice");
+                        }
+                        _ => {
+                            cx.error(at, format!("a machine of {n} elements"))
+                                .note("`elements n` takes 1 to 1024 SIMD elements");
+                        }
+                    }
+                }
+                for (doc, name, count, ty, per_element) in &m.state {
+                    if sem.state.iter().any(|s| s.name == name.name) {
                         cx.error(name.span, format!("state `{}` declared twice", name.name));
                     }
                     let ty = scalar(cx, ty);
-                    sem.state.push((name.name.clone(), doc.clone(), count.map(|c| c as u32), ty));
+                    sem.state.push(ir::StateElem {
+                        name: name.name.clone(),
+                        doc: doc.clone(),
+                        count: count.map(|c| c as u32),
+                        ty,
+                        per_element: *per_element,
+                    });
                 }
             }
             ast::Item::Hook(h) => {
@@ -58,14 +76,36 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
             _ => {}
         }
     }
+    if sem.elements.is_none() {
+        for item in &file.items {
+            if let ast::Item::Machine(m) = item {
+                for (_, name, _, _, per_element) in &m.state {
+                    if *per_element {
+                        cx.error(
+                            name.span,
+                            format!("`{}` is per element, but the machine has no elements", name.name),
+                        )
+                        .note("declare the SIMD width first: `machine { elements 16 ... }`");
+                    }
+                }
+            }
+        }
+    }
     // Bodies, now that every signature is known.
     let snapshot = t.clone();
     let mut fi = 0;
     for item in &file.items {
         if let ast::Item::Fn(f) = item {
             let (params, ret) = (sem.functions[fi].params.clone(), sem.functions[fi].ret);
-            let mut l =
-                Lower { cx, t: &snapshot, sem: &sem, format: None, locals: params, in_variant: false };
+            let mut l = Lower {
+                cx,
+                t: &snapshot,
+                sem: &sem,
+                format: None,
+                locals: params,
+                in_variant: false,
+                lockstep: Lockstep::Free,
+            };
             let body = l.block(&f.body, ret);
             sem.functions[fi].body = body;
             fi += 1;
@@ -89,6 +129,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                         format: None,
                         locals: params.clone(),
                         in_variant: true,
+                        lockstep: Lockstep::Free,
                     };
                     let x = l.expr(body, ret);
                     if let Some(slot) = t.enums[ei].variants.get_mut(vi) {
@@ -110,6 +151,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 format: Some(id),
                 locals: Vec::new(),
                 in_variant: false,
+                lockstep: Lockstep::Outside,
             };
             let block = l.block(b, None);
             t.formats[id.0].execute = Some(block);
@@ -127,6 +169,17 @@ struct Lower<'a, 'c> {
     format: Option<ir::FormatId>,
     locals: Vec<(String, T)>,
     in_variant: bool,
+    lockstep: Lockstep,
+}
+
+/// Where per-element state may be read: an execute block runs once per instruction, so it
+/// reaches per-element state only inside `each element`, `in_element`, `all` or `any`; a
+/// function runs in its caller's element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lockstep {
+    Outside,
+    Inside,
+    Free,
 }
 
 fn ex(kind: SemKind, ty: T) -> SemExpr {
@@ -150,13 +203,14 @@ impl Lower<'_, '_> {
                     stmts.push(SemStmt::Let(name.name.clone(), v.ty, v));
                 }
                 ast::Stmt::Assign(name, idx, e) => {
-                    let Some(si) = self.sem.state.iter().position(|s| s.0 == name.name) else {
+                    let Some(si) = self.sem.state.iter().position(|s| s.name == name.name) else {
                         self.cx.error(name.span, format!("`{}` is not machine state", name.name)).note(
                             "assignments write state declared in `machine { ... }`; use `let` for locals",
                         );
                         continue;
                     };
-                    let (_, _, count, ty) = self.sem.state[si].clone();
+                    let (count, ty) = (self.sem.state[si].count, self.sem.state[si].ty);
+                    self.per_element_access(si, name.span);
                     let index = match (idx, count) {
                         (Some(i), Some(_)) => Some(self.expr(i, Some(T::U32))),
                         (None, None) => None,
@@ -181,6 +235,20 @@ impl Lower<'_, '_> {
                     let a = self.block(a, None);
                     let b = b.as_ref().map(|b| self.block(b, None));
                     stmts.push(SemStmt::If(c, a, b));
+                }
+                ast::Stmt::EachElement(body, at) => {
+                    if self.sem.elements.is_none() {
+                        self.cx
+                            .error(*at, "`each element` in a machine without elements")
+                            .note("declare the SIMD width: `machine { elements 16 ... }`");
+                    }
+                    let outer = self.lockstep;
+                    if outer == Lockstep::Outside {
+                        self.lockstep = Lockstep::Inside;
+                    }
+                    let body = self.block(body, None);
+                    self.lockstep = outer;
+                    stmts.push(SemStmt::EachElement(body));
                 }
                 ast::Stmt::Expr(e) => {
                     let v = self.expr(e, None);
@@ -249,8 +317,9 @@ impl Lower<'_, '_> {
             K::Name(n) => self.name(n, e.span),
             K::Index(base, idx) => {
                 if let K::Name(n) = &base.kind {
-                    if let Some(si) = self.sem.state.iter().position(|s| s.0 == *n) {
-                        let ty = self.sem.state[si].3;
+                    if let Some(si) = self.sem.state.iter().position(|s| s.name == *n) {
+                        let ty = self.sem.state[si].ty;
+                        self.per_element_access(si, base.span);
                         let i = self.expr(idx, Some(T::U32));
                         return ex(SemKind::State(si, Some(Box::new(i))), ty);
                     }
@@ -322,11 +391,12 @@ impl Lower<'_, '_> {
         if self.in_variant && n == "v" {
             return ex(SemKind::VariantValue, T::U32);
         }
-        if let Some(si) = self.sem.state.iter().position(|s| s.0 == n) {
-            if self.sem.state[si].2.is_some() {
+        if let Some(si) = self.sem.state.iter().position(|s| s.name == n) {
+            if self.sem.state[si].count.is_some() {
                 return self.err(span, format!("`{n}` is an array: write `{n}[index]`"));
             }
-            return ex(SemKind::State(si, None), self.sem.state[si].3);
+            self.per_element_access(si, span);
+            return ex(SemKind::State(si, None), self.sem.state[si].ty);
         }
         if let Some(f) = self.format {
             let format = self.t.format(f);
@@ -335,7 +405,25 @@ impl Lower<'_, '_> {
                 return ex(SemKind::Field(ir::FieldId(fi)), ty);
             }
         }
+        if n == "element" && self.sem.elements.is_some() {
+            if self.lockstep == Lockstep::Outside {
+                self.cx
+                    .error(span, "`element` outside `each element`")
+                    .note("an execute block runs once per instruction; per-element work goes in `each element { ... }`");
+            }
+            return ex(SemKind::Element, T::U32);
+        }
         self.err(span, format!("unknown name `{n}`"))
+    }
+
+    /// Per-element state read or written where no element is executing is an error.
+    fn per_element_access(&mut self, si: usize, span: Span) {
+        if self.sem.state[si].per_element && self.lockstep == Lockstep::Outside {
+            let name = self.sem.state[si].name.clone();
+            self.cx
+                .error(span, format!("per-element state `{name}` outside `each element`"))
+                .note("an execute block runs once per instruction: write `each element { ... }`, or read one element with `in_element(i, x)`");
+        }
     }
 
     fn enum_of(&self, e: &ast::Expr) -> Option<ir::EnumId> {
@@ -429,7 +517,7 @@ impl Lower<'_, '_> {
 
     fn is_bound(&self, n: &str) -> bool {
         self.locals.iter().any(|(l, _)| l == n)
-            || self.sem.state.iter().any(|s| s.0 == n)
+            || self.sem.state.iter().any(|s| s.name == n)
             || self.format.is_some_and(|f| self.t.format(f).fields.iter().any(|x| x.name == n))
     }
 
@@ -468,6 +556,9 @@ impl Lower<'_, '_> {
             "rotr" => Some(builtin(Builtin::RotR, T::U32)),
             _ => None,
         };
+        if let Some(x) = self.typed_builtin(n, args, span) {
+            return x;
+        }
         if let Some((b, ty)) = b {
             let arity = match b {
                 Builtin::Min | Builtin::Max | Builtin::RotR => 2,
@@ -537,6 +628,98 @@ impl Lower<'_, '_> {
             return ex(SemKind::Op(ir::EnumId(en), Box::new(sel), xs), ret.unwrap_or(T::U32));
         }
         self.err(name.span, format!("unknown function `{n}`"))
+    }
+
+    /// The builtins with fixed parameter types (floats, rounding, float16, byte lanes) and the
+    /// SIMD ones (`in_element`, `all`, `any`); `None` for other names.
+    fn typed_builtin(&mut self, n: &str, args: &[ast::Expr], span: Span) -> Option<SemExpr> {
+        use Builtin as B;
+        const F: T = T::F32;
+        let (b, params, ret): (Builtin, &[T], T) = match (n, args.len()) {
+            ("in_element", _) => return Some(self.in_element(args, span)),
+            ("all", _) => (B::All, &[T::Bool], T::Bool),
+            ("any", _) => (B::Any, &[T::Bool], T::Bool),
+            ("fma", 4) => (B::Fma, &[F, F, F, T::U32], F),
+            ("fma", _) => (B::Fma, &[F, F, F], F),
+            ("fadd", _) => (B::FAdd, &[F, F, T::U32], F),
+            ("fmul", _) => (B::FMul, &[F, F, T::U32], F),
+            ("float", 2) => {
+                // The integer's own type (u32 or i32) says how it converts.
+                let x = self.expr(&args[0], None);
+                if !matches!(x.ty, T::U32 | T::I32) {
+                    return Some(self.err(args[0].span, "`float(x, rounding)` converts a `u32` or `i32`"));
+                }
+                let r = self.expr(&args[1], Some(T::U32));
+                let r = self.coerce(r, T::U32, args[1].span);
+                return Some(ex(SemKind::Builtin(B::ToFloatRounded, vec![x, r]), F));
+            }
+            ("round_int", _) => (B::RoundInt, &[F, T::U32], F),
+            ("uint", _) => (B::ToUint, &[F], T::U32),
+            ("ftz", _) => (B::Ftz, &[F], F),
+            ("f16", _) => (B::F16, &[T::U32], F),
+            ("bits16", _) => (B::Bits16, &[F], T::U32),
+            ("sqrt", _) => (B::Sqrt, &[F], F),
+            ("exp2", _) => (B::Exp2, &[F], F),
+            ("log2", _) => (B::Log2, &[F], F),
+            ("sin", _) => (B::Sin, &[F], F),
+            ("cos", _) => (B::Cos, &[F], F),
+            ("bytes_add_sat", _) => (B::BytesAddSat, &[T::U32, T::U32], T::U32),
+            ("bytes_sub_sat", _) => (B::BytesSubSat, &[T::U32, T::U32], T::U32),
+            ("bytes_min", _) => (B::BytesMin, &[T::U32, T::U32], T::U32),
+            ("bytes_max", _) => (B::BytesMax, &[T::U32, T::U32], T::U32),
+            ("bytes_mul", _) => (B::BytesMul, &[T::U32, T::U32], T::U32),
+            ("unmodelled", _) => (B::Unmodelled, &[], T::U32),
+            _ => return None,
+        };
+        if args.len() != params.len() {
+            return Some(
+                self.err(span, format!("`{n}` takes {} argument(s), {} given", params.len(), args.len())),
+            );
+        }
+        // `all` and `any` look at every element: per-element state is readable in them.
+        let outer = self.lockstep;
+        if matches!(b, B::All | B::Any) {
+            self.need_elements(n, span);
+            if outer == Lockstep::Outside {
+                self.lockstep = Lockstep::Inside;
+            }
+        }
+        let xs = params
+            .iter()
+            .zip(args)
+            .map(|(&ty, a)| {
+                let x = self.expr(a, Some(ty));
+                self.coerce(x, ty, a.span)
+            })
+            .collect();
+        self.lockstep = outer;
+        Some(ex(SemKind::Builtin(b, xs), ret))
+    }
+
+    /// `in_element(i, x)`: `x` as element `i` sees it (the index in the caller's context).
+    fn in_element(&mut self, args: &[ast::Expr], span: Span) -> SemExpr {
+        self.need_elements("in_element", span);
+        let [i, x] = args else {
+            return self.err(span, format!("`in_element` takes 2 argument(s), {} given", args.len()));
+        };
+        let i = self.expr(i, Some(T::U32));
+        let i = self.coerce(i, T::U32, args[0].span);
+        let outer = self.lockstep;
+        if outer == Lockstep::Outside {
+            self.lockstep = Lockstep::Inside;
+        }
+        let x = self.expr(x, None);
+        self.lockstep = outer;
+        let ty = x.ty;
+        ex(SemKind::Builtin(Builtin::InElement, vec![i, x]), ty)
+    }
+
+    fn need_elements(&mut self, n: &str, span: Span) {
+        if self.sem.elements.is_none() {
+            self.cx
+                .error(span, format!("`{n}` in a machine without elements"))
+                .note("declare the SIMD width: `machine { elements 16 ... }`");
+        }
     }
 
     fn args(&mut self, params: &[(String, T)], args: &[ast::Expr], span: Span, n: &str) -> Vec<SemExpr> {

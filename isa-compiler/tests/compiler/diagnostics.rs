@@ -370,3 +370,24 @@ fn an_enum_without_values_is_an_error() {
     assert!(d.contains("bad.isa:5:6"), "{d}");
     assert!(d.contains("its format would never decode"), "{d}");
 }
+
+/// Per-element state in an execute block outside `each element` (an execute block runs once
+/// per instruction), `element` there too, and `each element` in a machine without elements.
+#[test]
+fn per_element_state_outside_each_element() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    elements 4\n    acc[2]: u32 per element\n    pc: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
+         execute {\n        acc[0] = 1;\n        pc = element;\n        each element { acc[1] = element; }\n        \
+         pc = in_element(3, acc[1]) + (if any(acc[0] == 2) then 1 else 0);\n    }\n}\n"
+    )));
+}
+
+#[test]
+fn each_element_without_elements() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    acc: u32 per element\n    pc: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
+         execute {\n        each element { pc = 1; }\n        pc = u32(all(pc == 1));\n    }\n}\n"
+    )));
+}

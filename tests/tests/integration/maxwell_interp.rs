@@ -16,6 +16,8 @@ struct Vertex {
     stores: Vec<(bool, u32, u32, u32)>,
     /// (kind, handle, stream) of every OUT.
     outputs: Vec<(u32, u32, u32)>,
+    /// Local memory by word address (LDL/STL).
+    local: std::collections::BTreeMap<u32, u32>,
 }
 
 impl Semantics for Vertex {
@@ -28,6 +30,14 @@ impl Semantics for Vertex {
     }
     fn attribute_store(&mut self, patch: bool, vertex: u32, address: u32, value: u32) {
         self.stores.push((patch, vertex, address, value));
+    }
+    fn local_load(&mut self, address: u32) -> u32 {
+        assert_eq!(address % 4, 0, "word-aligned");
+        self.local.get(&address).copied().unwrap_or(0)
+    }
+    fn local_store(&mut self, address: u32, value: u32) {
+        assert_eq!(address % 4, 0, "word-aligned");
+        self.local.insert(address, value);
     }
     /// The state machine counts emitted vertices here.
     fn geometry_output(&mut self, kind: u32, handle: u32, stream: u32) -> u32 {
@@ -412,4 +422,143 @@ fn find_leading_one_and_predicate_logic() {
     assert_eq!(p[4], and(xor(p0, p1), !p1), "PSETP.XOR.AND P4, P5, P0, P1, !P1");
     assert_eq!(p[5], and(!xor(p0, p1), !p1));
     assert_eq!(p[6], xor(or(p1, p1), p0), "PSETP.OR.XOR P6, PT, P1, P1, P0");
+// ---- Rounding, FTZ, special functions, conversions, XMAD and memory ------------------------
+
+/// Runs `source` with R0.. set to `regs`; returns the machine.
+fn run_with(source: &str, regs: &[u32]) -> Machine<Vertex> {
+    let program = assemble(source);
+    let mut m = machine();
+    m.state.r[..regs.len()].copy_from_slice(regs);
+    let steps = m.run(&program, 100).unwrap_or_else(|t| panic!("{t}\n{source}"));
+    assert_eq!(steps as usize, program.len());
+    m
+}
+
+#[test]
+fn ffma_rounds_once() {
+    // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46 exactly representable; FMUL then FADD lose the 2^-46.
+    let a = 1.0f32 + f32::EPSILON;
+    let m = run_with("FFMA R4, R0, R1, R2\nFMUL R5, R0, R1\nFADD R5, R5, R2\nEXIT", &[f(a), f(a), f(-1.0)]);
+    assert_eq!(m.state.r[4], f(a.mul_add(a, -1.0)), "IEEE fused multiply-add");
+    assert_eq!(m.state.r[4], f(2.0f32.powi(-22) + 2.0f32.powi(-46)));
+    assert_eq!(m.state.r[5], f(2.0f32.powi(-22)));
+}
+
+#[test]
+fn rounding_modes_bracket_the_exact_result() {
+    // 1 + 2^-30 lies strictly between 1 and the next float 1 + 2^-23.
+    let next = f32::from_bits(0x3f80_0001);
+    let tiny = f32::from_bits(0x3080_0000);
+    let m = run_with(
+        "FADD R4, R0, R1\nFADD.RM R5, R0, R1\nFADD.RP R6, R0, R1\nFADD.RZ R7, R0, -R1\nFADD.RP R8, R0, -R1\nEXIT",
+        &[f(1.0), f(tiny)],
+    );
+    assert_eq!(&m.state.r[4..9], &[f(1.0), f(1.0), f(next), f(0.99999994), f(1.0)]);
+    // A product: 3 * (1 + 2^-23) = 3 + 1.5 ulp (an ulp of 3 is 2^-22): RN ties to even (3 + 2
+    // ulps), RZ truncates (3 + 1 ulp), RP rounds up (3 + 2 ulps).
+    let m = run_with("FMUL R4, R0, R1\nFMUL.RZ R5, R0, R1\nFMUL.RP R6, R0, R1\nEXIT", &[f(3.0), f(next)]);
+    let three = 0x4040_0000;
+    assert_eq!(&m.state.r[4..7], &[three + 2, three + 1, three + 2]);
+    // FFMA.RM of 1 * 1 - 2^-30: just below 1.
+    let m = run_with("FFMA.RM R4, R0, R0, R1\nFFMA R5, R0, R0, R1\nEXIT", &[f(1.0), f(-tiny)]);
+    assert_eq!((m.state.r[4], m.state.r[5]), (f(0.99999994), f(1.0)));
+}
+
+#[test]
+fn ftz_and_fmz() {
+    let sub = f32::from_bits(0x0000_1000); // a subnormal
+    let m = run_with("FADD R4, R0, RZ\nFADD.FTZ R5, R0, RZ\nFMUL R6, R1, R2\nFMUL.FMZ R7, R1, R2\nFMUL.FTZ R8, R0, R3\nEXIT",
+        &[f(sub), f(0.0), f(f32::INFINITY), f(2.0)]);
+    assert_eq!(m.state.r[4], f(sub));
+    assert_eq!(m.state.r[5], 0, "flushed");
+    assert!(f32::from_bits(m.state.r[6]).is_nan(), "0 * inf is NaN");
+    assert_eq!(m.state.r[7], 0, ".FMZ: 0 * anything is 0");
+    assert_eq!(m.state.r[8], 0, "subnormal operand flushed before the multiply");
+}
+
+#[test]
+fn mufu_and_rro_against_f32_functions() {
+    let x = 0.7f32;
+    let m = run_with(
+        "RRO.SINCOS R1, R0\nMUFU.SIN R2, R1\nMUFU.COS R3, R1\nMUFU.EX2 R4, R0\nMUFU.LG2 R5, R0\n\
+         MUFU.RCP R6, R0\nMUFU.RSQ R7, R0\nMUFU.SQRT R8, R0\nEXIT",
+        &[f(x)],
+    );
+    let got = |i: usize| f32::from_bits(m.state.r[i]);
+    let close = |a: f32, b: f32| (a - b).abs() <= 2.0 * f32::EPSILON * b.abs().max(1.0);
+    assert!(close(got(2), x.sin()), "sin {} vs {}", got(2), x.sin());
+    assert!(close(got(3), x.cos()), "cos");
+    assert!(close(got(4), x.exp2()), "ex2");
+    assert!(close(got(5), x.log2()), "lg2");
+    assert!(close(got(6), 1.0 / x), "rcp");
+    assert!(close(got(7), 1.0 / x.sqrt()), "rsq");
+    assert_eq!(got(8), x.sqrt(), "sqrt is correctly rounded");
+}
+
+#[test]
+fn conversions_round_and_saturate() {
+    // float32 -> float16 -> float32: 0.1 becomes the nearest half, 0x2e66 = 0.0999755859375.
+    let m = run_with("F2F.F16.F32 R1, R0\nF2F.F32.F16 R2, R1\nEXIT", &[f(0.1)]);
+    assert_eq!(m.state.r[1], 0x2e66);
+    assert_eq!(m.state.r[2], f(1638.0 / 16384.0), "(1 + 614/1024) / 16");
+    // Integral rounding between floats of one size, against f32's own.
+    let x = -2.5f32;
+    let m = run_with(
+        "F2F.F32.F32.ROUND R1, R0\nF2F.F32.F32.FLOOR R2, R0\nF2F.F32.F32.CEIL R3, R0\nF2F.F32.F32.TRUNC R4, R0\nEXIT",
+        &[f(x)],
+    );
+    assert_eq!(&m.state.r[1..5], &[f(x.round_ties_even()), f(x.floor()), f(x.ceil()), f(x.trunc())]);
+    // F2I: rounding, then saturation to the type; NaN is 0.
+    let m = run_with(
+        "F2I.S32.F32.TRUNC R4, R0\nF2I.S32.F32.FLOOR R5, R0\nF2I.U8.F32 R6, R1\nF2I.S16.F32 R7, R2\n\
+         F2I.S32.F32 R8, R3\nF2I.S32.F32 R9, R1\nEXIT",
+        &[f(-2.7), f(300.0), f(-40000.0), f(f32::NAN)],
+    );
+    assert_eq!(&m.state.r[4..10], &[-2i32 as u32, -3i32 as u32, 255, -32768i32 as u32, 0, 300]);
+    // I2F: 2^24 + 1 is not a float; the byte select reads B1 sign-extended.
+    let big = (1 << 24) + 1;
+    let m = run_with(
+        "I2F.F32.S32 R4, R0\nI2F.F32.S32.RM R5, R0\nI2F.F32.S32.RP R6, R0\nI2F.F32.S8 R7, R1.B1\n\
+         I2F.F32.U32 R8, R2\nEXIT",
+        &[big, 0x0000_fe00, 0xffff_ffff],
+    );
+    assert_eq!(&m.state.r[4..9], &[f(16777216.0), f(16777216.0), f(16777218.0), f(-2.0), f(4294967296.0)]);
+}
+
+#[test]
+fn xmad_sequence_multiplies_32_bits() {
+    // ptxas's 32-bit multiply: three XMADs give the low 32 bits of a * b.
+    let program = "XMAD R4, R0, R1, RZ\nXMAD.MRG R5, R0, R1.H1, RZ\nXMAD.PSL.CBCC R6, R0.H1, R5.H1, R4\nEXIT";
+    let mut rng = isa_tests::Rng(0x5eed);
+    for _ in 0..64 {
+        let (a, b) = (rng.next() as u32, rng.next() as u32);
+        let m = run_with(program, &[a, b]);
+        assert_eq!(m.state.r[6], a.wrapping_mul(b), "{a:#x} * {b:#x}");
+    }
+    // Hand-worked modes: 3 * 4 + 10; the high half of A; CHI takes C's high half.
+    let m = run_with(
+        "XMAD R4, R0, R1, R2\nXMAD R5, R0.H1, R1, R2\nXMAD.CHI R6, R0, R1, R3\nXMAD.PSL R7, R0, R1, R2\nEXIT",
+        &[0x0005_0003, 0x0007_0004, 10, 0x0009_0000],
+    );
+    assert_eq!(&m.state.r[4..8], &[22, 30, 21, 0x000c_000a]);
+}
+
+#[test]
+fn constant_and_local_memory() {
+    let mut m = machine();
+    m.semantics.cbuf0 = vec![0x1122_3344, 0x5566_7788, f(10.0), 0];
+    let program = assemble(
+        "LDC R4, c[0x0][R0+0x4]\nLDC.U8 R5, c[0x0][0x6]\nLDC.S16 R6, c[0x0][0x2]\n\
+         STL [R1+0x8], R4\nSTL.U8 [R1+0x9], R0\nLDL R7, [R1+0x8]\nAL2P R8, R1, 0x10\nEXIT",
+    );
+    m.state.r[0] = 4;
+    m.state.r[1] = 0x100;
+    assert_eq!(m.run(&program, 100), Ok(8));
+    assert_eq!(m.state.r[4], f(10.0), "c[0][4 + 4]");
+    assert_eq!(m.state.r[5], 0x66, "byte 6");
+    assert_eq!(m.state.r[6], 0x1122, "half at 2, positive");
+    // The byte store kept the other three bytes of the word.
+    assert_eq!(m.state.r[7], (f(10.0) & 0xffff_00ff) | 0x0400);
+    assert_eq!(m.semantics.local.get(&0x108), Some(&m.state.r[7]));
+    assert_eq!(m.state.r[8], 0x110);
 }

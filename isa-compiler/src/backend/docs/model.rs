@@ -807,13 +807,19 @@ impl<'a> Model<'a> {
         let state = m
             .state
             .iter()
-            .map(|(name, doc, count, ty)| StateRow {
-                name: name.clone(),
-                ty: match count {
-                    Some(n) => format!("{}[{n}]", scalar_name(*ty)),
-                    None => scalar_name(*ty).to_string(),
+            .map(|s| StateRow {
+                name: s.name.clone(),
+                ty: {
+                    let one = match s.count {
+                        Some(n) => format!("{}[{n}]", scalar_name(s.ty)),
+                        None => scalar_name(s.ty).to_string(),
+                    };
+                    match m.elements {
+                        Some(n) if s.per_element => format!("{one} per element (×{n})"),
+                        _ => one,
+                    }
                 },
-                doc: doc.clone(),
+                doc: s.doc.clone(),
             })
             .collect();
         let callable = |name: &str, params: &[(String, ir::ScalarType)], ret, doc: &str| Callable {

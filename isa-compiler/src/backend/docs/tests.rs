@@ -117,7 +117,12 @@ fn docs_vc4_enum_tables() {
     assert_eq!(or[4], "yes");
     assert_eq!(or[5], "Bitwise or.");
     assert_eq!(row(&add, "30")[2], "`av8adds`");
-    assert_eq!(row(&add, "30")[4], "");
+    // v8adds has semantics now (a builtin on byte lanes); the saturating 32-bit pack has none.
+    assert_eq!(row(&add, "30")[4], "yes");
+    let pack = section(&md, "### Enum `RegfilePack`");
+    assert_eq!(row(&pack, "8")[1], "sat32");
+    assert_eq!(row(&pack, "8")[4], "");
+    assert_eq!(row(&pack, "1")[4], "yes");
     let text = add.join("\n");
     assert!(text.contains("`(a: u32, b: u32) -> u32`"), "{text}");
     assert!(text.contains("9..=11, 25..=29"), "{text}");

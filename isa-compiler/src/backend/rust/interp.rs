@@ -28,6 +28,8 @@ struct Gen<'a> {
     format: Option<&'a ir::Format>,
     /// Inside trait default methods: no machine state.
     pure: bool,
+    /// The spec function being generated, to name it in traps.
+    function: Option<&'a str>,
 }
 
 fn is_operation(e: &ir::Enum) -> bool {
@@ -49,22 +51,68 @@ impl Gen<'_> {
     fn stmt(&self, s: &SemStmt) -> TokenStream {
         match s {
             SemStmt::Let(n, t, e) => {
-                let (n, t, e) = (ident(n), ty(*t), self.expr(e));
+                let (n, t, e) = (self.local(n), ty(*t), self.expr(e));
                 quote!(let #n: #t = #e;)
             }
             SemStmt::Assign(si, idx, e) => {
-                let name = ident(&self.sem.state[*si].0);
+                let elem = &self.sem.state[*si];
+                let name = ident(&elem.name);
                 let e = self.expr(e);
-                match idx {
-                    None => quote!(self.state.#name = #e;),
-                    Some(i) => {
-                        let i = self.expr(i);
-                        quote! {
-                            let index = #i as usize;
-                            let value = #e;
-                            if let Some(slot) = self.state.#name.get_mut(index) {
-                                *slot = value;
+                if self.sem.elements.is_none() {
+                    return match idx {
+                        None => quote!(self.state.#name = #e;),
+                        Some(i) => {
+                            let i = self.expr(i);
+                            quote! {
+                                let index = #i as usize;
+                                let value = #e;
+                                if let Some(slot) = self.state.#name.get_mut(index) {
+                                    *slot = value;
+                                }
                             }
+                        }
+                    };
+                }
+                // A SIMD machine: inside `each element` writes land in the pending state, so
+                // every element reads the state as it was before the block.
+                let index = idx.as_ref().map(|i| {
+                    let i = self.expr(i);
+                    quote!(let index = #i as usize;)
+                });
+                let place = match (idx.is_some(), elem.per_element) {
+                    (false, false) => quote!(Some(&mut state.#name)),
+                    (true, false) => quote!(state.#name.get_mut(index)),
+                    (false, true) => quote!(state.#name.get_mut(element)),
+                    (true, true) => quote!(state.#name.get_mut(index).and_then(|v| v.get_mut(element))),
+                };
+                let element = elem.per_element.then(|| quote!(let element = self.element;));
+                quote! {
+                    #index
+                    let value = #e;
+                    #element
+                    let state = match self.lockstep.as_mut() { Some(pending) => pending, None => &mut self.state };
+                    if let Some(slot) = #place {
+                        *slot = value;
+                    }
+                }
+            }
+            SemStmt::EachElement(body) => {
+                let body = self.block(body);
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                quote! {
+                    let outermost = self.lockstep.is_none();
+                    if outermost {
+                        self.lockstep = Some(self.state.clone());
+                    }
+                    let saved = self.element;
+                    for element in 0..#n {
+                        self.element = element;
+                        #body
+                    }
+                    self.element = saved;
+                    if outermost {
+                        if let Some(pending) = self.lockstep.take() {
+                            self.state = pending;
                         }
                     }
                 }
@@ -83,6 +131,15 @@ impl Gen<'_> {
                 let e = self.expr(e);
                 quote!(#e;)
             }
+        }
+    }
+
+    /// A spec local. In an execute block `x` is the instruction, so locals there get a prefix
+    /// no field access can collide with.
+    fn local(&self, name: &str) -> proc_macro2::Ident {
+        match self.format {
+            Some(_) => format_ident!("local_{}", name),
+            None => ident(name),
         }
     }
 
@@ -161,21 +218,31 @@ impl Gen<'_> {
             }
             SemKind::Bool(b) => quote!(#b),
             SemKind::Local(n) => {
-                let n = ident(n);
+                let n = self.local(n);
                 quote!(#n)
             }
             SemKind::VariantValue => quote!(v),
             SemKind::Field(fi) => self.field(*fi),
             SemKind::State(si, idx) => {
-                let name = ident(&self.sem.state[*si].0);
-                match idx {
-                    None => quote!(self.state.#name),
-                    Some(i) => {
+                let elem = &self.sem.state[*si];
+                let name = ident(&elem.name);
+                match (idx, elem.per_element) {
+                    (None, false) => quote!(self.state.#name),
+                    (Some(i), false) => {
                         let i = self.expr(i);
                         quote!(self.state.#name.get(#i as usize).copied().unwrap_or_default())
                     }
+                    (None, true) => quote!(self.state.#name.get(self.element).copied().unwrap_or_default()),
+                    (Some(i), true) => {
+                        let i = self.expr(i);
+                        quote!({
+                            let index = #i as usize;
+                            self.state.#name.get(index).and_then(|v| v.get(self.element)).copied().unwrap_or_default()
+                        })
+                    }
                 }
             }
+            SemKind::Element => quote!((self.element as u32)),
             SemKind::Unary(op, x) => {
                 let xs = self.expr(x);
                 match (op, x.ty) {
@@ -322,7 +389,100 @@ impl Gen<'_> {
             }
             Builtin::Clz => quote!(#a.leading_zeros()),
             Builtin::RotR => quote!(#a.rotate_right(#second)),
+            Builtin::InElement => {
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                quote!({
+                    let index = (#a as usize) % #n;
+                    let saved = self.element;
+                    self.element = index;
+                    let value = #second;
+                    self.element = saved;
+                    value
+                })
+            }
+            Builtin::All | Builtin::Any => {
+                let n = proc_macro2::Literal::usize_unsuffixed(self.sem.elements.unwrap_or(1) as usize);
+                let (start, combine) = match b {
+                    Builtin::All => (quote!(true), quote!(&&)),
+                    _ => (quote!(false), quote!(||)),
+                };
+                quote!({
+                    let saved = self.element;
+                    let mut result = #start;
+                    for element in 0..#n {
+                        self.element = element;
+                        let holds = #a;
+                        result = result #combine holds;
+                    }
+                    self.element = saved;
+                    result
+                })
+            }
+            Builtin::Fma => {
+                let c = xs.get(2).cloned().unwrap_or_else(|| quote!(0.0f32));
+                let mode = xs.get(3).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
+                quote!(isa_runtime::arith::fma(#a, #second, #c, #mode))
+            }
+            Builtin::FAdd | Builtin::FMul => {
+                let mode = xs.get(2).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
+                let f = if b == Builtin::FAdd { quote!(add) } else { quote!(mul) };
+                quote!(isa_runtime::arith::#f(#a, #second, #mode))
+            }
+            Builtin::ToFloatRounded => quote!(isa_runtime::arith::from_int(#a as i64, #second)),
+            Builtin::RoundInt => quote!(isa_runtime::arith::round_int(#a, #second)),
+            Builtin::ToUint => quote!((#a as u32)),
+            Builtin::Ftz => quote!(isa_runtime::arith::flush_subnormal(#a)),
+            Builtin::F16 => quote!(isa_runtime::arith::f16_to_f32(#a)),
+            Builtin::Bits16 => quote!(isa_runtime::arith::f32_to_f16(#a)),
+            Builtin::Sqrt => quote!(isa_runtime::arith::sqrt(#a)),
+            Builtin::Exp2 => quote!(isa_runtime::arith::exp2(#a)),
+            Builtin::Log2 => quote!(isa_runtime::arith::log2(#a)),
+            Builtin::Sin => quote!(isa_runtime::arith::sin(#a)),
+            Builtin::Cos => quote!(isa_runtime::arith::cos(#a)),
+            Builtin::BytesAddSat => quote!(isa_runtime::arith::bytes_add_sat(#a, #second)),
+            Builtin::BytesSubSat => quote!(isa_runtime::arith::bytes_sub_sat(#a, #second)),
+            Builtin::BytesMin => quote!(isa_runtime::arith::bytes_min(#a, #second)),
+            Builtin::BytesMax => quote!(isa_runtime::arith::bytes_max(#a, #second)),
+            Builtin::BytesMul => quote!(isa_runtime::arith::bytes_mul(#a, #second)),
+            Builtin::Unmodelled => {
+                let label = match (self.format, self.function) {
+                    (Some(f), _) => format!("{}: not modelled", f.name),
+                    (None, Some(name)) => format!("{name}: not modelled"),
+                    (None, None) => "not modelled".to_string(),
+                };
+                quote!(return Err(isa_runtime::interp::Trap::Unimplemented(#label)))
+            }
         }
+    }
+}
+
+/// Whether a block can stop at `unmodelled()`, leaving code after it unreachable.
+fn block_traps(b: &SemBlock) -> bool {
+    b.stmts.iter().any(|s| match s {
+        SemStmt::Let(_, _, e) | SemStmt::Expr(e) => traps(e),
+        SemStmt::Assign(_, i, e) => i.as_ref().is_some_and(traps) || traps(e),
+        SemStmt::If(c, a, b) => traps(c) || block_traps(a) || b.as_ref().is_some_and(block_traps),
+        SemStmt::EachElement(body) => block_traps(body),
+    }) || b.value.as_deref().is_some_and(traps)
+}
+
+fn traps(e: &SemExpr) -> bool {
+    match &e.kind {
+        SemKind::Builtin(Builtin::Unmodelled, _) => true,
+        SemKind::Builtin(_, xs) | SemKind::Call(_, xs) | SemKind::Hook(_, xs) => xs.iter().any(traps),
+        SemKind::Op(_, sel, xs) => traps(sel) || xs.iter().any(traps),
+        SemKind::Unary(_, x) => traps(x),
+        SemKind::Binary(_, a, b) => traps(a) || traps(b),
+        SemKind::If(c, a, b) => traps(c) || traps(a) || traps(b),
+        SemKind::Match(s, arms) => traps(s) || arms.iter().any(|(_, b)| block_traps(b)),
+        SemKind::State(_, i) => i.as_deref().is_some_and(traps),
+        SemKind::Int(_)
+        | SemKind::Float(_)
+        | SemKind::Bool(_)
+        | SemKind::Local(_)
+        | SemKind::Field(_)
+        | SemKind::VariantValue
+        | SemKind::Element => false,
     }
 }
 
@@ -333,6 +493,8 @@ fn calls_machine(e: &SemExpr) -> bool {
         SemKind::Unary(_, x) => calls_machine(x),
         SemKind::Binary(_, a, b) => calls_machine(a) || calls_machine(b),
         SemKind::If(c, a, b) => calls_machine(c) || calls_machine(a) || calls_machine(b),
+        // The SIMD builtins switch the executing element.
+        SemKind::Builtin(Builtin::InElement | Builtin::All | Builtin::Any, _) => true,
         SemKind::Builtin(_, xs) => xs.iter().any(calls_machine),
         SemKind::State(_, Some(i)) => calls_machine(i),
         SemKind::Match(..) => true,
@@ -342,39 +504,53 @@ fn calls_machine(e: &SemExpr) -> bool {
         | SemKind::Local(_)
         | SemKind::Field(_)
         | SemKind::State(_, None)
-        | SemKind::VariantValue => false,
+        | SemKind::VariantValue
+        | SemKind::Element => false,
     }
 }
 
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
     let Some(sem) = &t.semantics else { return TokenStream::new() };
-    let g = Gen { m, sem, format: None, pure: false };
+    let g = Gen { m, sem, format: None, pure: false, function: None };
     let _ = g.pure;
     // State.
-    let fields = sem.state.iter().map(|(n, d, count, st)| {
-        let (n, st) = (ident(n), ty(*st));
-        let doc = format!(" {}", if d.is_empty() { "State element." } else { d });
-        match count {
+    // Per-element state is one value per SIMD element: `[T; elements]`, inside any array.
+    let elements = sem.elements.map(proc_macro2::Literal::u32_unsuffixed);
+    let value_ty = |s: &ir::StateElem| {
+        let t = ty(s.ty);
+        match (&elements, s.per_element) {
+            (Some(n), true) => quote!([#t; #n]),
+            _ => t,
+        }
+    };
+    let value_default = |s: &ir::StateElem| match (&elements, s.per_element) {
+        (Some(n), true) => quote!([Default::default(); #n]),
+        _ => quote!(Default::default()),
+    };
+    let fields = sem.state.iter().map(|s| {
+        let (n, st) = (ident(&s.name), value_ty(s));
+        let doc = format!(" {}", if s.doc.is_empty() { "State element." } else { &s.doc });
+        match s.count {
             Some(c) => {
-                let c = proc_macro2::Literal::u32_unsuffixed(*c);
+                let c = proc_macro2::Literal::u32_unsuffixed(c);
                 quote!(#[doc = #doc] pub #n: [#st; #c])
             }
             None => quote!(#[doc = #doc] pub #n: #st),
         }
     });
     // `Default` by hand: arrays longer than 32 have no derived one (a register file of 255).
-    let defaults = sem.state.iter().map(|(n, _, count, _)| {
-        let n = ident(n);
-        match count {
+    let defaults = sem.state.iter().map(|s| {
+        let (n, v) = (ident(&s.name), value_default(s));
+        match s.count {
             Some(c) => {
-                let c = proc_macro2::Literal::u32_unsuffixed(*c);
-                quote!(#n: [Default::default(); #c])
+                let c = proc_macro2::Literal::u32_unsuffixed(c);
+                quote!(#n: [#v; #c])
             }
-            None => quote!(#n: Default::default()),
+            None => quote!(#n: #v),
         }
     });
-    let has = |name: &str| sem.state.iter().any(|s| s.0 == name);
+    let has = |name: &str| sem.state.iter().any(|s| s.name == name);
     // Semantics trait: hooks, then one method per operation.
     let hooks = sem.hooks.iter().map(|h| {
         let name = ident(&snake(&h.name));
@@ -432,7 +608,7 @@ pub fn generate(m: &Model) -> TokenStream {
                 let varg = if ranged { quote!(sel,) } else { quote!() };
                 let body = match &v.semantics {
                     Some(s) => {
-                        let gp = Gen { m, sem, format: None, pure: true };
+                        let gp = Gen { m, sem, format: None, pure: true, function: None };
                         let x = gp.expr(s);
                         quote!(Ok(#x))
                     }
@@ -487,15 +663,18 @@ pub fn generate(m: &Model) -> TokenStream {
         });
         let ret = ty(f.ret.unwrap_or(T::Bool));
         // A body that is one expression is returned as it is (no braces around it).
+        let gf = Gen { function: Some(&f.name), ..Gen { m, sem, format: None, pure: false, function: None } };
         let body = match (&f.body.value, f.body.stmts.is_empty()) {
-            (Some(v), true) => g.expr(v),
-            _ => g.block(&f.body),
+            (Some(v), true) => gf.expr(v),
+            _ => gf.block(&f.body),
         };
         let doc = format!(
             " Spec function `{}`{}",
             f.name,
             if f.doc.is_empty() { String::new() } else { format!(": {}", f.doc) }
         );
+        // Code after an `unmodelled()` trap is unreachable by design.
+        let unreachable = block_traps(&f.body).then(|| quote!(#[allow(unreachable_code)]));
         let (ret_ty, tail) = match f.ret {
             Some(_) => (quote!(Result<#ret, isa_runtime::interp::Trap>), quote!(Ok(#body))),
             None => (quote!(Result<(), isa_runtime::interp::Trap>), quote!(#body Ok(()))),
@@ -503,6 +682,7 @@ pub fn generate(m: &Model) -> TokenStream {
         funcs.extend(quote! {
             #[doc = #doc]
             #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #unreachable
             pub fn #name(&mut self, #(#params),*) -> #ret_ty {
                 #tail
             }
@@ -522,13 +702,15 @@ pub fn generate(m: &Model) -> TokenStream {
                 .push(quote!(Instruction::#n(_) => Err(isa_runtime::interp::Trap::Unimplemented(#label))));
             continue;
         };
-        let gf = Gen { m, sem, format: Some(f), pure: false };
+        let gf = Gen { m, sem, format: Some(f), pure: false, function: None };
         let body = gf.block(b);
+        let unreachable = block_traps(b).then(|| quote!(#[allow(unreachable_code)]));
         let fname = format_ident!("execute_{}", snake(&f.name));
         let doc = format!(" Executes a `{}` instruction.", f.name);
         exec_fns.extend(quote! {
             #[doc = #doc]
             #[allow(unused_parens, unused_variables, clippy::unnecessary_cast)]
+            #unreachable
             pub fn #fname(&mut self, x: &#n) -> Result<(), isa_runtime::interp::Trap> {
                 #body
                 Ok(())
@@ -582,6 +764,25 @@ pub fn generate(m: &Model) -> TokenStream {
         quote!()
     };
     let exec_match = quote!(match insn { #(#exec_arms,)* });
+    // A SIMD machine: the executing element, and the state writes of `each element` pending
+    // until every element has run (a trap inside leaves none behind for the next instruction).
+    let (simd_fields, simd_reset, simd_new) = if sem.elements.is_some() {
+        (
+            quote! {
+                /// The SIMD element executing (inside `each element`, `in_element`, `all`, `any`).
+                element: usize,
+                /// The state `each element` writes to while its elements read `state`.
+                lockstep: Option<State>,
+            },
+            quote! {
+                self.element = 0;
+                self.lockstep = None;
+            },
+            quote!(element: 0, lockstep: None),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     quote! {
         /// Machine state.
         #[derive(Debug, Clone, PartialEq)]
@@ -613,17 +814,19 @@ pub fn generate(m: &Model) -> TokenStream {
             pub state: State,
             /// The embedder's hooks and operations.
             pub semantics: S,
+            #simd_fields
         }
 
         #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {
-                Machine { state: State::default(), semantics }
+                Machine { state: State::default(), semantics, #simd_new }
             }
 
             /// Executes one instruction.
             pub fn execute(&mut self, insn: &Instruction) -> Result<(), isa_runtime::interp::Trap> {
+                #simd_reset
                 #exec_match
             }
 

@@ -1,0 +1,497 @@
+//! Arithmetic behind the semantics language's builtins that `core` lacks: IEEE single
+//! precision in every rounding mode (sums, products and fused multiply-adds rounded once),
+//! integral rounding, float16 conversions, the functions of special-function units, and
+//! saturating operations on four bytes of a word.
+//!
+//! Rounding modes are numbered as the language numbers them: [`NEAREST`] (to nearest, ties to
+//! even), [`DOWN`] (toward −∞), [`UP`] (toward +∞), [`ZERO`] (toward zero); any other number
+//! rounds to nearest.
+//!
+//! Exactness comes from f64: a product of two f32 is exact in f64, and a sum is kept exact as
+//! a pair (rounded sum, error) by Knuth's two-sum, so every result is rounded once, from the
+//! exact value.
+
+use crate::number::FloatFormat;
+
+/// Round to nearest, ties to even.
+pub const NEAREST: u32 = 0;
+/// Round toward −∞.
+pub const DOWN: u32 = 1;
+/// Round toward +∞.
+pub const UP: u32 = 2;
+/// Round toward zero.
+pub const ZERO: u32 = 3;
+
+/// The next float above `x` (`x` itself for NaN and +∞).
+fn next_up(x: f32) -> f32 {
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = x.to_bits();
+    f32::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+/// The next float below `x`.
+fn next_down(x: f32) -> f32 {
+    -next_up(-x)
+}
+
+/// `a + b` as an exact pair (sum rounded to nearest, its error).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// Rounds the exact value `hi + lo` (with `|lo|` at most half an f64 ulp of `hi`) to f32.
+fn round_exact(hi: f64, lo: f64, mode: u32) -> f32 {
+    let r = hi as f32;
+    if r.is_infinite() {
+        // Overflow: directed modes stop at the largest finite float on their side.
+        let max = f32::MAX.copysign(r);
+        return match mode {
+            ZERO => max,
+            DOWN if r > 0.0 => max,
+            UP if r < 0.0 => max,
+            _ => r,
+        };
+    }
+    // Exact: `r` is `hi` rounded to 24 bits, so their difference has few bits.
+    let d = hi - r as f64;
+    let diff = d + lo; // the sign of (exact value − r) is exact
+    if diff == 0.0 {
+        return r;
+    }
+    let toward = if diff > 0.0 { next_up(r) } else { next_down(r) };
+    match mode {
+        DOWN => {
+            if diff < 0.0 {
+                toward
+            } else {
+                r
+            }
+        }
+        UP => {
+            if diff > 0.0 {
+                toward
+            } else {
+                r
+            }
+        }
+        ZERO => {
+            if (r > 0.0 && diff < 0.0) || (r < 0.0 && diff > 0.0) {
+                toward
+            } else {
+                r
+            }
+        }
+        _ => {
+            // `hi as f32` rounded `hi`, not `hi + lo`: past the midpoint toward `lo`, the
+            // neighbour is nearer; exactly on it, the even one wins.
+            let half = (toward as f64 - r as f64) / 2.0;
+            let past = (d - half) + lo;
+            let beyond = if diff > 0.0 { past > 0.0 } else { past < 0.0 };
+            if beyond || (past == 0.0 && toward.to_bits() & 1 == 0) {
+                toward
+            } else {
+                r
+            }
+        }
+    }
+}
+
+/// The zero an exact zero result takes: the operands' sign when they agree, else −0 when
+/// rounding down and +0 otherwise (IEEE 754 §6.3).
+fn exact_zero(a_negative: bool, b_negative: bool, mode: u32) -> f32 {
+    if a_negative == b_negative {
+        if a_negative {
+            -0.0
+        } else {
+            0.0
+        }
+    } else if mode == DOWN {
+        -0.0
+    } else {
+        0.0
+    }
+}
+
+/// `a + b` rounded once in `mode`.
+pub fn add(a: f32, b: f32, mode: u32) -> f32 {
+    if !a.is_finite() || !b.is_finite() {
+        return a + b;
+    }
+    let (s, e) = two_sum(a as f64, b as f64);
+    if s == 0.0 && e == 0.0 {
+        return exact_zero(a.is_sign_negative(), b.is_sign_negative(), mode);
+    }
+    round_exact(s, e, mode)
+}
+
+/// `a * b` rounded once in `mode`.
+pub fn mul(a: f32, b: f32, mode: u32) -> f32 {
+    let p = a as f64 * b as f64;
+    if !p.is_finite() || p == 0.0 {
+        return a * b;
+    }
+    round_exact(p, 0.0, mode)
+}
+
+/// `a * b + c` rounded once in `mode` (a fused multiply-add).
+pub fn fma(a: f32, b: f32, c: f32, mode: u32) -> f32 {
+    let p = a as f64 * b as f64;
+    if !p.is_finite() || !c.is_finite() {
+        return (p + c as f64) as f32;
+    }
+    let (s, e) = two_sum(p, c as f64);
+    if s == 0.0 && e == 0.0 {
+        let p_negative = a.is_sign_negative() != b.is_sign_negative();
+        return exact_zero(p_negative, c.is_sign_negative(), mode);
+    }
+    round_exact(s, e, mode)
+}
+
+/// An integer (exact in f64) converted to f32 in `mode`.
+pub fn from_int(x: i64, mode: u32) -> f32 {
+    let hi = x as f64;
+    // i64 values beyond 2^53 are not exact in f64; keep their remainder as the error.
+    let lo = (x - hi as i64) as f64;
+    round_exact(hi, lo, mode)
+}
+
+/// `x` rounded to an integral value in `mode` (the sign of a zero result is `x`'s).
+pub fn round_int(x: f32, mode: u32) -> f32 {
+    if !x.is_finite() || x.abs() >= 8_388_608.0 {
+        return x; // already integral (or NaN/∞)
+    }
+    let t = x as i32; // toward zero
+    let frac = x - t as f32; // exact
+    let r = match mode {
+        ZERO => t,
+        DOWN if frac < 0.0 => t - 1,
+        UP if frac > 0.0 => t + 1,
+        DOWN | UP => t,
+        _ => {
+            let half = frac.abs();
+            let away = if x < 0.0 { t - 1 } else { t + 1 };
+            if half > 0.5 || (half == 0.5 && t % 2 != 0) {
+                away
+            } else {
+                t
+            }
+        }
+    };
+    (r as f32).copysign(x)
+}
+
+/// The float16 (IEEE binary16) in the low 16 bits of `bits`, as f32 (exact).
+pub fn f16_to_f32(bits: u32) -> f32 {
+    const HALF: FloatFormat = FloatFormat { sign: 1, exponent: 5, mantissa: 10, bias: 15, specials: true };
+    HALF.decode((bits & 0xffff) as u64) as f32
+}
+
+/// `x` as float16 bits, rounded to nearest even; too large a value becomes ±∞, NaN a quiet
+/// NaN.
+pub fn f32_to_f16(x: f32) -> u32 {
+    let b = x.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let a = b & 0x7fff_ffff;
+    if a > 0x7f80_0000 {
+        return sign | 0x7e00;
+    }
+    let exp = (a >> 23) as i32 - 127 + 15;
+    if exp >= 31 {
+        return sign | 0x7c00;
+    }
+    let (mant, shift) = if exp <= 0 {
+        // Subnormal (or zero) in float16: the implicit bit joins the mantissa.
+        if exp < -10 {
+            return sign; // below half the smallest subnormal: rounds to zero
+        }
+        ((a & 0x7f_ffff) | 0x80_0000, (14 - exp) as u32)
+    } else {
+        (a & 0x7f_ffff, 13)
+    };
+    let kept = mant >> shift;
+    let rest = mant & ((1 << shift) - 1);
+    let half = 1 << (shift - 1);
+    let round_up = rest > half || (rest == half && kept & 1 == 1);
+    let base = if exp <= 0 { kept } else { ((exp as u32) << 10) | kept };
+    // A carry out of the mantissa steps the exponent, up to ∞: the encoding's order does it.
+    sign | (base + round_up as u32)
+}
+
+/// A subnormal `x` flushed to a zero of its sign.
+pub fn flush_subnormal(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// The square root, correctly rounded (to nearest).
+pub fn sqrt(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    // x = m · 2^e with an integer m; make e even, take the integer root of m · 2^30 and keep
+    // whether it was exact, then scale back by 2^(e/2 − 15).
+    let b = x.to_bits();
+    let (mut m, mut e) = if b >> 23 == 0 {
+        (b as u64, -149i32)
+    } else {
+        (((b & 0x7f_ffff) | 0x80_0000) as u64, (b >> 23) as i32 - 150)
+    };
+    if e % 2 != 0 {
+        m <<= 1;
+        e -= 1;
+    }
+    let n = m << 30;
+    let q = n.isqrt();
+    let sticky = if q * q == n { 0.0 } else { 0.25 };
+    let root = (q as f64 + sticky) * pow2(e / 2 - 15);
+    round_exact(root, 0.0, NEAREST)
+}
+
+/// 2^e for the exponents f64 holds as normal numbers.
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// `n` rounded toward −∞ to an integer, for moderate f64 values.
+fn floor(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
+/// 2^x, to within an ulp or so of the exact value (the hardware's EX2 is an approximation too).
+pub fn exp2(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    if x >= 128.0 {
+        return f32::INFINITY;
+    }
+    if x < -150.0 {
+        return 0.0;
+    }
+    let x = x as f64;
+    let k = floor(x);
+    let f = (x - k) * core::f64::consts::LN_2; // in [0, ln 2)
+                                               // e^f by its Taylor series: 20 terms leave an error far below f32's precision.
+    let (mut term, mut sum) = (1.0f64, 1.0f64);
+    for i in 1..20 {
+        term *= f / i as f64;
+        sum += term;
+    }
+    (sum * pow2(k as i32)) as f32
+}
+
+/// log2(x), to within an ulp or so.
+pub fn log2(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x.is_infinite() {
+        return x;
+    }
+    // x = m · 2^e with m in [√½, √2); ln m = 2·atanh((m − 1)/(m + 1)).
+    let b = (x as f64).to_bits();
+    let mut e = ((b >> 52) & 0x7ff) as i32 - 1023;
+    let mut m = f64::from_bits((b & 0x000f_ffff_ffff_ffff) | (1023u64 << 52));
+    if m > core::f64::consts::SQRT_2 {
+        m /= 2.0;
+        e += 1;
+    }
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let (mut term, mut sum) = (s, 0.0f64);
+    for k in 0..16 {
+        sum += term / (2 * k + 1) as f64;
+        term *= s2;
+    }
+    (e as f64 + 2.0 * sum / core::f64::consts::LN_2) as f32
+}
+
+/// sin and cos of `x` (radians) as f64, after reducing `x` by multiples of π/2.
+fn sin_cos(x: f32) -> (f64, f64) {
+    if !x.is_finite() {
+        return (f64::NAN, f64::NAN);
+    }
+    const PIO2_HI: f64 = 1.570_796_326_734_125_6; // π/2 to 33 bits, exact times small integers
+    const PIO2_LO: f64 = 6.077_100_506_506_192e-11; // π/2 − PIO2_HI
+    let x = x as f64;
+    let k = floor(x * core::f64::consts::FRAC_2_PI + 0.5);
+    let y = (x - k * PIO2_HI) - k * PIO2_LO; // in about [−π/4, π/4]
+    let y2 = y * y;
+    let (mut s, mut c, mut ts, mut tc) = (0.0f64, 0.0f64, y, 1.0f64);
+    for i in 0..12 {
+        s += ts;
+        c += tc;
+        let n = (2 * i + 2) as f64;
+        ts *= -y2 / (n * (n + 1.0));
+        tc *= -y2 / ((n - 1.0) * n);
+    }
+    match (k as i64).rem_euclid(4) {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    }
+}
+
+/// sin(x), to within an ulp or so for moderate arguments.
+pub fn sin(x: f32) -> f32 {
+    sin_cos(x).0 as f32
+}
+
+/// cos(x), to within an ulp or so for moderate arguments.
+pub fn cos(x: f32) -> f32 {
+    sin_cos(x).1 as f32
+}
+
+/// `f` applied to each of the four byte pairs of `a` and `b`.
+fn bytewise(a: u32, b: u32, f: impl Fn(u8, u8) -> u8) -> u32 {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    u32::from_le_bytes([f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])])
+}
+
+/// Four unsigned bytes added with saturation at 255.
+pub fn bytes_add_sat(a: u32, b: u32) -> u32 {
+    bytewise(a, b, u8::saturating_add)
+}
+
+/// Four unsigned bytes subtracted with saturation at 0.
+pub fn bytes_sub_sat(a: u32, b: u32) -> u32 {
+    bytewise(a, b, u8::saturating_sub)
+}
+
+/// The smaller of each byte pair.
+pub fn bytes_min(a: u32, b: u32) -> u32 {
+    bytewise(a, b, core::cmp::min)
+}
+
+/// The larger of each byte pair.
+pub fn bytes_max(a: u32, b: u32) -> u32 {
+    bytewise(a, b, core::cmp::max)
+}
+
+/// Each byte pair multiplied as unsigned normalised bytes: a·b/255 rounded to nearest.
+pub fn bytes_mul(a: u32, b: u32) -> u32 {
+    bytewise(a, b, |x, y| {
+        // t/255 rounded, for t = x·y ≤ 255², as (t + 128 + ((t + 128) >> 8)) >> 8.
+        let t = x as u32 * y as u32 + 128;
+        ((t + (t >> 8)) >> 8) as u8
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+
+    #[test]
+    fn directed_rounding_of_a_sum_brackets_the_exact_value() {
+        // 1 + 2^-30 is not a float: to nearest and down give 1, up gives the next float.
+        let tiny = f32::from_bits(0x3080_0000); // 2^-30
+        assert_eq!(add(1.0, tiny, NEAREST), 1.0);
+        assert_eq!(add(1.0, tiny, DOWN), 1.0);
+        assert_eq!(add(1.0, tiny, UP), f32::from_bits(0x3f80_0001));
+        assert_eq!(add(1.0, -tiny, ZERO), f32::from_bits(0x3f7f_ffff));
+        assert_eq!(add(1.0, -tiny, NEAREST), 1.0);
+        // x − x is +0, except rounding down: −0.
+        assert!(add(1.5, -1.5, NEAREST).is_sign_positive());
+        assert!(add(1.5, -1.5, DOWN).is_sign_negative());
+        // Overflow: to nearest ∞, toward zero the largest float.
+        assert_eq!(add(f32::MAX, f32::MAX, NEAREST), f32::INFINITY);
+        assert_eq!(add(f32::MAX, f32::MAX, ZERO), f32::MAX);
+    }
+
+    #[test]
+    fn directed_rounding_keeps_a_residue_f64_alone_would_lose() {
+        // 1 − 2^-80 is 1 in f64; rounded down in f32 it is the float below 1.
+        let tiny = f32::from_bits(0x0780_0000); // 2^-112
+        assert_eq!(add(1.0, -tiny, DOWN), f32::from_bits(0x3f7f_ffff));
+        assert_eq!(add(1.0, tiny, UP), f32::from_bits(0x3f80_0001));
+        assert_eq!(add(1.0, tiny, NEAREST), 1.0);
+        // 1 + 2^-24 is halfway between 1 and its successor: the even one, 1.
+        assert_eq!(add(1.0, f32::from_bits(0x3380_0000), NEAREST), 1.0);
+        assert_eq!(add(1.0, f32::from_bits(0x3380_0000), UP), f32::from_bits(0x3f80_0001));
+    }
+
+    #[test]
+    fn a_fused_multiply_add_rounds_once() {
+        // (1 + 2^-23)² − 1 = 2^-22 + 2^-46: a separate multiply loses the 2^-46.
+        let a = 1.0 + f32::EPSILON;
+        assert_eq!(fma(a, a, -1.0, NEAREST), 2.0f32.powi(-22) + 2.0f32.powi(-46));
+        assert_eq!(a * a - 1.0, 2.0f32.powi(-22));
+        assert_eq!(fma(a, a, -1.0, NEAREST), a.mul_add(a, -1.0));
+    }
+
+    #[test]
+    fn float16_conversions() {
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+        assert_eq!(f16_to_f32(0x7bff), 65504.0);
+        assert_eq!(f16_to_f32(0x0001), 2.0f32.powi(-24));
+        assert_eq!(f32_to_f16(1.0), 0x3c00);
+        assert_eq!(f32_to_f16(65504.0), 0x7bff);
+        assert_eq!(f32_to_f16(65520.0), 0x7c00, "halfway to 2^16 rounds to even: ∞");
+        assert_eq!(f32_to_f16(1.0 + 2.0f32.powi(-11)), 0x3c00, "a tie rounds to even");
+        assert_eq!(f32_to_f16(1.0 + 3.0 * 2.0f32.powi(-11)), 0x3c02);
+        assert_eq!(f32_to_f16(2.0f32.powi(-24)), 0x0001);
+        assert_eq!(f32_to_f16(2.0f32.powi(-25)), 0x0000, "half the smallest subnormal: even");
+        assert_eq!(f32_to_f16(-0.0), 0x8000);
+    }
+
+    #[test]
+    fn integral_rounding_and_conversions() {
+        assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| round_int(2.5, m)), [2.0, 2.0, 3.0, 2.0]);
+        assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| round_int(-1.5, m)), [-2.0, -2.0, -1.0, -1.0]);
+        assert!(round_int(-0.25, NEAREST).is_sign_negative());
+        // 2^24 + 1 is not a float: down/zero give 2^24, up 2^24 + 2, nearest the even 2^24.
+        let x = (1 << 24) + 1;
+        assert_eq!(
+            [NEAREST, DOWN, UP, ZERO].map(|m| from_int(x, m)),
+            [16777216.0, 16777216.0, 16777218.0, 16777216.0]
+        );
+    }
+
+    #[test]
+    fn special_functions_are_close_to_std() {
+        for x in [0.5f32, 1.0, 2.0, 3.0, 10.0, 1e-3, 123.456] {
+            assert!((sqrt(x) - x.sqrt()).abs() <= f32::EPSILON * x.sqrt(), "sqrt {x}");
+            assert_eq!(sqrt(x), x.sqrt(), "sqrt is correctly rounded");
+            assert!((log2(x) - x.log2()).abs() <= 2.0 * f32::EPSILON * x.log2().abs().max(1.0), "log2 {x}");
+        }
+        for x in [-3.0f32, -0.5, 0.0, 0.7, 1.0, 5.5, 20.0] {
+            assert!((exp2(x) - x.exp2()).abs() <= 2.0 * f32::EPSILON * x.exp2(), "exp2 {x}");
+            assert!((sin(x) - x.sin()).abs() <= 2e-7, "sin {x}");
+            assert!((cos(x) - x.cos()).abs() <= 2e-7, "cos {x}");
+        }
+    }
+
+    #[test]
+    fn byte_lanes() {
+        assert_eq!(bytes_add_sat(0x80ff_0102, 0x8002_0304), 0xffff_0406);
+        assert_eq!(bytes_sub_sat(0x0510_ff00, 0x0620_0101), 0x0000_fe00);
+        assert_eq!(bytes_min(0x10f0_0102, 0x20e0_0201), 0x10e0_0101);
+        assert_eq!(bytes_max(0x10f0_0102, 0x20e0_0201), 0x20f0_0202);
+        // 255·255/255 = 255, 128·255/255 = 128, 128·128/255 = 64.25 → 64, 0 · x = 0.
+        assert_eq!(bytes_mul(0xff80_8000, 0xffff_80ff), 0xff80_4000);
+    }
+}
