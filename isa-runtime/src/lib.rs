@@ -18,6 +18,7 @@
 //!   [`abi::AbiLayout`], their object-safe face;
 //! - [`program`]: program-rule violations reported by validators;
 //! - [`schedule`]: programs of instruction groups behind scheduling control words;
+//! - [`bundle`]: programs of several word streams written as bundles of units (VLIW packets);
 //! - [`interp`]: the trap type of generated interpreters.
 #![no_std]
 #![deny(missing_docs)]
@@ -27,6 +28,7 @@ extern crate alloc;
 
 pub mod abi;
 pub mod bits;
+pub mod bundle;
 pub mod directives;
 pub mod error;
 pub mod expr;

@@ -86,6 +86,10 @@ pub trait Isa: Sync + 'static {
     fn program_end() -> &'static [u128] {
         &[]
     }
+    /// How the target's programs are bundled into several word streams, if they are.
+    fn bundles() -> Option<&'static crate::bundle::Bundles> {
+        None
+    }
 }
 
 /// Sets the target's program-end bit on the last of `words`, if its encoding has one.
@@ -515,7 +519,7 @@ struct Piece<'a> {
 
 /// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
 /// byte, line ends kept, so offsets and line numbers stay those of the source.
-fn blank_comments(source: &str, d: &Dialect) -> String {
+pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
     let mut out = source.as_bytes().to_vec();
     let mut i = 0;
     while i < source.len() {
@@ -598,7 +602,7 @@ fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<
 
 /// The section directive that starts `chunk` (after blanks), if any: whether it starts a data
 /// section, and the bytes up to its end.
-fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
+pub(crate) fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
     let rest = chunk.trim_start();
     let skipped = chunk.len() - rest.len();
     let directives =
