@@ -649,6 +649,84 @@ fn show<T: Isa>(stream: &Stream, alternatives: &[usize], d: &Dialect, dialect: u
 }
 
 impl Program {
+    /// The program as one JSON object: `streams` maps each stream's name to its words as
+    /// 32-bit hex strings in upload order (most significant part of a wider word first);
+    /// `settings` maps each header setting given to its value.
+    pub fn to_json(&self, bundles: &Bundles) -> String {
+        let mut out = String::from("{\"streams\": {");
+        for (i, (stream, words)) in bundles.streams.iter().zip(&self.streams).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(&mut out, stream.name);
+            out.push_str(": [");
+            for (k, part) in stream.parts(words).iter().enumerate() {
+                let _ = write!(out, "{}\"{part:08x}\"", if k > 0 { ", " } else { "" });
+            }
+            out.push(']');
+        }
+        out.push_str("}, \"settings\": {");
+        for (i, (name, value)) in self.settings.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(&mut out, name);
+            let _ = write!(out, ": {value}");
+        }
+        out.push_str("}}");
+        out
+    }
+
+    /// Reads the JSON object [`Program::to_json`] writes; a stream left out is empty, and an
+    /// unknown stream or setting, a part that is not 32-bit hex or parts that do not make
+    /// whole words are errors.
+    pub fn from_json(bundles: &Bundles, text: &str) -> Result<Program, StreamError> {
+        let fail = |m: String| StreamError(m);
+        let value = crate::value::parse_json(text).map_err(|e| fail(alloc::format!("{e}")))?;
+        let mut program =
+            Program { streams: bundles.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+        let entries = |key: &str| -> Result<Vec<(String, crate::value::Value)>, StreamError> {
+            match value.get(key) {
+                None => Ok(Vec::new()),
+                Some(v) => v
+                    .entries()
+                    .map(|e| e.into_iter().map(|(k, v)| (String::from(k), v.clone())).collect())
+                    .ok_or_else(|| fail(alloc::format!("`{key}` is an object"))),
+            }
+        };
+        for (name, words) in entries("streams")? {
+            let Some(i) = bundles.streams.iter().position(|s| s.name == name) else {
+                return Err(fail(alloc::format!("no stream `{name}`")));
+            };
+            let items = words.items().ok_or_else(|| fail(alloc::format!("stream `{name}` is a list")))?;
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                let text = item.as_name().unwrap_or("");
+                let digits = text.strip_prefix("0x").unwrap_or(text);
+                match u32::from_str_radix(digits, 16) {
+                    Ok(p) if !digits.is_empty() => parts.push(p),
+                    _ => return Err(fail(alloc::format!("stream `{name}`: {item:?} is no 32-bit hex word"))),
+                }
+            }
+            let stream = &bundles.streams[i];
+            program.streams[i] = stream.words(&parts).ok_or_else(|| {
+                fail(alloc::format!(
+                    "stream `{name}`: {} parts do not make {}-bit words",
+                    parts.len(),
+                    stream.bits
+                ))
+            })?;
+        }
+        for (name, v) in entries("settings")? {
+            if !bundles.header.contains(&name.as_str()) {
+                return Err(fail(alloc::format!("no header setting `{name}`")));
+            }
+            let v = v.as_u64().ok_or_else(|| fail(alloc::format!("setting `{name}` is a number")))?;
+            program.settings.push((name, v));
+        }
+        Ok(program)
+    }
+
     /// The stream called `name`'s words, if there is such a stream.
     pub fn stream<'p>(&'p self, bundles: &Bundles, name: &str) -> Option<&'p [u128]> {
         let i = bundles.streams.iter().position(|s| s.name == name)?;

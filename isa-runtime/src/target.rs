@@ -1081,6 +1081,17 @@ pub trait Target: Sync {
     );
     /// The target's scheduling control words, if it has them.
     fn schedule(&self) -> Option<&'static Schedule>;
+    /// How the target's programs are bundled into streams, if they are.
+    fn bundles(&self) -> Option<&'static crate::bundle::Bundles>;
+    /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
+    fn assemble_bundles(&self, source: &str, dialect: usize)
+        -> Result<crate::bundle::Program, Vec<AsmError>>;
+    /// Prints a bundled program's streams as bundles ([`crate::bundle::disassemble`]).
+    fn disassemble_bundles(
+        &self,
+        program: &crate::bundle::Program,
+        dialect: usize,
+    ) -> Result<String, crate::bundle::StreamError>;
 }
 
 impl<T: Isa> Target for T {
@@ -1164,6 +1175,23 @@ impl<T: Isa> Target for T {
     }
     fn schedule(&self) -> Option<&'static Schedule> {
         T::schedule()
+    }
+    fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
+        T::bundles()
+    }
+    fn assemble_bundles(
+        &self,
+        source: &str,
+        dialect: usize,
+    ) -> Result<crate::bundle::Program, Vec<AsmError>> {
+        crate::bundle::assemble::<T>(source, dialect)
+    }
+    fn disassemble_bundles(
+        &self,
+        program: &crate::bundle::Program,
+        dialect: usize,
+    ) -> Result<String, crate::bundle::StreamError> {
+        crate::bundle::disassemble::<T>(program, dialect)
     }
 }
 
