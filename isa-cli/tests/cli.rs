@@ -1198,3 +1198,41 @@ fn asm_reads_preludes_before_the_source() {
     assert_code(&o, 1);
     assert!(stderr(&o).contains("missing.qinc"), "{}", stderr(&o));
 }
+
+/// grate's `fs_vs_tests.txt` (tests/data/tegra/): `isa asm` writes its eight streams as one
+/// JSON object with grate's words (facts-tegra-agx.md A.7) and its header settings; `isa
+/// disasm` reads that object back into bundles that assemble to the same object.
+#[test]
+fn tegra_fs_streams_as_json_and_back() {
+    let o = isa(&["targets"]);
+    assert!(stdout(&o).lines().any(|l| l.split_whitespace().next() == Some("tegra_fs")), "{}", stdout(&o));
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/fs_vs_tests.txt");
+    let o = isa(&["asm", "--target", "tegra_fs", program]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert_eq!(
+        json.trim(),
+        concat!(
+            r#"{"streams": {"pseq": ["00000000"], "mfu_sched": ["00000001"], "mfu": ["104e51ba", "00408102"], "#,
+            r#""tex": ["00000000"], "alu_sched": ["00000001"], "alu": ["0001c0c0", "3f41f200", "0001a080", "#,
+            r#""3f41f200", "00014000", "3f41f200", "00012040", "3f41f200"], "alu_complement": ["00000000"], "#,
+            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}}"#
+        )
+    );
+    let dir = scratch("tegra_fs_json");
+    let file = dir.join("p.json");
+    std::fs::write(&file, &json).expect("write json");
+    let o = isa(&["disasm", "--target", "tegra_fs", path_str(&file)]);
+    assert_code(&o, 0);
+    let listing = dir.join("p.txt");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let o = isa(&["asm", "--target", "tegra_fs", path_str(&listing)]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), json);
+    // A mistake is a located error.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n").expect("write");
+    let o = isa(&["asm", "--target", "tegra_fs", path_str(&bad)]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
+}

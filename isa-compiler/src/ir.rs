@@ -70,6 +70,62 @@ pub struct Target {
     /// A one-bit field the assembler sets on a program's last instruction (grate's
     /// end-of-program bit): its name; the formats without it are left alone.
     pub program_end: Option<String>,
+    /// Programs of several word streams written as bundles of units, if the target's are.
+    pub bundles: Option<Bundles>,
+}
+
+/// How a target's programs are bundled: the word streams and the units a bundle holds.
+#[derive(Debug, Clone)]
+pub struct Bundles {
+    /// The word that starts a bundle (`EXEC`).
+    pub keyword: String,
+    /// The streams, in the order they are listed.
+    pub streams: Vec<Stream>,
+    /// The units, in the order a bundle writes them.
+    pub units: Vec<BundleUnit>,
+    /// Names of the header settings (`name = N` outside the bundles).
+    pub header: Vec<String>,
+}
+
+/// One word stream of a bundled program.
+#[derive(Debug, Clone)]
+pub struct Stream {
+    /// Its name.
+    pub name: String,
+    /// Bits per word, a multiple of 32.
+    pub bits: u32,
+    /// The formats its words are read and printed with.
+    pub formats: Vec<FormatId>,
+    /// The word an absent entry is.
+    pub reset: u128,
+    /// A computed stream's word format and its computed fields.
+    pub computed: Option<(FormatId, Vec<ComputedField>)>,
+}
+
+/// A field of a computed stream's word and what it counts.
+#[derive(Debug, Clone)]
+pub struct ComputedField {
+    /// The field's name.
+    pub field: String,
+    /// What it counts.
+    pub measure: isa_runtime::bundle::Measure,
+    /// Index of the unit counted.
+    pub unit: usize,
+}
+
+/// One unit a bundle may hold (its stream's words).
+#[derive(Debug, Clone)]
+pub struct BundleUnit {
+    /// The label that starts it (`MFU:`).
+    pub label: String,
+    /// Index of its stream.
+    pub stream: usize,
+    /// How many times a bundle may hold it; `None`: exactly once (its reset word if absent).
+    pub max: Option<u32>,
+    /// Labels of the words it is made of; empty: one word.
+    pub slots: Vec<String>,
+    /// (slot index, format): a slot that may hold a word of another format instead.
+    pub alternatives: Vec<(usize, FormatId)>,
 }
 
 /// A syntax dialect.

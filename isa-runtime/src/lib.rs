@@ -18,6 +18,7 @@
 //!   [`abi::AbiLayout`], their object-safe face;
 //! - [`program`]: program-rule violations reported by validators;
 //! - [`schedule`]: programs of instruction groups behind scheduling control words;
+//! - [`bundle`]: programs of several word streams written as bundles of units (VLIW packets);
 //! - [`interp`]: the trap type of generated interpreters;
 //! - [`arith`]: IEEE arithmetic in every rounding mode, float16, special functions and byte
 //!   lanes, for the builtins of generated interpreters.
@@ -30,6 +31,7 @@ extern crate alloc;
 pub mod abi;
 pub mod arith;
 pub mod bits;
+pub mod bundle;
 pub mod directives;
 pub mod error;
 pub mod expr;

@@ -86,6 +86,10 @@ pub trait Isa: Sync + 'static {
     fn program_end() -> &'static [u128] {
         &[]
     }
+    /// How the target's programs are bundled into several word streams, if they are.
+    fn bundles() -> Option<&'static crate::bundle::Bundles> {
+        None
+    }
 }
 
 /// Sets the target's program-end bit on the last of `words`, if its encoding has one.
@@ -529,7 +533,7 @@ struct Piece<'a> {
 
 /// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
 /// byte, line ends kept, so offsets and line numbers stay those of the source.
-fn blank_comments(source: &str, d: &Dialect) -> String {
+pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
     let mut out = source.as_bytes().to_vec();
     let mut i = 0;
     while i < source.len() {
@@ -612,7 +616,7 @@ fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<
 
 /// The section directive that starts `chunk` (after blanks), if any: whether it starts a data
 /// section, and the bytes up to its end.
-fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
+pub(crate) fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize)> {
     let rest = chunk.trim_start();
     let skipped = chunk.len() - rest.len();
     let directives =
@@ -1091,6 +1095,17 @@ pub trait Target: Sync {
     );
     /// The target's scheduling control words, if it has them.
     fn schedule(&self) -> Option<&'static Schedule>;
+    /// How the target's programs are bundled into streams, if they are.
+    fn bundles(&self) -> Option<&'static crate::bundle::Bundles>;
+    /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
+    fn assemble_bundles(&self, source: &str, dialect: usize)
+        -> Result<crate::bundle::Program, Vec<AsmError>>;
+    /// Prints a bundled program's streams as bundles ([`crate::bundle::disassemble`]).
+    fn disassemble_bundles(
+        &self,
+        program: &crate::bundle::Program,
+        dialect: usize,
+    ) -> Result<String, crate::bundle::StreamError>;
 }
 
 impl<T: Isa> Target for T {
@@ -1175,6 +1190,23 @@ impl<T: Isa> Target for T {
     }
     fn schedule(&self) -> Option<&'static Schedule> {
         T::schedule()
+    }
+    fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
+        T::bundles()
+    }
+    fn assemble_bundles(
+        &self,
+        source: &str,
+        dialect: usize,
+    ) -> Result<crate::bundle::Program, Vec<AsmError>> {
+        crate::bundle::assemble::<T>(source, dialect)
+    }
+    fn disassemble_bundles(
+        &self,
+        program: &crate::bundle::Program,
+        dialect: usize,
+    ) -> Result<String, crate::bundle::StreamError> {
+        crate::bundle::disassemble::<T>(program, dialect)
     }
 }
 

@@ -1,6 +1,8 @@
 //! `isa asm`: assembles a source text in a dialect into words, written as binary (the
 //! target's byte order) or as hex text. Errors are `FILE:LINE:COL: error: message` with the
-//! source line and a caret under the column.
+//! source line and a caret under the column. A bundled target's program (several word
+//! streams) is written as one JSON object: `streams` (each stream's 32-bit words in hex, in
+//! upload order) and `settings` (the header settings given).
 
 use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
@@ -99,6 +101,31 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
     let mut files = Files { base, search: opts.include, preludes };
+    // A bundled target's program is several streams: written as one JSON object.
+    if let Some(bundles) = target.bundles() {
+        let program = match target.assemble_bundles(&source, dialect) {
+            Ok(p) => p,
+            Err(list) => {
+                let lines: Vec<&str> = source.lines().collect();
+                for e in list.iter().take(SHOWN) {
+                    let line = lines.get(e.line.saturating_sub(1)).copied().unwrap_or("");
+                    complain(format_args!("{}", report(&name, line, e)));
+                }
+                complain(format_args!("isa: {name}: found {}\n", plural(list.len(), "error")));
+                return Ok(Outcome::Failure);
+            }
+        };
+        let json = program.to_json(bundles) + "\n";
+        match opts.out {
+            Some(path) => files::write(path, json.as_bytes())?,
+            None => {
+                let mut out = stdout();
+                out.write_all(json.as_bytes()).map_err(Error::output)?;
+                out.flush().map_err(Error::output)?;
+            }
+        }
+        return Ok(Outcome::Success);
+    }
     let assembled = target.assemble_files(&name, &source, dialect, &mut files, &mut |e, line| {
         errors += 1;
         if errors <= SHOWN {

@@ -3,7 +3,8 @@
 //! control words. A word the dialect cannot show, undecodable ones included, prints as the
 //! dialect's raw directive with the reason as a comment, so the listing assembles back to the
 //! same words; a control word that cannot be read is listed with its group as raw words and
-//! the listing goes on. The command fails when a word did not decode.
+//! the listing goes on. The command fails when a word did not decode. A bundled target's
+//! program is the JSON object of its streams that `isa asm` writes, listed as bundles.
 
 use super::{complain, read_program, stdout};
 use crate::error::{Error, Outcome, Result};
@@ -34,6 +35,15 @@ const PIECE_GROUPS: usize = 4096;
 /// not as labels.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     let name = files::name(opts.file);
+    // A bundled target's program is the JSON object `isa asm` writes: its streams as bundles.
+    if let Some(bundles) = target.bundles() {
+        let text = files::read_text(opts.file)?;
+        let failed = |e: isa_runtime::bundle::StreamError| Error::Failed(format!("{name}: {e}"));
+        let program = isa_runtime::bundle::Program::from_json(bundles, &text).map_err(failed)?;
+        let listing = target.disassemble_bundles(&program, dialect).map_err(failed)?;
+        out_write(&listing)?;
+        return Ok(Outcome::Success);
+    }
     let schedule = !opts.no_schedule && target.schedule().is_some();
     let group = target.schedule().filter(|_| schedule).map_or(1, |s| s.slots as usize + 1);
     let mut out = stdout();
@@ -89,4 +99,11 @@ impl Tally {
         ));
         writeln!(out, "{line}").map_err(Error::output)
     }
+}
+
+/// Writes `text` to standard output.
+fn out_write(text: &str) -> Result<()> {
+    let mut out = stdout();
+    out.write_all(text.as_bytes()).map_err(Error::output)?;
+    out.flush().map_err(Error::output)
 }

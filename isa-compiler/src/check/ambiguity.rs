@@ -7,7 +7,17 @@ use crate::ir;
 /// `slot` names the scheduling slot format, which is not an instruction.
 pub fn check(cx: &mut Checker, t: &ir::Target, slot: Option<&str>) {
     let is_insn = |f: &&ir::Format| Some(f.name.as_str()) != slot;
-    let formats: Vec<&ir::Format> = t.formats.iter().filter(is_insn).collect();
+    // A bundled program's words are read per stream: only formats of one stream can be confused.
+    let groups: Vec<Vec<&ir::Format>> = match &t.bundles {
+        Some(b) => b.streams.iter().map(|s| s.formats.iter().map(|f| &t.formats[f.0]).collect()).collect(),
+        None => vec![t.formats.iter().filter(is_insn).collect()],
+    };
+    for formats in &groups {
+        check_group(cx, t, formats);
+    }
+}
+
+fn check_group(cx: &mut Checker, t: &ir::Target, formats: &[&ir::Format]) {
     for (i, a) in formats.iter().enumerate() {
         for b in &formats[i + 1..] {
             if let Some(word) = common_word(&a.pattern, &b.pattern) {

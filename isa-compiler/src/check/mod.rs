@@ -11,6 +11,7 @@
 
 mod abi;
 mod ambiguity;
+mod bundles;
 mod cond;
 mod families;
 mod fields;
@@ -104,6 +105,7 @@ impl Checker {
             root: None,
             schedule: None,
             program_end: None,
+            bundles: None,
         };
         let targets: Vec<&ast::Target> = file
             .items
@@ -127,6 +129,7 @@ impl Checker {
         let origins = fields::layouts_and_formats(self, file, &mut t);
         layouts::check(self, file, &mut t);
         abi::check(self, file, &mut t);
+        bundles::extract(self, file, &mut t);
         ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &origins, &mut t);
@@ -176,7 +179,7 @@ impl Checker {
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 // Resolved with the layouts and formats.
-                ("root" | "schedule" | "program_end", _) => {}
+                ("root" | "schedule" | "program_end" | "stream" | "bundle", _) => {}
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
                         self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");

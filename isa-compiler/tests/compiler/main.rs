@@ -3,6 +3,7 @@
 //! <module>`.
 
 mod abi_layouts;
+mod bundles;
 mod common;
 mod contract;
 mod diagnostics;

@@ -1,6 +1,7 @@
 //! Targets compiled through `target!` from the specs in `tests/specs`, one binary (one link of
 //! every generated target): run one module with `cargo test -p isa-derive --test derive <module>`.
 
+mod bundles;
 mod placement;
 mod random_specs;
 mod target;

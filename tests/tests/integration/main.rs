@@ -21,6 +21,8 @@ mod sph_reserved;
 mod sph_roundtrip;
 mod sph_validate;
 mod statements_directives;
+mod tegra_fs_programs;
+mod tegra_fs_roundtrip;
 mod tegra_vs_programs;
 mod tegra_vs_roundtrip;
 mod vc4_directives;

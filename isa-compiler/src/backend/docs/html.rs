@@ -79,6 +79,18 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             format(out, f)?;
         }
     }
+    if let Some(b) = &t.bundles {
+        let intro = format!(
+            "A program is {} word streams, written as bundles: each statement starts with {} and holds the units below, in this order, each unit's words going to its stream; a word no syntax shows is written as its 32-bit parts in hex. Header settings: {}.",
+            b.streams.len(),
+            b.keyword,
+            b.header
+        );
+        write!(out, "\n<h2 id=\"streams-and-bundles\">Streams and bundles</h2>\n<p>{}</p>\n", html(&intro))?;
+        let cells = |row: &[String; 4]| row.iter().map(|c| html(c)).collect::<Vec<_>>();
+        table(out, &["Stream", "Bits", "Words", "Reset word"], b.streams.iter().map(cells));
+        table(out, &["Unit", "Stream", "In a bundle", "Slots"], b.units.iter().map(cells));
+    }
     if let Some(s) = &t.schedule {
         write!(
             out,

@@ -53,6 +53,26 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             format(out, f)?;
         }
     }
+    if let Some(b) = &t.bundles {
+        let intro = format!(
+            "A program is {} word streams, written as bundles: each statement starts with {} and holds the units below, in this order, each unit's words going to its stream; a word no syntax shows is written as its 32-bit parts in hex. Header settings: {}.",
+            b.streams.len(),
+            b.keyword,
+            b.header
+        );
+        write!(
+            out,
+            "\n## Streams and bundles\n\n{}\n\n| Stream | Bits | Words | Reset word |\n|---|---|---|---|\n",
+            md(&intro)
+        )?;
+        for row in &b.streams {
+            writeln!(out, "| {} | {} | {} | {} |", md(&row[0]), md(&row[1]), md(&row[2]), md(&row[3]))?;
+        }
+        out.push_str("\n| Unit | Stream | In a bundle | Slots |\n|---|---|---|---|\n");
+        for row in &b.units {
+            writeln!(out, "| {} | {} | {} | {} |", md(&row[0]), md(&row[1]), md(&row[2]), md(&row[3]))?;
+        }
+    }
     if let Some(s) = &t.schedule {
         write!(
             out,

@@ -23,6 +23,7 @@ pub(super) struct Target {
     pub(super) dialect_names: Vec<String>,
     pub(super) formats: Vec<Format>,
     pub(super) schedule: Option<Schedule>,
+    pub(super) bundles: Option<Bundles>,
     pub(super) layouts: Vec<Layout>,
     pub(super) units: Vec<super::abi::Unit>,
     pub(super) abi_layouts: Vec<super::abi::AbiLayout>,
@@ -67,6 +68,17 @@ pub(super) struct Schedule {
     pub(super) pad: String,
     pub(super) default: String,
     pub(super) slot: Format,
+}
+
+/// A bundled target's streams and the units of its bundles; cells are Markdown.
+pub(super) struct Bundles {
+    pub(super) keyword: String,
+    /// The header settings, or `—`.
+    pub(super) header: String,
+    /// Stream, bits, what its words are, reset word.
+    pub(super) streams: Vec<[String; 4]>,
+    /// Label, stream, how many in a bundle, slots.
+    pub(super) units: Vec<[String; 4]>,
 }
 
 /// One row of a format's table.
@@ -293,6 +305,7 @@ impl<'a> Model<'a> {
             dialect_names: t.dialects.iter().map(|d| d.name.clone()).collect(),
             formats: t.formats.iter().zip(&self.format_anchors).map(|(f, a)| self.format(f, a)).collect(),
             schedule: self.schedule(),
+            bundles: self.bundles(),
             layouts: (0..t.layouts.len()).map(|i| self.layout(i)).collect(),
             units: super::abi::units(t),
             abi_layouts: t
@@ -322,6 +335,65 @@ impl<'a> Model<'a> {
             default: format!("{:#x}", placement::default_slot(sch)),
             slot: self.format(&sch.slot, &format!("slot-{}", slug(&sch.slot.name))),
         })
+    }
+
+    /// The streams and bundle units, when the target's programs are bundles.
+    fn bundles(&self) -> Option<Bundles> {
+        let b = self.t.bundles.as_ref()?;
+        let format = |f: &ir::FormatId| code(&self.t.formats[f.0].name);
+        let streams = b
+            .streams
+            .iter()
+            .map(|s| {
+                let words = match &s.computed {
+                    Some((f, fields)) => {
+                        let fields: Vec<String> = fields
+                            .iter()
+                            .map(|c| {
+                                let what = match c.measure {
+                                    isa_runtime::bundle::Measure::Count => "how many",
+                                    isa_runtime::bundle::Measure::First => "index of the first",
+                                };
+                                format!("{} = {what} {}", code(&c.field), code(&b.units[c.unit].label))
+                            })
+                            .collect();
+                        format!("computed {}: {}", format(f), fields.join(", "))
+                    }
+                    None if s.formats.is_empty() => "hex".to_string(),
+                    None => s.formats.iter().map(format).collect::<Vec<_>>().join(", "),
+                };
+                [
+                    code(&s.name),
+                    s.bits.to_string(),
+                    words,
+                    code(&format!("{:#0w$x}", s.reset, w = s.bits as usize / 4 + 2)),
+                ]
+            })
+            .collect();
+        let units = b
+            .units
+            .iter()
+            .map(|u| {
+                let count =
+                    u.max.map_or("once (its reset word when left out)".to_string(), |m| format!("0 to {m}"));
+                let slots = if u.slots.is_empty() {
+                    "—".to_string()
+                } else {
+                    let mut slots: Vec<String> = u.slots.iter().map(|s| code(s)).collect();
+                    for (slot, f) in &u.alternatives {
+                        slots[*slot] = format!("{} (or {})", slots[*slot], format(f));
+                    }
+                    slots.join(", ")
+                };
+                [code(&u.label), code(&b.streams[u.stream].name), count, slots]
+            })
+            .collect();
+        let header = if b.header.is_empty() {
+            "—".to_string()
+        } else {
+            b.header.iter().map(|h| code(h)).collect::<Vec<_>>().join(", ")
+        };
+        Some(Bundles { keyword: code(&b.keyword), header, streams, units })
     }
 
     fn format(&self, f: &ir::Format, anchor: &str) -> Format {

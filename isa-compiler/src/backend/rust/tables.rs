@@ -435,6 +435,7 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(),
     };
+    let bundles = bundles(t);
     out.extend(quote! {
         /// Every encoding's description, in the order the assembler tries them.
         pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
@@ -487,6 +488,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
             #schedule
             #program_end
+            #bundles
         }
 
         impl core::fmt::Display for Instruction {
@@ -523,4 +525,74 @@ pub fn generate(m: &Model) -> TokenStream {
         }
     });
     out
+}
+
+/// `fn bundles()` of a bundled target: its streams and units as runtime statics.
+fn bundles(t: &ir::Target) -> TokenStream {
+    let Some(b) = &t.bundles else { return quote!() };
+    let streams = b.streams.iter().map(|s| {
+        let name = &s.name;
+        let bits = s.bits;
+        let formats = s.formats.iter().map(|f| f.0);
+        let reset = lit(s.reset);
+        let computed = match &s.computed {
+            Some((format, fields)) => {
+                let format = format.0;
+                let fields = fields.iter().map(|c| {
+                    let (field, unit) = (&c.field, c.unit);
+                    let measure = match c.measure {
+                        isa_runtime::bundle::Measure::Count => quote!(Count),
+                        isa_runtime::bundle::Measure::First => quote!(First),
+                    };
+                    quote!(isa_runtime::bundle::Computed {
+                        field: #field,
+                        measure: isa_runtime::bundle::Measure::#measure,
+                        unit: #unit,
+                    })
+                });
+                quote!(Some((#format, &[#(#fields),*])))
+            }
+            None => quote!(None),
+        };
+        quote!(isa_runtime::bundle::Stream {
+            name: #name,
+            bits: #bits,
+            formats: &[#(#formats),*],
+            reset: #reset,
+            computed: #computed,
+        })
+    });
+    let units = b.units.iter().map(|u| {
+        let label = &u.label;
+        let stream = u.stream;
+        let max = match u.max {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        let slots = &u.slots;
+        let alternatives = u.alternatives.iter().map(|(slot, f)| {
+            let f = f.0;
+            quote!((#slot, #f))
+        });
+        quote!(isa_runtime::bundle::Unit {
+            label: #label,
+            stream: #stream,
+            max: #max,
+            slots: &[#(#slots),*],
+            alternatives: &[#(#alternatives),*],
+        })
+    });
+    let keyword = &b.keyword;
+    let header = &b.header;
+    quote! {
+        fn bundles() -> Option<&'static isa_runtime::bundle::Bundles> {
+            static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
+                keyword: #keyword,
+                streams: &[#(#streams),*],
+                units: &[#(#units),*],
+                header: &[#(#header),*],
+            };
+            Some(&BUNDLES)
+        }
+    }
 }

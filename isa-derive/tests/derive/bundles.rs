@@ -1,0 +1,32 @@
+//! Streams and bundles (isa-specs/README.md §2) on a small spec (`tests/specs/packets.isa`):
+//! each unit's word goes to its own stream, the computed header word counts the packet's ALU
+//! words, a unit a packet leaves out is its stream's reset word, and listings read back.
+
+mod packets {
+    isa_derive::target!("tests/specs/packets.isa");
+}
+
+use isa_runtime::bundle;
+use packets::Packets;
+
+#[test]
+fn packets_fill_their_streams() {
+    let p = bundle::assemble::<Packets>("PACKET ALU: add r1 ALU: add r2 ; PACKET MEM: load r3 ;", 0)
+        .expect("assembles");
+    // Streams in declaration order: head, alu, mem.
+    assert_eq!(p.streams, [vec![2, 0], vec![0x0100_0001, 0x0100_0002], vec![0, 0x0200_0003]]);
+    let listing = bundle::disassemble::<Packets>(&p, 0).expect("lists");
+    assert_eq!(listing, "PACKET\n\tALU: add r1\n\tALU: add r2\n;\nPACKET\n\tMEM: load r3\n;\n");
+    assert_eq!(bundle::assemble::<Packets>(&listing, 0), Ok(p));
+}
+
+#[test]
+fn packet_limits_are_errors() {
+    let e =
+        bundle::assemble::<Packets>("PACKET ALU: add r1 ALU: add r2 ALU: add r3 ;", 0).expect_err("3 ALU");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (1, 32, "at most 2 `ALU:` in a bundle"));
+    let e = bundle::assemble::<Packets>("PACKET MEM: add r1 ;", 0).expect_err("add is no MEM word");
+    assert_eq!((e[0].line, e[0].column), (1, 13));
+    let e = bundle::assemble::<Packets>("ALU: add r1 ;", 0).expect_err("no keyword");
+    assert_eq!(e[0].message, "expected `PACKET` to start a bundle");
+}

@@ -1,0 +1,735 @@
+//! Programs made of several word streams, written as bundles (VLIW packets, clauses): each
+//! statement holds a variable set of units, each unit's word goes to its own stream, and
+//! some streams hold words computed from what each bundle holds (schedule words: how many
+//! words of a unit the bundle has and where they start).
+//!
+//! NVIDIA Tegra's fragment pipeline is one such target; Hexagon packets, AMD R600 ALU clauses
+//! and Mali Bifrost clauses have the same shape. The target's spec declares the streams and
+//! the bundle (`stream` and `bundle` target settings); this module is the one assembler and
+//! disassembler for all of them.
+
+use crate::format::Format;
+use crate::syntax::{self, Context};
+use crate::target::{blank_comments, section_directive, Dialect, Isa};
+use crate::AsmError;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+/// What a computed field of a stream's word counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// How many times the unit appears in the bundle.
+    Count,
+    /// How many of the unit's entries earlier bundles hold (where this bundle's start in the
+    /// unit's stream); 0 when the bundle holds none.
+    First,
+}
+
+/// A field of a computed word and what it holds.
+#[derive(Debug)]
+pub struct Computed {
+    /// The field's name in the stream's word format.
+    pub field: &'static str,
+    /// What the field counts.
+    pub measure: Measure,
+    /// Index of the unit (in [`Bundles::units`]) it counts.
+    pub unit: usize,
+}
+
+/// One word stream of a program.
+#[derive(Debug)]
+pub struct Stream {
+    /// The stream's name (`alu_sched`).
+    pub name: &'static str,
+    /// Bits per word (a multiple of 32: words are listed as 32-bit parts).
+    pub bits: u32,
+    /// Indices (in [`Isa::formats`]) of the formats its words are read and printed with.
+    pub formats: &'static [usize],
+    /// The word an absent entry is (a unit the bundle leaves out, a slot left empty).
+    pub reset: u128,
+    /// For a computed stream: the index of its word's format and the fields computed (the
+    /// other fields keep their defaults).
+    pub computed: Option<(usize, &'static [Computed])>,
+}
+
+/// One unit a bundle may hold.
+#[derive(Debug)]
+pub struct Unit {
+    /// The label that starts it in the text (`MFU:`).
+    pub label: &'static str,
+    /// Index of its stream.
+    pub stream: usize,
+    /// How many times a bundle may hold it; `None`: exactly once, its stream's reset word when
+    /// the text leaves it out.
+    pub max: Option<u32>,
+    /// Labels of the words it is made of, each a word of its stream (the stream's reset word
+    /// when left out); empty: the unit is one word, written after its label.
+    pub slots: &'static [&'static str],
+    /// (slot, format index): a slot that may hold a word of another format instead, read when
+    /// the stream's formats do not read the text and printed when they do not print the word.
+    pub alternatives: &'static [(usize, usize)],
+}
+
+/// How a target's programs are bundled.
+#[derive(Debug)]
+pub struct Bundles {
+    /// The word that starts a bundle (`EXEC`).
+    pub keyword: &'static str,
+    /// The streams, in the order they are listed.
+    pub streams: &'static [Stream],
+    /// The units, in the order a bundle writes them.
+    pub units: &'static [Unit],
+    /// Names of the header settings (`name = N` outside the bundles).
+    pub header: &'static [&'static str],
+}
+
+/// An assembled program: each stream's words and the header settings given.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program {
+    /// Each stream's words, in [`Bundles::streams`] order.
+    pub streams: Vec<Vec<u128>>,
+    /// The header settings the text gives, in the order given.
+    pub settings: Vec<(String, u64)>,
+}
+
+impl Stream {
+    /// The stream's words as 32-bit parts, most significant part of each word first.
+    pub fn parts(&self, words: &[u128]) -> Vec<u32> {
+        let n = self.bits / 32;
+        words.iter().flat_map(|w| (0..n).rev().map(move |i| (w >> (32 * i)) as u32)).collect()
+    }
+
+    /// Words from 32-bit parts (most significant first); `None` when the parts do not make
+    /// whole words.
+    pub fn words(&self, parts: &[u32]) -> Option<Vec<u128>> {
+        let n = (self.bits / 32).max(1) as usize;
+        parts.len().is_multiple_of(n).then(|| {
+            parts.chunks(n).map(|c| c.iter().fold(0u128, |w, p| (w << 32) | u128::from(*p))).collect()
+        })
+    }
+}
+
+/// Where a piece of the source is: byte offset and length.
+type Span = (usize, usize);
+
+fn error_at(source: &str, (pos, len): Span, message: String) -> AsmError {
+    let pos = pos.min(source.len());
+    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line = source[..pos].matches('\n').count() + 1;
+    let column = source[line_start..pos].chars().count() + 1;
+    let end = (pos + len).min(source.len());
+    let length = source.get(pos..end).map_or(0, |t| t.chars().count());
+    AsmError { line, column, length, message, file: None, expansion: Vec::new() }
+}
+
+fn same(a: &str, b: &str, ignore_case: bool) -> bool {
+    if ignore_case {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
+}
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Whether `text` starts with the word `word` (not followed by a letter, digit or `_`).
+fn starts_with_word(text: &str, word: &str, ignore_case: bool) -> bool {
+    text.get(..word.len()).is_some_and(|h| same(h, word, ignore_case))
+        && text.as_bytes().get(word.len()).is_none_or(|c| !is_word(*c))
+}
+
+/// Assembles `source` in dialect number `dialect` of a bundled target: header settings,
+/// sections, and one bundle per statement. Every error is returned, each with its line and
+/// column.
+pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<AsmError>> {
+    let mut errors = Vec::new();
+    let Some(b) = T::bundles() else {
+        errors.push(error_at(source, (0, 0), alloc::format!("{} programs are not bundles", T::NAME)));
+        return Err(errors);
+    };
+    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
+    // Comments blanked and line ends made blanks, byte for byte: offsets stay the source's.
+    let text: String = blank_comments(source, d).replace(['\n', '\r', '\t'], " ");
+    let separator = d.separator.unwrap_or(";");
+    let mut program =
+        Program { streams: b.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+    // Per unit, the entries earlier bundles hold.
+    let mut totals = alloc::vec![0u64; b.units.len()];
+    let mut in_data = false;
+    let mut pos = 0;
+    while pos < text.len() {
+        let rest = &text[pos..];
+        let trimmed = rest.trim_start();
+        pos += rest.len() - trimmed.len();
+        if trimmed.is_empty() {
+            break;
+        }
+        if let Some((data, len)) = section_directive(trimmed, d) {
+            in_data = data;
+            pos += len;
+            continue;
+        }
+        if let Some((consumed, setting)) = header_setting(trimmed, b, d) {
+            match setting {
+                Ok(s) => program.settings.push(s),
+                Err((at, message)) => errors.push(error_at(source, (pos + at.0, at.1), message)),
+            }
+            pos += consumed;
+            continue;
+        }
+        let end = trimmed.find(separator).map_or(text.len(), |e| pos + e);
+        if !in_data {
+            if end == text.len() {
+                let message = alloc::format!("the statement does not end with `{separator}`");
+                errors.push(error_at(source, (pos, 0), message));
+            }
+            match bundle::<T>(b, d, dialect, &text[pos..end], &mut totals) {
+                Ok(words) => {
+                    for (stream, w) in words.into_iter().enumerate() {
+                        program.streams[stream].extend(w);
+                    }
+                }
+                Err(list) => {
+                    errors.extend(list.into_iter().map(|(at, m)| error_at(source, (pos + at.0, at.1), m)))
+                }
+            }
+        }
+        pos = end + separator.len();
+    }
+    if errors.is_empty() {
+        Ok(program)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A header setting read (name, value), or where and why its value is wrong.
+type HeaderSetting = Result<(String, u64), (Span, String)>;
+
+/// `name = N` at the start of `text` for a header setting `name`: the bytes it takes and the
+/// setting, or where and why its value is wrong.
+fn header_setting(text: &str, b: &Bundles, d: &Dialect) -> Option<(usize, HeaderSetting)> {
+    let name = b.header.iter().find(|h| starts_with_word(text, h, d.ignore_case))?;
+    let after = &text[name.len()..];
+    let eq = after.trim_start().strip_prefix('=')?;
+    let value_at = text.len() - eq.trim_start().len();
+    let digits = eq.trim_start();
+    let len = digits.bytes().take_while(|c| is_word(*c)).count();
+    let token = &digits[..len];
+    let value = match token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => token.parse().ok(),
+    };
+    let consumed = value_at + len;
+    Some(match value {
+        Some(v) => (consumed, Ok((String::from(*name), v))),
+        None => (consumed, Err(((value_at, len), alloc::format!("`{name}` takes a number")))),
+    })
+}
+
+/// One label found in a bundle's text: where, how long, and which unit (and slot) it opens.
+struct Label {
+    at: usize,
+    len: usize,
+    unit: usize,
+    slot: Option<usize>,
+}
+
+/// The labels of the bundle's units and slots in `text`, in order.
+fn labels(b: &Bundles, text: &str, ignore_case: bool) -> Vec<Label> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !text.is_char_boundary(i) || (i > 0 && is_word(bytes[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let mut best: Option<Label> = None;
+        for (u, unit) in b.units.iter().enumerate() {
+            let names = core::iter::once((None, unit.label))
+                .chain(unit.slots.iter().enumerate().map(|(s, l)| (Some(s), *l)));
+            for (slot, label) in names {
+                let fits = text.get(i..i + label.len()).is_some_and(|h| same(h, label, ignore_case));
+                if fits && best.as_ref().is_none_or(|x| x.len < label.len()) {
+                    best = Some(Label { at: i, len: label.len(), unit: u, slot });
+                }
+            }
+        }
+        match best {
+            Some(l) => {
+                i += l.len;
+                out.push(l);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// A bundle's words per stream, or the errors (span in `text`, message).
+fn bundle<T: Isa>(
+    b: &Bundles,
+    d: &Dialect,
+    dialect: usize,
+    text: &str,
+    totals: &mut [u64],
+) -> Result<Vec<Vec<u128>>, Vec<(Span, String)>> {
+    let mut errors = Vec::new();
+    let lead = text.len() - text.trim_start().len();
+    if !starts_with_word(&text[lead..], b.keyword, d.ignore_case) {
+        let (at, len) = syntax::token_at(text, lead);
+        return Err(alloc::vec![((at, len), alloc::format!("expected `{}` to start a bundle", b.keyword))]);
+    }
+    let body = lead + b.keyword.len();
+    let labels = labels(b, text, d.ignore_case);
+    let labels: Vec<Label> = labels.into_iter().filter(|l| l.at >= body).collect();
+    let first = labels.first().map_or(text.len(), |l| l.at);
+    if !text[body..first].trim().is_empty() {
+        let at = body + (text[body..].len() - text[body..].trim_start().len());
+        let names: Vec<String> = b.units.iter().map(|u| alloc::format!("`{}`", u.label)).collect();
+        let message = alloc::format!("expected a unit ({})", names.join(", "));
+        errors.push(((at, syntax::token_at(text, at).1), message));
+    }
+    let mut words: Vec<Vec<u128>> = b.streams.iter().map(|_| Vec::new()).collect();
+    let mut counts = alloc::vec![0u64; b.units.len()];
+    // The unit being read: its index and the slot words it has so far.
+    let mut open: Option<(usize, Vec<u128>, Vec<bool>)> = None;
+    let mut last_unit: Option<usize> = None;
+    let close = |open: &mut Option<(usize, Vec<u128>, Vec<bool>)>, words: &mut Vec<Vec<u128>>| {
+        if let Some((u, slots, _)) = open.take() {
+            words[b.units[u].stream].extend(slots);
+        }
+    };
+    for (k, l) in labels.iter().enumerate() {
+        let end = labels.get(k + 1).map_or(text.len(), |n| n.at);
+        let unit = &b.units[l.unit];
+        let stream = &b.streams[unit.stream];
+        let content = (l.at + l.len, end);
+        let label_span = (l.at, l.len);
+        match l.slot {
+            None => {
+                close(&mut open, &mut words);
+                if last_unit.is_some_and(|p| p > l.unit) {
+                    let order: Vec<String> =
+                        b.units.iter().map(|u| alloc::format!("`{}`", u.label)).collect();
+                    let message =
+                        alloc::format!("a bundle writes its units in the order {}", order.join(", "));
+                    errors.push((label_span, message));
+                }
+                counts[l.unit] += 1;
+                let max = unit.max.map_or(1, u64::from);
+                if counts[l.unit] > max {
+                    let message = alloc::format!("at most {max} `{}` in a bundle", unit.label);
+                    errors.push((label_span, message));
+                }
+                last_unit = Some(l.unit);
+                if unit.slots.is_empty() {
+                    match word::<T>(stream, &[], d, dialect, text, content) {
+                        Ok(w) => words[unit.stream].push(w),
+                        Err(e) => errors.push(e),
+                    }
+                } else {
+                    if !text[content.0..content.1].trim().is_empty() {
+                        let at = content.0 + (text[content.0..].len() - text[content.0..].trim_start().len());
+                        let names: Vec<String> = unit.slots.iter().map(|s| alloc::format!("`{s}`")).collect();
+                        errors.push((
+                            (at, syntax::token_at(text, at).1),
+                            alloc::format!("expected {}", names.join(", ")),
+                        ));
+                    }
+                    open = Some((
+                        l.unit,
+                        alloc::vec![stream.reset; unit.slots.len()],
+                        alloc::vec![false; unit.slots.len()],
+                    ));
+                }
+            }
+            Some(s) => match open.as_mut().filter(|(u, _, _)| *u == l.unit) {
+                Some((_, slots, seen)) => {
+                    if core::mem::replace(&mut seen[s], true) {
+                        errors.push((
+                            label_span,
+                            alloc::format!("`{}` twice in one `{}`", unit.slots[s], unit.label),
+                        ));
+                    }
+                    let alternatives: Vec<usize> =
+                        unit.alternatives.iter().filter(|(slot, _)| *slot == s).map(|(_, f)| *f).collect();
+                    match word::<T>(stream, &alternatives, d, dialect, text, content) {
+                        Ok(w) => slots[s] = w,
+                        Err(e) => errors.push(e),
+                    }
+                }
+                None => errors
+                    .push((label_span, alloc::format!("`{}` outside a `{}`", unit.slots[s], unit.label))),
+            },
+        }
+    }
+    close(&mut open, &mut words);
+    // Units that are there once per bundle: their reset word when left out.
+    for (u, unit) in b.units.iter().enumerate() {
+        if unit.max.is_none() && counts[u] == 0 {
+            let stream = &b.streams[unit.stream];
+            words[unit.stream].extend(core::iter::repeat_n(stream.reset, unit.slots.len().max(1)));
+        }
+    }
+    // Computed words from what the bundle holds.
+    for (i, stream) in b.streams.iter().enumerate() {
+        let Some((format, fields)) = stream.computed else { continue };
+        let format = T::formats()[format];
+        let mut values: Vec<u64> = format.fields.iter().map(|f| f.fixed.or(f.default).unwrap_or(0)).collect();
+        for c in fields {
+            let Some(index) = format.field(c.field) else { continue };
+            let value = match c.measure {
+                Measure::Count => counts[c.unit],
+                Measure::First if counts[c.unit] == 0 => 0,
+                Measure::First => totals[c.unit],
+            };
+            let field = &format.fields[index];
+            let width: u32 = field.pieces.iter().map(|p| p.width).sum();
+            if width < 64 && value >> width != 0 {
+                let unit = b.units[c.unit].label;
+                let message = alloc::format!(
+                    "`{}` of stream `{}` is {value}, more than its {width} bits hold (too many `{unit}`)",
+                    field.name,
+                    stream.name
+                );
+                errors.push(((lead, b.keyword.len()), message));
+            }
+            values[index] = value;
+        }
+        words[i].push(format.pack(&values));
+    }
+    for (total, count) in totals.iter_mut().zip(&counts) {
+        *total += count;
+    }
+    if errors.is_empty() {
+        Ok(words)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads one word of `stream` from `text[span]`: its 32-bit parts in hex (`0x..., 0x...`),
+/// or the text of one of its formats (then of the `alternatives`).
+fn word<T: Isa>(
+    stream: &Stream,
+    alternatives: &[usize],
+    d: &Dialect,
+    dialect: usize,
+    text: &str,
+    span: Span,
+) -> Result<u128, (Span, String)> {
+    let raw = &text[span.0..span.1];
+    let code = raw.trim();
+    let at = span.0 + (raw.len() - raw.trim_start().len());
+    if code.is_empty() {
+        return Err(((at, 0), String::from("expected the unit's word")));
+    }
+    if let Some(w) = hex_parts(stream, code) {
+        return w.map_err(|m| ((at, code.len()), m));
+    }
+    let none = |_: &str| None;
+    let ctx = Context { pc: 0, labels: &none, ignore_case: d.ignore_case, expression: None };
+    let mut best: Option<syntax::Failure> = None;
+    for &f in stream.formats.iter().chain(alternatives) {
+        let format: &Format = T::formats()[f];
+        let Some(syntax) = format.syntax.get(dialect) else { continue };
+        match syntax::parse(format, syntax, code, &ctx) {
+            Ok(values) => return Ok(format.pack(&values)),
+            Err(failure) => {
+                if best.as_ref().is_none_or(|b| failure.pos > b.pos) {
+                    best = Some(failure);
+                } else if let Some(b) = best.as_mut().filter(|b| b.pos == failure.pos) {
+                    b.expected.extend(failure.expected);
+                }
+            }
+        }
+    }
+    let parts = (stream.bits / 32) as usize;
+    let hex =
+        if parts == 1 { String::from("`0x...`") } else { alloc::format!("{parts} hex parts `0x..., 0x...`") };
+    match best {
+        Some(f) => {
+            let (start, len) = syntax::token_at(code, f.pos);
+            Err(((at + start, len), f.message(code)))
+        }
+        None => Err(((at, code.len()), alloc::format!("expected {hex}"))),
+    }
+}
+
+/// `0x..., 0x...` with one 32-bit part per 32 bits of the stream's word, most significant
+/// first; `None` when the text is not hex.
+fn hex_parts(stream: &Stream, code: &str) -> Option<Result<u128, String>> {
+    let first = code.get(..2)?;
+    if !first.eq_ignore_ascii_case("0x") {
+        return None;
+    }
+    let parts: Vec<&str> = code.split(',').map(str::trim).collect();
+    let n = (stream.bits / 32).max(1) as usize;
+    let mut word = 0u128;
+    for p in &parts {
+        let digits = p.get(2..).filter(|_| p.len() > 2 && p[..2].eq_ignore_ascii_case("0x"))?;
+        let v = u64::from_str_radix(digits, 16).ok().filter(|v| *v >> 32 == 0);
+        let Some(v) = v else {
+            return Some(Err(alloc::format!("`{p}` is not a 32-bit hexadecimal part")));
+        };
+        word = (word << 32) | u128::from(v);
+    }
+    if parts.len() != n {
+        return Some(Err(alloc::format!(
+            "a word of stream `{}` is {n} hex parts, most significant first",
+            stream.name
+        )));
+    }
+    Some(Ok(word))
+}
+
+/// Why a program's streams cannot be written as bundles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamError(pub String);
+
+impl core::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl core::error::Error for StreamError {}
+
+/// Prints a program's streams as bundles in dialect number `dialect`: the header settings,
+/// the code section's directive, then one statement per bundle. The text assembles back to the
+/// same streams; streams the bundles cannot give (computed words that disagree with the units,
+/// lengths that do not fit) are an error.
+pub fn disassemble<T: Isa>(program: &Program, dialect: usize) -> Result<String, StreamError> {
+    let b =
+        T::bundles().ok_or_else(|| StreamError(alloc::format!("{} programs are not bundles", T::NAME)))?;
+    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
+    let fail = |m: String| Err(StreamError(m));
+    if program.streams.len() != b.streams.len() {
+        return fail(alloc::format!("{} streams, {} given", b.streams.len(), program.streams.len()));
+    }
+    // Bundles: as many as the words of a stream that has one per bundle.
+    let per_bundle = b.streams.iter().enumerate().filter_map(|(i, s)| {
+        let once = b.units.iter().any(|u| u.stream == i && u.max.is_none() && u.slots.is_empty());
+        (once || s.computed.is_some()).then_some(i)
+    });
+    let mut n: Option<usize> = None;
+    for i in per_bundle {
+        let len = program.streams[i].len();
+        match n {
+            Some(m) if m != len => {
+                return fail(alloc::format!(
+                    "stream `{}` has {len} words, but the program has {m} bundles",
+                    b.streams[i].name
+                ))
+            }
+            _ => n = Some(len),
+        }
+    }
+    let n = n.unwrap_or(0);
+    // Per bundle and unit: how many times it is there.
+    let mut counts = alloc::vec![alloc::vec![1u64; b.units.len()]; n];
+    for (u, unit) in b.units.iter().enumerate() {
+        if unit.max.is_none() {
+            continue;
+        }
+        let counter = b.streams.iter().enumerate().find_map(|(i, s)| {
+            let (format, fields) = s.computed?;
+            let c = fields.iter().find(|c| c.unit == u && c.measure == Measure::Count)?;
+            Some((i, format, T::formats()[format].field(c.field)?))
+        });
+        let Some((i, format, field)) = counter else {
+            return fail(alloc::format!("no computed word counts `{}`", unit.label));
+        };
+        for (k, c) in counts.iter_mut().enumerate() {
+            c[u] = T::formats()[format].unpack(program.streams[i][k])[field];
+        }
+    }
+    // The words each unit's stream must hold.
+    for (i, stream) in b.streams.iter().enumerate() {
+        if stream.computed.is_some() {
+            continue;
+        }
+        let expected: u64 = b
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.stream == i)
+            .map(|(u, unit)| counts.iter().map(|c| c[u]).sum::<u64>() * unit.slots.len().max(1) as u64)
+            .sum();
+        if expected != program.streams[i].len() as u64 {
+            return fail(alloc::format!(
+                "stream `{}` has {} words, but the schedule words give {expected}",
+                stream.name,
+                program.streams[i].len()
+            ));
+        }
+    }
+    let mut out = String::new();
+    for (name, value) in &program.settings {
+        let _ = writeln!(out, "{name} = {value}");
+    }
+    if let Some(code) = d.code_section {
+        let _ = writeln!(out, "{code}");
+    }
+    let separator = d.separator.unwrap_or(";");
+    let mut next = alloc::vec![0usize; b.streams.len()];
+    for count in &counts {
+        let _ = writeln!(out, "{}", b.keyword);
+        for (u, unit) in b.units.iter().enumerate() {
+            let stream = &b.streams[unit.stream];
+            for _ in 0..count[u] {
+                if unit.slots.is_empty() {
+                    let w = program.streams[unit.stream][next[unit.stream]];
+                    next[unit.stream] += 1;
+                    if unit.max.is_none() && w == stream.reset {
+                        continue;
+                    }
+                    let _ = writeln!(out, "\t{} {}", unit.label, show::<T>(stream, &[], d, dialect, w));
+                    continue;
+                }
+                let _ = writeln!(out, "\t{}", unit.label);
+                for (s, slot) in unit.slots.iter().enumerate() {
+                    let w = program.streams[unit.stream][next[unit.stream]];
+                    next[unit.stream] += 1;
+                    if w == stream.reset {
+                        continue;
+                    }
+                    let alternatives: Vec<usize> =
+                        unit.alternatives.iter().filter(|(x, _)| *x == s).map(|(_, f)| *f).collect();
+                    let _ = writeln!(out, "\t\t{slot} {}", show::<T>(stream, &alternatives, d, dialect, w));
+                }
+            }
+        }
+        let _ = writeln!(out, "{separator}");
+    }
+    // The computed words must be what the units give, or the text would not give them back.
+    let again = assemble::<T>(&out, dialect)
+        .map_err(|e| StreamError(alloc::format!("the printed program does not assemble: {}", e[0])))?;
+    for (i, stream) in b.streams.iter().enumerate() {
+        if let Some(k) =
+            (0..program.streams[i].len()).find(|&k| again.streams[i].get(k) != Some(&program.streams[i][k]))
+        {
+            let given = program.streams[i][k];
+            let made = again.streams[i].get(k).copied().unwrap_or(0);
+            return fail(alloc::format!(
+                "word {k} of stream `{}` is {given:#x}, but the bundles give {made:#x}",
+                stream.name
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// A word of `stream` as text: the first format (stream's, then `alternatives`) whose text
+/// reads back to the word, else its hex parts.
+fn show<T: Isa>(stream: &Stream, alternatives: &[usize], d: &Dialect, dialect: usize, word: u128) -> String {
+    let none = |_: &str| None;
+    let ctx = Context { pc: 0, labels: &none, ignore_case: d.ignore_case, expression: None };
+    for &f in stream.formats.iter().chain(alternatives) {
+        let format: &Format = T::formats()[f];
+        let Some(syntax) = format.syntax.get(dialect) else { continue };
+        let values = format.unpack(word);
+        let fixed = format.fields.iter().zip(&values).all(|(x, v)| x.fixed.is_none_or(|fixed| fixed == *v));
+        let mut text = String::new();
+        if fixed
+            && format.pack(&values) == word
+            && syntax::print(syntax, &values, 0, &mut text)
+            && syntax::parse(format, syntax, text.trim(), &ctx).is_ok_and(|v| format.pack(&v) == word)
+        {
+            return String::from(text.trim());
+        }
+    }
+    let parts: Vec<String> = stream.parts(&[word]).iter().map(|p| alloc::format!("{p:#010x}")).collect();
+    parts.join(", ")
+}
+
+impl Program {
+    /// The program as one JSON object: `streams` maps each stream's name to its words as
+    /// 32-bit hex strings in upload order (most significant part of a wider word first);
+    /// `settings` maps each header setting given to its value.
+    pub fn to_json(&self, bundles: &Bundles) -> String {
+        let mut out = String::from("{\"streams\": {");
+        for (i, (stream, words)) in bundles.streams.iter().zip(&self.streams).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(&mut out, stream.name);
+            out.push_str(": [");
+            for (k, part) in stream.parts(words).iter().enumerate() {
+                let _ = write!(out, "{}\"{part:08x}\"", if k > 0 { ", " } else { "" });
+            }
+            out.push(']');
+        }
+        out.push_str("}, \"settings\": {");
+        for (i, (name, value)) in self.settings.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(&mut out, name);
+            let _ = write!(out, ": {value}");
+        }
+        out.push_str("}}");
+        out
+    }
+
+    /// Reads the JSON object [`Program::to_json`] writes; a stream left out is empty, and an
+    /// unknown stream or setting, a part that is not 32-bit hex or parts that do not make
+    /// whole words are errors.
+    pub fn from_json(bundles: &Bundles, text: &str) -> Result<Program, StreamError> {
+        let fail = |m: String| StreamError(m);
+        let value = crate::value::parse_json(text).map_err(|e| fail(alloc::format!("{e}")))?;
+        let mut program =
+            Program { streams: bundles.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+        let entries = |key: &str| -> Result<Vec<(String, crate::value::Value)>, StreamError> {
+            match value.get(key) {
+                None => Ok(Vec::new()),
+                Some(v) => v
+                    .entries()
+                    .map(|e| e.into_iter().map(|(k, v)| (String::from(k), v.clone())).collect())
+                    .ok_or_else(|| fail(alloc::format!("`{key}` is an object"))),
+            }
+        };
+        for (name, words) in entries("streams")? {
+            let Some(i) = bundles.streams.iter().position(|s| s.name == name) else {
+                return Err(fail(alloc::format!("no stream `{name}`")));
+            };
+            let items = words.items().ok_or_else(|| fail(alloc::format!("stream `{name}` is a list")))?;
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                let text = item.as_name().unwrap_or("");
+                let digits = text.strip_prefix("0x").unwrap_or(text);
+                match u32::from_str_radix(digits, 16) {
+                    Ok(p) if !digits.is_empty() => parts.push(p),
+                    _ => return Err(fail(alloc::format!("stream `{name}`: {item:?} is no 32-bit hex word"))),
+                }
+            }
+            let stream = &bundles.streams[i];
+            program.streams[i] = stream.words(&parts).ok_or_else(|| {
+                fail(alloc::format!(
+                    "stream `{name}`: {} parts do not make {}-bit words",
+                    parts.len(),
+                    stream.bits
+                ))
+            })?;
+        }
+        for (name, v) in entries("settings")? {
+            if !bundles.header.contains(&name.as_str()) {
+                return Err(fail(alloc::format!("no header setting `{name}`")));
+            }
+            let v = v.as_u64().ok_or_else(|| fail(alloc::format!("setting `{name}` is a number")))?;
+            program.settings.push((name, v));
+        }
+        Ok(program)
+    }
+
+    /// The stream called `name`'s words, if there is such a stream.
+    pub fn stream<'p>(&'p self, bundles: &Bundles, name: &str) -> Option<&'p [u128]> {
+        let i = bundles.streams.iter().position(|s| s.name == name)?;
+        self.streams.get(i).map(Vec::as_slice)
+    }
+}

@@ -1,0 +1,154 @@
+//! The Tegra fragment target (`isa-specs/tegra_fs.isa`) on grate's 10 fragment programs
+//! (grate-driver/grate `tests/grate/asm/*_fs*.txt`, `fs_*.txt`, copied to `tests/data/tegra/`
+//! with grate's licence): every one assembles into its eight streams, the words grate's
+//! assembler makes (facts-tegra-agx.md A.4-A.7, worked from `fragment_asm.h`/`fragment_asm.y`
+//! and `grate-asm.c`) come out stream by stream, and the listing assembles back to the same
+//! streams.
+
+use isa_generated::tegra_fs::TegraFs;
+use isa_runtime::bundle::{self, Program};
+use isa_runtime::target::Isa;
+
+/// The 10 fragment programs.
+const PROGRAMS: &[&str] = &[
+    "cube2_fs.txt",
+    "cube2_grate_fs.txt",
+    "filter_quad_fs.txt",
+    "fs_mfu_tests.txt",
+    "fs_uniform.txt",
+    "fs_vs_tests.txt",
+    "sky_fs.txt",
+    "stencil_test_fs.txt",
+    "stencil_test_fs2.txt",
+    "texture_wrap_fs.txt",
+];
+
+fn program(name: &str) -> String {
+    let path = format!("{}/data/tegra/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn assemble(name: &str) -> Program {
+    bundle::assemble::<TegraFs>(&program(name), 0).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// Stream `name` of `p` as grate uploads it: 32-bit words, high part of 64-bit words first.
+fn stream(p: &Program, name: &str) -> Vec<u32> {
+    let b = TegraFs::bundles().expect("tegra_fs is bundled");
+    let i = b.streams.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no stream {name}"));
+    b.streams[i].parts(&p.streams[i])
+}
+
+/// Every program assembles, and its listing assembles back to the same streams.
+#[test]
+fn every_fragment_program_assembles_and_lists_back() {
+    for name in PROGRAMS {
+        let p = assemble(name);
+        let bundles = program(name).matches("EXEC").count();
+        assert_eq!(stream(&p, "pseq").len(), bundles, "{name}");
+        let listing = bundle::disassemble::<TegraFs>(&p, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p), "{name}:\n{listing}");
+    }
+}
+
+/// `fs_vs_tests.txt`: grate's words (facts A.7, matching the blob trace in grate's
+/// `host1x-gr3d.c`).
+#[test]
+fn fs_vs_tests_is_grates_words() {
+    let p = assemble("fs_vs_tests.txt");
+    assert_eq!(stream(&p, "pseq"), [0]);
+    assert_eq!(stream(&p, "mfu_sched"), [1]);
+    assert_eq!(stream(&p, "mfu"), [0x104E51BA, 0x00408102]);
+    assert_eq!(stream(&p, "tex"), [0]);
+    assert_eq!(stream(&p, "alu_sched"), [1]);
+    assert_eq!(
+        stream(&p, "alu"),
+        [0x0001C0C0, 0x3F41F200, 0x0001A080, 0x3F41F200, 0x00014000, 0x3F41F200, 0x00012040, 0x3F41F200]
+    );
+    assert_eq!(stream(&p, "alu_complement"), [0]);
+    assert_eq!(stream(&p, "dw"), [0x00028005]);
+    assert_eq!(p.settings, [("alu_buffer_size".to_string(), 1), ("pseq_to_dw_exec_nb".to_string(), 1)]);
+}
+
+/// `texture_wrap_fs.txt` (facts A.7): two bundles, the first with the MFU and ALU0/1, the
+/// second with the texture fetch and the store; units a bundle leaves out are their reset
+/// words (0, and grate's ALU NOP `000FE7E8 3E41F200` for ALU2/3).
+#[test]
+fn texture_wrap_fs_is_grates_words() {
+    let p = assemble("texture_wrap_fs.txt");
+    assert_eq!(stream(&p, "pseq"), [0, 0]);
+    assert_eq!(stream(&p, "mfu_sched"), [1, 0]);
+    assert_eq!(stream(&p, "mfu"), [0x104E51BA, 0x00000102]);
+    assert_eq!(stream(&p, "tex"), [0, 0x420]);
+    // One ALU instruction in the first bundle: count 1 at address 0; none in the second.
+    assert_eq!(stream(&p, "alu_sched"), [1, 0]);
+    assert_eq!(
+        stream(&p, "alu"),
+        [0x00006000, 0x40021000, 0x0000E040, 0x40021000, 0x000FE7E8, 0x3E41F200, 0x000FE7E8, 0x3E41F200]
+    );
+    assert_eq!(stream(&p, "alu_complement"), [0, 0]);
+    assert_eq!(stream(&p, "dw"), [0, 0x00028005]);
+}
+
+/// `fs_mfu_tests.txt` (facts A.7): the MFU schedule words of bundles holding 1, 3 and 2 MFU
+/// instructions are count | first << 2 = 0x01, 0x07 (3 at 1) and 0x12 (2 at 4), as
+/// fragment_asm.y's `MFU_INSTRUCTIONS` computes them; `ALU3: imm0 = 0.5` puts fp20 0.5
+/// (0x3C000) into bits 4..23 of the reset word and swaps its halves: `3E3C0000 000FE7E8`.
+#[test]
+fn fs_mfu_tests_schedules_and_immediates() {
+    let p = assemble("fs_mfu_tests.txt");
+    assert_eq!(stream(&p, "mfu_sched"), [0x01, 0x07, 0x12]);
+    assert_eq!(stream(&p, "mfu").len(), 12);
+    // One ALU instruction in bundles 1 and 3: the second at address 1 (1 | 1 << 2).
+    assert_eq!(stream(&p, "alu_sched"), [0x01, 0x00, 0x05]);
+    assert_eq!(stream(&p, "alu")[6..8], [0x3E3C0000, 0x000FE7E8]);
+    // `sfu: rcp r3` alone: opcode 1 at bits 54..57, register 3 at 58..63 of the high part.
+    assert_eq!(stream(&p, "mfu")[2..4], [1 << 22 | 3 << 26, 0]);
+}
+
+/// `store stencil` (stencil_test_fs2.txt): enable, render target 2, stencil write and the 2
+/// grate writes into bits 16..31 (fragment_asm.y `DW_INSTRUCTION`): 0x00020409.
+#[test]
+fn store_stencil_is_grates_word() {
+    let p = assemble("stencil_test_fs2.txt");
+    assert_eq!(stream(&p, "dw"), [0, 1 | 2 << 2 | 1 << 10 | 2 << 16]);
+    assert_eq!(stream(&p, "dw")[1], 0x00020409);
+}
+
+/// grate's limits and mistakes are errors with line and column, and nothing panics.
+#[test]
+fn limits_are_located_errors() {
+    let four = "EXEC\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n;\n";
+    let e = bundle::assemble::<TegraFs>(four, 0).expect_err("four MFU");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (5, 2, "at most 3 `MFU:` in a bundle"));
+    let order = "EXEC\n DW: store rt1, r2, r3\n TEX: NOP\n;\n";
+    let e = bundle::assemble::<TegraFs>(order, 0).expect_err("order");
+    assert_eq!((e[0].line, e[0].column), (3, 2));
+    let twice = "EXEC ALU: ALU0: MAD r0.lh, r0, u0, u1 ALU0: MAD r0.lh, r0, u0, u1 ;";
+    let e = bundle::assemble::<TegraFs>(twice, 0).expect_err("twice");
+    assert_eq!(e[0].message, "`ALU0:` twice in one `ALU:`");
+    let bad = "EXEC\n ALU: ALU0: MAD r0.lh, r0, u0, q1\n;";
+    let e = bundle::assemble::<TegraFs>(bad, 0).expect_err("bad operand");
+    assert_eq!((e[0].line, e[0].column), (2, 32));
+    let open = "EXEC TEX: NOP";
+    let e = bundle::assemble::<TegraFs>(open, 0).expect_err("no separator");
+    assert_eq!(e[0].message, "the statement does not end with `;`");
+    for text in ["", "EXEC", ";", "EXEC ALU: ;", "EXEC MFU: ;", "alu_buffer_size = x", "EXEC ALU3: 0x1;"] {
+        let _ = bundle::assemble::<TegraFs>(text, 0);
+    }
+}
+
+/// Raw words: a unit grate writes in hex (`PSEQ: 0x...`, `ALU_COMPLEMENT:`, `MFU: hi, lo`)
+/// stays exactly as written, and lists back in hex.
+#[test]
+fn hex_units_round_trip() {
+    let text = "EXEC PSEQ: 0x12345678 MFU: 0x00000001, 0xffffffff ALU_COMPLEMENT: 0xabc DW: 0x00000002 ;";
+    let p = bundle::assemble::<TegraFs>(text, 0).expect("hex units");
+    assert_eq!(stream(&p, "pseq"), [0x12345678]);
+    assert_eq!(stream(&p, "mfu"), [0x00000001, 0xffffffff]);
+    assert_eq!(stream(&p, "alu_complement"), [0xabc]);
+    assert_eq!(stream(&p, "dw"), [2]);
+    let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
+    assert!(listing.contains("PSEQ: 0x12345678"), "{listing}");
+    assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p));
+}
