@@ -422,6 +422,8 @@ fn find_leading_one_and_predicate_logic() {
     assert_eq!(p[4], and(xor(p0, p1), !p1), "PSETP.XOR.AND P4, P5, P0, P1, !P1");
     assert_eq!(p[5], and(!xor(p0, p1), !p1));
     assert_eq!(p[6], xor(or(p1, p1), p0), "PSETP.OR.XOR P6, PT, P1, P1, P0");
+}
+
 // ---- Rounding, FTZ, special functions, conversions, XMAD and memory ------------------------
 
 /// Runs `source` with R0.. set to `regs`; returns the machine.
