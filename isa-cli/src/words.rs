@@ -219,8 +219,12 @@ pub fn parse_hex_text(
     }
 }
 
-/// Splits `bytes` into the target's words; a trailing partial word is an error.
+/// Splits `bytes` into the target's words; a trailing partial word is an error. Instructions
+/// of different lengths are read one after another, each as long as its first bytes say.
 pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, String> {
+    if target.variable_length() {
+        return Ok(target.split_stream(bytes));
+    }
     let size = word_bytes(target.word_bits());
     if size == 0 || size > 16 {
         return Err(format!(
@@ -242,6 +246,9 @@ pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, Strin
 
 /// The words as bytes in the target's byte order.
 pub fn to_binary(words: &[u128], target: &dyn Target) -> Vec<u8> {
+    if target.variable_length() {
+        return target.join_stream(words);
+    }
     let size = word_bytes(target.word_bits());
     let mut out = Vec::with_capacity(words.len() * size);
     for w in words {

@@ -51,6 +51,14 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         let program = read_program(opts.file, true, target)?;
         list(&program, 0, &mut out)?;
         program.len()
+    } else if target.variable_length() {
+        // A stream of instructions of different lengths is split from its start: read whole.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut files::open(opts.file)?, &mut bytes)
+            .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        let program = target.split_stream(&bytes);
+        list(&program, 0, &mut out)?;
+        program.len()
     } else {
         // Targets whose words cannot be read as bytes are refused before any output, and so is a
         // file whose size is not a whole number of words.

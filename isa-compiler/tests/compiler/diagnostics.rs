@@ -370,3 +370,23 @@ fn an_enum_without_values_is_an_error() {
     assert!(d.contains("bad.isa:5:6"), "{d}");
     assert!(d.contains("its format would never decode"), "{d}");
 }
+
+#[test]
+fn bad_lengths() {
+    // Lengths not ascending to the format's width; a length field past the shortest length; a
+    // length field in a data layout.
+    insta::assert_snapshot!(diagnose(&spec(
+        "format a : 32 {\n    op: u7 @ 6:0 is 1\n    l: bool @ 7 length { 32, 16 }\n    x: u24 @ 31:8\n    syntax asm { \"a\" }\n}\n\
+         format b : 32 {\n    op: u7 @ 6:0 is 2\n    l: bool @ 20 length { 16, 32 }\n    x: u24 @ [31:21, 19:7]\n    syntax asm { \"b\" }\n}\n\
+         layout d : 8 {\n    l: bool @ 0 length { 8 }\n    unused @ 7:1\n}\n"
+    )));
+}
+
+#[test]
+fn variable_length_needs_little_endian() {
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 32\n    byte_order big\n    dialect asm\n}\n\
+         format short : 16 {\n    op: u16 @ 15:0 is 1\n    syntax asm { \"s\" }\n}\n\
+         format long {\n    op: u16 @ 15:0 is 2\n    x: u16 @ 31:16\n    syntax asm { \"l\" }\n}\n"
+    ));
+}

@@ -4,3 +4,4 @@
 mod placement;
 mod random_specs;
 mod target;
+mod varlen;

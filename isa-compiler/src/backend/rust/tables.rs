@@ -435,6 +435,30 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(),
     };
+    // Instructions of different lengths: how long each encoding's are.
+    let lengths = if t.variable_length() {
+        quote! {
+            fn lengths() -> &'static [isa_runtime::format::Length] {
+                LENGTHS
+            }
+        }
+    } else {
+        quote!()
+    };
+    if t.variable_length() {
+        let entries = t.formats.iter().map(|f| {
+            let pieces = f.length.iter().flat_map(|l| &f.field(l.field).pieces).map(|p| {
+                let (lo, w) = (lit(p.lo.into()), lit(p.width.into()));
+                quote!(Piece { lo: #lo, width: #w })
+            });
+            let bits = f.lengths().into_iter().map(|b| lit(b.into()));
+            quote!(isa_runtime::format::Length { field: &[#(#pieces),*], bits: &[#(#bits),*] })
+        });
+        out.extend(quote! {
+            /// Per encoding (as [`FORMATS`]), how long its instructions are.
+            pub static LENGTHS: &[isa_runtime::format::Length] = &[#(#entries),*];
+        });
+    }
     out.extend(quote! {
         /// Every encoding's description, in the order the assembler tries them.
         pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
@@ -487,6 +511,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
             #schedule
             #program_end
+            #lengths
         }
 
         impl core::fmt::Display for Instruction {
