@@ -5,11 +5,11 @@
 use isa_runtime::target::{self, Isa, Target};
 use isa_runtime::{DecodeError, EncodeError};
 
-mod varlen {
+mod spec {
     isa_derive::target!("tests/specs/varlen.isa");
 }
 
-use varlen::{Instruction, Movi, Varlen};
+use spec::{Instruction, Movi, Varlen};
 
 /// `movi r1, 0x1234` (4 bytes), `halt` (2), `movi r1, 0x12345` (6), worked by hand: opcode
 /// 0x62 in byte 0, `dst` in bits 14:8, the length bit 15, the immediate from bit 16.
@@ -30,7 +30,7 @@ fn a_short_form_reads_its_tail_as_zero() {
     // The bytes after a 4-byte `movi` (here 0xffff) belong to the next instruction.
     let short = Instruction::decode(0xffff_1234_0162).unwrap();
     assert_eq!(short, Instruction::Movi(Movi { dst: 1, l: false, imm: 0x1234 }));
-    assert_eq!(varlen::disassemble(0xffff_1234_0162, None).unwrap(), "movi r1, 0x1234");
+    assert_eq!(spec::disassemble(0xffff_1234_0162, None).unwrap(), "movi r1, 0x1234");
     let long = Instruction::decode(0x0001_2345_8162).unwrap();
     assert_eq!(long, Instruction::Movi(Movi { dst: 1, l: true, imm: 0x12345 }));
 }

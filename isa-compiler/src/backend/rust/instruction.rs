@@ -267,6 +267,12 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(Instruction::#n(x) => x.to_word()),
     });
+    // The length checks widen the word, which may already be a `u128`.
+    let encode_allow = if t.formats.iter().any(|f| f.length.is_some()) {
+        quote!(#[allow(clippy::unnecessary_cast)])
+    } else {
+        quote!()
+    };
     let index_arms = names.iter().enumerate().map(|(i, n)| {
         let i = lit(i as u128);
         quote!(Instruction::#n(_) => #i)
@@ -296,6 +302,7 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             /// Encodes the instruction; values that do not fit their fields are errors.
+            #encode_allow
             pub fn encode(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
                 match self {
                     #(#encode_arms,)*

@@ -398,12 +398,14 @@ pub fn generate(m: &Model) -> TokenStream {
         quote!()
     };
     // A 128-bit target's words are the runtime's: nothing to narrow or widen.
-    let (encode_body, wide_word) = if t.word_bits == 128 {
+    // Words of 65 to 128 bits are all `u128`.
+    let runtime_word = word_ty.to_string() == "u128";
+    let (encode_body, wide_word) = if runtime_word {
         (quote!(insn.encode()), quote!(word))
     } else {
         (quote!(insn.encode().map(u128::from)), quote!(word as u128))
     };
-    let (decode_body, match_body) = if t.word_bits == 128 {
+    let (decode_body, match_body) = if runtime_word {
         (quote!(Instruction::decode(word)), quote!(Instruction::match_format(word)))
     } else {
         (
