@@ -495,10 +495,13 @@ impl Target {
         &self.properties[id.0]
     }
 
-    /// Whether instructions differ in length (some encoding is shorter than the word, or
-    /// picks its length from a field): programs are then byte streams.
+    /// Whether instructions differ in length (encodings up to the word differ in width, or
+    /// one picks its length from a field): programs are then byte streams. One encoding
+    /// narrower than its word (a bitfield of `target!`) is one length.
     pub fn variable_length(&self) -> bool {
-        self.formats.iter().any(|f| f.length.is_some() || f.width < self.word_bits)
+        let mut widths = self.formats.iter().map(|f| f.width).filter(|w| *w <= self.word_bits);
+        let first = widths.next();
+        self.formats.iter().any(|f| f.length.is_some()) || widths.any(|w| Some(w) != first)
     }
 
     /// Every format with its id, in declaration order.

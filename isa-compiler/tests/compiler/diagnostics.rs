@@ -390,3 +390,14 @@ fn variable_length_needs_little_endian() {
          format long {\n    op: u16 @ 15:0 is 2\n    x: u16 @ 31:16\n    syntax asm { \"l\" }\n}\n"
     ));
 }
+
+#[test]
+fn ambiguity_across_lengths() {
+    // A 2-byte and a 4-byte encoding that a stream's first bytes could both start: 0x88 is `a`,
+    // and the first 4 bytes of `b` with x = 8.
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 32\n    byte_order little\n    dialect asm\n}\n\
+         format a : 16 {\n    op: u8 @ 7:0 is 0x88\n    unused @ 15:8\n    syntax asm { \"a\" }\n}\n\
+         format b {\n    op: u4 @ 3:0 is 8\n    x: u28 @ 31:4\n    syntax asm { \"b \" {x} }\n}\n"
+    ));
+}
