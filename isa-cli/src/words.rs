@@ -290,8 +290,28 @@ pub fn parse_hex_text(
     }
 }
 
-/// Splits `bytes` into the target's words; a trailing partial word is an error.
+/// Bytes in memory order from hex text (`e2 00 34 12`, `e2003412`; blanks and `_` ignored).
+pub fn bytes_from_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'_').collect();
+    if !digits.len().is_multiple_of(2) {
+        return Err(format!("`{}` is not a whole number of bytes", text.trim()));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let hex = std::str::from_utf8(pair).ok();
+            hex.and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("`{}` is not hex bytes", text.trim()))
+        })
+        .collect()
+}
+
+/// Splits `bytes` into the target's words; a trailing partial word is an error. Instructions
+/// of different lengths are read one after another, each as long as its first bytes say.
 pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, String> {
+    if target.variable_length() {
+        return Ok(target.split_stream(bytes));
+    }
     let size = word_bytes(target.word_bits());
     if size == 0 || size > 16 {
         return Err(format!(

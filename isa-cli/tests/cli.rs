@@ -1236,3 +1236,45 @@ fn tegra_fs_streams_as_json_and_back() {
     assert_code(&o, 1);
     assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
 }
+
+// ---- A target whose instructions differ in length ---------------------------------------------
+
+/// applegpu's bytes (dougallj/applegpu `disassemble.py` walks the same stream): a 4-byte and a
+/// 6-byte `mov_imm`, `get_sr` (4), `wait` (2), `stop` (2).
+const AGX_STREAM: &str = "e2003412628034120010720914003801 8800";
+
+#[test]
+fn agx_byte_streams_disassemble_assemble_and_decode() {
+    let dir = scratch("agx_byte_streams");
+    let code: Vec<u8> = (0..AGX_STREAM.replace(' ', "").len() / 2)
+        .map(|i| u8::from_str_radix(&AGX_STREAM.replace(' ', "")[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect();
+    let bin = dir.join("prog.bin");
+    std::fs::write(&bin, &code).expect("write binary");
+    let o = isa(&["disasm", "--target", "agx", "--address", path_str(&bin)]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let addresses: Vec<&str> = text.lines().map(|l| l.split(':').next().unwrap_or("")).collect();
+    assert_eq!(addresses, ["00000000", "00000004", "0000000a", "0000000e", "00000010"], "{text}");
+    assert!(text.contains("mov_imm          r32l, 4660"), "{text}");
+    assert!(text.contains("get_sr           r2, sr20 (core_index)"), "{text}");
+
+    // The listing assembles back to the same bytes, each instruction as long as before.
+    let o = isa(&["disasm", "--target", "agx", path_str(&bin)]);
+    let src = dir.join("prog.s");
+    std::fs::write(&src, stdout(&o)).expect("write listing");
+    let again = dir.join("again.bin");
+    let o = isa(&["asm", "--target", "agx", path_str(&src), "-o", path_str(&again)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&again).expect("read binary"), code);
+
+    // `decode`: an argument is bytes in memory order, one line (with its length) per instruction.
+    let o = isa(&["decode", "--target", "agx", "--json", "e2003412628034120010"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with(r#"{"word":"e2003412","length":4,"instruction":"mov_imm16""#), "{out}");
+    assert!(lines[1].starts_with(r#"{"word":"628034120010","length":6,"instruction":"mov_imm16""#), "{out}");
+    assert!(lines[1].contains(r#""dst":32"#), "{out}");
+}

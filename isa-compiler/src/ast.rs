@@ -350,6 +350,8 @@ pub struct Field {
     pub element_defaults: Vec<Expr>,
     /// A `view`: a read-only name for bits other fields own.
     pub view: bool,
+    /// `length { 32, 48 }`: the field's value picks the instruction's length in bits.
+    pub lengths: Option<(Vec<u64>, Span)>,
     /// Where.
     pub span: Span,
 }

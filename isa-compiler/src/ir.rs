@@ -486,8 +486,28 @@ pub struct Format {
     /// `reserved "why"`: the hardware reserves these words. The printers show them (Mesa
     /// prints reserved load-immediate modes), the typed decoder reports no encoding.
     pub reserved: Option<String>,
+    /// A field whose value picks the instruction's length (`length { 32, 48 }`); without
+    /// one, every instruction of the encoding is `width` bits long.
+    pub length: Option<LengthField>,
     /// Where.
     pub span: Span,
+}
+
+/// `l: bool @ 15 length { 32, 48 }`: value `v` of the field makes the instruction
+/// `bits[v]` bits long; the bits past its end read as zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LengthField {
+    /// The field.
+    pub field: FieldId,
+    /// Length in bits per value, ascending; the last is the format's width.
+    pub bits: Vec<u32>,
+}
+
+impl Format {
+    /// The lengths in bits an instruction of this encoding may have, shortest first.
+    pub fn lengths(&self) -> Vec<u32> {
+        self.length.as_ref().map_or_else(|| vec![self.width], |l| l.bits.clone())
+    }
 }
 
 /// One field slot: a field, or one element of an array field.
@@ -529,6 +549,15 @@ impl Target {
     /// Property `id`.
     pub fn property(&self, id: PropertyId) -> &Property {
         &self.properties[id.0]
+    }
+
+    /// Whether instructions differ in length (encodings up to the word differ in width, or
+    /// one picks its length from a field): programs are then byte streams. One encoding
+    /// narrower than its word (a bitfield of `target!`) is one length.
+    pub fn variable_length(&self) -> bool {
+        let mut widths = self.formats.iter().map(|f| f.width).filter(|w| *w <= self.word_bits);
+        let first = widths.next();
+        self.formats.iter().any(|f| f.length.is_some()) || widths.any(|w| Some(w) != first)
     }
 
     /// Every format with its id, in declaration order.

@@ -76,6 +76,7 @@ fn describe(r: Rule) -> String {
         Rule::kw_form | Rule::form_def => "`form`".into(),
         Rule::execute_when => "`execute when`".into(),
         Rule::kw_reserved | Rule::reserved_def => "`reserved`".into(),
+        Rule::kw_length | Rule::length_clause => "`length`".into(),
         Rule::EOI => "end of file".into(),
         Rule::target
         | Rule::enum_def
@@ -329,6 +330,7 @@ fn body<'a>(
                     default: None,
                     element_defaults: Vec::new(),
                     view: true,
+                    lengths: None,
                     span: sp,
                 });
             }
@@ -575,6 +577,7 @@ fn zero_field(p: Pair<Rule>) -> Field {
         default: None,
         element_defaults: Vec::new(),
         view: false,
+        lengths: None,
         span: sp,
     }
 }
@@ -710,11 +713,16 @@ fn field(p: Pair<Rule>) -> Field {
         default: None,
         element_defaults: Vec::new(),
         view: false,
+        lengths: None,
         span: sp,
     };
     for clause in it {
         let c = clause.into_inner().next().expect("clause");
         match c.as_rule() {
+            Rule::length_clause => {
+                let s = span(&c);
+                f.lengths = Some((c.into_inner().skip(1).map(|n| int_value(n.as_str())).collect(), s));
+            }
             Rule::is_clause => f.fixed = Some(expr(c.into_inner().next().expect("value"))),
             Rule::in_clause => f.allowed = Some(value_set(c.into_inner().next().expect("set"))),
             Rule::default_clause => {

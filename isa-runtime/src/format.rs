@@ -52,3 +52,49 @@ impl Format {
         self.fields.iter().position(|f| f.name == name)
     }
 }
+
+/// How long the instructions of one encoding are, on a target whose instructions differ in
+/// length (AGX, RISC-V C, Thumb-2): a program is then a byte stream, each instruction's first
+/// byte the lowest of its word.
+#[derive(Debug)]
+pub struct Length {
+    /// The field whose value picks the length (`length { 32, 48 }`); empty for one length.
+    pub field: &'static [Piece],
+    /// Length in bits per value of the field, shortest first.
+    pub bits: &'static [u32],
+}
+
+impl Length {
+    /// The length in bits of the instruction whose word (and whatever follows it) is `word`;
+    /// `None` for a value of the length field with no length.
+    pub fn of(&self, word: u128) -> Option<u32> {
+        self.bits.get(bits::get(word, self.field) as usize).copied()
+    }
+
+    /// The instruction's own bits of `word`: what follows its last byte reads as zero.
+    pub fn truncate(&self, word: u128) -> u128 {
+        match self.of(word) {
+            Some(bits) if bits < 128 => word & ((1u128 << bits) - 1),
+            _ => word,
+        }
+    }
+
+    /// Whether no bit is set past the length the word's length field picks.
+    pub fn fits(&self, word: u128) -> bool {
+        self.truncate(word) == word && self.of(word).is_some()
+    }
+
+    /// `word` with its length field set to the shortest length holding every other bit (the
+    /// assembler's choice, as applegpu's: a long form only when the short one cannot hold it).
+    pub fn shortest(&self, word: u128) -> u128 {
+        if self.field.is_empty() {
+            return word;
+        }
+        let mut rest = word;
+        bits::set(&mut rest, self.field, 0);
+        let pick = self.bits.iter().position(|b| *b >= 128 || rest >> b == 0).unwrap_or(self.bits.len() - 1);
+        let mut out = rest;
+        bits::set(&mut out, self.field, pick as u64);
+        out
+    }
+}

@@ -6,7 +6,7 @@
 
 use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
 use crate::expr::{self, Names};
-use crate::format::Format;
+use crate::format::{Format, Length};
 use crate::program::Violation;
 use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
@@ -90,6 +90,76 @@ pub trait Isa: Sync + 'static {
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
         None
     }
+    /// Per encoding (as [`Isa::formats`]), how long its instructions are; empty when every
+    /// instruction is one word of [`Isa::WORD_BITS`] bits.
+    fn lengths() -> &'static [Length] {
+        &[]
+    }
+}
+
+/// The length in bytes of the instruction `word` starts: its encoding's length on a target
+/// whose instructions differ in length, else the word's. A word that matches no encoding (a
+/// raw directive's) is as many of the shortest lengths as hold its bits.
+pub fn instruction_bytes<T: Isa>(word: u128) -> usize {
+    let lengths = T::lengths();
+    if lengths.is_empty() {
+        return T::WORD_BITS.div_ceil(8) as usize;
+    }
+    let bits = T::match_format(word).and_then(|i| lengths.get(i)?.of(word)).unwrap_or_else(|| {
+        let step = shortest_length::<T>();
+        let used = 128 - word.leading_zeros();
+        used.div_ceil(step).max(1) * step
+    });
+    bits.div_ceil(8) as usize
+}
+
+/// The shortest length in bits of any instruction.
+fn shortest_length<T: Isa>() -> u32 {
+    T::lengths().iter().filter_map(|l| l.bits.first()).min().copied().unwrap_or(T::WORD_BITS).max(8)
+}
+
+/// The instruction's own bits of `word`, where a shorter instruction is followed by others:
+/// the bits past its length read as zero.
+fn own_bits<T: Isa>(word: u128) -> u128 {
+    let bytes = instruction_bytes::<T>(word);
+    if T::lengths().is_empty() || bytes >= 16 {
+        word
+    } else {
+        word & ((1u128 << (8 * bytes)) - 1)
+    }
+}
+
+/// Splits a program of instructions that differ in length into their words, first byte the
+/// lowest: each instruction's length is read from its first bytes. Bytes that match no
+/// encoding are a piece of the shortest length (they list as the raw directive, as applegpu
+/// steps over them); a last
+/// instruction cut short keeps the bytes there are.
+pub fn split_stream<T: Isa>(bytes: &[u8]) -> Vec<u128> {
+    let max = T::WORD_BITS.div_ceil(8) as usize;
+    let mut words = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = bytes.len().min(at + max);
+        let word = word_from_bytes(&bytes[at..end], true);
+        let length = match T::match_format(word) {
+            Some(_) => instruction_bytes::<T>(word),
+            None => shortest_length::<T>().div_ceil(8) as usize,
+        };
+        let length = length.clamp(1, end - at);
+        words.push(word_from_bytes(&bytes[at..at + length], true));
+        at += length;
+    }
+    words
+}
+
+/// The bytes of a program of instructions that differ in length, each word as long as its
+/// instruction ([`instruction_bytes`]); with one length, every word whole.
+pub fn join_stream<T: Isa>(words: &[u128]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for w in words {
+        word_to_bytes(*w, instruction_bytes::<T>(*w), T::LITTLE_ENDIAN, &mut out);
+    }
+    out
 }
 
 /// Sets the target's program-end bit on the last of `words`, if its encoding has one.
@@ -116,6 +186,7 @@ enum Shown {
 /// values the typed instruction rejects (Mesa's `???`) still print where the dialect spells
 /// them.
 fn show<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Shown, DecodeError> {
+    let word = own_bits::<T>(word);
     let decoded = T::decode(word);
     let Some(index) = T::match_format(word) else {
         return Err(decoded.err().unwrap_or(DecodeError::NoMatch { word }));
@@ -143,7 +214,11 @@ fn dialect_of<T: Isa>(dialect: usize) -> &'static Dialect {
 /// comment marker when given; `None` if the dialect has no raw directive.
 fn raw_text<T: Isa>(d: &Dialect, word: u128, comment: Option<&dyn core::fmt::Display>) -> Option<String> {
     let raw = d.raw?;
-    let digits = T::WORD_BITS.div_ceil(4) as usize;
+    let digits = if T::lengths().is_empty() {
+        T::WORD_BITS.div_ceil(4) as usize
+    } else {
+        2 * instruction_bytes::<T>(word)
+    };
     let mut out =
         alloc::format!("{raw} 0x{word:0digits$x}{}{}", d.end.unwrap_or(""), d.separator.unwrap_or(""));
     if let (Some(comment), Some(marker)) = (comment, d.comments.first()) {
@@ -344,11 +419,14 @@ pub fn disassemble_words_from<T: Isa>(
     out: &mut dyn FnMut(Line),
 ) {
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    // Instructions of different lengths: `first` is the piece's byte address.
+    let variable = !T::lengths().is_empty();
+    let mut address = if variable { first as u64 } else { first as u64 * bytes };
     for (i, word) in words.iter().enumerate() {
-        let address = (first + i) as u64 * bytes;
         // The program's last word reads back with the program-end bit the assembler sets there.
         let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len());
         out(Line { address, slot: None, text, error });
+        address += if variable { instruction_bytes::<T>(*word) as u64 } else { bytes };
     }
 }
 
@@ -901,9 +979,14 @@ fn read_statement<T: Isa>(
         }
     }
     let decode = |format: &Format, values: &[u64]| {
-        T::decode(format.pack(values))
-            .map(Statement::Instruction)
-            .map_err(|e| StatementError::at(0, e.to_string()))
+        let mut word = format.pack(values);
+        // The assembler picks the shortest length that holds the instruction.
+        if let Some(length) =
+            T::formats().iter().position(|f| core::ptr::eq(*f, format)).and_then(|i| T::lengths().get(i))
+        {
+            word = length.shortest(word);
+        }
+        T::decode(word).map(Statement::Instruction).map_err(|e| StatementError::at(0, e.to_string()))
     };
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose literals the text lacks cannot match: only the others are parsed...
@@ -1106,6 +1189,15 @@ pub trait Target: Sync {
         program: &crate::bundle::Program,
         dialect: usize,
     ) -> Result<String, crate::bundle::StreamError>;
+    /// Whether instructions differ in length: programs are byte streams
+    /// ([`split_stream`], [`join_stream`]).
+    fn variable_length(&self) -> bool;
+    /// The length in bytes of the instruction `word` starts ([`instruction_bytes`]).
+    fn instruction_bytes(&self, word: u128) -> usize;
+    /// A program's bytes split into its instructions' words ([`split_stream`]).
+    fn split_stream(&self, bytes: &[u8]) -> Vec<u128>;
+    /// A program's words as bytes, each as long as its instruction ([`join_stream`]).
+    fn join_stream(&self, words: &[u128]) -> Vec<u8>;
 }
 
 impl<T: Isa> Target for T {
@@ -1207,6 +1299,18 @@ impl<T: Isa> Target for T {
         dialect: usize,
     ) -> Result<String, crate::bundle::StreamError> {
         crate::bundle::disassemble::<T>(program, dialect)
+    }
+    fn variable_length(&self) -> bool {
+        !T::lengths().is_empty()
+    }
+    fn instruction_bytes(&self, word: u128) -> usize {
+        instruction_bytes::<T>(word)
+    }
+    fn split_stream(&self, bytes: &[u8]) -> Vec<u128> {
+        split_stream::<T>(bytes)
+    }
+    fn join_stream(&self, words: &[u128]) -> Vec<u8> {
+        join_stream::<T>(words)
     }
 }
 

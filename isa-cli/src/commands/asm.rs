@@ -149,6 +149,8 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
                 writeln!(out, "{}", words::to_hex(*w, target.word_bits()))?;
             } else {
                 bytes.clear();
+                // Instructions of different lengths: each written at its own length.
+                let size = if target.variable_length() { target.instruction_bytes(*w) } else { size };
                 word_to_bytes(*w, size, target.little_endian(), &mut bytes);
                 out.write_all(&bytes)?;
             }

@@ -1,7 +1,9 @@
 //! `isa decode`: hex words from the arguments, or from standard input (in every form
 //! [`words::HexReader`] reads), each decoded to its encoding name and fields (plain text with
 //! the disassembly, or JSON lines). A bad word gets an error line and the rest still decode;
-//! a word the chosen dialect cannot show reads in another dialect that can.
+//! a word the chosen dialect cannot show reads in another dialect that can. For a target whose
+//! instructions differ in length, an argument or line is bytes in memory order (`e2003412`),
+//! split into instructions from its start; each line then says its instruction's length.
 
 use crate::error::{Error, Outcome, Result};
 use crate::{files, words};
@@ -19,9 +21,18 @@ struct Printer<'a> {
 impl Printer<'_> {
     /// The output line for one word, and whether it decoded.
     fn line(&self, word: u128) -> (String, bool) {
-        let bits = self.target.word_bits();
-        let hex = words::to_hex(word, bits);
-        let prefixed = format!("0x{hex}");
+        let variable = self.target.variable_length();
+        let bits =
+            if variable { 8 * self.target.instruction_bytes(word) as u32 } else { self.target.word_bits() };
+        // An instruction of a variable-length target shows as its bytes in memory order.
+        let hex = if variable {
+            let mut bytes = Vec::new();
+            isa_runtime::target::word_to_bytes(word, bits as usize / 8, true, &mut bytes);
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        } else {
+            words::to_hex(word, bits)
+        };
+        let prefixed = if variable { hex.clone() } else { format!("0x{hex}") };
         let decoded = match self.target.decode(word) {
             Ok(d) => d,
             Err(e) => return (self.error(&hex, &prefixed, &e.to_string()), false),
@@ -29,6 +40,9 @@ impl Printer<'_> {
         if self.json {
             let mut s = String::from("{\"word\":");
             write_json_string(&mut s, &prefixed);
+            if variable {
+                s.push_str(&format!(",\"length\":{}", bits / 8));
+            }
             s.push_str(",\"instruction\":");
             write_json_string(&mut s, decoded.name);
             s.push_str(",\"fields\":");
@@ -37,6 +51,7 @@ impl Printer<'_> {
             return (s, true);
         }
         match self.text(word) {
+            Ok(asm) if variable => (format!("{hex}: {} ({} bytes)  {asm}", decoded.name, bits / 8), true),
             Ok(asm) => (format!("{hex}: {}  {asm}", decoded.name), true),
             Err(e) => (self.error(&hex, &prefixed, &e.to_string()), false),
         }
@@ -89,6 +104,17 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
     let mut reader = words::HexReader::new(target.word_bits(), target.little_endian());
     let mut out = super::stdout();
     let mut failed = 0usize;
+    // A target whose instructions differ in length reads each line as bytes in memory order
+    // (not a number), split into instructions from the first; others read hex words.
+    let mut read = |n: usize, text: &str| -> Vec<words::Read> {
+        if !target.variable_length() {
+            return reader.line(n, text);
+        }
+        match words::bytes_from_hex(text) {
+            Ok(bytes) => target.split_stream(&bytes).into_iter().map(words::Read::Word).collect(),
+            Err(message) => vec![words::Read::Bad { line: n, text: text.to_string(), message }],
+        }
+    };
     // Every word a line (or an argument) completes; a line that cannot be read is one error.
     let mut emit = |reads: Vec<words::Read>, out: &mut dyn Write| -> Result<()> {
         for read in reads {
@@ -111,15 +137,16 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
             let line =
                 line.map_err(|e| Error::Failed(format!("cannot read standard input (line {}): {e}", n + 1)))?;
             let text = if n == 0 { files::without_bom(&line) } else { &line };
-            emit(reader.line(n + 1, text), &mut out)?;
+            emit(read(n + 1, text), &mut out)?;
             // Answer each line as it comes when another program drives `isa decode`.
             out.flush().map_err(Error::output)?;
         }
     } else {
         for (n, arg) in args.iter().enumerate() {
-            emit(reader.line(n + 1, arg), &mut out)?;
+            emit(read(n + 1, arg), &mut out)?;
         }
     }
+    drop(read);
     emit(reader.finish(), &mut out)?;
     out.flush().map_err(Error::output)?;
     if failed > 0 {

@@ -121,6 +121,14 @@ pub fn read_program(
         }
         return pieces.end();
     }
+    if target.variable_length() {
+        // A stream of instructions of different lengths is split from its start: read whole.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut files::open(path)?, &mut bytes)
+            .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        pieces.push(&target.split_stream(&bytes))?;
+        return pieces.end();
+    }
     let size = words::word_bytes(target.word_bits());
     // A file whose size is not a whole number of words is refused before any output.
     if let Some(len) = files::size(path).filter(|len| len % size as u64 != 0) {

@@ -11,12 +11,12 @@ pub fn run() -> Result<Outcome> {
         .iter()
         .map(|t| {
             let dialects: Vec<&str> = t.dialects().iter().map(|d| d.name).collect();
-            [
-                t.name().to_string(),
-                format!("{}-bit", t.word_bits()),
-                dialects.join(","),
-                t.title().to_string(),
-            ]
+            let mut dialects = dialects.join(",");
+            // A target with instructions and ABI layouts (agx) says both.
+            if let Some(a) = crate::builtin::abi_targets().iter().find(|a| a.name == t.name()) {
+                dialects.push_str(&format!("; {} ABI layouts", a.layouts.len()));
+            }
+            [t.name().to_string(), format!("{}-bit", t.word_bits()), dialects, t.title().to_string()]
         })
         .chain(data_targets().iter().map(|t| {
             [

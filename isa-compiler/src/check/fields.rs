@@ -47,6 +47,11 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                     cx.error(*span, "`reserved` marks an encoding: a layout's reserved bits are `unused`");
                 }
                 let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                for f in &l.fields {
+                    if let Some((_, span)) = &f.lengths {
+                        cx.error(*span, "only an instruction's field picks its length");
+                    }
+                }
                 let reserved = l
                     .unused
                     .iter()
@@ -84,7 +89,8 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                     },
                     None => t.word_bits,
                 };
-                let (fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                let (mut fields, unused) = fields_of(cx, t, &layout_names, l, width);
+                let length = length_field(cx, l, &mut fields, width);
                 let pattern = pattern(cx, &fields);
                 if pattern.is_empty() {
                     cx.error(l.name.span, format!("format `{}` matches no word", l.name.name)).note(
@@ -104,6 +110,7 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                     constraints: Vec::new(),
                     execute: None,
                     reserved: l.reserved.as_ref().map(|r| r.0.clone()),
+                    length,
                     span: l.name.span,
                 });
             }
@@ -142,6 +149,79 @@ pub fn const_eval(e: &ast::Expr, i: Option<i64>) -> Option<i64> {
         }
         _ => return None,
     })
+}
+
+/// The field of format `l` that picks its length (`length { 32, 48 }`), checked: one per
+/// format, a plain field inside the shortest length, lengths whole bytes ascending to the
+/// format's width, one per value at most. Values past the last length match no word.
+fn length_field(
+    cx: &mut Checker,
+    l: &ast::Layout,
+    fields: &mut [ir::Field],
+    width: u32,
+) -> Option<ir::LengthField> {
+    let mut found: Option<ir::LengthField> = None;
+    for f in &l.fields {
+        let Some((lengths, span)) = &f.lengths else { continue };
+        let Some(id) = fields.iter().position(|x| x.name == f.name.name && x.span == f.name.span) else {
+            continue;
+        };
+        if found.is_some() {
+            cx.error(*span, format!("`{}` has two fields that pick its length", l.name.name));
+            continue;
+        }
+        let field = &mut fields[id];
+        let plain =
+            field.array.is_none() && field.pieces.len() == 1 && f.fixed.is_none() && f.allowed.is_none();
+        if !plain {
+            cx.error(
+                f.name.span,
+                "the field that picks the length is one bit range, not an array, without `is` or `in`",
+            )
+            .note("its value is the length's place in the list: the assembler sets it");
+            continue;
+        }
+        let w = field.width();
+        let bytes_ascending = lengths.iter().all(|b| *b > 0 && b % 8 == 0)
+            && lengths.windows(2).all(|p| p[0] < p[1])
+            && lengths.last() == Some(&u64::from(width));
+        if !bytes_ascending {
+            cx.error(*span, format!("lengths are whole bytes, ascending, and the longest is the format's width ({width} bits)"))
+                .note("`format name : 48 { l: bool @ 15 length { 32, 48 } ... }`");
+            continue;
+        }
+        if w < 64 && lengths.len() as u64 > 1u64 << w {
+            cx.error(
+                *span,
+                format!(
+                    "{} lengths, but the {w}-bit field `{}` has {} values",
+                    lengths.len(),
+                    f.name.name,
+                    1u64 << w
+                ),
+            );
+            continue;
+        }
+        let shortest = lengths[0] as u32;
+        // The decoder must see the length and the opcode before it knows how much to read.
+        let outside = fields.iter().find(|x| {
+            (x.fixed.is_some() || x.name == f.name.name) && x.pieces.iter().any(|p| p.lo + p.width > shortest)
+        });
+        if let Some(x) = outside {
+            cx.error(x.span, format!("`{}` lies past the shortest length ({shortest} bits)", x.name))
+                .note("the length field and the fixed (opcode) bits are read before the length is known");
+            continue;
+        }
+        let field = &mut fields[id];
+        if (lengths.len() as u64) < 1u64 << w.min(63) {
+            field.allowed = Some(vec![(0, lengths.len() as u64 - 1)]);
+        }
+        found = Some(ir::LengthField {
+            field: ir::FieldId(id),
+            bits: lengths.iter().map(|b| *b as u32).collect(),
+        });
+    }
+    found
 }
 
 /// Pieces at most 64 bits wide: a field's value is a `u64`.

@@ -229,6 +229,7 @@ fn constraints(
         constraints: Vec::new(),
         execute: None,
         reserved: None,
+        length: None,
         span: decl.name.span,
     };
     let slots = flat.slots();

@@ -137,7 +137,44 @@ impl Checker {
         semantics::lower(self, file, &origins, &mut t);
         schedule::extract(self, file, &origins, &mut t);
         self.program_end(file, &mut t);
+        self.variable_length(&t, schedule::slot_name(file).as_deref());
         t
+    }
+
+    /// Instructions of different lengths make a program a byte stream read from its start:
+    /// each length a whole number of bytes, the first bytes the low bits (the decoder finds
+    /// the opcode and the length there before it knows how much to read).
+    fn variable_length(&mut self, t: &ir::Target, slot: Option<&str>) {
+        // A slot the schedule setting could not take is still among the formats.
+        if !t.variable_length() || t.formats.iter().any(|f| Some(f.name.as_str()) == slot) {
+            return;
+        }
+        for f in &t.formats {
+            if f.width % 8 != 0 {
+                self.error(
+                    f.span,
+                    format!(
+                        "`{}` is {} bits long: instructions of different lengths are whole bytes",
+                        f.name, f.width
+                    ),
+                );
+            }
+        }
+        if let Some(f) = t.formats.iter().find(|f| f.length.is_some() || f.width < t.word_bits) {
+            if !t.little_endian {
+                self.error(
+                    f.span,
+                    format!(
+                        "`{}` makes instructions differ in length, which needs `byte_order little`",
+                        f.name
+                    ),
+                )
+                .note("a variable-length program is read from its first byte, the word's lowest");
+            }
+            if t.schedule.is_some() {
+                self.error(f.span, "scheduling control words need instructions of one length");
+            }
+        }
     }
 
     /// `program_end field`: the one-bit field the assembler sets on a program's last

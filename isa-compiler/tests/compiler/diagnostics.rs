@@ -380,6 +380,17 @@ fn per_element_state_outside_each_element() {
          format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
          execute {\n        acc[0] = 1;\n        pc = element;\n        each element { acc[1] = element; }\n        \
          pc = in_element(3, acc[1]) + (if any(acc[0] == 2) then 1 else 0);\n    }\n}\n"
+)));
+}
+
+#[test]
+fn bad_lengths() {
+    // Lengths not ascending to the format's width; a length field past the shortest length; a
+    // length field in a data layout.
+    insta::assert_snapshot!(diagnose(&spec(
+        "format a : 32 {\n    op: u7 @ 6:0 is 1\n    l: bool @ 7 length { 32, 16 }\n    x: u24 @ 31:8\n    syntax asm { \"a\" }\n}\n\
+         format b : 32 {\n    op: u7 @ 6:0 is 2\n    l: bool @ 20 length { 16, 32 }\n    x: u24 @ [31:21, 19:7]\n    syntax asm { \"b\" }\n}\n\
+         layout d : 8 {\n    l: bool @ 0 length { 8 }\n    unused @ 7:1\n}\n"
     )));
 }
 
@@ -390,4 +401,24 @@ fn each_element_without_elements() {
          format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
          execute {\n        each element { pc = 1; }\n        pc = u32(all(pc == 1));\n    }\n}\n"
     )));
+}
+
+#[test]
+fn variable_length_needs_little_endian() {
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 32\n    byte_order big\n    dialect asm\n}\n\
+         format short : 16 {\n    op: u16 @ 15:0 is 1\n    syntax asm { \"s\" }\n}\n\
+         format long {\n    op: u16 @ 15:0 is 2\n    x: u16 @ 31:16\n    syntax asm { \"l\" }\n}\n"
+    ));
+}
+
+#[test]
+fn ambiguity_across_lengths() {
+    // A 2-byte and a 4-byte encoding that a stream's first bytes could both start: 0x88 is `a`,
+    // and the first 4 bytes of `b` with x = 8.
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 32\n    byte_order little\n    dialect asm\n}\n\
+         format a : 16 {\n    op: u8 @ 7:0 is 0x88\n    unused @ 15:8\n    syntax asm { \"a\" }\n}\n\
+         format b {\n    op: u4 @ 3:0 is 8\n    x: u28 @ 31:4\n    syntax asm { \"b \" {x} }\n}\n"
+    ));
 }

@@ -5,3 +5,4 @@ mod bundles;
 mod placement;
 mod random_specs;
 mod target;
+mod varlen;

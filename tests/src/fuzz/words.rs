@@ -2,7 +2,9 @@
 //! encoding's don't-care bits), and in every dialect with a raw directive the listing of the
 //! words assembles back to them byte for byte (the lossless-listing property of issue 12).
 //! Half the words are uniform; the other half carry the opcode bits of a random encoding, so
-//! every encoding is hit, not only the ones with short opcodes.
+//! every encoding is hit, not only the ones with short opcodes. On a target whose instructions
+//! differ in length a program is a byte stream: each random word is cut to the instruction its
+//! own first bytes start, and the stream of the words splits back into the same words.
 
 use super::guard::{Guard, Outcome};
 use super::{case_seed, Findings, Rand};
@@ -60,6 +62,19 @@ fn mask(bits: u32) -> u128 {
     }
 }
 
+/// The instruction that `random` starts, as a program holds it: the word's bits on a target
+/// with one length; on a target whose instructions differ in length, the first instruction of
+/// the stream whose bytes are `random`'s (its own length, as [`Target::split_stream`] walks it).
+pub fn instruction_of(t: &dyn Target, random: u128) -> u128 {
+    let word = random & mask(t.word_bits());
+    if !t.variable_length() {
+        return word;
+    }
+    let bytes = word.to_le_bytes();
+    let stream = &bytes[..t.word_bits().div_ceil(8) as usize];
+    t.split_stream(stream).first().copied().unwrap_or(word)
+}
+
 /// `n` words for `t` from `seed`.
 pub fn random_words(t: &dyn Target, seed: u64, n: usize) -> Vec<u128> {
     let mut rng = Rand::new(seed);
@@ -73,7 +88,7 @@ pub fn random_words(t: &dyn Target, seed: u64, n: usize) -> Vec<u128> {
             }
         })
         .collect();
-    let mut words: Vec<u128> = words.into_iter().map(|w| w & mask(t.word_bits())).collect();
+    let mut words: Vec<u128> = words.into_iter().map(|w| instruction_of(t, w)).collect();
     // A target with control words: whole groups whose control words hold only slots the spec
     // defines (an undefined slot becomes the default one), so every group can be listed.
     if let Some(s) = t.schedule() {
@@ -108,6 +123,21 @@ pub fn check_words(t: &dyn Target, words: &[u128]) -> (WordCounts, Vec<String>) 
     let mut counts = WordCounts { words: words.len() as u64, ..WordCounts::default() };
     let mut failures = Vec::new();
     let formats = t.formats();
+    // A byte stream walks back into the instructions it was made of.
+    if t.variable_length() {
+        let bytes = t.join_stream(words);
+        let split = t.split_stream(&bytes);
+        if split != words {
+            let at =
+                split.iter().zip(words).position(|(a, b)| a != b).unwrap_or(split.len().min(words.len()));
+            failures.push(format!(
+                "{}: the stream of the words splits into others: word {at} is {:x?}, split as {:x?}",
+                t.name(),
+                words.get(at),
+                split.get(at)
+            ));
+        }
+    }
     for (_, w) in instruction_words(t, words) {
         match t.reencode(w) {
             Ok((i, encoded)) => {
@@ -146,8 +176,13 @@ pub fn check_words(t: &dyn Target, words: &[u128]) -> (WordCounts, Vec<String>) 
             Ok(back) => {
                 let at =
                     back.iter().zip(words).position(|(a, b)| a != b).unwrap_or(back.len().min(words.len()));
-                let line =
-                    lines.iter().find(|l| l.address >= at as u64 * u64::from(t.word_bits().div_ceil(8)));
+                // Instructions of different lengths are addressed by their first byte.
+                let address = if t.variable_length() {
+                    t.join_stream(&words[..at.min(words.len())]).len() as u64
+                } else {
+                    at as u64 * u64::from(t.word_bits().div_ceil(8))
+                };
+                let line = lines.iter().find(|l| l.address >= address);
                 failures.push(format!(
                     "{} {}: the listing assembles to other words: word {at} is {:x?}, listed as {:?}, assembles to {:x?}",
                     t.name(),

@@ -2,6 +2,7 @@
 //! once, not once per file. Each module is one concern (a target and what it checks).
 
 mod agx_abi;
+mod agx_instructions;
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;

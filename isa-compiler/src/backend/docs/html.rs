@@ -296,6 +296,15 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
         esc(&f.name),
         block(&f.doc)
     )?;
+    if let Some((field, bits)) = &f.length {
+        let each: Vec<String> = bits.iter().enumerate().map(|(v, b)| format!("{v}: {b} bits")).collect();
+        write!(
+            out,
+            "\n<p>Field <code>{}</code> picks the length ({}); a shorter instruction reads the bits past its end as zero.</p>\n",
+            esc(field),
+            each.join(", ")
+        )?;
+    }
     if !f.patterns.is_empty() {
         write!(out, "\n<p>{}-bit encoding, matching (bit {} first):</p>\n<pre>", f.width, f.width - 1)?;
         for p in &f.patterns {

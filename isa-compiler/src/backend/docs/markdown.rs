@@ -261,6 +261,14 @@ fn entries<'a>(
 fn format(out: &mut String, f: &Format) -> fmt::Result {
     write!(out, "\n### Format `{}`\n\n", f.name)?;
     doc_paragraph(out, &f.doc)?;
+    if let Some((field, bits)) = &f.length {
+        let each: Vec<String> = bits.iter().enumerate().map(|(v, b)| format!("{v}: {b} bits")).collect();
+        write!(
+            out,
+            "Field `{field}` picks the length ({}); a shorter instruction reads the bits past its end as zero.\n\n",
+            each.join(", ")
+        )?;
+    }
     if !f.patterns.is_empty() {
         write!(out, "{}-bit encoding, matching (bit {} first):\n\n```text\n", f.width, f.width - 1)?;
         for p in &f.patterns {

@@ -48,6 +48,8 @@ pub(super) struct Format {
     pub(super) anchor: String,
     pub(super) doc: String,
     pub(super) width: u32,
+    /// The field that picks the instruction's length and the length in bits per value.
+    pub(super) length: Option<(String, Vec<u32>)>,
     pub(super) patterns: Vec<String>,
     pub(super) more_patterns: usize,
     pub(super) diagram: String,
@@ -421,6 +423,7 @@ impl<'a> Model<'a> {
             anchor: anchor.to_string(),
             doc: f.doc.clone(),
             width,
+            length: f.length.as_ref().map(|l| (f.field(l.field).name.clone(), l.bits.clone())),
             patterns,
             more_patterns: f.pattern.len().saturating_sub(MAX_PATTERNS),
             diagram: bits::diagram(width, &f.fields, owners.as_deref()),

@@ -224,6 +224,10 @@ pub fn generate(m: &Model) -> TokenStream {
             // printers still find them through `match_format`.
             if t.formats[i].reserved.is_some() {
                 quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }))
+            } else if t.variable_length() {
+                // What follows a shorter instruction is the next one: it reads as zero.
+                let i = lit(i as u128);
+                quote!(#n::from_word(LENGTHS[#i].truncate(word as u128) as #word_ty).map(Instruction::#n))
             } else {
                 quote!(#n::from_word(word).map(Instruction::#n))
             }
@@ -250,7 +254,28 @@ pub fn generate(m: &Model) -> TokenStream {
         let d = format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or(""));
         quote!(#[doc = #d] #n(#n))
     });
-    let encode_arms = names.iter().map(|n| quote!(Instruction::#n(x) => x.to_word()));
+    let encode_arms = names.iter().zip(&t.formats).enumerate().map(|(i, (n, f))| match &f.length {
+        // A length that cannot hold the instruction's other bits is not allowed.
+        Some(l) => {
+            let (i, field) = (lit(i as u128), &f.field(l.field).name);
+            let lf = f.field(l.field);
+            let value = crate::backend::rust::model::extract(word_ty, &lf.pieces);
+            quote!(Instruction::#n(x) => x.to_word().and_then(|word| {
+                if LENGTHS[#i].fits(word as u128) {
+                    Ok(word)
+                } else {
+                    Err(isa_runtime::EncodeError::NotAllowed { format: #n::NAME, field: #field, value: #value })
+                }
+            }))
+        }
+        None => quote!(Instruction::#n(x) => x.to_word()),
+    });
+    // The length checks widen the word, which may already be a `u128`.
+    let encode_allow = if t.formats.iter().any(|f| f.length.is_some()) {
+        quote!(#[allow(clippy::unnecessary_cast)])
+    } else {
+        quote!()
+    };
     let index_arms = names.iter().enumerate().map(|(i, n)| {
         let i = lit(i as u128);
         quote!(Instruction::#n(_) => #i)
@@ -281,6 +306,7 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             /// Encodes the instruction; values that do not fit their fields are errors.
+            #encode_allow
             pub fn encode(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
                 match self {
                     #(#encode_arms,)*

@@ -398,12 +398,14 @@ pub fn generate(m: &Model) -> TokenStream {
         quote!()
     };
     // A 128-bit target's words are the runtime's: nothing to narrow or widen.
-    let (encode_body, wide_word) = if t.word_bits == 128 {
+    // Words of 65 to 128 bits are all `u128`.
+    let runtime_word = word_ty.to_string() == "u128";
+    let (encode_body, wide_word) = if runtime_word {
         (quote!(insn.encode()), quote!(word))
     } else {
         (quote!(insn.encode().map(u128::from)), quote!(word as u128))
     };
-    let (decode_body, match_body) = if t.word_bits == 128 {
+    let (decode_body, match_body) = if runtime_word {
         (quote!(Instruction::decode(word)), quote!(Instruction::match_format(word)))
     } else {
         (
@@ -436,6 +438,30 @@ pub fn generate(m: &Model) -> TokenStream {
         None => quote!(),
     };
     let bundles = bundles(t);
+    // Instructions of different lengths: how long each encoding's are.
+    let lengths = if t.variable_length() {
+        quote! {
+            fn lengths() -> &'static [isa_runtime::format::Length] {
+                LENGTHS
+            }
+        }
+    } else {
+        quote!()
+    };
+    if t.variable_length() {
+        let entries = t.formats.iter().map(|f| {
+            let pieces = f.length.iter().flat_map(|l| &f.field(l.field).pieces).map(|p| {
+                let (lo, w) = (lit(p.lo.into()), lit(p.width.into()));
+                quote!(Piece { lo: #lo, width: #w })
+            });
+            let bits = f.lengths().into_iter().map(|b| lit(b.into()));
+            quote!(isa_runtime::format::Length { field: &[#(#pieces),*], bits: &[#(#bits),*] })
+        });
+        out.extend(quote! {
+            /// Per encoding (as [`FORMATS`]), how long its instructions are.
+            pub static LENGTHS: &[isa_runtime::format::Length] = &[#(#entries),*];
+        });
+    }
     out.extend(quote! {
         /// Every encoding's description, in the order the assembler tries them.
         pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
@@ -489,6 +515,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #schedule
             #program_end
             #bundles
+            #lengths
         }
 
         impl core::fmt::Display for Instruction {

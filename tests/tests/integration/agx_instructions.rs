@@ -1,0 +1,151 @@
+//! AGX instructions (isa-specs/agx.isa) against applegpu (dougallj/applegpu): bytes and text as
+//! its disassembler (`disassemble.py`, `applegpu.py`) prints them, short and long forms, a byte
+//! stream of mixed lengths, and round trips over random words of every encoding.
+
+use isa_generated::agx::Agx;
+use isa_runtime::bits;
+use isa_runtime::target::{
+    assemble_program, disassemble_word, instruction_bytes, join_stream, split_stream, Isa, Target,
+};
+use isa_tests::Rng;
+
+fn bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+}
+
+/// (bytes in memory order, applegpu's text with its trailing blanks left out). Each is the
+/// shortest form of its instruction, so the text assembles back to the same bytes.
+const FACTS: &[(&str, &str)] = &[
+    ("8800", "stop"),
+    ("0800", "trap"),
+    ("3801", "wait             1"),
+    ("1402", "ret              r1"),
+    ("6800", "threadgroup_barrier"),
+    // mov_imm, 16-bit: 4 bytes; 6 with the length bit (byte 1's top bit) for r32l and up.
+    ("e2003412", "mov_imm          r0l.cache, 4660"),
+    ("628034120010", "mov_imm          r32l, 4660"),
+    // Facts B.4 (docs/research/facts-tegra-agx.md: applegpu's assembler and hwtest.py),
+    // the second the long form because of the extension bits.
+    ("62000500", "mov_imm          r0l, 5"),
+    ("62a007000010", "mov_imm          r40l, 7"),
+    ("620578563412", "mov_imm          r1, 305419896, 0b0"),
+    ("72211004", "get_sr           r8, sr80 (thread_position_in_grid.x)"),
+    // mov_imm, 32-bit: 6 bytes; 8 for `kill` (bit 62).
+    ("e20178563412", "mov_imm          r0.cache, 305419896, 0b0"),
+    ("e21d34129a00", "mov_imm          r7.cache, 10097204, 0b0"),
+    ("62c1785634120040", "mov_imm          r16, 305419896, 0b1"),
+    ("72020000", "get_sr           r0h, sr0 (threadgroup_position_in_grid.x)"),
+    ("72010000", "get_sr           r0, sr0 (threadgroup_position_in_grid.x)"),
+    ("72091400", "get_sr           r2, sr20 (core_index)"),
+];
+
+/// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of
+/// `get_sr`): the same text as the word without them.
+const DONT_CARE: &[(&str, &str)] = &[
+    ("72034000", "get_sr           r0, sr0 (threadgroup_position_in_grid.x)"),
+    ("720b5400", "get_sr           r2, sr20 (core_index)"),
+    ("f2025000", "get_sr           r0h.cache, sr16"),
+];
+
+#[test]
+fn applegpu_bytes_and_text_both_ways() {
+    for (hex, text) in FACTS {
+        let code = bytes(hex);
+        let words = split_stream::<Agx>(&code);
+        assert_eq!(words.len(), 1, "{hex}");
+        assert_eq!(instruction_bytes::<Agx>(words[0]), code.len(), "{hex}");
+        assert_eq!(disassemble_word::<Agx>(words[0], 0, 0).as_deref(), Ok(*text), "{hex}");
+        let back = assemble_program::<Agx>(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(join_stream::<Agx>(&back), code, "{text}");
+    }
+}
+
+#[test]
+fn bits_applegpu_does_not_read_print_as_it_prints_them() {
+    for (hex, text) in DONT_CARE {
+        let words = split_stream::<Agx>(&bytes(hex));
+        assert_eq!(disassemble_word::<Agx>(words[0], 0, 0).as_deref(), Ok(*text), "{hex}");
+        // The listing keeps the bits: the raw directive, with the text as a comment.
+        let lines = Agx.disassemble_words(&words, 0);
+        assert!(lines[0].text.starts_with(".word 0x") && lines[0].text.contains(text), "{}", lines[0].text);
+    }
+}
+
+#[test]
+fn a_long_form_applegpu_would_not_write_still_decodes() {
+    // mov_imm32 with the length bit set and a zero tail: applegpu prints it like the short
+    // form; the listing keeps its bytes with the raw directive, the assembler writes 6 bytes.
+    let code = bytes("6281341200000000");
+    let words = split_stream::<Agx>(&code);
+    assert_eq!(instruction_bytes::<Agx>(words[0]), 8);
+    assert_eq!(disassemble_word::<Agx>(words[0], 0, 0).as_deref(), Ok("mov_imm          r0, 4660, 0b0"));
+    let lines = Agx.disassemble_words(&words, 0);
+    assert!(lines[0].text.starts_with(".word 0x0000000012348162 # "), "{}", lines[0].text);
+    let back = assemble_program::<Agx>("mov_imm r0, 4660, 0b0", 0).unwrap();
+    assert_eq!(join_stream::<Agx>(&back), bytes("620134120000"));
+    // Bytes past a short instruction are the next instruction's: they read as zero.
+    let short = 0xffff_1234_0062_u128;
+    assert_eq!(disassemble_word::<Agx>(short, 0, 0).as_deref(), Ok("mov_imm          r0l, 4660"));
+}
+
+#[test]
+fn a_stream_of_mixed_lengths_lists_as_applegpu_walks_it() {
+    // applegpu's disassemble.py over the same bytes: addresses 0, 4, a, e, 16, 18, 1a.
+    let code = bytes("e20034126280341200107209140062c1785634120040380114028800");
+    let words = Agx.split_stream(&code);
+    let lines = Agx.disassemble_words(&words, 0);
+    let listed: Vec<(u64, &str)> = lines.iter().map(|l| (l.address, l.text.as_str())).collect();
+    assert_eq!(
+        listed,
+        [
+            (0x0, "mov_imm          r0l.cache, 4660"),
+            (0x4, "mov_imm          r32l, 4660"),
+            (0xa, "get_sr           r2, sr20 (core_index)"),
+            (0xe, "mov_imm          r16, 305419896, 0b1"),
+            (0x16, "wait             1"),
+            (0x18, "ret              r1"),
+            (0x1a, "stop"),
+        ]
+    );
+    assert_eq!(Agx.join_stream(&words), code);
+    // Bytes no encoding matches are a 2-byte raw piece; the walk goes on after them.
+    let words = Agx.split_stream(&bytes("ffff8800"));
+    let lines = Agx.disassemble_words(&words, 0);
+    assert_eq!(lines[0].text, ".word 0xffff # no encoding matches");
+    assert_eq!((lines[1].address, lines[1].text.as_str()), (2, "stop"));
+}
+
+/// Every encoding, on random bits forced into its pattern: the instruction's own bytes decode,
+/// encode back to themselves but for don't-care bits, and print as text that assembles to an
+/// instruction printing the same text, no longer than the original.
+#[test]
+fn random_words_of_every_encoding_round_trip() {
+    let mut rng = Rng(0xa6c5_0000_0000_0013);
+    for (index, format) in <Agx as Isa>::formats().iter().enumerate() {
+        let covered = format.fields.iter().fold(0u128, |m, f| {
+            let mut x = m;
+            bits::set(&mut x, f.pieces, u64::MAX);
+            x
+        });
+        let mut checked = 0;
+        for _ in 0..2_000 {
+            let mut w = (u128::from(rng.next()) << 64 | u128::from(rng.next())) & ((1u128 << 96) - 1);
+            for f in format.fields.iter().filter(|f| f.fixed.is_some()) {
+                bits::set(&mut w, f.pieces, f.fixed.unwrap_or(0));
+            }
+            if <Agx as Isa>::match_format(w) != Some(index) {
+                continue;
+            }
+            let n = instruction_bytes::<Agx>(w);
+            let own = w & ((1u128 << (8 * n)) - 1);
+            let Ok(insn) = <Agx as Isa>::decode(own) else { continue };
+            assert_eq!(<Agx as Isa>::encode(&insn), Ok(own & covered), "{}: {own:#x}", format.name);
+            let text = disassemble_word::<Agx>(own, 0, 0).unwrap();
+            let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(disassemble_word::<Agx>(back[0], 0, 0).as_deref(), Ok(text.as_str()));
+            assert!(instruction_bytes::<Agx>(back[0]) <= n, "{text}");
+            checked += 1;
+        }
+        assert!(checked > 100, "{}: only {checked} words decoded", format.name);
+    }
+}
