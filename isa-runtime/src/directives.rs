@@ -558,7 +558,8 @@ fn split_args(text: &str) -> Vec<(usize, usize)> {
     let mut push = |s: usize, e: usize| {
         let part = &text[s..e];
         let lead = part.len() - part.trim_start().len();
-        out.push((s + lead, s + part.trim_end().len()));
+        // A blank argument (`a, , b`) is the empty range where it stands.
+        out.push((s + lead, s + lead + part.trim().len()));
     };
     for (i, c) in text.char_indices() {
         match c {
@@ -1867,4 +1868,16 @@ fn label_len(s: &str) -> usize {
         return 0;
     }
     s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')).unwrap_or(s.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_args;
+
+    #[test]
+    fn blank_arguments_are_empty_ranges_where_they_stand() {
+        // The fuzzer's `host_int, , quad_y`: the blank argument sliced past its own end.
+        assert_eq!(split_args("a, , b"), [(0, 1), (3, 3), (5, 6)]);
+        assert_eq!(split_args(" f(1, 2) ,x "), [(1, 8), (10, 11)]);
+    }
 }
