@@ -14,7 +14,8 @@
 //! same text, so the two columns measure the same job.
 //!
 //! `vc4/decode_print_mesa` decodes and prints into one reused `String`: the compiled printer
-//! (`Instruction::write_text`) against the hand-written printer, neither allocating per word.
+//! (`Instruction::write_text`) against the hand-written printer, neither allocating per word,
+//! and against the syntax engine printing the same words from their raw bits.
 //!
 //! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`
 //! (add `'decode|disassemble'` to leave out the slow assembly group).
@@ -208,6 +209,21 @@ fn benches(c: &mut Criterion) {
                 buf.clear();
                 if let Ok(insn) = hand::decode(black_box(w)) {
                     hand::print_into(&insn, &mut buf);
+                }
+                black_box(&buf);
+            }
+        })
+    });
+    // The syntax engine the compiled printer is compiled from, on the words' raw bits.
+    group.bench_function("engine", |b| {
+        b.iter(|| {
+            for &w in words {
+                buf.clear();
+                if let Some(f) = vc4::Instruction::match_format(black_box(w)) {
+                    let format = vc4::FORMATS[f];
+                    if let Some(syntax) = format.syntax.get(mesa) {
+                        isa_runtime::syntax::print(syntax, &format.unpack(u128::from(w)), 0, &mut buf);
+                    }
                 }
                 black_box(&buf);
             }
