@@ -3,6 +3,9 @@
 //! nvdisasm-syntax disassembly of whole programs (control words and slots included) and
 //! assembly of that text back into words.
 //!
+//! `decode+print compiled` and `decode+print engine` print every word into one reused
+//! buffer, through the compiled printer and through the interpreted engine.
+//!
 //! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
@@ -38,6 +41,32 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(words.len() as u64));
     g.bench_function("decode", |b| {
         b.iter(|| words.iter().filter(|w| Instruction::decode(black_box(**w)).is_ok()).count())
+    });
+    // Decode and print each word into one reused buffer: the compiled printer against the
+    // syntax engine it was compiled from (the reference the differential tests hold it to).
+    let mut buf = String::with_capacity(256);
+    g.bench_function("decode+print compiled", |b| {
+        b.iter(|| {
+            for &w in &words {
+                buf.clear();
+                if let Ok(insn) = Instruction::decode(black_box(w)) {
+                    let _ = insn.write_text(0, 0, &mut buf);
+                }
+                black_box(&buf);
+            }
+        })
+    });
+    g.bench_function("decode+print engine", |b| {
+        b.iter(|| {
+            for &w in &words {
+                buf.clear();
+                if let Some(f) = Instruction::match_format(black_box(w)) {
+                    let format = maxwell::FORMATS[f];
+                    isa_runtime::syntax::print(format.syntax[0], &format.unpack(w as u128), 0, &mut buf);
+                }
+                black_box(&buf);
+            }
+        })
     });
     g.bench_function("disassemble program", |b| {
         b.iter(|| disassemble_program::<Maxwell>(black_box(&encoded), 0).len())

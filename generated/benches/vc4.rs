@@ -13,7 +13,12 @@
 //! Before measuring, the setup checks that both sides accept the same words and print the
 //! same text, so the two columns measure the same job.
 //!
-//! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`.
+//! `vc4/decode_print_mesa` decodes and prints into one reused `String`: the compiled printer
+//! (`Instruction::write_text`) against the hand-written printer, neither allocating per word,
+//! and against the syntax engine printing the same words from their raw bits.
+//!
+//! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`
+//! (add `'decode|disassemble'` to leave out the slow assembly group).
 
 mod common;
 
@@ -89,6 +94,24 @@ fn cross_check(corpus: &Corpus) {
         let baseline = hand::mesa(word).expect("corpus words decode");
         assert_eq!(generated, baseline, "Mesa text differs on {word:016x}");
     }
+    // The compiled printer on the typed instruction gives the same text wherever the word is
+    // the instruction's own encoding (no don't-care bits a view would show).
+    let mut compiled = 0usize;
+    for &word in &corpus.words {
+        let insn = vc4::Instruction::decode(word).expect("corpus words decode");
+        if insn.encode() != Ok(word) {
+            continue;
+        }
+        let mut text = String::new();
+        insn.write_text(mesa_dialect(), 0, &mut text).expect("corpus words print");
+        assert_eq!(
+            text,
+            hand::mesa(word).expect("corpus words decode"),
+            "compiled Mesa text differs on {word:016x}"
+        );
+        compiled += 1;
+    }
+    eprintln!("vc4 bench: {compiled} canonical corpus words print alike through the compiled printer");
     // assemble(disassemble(w)) == w is the assembler tests' business; here it is only counted
     // (and the first differences shown), so a known gap does not stop the measurements.
     let mut differ = 0usize;
@@ -114,6 +137,11 @@ fn cross_check(corpus: &Corpus) {
         corpus.raw,
         corpus.asm.len(),
     );
+}
+
+/// The index of the `mesa` dialect.
+fn mesa_dialect() -> usize {
+    vc4::DIALECTS.iter().position(|d| d.name == "mesa").expect("vc4 has a mesa dialect")
 }
 
 fn benches(c: &mut Criterion) {
@@ -153,6 +181,51 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             for &w in words {
                 let _ = black_box(hand::mesa(black_box(w)));
+            }
+        })
+    });
+    group.finish();
+
+    // Decode and print into one reused buffer: the compiled printer (no allocation per
+    // instruction) against the hand-written one doing the same.
+    let mesa = mesa_dialect();
+    let mut group = c.benchmark_group("vc4/decode_print_mesa");
+    group.throughput(Throughput::Elements(n));
+    let mut buf = String::with_capacity(256);
+    group.bench_function("generated", |b| {
+        b.iter(|| {
+            for &w in words {
+                buf.clear();
+                if let Ok(insn) = vc4::Instruction::decode(black_box(w)) {
+                    let _ = insn.write_text(mesa, 0, &mut buf);
+                }
+                black_box(&buf);
+            }
+        })
+    });
+    group.bench_function("hand_written", |b| {
+        b.iter(|| {
+            for &w in words {
+                buf.clear();
+                if let Ok(insn) = hand::decode(black_box(w)) {
+                    hand::print_into(&insn, &mut buf);
+                }
+                black_box(&buf);
+            }
+        })
+    });
+    // The syntax engine the compiled printer is compiled from, on the words' raw bits.
+    group.bench_function("engine", |b| {
+        b.iter(|| {
+            for &w in words {
+                buf.clear();
+                if let Some(f) = vc4::Instruction::match_format(black_box(w)) {
+                    let format = vc4::FORMATS[f];
+                    if let Some(syntax) = format.syntax.get(mesa) {
+                        isa_runtime::syntax::print(syntax, &format.unpack(u128::from(w)), 0, &mut buf);
+                    }
+                }
+                black_box(&buf);
             }
         })
     });
@@ -776,19 +849,22 @@ mod hand {
     /// Prints a decoded word in Mesa's format.
     pub fn print(insn: &Insn) -> String {
         let mut out = String::new();
+        print_into(insn, &mut out);
+        out
+    }
+
+    /// Appends a decoded word's Mesa text to `out`.
+    pub fn print_into(insn: &Insn, out: &mut String) {
         match insn {
-            Insn::Alu(a) | Insn::SmallImm(a) => alu_text(&mut out, a),
-            Insn::LoadImm(l) | Insn::PerElemSigned(l, _) | Insn::PerElemUnsigned(l, _) => {
-                load_text(&mut out, l)
-            }
-            Insn::Semaphore { load, .. } => load_text(&mut out, load),
+            Insn::Alu(a) | Insn::SmallImm(a) => alu_text(out, a),
+            Insn::LoadImm(l) | Insn::PerElemSigned(l, _) | Insn::PerElemUnsigned(l, _) => load_text(out, l),
+            Insn::Semaphore { load, .. } => load_text(out, load),
             Insn::Branch(b) => {
                 out.push_str("branch");
                 out.push_str(BRANCH_COND[b.cond as usize]);
                 let _ = write!(out, " {}", b.imm);
             }
         }
-        out
     }
 
     /// Decodes and prints one word in Mesa's format.

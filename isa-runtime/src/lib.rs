@@ -9,6 +9,7 @@
 //! - [`expr`]: expressions of assembly source (symbols, labels, C precedence);
 //! - [`syntax`]: the bidirectional syntax engine — one description per dialect drives both the
 //!   printer (disassembler) and the backtracking parser (assembler);
+//! - [`print`]: what the generated printers share (number styles, a line buffer);
 //! - [`number`]: declared number formats (minifloats such as fp20, fixed point such as fx10);
 //! - [`value`]: field values for generic tools (JSON output of `isa decode --json`);
 //! - [`target`]: the object-safe [`target::Target`] trait, so tools never match over targets;
@@ -39,6 +40,7 @@ pub mod format;
 pub mod interp;
 pub mod layout;
 pub mod number;
+pub mod print;
 pub mod program;
 pub mod schedule;
 pub mod syntax;

@@ -907,7 +907,8 @@ impl Printer<'_> {
     }
 }
 
-fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
+/// Writes `v` in number style `n` (a [`Num::Target`] as its displacement alone).
+pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
     match n {
         Num::Dec => write!(out, "{v}"),
         Num::DecPadded { digits } => write!(out, "{v:0w$}", w = digits as usize),
@@ -942,8 +943,8 @@ fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
     }
 }
 
-/// `0x1f`, `-0x20`.
-fn write_hex_value(x: i128, out: &mut dyn Write) -> fmt::Result {
+/// Writes `0x1f`, `-0x20`.
+pub fn write_hex_value(x: i128, out: &mut dyn Write) -> fmt::Result {
     if x < 0 {
         write!(out, "-0x{:x}", x.unsigned_abs())
     } else {

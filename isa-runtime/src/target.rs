@@ -7,6 +7,7 @@
 use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
 use crate::expr::{self, Names};
 use crate::format::{Format, Length};
+use crate::print::Stop;
 use crate::program::Violation;
 use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
@@ -94,6 +95,25 @@ pub trait Isa: Sync + 'static {
     /// instruction is one word of [`Isa::WORD_BITS`] bits.
     fn lengths() -> &'static [Length] {
         &[]
+    }
+    /// Writes `insn`'s text (at address `pc`) in dialect number `dialect`, without the
+    /// dialect's end and separator; [`Stop::Unshown`] when the dialect has no text for it.
+    /// Generated targets compile their printers; this default runs the syntax engine on the
+    /// encoded word.
+    fn write_text(
+        insn: &Self::Instruction,
+        dialect: usize,
+        pc: u64,
+        out: &mut dyn core::fmt::Write,
+    ) -> Result<(), Stop> {
+        let word = Self::encode(insn).map_err(|_| Stop::Unshown)?;
+        let format = Self::formats()[Self::format_index(insn)];
+        let syntax = format.syntax.get(dialect).ok_or(Stop::Unshown)?;
+        let mut text = String::new();
+        if !syntax::print(syntax, &format.unpack(word), pc, &mut text) {
+            return Err(Stop::Unshown);
+        }
+        Ok(out.write_str(&text)?)
     }
 }
 
@@ -188,6 +208,21 @@ enum Shown {
 fn show<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Shown, DecodeError> {
     let word = own_bits::<T>(word);
     let decoded = T::decode(word);
+    // A word the typed instruction holds whole prints through the target's compiled printer.
+    // The engine below prints the others from their raw bits: words the typed decoder
+    // rejects, and words with don't-care bits set, which a view may show (Mesa's `load_imm`).
+    if let Some(insn) = decoded.as_ref().ok().filter(|insn| T::encode(insn) == Ok(word)) {
+        let mut out = String::new();
+        return Ok(match T::write_text(insn, dialect, pc, &mut out) {
+            Ok(()) => {
+                let d = dialect_of::<T>(dialect);
+                out.push_str(d.end.unwrap_or(""));
+                out.push_str(d.separator.unwrap_or(""));
+                Shown::Text(out)
+            }
+            Err(_) => Shown::Hidden { format: T::formats()[T::format_index(insn)].name },
+        });
+    }
     let Some(index) = T::match_format(word) else {
         return Err(decoded.err().unwrap_or(DecodeError::NoMatch { word }));
     };

@@ -16,6 +16,7 @@ mod maxwell_program;
 mod maxwell_roundtrip;
 mod maxwell_validate;
 mod msrv;
+mod printers;
 mod sph_docs_tables;
 mod sph_offsets;
 mod sph_reserved;

@@ -38,14 +38,35 @@ fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {
     let mut values = Vec::new();
     let mut named = Vec::new();
     let mut rest = None;
+    // A fieldless enum whose distinct values fit a byte keeps one byte with its raw values as
+    // discriminants.
+    let raw_values: std::collections::BTreeSet<u64> = e
+        .variants
+        .iter()
+        .filter_map(|v| match v.values {
+            Values::One(x) => Some(x),
+            Values::Range(..) | Values::Rest => None,
+        })
+        .collect();
+    let discriminants = !e.has_payload()
+        && raw_values.len() == e.variants.len()
+        && raw_values.last().is_none_or(|&max| max <= 0xff);
     for (vi, v) in e.variants.iter().enumerate() {
         let vid = m.variant_ident(id, vi);
         let vdoc = doc(&v.doc);
         let spec_name = &v.name;
         match &v.values {
             Values::One(x) => {
+                let raw = *x;
                 let x = lit(*x as u128);
-                variants.push(quote!(#vdoc #vid));
+                // The raw value as the discriminant: `bits` is a cast and `from_bits` a range
+                // check, not two lookup tables, in the decoder's and printer's hot paths.
+                if discriminants {
+                    let d = lit(raw as u128);
+                    variants.push(quote!(#vdoc #vid = #d));
+                } else {
+                    variants.push(quote!(#vdoc #vid));
+                }
                 to_bits.push(quote!(#name::#vid => #x));
                 from_bits_one.push(quote!(#x => Some(#name::#vid)));
                 names.push(quote!(#name::#vid => #spec_name));

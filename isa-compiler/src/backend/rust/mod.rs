@@ -6,6 +6,7 @@
 //! - `instruction`: the `Instruction` enum and its decision-tree decoder;
 //! - `tables`: static descriptions the runtime's syntax engine prints and parses with, and
 //!   the `Isa` implementation;
+//! - `printer`: compiled printers, one per encoding and dialect, writing typed instructions;
 //! - `validate`: properties, constraints and program rules;
 //! - `schedule`: scheduling control words and whole-program decode and encode;
 //! - `interp`: the interpreter skeleton.
@@ -19,6 +20,7 @@ mod interp;
 pub mod layouts;
 mod model;
 mod names;
+mod printer;
 mod schedule;
 mod tables;
 mod validate;
@@ -61,10 +63,11 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
         let formats = formats::generate(&m);
         let instruction = instruction::generate(&m);
         let tables = tables::generate(&m);
+        let printer = printer::generate(&m);
         let validate = validate::generate(&m);
         let interp = interp::generate(&m);
         let schedule = schedule::generate(&m);
-        quote!(#formats #instruction #tables #validate #interp #schedule)
+        quote!(#formats #instruction #tables #printer #validate #interp #schedule)
     };
     let file = quote! {
         #[allow(unused_imports)]

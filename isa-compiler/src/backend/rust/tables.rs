@@ -83,8 +83,10 @@ fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
     format_ident!("{}_{}", upper(&camel(&m.t.enums[e.0].name)), upper(&m.t.dialects[d].name))
 }
 
-/// The (enum, dialect) name tables some syntax shows values through.
-fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
+/// The (enum, dialect) name tables some syntax of `formats` shows values through.
+pub(super) fn used_tables<'a>(
+    formats: impl Iterator<Item = &'a ir::Format>,
+) -> std::collections::BTreeSet<(usize, usize)> {
     fn walk(items: &[SyntaxItem], d: usize, out: &mut std::collections::BTreeSet<(usize, usize)>) {
         for it in items {
             match it {
@@ -101,7 +103,7 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
         }
     }
     let mut out = std::collections::BTreeSet::new();
-    for f in t.formats.iter().chain(t.schedule.as_ref().map(|s| &s.slot)) {
+    for f in formats {
         for (d, syntax) in f.syntax.iter().enumerate() {
             for part in &syntax.parts {
                 for arm in &part.arms {
@@ -113,62 +115,88 @@ fn used_tables(t: &ir::Target) -> std::collections::BTreeSet<(usize, usize)> {
     out
 }
 
+/// One spelling rule of a name table, in the order the printer tries them: the first that
+/// holds for a value prints it.
+pub(super) enum TableEntry {
+    /// One value, one spelling.
+    Name(String, u64),
+    /// `lo..=hi` printed as `prefix`, `value + shift`, `suffix`.
+    Range { prefix: String, suffix: String, lo: u64, hi: u64, shift: i64 },
+    /// One spelling for every value of `lo..=hi`.
+    Many(String, u64, u64),
+    /// Any value no earlier entry names.
+    Else(String),
+}
+
+/// The entries of enum `e`'s name table in dialect `d`: spelled values and ranges, then the
+/// rest-of-values ranges, then the `else` spelling.
+pub(super) fn table_entries(e: &ir::Enum, d: usize) -> Vec<TableEntry> {
+    let mut entries = Vec::new();
+    let mut rest = Vec::new();
+    for v in &e.variants {
+        for s in v.spellings.get(d).map(Vec::as_slice).unwrap_or_default() {
+            let (lo, hi) = match v.values {
+                Values::One(x) => {
+                    entries.push(TableEntry::Name(s.text.clone(), x));
+                    continue;
+                }
+                Values::Range(lo, hi) => (lo, hi),
+                Values::Rest => (0, (1u64 << e.width.min(63)) - 1),
+            };
+            let entry = match &s.value {
+                Some(ir::ValueText { prefix, shift, suffix }) => TableEntry::Range {
+                    prefix: prefix.clone(),
+                    suffix: suffix.clone(),
+                    lo,
+                    hi,
+                    shift: *shift,
+                },
+                None => TableEntry::Many(s.text.clone(), lo, hi),
+            };
+            if matches!(v.values, Values::Rest) {
+                rest.push(entry);
+            } else {
+                entries.push(entry);
+            }
+        }
+    }
+    entries.extend(rest);
+    if let Some(Some(s)) = e.else_spellings.get(d) {
+        entries.push(TableEntry::Else(s.clone()));
+    }
+    entries
+}
+
 fn tables(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
-    let used = used_tables(m.t);
-    for (ei, e) in m.t.enums.iter().enumerate() {
-        for d in 0..m.t.dialects.len() {
-            if !used.contains(&(ei, d)) {
-                continue;
+    for (ei, d) in used_tables(m.t.formats.iter().chain(m.t.schedule.as_ref().map(|s| &s.slot))) {
+        let e = &m.t.enums[ei];
+        let id = table_ident(m, ir::EnumId(ei), d);
+        let name = &e.name;
+        let entries = table_entries(e, d).into_iter().map(|entry| match entry {
+            TableEntry::Name(text, x) => {
+                let x = lit(x as u128);
+                quote!(Entry::Name(#text, #x))
             }
-            let id = table_ident(m, ir::EnumId(ei), d);
-            let name = &e.name;
-            let mut entries = Vec::new();
-            let mut rest = Vec::new();
-            for v in &e.variants {
-                let spellings = v.spellings.get(d).cloned().unwrap_or_default();
-                for s in &spellings {
-                    let text = &s.text;
-                    match &v.values {
-                        Values::One(x) => {
-                            let x = lit(*x as u128);
-                            entries.push(quote!(Entry::Name(#text, #x)));
-                        }
-                        Values::Range(..) | Values::Rest => {
-                            let (lo, hi) = match v.values {
-                                Values::Range(lo, hi) => (lo, hi),
-                                Values::One(_) | Values::Rest => (0, (1u64 << e.width.min(63)) - 1),
-                            };
-                            let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-                            let entry = match &s.value {
-                                Some(ir::ValueText { prefix, shift, suffix }) => {
-                                    let shift = proc_macro2::Literal::i64_unsuffixed(*shift);
-                                    quote!(Entry::Range { prefix: #prefix, suffix: #suffix, lo: #lo, hi: #hi, shift: #shift })
-                                }
-                                None => quote!(Entry::Many(#text, #lo, #hi)),
-                            };
-                            if matches!(v.values, Values::Rest) {
-                                rest.push(entry);
-                            } else {
-                                entries.push(entry);
-                            }
-                        }
-                    }
-                }
+            TableEntry::Range { prefix, suffix, lo, hi, shift } => {
+                let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+                let shift = proc_macro2::Literal::i64_unsuffixed(shift);
+                quote!(Entry::Range { prefix: #prefix, suffix: #suffix, lo: #lo, hi: #hi, shift: #shift })
             }
-            entries.extend(rest);
-            if let Some(Some(s)) = e.else_spellings.get(d) {
-                entries.push(quote!(Entry::Else(#s)));
+            TableEntry::Many(text, lo, hi) => {
+                let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+                quote!(Entry::Many(#text, #lo, #hi))
             }
-            out.extend(quote! {
-                static #id: Table = Table { name: #name, entries: &[#(#entries),*] };
-            });
-        }
+            TableEntry::Else(text) => quote!(Entry::Else(#text)),
+        });
+        out.extend(quote! {
+            static #id: Table = Table { name: #name, entries: &[#(#entries),*] };
+        });
     }
     out
 }
 
-fn num_style(n: &NumStyle) -> TokenStream {
+pub(super) fn num_style(n: &NumStyle) -> TokenStream {
     match n {
         NumStyle::Dec => quote!(Num::Dec),
         NumStyle::DecPadded { digits } => {
@@ -512,6 +540,10 @@ pub fn generate(m: &Model) -> TokenStream {
                 check_program(program)
             }
 
+            fn write_text(insn: &Instruction, dialect: usize, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), isa_runtime::print::Stop> {
+                insn.write_text(dialect, pc, out)
+            }
+
             #schedule
             #program_end
             #bundles
@@ -521,10 +553,7 @@ pub fn generate(m: &Model) -> TokenStream {
         impl core::fmt::Display for Instruction {
             /// The instruction in the default dialect.
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match isa_runtime::target::disassemble::<#target>(self, 0, 0) {
-                    Ok(text) => f.write_str(&text),
-                    Err(e) => write!(f, "<{e}>"),
-                }
+                isa_runtime::print::display::<#target>(self, f)
             }
         }
 

@@ -1,0 +1,125 @@
+//! What generated printers share.
+//!
+//! The Rust backend compiles every dialect's syntax of every encoding into a function that
+//! writes a typed instruction's text straight into a [`fmt::Write`], with no allocation and no
+//! walk over the static syntax tables. The interpreted engine ([`crate::syntax::print`]) stays
+//! the reference: it prints words the typed decoder rejects, and the differential tests check
+//! that both give the same text for every word. The small pieces every printer needs (numbers,
+//! numbered names, a line buffer) are written once here rather than once per encoding.
+
+use crate::syntax::{write_hex_value, Num};
+use crate::target::Isa;
+use core::fmt::{self, Write};
+
+/// Why a generated printer stopped before the end of the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The writer failed.
+    Write,
+    /// The dialect has no text for this instruction: no arm of a syntax applies, or a value has
+    /// no spelling (the engine's incomplete text). Callers fall back to the raw directive.
+    Unshown,
+}
+
+impl From<fmt::Error> for Stop {
+    fn from(_: fmt::Error) -> Self {
+        Stop::Write
+    }
+}
+
+/// Writes `v` in number style `n` (any style but [`Num::Target`], which needs the address).
+pub fn number(v: u64, n: Num, out: &mut dyn Write) -> Result<(), Stop> {
+    Ok(crate::syntax::write_number(v, n, out)?)
+}
+
+/// Writes a `bits`-wide pc-relative displacement `v` as the absolute address `base + v`.
+pub fn target(base: i64, bits: u32, v: u64, out: &mut dyn Write) -> Result<(), Stop> {
+    Ok(write_hex_value(base as i128 + crate::bits::sign_extend(v, bits) as i128, out)?)
+}
+
+/// Writes a numbered name (`r12`): `prefix`, `n` in decimal, `suffix`.
+pub fn numbered(prefix: &str, n: i64, suffix: &str, out: &mut dyn Write) -> Result<(), Stop> {
+    out.write_str(prefix)?;
+    write!(out, "{n}")?;
+    Ok(out.write_str(suffix)?)
+}
+
+/// `Display` of a generated instruction: its text in the default dialect, through the
+/// compiled printer into a line on the stack. An instruction that does not encode, that the
+/// dialect cannot show or whose line is too long prints as [`crate::target::disassemble`]
+/// prints it (the error, the raw directive).
+pub fn display<T: Isa>(insn: &T::Instruction, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut line = LineBuf::new();
+    if T::encode(insn).is_ok() && T::write_text(insn, 0, 0, &mut line).is_ok() {
+        let d = &T::dialects()[0];
+        f.write_str(line.as_str())?;
+        f.write_str(d.end.unwrap_or(""))?;
+        return f.write_str(d.separator.unwrap_or(""));
+    }
+    match crate::target::disassemble::<T>(insn, 0, 0) {
+        Ok(text) => f.write_str(&text),
+        Err(e) => write!(f, "<{e}>"),
+    }
+}
+
+/// A line of text on the stack, for callers that must not show half a line when a printer
+/// stops ([`Stop::Unshown`]) and must not allocate either. Writing past its end is an error.
+pub struct LineBuf {
+    bytes: [u8; LINE_BYTES],
+    len: usize,
+}
+
+/// The longest line a [`LineBuf`] holds; longer lines take the engine's (allocating) path.
+const LINE_BYTES: usize = 256;
+
+impl LineBuf {
+    /// An empty line.
+    pub const fn new() -> Self {
+        LineBuf { bytes: [0; LINE_BYTES], len: 0 }
+    }
+
+    /// The text written so far.
+    pub fn as_str(&self) -> &str {
+        // Only whole `str`s are ever copied in, so the bytes are UTF-8 up to `len`.
+        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+impl Default for LineBuf {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Write for LineBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let dest = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
+        dest.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_buf_holds_text_and_refuses_overflow() {
+        let mut b = LineBuf::new();
+        assert_eq!(numbered("r", 12, ".x", &mut b), Ok(()));
+        assert_eq!(b.as_str(), "r12.x");
+        let long = [b'x'; LINE_BYTES];
+        assert_eq!(b.write_str(core::str::from_utf8(&long).unwrap_or("")), Err(fmt::Error));
+        assert_eq!(b.as_str(), "r12.x");
+    }
+
+    #[test]
+    fn target_adds_the_sign_extended_displacement() {
+        let mut b = LineBuf::new();
+        // 0x1f8 is -8 in 9 bits: 0x100 - 8.
+        assert_eq!(target(0x100, 9, 0x1f8, &mut b), Ok(()));
+        assert_eq!(b.as_str(), "0xf8");
+    }
+}

@@ -1,0 +1,213 @@
+//! The compiled printers against the syntax engine they were compiled from.
+//!
+//! Every generated target prints a typed instruction through Rust compiled from its syntax
+//! (`Instruction::write_text`); the interpreted engine (`isa_runtime::syntax::print`) stays the
+//! reference. For every golden word of every target and for random words of every encoding,
+//! in every dialect, both must give the same text, or both find no text (`Stop::Unshown`
+//! where the engine's text is incomplete). The engine prints the instruction's encoded word:
+//! the typed instruction holds no don't-care bits.
+
+use isa_generated::maxwell::Maxwell;
+use isa_generated::tegra_vs::TegraVs;
+use isa_generated::vc4::Vc4;
+use isa_runtime::print::Stop;
+use isa_runtime::target::{assemble_program, Isa};
+
+/// How the two printers compared on one word: `None` when the word does not decode,
+/// otherwise how many dialects show it; a disagreement is an error naming the word.
+fn compare<T: Isa>(word: u128, pc: u64) -> Result<Option<usize>, String> {
+    let Ok(insn) = T::decode(word) else { return Ok(None) };
+    let encoded = T::encode(&insn).map_err(|e| format!("{word:#x}: decodes but does not encode: {e}"))?;
+    let format = T::formats()[T::format_index(&insn)];
+    let mut shown = 0;
+    for (d, dialect) in T::dialects().iter().enumerate() {
+        let mut engine = String::new();
+        let complete = format
+            .syntax
+            .get(d)
+            .is_some_and(|s| isa_runtime::syntax::print(s, &format.unpack(encoded), pc, &mut engine));
+        let mut compiled = String::new();
+        match (complete, T::write_text(&insn, d, pc, &mut compiled)) {
+            (true, Ok(())) if engine == compiled => shown += 1,
+            (false, Err(Stop::Unshown)) => {}
+            (_, result) => {
+                return Err(format!(
+                    "{} {word:#x} at {pc:#x}, dialect {}:\n  engine:   {engine:?} (complete: {complete})\n  compiled: {compiled:?} ({result:?})",
+                    T::NAME,
+                    dialect.name
+                ))
+            }
+        }
+    }
+    Ok(Some(shown))
+}
+
+/// Compares every word; returns (decoded words, word × dialect texts compared) and fails with
+/// the first disagreements.
+fn compare_all<T: Isa>(words: impl IntoIterator<Item = (u128, u64)>) -> (usize, usize) {
+    let (mut decoded, mut texts) = (0, 0);
+    let mut failures = Vec::new();
+    for (word, pc) in words {
+        match compare::<T>(word, pc) {
+            Ok(Some(n)) => {
+                decoded += 1;
+                texts += n;
+            }
+            Ok(None) => {}
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements; first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    (decoded, texts)
+}
+
+fn data(path: &str) -> String {
+    let path = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The hex word in column `column` of each row of a TSV corpus (comments and control words
+/// skipped), with the address its source names (`@addr 0x110`), else 0.
+fn tsv_words(text: &str, column: usize) -> Vec<(u128, u64)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty() && !l.contains("\tCTRL "))
+        .filter_map(|l| {
+            let word = l.split('\t').nth(column)?.trim().trim_start_matches("0x");
+            let word = u128::from_str_radix(word, 16).ok()?;
+            let pc = l
+                .split("@addr 0x")
+                .nth(1)
+                .and_then(|a| u64::from_str_radix(a.split(|c: char| !c.is_ascii_hexdigit()).next()?, 16).ok())
+                .unwrap_or(0);
+            Some((word, pc))
+        })
+        .collect()
+}
+
+#[test]
+fn vc4_golden_words_print_alike() {
+    let mut words = tsv_words(&data("vc4/mesa_golden.tsv"), 0);
+    words.extend(tsv_words(&data("vc4/vc4asm_asm_golden.tsv"), 1));
+    let (decoded, texts) = compare_all::<Vc4>(words.iter().copied());
+    eprintln!("vc4: {} golden words, {decoded} decode, {texts} texts agree", words.len());
+    // Two dialects (mesa, vc4asm); most golden words decode and both show them.
+    assert!(decoded > 4_000 && texts > decoded, "{decoded} decoded, {texts} texts");
+}
+
+#[test]
+fn maxwell_golden_words_print_alike() {
+    let mut words = tsv_words(&data("maxwell/nvdisasm_golden.tsv"), 0);
+    words.extend(tsv_words(&data("maxwell/nvdisasm_compute.tsv"), 0));
+    let (decoded, texts) = compare_all::<Maxwell>(words.iter().copied());
+    eprintln!("maxwell: {} golden words, {decoded} decode, {texts} texts agree", words.len());
+    assert!(decoded > 1_800 && texts >= decoded, "{decoded} decoded, {texts} texts");
+}
+
+#[test]
+fn tegra_vs_golden_programs_print_alike() {
+    let dir = format!("{}/data/tegra", env!("CARGO_MANIFEST_DIR"));
+    let mut words = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+        let path = entry.expect("directory entry").path();
+        if path.extension().is_some_and(|x| x == "txt") {
+            let source = std::fs::read_to_string(&path).expect("readable program");
+            let program = assemble_program::<TegraVs>(&source, 0)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+            words.extend(program.into_iter().enumerate().map(|(i, w)| (w, i as u64 * 16)));
+        }
+    }
+    let (decoded, texts) = compare_all::<TegraVs>(words.iter().copied());
+    eprintln!("tegra_vs: {} golden words, {decoded} decode, {texts} texts agree", words.len());
+    assert!(
+        decoded == words.len() && texts >= decoded,
+        "{decoded} of {} decoded, {texts} texts",
+        words.len()
+    );
+}
+
+/// A random word of encoding `format`: random bits with its fixed fields set.
+fn word_of<T: Isa>(format: usize, bits: u128) -> u128 {
+    let mask = if T::WORD_BITS >= 128 { u128::MAX } else { (1u128 << T::WORD_BITS) - 1 };
+    let mut word = bits & mask;
+    for field in T::formats()[format].fields {
+        if let Some(v) = field.fixed {
+            isa_runtime::bits::set(&mut word, field.pieces, v);
+        }
+    }
+    word
+}
+
+/// Random words of every encoding, at a random address, print alike; returns how many decode.
+fn random_words_print_alike<T: Isa>(bits: &[u128], pc: u64) -> Result<usize, String> {
+    let mut decoded = 0;
+    for format in 0..T::formats().len() {
+        for &b in bits {
+            decoded += usize::from(compare::<T>(word_of::<T>(format, b), pc)?.is_some());
+        }
+    }
+    Ok(decoded)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    #[test]
+    fn random_words_of_every_encoding_print_alike(
+        bits in proptest::collection::vec(proptest::prelude::any::<u128>(), 4),
+        pc in 0u64..0x10_0000,
+    ) {
+        let pc = pc * 8;
+        for result in [
+            random_words_print_alike::<Vc4>(&bits, pc),
+            random_words_print_alike::<Maxwell>(&bits, pc),
+            random_words_print_alike::<TegraVs>(&bits, pc),
+        ] {
+            proptest::prop_assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
+        }
+    }
+}
+
+/// Most random words with an encoding's fixed bits decode (the rest hold undefined values),
+/// so the property above compares real texts and not only rejections.
+#[test]
+fn random_words_of_every_encoding_mostly_decode() {
+    let mut rng = 0x5EED_u128;
+    let mut bits = Vec::new();
+    for _ in 0..16 {
+        rng = rng.wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645).wrapping_add(0x5851_F42D_4C95_7F2D);
+        bits.push(rng.rotate_left(64) ^ rng);
+    }
+    for (name, result, formats) in [
+        ("vc4", random_words_print_alike::<Vc4>(&bits, 0), Vc4::formats().len()),
+        ("maxwell", random_words_print_alike::<Maxwell>(&bits, 0), Maxwell::formats().len()),
+        ("tegra_vs", random_words_print_alike::<TegraVs>(&bits, 0), TegraVs::formats().len()),
+    ] {
+        let decoded = result.unwrap_or_else(|e| panic!("{e}"));
+        assert!(decoded * 4 >= formats * 16, "{name}: {decoded} of {} random words decode", formats * 16);
+    }
+}
+
+/// `Display` (the default dialect, through the compiled printer into a stack buffer) is the
+/// text the listing gives for the same word.
+#[test]
+fn display_is_the_default_dialect_text() {
+    let words = tsv_words(&data("vc4/mesa_golden.tsv"), 0);
+    let mut checked = 0;
+    for (word, _) in words {
+        let Ok(insn) = isa_generated::vc4::Instruction::decode(word as u64) else { continue };
+        let canonical = insn.encode().expect("decoded instructions encode");
+        let listed = isa_generated::vc4::disassemble(canonical, None).expect("decodes");
+        assert_eq!(insn.to_string(), listed, "{word:#x}");
+        checked += 1;
+    }
+    assert!(checked > 4_000, "{checked}");
+}
