@@ -146,7 +146,6 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
             emit(read(n + 1, arg), &mut out)?;
         }
     }
-    drop(read);
     emit(reader.finish(), &mut out)?;
     out.flush().map_err(Error::output)?;
     if failed > 0 {

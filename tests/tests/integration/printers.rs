@@ -112,15 +112,20 @@ fn maxwell_golden_words_print_alike() {
 fn tegra_vs_golden_programs_print_alike() {
     let dir = format!("{}/data/tegra", env!("CARGO_MANIFEST_DIR"));
     let mut words = Vec::new();
+    let mut programs = 0;
     for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
         let path = entry.expect("directory entry").path();
-        if path.extension().is_some_and(|x| x == "txt") {
+        // The vertex programs (grate names them `vs_*` or `*_vs`); the fragment ones are tegra_fs's.
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("vs_") || name.ends_with("_vs.txt") {
+            programs += 1;
             let source = std::fs::read_to_string(&path).expect("readable program");
             let program = assemble_program::<TegraVs>(&source, 0)
                 .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
             words.extend(program.into_iter().enumerate().map(|(i, w)| (w, i as u64 * 16)));
         }
     }
+    assert_eq!(programs, 15, "grate's 15 vertex programs");
     let (decoded, texts) = compare_all::<TegraVs>(words.iter().copied());
     eprintln!("tegra_vs: {} golden words, {decoded} decode, {texts} texts agree", words.len());
     assert!(

@@ -40,10 +40,11 @@ pub fn generate(m: &Model) -> TokenStream {
     // unread, and the engine's expressions are kept as written.
     quote! {
         mod printers {
-            #![allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::identity_op)]
+            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
             use super::*;
-            use isa_runtime::print::{self, Stop};
-            use core::fmt::Write;
+            // Paths, not imports: a format may be called `stop` or `write`.
+            use isa_runtime::print;
+            use core::fmt::Write as _;
 
             #consts
             #items
@@ -52,10 +53,10 @@ pub fn generate(m: &Model) -> TokenStream {
                 /// Writes the instruction's text (at address `pc`) in dialect number
                 /// `dialect`, without allocating; `Stop::Unshown` when the dialect has no
                 /// text for it.
-                pub fn write_text(&self, dialect: usize, pc: u64, out: &mut dyn Write) -> Result<(), Stop> {
+                pub fn write_text(&self, dialect: usize, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
                     match (self, dialect) {
                         #(#arms,)*
-                        _ => Err(Stop::Unshown),
+                        _ => Err(print::Stop::Unshown),
                     }
                 }
             }
@@ -103,11 +104,11 @@ fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
         }
     }
     if !has_else {
-        arms.push(quote!(_ => return Err(Stop::Unshown)));
+        arms.push(quote!(_ => return Err(print::Stop::Unshown)));
     }
     quote! {
         #[allow(unreachable_patterns, clippy::match_overlapping_arm)]
-        fn #id(v: u64, out: &mut dyn Write) -> Result<(), Stop> {
+        fn #id(v: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
             match v {
                 #(#arms,)*
             }
@@ -124,7 +125,7 @@ fn slot_value(m: &Model, f: &ir::Format, s: ir::SlotId) -> TokenStream {
     let from_word = || {
         let pieces = crate::placement::element_pieces(field, slot.element.unwrap_or(0));
         let x = extract(&m.word_ty, &pieces);
-        quote!((match self.to_word() { Ok(word) => #x, Err(_) => return Err(Stop::Unshown) }))
+        quote!((match self.to_word() { Ok(word) => #x, Err(_) => return Err(print::Stop::Unshown) }))
     };
     if field.view {
         return from_word();
@@ -427,12 +428,12 @@ fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> T
                 }
             }
             if !closed {
-                body.extend(quote!(Err(Stop::Unshown)));
+                body.extend(quote!(Err(print::Stop::Unshown)));
             }
             let doc = format!(" `{}` in the `{}` dialect.", part.name, m.t.dialects[d].name);
             methods.extend(quote! {
                 #[doc = #doc]
-                fn #id(&self, pc: u64, out: &mut dyn Write #(, #params)*) -> Result<(), Stop> {
+                fn #id(&self, pc: u64, out: &mut dyn core::fmt::Write #(, #params)*) -> Result<(), print::Stop> {
                     #body
                 }
             });
