@@ -312,6 +312,10 @@ impl Lower<'_, '_> {
                     _ => T::U32,
                 },
             ),
+            // Semantics compute in f32: a constant that becomes infinite there is an error.
+            K::Float(f) if !(*f as f32).is_finite() => {
+                self.err(e.span, format!("{f} does not fit a 32-bit float"))
+            }
             K::Float(f) => ex(SemKind::Float(*f), T::F32),
             K::Bool(b) => ex(SemKind::Bool(*b), T::Bool),
             K::Name(n) => self.name(n, e.span),

@@ -422,3 +422,16 @@ fn ambiguity_across_lengths() {
          format b {\n    op: u4 @ 3:0 is 8\n    x: u28 @ 31:4\n    syntax asm { \"b \" {x} }\n}\n"
     ));
 }
+
+/// The spec fuzzer's `vc4.isa` mutant: a float constant of the semantics that f32 cannot hold
+/// (the generator panicked on the infinite literal).
+#[test]
+fn a_float_constant_too_large_for_f32() {
+    let d = diagnose(&spec(
+        "machine {\n    pc: u32\n    f: f32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
+         execute {\n        f = 1000000000000000000000000000000000000000000.0;\n    }\n}\n",
+    ));
+    assert!(d.contains("1000000000000000000000000000000000000000000 does not fit a 32-bit float"), "{d}");
+    assert!(d.contains("bad.isa:13:13"), "{d}");
+}

@@ -163,6 +163,25 @@ fn a_format_of_fixed_fields_only_compiles_without_warnings() {
     assert_eq!(verdicts, vec![Verdict::Fine]);
 }
 
+/// Found by the run of session 5 (seed 20261125505, generated spec #5897): a target of one
+/// encoding without opcode bits, whose `match_format` never reads its word (`unused variable:
+/// word` under `-D warnings`).
+#[test]
+fn one_encoding_without_opcode_bits_compiles_without_warnings() {
+    let source = "target g {\n    word 8\n    dialect a { comment \"#\" raw \".word\" }\n}\n\n\
+                  format f0 {\n    x0: bool @ 6\n    x1: u3 @ 5:3\n    x2: u3 @ 2:0 default 2\n    \
+                  syntax a { \"m0\" [x0: \".x0\"] \" \" {x1} \", \" {x2} }\n}\n";
+    let (rust, unit) = match specs::check_spec(source) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+    };
+    let dir = out("one-encoding");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts =
+        scratch.compile(&[Unit { origin: "one encoding".into(), source: source.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}
+
 /// Found by the full run of this session (seed 20261125014, vc4.isa mutated #411 and three
 /// more): every compiled mutation of vc4.isa reported `load_imm_reserved` as decoding nothing.
 /// It is a `reserved "why"` encoding, which never decodes by the spec's word (it only prints):
