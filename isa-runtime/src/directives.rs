@@ -424,6 +424,13 @@ pub struct Spelling<'a> {
     pub statements: Option<&'a dyn Fn(&str) -> (String, Vec<(usize, usize)>)>,
 }
 
+impl<'a> Spelling<'a> {
+    /// The longest label prefix `text` starts with (`r:` before `:`).
+    fn label_prefix(&self, text: &str) -> Option<&'a str> {
+        self.label_prefixes.iter().copied().filter(|p| text.starts_with(p)).max_by_key(|p| p.len())
+    }
+}
+
 /// The layout of the program being expanded: how big an instruction is, where instruction
 /// number `k` lies for targets with control words.
 pub struct Layout<'a> {
@@ -906,12 +913,7 @@ impl Expander<'_> {
         let mut out = String::with_capacity(text.len());
         let mut i = 0;
         while i < text.len() {
-            let prefix = self
-                .spelling
-                .label_prefixes
-                .iter()
-                .filter(|p| text[i..].starts_with(**p))
-                .max_by_key(|p| p.len());
+            let prefix = self.spelling.label_prefix(&text[i..]);
             let after_word = i > 0 && expr::is_name_byte(b[i - 1]);
             if let Some(p) = prefix.filter(|_| !after_word) {
                 let digits_at = i + p.len();
@@ -959,12 +961,7 @@ impl Expander<'_> {
                 continue;
             }
             // Numeric label references: the definition they mean.
-            let prefix = self
-                .spelling
-                .label_prefixes
-                .iter()
-                .filter(|p| text[i..].starts_with(**p))
-                .max_by_key(|p| p.len());
+            let prefix = self.spelling.label_prefix(&text[i..]);
             if let Some(p) = prefix.filter(|p| b.get(i + p.len()).is_some_and(u8::is_ascii_digit)) {
                 let end =
                     i + p.len() + text[i + p.len()..].bytes().take_while(|c| expr::is_name_byte(*c)).count();
@@ -1624,9 +1621,7 @@ impl Expander<'_> {
         // The label: written with its prefix, or a symbol holding such a reference.
         let (text, _) = self.substitute(&args[*ls..*le], &[]);
         let text = text.trim();
-        let prefix =
-            self.spelling.label_prefixes.iter().filter(|p| text.starts_with(**p)).max_by_key(|p| p.len());
-        let name = prefix.map_or(text, |p| &text[p.len()..]);
+        let name = self.spelling.label_prefix(text).map_or(text, |p| &text[p.len()..]);
         if expr::name_len(name) != name.len() || name.is_empty() {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
