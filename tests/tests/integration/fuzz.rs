@@ -163,6 +163,23 @@ fn a_format_of_fixed_fields_only_compiles_without_warnings() {
     assert_eq!(verdicts, vec![Verdict::Fine]);
 }
 
+/// Found by the runs of session 5 (seeds 20261125505 and 20261125616, tegra_fs.isa mutants
+/// #304, #349, #403, #412): a bundled target reads its words per stream, so the whole-target
+/// decoder's answer said nothing about its formats; the shipped tegra_fs.isa compiles clean.
+#[test]
+fn a_bundled_target_decodes_per_stream() {
+    let tegra_fs = include_str!("../../../isa-specs/tegra_fs.isa");
+    let (rust, unit) = match specs::check_spec(tegra_fs) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("tegra_fs.isa rejected"),
+    };
+    let dir = out("bundled");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts =
+        scratch.compile(&[Unit { origin: "tegra_fs".into(), source: tegra_fs.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}
+
 /// Found by the run of session 5 (seed 20261125505, generated spec #5897): a target of one
 /// encoding without opcode bits, whose `match_format` never reads its word (`unused variable:
 /// word` under `-D warnings`).
