@@ -30,6 +30,23 @@ nop
 nop
 ";
 
+/// A program of grate's `tests/grate/asm/` (grate-driver/grate), read from the directory
+/// `ISA_GRATE_TESTS_DIR` names: grate's programs are its own code and are not in this
+/// repository (tests/data/tegra/README.md). The tests that read them are `#[ignore]`d.
+pub fn grate_program(name: &str) -> String {
+    let Some(dir) = std::env::var_os("ISA_GRATE_TESTS_DIR") else {
+        panic!("ISA_GRATE_TESTS_DIR: the directory of grate's tests/grate/asm programs");
+    };
+    let path = std::path::Path::new(&dir).join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A Tegra program of our own under tests/data/tegra.
+pub fn tegra_program(name: &str) -> String {
+    let path = format!("{}/data/tegra/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// xorshift64*: small, fast and deterministic, so every run checks the same words.
 pub struct Rng(pub u64);
 
