@@ -124,6 +124,16 @@ fn tegra_vs_programs_print_alike(programs: &[(String, String)]) {
     );
 }
 
+/// Our own vertex programs (tests/data/tegra).
+#[test]
+fn tegra_vs_own_programs_print_alike() {
+    let programs: Vec<(String, String)> = ["transform_vs.txt", "control_vs.txt"]
+        .iter()
+        .map(|n| (n.to_string(), isa_tests::tegra_program(n)))
+        .collect();
+    tegra_vs_programs_print_alike(&programs);
+}
+
 /// grate's 15 vertex programs (grate names them `vs_*` or `*_vs`; the fragment ones are
 /// tegra_fs's), read from `ISA_GRATE_TESTS_DIR` (tests/data/tegra/README.md).
 #[test]

@@ -146,3 +146,76 @@ fn stencil_test_vs_is_the_hand_worked_words() {
         [0x401f806c_0040000d_8106c003_60018000, 0x401f806c_0040010d_8106c003_6001801d]
     );
 }
+
+// ---- Our own programs (tests/data/tegra), words worked by hand -------------------------------
+//
+// Each word below is put together field by field from the bit layout (facts A.1, grate's
+// `vpe_vliw.h`) with the values `vertex_asm.y` gives them (facts A.2): `reset_instruction()`
+// (export index 31, swizzles `xyzw`), NOPv/NOPs rD 63, a left-out scalar operation's rD 0, RET's
+// rD the one the vector operation before it wrote, BRA/CAL's target in bits 36:29, c[]/a[]
+// sources of index 0 with the fetch index in bits 85:76 / 75:72. The same construction gives
+// grate's words for `vs_mov.txt` and `vs_function.txt` above.
+
+fn own_words(name: &str) -> Vec<u128> {
+    let text = isa_tests::tegra_program(name);
+    assemble_program::<TegraVs>(&text, 0).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// `transform_vs.txt`: four DP4v rows (opcode 7, part2 0x01c00000) of a[0] (type 2, bits 56:55)
+/// by c[0..3] (rB type 3, bits 39:38; fetch index 0..3 at bits 85:76) into one lane of r1 each
+/// (x = bit 16 down to w = bit 13); MOVv r1 to export 0; MADv (4) with rB `c[4].xxxx` (swizzle
+/// 0 at 53:46) and rC `c[4].yyyy` (0x55 at 36:29, type 3 at 22:21); MULv (2) with `-r1.wzyx` (rB
+/// negate bit 54, swizzle 0x1b reversed = 0xe4) beside RCPs (2 at 95:91) of `-abs(c[4].yyyy)`
+/// (rC negate 37, abs 119) writing r4.x (bit 20, rD 4 at 12:7); the last MOVv saturated
+/// (bit 122) to export 7, with the end bit, its scalar slot left out (rD 0).
+#[test]
+fn transform_vs_is_the_hand_worked_words() {
+    assert_eq!(
+        own_words("transform_vs.txt"),
+        [
+            0x0000806c_01c0000d_8106c0c3_60011ffc,
+            0x0000806c_01c0100d_8106c0c3_60009ffc,
+            0x0000806c_01c0200d_8106c0c3_60005ffc,
+            0x0000806c_01c0300d_8106c0c3_60003ffc,
+            0x401f806c_0040000d_8286c003_6001ff80,
+            0x0001006c_0100410d_810000ca_a061fffc,
+            0x0081806c_1080400d_84f9016a_a071e27c,
+            0x441f806c_0040000d_8486c003_6001e01d,
+        ]
+    );
+}
+
+/// `control_vs.txt`: `(cs)(cwr)(cr=1)` (bits 110, 125, 121) on ARLv A0 (13, rD 0); CALs 5 (11)
+/// written before MOVv, with export and attribute relative to A0.y (bits 124, 123, select 1
+/// at 97:96; export index 2, fetch index 1); `(eq) BRAs 4` (9) alone, the vector rD left at 0;
+/// EX2s (14) of `abs(a[2].wwww)` exported as scalar to 3 (bit 126 clear); EXEC_END on ARAv (24);
+/// `(p.xxyy)(gt)(cc)` (predicate swizzle 0x05 at 105:98, bits 108, 109) on SLTv (11) of
+/// `c[A0.x + 20]` (bit 1, fetch index 20) and `-r3.yzwx`, RETs (12) taking SLTv's rD 5; PUSHAv
+/// and POPAs (26, 20; rD 0) in lower case with `(lt)(bit120)`, ending the program.
+#[test]
+fn control_vs_is_the_hand_worked_words() {
+    assert_eq!(
+        own_words("control_vs.txt"),
+        [
+            0x2200406c_0340a00d_8186c003_60019ffc,
+            0x581f806d_5840010d_8106c000_a001ff88,
+            0x0000086c_4800000d_8006c000_80001ffc,
+            0x0080006c_7000020d_8006c01f_e05e1f8c,
+            0x0000006c_0600000d_8006c003_60011ffd,
+            0x0002b014_62c1400d_81db0343_6001e2fe,
+            0x0100046c_a680000d_8006c003_6000007d,
+        ]
+    );
+}
+
+/// Our programs list as grate's text (no raw words) that assembles back to the same words.
+#[test]
+fn own_vertex_programs_list_back() {
+    for name in ["transform_vs.txt", "control_vs.txt"] {
+        let w = own_words(name);
+        let listing: String =
+            disassemble_program::<TegraVs>(&w, 0).iter().map(|l| format!("{}\n", l.text)).collect();
+        assert!(!listing.contains(".word"), "{name}:\n{listing}");
+        assert_eq!(assemble_program::<TegraVs>(&listing, 0), Ok(w), "{name}:\n{listing}");
+    }
+}
