@@ -1199,6 +1199,46 @@ fn asm_reads_preludes_before_the_source() {
     assert!(stderr(&o).contains("missing.qinc"), "{}", stderr(&o));
 }
 
+/// Our `shade_fs.txt` (tests/data/tegra/): `isa asm` writes its eight streams as one JSON
+/// object with the words worked by hand in the integration test `tegra_fs_programs` and its
+/// header settings; `isa disasm` reads that object back into bundles that assemble to the same
+/// object; a mistake is a located error.
+#[test]
+fn tegra_fs_streams_as_json_and_back() {
+    let o = isa(&["targets"]);
+    assert!(stdout(&o).lines().any(|l| l.split_whitespace().next() == Some("tegra_fs")), "{}", stdout(&o));
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/shade_fs.txt");
+    let o = isa(&["asm", "--target", "tegra_fs", program]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    for part in [
+        r#"{"streams": {"pseq": ["00000081", "00000000"], "mfu_sched": ["00000002", "00000009"], "#,
+        r#""mfu": ["08ae5000", "0380090d", "0000013d", "00000000", "00000000", "00000000"], "#,
+        r#""tex": ["00001435", "00000400"], "alu_sched": ["00000002", "00000009"], "#,
+        r#""alu": ["0b00e002", "4569f200", "4009a610", "0871f200", "8092d200", "3a002004", "003e0000", "000fec08", "#,
+        r#""alu_complement": ["00000005", "00000000"], "dw": ["0002800d", "00020409"]}"#,
+        r#""settings": {"alu_buffer_size": 2, "pseq_to_dw_exec_nb": 2}"#,
+    ] {
+        assert!(json.contains(part), "{part}\n{json}");
+    }
+    let dir = scratch("tegra_fs_json");
+    let file = dir.join("p.json");
+    std::fs::write(&file, &json).expect("write json");
+    let o = isa(&["disasm", "--target", "tegra_fs", path_str(&file)]);
+    assert_code(&o, 0);
+    let listing = dir.join("p.txt");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let o = isa(&["asm", "--target", "tegra_fs", path_str(&listing)]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), json);
+    // A mistake is a located error.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n").expect("write");
+    let o = isa(&["asm", "--target", "tegra_fs", path_str(&bad)]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
+}
+
 /// grate's `fs_vs_tests.txt` (read from `ISA_GRATE_TESTS_DIR`, tests/data/tegra/README.md):
 /// `isa asm` writes its eight streams as one JSON object with grate's words
 /// (facts-tegra-agx.md A.7) and its header settings; `isa disasm` reads that object back into
@@ -1222,7 +1262,7 @@ fn tegra_fs_grate_streams_as_json_and_back() {
             r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}}"#
         )
     );
-    let dir = scratch("tegra_fs_json");
+    let dir = scratch("tegra_fs_grate_json");
     let file = dir.join("p.json");
     std::fs::write(&file, &json).expect("write json");
     let o = isa(&["disasm", "--target", "tegra_fs", path_str(&file)]);

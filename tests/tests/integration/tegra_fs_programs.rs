@@ -155,3 +155,51 @@ fn hex_units_round_trip() {
     assert!(listing.contains("PSEQ: 0x12345678"), "{listing}");
     assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p));
 }
+
+// ---- Our own program (tests/data/tegra), words worked by hand --------------------------------
+
+/// `shade_fs.txt`, every word put together field by field from fragment_asm.h's layouts
+/// (facts A.4) with the values fragment_asm.y gives them; the same construction gives grate's
+/// words for `fs_vs_tests.txt` above (MFU `104E51BA 00408102`, ALU0 `0001C0C0 3F41F200`).
+///
+/// - MFU schedules: 2 instructions at 0 (`2`), then `MFU: NOP`, one instruction at 2
+///   (`1 | 2 << 2`). MFU 0: `ipl:` var k at bit 7k as {saturate, opcode (fp20 1, fx10 2) << 1,
+///   TRAM row << 3}: 0x0d, 0x12, 0, 0x1c; mul1 (dst r1 = 5 at 53:51, src sfu 10 at 46:43, bar1
+///   12 at 50:47); sfu RSQ 2 at 57:54, r2 at 63:58. MFU 1: mul0 dst bar 1 at 42:40, #1 13 at
+///   35:32, r3 at 39:36. Each high part first.
+/// - TEX `txb r2, r3, tex5, r2, r3, r0, r1`: sampler 5, source and result selects (bits 4, 5),
+///   enable (10), bias (12): 0x1435; `tex r0, r1, tex0, ...`: enable alone, 0x400.
+/// - ALU sources are 13 bits (scale_by_two, negate, abs, fixed10, minus_one, high, then the
+///   7-bit register: r n, g 16+n, alu 24+n, imm 28+n, #0/#1 31 fx10 low/high, u 32+n, cr
+///   64+n/2, posx 72, kill 76) with rC at bit 6, rB at 19, rA at 32; the destination's halves
+///   at 45/46, register at 53:47, condition 55:54, saturate 56, scale 58:57, MUL's addition
+///   disable 59, accumulate this/other 60/61, opcode 63:62; a fourth operand enables rD
+///   (bit 2) reading rB (bit 5 clear) or rC, as fx10 (bit 0) half (bit 4). Left-out slots
+///   are grate's reset word `000FE7E8 3E41F200`. ALU3's immediates fp20 1.0 (0x3E000) and
+///   -2.5 (0xC0800) go into bits 4..23 and 24..43 of the reset word, whose halves grate swaps:
+///   `003E0000 000FEC08`.
+/// - DW `store rt3, r2, r3`: enable, target 3 << 2, select bit 15, 2 << 16: 0x2800D;
+///   `store stencil` 0x20409.
+#[test]
+fn shade_fs_is_the_hand_worked_words() {
+    let text = isa_tests::tegra_program("shade_fs.txt");
+    let p = bundle::assemble::<TegraFs>(&text, 0).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(stream(&p, "pseq"), [0x81, 0]);
+    assert_eq!(stream(&p, "mfu_sched"), [2, 1 | 2 << 2]);
+    assert_eq!(stream(&p, "mfu"), [0x08ae5000, 0x0380090d, 0x0000013d, 0, 0, 0]);
+    assert_eq!(stream(&p, "tex"), [0x1435, 0x400]);
+    assert_eq!(stream(&p, "alu_sched"), [2, 1 | 2 << 2]);
+    let reset = [0x000fe7e8, 0x3e41f200];
+    let mut alu =
+        vec![0x0b00e002, 0x4569f200, 0x4009a610, 0x0871f200, 0x8092d200, 0x3a002004, 0x003e0000, 0x000fec08];
+    alu.extend(reset);
+    alu.extend([0xd6267068, 0x02002035]);
+    alu.extend(reset.repeat(5));
+    alu.extend([0x20e16028, 0x4241fa05]);
+    assert_eq!(stream(&p, "alu"), alu);
+    assert_eq!(stream(&p, "alu_complement"), [5, 0]);
+    assert_eq!(stream(&p, "dw"), [0x2800d, 0x20409]);
+    assert_eq!(p.settings, [("alu_buffer_size".to_string(), 2), ("pseq_to_dw_exec_nb".to_string(), 2)]);
+    let listing = bundle::disassemble::<TegraFs>(&p, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p), "{listing}");
+}
