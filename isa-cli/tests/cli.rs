@@ -1199,6 +1199,38 @@ fn asm_reads_preludes_before_the_source() {
     assert!(stderr(&o).contains("missing.qinc"), "{}", stderr(&o));
 }
 
+/// The Tegra shader linker: `isa targets` lists it; `isa asm` writes grate's upload of our
+/// `varyings_linker.txt` (each LINK's `first` then `latter`, little-endian: the words worked by
+/// hand in the integration test `tegra_linker_programs`), and `isa disasm` lists it back.
+#[test]
+fn tegra_linker_assembles_and_lists_back() {
+    let o = isa(&["targets"]);
+    assert!(
+        stdout(&o).lines().any(|l| l.split_whitespace().next() == Some("tegra_linker")),
+        "{}",
+        stdout(&o)
+    );
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/varyings_linker.txt");
+    let dir = scratch("tegra_linker");
+    let bin = dir.join("p.bin");
+    let o = isa(&["asm", "--target", "tegra_linker", program, "-o", path_str(&bin)]);
+    assert_code(&o, 0);
+    let bytes = std::fs::read(&bin).expect("read binary");
+    let words: Vec<u32> =
+        bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("whole words"))).collect();
+    assert_eq!(words, [0, 0x32dc, 0x03330438, 0xb694, 0x679, 0x000e0def]);
+    let o = isa(&["disasm", "--target", "tegra_linker", path_str(&bin)]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        concat!(
+            "LINK fp20, fp20, NOP, NOP, tram0.xyzw, export0\n",
+            "LINK fx10.l(cw)(cl), fx10.h(cw)(cl), fx10.l(cw)(cl), fx10.h, tram2.xyzw, export7\n",
+            "LINK fp20, fp20(dis), fp20(dis), NOP(dis), tram3.wzyx, export15(z)\n"
+        )
+    );
+}
+
 /// Our `shade_fs.txt` (tests/data/tegra/): `isa asm` writes its eight streams as one JSON
 /// object with the words worked by hand in the integration test `tegra_fs_programs` and its
 /// header settings; `isa disasm` reads that object back into bundles that assemble to the same

@@ -25,6 +25,7 @@ mod sph_validate;
 mod statements_directives;
 mod tegra_fs_programs;
 mod tegra_fs_roundtrip;
+mod tegra_linker_programs;
 mod tegra_vs_programs;
 mod tegra_vs_roundtrip;
 mod vc4_directives;
