@@ -155,6 +155,11 @@ enum Command {
         /// Write hex words, one per line, instead of binary.
         #[arg(long)]
         hex: bool,
+        /// Write one JSON object: the program's words as 32-bit hex parts in upload order under
+        /// `streams`, the target's program summaries under `settings` (a bundled target's
+        /// programs are always written so).
+        #[arg(long, conflicts_with = "hex")]
+        json: bool,
         /// A directory to search for `.include`d files (after the including file's own for
         /// `"file"`, before it for `<file>`); give it several times for several.
         #[arg(short = 'I', long = "include", value_name = "DIR")]
@@ -232,10 +237,16 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_schedule };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, include, prelude } => {
+        Command::Asm { target, file, out, hex, json, include, prelude } => {
             let (t, d) = target.resolve()?;
-            let opts =
-                asm::Options { file: &file, out: out.as_deref(), hex, include: &include, prelude: &prelude };
+            let opts = asm::Options {
+                file: &file,
+                out: out.as_deref(),
+                hex,
+                json,
+                include: &include,
+                prelude: &prelude,
+            };
             asm::run(t, d, &opts)
         }
         Command::Layout { target, json, layout: name, params } => {

@@ -1229,6 +1229,17 @@ fn tegra_linker_assembles_and_lists_back() {
             "LINK fp20, fp20(dis), fp20(dis), NOP(dis), tram3.wzyx, export15(z)\n"
         )
     );
+    // `--json`: the parts in upload order and the summary `used_tram_rows` (rows 0, 2, 3).
+    let o = isa(&["asm", "--target", "tegra_linker", "--json", program]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        concat!(
+            r#"{"streams": {"tegra_linker": ["00000000", "000032dc", "03330438", "0000b694", "00000679", "#,
+            r#""000e0def"]}, "settings": {"used_tram_rows": 4}}"#,
+            "\n"
+        )
+    );
 }
 
 /// Our `shade_fs.txt` (tests/data/tegra/): `isa asm` writes its eight streams as one JSON

@@ -70,8 +70,27 @@ pub struct Target {
     /// A one-bit field the assembler sets on a program's last instruction (grate's
     /// end-of-program bit): its name; the formats without it are left alone.
     pub program_end: Option<String>,
+    /// Values computed over a whole program (grate's `used_tram_rows`), in declaration order.
+    pub summaries: Vec<Summary>,
+    /// A wide word's 32-bit parts are uploaded least significant first (`part_order
+    /// low_first`), not most significant first.
+    pub parts_low_first: bool,
     /// Programs of several word streams written as bundles of units, if the target's are.
     pub bundles: Option<Bundles>,
+}
+
+/// `summary name { max field; plus n; least m }`: the largest value of `field` over a
+/// program's instructions plus `n`, at least `m` (also for a program without the field).
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Its name.
+    pub name: String,
+    /// The field it takes the largest value of.
+    pub field: String,
+    /// Added to that value.
+    pub plus: u64,
+    /// The least value.
+    pub least: u64,
 }
 
 /// How a target's programs are bundled: the word streams and the units a bundle holds.

@@ -51,6 +51,9 @@ pub struct Stream {
     /// For a computed stream: the index of its word's format and the fields computed (the
     /// other fields keep their defaults).
     pub computed: Option<(usize, &'static [Computed])>,
+    /// Its wide words are uploaded least significant 32-bit part first (the target's
+    /// `part_order low_first`).
+    pub low_first: bool,
 }
 
 /// One unit a bundle may hold.
@@ -94,19 +97,14 @@ pub struct Program {
 }
 
 impl Stream {
-    /// The stream's words as 32-bit parts, most significant part of each word first.
+    /// The stream's words as 32-bit parts in upload order.
     pub fn parts(&self, words: &[u128]) -> Vec<u32> {
-        let n = self.bits / 32;
-        words.iter().flat_map(|w| (0..n).rev().map(move |i| (w >> (32 * i)) as u32)).collect()
+        crate::target::word_parts(words, self.bits, self.low_first)
     }
 
-    /// Words from 32-bit parts (most significant first); `None` when the parts do not make
-    /// whole words.
+    /// Words from 32-bit parts in upload order; `None` when the parts do not make whole words.
     pub fn words(&self, parts: &[u32]) -> Option<Vec<u128>> {
-        let n = (self.bits / 32).max(1) as usize;
-        parts.len().is_multiple_of(n).then(|| {
-            parts.chunks(n).map(|c| c.iter().fold(0u128, |w, p| (w << 32) | u128::from(*p))).collect()
-        })
+        crate::target::words_of_parts(parts, self.bits, self.low_first)
     }
 }
 

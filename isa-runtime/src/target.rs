@@ -91,6 +91,13 @@ pub trait Isa: Sync + 'static {
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
         None
     }
+    /// Values computed over a whole program ([`summarize`]); empty when the target has none.
+    fn summaries() -> &'static [Summary] {
+        &[]
+    }
+    /// Whether a word wider than 32 bits is uploaded least significant part first (the
+    /// target's `part_order low_first`); most significant first otherwise.
+    const PARTS_LOW_FIRST: bool = false;
     /// Per encoding (as [`Isa::formats`]), how long its instructions are; empty when every
     /// instruction is one word of [`Isa::WORD_BITS`] bits.
     fn lengths() -> &'static [Length] {
@@ -179,6 +186,89 @@ pub fn join_stream<T: Isa>(words: &[u128]) -> Vec<u8> {
     for w in words {
         word_to_bytes(*w, instruction_bytes::<T>(*w), T::LITTLE_ENDIAN, &mut out);
     }
+    out
+}
+
+/// `summary name { max field; plus n; least m }` (spec): the largest value of `field` over a
+/// program's instructions plus `plus`, at least `least` (grate's `used_tram_rows`; a shader's
+/// register count is the same kind of value).
+#[derive(Debug)]
+pub struct Summary {
+    /// Its name.
+    pub name: &'static str,
+    /// The field whose largest value it takes.
+    pub field: &'static str,
+    /// Added to that value.
+    pub plus: u64,
+    /// The least value, also that of a program whose words lack the field.
+    pub least: u64,
+}
+
+/// Each of the target's summaries over `words`, by name, in declaration order.
+pub fn summarize<T: Isa>(words: &[u128]) -> Vec<(&'static str, u64)> {
+    T::summaries()
+        .iter()
+        .map(|s| {
+            let highest = words
+                .iter()
+                .filter_map(|w| {
+                    let format = T::formats().get(T::match_format(*w)?)?;
+                    let field = format.fields.iter().find(|f| f.name == s.field)?;
+                    Some(crate::bits::get(*w, field.pieces).saturating_add(s.plus))
+                })
+                .max();
+            (s.name, highest.unwrap_or(0).max(s.least))
+        })
+        .collect()
+}
+
+/// Words of `bits` bits as 32-bit parts in upload order: least significant part of each
+/// word first when `low_first`, most significant first otherwise.
+pub fn word_parts(words: &[u128], bits: u32, low_first: bool) -> Vec<u32> {
+    let n = (bits / 32).max(1);
+    words
+        .iter()
+        .flat_map(|w| (0..n).map(move |i| (w >> (32 * if low_first { i } else { n - 1 - i })) as u32))
+        .collect()
+}
+
+/// The inverse of [`word_parts`]; `None` when the parts do not make whole words.
+pub fn words_of_parts(parts: &[u32], bits: u32, low_first: bool) -> Option<Vec<u128>> {
+    let n = (bits / 32).max(1) as usize;
+    parts.len().is_multiple_of(n).then(|| {
+        parts
+            .chunks(n)
+            .map(|c| {
+                let mut ordered = c.to_vec();
+                if low_first {
+                    ordered.reverse();
+                }
+                ordered.iter().fold(0u128, |w, p| (w << 32) | u128::from(*p))
+            })
+            .collect()
+    })
+}
+
+/// A program of one word stream as one JSON object, the shape a bundled program's is
+/// ([`crate::bundle::Program::to_json`]): `streams` maps the target's name to its words as
+/// 32-bit hex parts in upload order, `settings` each summary to its value.
+pub fn program_json<T: Isa>(words: &[u128]) -> String {
+    use core::fmt::Write;
+    let mut out = String::from("{\"streams\": {");
+    crate::value::write_json_string(&mut out, T::NAME);
+    out.push_str(": [");
+    for (k, part) in word_parts(words, T::WORD_BITS, T::PARTS_LOW_FIRST).iter().enumerate() {
+        let _ = write!(out, "{}\"{part:08x}\"", if k > 0 { ", " } else { "" });
+    }
+    out.push_str("]}, \"settings\": {");
+    for (i, (name, value)) in summarize::<T>(words).iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        crate::value::write_json_string(&mut out, name);
+        let _ = write!(out, ": {value}");
+    }
+    out.push_str("}}");
     out
 }
 
@@ -1215,6 +1305,8 @@ pub trait Target: Sync {
     fn schedule(&self) -> Option<&'static Schedule>;
     /// How the target's programs are bundled into streams, if they are.
     fn bundles(&self) -> Option<&'static crate::bundle::Bundles>;
+    /// A program of one word stream as JSON, with its summaries ([`program_json`]).
+    fn program_json(&self, words: &[u128]) -> String;
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
     fn assemble_bundles(&self, source: &str, dialect: usize)
         -> Result<crate::bundle::Program, Vec<AsmError>>;
@@ -1320,6 +1412,9 @@ impl<T: Isa> Target for T {
     }
     fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
         T::bundles()
+    }
+    fn program_json(&self, words: &[u128]) -> String {
+        program_json::<T>(words)
     }
     fn assemble_bundles(
         &self,

@@ -21,6 +21,8 @@ pub struct Options<'a> {
     pub out: Option<&'a Path>,
     /// Write hex text (one word per line) instead of binary.
     pub hex: bool,
+    /// Write one JSON object: the words as 32-bit parts and the program's summaries.
+    pub json: bool,
     /// Directories searched for included files (`-I`).
     pub include: &'a [PathBuf],
     /// Files assembled before the source (`-i`).
@@ -142,6 +144,10 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     };
     // The words are written as they are turned into bytes or text, never held a second time.
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
+        if opts.json {
+            writeln!(out, "{}", target.program_json(&words))?;
+            return out.flush();
+        }
         let size = words::word_bytes(target.word_bits());
         let mut bytes = Vec::with_capacity(size);
         for w in &words {

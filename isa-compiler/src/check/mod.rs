@@ -105,6 +105,8 @@ impl Checker {
             root: None,
             schedule: None,
             program_end: None,
+            summaries: Vec::new(),
+            parts_low_first: false,
             bundles: None,
         };
         let targets: Vec<&ast::Target> = file
@@ -137,6 +139,7 @@ impl Checker {
         semantics::lower(self, file, &origins, &mut t);
         schedule::extract(self, file, &origins, &mut t);
         self.program_end(file, &mut t);
+        self.summaries(file, &mut t);
         self.variable_length(&t, schedule::slot_name(file).as_deref());
         t
     }
@@ -207,6 +210,63 @@ impl Checker {
         }
     }
 
+    /// `summary name { max field; plus n; least m }`: a value over the whole program. Some
+    /// instruction format must have `field` as a stored scalar field.
+    fn summaries(&mut self, file: &ast::File, t: &mut ir::Target) {
+        let settings =
+            file.items.iter().filter_map(|i| if let ast::Item::Target(t) = i { Some(t) } else { None });
+        const FORM: &str = "`summary used_rows { max row; plus 1; least 1 }`";
+        for s in settings.flat_map(|target| &target.settings).filter(|s| s.name.name == "summary") {
+            let Some(ast::SettingValue::Name(name, nested)) = s.values.first() else {
+                self.error(s.name.span, format!("a summary is named and says what it computes: {FORM}"));
+                continue;
+            };
+            if t.summaries.iter().any(|x| x.name == name.name) {
+                self.error(name.span, format!("summary `{}` declared twice", name.name));
+                continue;
+            }
+            let mut summary =
+                ir::Summary { name: name.name.clone(), field: String::new(), plus: 0, least: 0 };
+            let mut field_span = None;
+            for n in nested {
+                match (n.name.name.as_str(), n.values.first()) {
+                    ("max", Some(ast::SettingValue::Name(f, _))) => {
+                        summary.field = f.name.clone();
+                        field_span = Some(f.span);
+                    }
+                    ("plus", Some(ast::SettingValue::Int(v, _))) => summary.plus = *v,
+                    ("least", Some(ast::SettingValue::Int(v, _))) => summary.least = *v,
+                    _ => {
+                        self.error(
+                            n.name.span,
+                            format!("a summary says `max field`, `plus n` and `least n`: {FORM}"),
+                        );
+                    }
+                }
+            }
+            let Some(span) = field_span else {
+                self.error(name.span, format!("summary `{}` names no field: {FORM}", name.name));
+                continue;
+            };
+            let mut found = false;
+            for f in &t.formats {
+                let Some(field) = f.fields.iter().find(|x| x.name == summary.field) else { continue };
+                found = true;
+                if field.array.is_some() || !field.is_stored() || field.view {
+                    self.error(
+                        span,
+                        format!("`{}` of format `{}` is not a stored scalar field", summary.field, f.name),
+                    )
+                    .with(field.span, "declared here");
+                }
+            }
+            if !found {
+                self.error(span, format!("no instruction format has a field `{}`", summary.field));
+            }
+            t.summaries.push(summary);
+        }
+    }
+
     fn target_settings(&mut self, target: &ast::Target, t: &mut ir::Target) {
         t.name = target.name.name.clone();
         t.doc = target.doc.clone();
@@ -216,7 +276,14 @@ impl Checker {
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 // Resolved with the layouts and formats.
-                ("root" | "schedule" | "program_end" | "stream" | "bundle", _) => {}
+                ("root" | "schedule" | "program_end" | "summary" | "stream" | "bundle", _) => {}
+                ("part_order", Some(ast::SettingValue::Name(v, _))) => match v.name.as_str() {
+                    "high_first" => t.parts_low_first = false,
+                    "low_first" => t.parts_low_first = true,
+                    _ => {
+                        self.error(v.span, "part order is `high_first` or `low_first`");
+                    }
+                },
                 ("word", Some(ast::SettingValue::Int(v, sp))) => {
                     if *v == 0 || *v > 128 || v % 8 != 0 {
                         self.error(*sp, "instruction words must be 8 to 128 bits, a multiple of 8");

@@ -8,7 +8,9 @@
 //! `ISA_GRATE_TESTS_DIR` (tests/data/tegra/README.md), keeping grate's words here.
 
 use isa_generated::tegra_linker::TegraLinker;
-use isa_runtime::target::{assemble_one, assemble_program, disassemble_program, disassemble_word, Isa};
+use isa_runtime::target::{
+    assemble_one, assemble_program, disassemble_program, disassemble_word, program_json, summarize, Isa,
+};
 use isa_tests::Rng;
 
 fn words(text: &str) -> Vec<u64> {
@@ -115,4 +117,23 @@ fn random_link_words_round_trip_through_fields_and_text() {
         let back = assemble_one::<TegraLinker>(&text, 0, 0, &|_| None, true).map(|i| TegraLinker::encode(&i));
         assert_eq!(back, Ok(Ok(w)), "{text}");
     }
+}
+
+/// `used_tram_rows` (grate's linker_asm.y: the highest TRAM row linked, plus 1, at least 1)
+/// and the program as JSON: each LINK's `first` before its `latter` (grate-asm.c's upload).
+#[test]
+fn used_tram_rows_and_the_json_upload() {
+    let w: Vec<u128> =
+        words(&isa_tests::tegra_program("varyings_linker.txt")).into_iter().map(u128::from).collect();
+    // Rows 0, 2 and 3.
+    assert_eq!(summarize::<TegraLinker>(&w), [("used_tram_rows", 4)]);
+    assert_eq!(summarize::<TegraLinker>(&w[..1]), [("used_tram_rows", 1)]);
+    assert_eq!(summarize::<TegraLinker>(&[]), [("used_tram_rows", 1)]);
+    assert_eq!(
+        program_json::<TegraLinker>(&w),
+        concat!(
+            r#"{"streams": {"tegra_linker": ["00000000", "000032dc", "03330438", "0000b694", "00000679", "#,
+            r#""000e0def"]}, "settings": {"used_tram_rows": 4}}"#
+        )
+    );
 }

@@ -466,6 +466,27 @@ pub fn generate(m: &Model) -> TokenStream {
         None => quote!(),
     };
     let bundles = bundles(t);
+    // Values over a whole program, and the order a wide word's parts are uploaded in.
+    let summaries = if t.summaries.is_empty() {
+        quote!()
+    } else {
+        let items = t.summaries.iter().map(|s| {
+            let (name, field, plus, least) = (&s.name, &s.field, s.plus, s.least);
+            quote!(isa_runtime::target::Summary { name: #name, field: #field, plus: #plus, least: #least })
+        });
+        quote! {
+            fn summaries() -> &'static [isa_runtime::target::Summary] {
+                &[#(#items),*]
+            }
+        }
+    };
+    let parts_low_first = if t.parts_low_first {
+        quote!(
+            const PARTS_LOW_FIRST: bool = true;
+        )
+    } else {
+        quote!()
+    };
     // Instructions of different lengths: how long each encoding's are.
     let lengths = if t.variable_length() {
         quote! {
@@ -547,6 +568,8 @@ pub fn generate(m: &Model) -> TokenStream {
             #schedule
             #program_end
             #bundles
+            #summaries
+            #parts_low_first
             #lengths
         }
 
@@ -586,6 +609,7 @@ pub fn generate(m: &Model) -> TokenStream {
 /// `fn bundles()` of a bundled target: its streams and units as runtime statics.
 fn bundles(t: &ir::Target) -> TokenStream {
     let Some(b) = &t.bundles else { return quote!() };
+    let low_first = t.parts_low_first;
     let streams = b.streams.iter().map(|s| {
         let name = &s.name;
         let bits = s.bits;
@@ -616,6 +640,7 @@ fn bundles(t: &ir::Target) -> TokenStream {
             formats: &[#(#formats),*],
             reset: #reset,
             computed: #computed,
+            low_first: #low_first,
         })
     });
     let units = b.units.iter().map(|u| {
