@@ -318,6 +318,8 @@ pub enum NumberKind {
         bias: i32,
         /// All-ones exponent is infinity/NaN.
         specials: bool,
+        /// Decimals it does not hold are read as their nearest single, truncated.
+        truncate: bool,
     },
     /// Two's complement fixed point.
     Fixed {

@@ -189,7 +189,8 @@ pub fn round_int(x: f32, mode: u32) -> f32 {
 
 /// The float16 (IEEE binary16) in the low 16 bits of `bits`, as f32 (exact).
 pub fn f16_to_f32(bits: u32) -> f32 {
-    const HALF: FloatFormat = FloatFormat { sign: 1, exponent: 5, mantissa: 10, bias: 15, specials: true };
+    const HALF: FloatFormat =
+        FloatFormat { sign: 1, exponent: 5, mantissa: 10, bias: 15, specials: true, truncate: false };
     HALF.decode((bits & 0xffff) as u64) as f32
 }
 

@@ -14,6 +14,10 @@ pub struct FloatFormat {
     pub bias: i32,
     /// Whether the all-ones exponent means infinity/NaN (IEEE) rather than ordinary values.
     pub specials: bool,
+    /// Whether a decimal the format does not hold exactly is read anyway: as the nearest IEEE
+    /// single, its extra mantissa bits dropped (grate's `float_to_fp20`); otherwise it is no
+    /// value of the format.
+    pub truncate: bool,
 }
 
 impl FloatFormat {
@@ -214,7 +218,8 @@ mod tests {
     use super::*;
 
     // fp20 as the grate assembler defines it: sign 1, exponent 6, mantissa 13, bias 31.
-    const FP20: FloatFormat = FloatFormat { sign: 1, exponent: 6, mantissa: 13, bias: 31, specials: true };
+    const FP20: FloatFormat =
+        FloatFormat { sign: 1, exponent: 6, mantissa: 13, bias: 31, specials: true, truncate: true };
     const FX10: FixedFormat = FixedFormat { width: 10, fraction: 8, signed: true };
 
     fn g(v: f64, p: usize) -> alloc::string::String {
@@ -265,7 +270,8 @@ mod tests {
     fn agx_float_immediate() {
         // AGX 8-bit float immediate (applegpu decode_float_immediate): 0.5 = 0x20, 1.0 = 0x30,
         // 2.0 = 0x40, -2.0 = 0xC0.
-        let agx = FloatFormat { sign: 1, exponent: 3, mantissa: 4, bias: 3, specials: false };
+        let agx =
+            FloatFormat { sign: 1, exponent: 3, mantissa: 4, bias: 3, specials: false, truncate: false };
         assert_eq!(agx.decode(0x20), 0.5);
         assert_eq!(agx.decode(0x30), 1.0);
         assert_eq!(agx.decode(0xC0), -2.0);

@@ -952,8 +952,12 @@ pub fn write_hex_value(x: i128, out: &mut dyn Write) -> fmt::Result {
     }
 }
 
-/// The raw bits of a float literal in `format`, when the format holds it exactly.
+/// The raw bits of a float literal in `format`, when the format holds it exactly, or for a
+/// truncating format ([`crate::number::FloatFormat::truncate`]) its nearest single truncated.
 fn float_bits(format: &crate::number::FloatFormat, x: f64) -> Option<u64> {
+    if format.truncate && x != 0.0 {
+        return format.encode(f64::from(x as f32));
+    }
     let mut raw = format.encode(x)?;
     if x == 0.0 && x.is_sign_negative() && format.sign == 1 {
         raw |= 1 << (format.exponent + format.mantissa);

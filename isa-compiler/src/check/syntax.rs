@@ -470,7 +470,7 @@ fn ieee_format(width: u32) -> Option<NumberKind> {
         64 => (11, 52, 1023),
         _ => return None,
     };
-    Some(NumberKind::Float { sign: 1, exponent, mantissa, bias, specials: true })
+    Some(NumberKind::Float { sign: 1, exponent, mantissa, bias, specials: true, truncate: false })
 }
 
 /// Parses a number format spec: `x`, `08x`, `#x`, `#08x`, `d`, `+d`, `cfloat`; `-#x` (hex

@@ -236,6 +236,7 @@ fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
                 mantissa: get(cx, "mantissa") as u32,
                 bias: get(cx, "bias") as i32,
                 specials: arg("specials").is_some(),
+                truncate: arg("truncate").is_some(),
             };
             if k.width() == 0 || k.width() > 64 {
                 cx.error(n.name.span, "a float format is 1 to 64 bits wide");
@@ -254,7 +255,8 @@ fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
         }
     };
     for (a, _) in &n.args {
-        let known = ["sign", "exponent", "mantissa", "bias", "specials", "width", "fraction", "signed"];
+        let known =
+            ["sign", "exponent", "mantissa", "bias", "specials", "truncate", "width", "fraction", "signed"];
         if !known.contains(&a.name.as_str()) {
             cx.error(a.span, format!("unknown number format parameter `{}`", a.name));
         }

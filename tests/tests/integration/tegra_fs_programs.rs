@@ -203,3 +203,19 @@ fn shade_fs_is_the_hand_worked_words() {
     let listing = bundle::disassemble::<TegraFs>(&p, 0).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p), "{listing}");
 }
+
+/// An immediate fp20 does not hold is read as grate's `float_to_fp20` reads it: 0.1 as the
+/// single 0x3dcccccd, its 23-bit mantissa cut to 13 bits, exponent 123 - 127 + 31 = 27:
+/// 0x37333 (facts A.5, grate's own output). In ALU3's reset word with its halves swapped, as
+/// `imm0 = 0.5` above: `3E373330 000FE7E8`; -0.3 (single 0xbe99999a: exponent 125 - 127 + 31
+/// = 29, mantissa 0x19999a >> 10 = 0x666) is 0xBA666 in imm2 (bits 44..63 of the slot: the
+/// high part's top 20 bits). The listing shows what the word
+/// holds, and reads back to it.
+#[test]
+fn inexact_immediates_are_truncated_as_grate_does() {
+    let p = bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm0 = 0.1, imm2 = -0.3 ;", 0).expect("assembles");
+    assert_eq!(stream(&p, "alu")[6..8], [0x3E373330, 0xBA666 << 12 | 0x7E8]);
+    let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
+    assert!(listing.contains("imm0 = 0.0999984741"), "{listing}");
+    assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p), "{listing}");
+}

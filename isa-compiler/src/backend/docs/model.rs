@@ -818,11 +818,12 @@ impl<'a> Model<'a> {
     fn number(&self, i: usize) -> Number {
         let n = &self.t.numbers[i];
         let (kind, shape) = match n.kind {
-            ir::NumberKind::Float { sign, exponent, mantissa, bias, specials } => (
+            ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => (
                 "float",
                 format!(
-                    "sign {sign}, exponent {exponent}, mantissa {mantissa}, bias {bias}{}",
-                    if specials { "; all-ones exponent is infinity/NaN" } else { "" }
+                    "sign {sign}, exponent {exponent}, mantissa {mantissa}, bias {bias}{}{}",
+                    if specials { "; all-ones exponent is infinity/NaN" } else { "" },
+                    if truncate { "; other decimals read as their nearest single, truncated" } else { "" }
                 ),
             ),
             ir::NumberKind::Fixed { width, fraction, signed } => (

@@ -218,18 +218,19 @@ pub(super) fn num_style(n: &NumStyle) -> TokenStream {
             quote!(Num::HexValue { bits: #b, signed: #signed, scale: #sc })
         }
         NumStyle::Float { format, precision, exponent } => {
-            let (sign, exp, mant, bias, specials) = match *format {
-                crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials } => {
-                    (sign, exponent, mantissa, bias, specials)
+            let (sign, exp, mant, bias, specials, truncate) = match *format {
+                crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
+                    (sign, exponent, mantissa, bias, specials, truncate)
                 }
-                crate::ir::NumberKind::Fixed { .. } => (1, 8, 23, 127, true),
+                crate::ir::NumberKind::Fixed { .. } => (1, 8, 23, 127, true, false),
             };
             let (sign, exp, mant) = (lit(sign as u128), lit(exp as u128), lit(mant as u128));
             let bias = proc_macro2::Literal::i32_unsuffixed(bias);
             let p = lit(*precision as u128);
             quote!(Num::Float {
                 format: isa_runtime::number::FloatFormat {
-                    sign: #sign, exponent: #exp, mantissa: #mant, bias: #bias, specials: #specials
+                    sign: #sign, exponent: #exp, mantissa: #mant, bias: #bias, specials: #specials,
+                    truncate: #truncate
                 },
                 precision: #p,
                 exponent: #exponent,
