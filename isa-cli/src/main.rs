@@ -11,6 +11,7 @@ mod builtin;
 mod commands;
 mod error;
 mod files;
+mod listing;
 mod words;
 
 use clap::{Args, Parser, Subcommand};
@@ -144,6 +145,12 @@ enum Command {
         file: PathBuf,
     },
     /// Assemble a source file into binary words (or hex text with --hex).
+    ///
+    /// cuobjdump's `-sass` and nvdisasm's `-hex` listings are read too: each instruction from
+    /// its text (so an edited line assembles to its new word), its scheduling slot from the
+    /// control word in the listing's `/* 0x... */` comments, so that the listing rebuilds byte
+    /// for byte; `{ }` of dual issue and `.reuse` flags, which the control words give, are
+    /// dropped from the text.
     Asm {
         #[command(flatten)]
         target: TargetArgs,

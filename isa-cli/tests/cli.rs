@@ -1364,3 +1364,43 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
     assert!(lines[1].starts_with(r#"{"word":"628034120010","length":6,"instruction":"mov_imm16""#), "{out}");
     assert!(lines[1].contains(r#""dst":32"#), "{out}");
 }
+
+/// The words in a listing's `/* 0x... */` comments, in order, as `isa asm --hex` writes them.
+fn listed_words(text: &str) -> Vec<String> {
+    text.split("/* 0x").skip(1).filter_map(|c| c.split_once(" */")).map(|(w, _)| w.to_string()).collect()
+}
+
+/// Issue 15: cuobjdump's `-sass` listing and nvdisasm's `-hex` listing (of the raw words) of a
+/// kernel of our own, compiled by ptxas 11.8 for sm_52 (tests/data/maxwell), assemble back to
+/// the words in their comments: control words, dual-issued pairs and `.reuse` flags included.
+#[test]
+fn nvidia_listings_rebuild_byte_for_byte() {
+    for file in ["cuobjdump_sum_sm52.sass", "nvdisasm_sum_sm52.txt"] {
+        let path = format!("{}/../tests/data/maxwell/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("listing");
+        let want = listed_words(&text);
+        // 16 groups: a control word and three instructions each.
+        assert_eq!(want.len(), 64, "{file}");
+        assert_eq!(want[0], "001c4400fe0007f6", "{file}: the first control word");
+        let o = isa(&["asm", "--target", "maxwell", "--hex", &path]);
+        assert_code(&o, 0);
+        assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want, "{file}");
+    }
+}
+
+/// An edited line of a cuobjdump listing assembles to its new word, the rest byte for byte:
+/// FFMA's Rc is bits 46:39, so R4 → R5 adds 1 << 39 to 0x5980020000270204.
+#[test]
+fn edited_nvidia_listing_changes_one_word() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/cuobjdump_sum_sm52.sass");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let edited = text.replace("FFMA R4, R2, R2, R4 ;", "FFMA R4, R2, R2, R5 ;");
+    assert_ne!(edited, text, "the listing has the FFMA line");
+    let mut want = listed_words(&text);
+    let at = want.iter().position(|w| w == "5980020000270204").expect("FFMA's word");
+    want[at] = format!("{:016x}", 0x5980_0200_0027_0204u64 + (1 << 39));
+    assert_eq!(want[at], "5980028000270204");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}

@@ -6,7 +6,7 @@
 
 use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
-use crate::{files, words};
+use crate::{files, listing, words};
 use isa_runtime::directives::Includer;
 use isa_runtime::target::{word_to_bytes, Target};
 use isa_runtime::AsmError;
@@ -97,6 +97,9 @@ pub const SHOWN: usize = 100;
 /// Assembles the source file.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     let source = files::read_text(opts.file)?;
+    // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
+    // comments hold (`crate::listing`).
+    let source = listing::source(&source, target.word_bits(), target.schedule(), dialect).unwrap_or(source);
     let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;

@@ -124,9 +124,9 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
 }
 
 /// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
-/// call, loop-break, memory-barrier, atomic and barrier instructions of compute kernels (issue 15) against
-/// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
-/// operand bits printed by nvdisasm 11.8.
+/// call, loop-break, memory-barrier, atomic, barrier, texture and surface instructions of compute
+/// kernels (issue 15) against `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm
+/// records, words with random operand bits printed by nvdisasm 11.8, and ptxas's words.
 #[test]
 fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let text = read_data("nvdisasm_compute.tsv");
@@ -153,7 +153,8 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST", "LDL", "STL", "ALD", "AST", "LEA", "IADD3", "SHF",
         "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE", "ATOM", "ATOMS", "RED", "BAR", "B2R",
         "PSETP", "FLO", "PRMT", "DMNMX", "CS2R", "FCHK", "POPC", "BFI", "DSETP", "BRX", "JMX", "VADD",
-        "VABSDIFF", "VMNMX", "VSET", "VMAD", "PCNT", "CONT", "PRET", "JCAL", "JMP",
+        "VABSDIFF", "VMNMX", "VSET", "VMAD", "PCNT", "CONT", "PRET", "JCAL", "JMP", "TLD", "TLDS", "TLD4",
+        "TLD4S", "TXQ", "TMML", "TXD", "TXA", "SULD", "SUST", "SURED", "SUATOM", "PIXLD", "ISBERD",
     ]
     .iter()
     .map(|m| count(m))
@@ -163,7 +164,7 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
             28, 26, 26, 17, 17, 17, 17, 18, 25, 15, 81, 59, 28, 28, 15, 12, 24, 43, 22, 9, 23, 21, 29, 26, 7,
-            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8
+            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8, 54, 59, 56, 34, 73, 50, 21, 22, 98, 89, 40, 72, 40, 37
         ],
         "rows per mnemonic"
     );

@@ -1,0 +1,119 @@
+//! NVIDIA's disassembler listings read back as assembly source (issue 15): cuobjdump's `-sass`
+//! and nvdisasm's `-hex` output, where every instruction line is
+//! `/*0008*/  MOV R1, c[0x0][0x20] ;  /* 0x4c98078000870001 */` and every control word stands
+//! in a `/* 0x... */` comment of its own.
+//!
+//! The listing's text is what a user edits; its words are what the text came from. The
+//! instructions are read from the text, so an edited line assembles to its new word, and each
+//! instruction's scheduling slot is taken from the listed control word, so the listing rebuilds
+//! byte for byte. What the listing derives from the control words is dropped from the text:
+//! the `{ }` around a dual-issued pair and the `.reuse` flags on operands, and so are the
+//! listing's `(*"..."*)` annotations. A dual-issued pair's second instruction has its word
+//! comment on the next line, so texts and words are collected apart and matched by position.
+
+use crate::words::parse_hex;
+use isa_runtime::schedule::Schedule;
+use isa_runtime::target::slot_text;
+
+/// The instruction text after a line's `/*0008*/` address comment, or `None` when the line is
+/// not an instruction line.
+fn instruction_text(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("/*")?;
+    let (address, text) = rest.split_once("*/")?;
+    (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some(text)
+}
+
+/// Whether a comment's contents are one hex word, `0x4c98078000870001`.
+fn is_word(inner: &str) -> bool {
+    inner.strip_prefix("0x").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// The contents of the `/* 0x... */` comments of a line, in order.
+fn word_comments(line: &str) -> impl Iterator<Item = &str> {
+    let comments = line.split("/*").skip(1).filter_map(|c| c.split_once("*/"));
+    comments.map(|(inner, _)| inner.trim()).filter(|inner| is_word(inner))
+}
+
+/// An instruction's text without its word comment, the dual-issue braces, the `(*...*)`
+/// annotations, `.reuse` flags, the closing `;` and the blank in `c[0x0] [0x8]`.
+fn clean(text: &str) -> String {
+    let mut t = text.split("/*").next().unwrap_or("").to_string();
+    while let Some(start) = t.find("(*") {
+        let end = t[start..].find("*)").map_or(t.len(), |e| start + e + 2);
+        t.replace_range(start..end, "");
+    }
+    // nvdisasm 11.8 writes some constant operands with a blank, `c[0x0] [0x8]`.
+    let t = t.replace(['{', '}'], " ").replace(".reuse", "").replace("] [", "][");
+    let t = t.trim().trim_end_matches(';').trim_end();
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` as assembly source when it is such a listing: one line per line of the listing, an
+/// instruction line becoming its slot (from the control word) and its text, every other line
+/// blank, so that errors keep their line numbers. `None` when `text` is no listing: no
+/// instruction line, or not as many word comments as its instructions and control words need.
+pub fn source(text: &str, word_bits: u32, schedule: Option<&Schedule>, dialect: usize) -> Option<String> {
+    let instructions = text.lines().filter(|l| instruction_text(l).is_some()).count();
+    if instructions == 0 {
+        return None;
+    }
+    let words: Vec<u128> =
+        text.lines().flat_map(word_comments).map(|w| parse_hex(w, word_bits).ok()).collect::<Option<_>>()?;
+    let group = schedule.map_or(1, |s| s.slots as usize);
+    let controls = if schedule.is_some() { instructions.div_ceil(group) } else { 0 };
+    if words.len() != instructions + controls {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0usize;
+    for line in text.lines() {
+        if let Some(t) = instruction_text(line) {
+            if let Some(s) = schedule {
+                let control = words[k / group * (group + 1)];
+                out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
+                out.push_str("  ");
+            }
+            out.push_str(&clean(t));
+            k += 1;
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instruction_lines_and_their_text() {
+        assert_eq!(
+            instruction_text("        /*0008*/   MOV R1 ;  /* 0x4c98 */"),
+            Some("   MOV R1 ;  /* 0x4c98 */")
+        );
+        assert_eq!(instruction_text("   /* 0x001c4400fe0007f6 */"), None);
+        assert_eq!(instruction_text("\t.headerflags @\"EF_CUDA_SM52\""), None);
+        assert_eq!(
+            clean(
+                "         {         ISETP.LT.AND P0, PT, RZ, c[0x0][0x148], PT ;   /* 0x4b6303800527ff07 */"
+            ),
+            "ISETP.LT.AND P0, PT, RZ, c[0x0][0x148], PT"
+        );
+        assert_eq!(clean("                   S2R R24, SR_TID.X         }"), "S2R R24, SR_TID.X");
+        assert_eq!(clean("  XMAD R6, R4.reuse, R5.reuse, c[0x2] [0x0] ;"), "XMAD R6, R4, R5, c[0x2][0x0]");
+        assert_eq!(clean("  @!P0 SYNC      (*\"BRANCH_TARGETS .L_x_1\"*);   /* 0xf0f8 */"), "@!P0 SYNC");
+        assert_eq!(
+            word_comments("/*0010*/ NOP ; /* 0x50b0000000070f00 */").collect::<Vec<_>>(),
+            ["0x50b0000000070f00"]
+        );
+    }
+
+    #[test]
+    fn not_a_listing() {
+        assert_eq!(source("MOV R1, R2\n", 64, None, 0), None);
+        // An instruction line but a missing word comment.
+        assert_eq!(source("/*0000*/ NOP ;\n", 64, None, 0), None);
+        // Without a schedule each instruction has its word.
+        assert_eq!(source("x\n/*0000*/ NOP ; /* 0x1 */\n", 64, None, 0), Some("\nNOP\n".into()));
+    }
+}
