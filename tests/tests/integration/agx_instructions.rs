@@ -37,6 +37,31 @@ const FACTS: &[(&str, &str)] = &[
     ("72020000", "get_sr           r0h, sr0 (threadgroup_position_in_grid.x)"),
     ("72010000", "get_sr           r0, sr0 (threadgroup_position_in_grid.x)"),
     ("72091400", "get_sr           r2, sr20 (core_index)"),
+    // Float arithmetic: applegpu's assembler wrote these bytes for the text. Sources are
+    // registers (halves, 32-bit, hints), uniforms (16- and 32-bit, from u128 with the ninth
+    // index bit in the type field) and 8-bit float immediates, with `.abs`/`.neg`; the long
+    // form whenever a bit past the short one is set (B's type bits, extension bits).
+    ("2a054442", "fadd32           r1, r2, 0.0625"),
+    ("160c4502", "fmul16           r3l, r2h.abs, 0.0"),
+    ("667e12f5", "fadd16.sat       r31h, u9l.neg, 0.234375"),
+    ("360444200000", "fmadd16          r1l, r2l, 0.03125, 0.0"),
+    ("2a8946820400", "fadd32           r2, r3, r4l"),
+    ("6a8083a01800", "fadd32.sat       r0l, r1h.cache, u5"),
+    ("2aa1c6020210", "fadd32           r40, r3.discard, 0.5"),
+    ("268644f01000", "fadd16           r1h, r2l, u7h"),
+    ("1a8d18212400", "fmul32           r3, u12l, r1"),
+    ("d68000100505", "fmul16.sat       r0l.cache, 2.0, r40h"),
+    ("2a95c4812403", "fadd32           r5, u130, r100"),
+    ("3a85446224480200", "fmadd32          r1, r2, r3, r4"),
+    ("3a85d0a1283f4018", "fmadd32          r33, u200, r5.cache, 31.0"),
+    ("3608472010c8", "fmadd16          r2l, r3h, u1l, r4l.discard"),
+    // Integer arithmetic, always 8 bytes: 64-bit pairs, `.sx`, the shift, `isub`/`imsub`.
+    ("0e01425200000000", "iadd             r0, r1, 5"),
+    ("4e08878810000000", "isub.sat         r2l, r3h.cache, u4l"),
+    ("0e134c0365001000", "iadd             r4_r5, r6_r7, r8.sx, lsl 2"),
+    ("1e05446618c80300", "imadd            r1, r2.sx, u3, r4_r5.discard"),
+    ("1e28427880000000", "imsub            r10l, r1l, 7, 0, lsl 1"),
+    ("0e21d0e137190000", "iadd             r40, u200, r63_r64"),
 ];
 
 /// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of
