@@ -1763,20 +1763,29 @@ impl Parser<'_> {
             return self.fail_with(pos, Want::WrittenOut(name));
         }
         let mut vals = Vec::with_capacity(st.vals.len());
+        let mut word = 0u128;
         for (i, v) in st.vals.iter().enumerate() {
-            if self.format.fields[i].view {
+            let field = &self.format.fields[i];
+            if field.view {
                 vals.push(0);
                 continue;
             }
-            match v.or(self.format.fields[i].default) {
-                Some(v) => vals.push(v),
-                None => {
-                    let name = self.format.fields[i].name;
-                    return self.fail_with(pos, Want::OperandFor(name));
+            match v.or(field.default) {
+                Some(v) => {
+                    crate::bits::set(&mut word, field.pieces, v);
+                    vals.push(v)
                 }
+                None => return self.fail_with(pos, Want::OperandFor(field.name)),
             }
         }
-        let known: Vec<Option<u64>> = vals.iter().map(|v| Some(*v)).collect();
+        // Deferred conditions see views as the fields make them up, as the printer does.
+        let known: Vec<Option<u64>> = self
+            .format
+            .fields
+            .iter()
+            .zip(&vals)
+            .map(|(f, v)| Some(if f.view { crate::bits::get(word, f.pieces) } else { *v }))
+            .collect();
         for (e, want, frame) in &st.deferred {
             if (eval(e, frame, &known, self.ctx.pc).unwrap_or(0) != 0) != *want {
                 return self.fail(pos, "operands consistent with each other");

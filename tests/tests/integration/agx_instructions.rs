@@ -62,6 +62,48 @@ const FACTS: &[(&str, &str)] = &[
     ("1e05446618c80300", "imadd            r1, r2.sx, u3, r4_r5.discard"),
     ("1e28427880000000", "imsub            r10l, r1l, 7, 0, lsl 1"),
     ("0e21d0e137190000", "iadd             r40, u200, r63_r64"),
+    // Bit operations (6 bytes): the truth table's names, `not`/`mov` when B is 0, the rest as
+    // `bitop` with its table; compare and select (8 bytes, 10 for extension bits); the float
+    // unary operations, `ceil`/`trunc`/`rint` always long (their opcode has bit 32 set).
+    ("7e014242a400", "and              r0, r1, r2"),
+    ("7e0c8958c000", "or               r3l, r4h.cache, 5"),
+    ("7e158ce96c00", "xor              r5, u6, r7.discard"),
+    ("7e05446e6400", "nand             r1, r2, r3"),
+    ("7e0544662400", "nor              r1, r2, r3"),
+    ("7e054466a400", "xnor             r1, r2, r3"),
+    ("7e2152064000", "not              r8, r9"),
+    ("7e2807098000", "mov              r10l, u3h"),
+    ("7e2144f24313", "bitop            0010, r40, r2, 255"),
+    ("1201424224468024", "icmpsel          ult, r0, r1, r2, r3, r4"),
+    ("1200427000094198", "icmpsel          seq, r0l, r1l, 7, 9, u2l"),
+    ("02954c06028801a51000", "fcmpsel          gte, r5, r6.abs, 0.5, u4, r40"),
+    ("028a03618408316dc000", "fcmpsel          ltn, r2h, u1h, r3l.neg, 200, r9h.discard"),
+    ("0a014202", "floor            r0, r1"),
+    ("4a8807050100", "ceil.sat         r2l, u3h.abs"),
+    ("0a9120000200", "trunc            r4, 0.5"),
+    ("0aa1420a0310", "rint             r40, r1.neg"),
+    ("0a054482", "rcp              r1, r2"),
+    ("0a054492", "rsqrt            r1, r2"),
+    ("0a0d4812", "rsqrt_special    r3, r4"),
+    ("4a0d4812", "rsqrt_special.sat r3, r4"),
+    ("0a154ca2", "sin_pt_1         r5, r6"),
+    ("0a154ce2", "sin_pt_2         r5, r6"),
+    ("0a1d90c1", "log2             r7, u8"),
+    ("0a0444d0", "exp2             r1l, r2l"),
+    ("7e2144f2c313", "bitop_mov_a      0011, r40, r2, 255"),
+    ("0a054442", "dfdx             r1, r2"),
+    ("0a05c462", "dfdy             r1, r2.discard"),
+    // The execution-mask stack (6 bytes): r0l implied, a 4-bit condition, the push count;
+    // `if_fcmp` of 0.0 with 0.0 for equality is `update_exec` or `push_exec`.
+    ("522842520000", "if_icmp          r0l, ult, r1, 5, 1"),
+    ("d29344601800", "else_icmp        r0l.cache, nseq, r2l, u3, 2"),
+    ("52a550320404", "while_icmp       r0l, sgte, r40, r1h, 0"),
+    ("521600000000", "pop_exec         r0l, 2"),
+    ("422842020200", "if_fcmp          r0l, lt, r1, 0.5, 1"),
+    ("42fb44861000", "else_fcmp        r0l, ngtn, r2.abs, u4l, 3"),
+    ("42ac43408400", "while_fcmp       r0l, gte, r1h, r2l.neg, 1"),
+    ("420000000000", "update_exec      r0l"),
+    ("420800000000", "push_exec        r0l, 1"),
 ];
 
 /// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of
