@@ -1363,6 +1363,38 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
     assert!(lines[0].starts_with(r#"{"word":"e2003412","length":4,"instruction":"mov_imm16""#), "{out}");
     assert!(lines[1].starts_with(r#"{"word":"628034120010","length":6,"instruction":"mov_imm16""#), "{out}");
     assert!(lines[1].contains(r#""dst":32"#), "{out}");
+    // Each object carries the instruction's text in the default dialect.
+    assert!(lines[1].contains(r#""text":"mov_imm          r32l, 4660""#), "{out}");
+}
+
+/// `asm --hex` on a target whose instructions differ in length writes each instruction's
+/// bytes in memory order, a line each, and `disasm --hex` reads that text as a byte stream.
+#[test]
+fn agx_hex_text_is_bytes_in_memory_order() {
+    let dir = scratch("agx_hex_bytes");
+    let src = dir.join("prog.s");
+    std::fs::write(&src, "mov_imm r0l.cache, 4660\nmov_imm r32l, 4660\nfadd32 r1, r2, 0.0625\nstop\n")
+        .expect("write source");
+    let o = isa(&["asm", "--target", "agx", "--hex", path_str(&src)]);
+    assert_code(&o, 0);
+    let hex = stdout(&o);
+    assert_eq!(hex.lines().collect::<Vec<_>>(), ["e2003412", "628034120010", "2a054442", "8800"], "{hex}");
+    let listing = dir.join("prog.hex");
+    std::fs::write(&listing, &hex).expect("write hex");
+    let o = isa(&["disasm", "--target", "agx", "--hex", "--address", path_str(&listing)]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "00000000: mov_imm          r0l.cache, 4660",
+            "00000004: mov_imm          r32l, 4660",
+            "0000000a: fadd32           r1, r2, 0.0625",
+            "0000000e: stop"
+        ],
+        "{text}"
+    );
 }
 
 /// The words in a listing's `/* 0x... */` comments, in order, as `isa asm --hex` writes them.

@@ -145,6 +145,8 @@ pub struct Use {
     pub args: Vec<Expr>,
     /// The forms picked (none written: every form of the group), with their arguments.
     pub picks: Vec<(Ident, Vec<Expr>)>,
+    /// `as a`: the group's fields, lets and templates are named `a_name` here.
+    pub prefix: Option<Ident>,
     /// How many fields are declared before it: its members go there.
     pub after: usize,
     /// Where.

@@ -393,9 +393,11 @@ fn body<'a>(
                 let group = ident(it.next().expect("group name"));
                 let mut args = Vec::new();
                 let mut picks = Vec::new();
+                let mut prefix = None;
                 for x in it {
                     match x.as_rule() {
                         Rule::family_args => args = x.into_inner().map(expr).collect(),
+                        Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
                         Rule::form_picks => {
                             for pick in x.into_inner() {
                                 let mut pi = pick.into_inner();
@@ -408,7 +410,7 @@ fn body<'a>(
                         _ => {}
                     }
                 }
-                l.uses.push(Use { group, args, picks, after: l.fields.len(), span: sp });
+                l.uses.push(Use { group, args, picks, prefix, after: l.fields.len(), span: sp });
             }
             Rule::form_def => {
                 let sp = span(&p);

@@ -626,6 +626,34 @@ fn scan_c_special(s: &str) -> Option<(i128, usize)> {
     Some(((bits | sign) as i128, usize::from(negative) + 3))
 }
 
+/// The fields (not views) whose bits lie within view `slot`'s, in field order.
+fn view_parts(format: &crate::format::Format, slot: Slot) -> impl Iterator<Item = Slot> + '_ {
+    let mut view = 0u128;
+    crate::bits::set(&mut view, format.fields[slot as usize].pieces, u64::MAX);
+    format.fields.iter().enumerate().filter_map(move |(i, f)| {
+        let mut own = 0u128;
+        crate::bits::set(&mut own, f.pieces, u64::MAX);
+        (!f.view && own != 0 && own & !view == 0).then_some(i as Slot)
+    })
+}
+
+/// Whether field `slot` is a view that cannot be read back: one whose bits are not exactly
+/// whole fields. A view made of whole fields reads back into them.
+fn print_only(format: &crate::format::Format, slot: Slot) -> bool {
+    let field = &format.fields[slot as usize];
+    if !field.view {
+        return false;
+    }
+    let mut view = 0u128;
+    crate::bits::set(&mut view, field.pieces, u64::MAX);
+    let covered = view_parts(format, slot).fold(0u128, |m, s| {
+        let mut own = m;
+        crate::bits::set(&mut own, format.fields[s as usize].pieces, u64::MAX);
+        own
+    });
+    covered != view
+}
+
 /// A parameter binding of a sub-syntax call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -862,8 +890,11 @@ impl Printer<'_> {
             match item {
                 Item::Lit(s) => out.push_str(s),
                 Item::Show(e, show) => {
-                    let v = bound_value(bind(e, frame), self.vals).unwrap_or(0) as u64;
-                    self.show(v, show, frame, out)?;
+                    let v = match e {
+                        Expr::Arith(..) | Expr::If(..) => eval(e, frame, self.vals, self.pc),
+                        _ => bound_value(bind(e, frame), self.vals),
+                    };
+                    self.show(v.unwrap_or(0) as u64, show, frame, out)?;
                 }
                 Item::Call(sub, args) => {
                     let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
@@ -1504,7 +1535,7 @@ impl Parser<'_> {
                 }
             },
             Some(Item::Show(e, show)) => {
-                let view = matches!(e, Expr::Field(s) if self.format.fields[*s as usize].view);
+                let view = matches!(e, Expr::Field(s) if print_only(self.format, *s));
                 if !view {
                     self.show_ends(show, pos);
                 }
@@ -1736,20 +1767,29 @@ impl Parser<'_> {
             return self.fail_with(pos, Want::WrittenOut(name));
         }
         let mut vals = Vec::with_capacity(st.vals.len());
+        let mut word = 0u128;
         for (i, v) in st.vals.iter().enumerate() {
-            if self.format.fields[i].view {
+            let field = &self.format.fields[i];
+            if field.view {
                 vals.push(0);
                 continue;
             }
-            match v.or(self.format.fields[i].default) {
-                Some(v) => vals.push(v),
-                None => {
-                    let name = self.format.fields[i].name;
-                    return self.fail_with(pos, Want::OperandFor(name));
+            match v.or(field.default) {
+                Some(v) => {
+                    crate::bits::set(&mut word, field.pieces, v);
+                    vals.push(v)
                 }
+                None => return self.fail_with(pos, Want::OperandFor(field.name)),
             }
         }
-        let known: Vec<Option<u64>> = vals.iter().map(|v| Some(*v)).collect();
+        // Deferred conditions see views as the fields make them up, as the printer does.
+        let known: Vec<Option<u64>> = self
+            .format
+            .fields
+            .iter()
+            .zip(&vals)
+            .map(|(f, v)| Some(if f.view { crate::bits::get(word, f.pieces) } else { *v }))
+            .collect();
         for (e, want, frame) in &st.deferred {
             if (eval(e, frame, &known, self.ctx.pc).unwrap_or(0) != 0) != *want {
                 return self.fail(pos, "operands consistent with each other");
@@ -1857,10 +1897,26 @@ impl Parser<'_> {
                 Some(end) => rest(self, end, st),
                 None => self.fail_with(skip_blanks(self.text, pos), Want::Lit(s)),
             },
+            Item::Show(e @ (Expr::Arith(..) | Expr::If(..)), show) => {
+                // A computed value (`r4_r5`'s `{n + 1}`) echoes fields the line gave before it:
+                // the text must be what the printer writes for them.
+                let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) else {
+                    return self.fail(pos, "a value that follows from the operands before it");
+                };
+                let mut printer = Printer { vals: &st.vals, pc: self.ctx.pc, complete: true };
+                let mut echo = String::new();
+                if printer.show(v as u64, show, frame, &mut echo).is_err() || !printer.complete {
+                    return self.fail(pos, "a value the dialect can show");
+                }
+                match self.literal(&echo, pos) {
+                    Some(end) => rest(self, end, st),
+                    None => self.fail(skip_blanks(self.text, pos), "the value the operands before it give"),
+                }
+            }
             Item::Show(e, show) => {
                 let b = bind(e, frame);
                 if let Bound::Slot(s) | Bound::NotSlot(s) = b {
-                    if self.format.fields[s as usize].view {
+                    if print_only(self.format, s) {
                         return self.fail(pos, "text this dialect only prints");
                     }
                 }
@@ -2185,6 +2241,19 @@ impl Parser<'_> {
             None => {
                 st.vals[slot as usize] = Some(v);
                 st.assigned.push(slot);
+            }
+        }
+        // A view reads back into the fields that make it up (AGX's uniform number is the
+        // high type bit above the register bits): each gets its bits of the value.
+        if self.format.fields[slot as usize].view {
+            let view = self.format.fields[slot as usize].pieces;
+            let mut word = 0u128;
+            crate::bits::set(&mut word, view, v);
+            for part in view_parts(self.format, slot) {
+                let bits = crate::bits::get(word, self.format.fields[part as usize].pieces);
+                if !self.assign(Bound::Slot(part), bits, st) {
+                    return false;
+                }
             }
         }
         // Unless one was already false, every deferred condition was undecided or true before:

@@ -154,7 +154,13 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         let size = words::word_bytes(target.word_bits());
         let mut bytes = Vec::with_capacity(size);
         for w in &words {
-            if opts.hex {
+            if opts.hex && target.variable_length() {
+                // One instruction a line, as its bytes in memory order (what `decode` reads).
+                bytes.clear();
+                word_to_bytes(*w, target.instruction_bytes(*w), true, &mut bytes);
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                writeln!(out, "{hex}")?;
+            } else if opts.hex {
                 writeln!(out, "{}", words::to_hex(*w, target.word_bits()))?;
             } else {
                 bytes.clear();

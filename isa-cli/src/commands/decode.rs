@@ -1,6 +1,6 @@
 //! `isa decode`: hex words from the arguments, or from standard input (in every form
 //! [`words::HexReader`] reads), each decoded to its encoding name and fields (plain text with
-//! the disassembly, or JSON lines). A bad word gets an error line and the rest still decode;
+//! the disassembly, or JSON lines that carry the disassembly as `text`). A bad word gets an error line and the rest still decode;
 //! a word the chosen dialect cannot show reads in another dialect that can. For a target whose
 //! instructions differ in length, an argument or line is bytes in memory order (`e2003412`),
 //! split into instructions from its start; each line then says its instruction's length.
@@ -45,6 +45,10 @@ impl Printer<'_> {
             }
             s.push_str(",\"instruction\":");
             write_json_string(&mut s, decoded.name);
+            if let Ok(text) = self.text(word) {
+                s.push_str(",\"text\":");
+                write_json_string(&mut s, &text);
+            }
             s.push_str(",\"fields\":");
             write_json_object(&mut s, &decoded.fields);
             s.push('}');

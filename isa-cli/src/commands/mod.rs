@@ -87,6 +87,26 @@ pub fn read_program(
     // Targets whose words cannot be read as bytes are refused before anything is read.
     words::from_binary(&[], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
     let mut pieces = Pieces { piece, held: Vec::with_capacity(piece + 1), first: 0, each };
+    if hex && target.variable_length() {
+        // Hex text of a byte stream: every line's bytes in memory order, in order (`isa asm
+        // --hex` writes one instruction a line; `#` and `//` comments are skipped).
+        let mut bytes = Vec::new();
+        let mut bad = None;
+        files::for_each_line(path, &mut |n, line| {
+            let code = line.split("//").next().unwrap_or("").split('#').next().unwrap_or("");
+            match words::bytes_from_hex(code) {
+                Ok(b) => bytes.extend(b),
+                Err(message) if bad.is_none() => bad = Some(format!("{name}:{n}: {message}")),
+                Err(_) => {}
+            }
+            Ok(())
+        })?;
+        if let Some(message) = bad {
+            return Err(Error::Failed(message));
+        }
+        pieces.push(&target.split_stream(&bytes))?;
+        return pieces.end();
+    }
     if hex {
         let mut reader = words::HexReader::new(target.word_bits(), target.little_endian());
         let mut errors = 0usize;

@@ -180,8 +180,11 @@ impl Expander<'_> {
             })
             .collect();
         self.stack.push((group.name.name.clone(), u.span));
-        let out = self.flatten(&group.body, &inner, Some(&picks), u.span);
+        let mut out = self.flatten(&group.body, &inner, Some(&picks), u.span);
         self.stack.pop();
+        if let Some(prefix) = &u.prefix {
+            out.iter_mut().for_each(|(_, body)| prefixed(body, &prefix.name));
+        }
         Some(out)
     }
 
@@ -366,6 +369,49 @@ impl Expander<'_> {
                 .take()
                 .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
+    }
+}
+
+/// `use g as a`: the names a group's body declares (fields, views, lets, templates) become
+/// `a_name`, where declared and wherever the body reads them, so one group can describe several
+/// operands of an instruction (AGX's sources A, B and C).
+fn prefixed(body: &mut Layout, prefix: &str) {
+    let renamed = |n: &str| format!("{prefix}_{n}");
+    let values = body.fields.iter().map(|f| &f.name).chain(body.lets.iter().map(|l| &l.name));
+    let map: Vec<(String, Expr)> = values
+        .map(|n| (n.name.clone(), Expr { kind: ExprKind::Name(renamed(&n.name)), span: n.span }))
+        .collect();
+    // References point at the declaration they now name.
+    Subst { map: &map }.layout(body);
+    let templates: Vec<String> = body.templates.iter().map(|t| t.name.name.clone()).collect();
+    fn calls(items: &mut [TItem], templates: &[String], renamed: &dyn Fn(&str) -> String) {
+        for item in items {
+            match item {
+                TItem::Call(name, _, _) if templates.contains(&name.name) => name.name = renamed(&name.name),
+                TItem::Opt(_, inner, _) | TItem::AnyOrder(inner, _) => calls(inner, templates, renamed),
+                _ => {}
+            }
+        }
+    }
+    let bodies = body.syntax.iter_mut().map(|(_, b)| b).chain(body.templates.iter_mut().map(|t| &mut t.body));
+    for b in bodies {
+        b.arms.iter_mut().for_each(|arm| calls(&mut arm.items, &templates, &renamed));
+    }
+    for f in &mut body.fields {
+        f.name.name = renamed(&f.name.name);
+        if let ast::TypeExpr::Switch { tag, .. } = &mut f.ty {
+            if let [t] = tag.as_mut_slice() {
+                if map.iter().any(|(n, _)| *n == t.name) {
+                    t.name = renamed(&t.name);
+                }
+            }
+        }
+    }
+    for l in &mut body.lets {
+        l.name.name = renamed(&l.name.name);
+    }
+    for t in &mut body.templates {
+        t.name.name = renamed(&t.name.name);
     }
 }
 

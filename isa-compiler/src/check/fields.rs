@@ -91,7 +91,7 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
                 };
                 let (mut fields, unused) = fields_of(cx, t, &layout_names, l, width);
                 let length = length_field(cx, l, &mut fields, width);
-                let pattern = pattern(cx, &fields);
+                let pattern = by_length(pattern(cx, &fields), &fields, length.as_ref());
                 if pattern.is_empty() {
                     cx.error(l.name.span, format!("format `{}` matches no word", l.name.name)).note(
                         "the values its fields allow (`is`, `in`) leave none: it could never be decoded",
@@ -203,12 +203,11 @@ fn length_field(
             continue;
         }
         let shortest = lengths[0] as u32;
-        // The decoder must see the length and the opcode before it knows how much to read.
-        let outside = fields.iter().find(|x| {
-            (x.fixed.is_some() || x.name == f.name.name) && x.pieces.iter().any(|p| p.lo + p.width > shortest)
-        });
-        if let Some(x) = outside {
-            cx.error(x.span, format!("`{}` lies past the shortest length ({shortest} bits)", x.name))
+        // The decoder must see the length before it knows how much to read. Fixed bits past
+        // the shortest length are compared with the instruction's own bits (zero in a shorter
+        // one): AGX's `ceil` is `floor`'s opcode with bit 32 set, so it is never short.
+        if field.pieces.iter().any(|p| p.lo + p.width > shortest) {
+            cx.error(field.span, format!("`{}` lies past the shortest length ({shortest} bits)", field.name))
                 .note("the length field and the fixed (opcode) bits are read before the length is known");
             continue;
         }
@@ -659,6 +658,39 @@ fn pattern(cx: &mut Checker, fields: &[ir::Field]) -> Vec<(u128, u128)> {
         }
     }
     cubes
+}
+
+/// The words a variable-length format matches as they stand in a stream: for each length, the
+/// length field says it, and the bits past it belong to the next instruction (free), while the
+/// instruction reads them as zero (a fixed one there rules that length out).
+fn by_length(
+    cubes: Vec<(u128, u128)>,
+    fields: &[ir::Field],
+    length: Option<&ir::LengthField>,
+) -> Vec<(u128, u128)> {
+    let Some(length) = length else { return cubes };
+    let pieces = &fields[length.field.0].pieces;
+    let field_mask = placement::mask(pieces);
+    let mut out = Vec::new();
+    for (k, &bits) in length.bits.iter().enumerate() {
+        let (says, own) = (placement::place(pieces, k as u64), low_bits(bits));
+        for &(m, v) in &cubes {
+            let tail_set = v & m & !own != 0;
+            if tail_set || (v ^ says) & m & field_mask != 0 {
+                continue;
+            }
+            out.push(((m & own) | field_mask, (v & own & !field_mask) | says));
+        }
+    }
+    out
+}
+
+fn low_bits(n: u32) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
 }
 
 /// Splits `lo..=hi` (values of a `w`-bit field) into aligned (mask, value) blocks.

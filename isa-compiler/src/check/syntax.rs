@@ -292,6 +292,9 @@ impl Lowerer<'_, '_> {
         let (c, ty) = cond::lower(self.cx, &scope, e);
         match &c {
             CondExpr::Field(_) | CondExpr::Param(_) => Some((c, ty)),
+            // A value computed from fields (the second register of a pair, `{n + 1}`): the
+            // assembler reads it as an echo of the fields the line gave before it.
+            CondExpr::Arith(..) | CondExpr::If(..) => Some((c, None)),
             _ => {
                 self.cx
                     .error(e.span, "a template shows a field or a parameter")

@@ -435,3 +435,22 @@ fn a_float_constant_too_large_for_f32() {
     assert!(d.contains("1000000000000000000000000000000000000000000 does not fit a 32-bit float"), "{d}");
     assert!(d.contains("bad.isa:13:13"), "{d}");
 }
+
+/// Opcode bits past the shortest length are the instruction's own, read as zero in a short
+/// form: `neg` (operation 0) and `abs` (2) in bits 35:34 are told apart at every length, but a
+/// 6-byte-only `wide` whose operation is 0 there is a short `neg` followed by anything.
+#[test]
+fn fixed_bits_past_the_shortest_length() {
+    let head = "target t {\n    word 48\n    byte_order little\n    dialect asm\n}\n";
+    let unary = |name: &str, operation: u32, length: &str| {
+        format!(
+            "format {name} : 48 {{\n    op: u8 @ 7:0 is 0x0a\n    {length}\n    x: u7 @ 14:8\n    operation: u2 @ 35:34 is {operation}\n    unused @ [47:36, 33:16]\n    syntax asm {{ \"{name} \" {{x}} }}\n}}\n"
+        )
+    };
+    let varlen = "l: bool @ 15 length { 32, 48 }";
+    let ok = format!("{head}{}{}", unary("neg", 0, varlen), unary("abs", 2, varlen));
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    let clash = format!("{head}{}{}", unary("neg", 0, varlen), unary("wide", 0, "l: bool @ 15 is false"));
+    let text = diagnose(&clash);
+    assert!(text.contains("encodings `neg` and `wide` are ambiguous"), "{text}");
+}

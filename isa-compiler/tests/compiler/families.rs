@@ -165,3 +165,25 @@ fn fields_named_like_clause_keywords_are_fields() {
     assert_eq!(names, ["op", "inc", "isr", "mode", "defaults"]);
     assert_eq!(field(f, "mode").default, Some(1));
 }
+
+/// `use g(args) as a`: one group describes several operands; its fields, views, lets and
+/// templates are named `a_...` (and `b_...`), references inside the group follow, and the
+/// including format calls the renamed templates.
+#[test]
+fn a_prefixed_use_names_each_operand() {
+    let t = check(
+        "group src(lo) {\n    n: u3 @ lo + 2:lo\n    neg: bool @ lo + 3\n    view raw: u4 @ lo + 3:lo\n    let plain = !neg\n\
+         \x20   template show {\n        | plain => \"r\" {n}\n        | _ => \"-r\" {n}\n    }\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use src(0) as a\n    use src(4) as b\n    syntax asm { \"f \" a_show \", \" b_show }\n}\n",
+    );
+    let f = &t.formats[0];
+    let names: Vec<&str> = f.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["op", "a_n", "a_neg", "a_raw", "b_n", "b_neg", "b_raw"]);
+    assert_eq!(field(f, "b_n").pieces, [ir::Piece { lo: 4, width: 3 }]);
+    assert_eq!(field(f, "b_raw").pieces, [ir::Piece { lo: 4, width: 4 }]);
+    let parts: Vec<&str> = f.syntax[0].parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(parts, ["f", "a_show", "b_show"]);
+    // b's `plain` is `!b_neg`: the guard reads field 5.
+    let guard = format!("{:?}", f.syntax[0].parts[2].arms[0].guard);
+    assert!(guard.contains("Not(Field(SlotId(5)))"), "{guard}");
+}

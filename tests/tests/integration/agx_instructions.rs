@@ -37,6 +37,73 @@ const FACTS: &[(&str, &str)] = &[
     ("72020000", "get_sr           r0h, sr0 (threadgroup_position_in_grid.x)"),
     ("72010000", "get_sr           r0, sr0 (threadgroup_position_in_grid.x)"),
     ("72091400", "get_sr           r2, sr20 (core_index)"),
+    // Float arithmetic: applegpu's assembler wrote these bytes for the text. Sources are
+    // registers (halves, 32-bit, hints), uniforms (16- and 32-bit, from u128 with the ninth
+    // index bit in the type field) and 8-bit float immediates, with `.abs`/`.neg`; the long
+    // form whenever a bit past the short one is set (B's type bits, extension bits).
+    ("2a054442", "fadd32           r1, r2, 0.0625"),
+    ("160c4502", "fmul16           r3l, r2h.abs, 0.0"),
+    ("667e12f5", "fadd16.sat       r31h, u9l.neg, 0.234375"),
+    ("360444200000", "fmadd16          r1l, r2l, 0.03125, 0.0"),
+    ("2a8946820400", "fadd32           r2, r3, r4l"),
+    ("6a8083a01800", "fadd32.sat       r0l, r1h.cache, u5"),
+    ("2aa1c6020210", "fadd32           r40, r3.discard, 0.5"),
+    ("268644f01000", "fadd16           r1h, r2l, u7h"),
+    ("1a8d18212400", "fmul32           r3, u12l, r1"),
+    ("d68000100505", "fmul16.sat       r0l.cache, 2.0, r40h"),
+    ("2a95c4812403", "fadd32           r5, u130, r100"),
+    ("3a85446224480200", "fmadd32          r1, r2, r3, r4"),
+    ("3a85d0a1283f4018", "fmadd32          r33, u200, r5.cache, 31.0"),
+    ("3608472010c8", "fmadd16          r2l, r3h, u1l, r4l.discard"),
+    // Integer arithmetic, always 8 bytes: 64-bit pairs, `.sx`, the shift, `isub`/`imsub`.
+    ("0e01425200000000", "iadd             r0, r1, 5"),
+    ("4e08878810000000", "isub.sat         r2l, r3h.cache, u4l"),
+    ("0e134c0365001000", "iadd             r4_r5, r6_r7, r8.sx, lsl 2"),
+    ("1e05446618c80300", "imadd            r1, r2.sx, u3, r4_r5.discard"),
+    ("1e28427880000000", "imsub            r10l, r1l, 7, 0, lsl 1"),
+    ("0e21d0e137190000", "iadd             r40, u200, r63_r64"),
+    // Bit operations (6 bytes): the truth table's names, `not`/`mov` when B is 0, the rest as
+    // `bitop` with its table; compare and select (8 bytes, 10 for extension bits); the float
+    // unary operations, `ceil`/`trunc`/`rint` always long (their opcode has bit 32 set).
+    ("7e014242a400", "and              r0, r1, r2"),
+    ("7e0c8958c000", "or               r3l, r4h.cache, 5"),
+    ("7e158ce96c00", "xor              r5, u6, r7.discard"),
+    ("7e05446e6400", "nand             r1, r2, r3"),
+    ("7e0544662400", "nor              r1, r2, r3"),
+    ("7e054466a400", "xnor             r1, r2, r3"),
+    ("7e2152064000", "not              r8, r9"),
+    ("7e2807098000", "mov              r10l, u3h"),
+    ("7e2144f24313", "bitop            0010, r40, r2, 255"),
+    ("1201424224468024", "icmpsel          ult, r0, r1, r2, r3, r4"),
+    ("1200427000094198", "icmpsel          seq, r0l, r1l, 7, 9, u2l"),
+    ("02954c06028801a51000", "fcmpsel          gte, r5, r6.abs, 0.5, u4, r40"),
+    ("028a03618408316dc000", "fcmpsel          ltn, r2h, u1h, r3l.neg, 200, r9h.discard"),
+    ("0a014202", "floor            r0, r1"),
+    ("4a8807050100", "ceil.sat         r2l, u3h.abs"),
+    ("0a9120000200", "trunc            r4, 0.5"),
+    ("0aa1420a0310", "rint             r40, r1.neg"),
+    ("0a054482", "rcp              r1, r2"),
+    ("0a054492", "rsqrt            r1, r2"),
+    ("0a0d4812", "rsqrt_special    r3, r4"),
+    ("4a0d4812", "rsqrt_special.sat r3, r4"),
+    ("0a154ca2", "sin_pt_1         r5, r6"),
+    ("0a154ce2", "sin_pt_2         r5, r6"),
+    ("0a1d90c1", "log2             r7, u8"),
+    ("0a0444d0", "exp2             r1l, r2l"),
+    ("7e2144f2c313", "bitop_mov_a      0011, r40, r2, 255"),
+    ("0a054442", "dfdx             r1, r2"),
+    ("0a05c462", "dfdy             r1, r2.discard"),
+    // The execution-mask stack (6 bytes): r0l implied, a 4-bit condition, the push count;
+    // `if_fcmp` of 0.0 with 0.0 for equality is `update_exec` or `push_exec`.
+    ("522842520000", "if_icmp          r0l, ult, r1, 5, 1"),
+    ("d29344601800", "else_icmp        r0l.cache, nseq, r2l, u3, 2"),
+    ("52a550320404", "while_icmp       r0l, sgte, r40, r1h, 0"),
+    ("521600000000", "pop_exec         r0l, 2"),
+    ("422842020200", "if_fcmp          r0l, lt, r1, 0.5, 1"),
+    ("42fb44861000", "else_fcmp        r0l, ngtn, r2.abs, u4l, 3"),
+    ("42ac43408400", "while_fcmp       r0l, gte, r1h, r2l.neg, 1"),
+    ("420000000000", "update_exec      r0l"),
+    ("420800000000", "push_exec        r0l, 1"),
 ];
 
 /// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of

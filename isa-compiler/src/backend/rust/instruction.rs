@@ -12,19 +12,25 @@ struct Constraint {
     lo: u32,
     width: u32,
     ranges: Vec<(u64, u64)>,
+    /// Past the format's shortest length: checked on the instruction's own bits (a shorter
+    /// one reads them as zero), never switched on, since the word there may be the next
+    /// instruction.
+    late: bool,
 }
 
 fn constraints(f: &ir::Format) -> Vec<Constraint> {
+    let shortest = f.length.as_ref().and_then(|l| l.bits.first().copied()).unwrap_or(f.width);
     let mut out = Vec::new();
     for field in &f.fields {
         if field.view || field.array.is_some() || field.pieces.len() != 1 {
             continue;
         }
         let p = field.pieces[0];
+        let late = p.lo + p.width > shortest;
         if let Some(v) = field.fixed {
-            out.push(Constraint { lo: p.lo, width: p.width, ranges: vec![(v, v)] });
+            out.push(Constraint { lo: p.lo, width: p.width, ranges: vec![(v, v)], late });
         } else if let Some(r) = &field.allowed {
-            out.push(Constraint { lo: p.lo, width: p.width, ranges: r.clone() });
+            out.push(Constraint { lo: p.lo, width: p.width, ranges: r.clone(), late });
         }
     }
     out
@@ -79,10 +85,12 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     // The constrained range most candidates share (ties: the highest bits, where opcodes live).
     let mut best: Option<((u32, u32), usize)> = None;
     for (_, cs) in &cands {
-        for c in cs {
+        for c in cs.iter().filter(|c| !c.late) {
             let key = (c.lo, c.width);
-            let count =
-                cands.iter().filter(|(_, o)| o.iter().any(|x| projection(x, key.0, key.1).is_some())).count();
+            let count = cands
+                .iter()
+                .filter(|(_, o)| o.iter().any(|x| !x.late && projection(x, key.0, key.1).is_some()))
+                .count();
             if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
                 best = Some((key, count));
             }
@@ -99,13 +107,13 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
         .map(|(f, cs)| {
             // A candidate that fixes a wider range holding this one (a longer opcode) takes the
             // projection of its values: without it, it would be copied into every arm.
-            let ranges = cs
-                .iter()
+            let early = || cs.iter().filter(|c| !c.late);
+            let ranges = early()
                 .find(|c| (c.lo, c.width) == (lo, width))
                 .map(|c| c.ranges.clone())
-                .or_else(|| cs.iter().find_map(|c| projection(c, lo, width)))
+                .or_else(|| early().find_map(|c| projection(c, lo, width)))
                 .unwrap_or_else(|| vec![(0, full)]);
-            let rest = cs.iter().filter(|c| (c.lo, c.width) != (lo, width)).cloned().collect();
+            let rest = cs.iter().filter(|c| c.late || (c.lo, c.width) != (lo, width)).cloned().collect();
             (*f, ranges, rest)
         })
         .collect();
@@ -190,7 +198,12 @@ fn render(
                 let checks = rest.iter().map(|c| {
                     let b = bits_expr(word_ty, c.lo, c.width);
                     let p = pattern(&c.ranges);
-                    quote!(matches!(#b, #p))
+                    if c.late {
+                        let i = lit(*f as u128);
+                        quote!({ let word = LENGTHS[#i].truncate(word as u128) as #word_ty; matches!(#b, #p) })
+                    } else {
+                        quote!(matches!(#b, #p))
+                    }
                 });
                 out.extend(quote!(if #(#checks)&&* { return #h; }));
             }

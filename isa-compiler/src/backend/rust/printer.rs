@@ -344,7 +344,13 @@ impl Exprs<'_> {
                 SyntaxItem::Lit(s) if s.is_empty() => quote!(),
                 SyntaxItem::Lit(s) => quote!(out.write_str(#s)?;),
                 SyntaxItem::Show(e, show) => {
-                    let v = self.bound(e);
+                    let v = match e {
+                        CondExpr::Arith(..) | CondExpr::If(..) => {
+                            let x = self.value(e);
+                            quote!((#x as u64))
+                        }
+                        _ => self.bound(e),
+                    };
                     match show {
                         Show::Table(t) => {
                             let t = spell_ident(self.m, *t, d);
