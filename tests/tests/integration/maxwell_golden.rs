@@ -124,7 +124,8 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
 }
 
 /// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
-/// call, loop-break, memory-barrier, atomic and barrier instructions of compute kernels (issue 15) against
+/// call, loop-break, memory-barrier, atomic and barrier instructions of compute kernels, and the
+/// multiply, half-precision, video, predicate-move, cache-control and trap ones (issue 15) against
 /// `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, and words with random
 /// operand bits printed by nvdisasm 11.8.
 #[test]
@@ -153,7 +154,11 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         "MEMBAR", "I2F", "I2I", "LDS", "STS", "LD", "ST", "LDL", "STL", "ALD", "AST", "LEA", "IADD3", "SHF",
         "LOP3", "LDG", "STG", "DADD", "DMUL", "DFMA", "SHFL", "VOTE", "ATOM", "ATOMS", "RED", "BAR", "B2R",
         "PSETP", "FLO", "PRMT", "DMNMX", "CS2R", "FCHK", "POPC", "BFI", "DSETP", "BRX", "JMX", "VADD",
-        "VABSDIFF", "VMNMX", "VSET", "VMAD", "PCNT", "CONT", "PRET", "JCAL", "JMP",
+        "VABSDIFF", "VMNMX", "VSET", "VMAD", "PCNT", "CONT", "PRET", "JCAL", "JMP", "ISET", "DSET", "CSET",
+        "CSETP", "PSET", "R2P", "P2R", "FCMP", "IMUL", "IMUL32I", "IMAD", "FFMA32I", "HMUL2", "HFMA2", "HSET2",
+        "HADD2_32I", "HMUL2_32I", "HFMA2_32I", "VSHL", "VSHR", "VSETP", "FSWZADD", "CCTL", "CCTLL", "CCTLT",
+        "SETCRSPTR", "GETCRSPTR", "SETLMEMBASE", "GETLMEMBASE", "LEPC", "LONGJMP", "PEXIT", "RTT", "SAM",
+        "RAM", "IDE", "BPT", "R2B", "NOP", "DEPBAR",
     ]
     .iter()
     .map(|m| count(m))
@@ -162,8 +167,9 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         counts,
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
-            28, 26, 26, 17, 17, 17, 17, 18, 25, 15, 81, 59, 28, 28, 15, 12, 24, 43, 22, 9, 23, 21, 29, 26, 7,
-            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8
+            28, 26, 26, 17, 17, 17, 17, 18, 25, 31, 81, 59, 28, 28, 15, 14, 24, 43, 22, 9, 23, 21, 29, 30, 7,
+            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8, 48, 56, 47, 46, 12, 36, 44, 64, 44, 20, 59, 16, 60, 68, 88,
+            16, 16, 16, 48, 32, 27, 24, 48, 41, 27, 12, 12, 12, 12, 12, 36, 12, 4, 1, 1, 13, 19, 15, 32, 6
         ],
         "rows per mnemonic"
     );
