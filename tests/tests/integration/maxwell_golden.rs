@@ -158,7 +158,7 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         "CSETP", "PSET", "R2P", "P2R", "FCMP", "IMUL", "IMUL32I", "IMAD", "FFMA32I", "HMUL2", "HFMA2", "HSET2",
         "HADD2_32I", "HMUL2_32I", "HFMA2_32I", "VSHL", "VSHR", "VSETP", "FSWZADD", "CCTL", "CCTLL", "CCTLT",
         "SETCRSPTR", "GETCRSPTR", "SETLMEMBASE", "GETLMEMBASE", "LEPC", "LONGJMP", "PEXIT", "RTT", "SAM",
-        "RAM", "IDE", "BPT", "R2B", "NOP", "DEPBAR",
+        "RAM", "IDE", "BPT", "R2B", "NOP", "DEPBAR", "VABSDIFF4",
     ]
     .iter()
     .map(|m| count(m))
@@ -168,8 +168,8 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
             28, 26, 26, 17, 17, 17, 17, 18, 25, 31, 81, 59, 28, 28, 15, 14, 24, 43, 22, 9, 23, 21, 29, 30, 7,
-            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8, 48, 56, 47, 46, 12, 36, 44, 64, 44, 20, 59, 16, 60, 68, 88,
-            16, 16, 16, 48, 32, 27, 24, 48, 41, 27, 12, 12, 12, 12, 12, 36, 12, 4, 1, 1, 13, 19, 15, 32, 6
+            6, 117, 36, 38, 40, 43, 8, 8, 8, 8, 8, 54, 56, 47, 46, 15, 36, 44, 66, 44, 20, 59, 16, 62, 70, 89,
+            16, 16, 16, 50, 33, 27, 24, 48, 41, 27, 12, 12, 12, 12, 12, 36, 12, 4, 1, 1, 13, 19, 15, 32, 7, 66
         ],
         "rows per mnemonic"
     );
