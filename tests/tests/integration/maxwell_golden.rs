@@ -125,8 +125,9 @@ fn every_instruction_word_prints_nvdisasm_text_and_assembles_back() {
 
 /// The integer, logic, select, compare, conversion, special-register, shared and generic memory,
 /// call, loop-break, memory-barrier, atomic, barrier, texture and surface instructions of compute
-/// kernels (issue 15) against `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm
-/// records, words with random operand bits printed by nvdisasm 11.8, and ptxas's words.
+/// kernels, and the multiply, half-precision, video, predicate-move, cache-control and trap ones
+/// (issue 15) against `data/maxwell/nvdisasm_compute.tsv`: CuAssembler's nvdisasm records, words
+/// with random operand bits printed by nvdisasm 11.8, and ptxas's words.
 #[test]
 fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
     let text = read_data("nvdisasm_compute.tsv");
@@ -163,10 +164,25 @@ fn compute_instruction_words_print_nvdisasm_text_and_assemble_back() {
         counts,
         [
             28, 50, 43, 86, 22, 47, 54, 71, 36, 11, 8, 11, 10, 14, 60, 53, 36, 33, 30, 29, 8, 8, 9, 8, 28,
-            28, 26, 26, 17, 17, 17, 17, 18, 25, 15, 81, 59, 28, 28, 15, 12, 24, 43, 22, 9, 23, 21, 29, 26, 7,
-            6, 117, 36, 38, 38, 43, 8, 8, 8, 8, 8, 54, 59, 56, 34, 73, 50, 21, 22, 98, 89, 40, 72, 40, 37
+            28, 26, 26, 17, 17, 17, 17, 18, 25, 31, 81, 59, 28, 28, 15, 14, 24, 43, 22, 9, 23, 21, 29, 30, 7,
+            6, 117, 36, 38, 40, 43, 8, 8, 8, 8, 8, 54, 59, 56, 34, 73, 50, 21, 22, 98, 89, 40, 72, 40, 37
         ],
         "rows per mnemonic"
+    );
+    // The encodings of session 6 (SM53 words; research D.29).
+    let counts: Vec<usize> = "ISET DSET CSET CSETP PSET R2P P2R FCMP IMUL IMUL32I IMAD FFMA32I HMUL2 HFMA2 \
+        HSET2 HADD2_32I HMUL2_32I HFMA2_32I VSHL VSHR VSETP FSWZADD CCTL CCTLL CCTLT SETCRSPTR GETCRSPTR \
+        SETLMEMBASE GETLMEMBASE LEPC LONGJMP PEXIT RTT SAM RAM IDE BPT R2B NOP DEPBAR VABSDIFF4"
+        .split_whitespace()
+        .map(count)
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            54, 56, 47, 46, 15, 36, 44, 66, 44, 20, 59, 16, 62, 70, 89, 16, 16, 16, 50, 33, 27, 24, 48, 41,
+            27, 12, 12, 12, 12, 12, 36, 12, 4, 1, 1, 13, 19, 15, 32, 7, 66
+        ],
+        "rows per mnemonic of the session 6 encodings"
     );
 }
 
