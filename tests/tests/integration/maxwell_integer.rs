@@ -110,11 +110,14 @@ fn carry_chain_adds_and_subtracts_64_bit_numbers() {
     }
 }
 
+/// Whether a comparison holds for an ordering.
+type Holds = fn(std::cmp::Ordering) -> bool;
+
 /// ptxas compiles a 64-bit `setp` as `IADD RZ.CC, lo_a, -lo_b` and a compare of the high words
 /// with `.X`: every comparison, signed and unsigned, orders the numbers as Rust does.
 #[test]
 fn extended_compares_order_64_bit_numbers() {
-    let cmps: [(&str, fn(std::cmp::Ordering) -> bool); 6] = [
+    let cmps: [(&str, Holds); 6] = [
         ("LT", |o| o.is_lt()),
         ("EQ", |o| o.is_eq()),
         ("LE", |o| o.is_le()),
