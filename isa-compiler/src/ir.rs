@@ -1248,6 +1248,12 @@ pub enum Builtin {
     U32,
     /// Convert to i32 (wrapping).
     I32,
+    /// Widen to u64 (zero-extending a `u32`, sign-extending an `i32`).
+    U64,
+    /// Count the set bits.
+    Popc,
+    /// Reverse the bits.
+    Brev,
     /// Minimum.
     Min,
     /// Maximum.

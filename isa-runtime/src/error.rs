@@ -40,6 +40,17 @@ pub enum DecodeError {
         /// The raw field value.
         value: u64,
     },
+    /// The word is an instruction of an encoding the hardware reserves (`reserved "why"` in the
+    /// spec): printers show it, the typed decoder refuses it. `decode_strict` says so where
+    /// `decode` reports [`DecodeError::NoMatch`].
+    Reserved {
+        /// The reserved encoding (format).
+        format: &'static str,
+        /// Why it is reserved, as the spec says.
+        why: &'static str,
+        /// The word, zero-extended.
+        word: u128,
+    },
     /// Fewer bytes than one instruction needs.
     Truncated {
         /// Bytes needed.
@@ -61,7 +72,8 @@ impl DecodeError {
             DecodeError::NoMatch { word }
             | DecodeError::UndefinedValue { word, .. }
             | DecodeError::NotControl { word, .. }
-            | DecodeError::BadSlot { word, .. } => Some(*word).filter(|_| with_word),
+            | DecodeError::BadSlot { word, .. }
+            | DecodeError::Reserved { word, .. } => Some(*word).filter(|_| with_word),
             DecodeError::Truncated { .. } => None,
         };
         match (self, word) {
@@ -87,6 +99,12 @@ impl DecodeError {
                     f,
                     "read as a control word: slot {slot}: field `{field}` holds undefined value {value}"
                 )
+            }
+            (DecodeError::Reserved { format, why, .. }, w) => {
+                if let Some(w) = w {
+                    write!(f, "word {w:#x} ")?;
+                }
+                write!(f, "is a reserved encoding ({format}): {why}")
             }
             (DecodeError::Truncated { needed, available }, _) => {
                 write!(f, "truncated instruction: {needed} bytes needed, {available} available")

@@ -287,11 +287,9 @@ impl Lower<'_, '_> {
             (_, T::U32 | T::I32 | T::U64) if x.ty != T::F32 && x.ty != T::Bool => {
                 let b = match want {
                     T::U32 => Builtin::U32,
+                    T::U64 => Builtin::U64,
                     _ => Builtin::I32,
                 };
-                if want == T::U64 {
-                    return ex(SemKind::Builtin(Builtin::U32, vec![x]), T::U32);
-                }
                 ex(SemKind::Builtin(b, vec![x]), want)
             }
             _ => {
@@ -552,6 +550,9 @@ impl Lower<'_, '_> {
             "int" => Some(builtin(Builtin::ToInt, T::I32)),
             "u32" => Some(builtin(Builtin::U32, T::U32)),
             "i32" => Some(builtin(Builtin::I32, T::I32)),
+            "u64" => Some(builtin(Builtin::U64, T::U64)),
+            "popc" => Some(builtin(Builtin::Popc, T::U32)),
+            "brev" => Some(builtin(Builtin::Brev, T::U32)),
             "min" => Some(builtin(Builtin::Min, T::U32)),
             "max" => Some(builtin(Builtin::Max, T::U32)),
             "abs" => Some(builtin(Builtin::Abs, T::U32)),

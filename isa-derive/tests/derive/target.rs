@@ -195,3 +195,23 @@ fn families_execute_under_their_guard() {
     run(&mut m, 0x5c10_0000_0038_0201);
     assert_eq!(m.state.r[1], 12);
 }
+
+/// Spec names that the generated interpreter also binds (`x`, `index`, `value`, `arg1`) keep
+/// their meaning.
+mod hygiene {
+    isa_derive::target!("tests/specs/hygiene.isa");
+}
+
+#[test]
+fn spec_names_do_not_collide_with_generated_ones() {
+    struct Plain;
+    impl hygiene::Semantics for Plain {}
+    let mut m = hygiene::Machine::new(Plain);
+    m.state.r[1] = 2;
+    let insn = hygiene::Instruction::decode(0x1000_0003).unwrap();
+    m.execute(&insn).unwrap();
+    // Field x = 3, so local x = 4: r[0] = 4, then r[1] = pick(r[1], 4) = 2 * 16 + 4.
+    assert_eq!(m.state.r[0], 4);
+    assert_eq!(m.state.r[1], 36);
+    assert_eq!(m.state.r[2..], [0, 0]);
+}

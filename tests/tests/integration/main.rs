@@ -11,6 +11,8 @@ mod fuzz;
 mod listings;
 mod maxwell_facts;
 mod maxwell_golden;
+mod maxwell_half;
+mod maxwell_integer;
 mod maxwell_interp;
 mod maxwell_program;
 mod maxwell_roundtrip;

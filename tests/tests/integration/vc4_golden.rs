@@ -408,3 +408,33 @@ fn mesa_listing_of_the_corpus() {
     assert_eq!(undecodable, vc4asm.iter().filter(|l| l.error.is_some()).count());
     assert_eq!(undecodable, 1904);
 }
+
+/// Where the caller asks for strict decoding, a load immediate in a reserved mode is an error
+/// that names the reserved encoding and why; other words decode as `decode` decodes them.
+#[test]
+fn strict_decoding_names_the_reserved_load_immediate_modes() {
+    for word in
+        [0xe50e_339c_7b26_09f7u64, 0xeb73_2769_c5df_cdcb, 0xed03_b92d_71e7_6b96, 0xeffa_222e_b728_707d]
+    {
+        let err = Instruction::decode_strict(word).unwrap_err();
+        assert_eq!(
+            err,
+            DecodeError::Reserved {
+                format: "load_imm_reserved",
+                why: "load-immediate modes 2, 5, 6 and 7 are reserved",
+                word: word.into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "word {word:#x} is a reserved encoding (load_imm_reserved): load-immediate modes 2, 5, 6 and 7 are reserved"
+            )
+        );
+    }
+    // Mode 0 (the seed's worked word) and mode 1 decode either way.
+    for word in [0xd140_59e5_2082_0df7u64, 0xe200_0000_0000_0000] {
+        assert!(Instruction::decode(word).is_ok(), "{word:#x}");
+        assert_eq!(Instruction::decode_strict(word), Instruction::decode(word));
+    }
+}

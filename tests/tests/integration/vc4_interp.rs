@@ -459,3 +459,21 @@ fn flags_and_conditions() {
     assert!(m.state.zf == [true; 16] && m.state.nf == [false; 16]);
     assert_eq!((m.state.acc[2], m.state.acc[3]), ([1; 16], [42; 16]));
 }
+
+/// r5 written through address 37 has one value per quad (file A, `r5quad`: element 0, 4, 8 or
+/// 12 of each quad) or one for the whole QPU (file B, `r5rep`: element 0's), per the table of
+/// write addresses; a conditional write whose quad leader does not write leaves that quad alone.
+#[test]
+fn r5_writes_broadcast_per_quad_or_to_every_element() {
+    let m = run("mov r0, elem_num\nnop\nadd r5quad, r0, 3");
+    assert_eq!(m.state.acc[5], std::array::from_fn(|e| (e & 12) as u32 + 3));
+    let m = run("mov r0, elem_num\nnop\nadd r5rep, r0, 3");
+    assert_eq!(m.state.acc[5], [3; 16]);
+    // A conditional write: only element 4 (quad 1's leader) writes, and its quad takes 4; the
+    // other quads keep the 1 loaded before.
+    let m = run("ldi r5quad, 1\nmov r0, elem_num\nsub.setf r1, r0, 4\nmov.ifz r5quad, r0");
+    assert_eq!(m.state.acc[5], std::array::from_fn(|e| if e / 4 == 1 { 4 } else { 1 }));
+    // Only element 9 writes; its leader (8) does not, so element 9 keeps its own 9.
+    let m = run("ldi r5quad, 1\nmov r0, elem_num\nsub.setf r1, r0, 9\nmov.ifz r5quad, r0");
+    assert_eq!(m.state.acc[5], std::array::from_fn(|e| if e == 9 { 9 } else { 1 }));
+}

@@ -262,6 +262,13 @@ pub fn generate(m: &Model) -> TokenStream {
     // The tree may never look at the word: one encoding without opcode bits, or a bundled
     // target's first format (its words are read per stream) matching every word.
     let match_allow = quote!(#[allow(unused_variables)]);
+    let reserved = t.formats.iter().map(|f| {
+        let name = &f.name;
+        match &f.reserved {
+            Some(why) => quote!((#name, Some(#why))),
+            None => quote!((#name, None)),
+        }
+    });
     let variants = t.formats.iter().enumerate().map(|(i, f)| {
         let n = &names[i];
         let d = format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or(""));
@@ -309,6 +316,24 @@ pub fn generate(m: &Model) -> TokenStream {
             #[allow(clippy::unnecessary_cast, clippy::needless_return)]
             pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
                 #decode_tree
+            }
+
+            /// Decodes a word as [`Instruction::decode`] does, except that a word of an encoding
+            /// the hardware reserves (`reserved "why"`) is [`isa_runtime::DecodeError::Reserved`],
+            /// naming the encoding and why, where `decode` reports only that nothing matches.
+            #[allow(clippy::unnecessary_cast)]
+            pub fn decode_strict(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                // Per encoding (as `match_format` numbers them): its name and why it is reserved.
+                const RESERVED: &[(&str, Option<&str>)] = &[#(#reserved),*];
+                Instruction::decode(word).map_err(|e| match (&e, Instruction::match_format(word)) {
+                    (isa_runtime::DecodeError::NoMatch { .. }, Some(i)) => match RESERVED.get(i) {
+                        Some(&(format, Some(why))) => {
+                            isa_runtime::DecodeError::Reserved { format, why, word: word as u128 }
+                        }
+                        _ => e,
+                    },
+                    _ => e,
+                })
             }
 
             /// The index of the encoding whose opcode bits match the word, fields unchecked.

@@ -135,11 +135,11 @@ impl Gen<'_> {
     }
 
     /// A spec local. In an execute block `x` is the instruction, so locals there get a prefix
-    /// no field access can collide with.
+    /// no field access can collide with; elsewhere only names the generated code binds do.
     fn local(&self, name: &str) -> proc_macro2::Ident {
         match self.format {
             Some(_) => format_ident!("local_{}", name),
-            None => ident(name),
+            None => spec_local(name),
         }
     }
 
@@ -376,6 +376,9 @@ impl Gen<'_> {
             Builtin::ToInt => quote!((#a as i32)),
             Builtin::U32 => quote!((#a as u32)),
             Builtin::I32 => quote!((#a as i32)),
+            Builtin::U64 => quote!((#a as u64)),
+            Builtin::Popc => quote!(#a.count_ones()),
+            Builtin::Brev => quote!(#a.reverse_bits()),
             Builtin::Min => quote!(#a.min(#second)),
             Builtin::Max => quote!(#a.max(#second)),
             Builtin::Abs => match t0 {
@@ -453,6 +456,33 @@ impl Gen<'_> {
                 quote!(return Err(isa_runtime::interp::Trap::Unimplemented(#label)))
             }
         }
+    }
+}
+
+/// The Rust name of a spec parameter or local outside execute blocks: its own, unless the
+/// generated code binds that name around spec expressions (the temporaries of state writes,
+/// argument lists and SIMD loops), or it starts with the prefix renamed ones get.
+fn spec_local(name: &str) -> proc_macro2::Ident {
+    const BOUND: &[&str] = &[
+        "index",
+        "value",
+        "state",
+        "element",
+        "saved",
+        "result",
+        "holds",
+        "outermost",
+        "pending",
+        "x",
+        "v",
+        "sel",
+    ];
+    let numbered_arg =
+        name.strip_prefix("arg").is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if BOUND.contains(&name) || numbered_arg || name.starts_with("local_") {
+        format_ident!("local_{}", name)
+    } else {
+        ident(name)
     }
 }
 
@@ -554,6 +584,7 @@ pub fn generate(m: &Model) -> TokenStream {
     // Semantics trait: hooks, then one method per operation.
     let hooks = sem.hooks.iter().map(|h| {
         let name = ident(&snake(&h.name));
+        // A declaration without a body: its parameter names cannot collide.
         let params = h.params.iter().map(|(n, t)| {
             let (n, t) = (ident(n), ty(*t));
             quote!(#n: #t)
@@ -578,11 +609,11 @@ pub fn generate(m: &Model) -> TokenStream {
         let param_ts: Vec<TokenStream> = params
             .iter()
             .map(|(n, t)| {
-                let (n, t) = (ident(n), ty(*t));
+                let (n, t) = (spec_local(n), ty(*t));
                 quote!(#n: #t)
             })
             .collect();
-        let param_names: Vec<_> = params.iter().map(|(n, _)| ident(n)).collect();
+        let param_names: Vec<_> = params.iter().map(|(n, _)| spec_local(n)).collect();
         let mut arms = Vec::new();
         for (vi, v) in e.variants.iter().enumerate() {
             let ranged = !matches!(v.values, Values::One(_));
@@ -658,7 +689,7 @@ pub fn generate(m: &Model) -> TokenStream {
     for f in &sem.functions {
         let name = ident(&snake(&f.name));
         let params = f.params.iter().map(|(n, t)| {
-            let (n, t) = (ident(n), ty(*t));
+            let (n, t) = (spec_local(n), ty(*t));
             quote!(#n: #t)
         });
         let ret = ty(f.ret.unwrap_or(T::Bool));
