@@ -12,7 +12,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use isa_generated::maxwell::{self, Instruction, Maxwell};
-use isa_runtime::target::{assemble_program, disassemble_program};
+use isa_runtime::target::{
+    assemble_program, assemble_statement, assemble_statement_with, disassemble_program, FormatIndex,
+};
 
 fn golden_words() -> Vec<u64> {
     let text = include_str!("../../tests/data/maxwell/nvdisasm_golden.tsv");
@@ -71,7 +73,25 @@ fn bench(c: &mut Criterion) {
     g.bench_function("disassemble program", |b| {
         b.iter(|| disassemble_program::<Maxwell>(black_box(&encoded), 0).len())
     });
+    // One instruction text at a time, every format tried in turn (the assembler before the
+    // index) and only those the index gives.
+    let lines: Vec<(String, u64)> =
+        disassemble_program::<Maxwell>(&encoded, 0).into_iter().map(|l| (l.text, l.address)).collect();
+    let index = FormatIndex::new::<Maxwell>(0);
+    let read_all = |indexed: bool| {
+        lines
+            .iter()
+            .filter(|(text, pc)| match indexed {
+                true => assemble_statement_with::<Maxwell>(text, 0, *pc, &|_| None, &index).is_ok(),
+                false => assemble_statement::<Maxwell>(text, 0, *pc, &|_| None, false).is_ok(),
+            })
+            .count()
+    };
+    assert_eq!(read_all(true), lines.len());
+    assert_eq!(read_all(false), lines.len());
     g.sample_size(10);
+    g.bench_function("assemble lines, every format", |b| b.iter(|| read_all(black_box(false))));
+    g.bench_function("assemble lines, indexed", |b| b.iter(|| read_all(black_box(true))));
     g.bench_function("assemble program", |b| {
         b.iter(|| assemble_program::<Maxwell>(black_box(&text), 0).map(|w| w.len()))
     });

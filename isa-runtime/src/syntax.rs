@@ -136,6 +136,29 @@ impl Syntax {
     }
 }
 
+impl Syntax {
+    /// A word of literal text (a run without blanks, as [`Syntax::may_match`] takes them)
+    /// that every arm needs somewhere in the text it reads: the longest of the first arm's
+    /// that every other arm has too. `None` when the arms share none.
+    pub fn required_word(&self) -> Option<&'static str> {
+        let words = |arm: &'static Arm| {
+            arm.items
+                .iter()
+                .filter_map(|item| if let Item::Lit(s) = item { Some(*s) } else { None })
+                .flat_map(|s| s.split(' '))
+                .filter(|w| !w.is_empty())
+        };
+        let (first, rest) = self.arms.split_first()?;
+        words(first).filter(|w| rest.iter().all(|arm| words(arm).any(|x| x == *w))).fold(
+            None,
+            |best: Option<&'static str>, w| match best {
+                Some(b) if b.len() >= w.len() => Some(b),
+                _ => Some(w),
+            },
+        )
+    }
+}
+
 /// How the start of an item sequence reads, for finding mnemonics.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lead {
@@ -223,6 +246,92 @@ fn lead_of_text(s: &'static str, out: &mut Vec<&'static str>) -> Lead {
         }
         Lead::Word
     }
+}
+
+impl Syntax {
+    /// The texts one of which starts every text this syntax reads (after leading blanks),
+    /// guards and conditions ignored, so a superset: literals and name-table spellings up to
+    /// their first blank, through optional parts and sub-syntaxes. `None` when a reading may
+    /// start with anything (a number, or nothing at all). The assembler indexes formats by
+    /// them: a line is parsed only by the formats whose syntax can start it.
+    pub fn leads(&self) -> Option<Vec<&'static str>> {
+        let mut out = Vec::new();
+        match leads_of_arms(self.arms, &mut out, 0) {
+            Some(false) => Some(out),
+            _ => None,
+        }
+    }
+}
+
+/// Adds the leads of `arms` to `out`: whether one of them can read no text (so what follows
+/// leads too), or `None` when a reading may start with anything.
+fn leads_of_arms(arms: &'static [Arm], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+    let mut empty = false;
+    for arm in arms {
+        empty |= leads_of_items(arm.items, out, depth)?;
+    }
+    Some(empty)
+}
+
+fn leads_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+    for item in items {
+        let empty = match item {
+            Item::Lit(s) => lead_of(s, out),
+            Item::Show(_, Show::Table(t)) => leads_of_table(t, out)?,
+            Item::Show(_, Show::TableIf(_, a, b)) => leads_of_table(a, out)? | leads_of_table(b, out)?,
+            Item::Show(_, Show::Num(_)) => return None,
+            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => leads_of_arms(sub.arms, out, depth + 1)?,
+            Item::Call(..) => return None,
+            Item::Opt(_, body) => {
+                leads_of_items(body, out, depth + 1)?;
+                true
+            }
+            // Each group (an optional one) may come first.
+            Item::AnyOrder(groups) => {
+                for g in groups.iter() {
+                    leads_of_items(core::slice::from_ref(g), out, depth + 1)?;
+                }
+                true
+            }
+        };
+        if !empty {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+fn leads_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Option<bool> {
+    let mut empty = false;
+    for e in t.entries {
+        match *e {
+            Entry::Name(s, _) => empty |= lead_of(s, out),
+            // A range's spelling without a prefix starts with its number.
+            Entry::Range { prefix, .. } => {
+                if lead_of(prefix, out) {
+                    return None;
+                }
+            }
+            // Printed, never read.
+            Entry::Many(..) | Entry::Else(_) => {}
+        }
+    }
+    Some(empty)
+}
+
+/// Adds the lead of a literal or spelling `s` to `out` (what it reads up to its first blank,
+/// which may match no blanks): whether it reads only blanks.
+fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
+    // Only a space matches blanks; the text's own blanks before it are skipped.
+    let t = s.trim_start_matches(' ');
+    let lead = &t[..t.find(' ').unwrap_or(t.len())];
+    if lead.is_empty() {
+        return true;
+    }
+    if !out.contains(&lead) {
+        out.push(lead);
+    }
+    false
 }
 
 /// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
@@ -1126,8 +1235,10 @@ struct State {
     assigned: Vec<Slot>,
     deferred: Vec<(&'static Expr, bool, Vec<Bound>)>,
     /// For each of `deferred`, the fields it reads ([`slot_bits`]): only those an assignment
-    /// can decide.
+    /// can decide. None once it holds: fields keep their values, so it holds for good.
     reads: Vec<u64>,
+    /// (index in `reads`, what it was) for each entry cleared, so undoing can restore it.
+    settled: Vec<(usize, u64)>,
     /// Whether an assignment has made a deferred condition false: every later one then
     /// fails too, as it would if all of them were checked each time.
     violated: bool,
@@ -1142,6 +1253,7 @@ struct State {
 struct Mark {
     assigned: usize,
     deferred: usize,
+    settled: usize,
     shown: usize,
     violated: bool,
     /// `owed` loses entries as well as gaining them; it is short and mostly empty.
@@ -1153,6 +1265,7 @@ impl State {
         Mark {
             assigned: self.assigned.len(),
             deferred: self.deferred.len(),
+            settled: self.settled.len(),
             shown: self.shown.len(),
             violated: self.violated,
             owed: self.owed.clone(),
@@ -1167,6 +1280,12 @@ impl State {
         }
         self.deferred.truncate(m.deferred);
         self.reads.truncate(m.deferred);
+        // Latest first, so each entry gets back what it had at `m`.
+        while self.settled.len() > m.settled {
+            if let Some((k, reads)) = self.settled.pop().filter(|(k, _)| *k < self.reads.len()) {
+                self.reads[k] = reads;
+            }
+        }
         self.shown.truncate(m.shown);
         self.violated = m.violated;
         if self.owed != m.owed {
@@ -1181,10 +1300,15 @@ type K<'k> = &'k mut dyn FnMut(&mut Parser, usize, &mut State) -> bool;
 type EndsKey = (usize, u32, u32);
 
 /// Answers by (static description's address, index, position), for one parse: an
-/// open-addressing hash table whose values are ranges of one shared list of items.
+/// open-addressing hash table whose values are ranges of one shared list of items. Kept from
+/// one parse to the next ([`Scratch`]): a slot is taken only when it carries the current
+/// parse's stamp, so emptying the table is one increment.
 struct Memo<T> {
-    /// Slots of the table (a power of two of them, at most half full); `None` is free.
-    slots: Vec<Option<(EndsKey, (u32, u32))>>,
+    /// Slots of the table (a power of two of them, at most half full), with the stamp of the
+    /// parse that filled each.
+    slots: Vec<(u32, EndsKey, (u32, u32))>,
+    /// The current parse's stamp (never 0, the stamp of a slot never filled).
+    stamp: u32,
     /// How many slots are taken.
     len: usize,
     /// Every answer's items, one range each.
@@ -1193,19 +1317,30 @@ struct Memo<T> {
 
 impl<T> Default for Memo<T> {
     fn default() -> Self {
-        Memo { slots: Vec::new(), len: 0, items: Vec::new() }
+        Memo { slots: Vec::new(), stamp: 1, len: 0, items: Vec::new() }
     }
 }
 
 impl<T> Memo<T> {
+    /// Forgets every answer, keeping the memory.
+    fn clear(&mut self) {
+        self.len = 0;
+        self.items.clear();
+        if self.stamp == u32::MAX {
+            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+
     fn slot(&self, key: EndsKey) -> usize {
         // The item list's address varies most; positions and indices are small.
         let h = (key.0 as u64 ^ (u64::from(key.1) << 40) ^ (u64::from(key.2) << 20))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mask = self.slots.len() - 1;
         let mut i = (h >> 32) as usize & mask;
-        while let Some((k, _)) = self.slots[i] {
-            if k == key {
+        while self.slots[i].0 == self.stamp {
+            if self.slots[i].1 == key {
                 break;
             }
             i = (i + 1) & mask;
@@ -1217,24 +1352,36 @@ impl<T> Memo<T> {
         if self.slots.is_empty() {
             return None;
         }
-        self.slots[self.slot(key)].map(|(_, (a, b))| a as usize..b as usize)
+        let (stamp, _, (a, b)) = self.slots[self.slot(key)];
+        (stamp == self.stamp).then_some(a as usize..b as usize)
     }
 
     fn insert(&mut self, key: EndsKey, ends: core::ops::Range<usize>) {
         if 2 * (self.len + 1) > self.slots.len() {
             let size = (self.slots.len() * 2).max(64);
-            let old = core::mem::replace(&mut self.slots, vec![None; size]);
-            for (k, v) in old.into_iter().flatten() {
-                let i = self.slot(k);
-                self.slots[i] = Some((k, v));
+            let old = core::mem::replace(&mut self.slots, vec![(0, (0, 0, 0), (0, 0)); size]);
+            for (stamp, k, v) in old {
+                if stamp == self.stamp {
+                    let i = self.slot(k);
+                    self.slots[i] = (stamp, k, v);
+                }
             }
         }
         let i = self.slot(key);
-        if self.slots[i].is_none() {
+        if self.slots[i].0 != self.stamp {
             self.len += 1;
         }
-        self.slots[i] = Some((key, (ends.start as u32, ends.end as u32)));
+        self.slots[i] = (self.stamp, key, (ends.start as u32, ends.end as u32));
     }
+}
+
+/// Memory a parse works in, kept for the next so that reading many lines allocates once.
+#[derive(Default)]
+pub struct Scratch {
+    memo: Memo<usize>,
+    spellings: Memo<(usize, u64)>,
+    collecting: Vec<usize>,
+    mids: Vec<usize>,
 }
 
 struct Parser<'t> {
@@ -1277,7 +1424,19 @@ pub fn parse(
 /// [`parse`] when only success matters: a failure is not described (the assembler tries
 /// formats in turn and describes failures only when none reads the line).
 pub fn parses(format: &Format, syntax: &'static Syntax, text: &str, ctx: &Context) -> Option<Vec<u64>> {
-    read(format, syntax, text, ctx, false, false).ok().map(|(values, _)| values)
+    parses_in(&mut Scratch::default(), format, syntax, text, ctx)
+}
+
+/// [`parses`] working in `scratch`, which it leaves for the next parse: reading many lines
+/// then allocates its tables once.
+pub fn parses_in(
+    scratch: &mut Scratch,
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+) -> Option<Vec<u64>> {
+    read(format, syntax, text, ctx, false, false, scratch).ok().map(|(values, _)| values)
 }
 
 /// Parses the start of `text` with `syntax` (a scheduling slot before an instruction),
@@ -1298,7 +1457,7 @@ fn parse_text(
     ctx: &Context,
     prefix: bool,
 ) -> Result<(Vec<u64>, usize), Failure> {
-    read(format, syntax, text, ctx, prefix, true)
+    read(format, syntax, text, ctx, prefix, true, &mut Scratch::default())
         .map_err(|f| f.unwrap_or(Failure { pos: 0, expected: Vec::new() }))
 }
 
@@ -1310,6 +1469,7 @@ fn read(
     ctx: &Context,
     prefix: bool,
     describe: bool,
+    scratch: &mut Scratch,
 ) -> Result<(Vec<u64>, usize), Option<Failure>> {
     let mut p = Parser {
         format,
@@ -1319,10 +1479,10 @@ fn read(
         expected: Vec::new(),
         result: None,
         budget: 2_000_000,
-        memo: Memo::default(),
-        spellings: Memo::default(),
-        collecting: Vec::new(),
-        mids: Vec::new(),
+        memo: core::mem::take(&mut scratch.memo),
+        spellings: core::mem::take(&mut scratch.spellings),
+        collecting: core::mem::take(&mut scratch.collecting),
+        mids: core::mem::take(&mut scratch.mids),
         lazy: true,
         prefix,
         end: 0,
@@ -1332,6 +1492,7 @@ fn read(
         assigned: Vec::new(),
         deferred: Vec::new(),
         reads: Vec::new(),
+        settled: Vec::new(),
         violated: false,
         shown: Vec::new(),
         owed: Vec::new(),
@@ -1344,16 +1505,23 @@ fn read(
     let start = skip_blanks(text, 0);
     // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
     // search below would try every way to satisfy the guards before giving up.
-    if !p.recognizes(syntax, start) {
-        return Err(describe.then(|| p.failure()));
-    }
-    p.furthest = 0;
-    p.expected.clear();
-    p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
-    match p.result.take() {
-        Some(v) => Ok((v, p.end)),
-        None => Err(describe.then(|| p.failure())),
-    }
+    let result = if !p.recognizes(syntax, start) {
+        Err(describe.then(|| p.failure()))
+    } else {
+        p.furthest = 0;
+        p.expected.clear();
+        p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
+        match p.result.take() {
+            Some(v) => Ok((v, p.end)),
+            None => Err(describe.then(|| p.failure())),
+        }
+    };
+    p.memo.clear();
+    p.spellings.clear();
+    p.collecting.clear();
+    p.mids.clear();
+    *scratch = Scratch { memo: p.memo, spellings: p.spellings, collecting: p.collecting, mids: p.mids };
+    result
 }
 
 /// Where a number starting at `pos` begins: blanks before it are skipped, unless it follows a
@@ -1692,8 +1860,9 @@ impl Parser<'_> {
         let mut changed = true;
         while changed {
             changed = false;
-            let deferred = st.deferred.clone();
-            for (e, want, frame) in &deferred {
+            // Assigning adds no deferred condition: the list can be walked by index.
+            for i in 0..st.deferred.len() {
+                let (e, want, frame) = &st.deferred[i];
                 let (a, b) = match (e, want) {
                     (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
                     _ => continue,
@@ -2123,7 +2292,7 @@ impl Parser<'_> {
             }
         }
         // The plain number first, then an expression ending elsewhere (`4 * 8`, `:loop`).
-        let mut readings: Vec<(i128, usize)> = Vec::with_capacity(2);
+        let mut readings: [Option<(i128, usize)>; 2] = [None; 2];
         let plain = match n {
             Num::Label { base, .. } | Num::Target { base, .. } => match scan_integer(rest) {
                 Some((x, len)) if matches!(n, Num::Target { .. }) => {
@@ -2142,7 +2311,7 @@ impl Parser<'_> {
             },
             _ => scan_number(n, width, rest),
         };
-        readings.extend(plain);
+        readings[0] = plain;
         if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
             let read = match read(rest) {
                 Ok(r) => Some(r),
@@ -2166,10 +2335,10 @@ impl Parser<'_> {
                     (_, Value::Float(_)) => None,
                     (_, Value::Int(x) | Value::Address(x)) => Some(i128::from(x)),
                 };
-                readings.extend(value.map(|v| (v, len)));
+                readings[1] = value.map(|v| (v, len));
             }
         }
-        if readings.is_empty() {
+        if readings.iter().all(Option::is_none) {
             let what = match n {
                 Num::Label { .. } | Num::Target { .. } => "a number or label",
                 Num::Hex { prefix: false, .. } => "hex digits",
@@ -2191,7 +2360,7 @@ impl Parser<'_> {
             value >= lo && value <= hi
         };
         let mut fitted = false;
-        for (value, len) in readings {
+        for (value, len) in readings.into_iter().flatten() {
             if !fits(value) {
                 continue;
             }
@@ -2259,12 +2428,26 @@ impl Parser<'_> {
         // Unless one was already false, every deferred condition was undecided or true before:
         // only those reading this field can have changed.
         let bit = 1u64 << (slot % 64);
-        let holds = !st.violated
-            && st.deferred.iter().zip(&st.reads).filter(|(_, reads)| *reads & bit != 0).all(
-                |((e, want, frame), _)| {
-                    eval(e, frame, &st.vals, self.ctx.pc).is_none_or(|x| (x != 0) == *want)
-                },
-            );
+        let mut holds = !st.violated;
+        for k in 0..st.deferred.len() {
+            if !holds {
+                break;
+            }
+            if st.reads[k] & bit == 0 {
+                continue;
+            }
+            let (e, want, frame) = &st.deferred[k];
+            match eval(e, frame, &st.vals, self.ctx.pc) {
+                None => {}
+                // Decided by known fields, which keep their values: no later assignment can
+                // change it, so none checks it again.
+                Some(x) if (x != 0) == *want => {
+                    st.settled.push((k, st.reads[k]));
+                    st.reads[k] = 0;
+                }
+                Some(_) => holds = false,
+            }
+        }
         st.violated = !holds;
         holds
     }
@@ -2436,6 +2619,58 @@ mod tests {
         let mut m = Vec::new();
         FADD.mnemonics(&mut m);
         assert_eq!(m, ["FADD"]);
+    }
+
+    #[test]
+    fn leads_are_what_every_reading_starts_with() {
+        // The guard may be empty (`MOV` leads) or start with `@`; an empty spelling lets
+        // `read` lead too; a range leads with its prefix.
+        assert_eq!(LINE.leads().as_deref(), Some(&["@", "MOV", "nop", "read", "fadd", "add", "R", "RZ"][..]));
+        assert_eq!(FADD.leads().as_deref(), Some(&["FADD.FTZ", "FADD"][..]));
+        // A syntax that can read nothing, or starts with a number, may start with anything.
+        assert_eq!(GUARD.leads(), None);
+        static NUMBER: Syntax = Syntax {
+            name: "number",
+            arms: &[Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Num(Num::Dec))] }],
+        };
+        assert_eq!(NUMBER.leads(), None);
+        static BARE: Table = Table {
+            name: "Bare",
+            entries: &[Entry::Range { prefix: "", suffix: "", lo: 0, hi: 3, shift: 0 }],
+        };
+        static RANGE: Syntax = Syntax {
+            name: "range",
+            arms: &[Arm {
+                guard: None,
+                items: &[Item::Lit(" "), Item::Show(&Expr::Int(0), Show::Table(&BARE))],
+            }],
+        };
+        assert_eq!(RANGE.leads(), None);
+    }
+
+    #[test]
+    fn required_words_are_literal_words_every_arm_has() {
+        // FADD's arms share `FADD` only (`FADD.FTZ` is one word of the first arm).
+        static BOTH: Syntax = Syntax {
+            name: "both",
+            arms: &[
+                Arm { guard: None, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")] },
+                Arm { guard: None, items: &[Item::Lit("FADD "), Item::Lit(", ")] },
+            ],
+        };
+        assert_eq!(BOTH.required_word(), Some(","));
+        assert_eq!(FADD.required_word(), None);
+        // The longest word the arm needs.
+        static ONE: Syntax = Syntax {
+            name: "one",
+            arms: &[Arm {
+                guard: None,
+                items: &[Item::Call(&GUARD, &[]), Item::Lit("MOV32I "), Item::Lit(", ")],
+            }],
+        };
+        assert_eq!(ONE.required_word(), Some("MOV32I"));
+        // Words inside calls and optional groups are not needed.
+        assert_eq!(GUARD.required_word(), None);
     }
 
     #[test]

@@ -383,7 +383,13 @@ pub fn text_of_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Optio
 ///
 /// The program's `last` word is compared as the assembler makes it, with its program-end bit
 /// set ([`Isa::program_end`]): a last word without it is listed raw.
-fn listed<T: Isa>(word: u128, dialect: usize, pc: u64, last: bool) -> (String, Option<DecodeError>) {
+fn listed<T: Isa>(
+    word: u128,
+    dialect: usize,
+    pc: u64,
+    last: bool,
+    reading: &mut Reading,
+) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -391,7 +397,10 @@ fn listed<T: Isa>(word: u128, dialect: usize, pc: u64, last: bool) -> (String, O
             // Read back as the assembler reads a line: a text it would take for a label or cut
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
-                (None, code, _) => assemble_statement::<T>(code, dialect, pc, &|_| None, d.ignore_case),
+                (None, code, _) => {
+                    let ctx = Context { pc, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
+                    read_statement::<T>(code, dialect, &ctx, reading)
+                }
                 _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
             };
             let back = match back {
@@ -493,6 +502,8 @@ pub fn disassemble_program_from<T: Isa>(
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
     let group = s.slots as usize + 1;
+    let index = FormatIndex::new::<T>(dialect);
+    let mut reading = Reading::indexed(&index);
     for (g, chunk) in words.chunks(group).enumerate() {
         let address = |i: usize| (first + g * group + i) as u64 * bytes;
         let (control, instructions) = (chunk[0], &chunk[1..]);
@@ -502,7 +513,7 @@ pub fn disassemble_program_from<T: Isa>(
         match s.read_control(control, instructions.len()) {
             Ok(slots) if !instructions.is_empty() => {
                 for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
-                    let (text, error) = listed::<T>(*word, dialect, address(i + 1), false);
+                    let (text, error) = listed::<T>(*word, dialect, address(i + 1), false, &mut reading);
                     let slot = Some(slot_text(s, slot, dialect));
                     out(Line { address: address(i + 1), slot, text, error });
                 }
@@ -547,9 +558,11 @@ pub fn disassemble_words_from<T: Isa>(
     // Instructions of different lengths: `first` is the piece's byte address.
     let variable = !T::lengths().is_empty();
     let mut address = if variable { first as u64 } else { first as u64 * bytes };
+    let index = FormatIndex::new::<T>(dialect);
+    let mut reading = Reading::indexed(&index);
     for (i, word) in words.iter().enumerate() {
         // The program's last word reads back with the program-end bit the assembler sets there.
-        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len());
+        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
         out(Line { address, slot: None, text, error });
         address += if variable { instruction_bytes::<T>(*word) as u64 } else { bytes };
     }
@@ -905,8 +918,8 @@ fn assemble_lines<T: Isa, X>(
     };
     let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
-    // Only an error needs the mnemonics: made at the first.
-    let mut mnemonics = None;
+    let index = FormatIndex::new::<T>(dialect);
+    let mut reading = Reading::indexed(&index);
     let mut out = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
@@ -1000,7 +1013,7 @@ fn assemble_lines<T: Isa, X>(
                 };
                 let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
                 let text = code[skip..].trim_start();
-                match read_statement::<T>(text, dialect, &ctx, &mut mnemonics) {
+                match read_statement::<T>(text, dialect, &ctx, &mut reading) {
                     Ok(statement) => match convert(statement) {
                         Ok(x) => out.push((slot, x)),
                         Err(message) => error(StatementError::at(0, message), skip),
@@ -1068,7 +1081,20 @@ pub fn assemble_statement<T: Isa>(
     ignore_case: bool,
 ) -> Result<Statement<T::Instruction>, StatementError> {
     let ctx = Context { pc, labels, ignore_case, expression: None };
-    read_statement::<T>(text, dialect, &ctx, &mut None)
+    read_statement::<T>(text, dialect, &ctx, &mut Reading::default())
+}
+
+/// [`assemble_statement`] trying only the formats `index` (of the same target and dialect)
+/// gives for the text: the same statement, found sooner. For reading many statements.
+pub fn assemble_statement_with<T: Isa>(
+    text: &str,
+    dialect: usize,
+    pc: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    index: &FormatIndex,
+) -> Result<Statement<T::Instruction>, StatementError> {
+    let ctx = Context { pc, labels, ignore_case: index.ignore_case, expression: None };
+    read_statement::<T>(text, dialect, &ctx, &mut Reading::indexed(index))
 }
 
 /// The mnemonics of dialect number `dialect`: what its encodings' syntaxes can start with
@@ -1081,13 +1107,150 @@ pub fn mnemonics<T: Isa>(dialect: usize) -> Vec<&'static str> {
     out
 }
 
-/// [`assemble_statement`] keeping the dialect's [`mnemonics`] in `mnemonics` once an error has
-/// needed them, for the next error.
+/// The encodings of one dialect by the texts their syntaxes can start with
+/// ([`syntax::Syntax::leads`]), built once per program: a line is parsed only by the formats
+/// whose syntax can start it, in the order of [`Isa::formats`]. Where many formats share a
+/// lead (a guard such as `@P0 ` before any instruction), they are narrowed by a word each of
+/// them needs somewhere in the text ([`syntax::Syntax::required_word`]).
+pub struct FormatIndex {
+    /// Each format's leads.
+    leads: ByFirstByte,
+    /// Formats whose syntax may start with anything, with a bit per format.
+    any: Vec<u64>,
+    /// Each format's required word, if it has one.
+    words: ByFirstByte,
+    /// The formats with a required word, a bit each.
+    worded: Vec<u64>,
+    ignore_case: bool,
+}
+
+/// How many formats may share a lead before their required words are looked for too.
+const SHARED_LEAD: u32 = 4;
+
+/// Texts with the format each belongs to, by first byte.
+struct ByFirstByte {
+    /// (first byte, lowercased when case is ignored; text; format), by first byte.
+    entries: Vec<(u8, &'static str, u32)>,
+    /// Where each first byte's run of `entries` starts (and byte 255's ends).
+    starts: Vec<u32>,
+}
+
+impl ByFirstByte {
+    fn new(mut entries: Vec<(u8, &'static str, u32)>) -> Self {
+        entries.sort_by_key(|(b, _, i)| (*b, *i));
+        let mut starts = Vec::with_capacity(257);
+        let mut k = 0;
+        for b in 0..=256usize {
+            while k < entries.len() && usize::from(entries[k].0) < b {
+                k += 1;
+            }
+            starts.push(k as u32);
+        }
+        ByFirstByte { entries, starts }
+    }
+
+    /// Sets in `out` the bit of each format with a text that `text` starts with.
+    fn mark(&self, text: &[u8], ignore_case: bool, out: &mut [u64]) {
+        let Some(&b) = text.first() else { return };
+        let b = usize::from(if ignore_case { b.to_ascii_lowercase() } else { b });
+        let run = self.starts[b] as usize..self.starts[b + 1] as usize;
+        for &(_, t, i) in &self.entries[run] {
+            let t = t.as_bytes();
+            let starts = text.len() >= t.len()
+                && if ignore_case { text[..t.len()].eq_ignore_ascii_case(t) } else { text[..t.len()] == *t };
+            if starts {
+                out[i as usize / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+}
+
+impl FormatIndex {
+    /// The index of dialect number `dialect` of `T`.
+    pub fn new<T: Isa>(dialect: usize) -> Self {
+        let ignore_case = dialect_of::<T>(dialect).ignore_case;
+        let formats = T::formats();
+        let bits = alloc::vec![0u64; formats.len().div_ceil(64)];
+        let (mut any, mut worded) = (bits.clone(), bits);
+        let (mut leads, mut words) = (Vec::new(), Vec::new());
+        let first =
+            |t: &str| if ignore_case { t.as_bytes()[0].to_ascii_lowercase() } else { t.as_bytes()[0] };
+        for (i, f) in formats.iter().enumerate() {
+            let Some(syntax) = f.syntax.get(dialect) else { continue };
+            match syntax.leads() {
+                Some(texts) => leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32))),
+                None => any[i / 64] |= 1 << (i % 64),
+            }
+            if let Some(word) = syntax.required_word() {
+                words.push((first(word), word, i as u32));
+                worded[i / 64] |= 1 << (i % 64);
+            }
+        }
+        FormatIndex {
+            leads: ByFirstByte::new(leads),
+            any,
+            words: ByFirstByte::new(words),
+            worded,
+            ignore_case,
+        }
+    }
+
+    /// The formats (indices in [`Isa::formats`]) that may read `text`, in order: every other
+    /// one fails on it.
+    pub fn formats(&self, text: &str) -> Vec<usize> {
+        let (mut bits, mut spare) = (Vec::new(), Vec::new());
+        self.candidates(text, &mut bits, &mut spare);
+        (0..bits.len() * 64).filter(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect()
+    }
+
+    /// Sets in `out` a bit for each format that may read `text`, the others cleared (`spare`
+    /// is working memory).
+    fn candidates(&self, text: &str, out: &mut Vec<u64>, spare: &mut Vec<u64>) {
+        out.clone_from(&self.any);
+        let text = text.trim_start_matches([' ', '\t']).as_bytes();
+        self.leads.mark(text, self.ignore_case, out);
+        let shared = out.iter().zip(&self.any).map(|(o, a)| (o & !a).count_ones()).sum::<u32>();
+        if shared <= SHARED_LEAD {
+            return;
+        }
+        // The formats whose required word the text has (anywhere), and those without one.
+        spare.clear();
+        spare.extend(self.worded.iter().map(|w| !w));
+        for p in 0..text.len() {
+            self.words.mark(&text[p..], self.ignore_case, spare);
+        }
+        out.iter_mut().zip(spare.iter()).for_each(|(o, s)| *o &= s);
+    }
+}
+
+/// What reading the statements of a program keeps from one statement to the next.
+#[derive(Default)]
+struct Reading<'a> {
+    /// The dialect's formats by how their texts start (none: every format is tried).
+    index: Option<&'a FormatIndex>,
+    /// The formats that may read the statement at hand, a bit each.
+    candidates: Vec<u64>,
+    /// Working memory of the index.
+    spare: Vec<u64>,
+    /// The dialect's [`mnemonics`], once an error has needed them, for the next error.
+    mnemonics: Option<Vec<&'static str>>,
+    /// The parser's tables, for the next parse.
+    scratch: syntax::Scratch,
+}
+
+impl<'a> Reading<'a> {
+    /// For reading many statements through `index`.
+    fn indexed(index: &'a FormatIndex) -> Self {
+        Reading { index: Some(index), ..Reading::default() }
+    }
+}
+
+/// [`assemble_statement`] with what the statements before it left in `reading`.
 fn read_statement<T: Isa>(
     text: &str,
     dialect: usize,
     ctx: &Context,
-    mnemonics: &mut Option<Vec<&'static str>>,
+    reading: &mut Reading,
 ) -> Result<Statement<T::Instruction>, StatementError> {
     let ignore_case = ctx.ignore_case;
     // The dialect's statement terminator (nvdisasm's ` ;`) may end the text.
@@ -1105,20 +1268,45 @@ fn read_statement<T: Isa>(
     }
     let decode = |format: &Format, values: &[u64]| {
         let mut word = format.pack(values);
-        // The assembler picks the shortest length that holds the instruction.
-        if let Some(length) =
-            T::formats().iter().position(|f| core::ptr::eq(*f, format)).and_then(|i| T::lengths().get(i))
+        // The assembler picks the shortest length that holds the instruction (the search for
+        // the format's length only where lengths differ).
+        let lengths = T::lengths();
+        if let Some(length) = (!lengths.is_empty())
+            .then(|| T::formats().iter().position(|f| core::ptr::eq(*f, format)))
+            .flatten()
+            .and_then(|i| lengths.get(i))
         {
             word = length.shortest(word);
         }
         T::decode(word).map(Statement::Instruction).map_err(|e| StatementError::at(0, e.to_string()))
     };
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
-    // Formats whose literals the text lacks cannot match: only the others are parsed...
-    for (format, syntax) in syntaxes() {
-        if syntax.may_match(text, ignore_case) {
-            if let Some(values) = syntax::parses(format, syntax, text, ctx) {
-                return decode(format, &values);
+    // Formats whose syntax cannot start the text, or whose literals it lacks, cannot match:
+    // only the others are parsed...
+    let scratch = &mut reading.scratch;
+    let mut first = |format: &'static Format| {
+        let syntax = format.syntax.get(dialect)?;
+        syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
+    };
+    match reading.index {
+        Some(index) => {
+            index.candidates(text, &mut reading.candidates, &mut reading.spare);
+            for (w, &bits) in reading.candidates.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let format = T::formats()[w * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    if let Some(values) = first(format) {
+                        return decode(format, &values);
+                    }
+                }
+            }
+        }
+        None => {
+            for format in T::formats() {
+                if let Some(values) = first(format) {
+                    return decode(format, &values);
+                }
             }
         }
     }
@@ -1137,7 +1325,7 @@ fn read_statement<T: Isa>(
         }
     }
     let f = best.unwrap_or(syntax::Failure { pos: 0, expected: Vec::new() });
-    let mnemonics = mnemonics.get_or_insert_with(|| self::mnemonics::<T>(dialect));
+    let mnemonics = reading.mnemonics.get_or_insert_with(|| self::mnemonics::<T>(dialect));
     Err(explain(text, &f, mnemonics, ignore_case))
 }
 

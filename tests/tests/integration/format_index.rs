@@ -1,0 +1,151 @@
+//! The assembler's index of formats by how their texts start (`FormatIndex`) against the
+//! plain scan of every format.
+//!
+//! The assembler takes the first format (in the target's order) whose syntax reads a line.
+//! With the index it tries only the formats whose syntax can start the line; that must never
+//! leave out the format the plain scan takes. For every golden text and the texts of random
+//! words of every encoding, in every dialect, both scans must pick the same format (or none).
+
+use isa_generated::maxwell::Maxwell;
+use isa_generated::tegra_vs::TegraVs;
+use isa_generated::vc4::Vc4;
+use isa_runtime::syntax::{self, Context};
+use isa_runtime::target::{assemble_program, disassemble_word, FormatIndex, Isa};
+
+fn data(path: &str) -> String {
+    let path = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Column `column` of each row of a TSV corpus (comments and control words skipped).
+fn tsv_texts(text: &str, column: usize) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty() && !l.contains("\tCTRL "))
+        .filter_map(|l| Some(l.split('\t').nth(column)?.trim().to_string()))
+        .collect()
+}
+
+/// The first of `formats` whose syntax in dialect `dialect` reads `text`.
+fn first_reading<T: Isa>(
+    formats: impl IntoIterator<Item = usize>,
+    text: &str,
+    dialect: usize,
+) -> Option<usize> {
+    let d = &T::dialects()[dialect];
+    let text = d.end.map(str::trim).and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
+    let text = d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
+    let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
+    formats.into_iter().find(|&i| {
+        let format = T::formats()[i];
+        format.syntax.get(dialect).is_some_and(|s| syntax::parses(format, s, text, &ctx).is_some())
+    })
+}
+
+/// Compares both scans on every text; returns (texts some format reads, candidates tried
+/// for them) and fails naming the first texts they disagree on.
+fn compare<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
+    let index = FormatIndex::new::<T>(dialect);
+    let (mut read, mut tried) = (0, 0);
+    let mut failures = Vec::new();
+    for text in texts {
+        let candidates = index.formats(text);
+        tried += candidates.len();
+        let plain = first_reading::<T>(0..T::formats().len(), text, dialect);
+        let indexed = first_reading::<T>(candidates, text, dialect);
+        read += usize::from(plain.is_some());
+        if plain != indexed {
+            failures.push(format!("{} {text:?}: plain scan {plain:?}, indexed {indexed:?}", T::NAME));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    (read, tried)
+}
+
+/// The texts of random words of every encoding in dialect `dialect` (fixed seed).
+fn random_texts<T: Isa>(dialect: usize, per_format: usize) -> Vec<String> {
+    let mut rng = 0x1DE_u128;
+    let mask = if T::WORD_BITS >= 128 { u128::MAX } else { (1u128 << T::WORD_BITS) - 1 };
+    let mut texts = Vec::new();
+    for format in T::formats() {
+        for _ in 0..per_format {
+            rng = rng
+                .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
+                .wrapping_add(0x5851_F42D_4C95_7F2D);
+            let mut word = (rng.rotate_left(64) ^ rng) & mask;
+            for field in format.fields {
+                if let Some(v) = field.fixed {
+                    isa_runtime::bits::set(&mut word, field.pieces, v);
+                }
+            }
+            // Raw directives (`.long`) are read before any format is tried.
+            let raw = T::dialects()[dialect].raw.unwrap_or("\0");
+            match disassemble_word::<T>(word, dialect, 0) {
+                Ok(text) if !text.starts_with(raw) => texts.push(text),
+                _ => {}
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn maxwell_index_agrees_with_the_plain_scan() {
+    let mut texts = tsv_texts(&data("maxwell/nvdisasm_golden.tsv"), 1);
+    texts.extend(tsv_texts(&data("maxwell/nvdisasm_compute.tsv"), 1));
+    let golden = texts.len();
+    let (read, tried) = compare::<Maxwell>(&texts, 0);
+    eprintln!(
+        "maxwell: {golden} golden texts, {read} read, {tried} candidates of {} formats",
+        Maxwell::formats().len()
+    );
+    assert!(read > 3_500, "{read} of {golden} golden texts read");
+    // The point of the index: a few formats per line rather than all of them.
+    assert!(tried < golden * 10, "{tried} candidates for {golden} texts");
+    let random = random_texts::<Maxwell>(0, 4);
+    let (read, _) = compare::<Maxwell>(&random, 0);
+    assert!(read * 2 > random.len(), "{read} of {} random texts read", random.len());
+}
+
+#[test]
+fn vc4_index_agrees_with_the_plain_scan() {
+    // vc4asm's corpus holds lines it rejects and lines with labels; Mesa's texts do not show
+    // every bit, and some are not instructions of ours (`???`).
+    let corpora = [
+        (0, tsv_texts(&data("vc4/vc4asm_asm_golden.tsv"), 0), 750),
+        (1, tsv_texts(&data("vc4/mesa_golden.tsv"), 1), 4_900),
+    ];
+    for (dialect, golden, least) in corpora {
+        let name = Vc4::dialects()[dialect].name;
+        let (read, _) = compare::<Vc4>(&golden, dialect);
+        eprintln!("vc4 {name}: {} golden texts, {read} read", golden.len());
+        assert!(read >= least, "{name}: {read} of {} golden texts read", golden.len());
+        let random = random_texts::<Vc4>(dialect, 32);
+        let (read, _) = compare::<Vc4>(&random, dialect);
+        assert!(read * 2 > random.len(), "{name}: {read} of {} random texts read", random.len());
+    }
+}
+
+#[test]
+fn tegra_vs_index_agrees_with_the_plain_scan() {
+    // The texts of grate's vertex programs as the dialect prints them.
+    let dir = format!("{}/data/tegra", env!("CARGO_MANIFEST_DIR"));
+    let mut texts = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+        let path = entry.expect("directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("vs_") || name.ends_with("_vs.txt") {
+            let source = std::fs::read_to_string(&path).expect("readable program");
+            let words = assemble_program::<TegraVs>(&source, 0).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            texts.extend(words.iter().filter_map(|w| disassemble_word::<TegraVs>(*w, 0, 0).ok()));
+        }
+    }
+    let (read, _) = compare::<TegraVs>(&texts, 0);
+    eprintln!("tegra_vs: {} texts of grate's programs, {read} read", texts.len());
+    // 71 instruction words in the 15 programs; each text reads back.
+    assert!(texts.len() == 71 && read == texts.len(), "{read} of {} texts read", texts.len());
+}
