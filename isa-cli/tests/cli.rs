@@ -1278,3 +1278,16 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
     assert!(lines[1].starts_with(r#"{"word":"628034120010","length":6,"instruction":"mov_imm16""#), "{out}");
     assert!(lines[1].contains(r#""dst":32"#), "{out}");
 }
+
+/// The whole message: the misspelt name, the target and every dialect, the default marked.
+#[test]
+fn unknown_dialect_message_names_every_dialect() {
+    let o = isa(&["decode", "--target", "vc4", "--dialect", "Mesa3d", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("unknown dialect `Mesa3d` for target vc4; known dialects: vc4asm (default), mesa"),
+        "{}",
+        stderr(&o)
+    );
+}

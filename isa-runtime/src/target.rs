@@ -17,7 +17,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// A named syntax dialect of a target.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Dialect {
     /// The dialect's name (`vc4asm`, `mesa`, ...).
     pub name: &'static str,
@@ -47,6 +47,54 @@ pub struct Dialect {
     /// What label references in expressions start with (vc4asm's `:` in `:loop`, and `r:`);
     /// the first also starts a definition (besides `name:`). Empty: plain names.
     pub label_prefixes: &'static [&'static str],
+}
+
+/// A dialect name a target does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownDialect {
+    /// The name asked for.
+    pub name: String,
+    /// The target's name.
+    pub target: &'static str,
+    /// The target's dialects, the default first.
+    pub known: &'static [Dialect],
+}
+
+impl core::fmt::Display for UnknownDialect {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "unknown dialect `{}` for target {}; known dialects: ", self.name, self.target)?;
+        write_dialect_list(self.known, f)
+    }
+}
+
+impl core::error::Error for UnknownDialect {}
+
+/// The index of dialect `name` among a target's `dialects` (ASCII case ignored, as tools read
+/// names from command lines), or an error listing them.
+pub fn find_dialect(
+    target: &'static str,
+    dialects: &'static [Dialect],
+    name: &str,
+) -> Result<usize, UnknownDialect> {
+    dialects.iter().position(|d| d.name.eq_ignore_ascii_case(name)).ok_or_else(|| UnknownDialect {
+        name: name.to_string(),
+        target,
+        known: dialects,
+    })
+}
+
+/// Writes the dialects' names, comma-separated, the first marked as the default.
+pub fn write_dialect_list(dialects: &[Dialect], out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+    if dialects.is_empty() {
+        return out.write_str("none");
+    }
+    for (i, d) in dialects.iter().enumerate() {
+        match i {
+            0 => write!(out, "{} (default)", d.name)?,
+            _ => write!(out, ", {}", d.name)?,
+        }
+    }
+    Ok(())
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.

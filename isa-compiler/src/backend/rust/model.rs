@@ -144,6 +144,11 @@ impl<'a> Model<'a> {
         format_ident!("{}", camel(&self.t.formats[f].name))
     }
 
+    /// The variant of the generated `Dialect` enum for dialect number `d`.
+    pub fn dialect_ident(&self, d: usize) -> Ident {
+        format_ident!("{}", camel(&self.t.dialects[d].name))
+    }
+
     pub fn field_ident(&self, name: &str) -> Ident {
         ident(&snake(name))
     }
