@@ -181,6 +181,23 @@ pub fn instruction_bytes<T: Isa>(word: u128) -> usize {
     bits.div_ceil(8) as usize
 }
 
+/// Decodes the instruction `bytes` start with, its words in the target's byte order (the
+/// first byte the lowest where instructions differ in length, as [`split_stream`] reads them).
+/// Fewer bytes than the instruction needs is [`DecodeError::Truncated`]; bytes after it are
+/// not read.
+pub fn decode_bytes<T: Isa>(bytes: &[u8]) -> Result<T::Instruction, DecodeError> {
+    let max = T::WORD_BITS.div_ceil(8) as usize;
+    let truncated = |needed| DecodeError::Truncated { needed, available: bytes.len() };
+    if T::lengths().is_empty() {
+        let word = bytes.get(..max).ok_or_else(|| truncated(max))?;
+        return T::decode(word_from_bytes(word, T::LITTLE_ENDIAN));
+    }
+    let head = &bytes[..bytes.len().min(max)];
+    let needed = instruction_bytes::<T>(word_from_bytes(head, true));
+    let own = bytes.get(..needed).ok_or_else(|| truncated(needed))?;
+    T::decode(word_from_bytes(own, true))
+}
+
 /// The shortest length in bits of any instruction.
 fn shortest_length<T: Isa>() -> u32 {
     T::lengths().iter().filter_map(|l| l.bits.first()).min().copied().unwrap_or(T::WORD_BITS).max(8)
@@ -513,10 +530,17 @@ pub fn disassemble_words_from<T: Isa>(
     }
 }
 
-/// Prints `insn` (at address `pc`) in dialect number `dialect`.
+/// Prints `insn` (at address `pc`) in dialect number `dialect`. Its word is the dialect's raw
+/// directive where no syntax shows it, and bare hex (`0x...`) in a dialect without one: text,
+/// never an error message standing in for an instruction.
 pub fn disassemble<T: Isa>(insn: &T::Instruction, dialect: usize, pc: u64) -> Result<String, EncodeError> {
     let word = T::encode(insn)?;
-    Ok(disassemble_word::<T>(word, dialect, pc).unwrap_or_else(|e| e.to_string()))
+    Ok(match disassemble_word::<T>(word, dialect, pc) {
+        Ok(text) if !text.is_empty() => text,
+        _ => {
+            raw_text::<T>(dialect_of::<T>(dialect), word, None).unwrap_or_else(|| alloc::format!("{word:#x}"))
+        }
+    })
 }
 
 /// Splits a source line into (label, instruction text and its byte offset).

@@ -573,6 +573,25 @@ pub fn generate(m: &Model) -> TokenStream {
             }
         }
 
+        impl TryFrom<#word_ty> for Instruction {
+            type Error = isa_runtime::DecodeError;
+
+            /// Decodes a word, as [`Instruction::decode`].
+            fn try_from(word: #word_ty) -> Result<Self, Self::Error> {
+                Instruction::decode(word)
+            }
+        }
+
+        impl TryFrom<&[u8]> for Instruction {
+            type Error = isa_runtime::DecodeError;
+
+            /// Decodes the instruction the bytes start with, in the target's byte order; fewer
+            /// bytes than it needs is `DecodeError::Truncated`.
+            fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+                isa_runtime::target::decode_bytes::<#target>(bytes)
+            }
+        }
+
         /// Prints a word in `dialect`.
         pub fn disassemble(word: #word_ty, dialect: Dialect) -> Result<String, isa_runtime::DecodeError> {
             isa_runtime::target::disassemble_word::<#target>(#wide_word, dialect.index(), 0)
