@@ -12,3 +12,4 @@ mod generated;
 mod layouts;
 mod placement;
 mod reference_snippets;
+mod rustdoc;
