@@ -13,3 +13,5 @@ mod layouts;
 mod placement;
 mod reference_snippets;
 mod rustdoc;
+mod scaling;
+mod synthetic;
