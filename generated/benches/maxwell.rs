@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
             for &w in &words {
                 buf.clear();
                 if let Ok(insn) = Instruction::decode(black_box(w)) {
-                    let _ = insn.write_text(0, 0, &mut buf);
+                    let _ = insn.write_text(maxwell::Dialect::Nvdisasm, 0, &mut buf);
                 }
                 black_box(&buf);
             }

@@ -60,7 +60,7 @@ fn corpus() -> Corpus {
             continue;
         }
         n += 1;
-        let text = vc4::disassemble(word, Some("vc4asm")).expect("decodable words print");
+        let text = vc4::disassemble(word, vc4::Dialect::Vc4asm).expect("decodable words print");
         let is_raw = text.starts_with(".long");
         if words.len() < CORPUS {
             words.push(word);
@@ -90,7 +90,7 @@ fn cross_check(corpus: &Corpus) {
         }
     }
     for &word in &corpus.words {
-        let generated = vc4::disassemble(word, Some("mesa")).expect("corpus words decode");
+        let generated = vc4::disassemble(word, vc4::Dialect::Mesa).expect("corpus words decode");
         let baseline = hand::mesa(word).expect("corpus words decode");
         assert_eq!(generated, baseline, "Mesa text differs on {word:016x}");
     }
@@ -103,7 +103,7 @@ fn cross_check(corpus: &Corpus) {
             continue;
         }
         let mut text = String::new();
-        insn.write_text(mesa_dialect(), 0, &mut text).expect("corpus words print");
+        insn.write_text(vc4::Dialect::Mesa, 0, &mut text).expect("corpus words print");
         assert_eq!(
             text,
             hand::mesa(word).expect("corpus words decode"),
@@ -116,7 +116,7 @@ fn cross_check(corpus: &Corpus) {
     // (and the first differences shown), so a known gap does not stop the measurements.
     let mut differ = 0usize;
     for (text, word) in &corpus.asm {
-        let program = vc4::assemble(text, Some("vc4asm")).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        let program = vc4::assemble(text, vc4::Dialect::Vc4asm).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
         assert_eq!(program.len(), 1, "`{text}`");
         let back = program[0].encode().expect("assembled instructions encode");
         let canonical = vc4::Instruction::decode(*word).map(|i| i.encode().expect("encodes"));
@@ -128,7 +128,8 @@ fn cross_check(corpus: &Corpus) {
         }
     }
     let program: String = corpus.asm.iter().map(|(t, _)| format!("{t}\n")).collect();
-    let assembled = vc4::assemble(&program, Some("vc4asm")).unwrap_or_else(|e| panic!("program: {e:?}"));
+    let assembled =
+        vc4::assemble(&program, vc4::Dialect::Vc4asm).unwrap_or_else(|e| panic!("program: {e:?}"));
     assert_eq!(assembled.len(), corpus.asm.len());
     eprintln!(
         "vc4 bench: {} words ({} print as `.long` in vc4asm); {accepted} of 200000 random words decode \
@@ -140,10 +141,6 @@ fn cross_check(corpus: &Corpus) {
 }
 
 /// The index of the `mesa` dialect.
-fn mesa_dialect() -> usize {
-    vc4::DIALECTS.iter().position(|d| d.name == "mesa").expect("vc4 has a mesa dialect")
-}
-
 fn benches(c: &mut Criterion) {
     let corpus = corpus();
     cross_check(&corpus);
@@ -173,7 +170,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("generated", |b| {
         b.iter(|| {
             for &w in words {
-                let _ = black_box(vc4::disassemble(black_box(w), Some("mesa")));
+                let _ = black_box(vc4::disassemble(black_box(w), vc4::Dialect::Mesa));
             }
         })
     });
@@ -188,7 +185,7 @@ fn benches(c: &mut Criterion) {
 
     // Decode and print into one reused buffer: the compiled printer (no allocation per
     // instruction) against the hand-written one doing the same.
-    let mesa = mesa_dialect();
+    let mesa = vc4::Dialect::Mesa;
     let mut group = c.benchmark_group("vc4/decode_print_mesa");
     group.throughput(Throughput::Elements(n));
     let mut buf = String::with_capacity(256);
@@ -221,7 +218,7 @@ fn benches(c: &mut Criterion) {
                 buf.clear();
                 if let Some(f) = vc4::Instruction::match_format(black_box(w)) {
                     let format = vc4::FORMATS[f];
-                    if let Some(syntax) = format.syntax.get(mesa) {
+                    if let Some(syntax) = format.syntax.get(mesa.index()) {
                         isa_runtime::syntax::print(syntax, &format.unpack(u128::from(w)), 0, &mut buf);
                     }
                 }
@@ -239,13 +236,13 @@ fn benches(c: &mut Criterion) {
     group.bench_function("generated_per_line", |b| {
         b.iter(|| {
             for (text, _) in &corpus.asm {
-                let _ = black_box(vc4::assemble(black_box(text), Some("vc4asm")));
+                let _ = black_box(vc4::assemble(black_box(text), vc4::Dialect::Vc4asm));
             }
         })
     });
     let program: String = corpus.asm.iter().map(|(t, _)| format!("{t}\n")).collect();
     group.bench_function("generated_program", |b| {
-        b.iter(|| black_box(vc4::assemble(black_box(&program), Some("vc4asm"))).map(|p| p.len()))
+        b.iter(|| black_box(vc4::assemble(black_box(&program), vc4::Dialect::Vc4asm)).map(|p| p.len()))
     });
     group.finish();
 }

@@ -72,28 +72,6 @@ pub fn find_dialect(target: &dyn Target, name: Option<&str>) -> Result<usize> {
     let Some(name) = name else {
         return Ok(0);
     };
-    let dialects = target.dialects();
-    if let Some(i) = dialects.iter().position(|d| d.name.eq_ignore_ascii_case(name)) {
-        return Ok(i);
-    }
-    Err(Error::Usage(format!(
-        "unknown dialect `{name}` for target {}; known dialects: {}",
-        target.name(),
-        dialect_list(target)
-    )))
-}
-
-/// The target's dialect names, the default first and marked so.
-pub fn dialect_list(target: &dyn Target) -> String {
-    let names: Vec<String> = target
-        .dialects()
-        .iter()
-        .enumerate()
-        .map(|(i, d)| if i == 0 { format!("{} (default)", d.name) } else { d.name.to_string() })
-        .collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
+    isa_runtime::target::find_dialect(target.name(), target.dialects(), name)
+        .map_err(|e| Error::Usage(e.to_string()))
 }

@@ -1436,3 +1436,16 @@ fn edited_nvidia_listing_changes_one_word() {
     assert_code(&o, 0);
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
+
+/// The whole message: the misspelt name, the target and every dialect, the default marked.
+#[test]
+fn unknown_dialect_message_names_every_dialect() {
+    let o = isa(&["decode", "--target", "vc4", "--dialect", "Mesa3d", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("unknown dialect `Mesa3d` for target vc4; known dialects: vc4asm (default), mesa"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -32,8 +32,8 @@ mod target;
 ///
 /// let insn = toy::Instruction::decode(0x41fe).unwrap();
 /// assert_eq!(insn, toy::Instruction::Li(toy::Li { rd: toy::Reg::R(1), imm: -2 }));
-/// assert_eq!(toy::disassemble(0x41fe, None).unwrap(), "li r1, -2");
-/// assert_eq!(toy::assemble("sub r3, r4", None).unwrap()[0].encode(), Ok(0x0b80));
+/// assert_eq!(toy::disassemble(0x41fe, toy::Dialect::default()).unwrap(), "li r1, -2");
+/// assert_eq!(toy::assemble("sub r3, r4", toy::Dialect::default()).unwrap()[0].encode(), Ok(0x0b80));
 /// ```
 ///
 /// - **The path** is a string literal, relative to the directory of the invoking crate's

@@ -121,6 +121,15 @@ pub struct ExprError {
     pub end: Option<usize>,
 }
 
+impl core::fmt::Display for ExprError {
+    /// The column (from 1, counting bytes) and the message.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.pos + 1, self.message)
+    }
+}
+
+impl core::error::Error for ExprError {}
+
 /// An expression read: its value and where it ends, or why not.
 pub type Reading = Result<(Value, usize), ExprError>;
 

@@ -21,6 +21,17 @@ pub enum Stop {
     Unshown,
 }
 
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Write => "the writer failed",
+            Stop::Unshown => "the dialect has no text for this instruction",
+        })
+    }
+}
+
+impl core::error::Error for Stop {}
+
 impl From<fmt::Error> for Stop {
     fn from(_: fmt::Error) -> Self {
         Stop::Write
@@ -45,9 +56,11 @@ pub fn numbered(prefix: &str, n: i64, suffix: &str, out: &mut dyn Write) -> Resu
 }
 
 /// `Display` of a generated instruction: its text in the default dialect, through the
-/// compiled printer into a line on the stack. An instruction that does not encode, that the
-/// dialect cannot show or whose line is too long prints as [`crate::target::disassemble`]
-/// prints it (the error, the raw directive).
+/// compiled printer into a line on the stack. One the dialect cannot show, or whose line is too
+/// long, prints as [`crate::target::disassemble`] prints it (the raw directive where the syntax
+/// cannot show it); one whose fields do not encode has no text and shows its fields (`Debug`).
+/// Never an error message in place of an instruction: callers that want the error call
+/// `encode`.
 pub fn display<T: Isa>(insn: &T::Instruction, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut line = LineBuf::new();
     if T::encode(insn).is_ok() && T::write_text(insn, 0, 0, &mut line).is_ok() {
@@ -58,7 +71,7 @@ pub fn display<T: Isa>(insn: &T::Instruction, f: &mut fmt::Formatter<'_>) -> fmt
     }
     match crate::target::disassemble::<T>(insn, 0, 0) {
         Ok(text) => f.write_str(&text),
-        Err(e) => write!(f, "<{e}>"),
+        Err(_) => write!(f, "{insn:?}"),
     }
 }
 

@@ -17,7 +17,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// A named syntax dialect of a target.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Dialect {
     /// The dialect's name (`vc4asm`, `mesa`, ...).
     pub name: &'static str,
@@ -47,6 +47,54 @@ pub struct Dialect {
     /// What label references in expressions start with (vc4asm's `:` in `:loop`, and `r:`);
     /// the first also starts a definition (besides `name:`). Empty: plain names.
     pub label_prefixes: &'static [&'static str],
+}
+
+/// A dialect name a target does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownDialect {
+    /// The name asked for.
+    pub name: String,
+    /// The target's name.
+    pub target: &'static str,
+    /// The target's dialects, the default first.
+    pub known: &'static [Dialect],
+}
+
+impl core::fmt::Display for UnknownDialect {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "unknown dialect `{}` for target {}; known dialects: ", self.name, self.target)?;
+        write_dialect_list(self.known, f)
+    }
+}
+
+impl core::error::Error for UnknownDialect {}
+
+/// The index of dialect `name` among a target's `dialects` (ASCII case ignored, as tools read
+/// names from command lines), or an error listing them.
+pub fn find_dialect(
+    target: &'static str,
+    dialects: &'static [Dialect],
+    name: &str,
+) -> Result<usize, UnknownDialect> {
+    dialects.iter().position(|d| d.name.eq_ignore_ascii_case(name)).ok_or_else(|| UnknownDialect {
+        name: name.to_string(),
+        target,
+        known: dialects,
+    })
+}
+
+/// Writes the dialects' names, comma-separated, the first marked as the default.
+pub fn write_dialect_list(dialects: &[Dialect], out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+    if dialects.is_empty() {
+        return out.write_str("none");
+    }
+    for (i, d) in dialects.iter().enumerate() {
+        match i {
+            0 => write!(out, "{} (default)", d.name)?,
+            _ => write!(out, ", {}", d.name)?,
+        }
+    }
+    Ok(())
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
@@ -138,6 +186,23 @@ pub fn instruction_bytes<T: Isa>(word: u128) -> usize {
         used.div_ceil(step).max(1) * step
     });
     bits.div_ceil(8) as usize
+}
+
+/// Decodes the instruction `bytes` start with, its words in the target's byte order (the
+/// first byte the lowest where instructions differ in length, as [`split_stream`] reads them).
+/// Fewer bytes than the instruction needs is [`DecodeError::Truncated`]; bytes after it are
+/// not read.
+pub fn decode_bytes<T: Isa>(bytes: &[u8]) -> Result<T::Instruction, DecodeError> {
+    let max = T::WORD_BITS.div_ceil(8) as usize;
+    let truncated = |needed| DecodeError::Truncated { needed, available: bytes.len() };
+    if T::lengths().is_empty() {
+        let word = bytes.get(..max).ok_or_else(|| truncated(max))?;
+        return T::decode(word_from_bytes(word, T::LITTLE_ENDIAN));
+    }
+    let head = &bytes[..bytes.len().min(max)];
+    let needed = instruction_bytes::<T>(word_from_bytes(head, true));
+    let own = bytes.get(..needed).ok_or_else(|| truncated(needed))?;
+    T::decode(word_from_bytes(own, true))
 }
 
 /// The shortest length in bits of any instruction.
@@ -568,10 +633,17 @@ pub fn disassemble_words_from<T: Isa>(
     }
 }
 
-/// Prints `insn` (at address `pc`) in dialect number `dialect`.
+/// Prints `insn` (at address `pc`) in dialect number `dialect`. Its word is the dialect's raw
+/// directive where no syntax shows it, and bare hex (`0x...`) in a dialect without one: text,
+/// never an error message standing in for an instruction.
 pub fn disassemble<T: Isa>(insn: &T::Instruction, dialect: usize, pc: u64) -> Result<String, EncodeError> {
     let word = T::encode(insn)?;
-    Ok(disassemble_word::<T>(word, dialect, pc).unwrap_or_else(|e| e.to_string()))
+    Ok(match disassemble_word::<T>(word, dialect, pc) {
+        Ok(text) if !text.is_empty() => text,
+        _ => {
+            raw_text::<T>(dialect_of::<T>(dialect), word, None).unwrap_or_else(|| alloc::format!("{word:#x}"))
+        }
+    })
 }
 
 /// Splits a source line into (label, instruction text and its byte offset).

@@ -12,4 +12,7 @@ mod generated;
 mod layouts;
 mod placement;
 mod reference_snippets;
+mod rustdoc;
+mod scaling;
 mod summaries;
+mod synthetic;

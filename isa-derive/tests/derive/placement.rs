@@ -36,8 +36,8 @@ fn a_descending_array_puts_element_i_at_bits_8_minus_2i_to_7_minus_2i() {
 #[test]
 fn a_descending_array_decodes_prints_and_assembles() {
     assert_eq!(neg::Instruction::decode(0x0100_0186), Ok(neg::Instruction::F(neg::F { x: [3, 0, 0, 3] })));
-    assert_eq!(neg::disassemble(0x0100_0180, None).as_deref(), Ok("f 3"));
-    let program = neg::assemble("f 2", None).unwrap();
+    assert_eq!(neg::disassemble(0x0100_0180, neg::Dialect::default()).as_deref(), Ok("f 3"));
+    let program = neg::assemble("f 2", neg::Dialect::default()).unwrap();
     assert_eq!(program[0].encode(), Ok(0x0100_0100));
 }
 
@@ -65,7 +65,7 @@ fn a_layout_named_like_the_target_is_renamed_everywhere() {
     let back = F::from_word(0x0100_00a5).unwrap();
     assert_eq!(back.body.a(), 0xa5);
     assert_eq!(Instruction::decode(0x0100_00a5), Ok(Instruction::F(back)));
-    assert_eq!(clash::disassemble(0x0100_00a5, None).as_deref(), Ok("f"));
+    assert_eq!(clash::disassemble(0x0100_00a5, clash::Dialect::default()).as_deref(), Ok("f"));
 }
 
 #[test]

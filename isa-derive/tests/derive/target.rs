@@ -54,21 +54,23 @@ fn encodes() {
 
 #[test]
 fn disassembles() {
-    assert_eq!(toy::disassemble(0x0b80, None).unwrap(), "sub r3, r4");
-    assert_eq!(toy::disassemble(0x3f20, None).unwrap(), "mov r7, r1");
-    assert_eq!(toy::disassemble(0x41fe, Some("asm")).unwrap(), "li r1, -2");
+    assert_eq!(toy::disassemble(0x0b80, toy::Dialect::default()).unwrap(), "sub r3, r4");
+    assert_eq!(toy::disassemble(0x3f20, toy::Dialect::default()).unwrap(), "mov r7, r1");
+    assert_eq!(toy::disassemble(0x41fe, toy::Dialect::Asm).unwrap(), "li r1, -2");
     assert_eq!(toy::Toy.disassemble(0x4105, 0, 0).unwrap(), "li r1, 5");
-    assert!(toy::disassemble(0xc000, None).is_err());
+    assert!(toy::disassemble(0xc000, toy::Dialect::default()).is_err());
 }
 
 #[test]
 fn assembles() {
-    let program = toy::assemble("start: li r1, -2 ; load\n  sub r3, r4\n\nmov r7, r1\n", None).unwrap();
+    let program =
+        toy::assemble("start: li r1, -2 ; load\n  sub r3, r4\n\nmov r7, r1\n", toy::Dialect::default())
+            .unwrap();
     let words: Vec<u16> = program.iter().map(|i| i.encode().unwrap()).collect();
     assert_eq!(words, [0x41fe, 0x0b80, 0x3f20]);
     assert_eq!(toy::Toy.assemble("li r0, 127\n.word 0x0220", 0).unwrap(), [0x407f, 0x0220]);
     // Errors carry line and column.
-    let errors = toy::assemble("add r1, r2\nli r9, 1\n", None).unwrap_err();
+    let errors = toy::assemble("add r1, r2\nli r9, 1\n", toy::Dialect::default()).unwrap_err();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].line, 2);
     assert!(errors[0].column > 1, "{:?}", errors[0]);
@@ -87,8 +89,8 @@ fn every_word_round_trips() {
             Instruction::Li(_) => 0x3800,
         };
         assert_eq!(insn.encode(), Ok(word & !unused), "{word:#06x}");
-        let text = toy::disassemble(word, None).unwrap();
-        let again = toy::assemble(&text, None).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let text = toy::disassemble(word, toy::Dialect::default()).unwrap();
+        let again = toy::assemble(&text, toy::Dialect::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         assert_eq!(again, [insn], "{word:#06x}: {text}");
     }
     assert_eq!(decoded, 2 * (1 << 14));
@@ -139,9 +141,9 @@ fn families_decode_print_and_assemble() {
         (0x50b1_0000_0007_0003, "NOP 3 ;"),
     ];
     for (word, text) in cases {
-        assert_eq!(fam::disassemble(word, None).as_deref(), Ok(text), "{word:#018x}");
+        assert_eq!(fam::disassemble(word, fam::Dialect::default()).as_deref(), Ok(text), "{word:#018x}");
         let insn = Instruction::decode(word).unwrap();
-        assert_eq!(fam::assemble(text, None).unwrap(), [insn], "{text}");
+        assert_eq!(fam::assemble(text, fam::Dialect::default()).unwrap(), [insn], "{text}");
         assert_eq!(insn.encode(), Ok(word), "{text}");
     }
     assert_eq!(

@@ -30,7 +30,7 @@ fn a_short_form_reads_its_tail_as_zero() {
     // The bytes after a 4-byte `movi` (here 0xffff) belong to the next instruction.
     let short = Instruction::decode(0xffff_1234_0162).unwrap();
     assert_eq!(short, Instruction::Movi(Movi { dst: 1, l: false, imm: 0x1234 }));
-    assert_eq!(spec::disassemble(0xffff_1234_0162, None).unwrap(), "movi r1, 0x1234");
+    assert_eq!(spec::disassemble(0xffff_1234_0162, spec::Dialect::default()).unwrap(), "movi r1, 0x1234");
     let long = Instruction::decode(0x0001_2345_8162).unwrap();
     assert_eq!(long, Instruction::Movi(Movi { dst: 1, l: true, imm: 0x12345 }));
 }

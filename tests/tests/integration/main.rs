@@ -3,6 +3,7 @@
 
 mod agx_abi;
 mod agx_instructions;
+mod api;
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;

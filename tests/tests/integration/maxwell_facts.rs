@@ -17,7 +17,7 @@ use isa_runtime::{DecodeError, EncodeError};
 
 /// The printed text, ending in nvdisasm's ` ;`.
 fn text(w: u64) -> String {
-    maxwell::disassemble(w, None).unwrap_or_else(|e| panic!("{w:#018x}: {e}"))
+    maxwell::disassemble(w, maxwell::Dialect::Nvdisasm).unwrap_or_else(|e| panic!("{w:#018x}: {e}"))
 }
 
 fn assemble(text: &str) -> Instruction {
@@ -203,7 +203,7 @@ fn attribute_addresses_with_rz_are_ten_bits() {
 fn unknown_opcodes_are_no_match() {
     for w in [0x5a80000000070000u64, 0xe280000200070000, 0xe24000000007002f, 0xfc00000000e7000c] {
         assert_eq!(Instruction::decode(w), Err(DecodeError::NoMatch { word: w as u128 }), "{w:#018x}");
-        assert!(maxwell::disassemble(w, None).is_err(), "{w:#018x}");
+        assert!(maxwell::disassemble(w, maxwell::Dialect::Nvdisasm).is_err(), "{w:#018x}");
     }
     let e = Instruction::decode(0xfc00000000e7000c).unwrap_err();
     assert!(e.to_string().contains("fc00000000e7000c"), "{e}");

@@ -47,7 +47,8 @@ impl Semantics for Vertex {
 }
 
 fn assemble(source: &str) -> Vec<Instruction> {
-    maxwell::assemble(source, None).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
+    maxwell::assemble(source, maxwell::Dialect::Nvdisasm)
+        .unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
 }
 
 fn f(x: f32) -> u32 {

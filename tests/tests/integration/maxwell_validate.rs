@@ -110,7 +110,10 @@ fn addresses_outside_attribute_memory_are_discarded() {
     let bad = [Instruction::Ast(Ast { offset: -4, ..AST }), Instruction::Ald(Ald { offset: -16, ..ALD })];
     assert_eq!(broken(&bad), vec![("address_range", 0), ("address_range", 1)]);
     let w = Instruction::Ast(Ast { offset: -4, ..AST }).encode().expect("encodes");
-    assert_eq!(isa_generated::maxwell::disassemble(w, None).expect("prints"), "AST a[0x3fc], R0 ;");
+    assert_eq!(
+        isa_generated::maxwell::disassemble(w, isa_generated::maxwell::Dialect::Nvdisasm).expect("prints"),
+        "AST a[0x3fc], R0 ;"
+    );
 }
 
 /// The seed calls out-of-range attribute accesses silently discarded, not an error: the rule is a

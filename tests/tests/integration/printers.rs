@@ -227,7 +227,8 @@ fn display_is_the_default_dialect_text() {
     for (word, _) in words {
         let Ok(insn) = isa_generated::vc4::Instruction::decode(word as u64) else { continue };
         let canonical = insn.encode().expect("decoded instructions encode");
-        let listed = isa_generated::vc4::disassemble(canonical, None).expect("decodes");
+        let listed =
+            isa_generated::vc4::disassemble(canonical, isa_generated::vc4::Dialect::Vc4asm).expect("decodes");
         assert_eq!(insn.to_string(), listed, "{word:#x}");
         checked += 1;
     }

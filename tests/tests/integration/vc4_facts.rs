@@ -30,15 +30,15 @@ fn decode(word: u64) -> Instruction {
 }
 
 fn mesa(word: u64) -> String {
-    vc4::disassemble(word, Some("mesa")).expect("decodes")
+    vc4::disassemble(word, vc4::Dialect::Mesa).expect("decodes")
 }
 
 fn vc4asm(word: u64) -> String {
-    vc4::disassemble(word, None).expect("decodes")
+    vc4::disassemble(word, vc4::Dialect::Vc4asm).expect("decodes")
 }
 
 /// Assembles one line in the named dialect and returns its word.
-fn assemble_one(text: &str, dialect: Option<&str>) -> u64 {
+fn assemble_one(text: &str, dialect: vc4::Dialect) -> u64 {
     let program =
         vc4::assemble(text, dialect).unwrap_or_else(|e| panic!("`{text}` does not assemble: {e:?}"));
     assert_eq!(program.len(), 1, "`{text}` is one instruction");
@@ -124,18 +124,18 @@ fn worked_uniform_word_prints_like_mesa_and_vc4dis() {
     // vc4dis flags the add nop with non-zero muxes (SRC_ANOP) and prints the raw word.
     let text = vc4asm(WORKED_UNIFORM);
     assert_eq!(text, ".long 0xd14059e520820df7");
-    assert_eq!(assemble_one(&text, None), WORKED_UNIFORM);
+    assert_eq!(assemble_one(&text, vc4::Dialect::Vc4asm), WORKED_UNIFORM);
     // Facts A.12: with the add muxes cleared vc4dis prints the instruction,
     // `nop;  fmul r5quad.8asf, unif, 1.0`: r5 through the regfile-A map (ws = 1) is r5quad;
     // with ws cleared as well it is r5rep.
     let cleared = 0xd140_59e5_2082_0037;
-    assert_eq!(assemble_one("nop;  fmul r5quad.8asf, unif, 1.0", None), cleared);
+    assert_eq!(assemble_one("nop;  fmul r5quad.8asf, unif, 1.0", vc4::Dialect::Vc4asm), cleared);
     assert!(vc4asm(cleared).contains("fmul r5quad.8asf, unif, 1.0"), "{}", vc4asm(cleared));
-    assert_eq!(assemble_one(&vc4asm(cleared), None), cleared);
+    assert_eq!(assemble_one(&vc4asm(cleared), vc4::Dialect::Vc4asm), cleared);
     let rep = 0xd140_49e5_2082_0037;
-    assert_eq!(assemble_one("nop;  fmul r5rep.8asf, unif, 1.0", None), rep);
+    assert_eq!(assemble_one("nop;  fmul r5rep.8asf, unif, 1.0", vc4::Dialect::Vc4asm), rep);
     assert!(vc4asm(rep).contains("fmul r5rep.8asf, unif, 1.0"), "{}", vc4asm(rep));
-    assert_eq!(assemble_one(&vc4asm(rep), None), rep);
+    assert_eq!(assemble_one(&vc4asm(rep), vc4::Dialect::Vc4asm), rep);
 }
 
 // ---- Seed 004, worked example 2: varying interpolation ----------------------------------------
@@ -184,10 +184,10 @@ fn worked_varying_word_prints_and_reassembles() {
     assert_eq!(mesa(WORKED_VARYING), "fadd r0, r0, r5 ; fmul r1, ra15, vary");
     // pm = 1 with no pack or r4 unpack has no vc4asm spelling: vc4dis prints the raw word.
     assert_eq!(vc4asm(WORKED_VARYING), ".long 0x11024821213e3177");
-    assert_eq!(assemble_one(&vc4asm(WORKED_VARYING), None), WORKED_VARYING);
+    assert_eq!(assemble_one(&vc4asm(WORKED_VARYING), vc4::Dialect::Vc4asm), WORKED_VARYING);
     // Written as vc4asm source the same operations encode with pm = 0: the bit the seed says
     // nobody cares about (bit 56) is the only difference.
-    let source = assemble_one("fadd r0, r0, r5; fmul r1, ra15, vary", None);
+    let source = assemble_one("fadd r0, r0, r5; fmul r1, ra15, vary", vc4::Dialect::Vc4asm);
     assert_eq!(source, WORKED_VARYING & !(1 << 56));
     assert_eq!(vc4asm(source), "fadd r0, r0, r5;  fmul r1, ra15, vary");
 }
@@ -221,12 +221,12 @@ fn nop_word() {
     );
     assert_eq!(mesa(nop), "nop nop, r0, r0 ; nop nop, r0, r0");
     assert_eq!(vc4asm(nop), "nop");
-    assert_eq!(assemble_one("nop", None), nop);
+    assert_eq!(assemble_one("nop", vc4::Dialect::Vc4asm), nop);
     // Thread end: the same word with sig 3.
     let thrend = 0x3000_09e7_009e_7000;
-    assert_eq!(assemble_one("nop;  thrend", None), thrend);
+    assert_eq!(assemble_one("nop;  thrend", vc4::Dialect::Vc4asm), thrend);
     assert!(vc4asm(thrend).ends_with("thrend"), "{}", vc4asm(thrend));
-    assert_eq!(assemble_one(&vc4asm(thrend), None), thrend);
+    assert_eq!(assemble_one(&vc4asm(thrend), vc4::Dialect::Vc4asm), thrend);
     assert_eq!(mesa(thrend), "sig_end nop nop, r0, r0 ; nop nop, r0, r0");
 }
 
@@ -243,7 +243,7 @@ fn small_immediate_add() {
     assert_eq!((x.op_mul, x.cond_mul, x.waddr_mul), (MulOp::Nop, Cond::Never, 39));
     assert_eq!(vc4asm(word), "add r1, r0, 4");
     assert_eq!(mesa(word), "sig_small_imm add r1, r0, 4 ; nop nop, r0, r0");
-    assert_eq!(assemble_one("add r1, r0, 4", None), word);
+    assert_eq!(assemble_one("add r1, r0, 4", vc4::Dialect::Vc4asm), word);
 }
 
 #[test]
@@ -261,7 +261,7 @@ fn facts_a12_table_words() {
     ];
     for &(word, source, mesa_start) in table {
         if let Some(source) = source {
-            assert_eq!(assemble_one(source, None), word, "`{source}`");
+            assert_eq!(assemble_one(source, vc4::Dialect::Vc4asm), word, "`{source}`");
         }
         let printed = mesa(word);
         assert!(printed.starts_with(mesa_start), "{word:#018x}: Mesa prints `{printed}`");
@@ -269,7 +269,7 @@ fn facts_a12_table_words() {
         // fmul word: its ws = 1 shows nowhere in `nop;  fmul r0.8asf, unif, r0` (r0 is the same
         // in both files and the add half prints as a bare `nop`), so it reads back with ws = 0.
         if word != 0x1140_59e0_2082_7030 {
-            assert_eq!(assemble_one(&vc4asm(word), None), word, "{word:#018x}");
+            assert_eq!(assemble_one(&vc4asm(word), vc4::Dialect::Vc4asm), word, "{word:#018x}");
         }
     }
     // The regfile-A pack of the fmul (pm = 0 is not set here: pm = 1, pack 4 = MUL pack 8a).
@@ -393,7 +393,7 @@ fn branch_relative_with_link() {
         })
     );
     assert_eq!(mesa(word), "branch 200");
-    assert_eq!(assemble_one(&vc4asm(word), None), word);
+    assert_eq!(assemble_one(&vc4asm(word), vc4::Dialect::Vc4asm), word);
 }
 
 #[test]
@@ -405,7 +405,7 @@ fn branch_absolute_through_register() {
     assert_eq!((x.ws, x.waddr_add, x.waddr_mul, x.imm), (false, 39, 39, 0));
     assert_eq!(vc4asm(word), "bra -, ra8");
     assert_eq!(mesa(word), "branch 0");
-    assert_eq!(assemble_one("bra -, ra8", None), word);
+    assert_eq!(assemble_one("bra -, ra8", vc4::Dialect::Vc4asm), word);
 }
 
 #[test]
@@ -417,7 +417,7 @@ fn branch_conditional() {
     assert_eq!((x.waddr_add, x.waddr_mul, x.imm), (39, 39, 1016));
     assert_eq!(mesa(word), "branch.all_zs 1016");
     assert!(vc4asm(word).starts_with("brr.allz -, "), "{}", vc4asm(word));
-    assert_eq!(assemble_one(&vc4asm(word), None), word);
+    assert_eq!(assemble_one(&vc4asm(word), vc4::Dialect::Vc4asm), word);
     // A negative offset is a signed immediate.
     let Instruction::Branch(back) = decode(0xf0f8_09e7_ffff_ffe0) else { panic!() };
     assert_eq!(back.imm, -32);
@@ -521,7 +521,7 @@ fn undefined_values_are_decode_errors_naming_the_field() {
     }
     // Decoding never panics, and disassembling an undefined word reports the same error.
     assert_eq!(
-        vc4::disassemble(0x1000_09e7_0900_0000, None),
+        vc4::disassemble(0x1000_09e7_0900_0000, vc4::Dialect::Vc4asm),
         Err(DecodeError::UndefinedValue {
             format: "alu",
             field: "op_add",

@@ -51,7 +51,7 @@ fn mesa_disassembly_matches_mesa() {
         } else if Instruction::decode(w).is_err() {
             undecodable += 1;
         }
-        match vc4::disassemble(w, Some("mesa")) {
+        match vc4::disassemble(w, vc4::Dialect::Mesa) {
             Ok(t) if t == golden => matched += 1,
             Ok(t) => failures.push(format!("{word}\n   mesa: {golden}\n    ours: {t}")),
             Err(e) => failures.push(format!("{word}\n   mesa: {golden}\n    ours: error {e}")),
@@ -91,10 +91,13 @@ fn mesa_prints_reserved_load_immediate_modes() {
         // Mode 7.
         (0xeffa_222e_b728_707d, "load_imm ra8.nc, tlb_color_all???.never, 0xb728707d (-0.000010)"),
     ] {
-        assert_eq!(vc4::disassemble(word, Some("mesa")).as_deref(), Ok(golden), "{word:#x}");
+        assert_eq!(vc4::disassemble(word, vc4::Dialect::Mesa).as_deref(), Ok(golden), "{word:#x}");
         assert_eq!(Instruction::decode(word), Err(DecodeError::NoMatch { word: word as u128 }));
         // vc4asm has no text for them.
-        assert_eq!(vc4::disassemble(word, Some("vc4asm")), Err(DecodeError::NoMatch { word: word as u128 }));
+        assert_eq!(
+            vc4::disassemble(word, vc4::Dialect::Vc4asm),
+            Err(DecodeError::NoMatch { word: word as u128 })
+        );
     }
 }
 
@@ -284,7 +287,7 @@ fn vc4asm_assembly_matches_vc4asm() {
     let mut failures = Vec::new();
     for (line, word) in &lines {
         let golden = u64::from_str_radix(word, 16).expect("hex word");
-        let ours = vc4::assemble(line, Some("vc4asm"));
+        let ours = vc4::assemble(line, vc4::Dialect::Vc4asm);
         if is_excluded(line) {
             excluded += 1;
             continue;
@@ -312,7 +315,7 @@ fn vc4asm_rejected_lines_are_rejected() {
     let mut n = 0;
     for (line, why) in rows(&text) {
         n += 1;
-        match vc4::assemble(line, Some("vc4asm")) {
+        match vc4::assemble(line, vc4::Dialect::Vc4asm) {
             Ok(p) => accepted.push(format!(
                 "{line:?} (vc4asm: {why}) assembles to {:?}",
                 p.iter()
@@ -352,8 +355,8 @@ fn mesa_texts_assemble_back() {
         ),
         (0xf008_09e7_0000_03f8, "branch.all_zs 1016"),
     ] {
-        assert_eq!(vc4::disassemble(word, Some("mesa")).as_deref(), Ok(text), "{word:#x}");
-        let back = vc4::assemble(text, Some("mesa")).unwrap_or_else(|e| panic!("{text}: {}", e[0]));
+        assert_eq!(vc4::disassemble(word, vc4::Dialect::Mesa).as_deref(), Ok(text), "{word:#x}");
+        let back = vc4::assemble(text, vc4::Dialect::Mesa).unwrap_or_else(|e| panic!("{text}: {}", e[0]));
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].encode(), Ok(word), "{text}");
     }
@@ -364,12 +367,12 @@ fn mesa_texts_assemble_back() {
         "load_imm r0, nop, 0x7f800000 (nan)",
         "load_imm r0, nop, 0x7fc00000 (inf)",
     ] {
-        assert!(vc4::assemble(text, Some("mesa")).is_err(), "{text} assembles");
+        assert!(vc4::assemble(text, vc4::Dialect::Mesa).is_err(), "{text} assembles");
     }
     // A float that is the same single agrees too, as a number where the value belongs would.
-    assert!(vc4::assemble("load_imm tmu0_t, ra27, 0xc4ab267e (-1369.20288)", Some("mesa")).is_ok());
+    assert!(vc4::assemble("load_imm tmu0_t, ra27, 0xc4ab267e (-1369.20288)", vc4::Dialect::Mesa).is_ok());
     // The echo alone is no value: a float where the hex belongs is not read.
-    assert!(vc4::assemble("load_imm r0, nop, (0.000000)", Some("mesa")).is_err());
+    assert!(vc4::assemble("load_imm r0, nop, (0.000000)", vc4::Dialect::Mesa).is_err());
 }
 
 /// The Mesa corpus listed in the `mesa` dialect: every line that is text is Mesa's text byte

@@ -81,7 +81,8 @@ impl Semantics for Fragment {
 }
 
 fn assemble(source: &str) -> Vec<Instruction> {
-    vc4::assemble(source, None).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
+    vc4::assemble(source, vc4::Dialect::Vc4asm)
+        .unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
 }
 
 fn f(x: f32) -> u32 {

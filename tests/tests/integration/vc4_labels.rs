@@ -4,7 +4,7 @@
 use isa_generated::vc4::{self, Instruction};
 
 fn words(source: &str) -> Vec<u64> {
-    match vc4::assemble(source, None) {
+    match vc4::assemble(source, vc4::Dialect::Vc4asm) {
         Ok(program) => program.iter().map(|i| i.encode().expect("assembled instructions encode")).collect(),
         Err(errors) => panic!("{errors:?}"),
     }
@@ -35,11 +35,12 @@ fn backward_branch_and_absolute_branch() {
 
 #[test]
 fn errors_carry_line_and_column_and_every_line_is_checked() {
-    let errors = vc4::assemble("nop\nfadd r0, r1, bogus\nbrr -, nowhere\n  nop;  thrend\n", None)
-        .expect_err("two bad lines");
+    let errors =
+        vc4::assemble("nop\nfadd r0, r1, bogus\nbrr -, nowhere\n  nop;  thrend\n", vc4::Dialect::Vc4asm)
+            .expect_err("two bad lines");
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!((errors[0].line, errors[0].column), (2, 14));
     assert_eq!(errors[1].line, 3);
-    let dup = vc4::assemble("a: nop\na: nop\n", None).expect_err("duplicate label");
+    let dup = vc4::assemble("a: nop\na: nop\n", vc4::Dialect::Vc4asm).expect_err("duplicate label");
     assert!(dup[0].message.contains("defined twice"), "{dup:?}");
 }

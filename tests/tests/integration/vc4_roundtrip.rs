@@ -149,7 +149,7 @@ struct Counts {
 }
 
 fn assemble_one(text: &str) -> Result<u64, String> {
-    match vc4::assemble(text, Some("vc4asm")) {
+    match vc4::assemble(text, vc4::Dialect::Vc4asm) {
         Ok(p) if p.len() == 1 => p[0].encode().map_err(|e| e.to_string()),
         Ok(p) => Err(format!("{} instructions", p.len())),
         Err(es) => Err(es.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")),
@@ -172,10 +172,10 @@ fn check_class(c: &Class, seed: u64) -> (Counts, Vec<String>) {
                 );
                 n.undecodable += 1;
                 // The default dialect reports the error too (Mesa's prints its `???`).
-                if let Ok(t) = vc4::disassemble(w, Some("vc4asm")) {
+                if let Ok(t) = vc4::disassemble(w, vc4::Dialect::Vc4asm) {
                     failures.push(format!("{w:016x} does not decode ({e}) but prints `{t}`"));
                 }
-                let _ = vc4::disassemble(w, Some("mesa"));
+                let _ = vc4::disassemble(w, vc4::Dialect::Mesa);
                 continue;
             }
         };
@@ -192,7 +192,7 @@ fn check_class(c: &Class, seed: u64) -> (Counts, Vec<String>) {
                 continue;
             }
         }
-        let text = match vc4::disassemble(w, Some("vc4asm")) {
+        let text = match vc4::disassemble(w, vc4::Dialect::Vc4asm) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(format!("{w:016x}: decodable but not printable: {e}"));
@@ -275,10 +275,10 @@ proptest::proptest! {
     #[test]
     fn any_word_never_panics(w in proptest::prelude::any::<u64>()) {
         let decoded = Instruction::decode(w);
-        for dialect in ["vc4asm", "mesa"] {
-            match vc4::disassemble(w, Some(dialect)) {
+        for &dialect in vc4::Dialect::ALL {
+            match vc4::disassemble(w, dialect) {
                 Ok(text) => {
-                    let _ = vc4::assemble(&text, Some(dialect));
+                    let _ = vc4::assemble(&text, dialect);
                 }
                 Err(e) => proptest::prop_assert!(decoded.is_err() || Instruction::match_format(w).is_none(), "{e}"),
             }
@@ -291,8 +291,8 @@ proptest::proptest! {
     /// The assembler never panics on arbitrary text, and its errors have a line and a column.
     #[test]
     fn any_text_never_panics(text in "[a-z0-9 ,;.+<>#:_\\[\\]-]{0,48}") {
-        for dialect in ["vc4asm", "mesa"] {
-            if let Err(errors) = vc4::assemble(&text, Some(dialect)) {
+        for &dialect in vc4::Dialect::ALL {
+            if let Err(errors) = vc4::assemble(&text, dialect) {
                 for e in errors {
                     proptest::prop_assert!(e.line >= 1 && e.column >= 1, "{e:?}");
                 }

@@ -11,7 +11,8 @@ use isa_generated::vc4::{self, Instruction, Mux};
 use isa_runtime::program::Violation;
 
 fn assemble(source: &str) -> Vec<Instruction> {
-    vc4::assemble(source, None).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
+    vc4::assemble(source, vc4::Dialect::Vc4asm)
+        .unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
 }
 
 /// Every violation as (rule, index), sorted.

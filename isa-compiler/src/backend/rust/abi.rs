@@ -5,7 +5,7 @@
 //! Expressions are evaluated in `i64`: the checker evaluated every one for every parameter value
 //! without overflow, and `new` admits only those values.
 
-use super::model::Model;
+use super::model::{doc, Model};
 use super::names::{camel, ident, upper};
 use crate::ir::{self, AbiExpr, AbiParamType, ArithOp, CmpOp};
 use proc_macro2::TokenStream;
@@ -37,11 +37,6 @@ pub fn generate(m: &Model) -> TokenStream {
         };
     });
     out
-}
-
-fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| format!(" {l}"));
-    quote!(#(#[doc = #lines])*)
 }
 
 fn unit_static(u: &ir::Unit) -> TokenStream {

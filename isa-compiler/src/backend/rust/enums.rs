@@ -1,6 +1,6 @@
 //! Rust enums for the spec's enums and for switch-typed fields.
 
-use super::model::{lit, Model};
+use super::model::{doc, lit, Model};
 use super::names::camel;
 use crate::ir::{self, Values};
 use proc_macro2::TokenStream;
@@ -15,14 +15,6 @@ pub fn generate(m: &Model) -> TokenStream {
         out.extend(switch_def(m, s));
     }
     out
-}
-
-fn doc(text: &str) -> TokenStream {
-    if text.is_empty() {
-        return TokenStream::new();
-    }
-    let lines = text.lines().map(|l| format!(" {l}"));
-    quote!(#(#[doc = #lines])*)
 }
 
 fn enum_def(m: &Model, id: ir::EnumId, e: &ir::Enum) -> TokenStream {

@@ -1,7 +1,7 @@
 //! One struct per format: typed fields, `from_word` (checked decode of the fields),
 //! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
 
-use super::model::{extract, extract_runs, hex, lit, position, sint, uint, Model};
+use super::model::{doc, extract, extract_runs, hex, lit, position, sint, uint, Model};
 use crate::ir::{self, Type};
 use crate::placement;
 use proc_macro2::TokenStream;
@@ -13,11 +13,6 @@ pub fn generate(m: &Model) -> TokenStream {
         out.extend(format_def(m, m.format_ident(fi), f));
     }
     out
-}
-
-fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| format!(" {l}"));
-    quote!(#(#[doc = #lines])*)
 }
 
 /// The struct member type of a field (arrays included).
@@ -58,10 +53,130 @@ pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
     out
 }
 
+/// The rustdoc section of format `f` giving its encoding: the word's fixed bits and where each
+/// field sits, so `cargo doc` is a reference without the spec at hand.
+fn encoding_doc(m: &Model, f: &ir::Format) -> String {
+    let digits = m.t.word_bits.div_ceil(4) as usize + 2;
+    let (mut fixed_mask, mut fixed_bits) = (0u128, 0u128);
+    let mut rows = Vec::new();
+    for field in f.fields.iter().filter(|x| !x.view) {
+        let bits: Vec<String> = field
+            .pieces
+            .iter()
+            .rev()
+            .map(|p| match p.width {
+                1 => p.lo.to_string(),
+                w => format!("{}:{}", p.lo + w - 1, p.lo),
+            })
+            .collect();
+        let value = match (&field.fixed, &field.allowed) {
+            (Some(v), _) => {
+                let ones = match field.width().min(64) {
+                    0 => 0,
+                    w => u64::MAX >> (64 - w),
+                };
+                fixed_mask |= crate::placement::place(&field.pieces, ones);
+                fixed_bits |= crate::placement::place(&field.pieces, *v);
+                format!("= {v:#x}")
+            }
+            (None, Some(ranges)) => {
+                let ranges: Vec<String> = ranges
+                    .iter()
+                    .map(|(a, b)| if a == b { format!("{a:#x}") } else { format!("{a:#x}..={b:#x}") })
+                    .collect();
+                format!("in {}", ranges.join(", "))
+            }
+            (None, None) => String::new(),
+        };
+        let array = field.array.as_ref().map_or(String::new(), |(n, _)| format!(" (×{n})"));
+        rows.push(format!("| {} | `{}`{array} | {value} |", bits.join(", "), field.name));
+    }
+    format!(
+        "# Encoding\n\nA {}-bit word; `word & {fixed_mask:#0digits$x} == {fixed_bits:#0digits$x}` \
+         (its fixed fields).\n\n| bits | field | value |\n|---|---|---|\n{}",
+        m.t.word_bits,
+        rows.join("\n"),
+    )
+}
+
+/// The rustdoc section of format `f` giving its syntax in every dialect that shows it: each
+/// sub-syntax as a template (`{field}` a value, `[...]` optional text, `{part}` a sub-syntax,
+/// arms separated by `|`).
+fn syntax_doc(m: &Model, f: &ir::Format) -> String {
+    let slots = f.slots();
+    let mut out = String::from("# Syntax\n");
+    for (d, syntax) in f.syntax.iter().enumerate() {
+        if syntax.parts.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n`{}`:\n", m.t.dialects[d].name));
+        let mut shown = Vec::new();
+        for part in &syntax.parts {
+            let arms: Vec<String> = part
+                .arms
+                .iter()
+                .map(|arm| {
+                    let mut text = String::new();
+                    syntax_items(&arm.items, f, &slots, syntax, &mut text);
+                    text
+                })
+                .collect();
+            // A sub-syntax called from several places is instantiated once per call.
+            let line = format!("- `{}`: `` {} ``\n", part.name, arms.join(" | "));
+            if !shown.contains(&line) {
+                out.push_str(&line);
+                shown.push(line);
+            }
+        }
+    }
+    out
+}
+
+fn syntax_items(
+    items: &[ir::SyntaxItem],
+    f: &ir::Format,
+    slots: &[ir::Slot],
+    s: &ir::Syntax,
+    out: &mut String,
+) {
+    for item in items {
+        match item {
+            ir::SyntaxItem::Lit(text) => out.push_str(text),
+            ir::SyntaxItem::Show(ir::CondExpr::Field(slot), _) => {
+                let name = slots.get(slot.0).map(|x| (&f.field(x.field).name, x.element));
+                match name {
+                    Some((name, Some(e))) => out.push_str(&format!("{{{name}[{e}]}}")),
+                    Some((name, None)) => out.push_str(&format!("{{{name}}}")),
+                    None => out.push_str("{…}"),
+                }
+            }
+            ir::SyntaxItem::Show(..) => out.push_str("{…}"),
+            ir::SyntaxItem::Call(part, _) => {
+                let name = s.parts.get(*part).map_or("…", |p| p.name.as_str());
+                out.push_str(&format!("{{{name}}}"));
+            }
+            ir::SyntaxItem::Opt(_, inner) => {
+                out.push('[');
+                syntax_items(inner, f, slots, s, out);
+                out.push(']');
+            }
+            ir::SyntaxItem::AnyOrder(inner) => syntax_items(inner, f, slots, s, out),
+        }
+    }
+}
+
 /// The typed struct `name` of format `f`: fields, checked decode and encode, accessors.
 pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenStream {
     let spec_name = &f.name;
-    let docs = doc(&f.doc);
+    let encoding = encoding_doc(m, f);
+    let syntax = syntax_doc(m, f);
+    let own = f.doc.trim_end();
+    let docs = doc(&[own, &encoding, &syntax]
+        .iter()
+        .filter(|x| !x.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n\n"));
     let word_ty = &m.word_ty;
     let mut members = Vec::new();
     let mut decode = Vec::new();

@@ -78,22 +78,36 @@ fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
     Some(out)
 }
 
+/// Whether [`projection`] gives values for the range, without listing them.
+fn projects(c: &Constraint, lo: u32, width: u32) -> bool {
+    if lo < c.lo || lo + width > c.lo + c.width {
+        return false;
+    }
+    (c.lo, c.width) == (lo, width)
+        || c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)))
+            <= 64
+}
+
 fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     if cands.len() <= 1 {
         return Node::Leaf(cands);
     }
     // The constrained range most candidates share (ties: the highest bits, where opcodes live).
+    // Each distinct range is counted once: thousands of encodings share a few opcode ranges.
+    let mut keys: Vec<(u32, u32)> =
+        cands.iter().flat_map(|(_, cs)| cs.iter().filter(|c| !c.late).map(|c| (c.lo, c.width))).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    // Ties keep the first key met, as the scan over candidates did.
+    let first_met = |key: &(u32, u32)| {
+        cands.iter().flat_map(|(_, cs)| cs.iter()).position(|c| (c.lo, c.width) == *key).unwrap_or(usize::MAX)
+    };
+    keys.sort_by_key(first_met);
     let mut best: Option<((u32, u32), usize)> = None;
-    for (_, cs) in &cands {
-        for c in cs.iter().filter(|c| !c.late) {
-            let key = (c.lo, c.width);
-            let count = cands
-                .iter()
-                .filter(|(_, o)| o.iter().any(|x| !x.late && projection(x, key.0, key.1).is_some()))
-                .count();
-            if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
-                best = Some((key, count));
-            }
+    for key in keys {
+        let count = cands.iter().filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1))).count();
+        if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
+            best = Some((key, count));
         }
     }
     let Some(((lo, width), count)) = best else { return Node::Leaf(cands) };
@@ -129,20 +143,40 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     }
     points.sort();
     points.dedup();
+    // Each segment's candidates, in candidate order: a range starts and ends at points, so it
+    // covers the segments from its start's to its end's (found by binary search, not by testing
+    // every candidate at every point: thousands of opcodes make that quadratic).
+    let mut sets: Vec<Vec<usize>> = vec![Vec::new(); points.len()];
+    for (k, (_, ranges, _)) in per.iter().enumerate() {
+        for (a, b) in ranges {
+            let first = points.partition_point(|p| p < a);
+            let last = points.partition_point(|p| p <= b);
+            for set in &mut sets[first..last] {
+                if set.last() != Some(&k) {
+                    set.push(k);
+                }
+            }
+        }
+    }
     let mut arms: Vec<(Ranges, Vec<usize>)> = Vec::new();
-    for (i, start) in points.iter().enumerate() {
+    let mut arm_of: std::collections::HashMap<Vec<usize>, usize> = std::collections::HashMap::new();
+    for (i, (start, set)) in points.iter().zip(sets).enumerate() {
         let end = points.get(i + 1).map_or(full, |n| n - 1);
-        let set: Vec<usize> =
-            (0..per.len()).filter(|k| per[*k].1.iter().any(|(a, b)| a <= start && *start <= *b)).collect();
         if set.is_empty() {
             continue;
         }
-        match arms.iter_mut().find(|(_, s)| *s == set) {
-            Some((ranges, _)) => match ranges.last_mut() {
-                Some(last) if last.1 + 1 == *start => last.1 = end,
-                _ => ranges.push((*start, end)),
-            },
-            None => arms.push((vec![(*start, end)], set)),
+        match arm_of.get(&set) {
+            Some(&arm) => {
+                let ranges = &mut arms[arm].0;
+                match ranges.last_mut() {
+                    Some(last) if last.1 + 1 == *start => last.1 = end,
+                    _ => ranges.push((*start, end)),
+                }
+            }
+            None => {
+                arm_of.insert(set.clone(), arms.len());
+                arms.push((vec![(*start, end)], set));
+            }
         }
     }
     let arms = arms

@@ -2,7 +2,7 @@
 //! operation (bodies from the spec's semantics where it gives them) and the hooks, and a
 //! `Machine` with the spec's functions, each format's `execute` block and a step/run loop.
 
-use super::model::{extract, Model};
+use super::model::{doc, extract, Model};
 use super::names::{camel, ident, snake};
 use crate::ir::{
     self, ArithOp, BinOp, Builtin, CmpOp, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, UnOp,
@@ -560,13 +560,13 @@ pub fn generate(m: &Model) -> TokenStream {
     };
     let fields = sem.state.iter().map(|s| {
         let (n, st) = (ident(&s.name), value_ty(s));
-        let doc = format!(" {}", if s.doc.is_empty() { "State element." } else { &s.doc });
+        let doc = doc(if s.doc.is_empty() { "State element." } else { &s.doc });
         match s.count {
             Some(c) => {
                 let c = proc_macro2::Literal::u32_unsuffixed(c);
-                quote!(#[doc = #doc] pub #n: [#st; #c])
+                quote!(#doc pub #n: [#st; #c])
             }
-            None => quote!(#[doc = #doc] pub #n: #st),
+            None => quote!(#doc pub #n: #st),
         }
     });
     // `Default` by hand: arrays longer than 32 have no derived one (a register file of 255).
@@ -589,13 +589,13 @@ pub fn generate(m: &Model) -> TokenStream {
             let (n, t) = (ident(n), ty(*t));
             quote!(#n: #t)
         });
-        let doc = format!(" Hook `{}`: {}", h.name, h.doc);
+        let doc = doc(&format!("Hook `{}`: {}", h.name, h.doc));
         match h.ret {
             Some(r) => {
                 let r = ty(r);
-                quote!(#[doc = #doc] fn #name(&mut self, #(#params),*) -> #r;)
+                quote!(#doc fn #name(&mut self, #(#params),*) -> #r;)
             }
-            None => quote!(#[doc = #doc] fn #name(&mut self, #(#params),*);),
+            None => quote!(#doc fn #name(&mut self, #(#params),*);),
         }
     });
     let mut ops = TokenStream::new();
@@ -645,13 +645,13 @@ pub fn generate(m: &Model) -> TokenStream {
                     }
                     None => quote!(Err(isa_runtime::interp::Trap::Unimplemented(#label))),
                 };
-                let doc = format!(
-                    " `{}` of `{ename}`{}",
+                let doc = doc(&format!(
+                    "`{}` of `{ename}`{}",
                     v.name,
                     if v.doc.is_empty() { String::new() } else { format!(": {}", v.doc) }
-                );
+                ));
                 ops.extend(quote! {
-                    #[doc = #doc]
+                    #doc
                     fn #mname(&mut self, #vparam #(#param_ts),*) -> Result<#ret_t, isa_runtime::interp::Trap> {
                         #body
                     }

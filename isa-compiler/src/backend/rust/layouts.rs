@@ -21,7 +21,7 @@
 //! views with the same methods and getters for the fields every arm has. The `root` layout gets
 //! `TARGET`, its `isa_runtime::layout::DataTarget`.
 
-use super::model::{lit, position, sint, uint, Model};
+use super::model::{doc, lit, position, sint, uint, Model};
 use super::names::{camel, snake};
 use crate::ir::{self, Piece, Type};
 use crate::placement::{self, Run};
@@ -75,11 +75,6 @@ pub fn generate_for(t: &ir::Target) -> TokenStream {
 /// Number of 32-bit words holding `width` bits.
 fn words_for(width: u32) -> u32 {
     width.div_ceil(32)
-}
-
-fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| format!(" {l}"));
-    quote!(#(#[doc = #lines])*)
 }
 
 /// The enum generated for switch field `field` of layout `l` (`Sph.maps` → `SphMaps`).

@@ -78,8 +78,6 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
         use isa_runtime::format::{FieldInfo, Format};
         #[allow(unused_imports)]
         use isa_runtime::syntax::{Arith, Arm, Cmp, Entry, Expr, Item, Num, Show, Syntax, Table};
-        #[allow(unused_imports)]
-        use isa_runtime::target::Dialect;
 
         #enums
         #layouts

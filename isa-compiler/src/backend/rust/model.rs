@@ -144,6 +144,11 @@ impl<'a> Model<'a> {
         format_ident!("{}", camel(&self.t.formats[f].name))
     }
 
+    /// The variant of the generated `Dialect` enum for dialect number `d`.
+    pub fn dialect_ident(&self, d: usize) -> Ident {
+        format_ident!("{}", camel(&self.t.dialects[d].name))
+    }
+
     pub fn field_ident(&self, name: &str) -> Ident {
         ident(&snake(name))
     }
@@ -249,4 +254,32 @@ pub fn extract_runs(word_ty: &TokenStream, runs: &[Run]) -> TokenStream {
         });
     }
     acc.unwrap_or_else(|| quote!(0u64))
+}
+
+/// Rustdoc attributes for spec prose: one per line, nothing for no text. Brackets outside code
+/// spans are escaped: the spec's `a[0x70]` is text, not an intra-doc link.
+pub fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|line| {
+        let mut out = String::from(" ");
+        // A code span opens and closes with a run of backticks (`` ` `` and ``` `` ```).
+        let mut in_code = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '`' => {
+                    out.push(c);
+                    while chars.next_if_eq(&'`').is_some() {
+                        out.push('`');
+                    }
+                    in_code = !in_code;
+                    continue;
+                }
+                '[' | ']' if !in_code => out.push('\\'),
+                _ => {}
+            }
+            out.push(c);
+        }
+        out
+    });
+    quote!(#(#[doc = #lines])*)
 }

@@ -30,8 +30,8 @@ pub fn generate(m: &Model) -> TokenStream {
         items.extend(format_printer(m, &name, f, &styles));
         for (d, syntax) in f.syntax.iter().enumerate() {
             if !syntax.parts.is_empty() {
-                let (d_lit, top) = (lit(d as u128), part_ident(m, d, 0));
-                arms.push(quote!((Instruction::#name(x), #d_lit) => x.#top(pc, out)));
+                let (dialect, top) = (m.dialect_ident(d), part_ident(m, d, 0));
+                arms.push(quote!((Instruction::#name(x), Dialect::#dialect) => x.#top(pc, out)));
             }
         }
     }
@@ -50,10 +50,10 @@ pub fn generate(m: &Model) -> TokenStream {
             #items
 
             impl Instruction {
-                /// Writes the instruction's text (at address `pc`) in dialect number
-                /// `dialect`, without allocating; `Stop::Unshown` when the dialect has no
-                /// text for it.
-                pub fn write_text(&self, dialect: usize, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
+                /// Writes the instruction's text (at address `pc`) in `dialect`, without
+                /// allocating; `Stop::Unshown` when the dialect has no text for it.
+                pub fn write_text(&self, dialect: Dialect, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
+                    #[allow(unreachable_patterns)]
                     match (self, dialect) {
                         #(#arms,)*
                         _ => Err(print::Stop::Unshown),

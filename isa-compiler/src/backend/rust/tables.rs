@@ -396,7 +396,7 @@ pub fn generate(m: &Model) -> TokenStream {
             quote!((#spelling, isa_runtime::directives::Directive::#variant))
         });
         let label_prefixes = &d.label_prefixes;
-        quote!(Dialect {
+        quote!(isa_runtime::target::Dialect {
             name: #name,
             comments: &[#(#comments),*],
             block_comments: &[#(#blocks),*],
@@ -411,6 +411,7 @@ pub fn generate(m: &Model) -> TokenStream {
         })
     });
     let target = format_ident!("{}", camel(&t.name));
+    let dialect_enum = dialect_enum(m, &target);
     let tname = &t.name;
     let title = &t.title;
     let bits = lit(t.word_bits as u128);
@@ -516,8 +517,10 @@ pub fn generate(m: &Model) -> TokenStream {
         /// Every encoding's description, in the order the assembler tries them.
         pub static FORMATS: &[&Format] = &[#(&#format_ids),*];
 
-        /// The syntax dialects; the first is the default.
-        pub static DIALECTS: &[Dialect] = &[#(#dialects),*];
+        /// The syntax dialects, as [`Dialect::ALL`]; the first is the default.
+        pub static DIALECTS: &[isa_runtime::target::Dialect] = &[#(#dialects),*];
+
+        #dialect_enum
 
         #[doc = #target_doc]
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -530,7 +533,7 @@ pub fn generate(m: &Model) -> TokenStream {
             const WORD_BITS: u32 = #bits;
             const LITTLE_ENDIAN: bool = #le;
 
-            fn dialects() -> &'static [Dialect] {
+            fn dialects() -> &'static [isa_runtime::target::Dialect] {
                 DIALECTS
             }
 
@@ -563,7 +566,10 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             fn write_text(insn: &Instruction, dialect: usize, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), isa_runtime::print::Stop> {
-                insn.write_text(dialect, pc, out)
+                match Dialect::ALL.get(dialect) {
+                    Some(d) => insn.write_text(*d, pc, out),
+                    None => Err(isa_runtime::print::Stop::Unshown),
+                }
             }
 
             #schedule
@@ -591,20 +597,98 @@ pub fn generate(m: &Model) -> TokenStream {
             }
         }
 
-        /// Prints a word in the named dialect (`None`: the default).
-        pub fn disassemble(word: #word_ty, dialect: Option<&str>) -> Result<String, isa_runtime::DecodeError> {
-            let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
-            isa_runtime::target::disassemble_word::<#target>(#wide_word, d, 0)
+        impl TryFrom<#word_ty> for Instruction {
+            type Error = isa_runtime::DecodeError;
+
+            /// Decodes a word, as [`Instruction::decode`].
+            fn try_from(word: #word_ty) -> Result<Self, Self::Error> {
+                Instruction::decode(word)
+            }
         }
 
-        /// Assembles source text in the named dialect (`None`: the default); every error carries
-        /// its line and column.
-        pub fn assemble(source: &str, dialect: Option<&str>) -> Result<Vec<Instruction>, Vec<isa_runtime::AsmError>> {
-            let d = dialect.and_then(|n| DIALECTS.iter().position(|x| x.name == n)).unwrap_or(0);
-            isa_runtime::target::assemble::<#target>(source, d)
+        impl TryFrom<&[u8]> for Instruction {
+            type Error = isa_runtime::DecodeError;
+
+            /// Decodes the instruction the bytes start with, in the target's byte order; fewer
+            /// bytes than it needs is `DecodeError::Truncated`.
+            fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+                isa_runtime::target::decode_bytes::<#target>(bytes)
+            }
+        }
+
+        /// Prints a word in `dialect`.
+        pub fn disassemble(word: #word_ty, dialect: Dialect) -> Result<String, isa_runtime::DecodeError> {
+            isa_runtime::target::disassemble_word::<#target>(#wide_word, dialect.index(), 0)
+        }
+
+        /// Assembles source text in `dialect`; every error carries its line and column.
+        pub fn assemble(source: &str, dialect: Dialect) -> Result<Vec<Instruction>, Vec<isa_runtime::AsmError>> {
+            isa_runtime::target::assemble::<#target>(source, dialect.index())
         }
     });
     out
+}
+
+/// The `Dialect` enum: one variant per dialect, the first the default, so a dialect is
+/// named by a type rather than a string that may be misspelt.
+fn dialect_enum(m: &Model, target: &Ident) -> TokenStream {
+    let t = m.t;
+    let variants: Vec<_> = (0..t.dialects.len()).map(|d| m.dialect_ident(d)).collect();
+    let docs = t.dialects.iter().enumerate().map(|(i, d)| {
+        let default = if i == 0 { " (the default)" } else { "" };
+        format!(" The `{}` dialect{default}.", d.name)
+    });
+    let defaults = (0..t.dialects.len()).map(|i| if i == 0 { quote!(#[default]) } else { quote!() });
+    let indices = (0..t.dialects.len()).map(|i| lit(i as u128));
+    let names = t.dialects.iter().map(|d| &d.name);
+    let doc = format!(" A syntax dialect of the `{}` target.", t.name);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub enum Dialect {
+            #(#[doc = #docs] #defaults #variants,)*
+        }
+
+        impl Dialect {
+            /// Every dialect, the default first (in the order of [`DIALECTS`]).
+            pub const ALL: &'static [Dialect] = &[#(Dialect::#variants),*];
+
+            /// The dialect's number: its index in [`Dialect::ALL`] and [`DIALECTS`].
+            pub const fn index(self) -> usize {
+                match self {
+                    #(Dialect::#variants => #indices,)*
+                }
+            }
+
+            /// The dialect's name in the spec.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(Dialect::#variants => #names,)*
+                }
+            }
+
+            /// How the dialect writes comments, raw words and directives.
+            pub fn spelling(self) -> &'static isa_runtime::target::Dialect {
+                &DIALECTS[self.index()]
+            }
+        }
+
+        impl core::fmt::Display for Dialect {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl core::str::FromStr for Dialect {
+            type Err = isa_runtime::target::UnknownDialect;
+
+            /// The dialect of that name, ASCII case ignored.
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                let i = isa_runtime::target::find_dialect(<#target as isa_runtime::target::Isa>::NAME, DIALECTS, name)?;
+                Ok(Dialect::ALL[i])
+            }
+        }
+    }
 }
 
 /// `fn bundles()` of a bundled target: its streams and units as runtime statics.

@@ -1,0 +1,29 @@
+//! Synthetic specs of many encodings check and generate (the times are
+//! `benches/scaling.rs`'s). 500 encodings in CI; the 10,000 of the scaling goal take minutes
+//! in a test build, so that one is run on demand (`-- --ignored scaling`).
+
+use super::synthetic;
+
+fn check_and_generate(n: usize) {
+    let source = synthetic::spec(n);
+    let target = isa_compiler::check_source(&source).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(target.formats.len(), n);
+    let last = n - 1;
+    assert_eq!(target.formats[last].name, format!("op{last}"));
+    let rust = isa_compiler::backend::rust::generate(&target);
+    // The last encoding's fixed bits: its number in the opcode, bits 31:18.
+    let fixed = format!("pub const FIXED_BITS: u32 = {:#x};", (last as u32) << 18);
+    assert!(rust.contains(&fixed), "no `{fixed}`");
+    assert!(rust.contains(&format!("pub struct Op{last} {{")));
+}
+
+#[test]
+fn five_hundred_encodings_check_and_generate() {
+    check_and_generate(500);
+}
+
+#[test]
+#[ignore = "minutes in a test build; the time is the scaling bench's"]
+fn ten_thousand_encodings_check_and_generate() {
+    check_and_generate(10_000);
+}
