@@ -462,3 +462,28 @@ fn a_function_error_is_reported_at_the_call() {
     assert_eq!(errors(".func f(x)\n  .assert x > 1\n  x\n.endf\nldi r1, f(1)\n").len(), 1);
     assert_eq!(errors(".clone :nowhere, 2\n").len(), 1);
 }
+
+#[test]
+fn semaphores_read_as_registers_print_as_instructions() {
+    // vc4asm reads `mov dst, sacqN` / `srelN` as the semaphore instruction (the spec's `alias`
+    // arm). The semaphore is a load immediate of mode 4: 0xe8 in bits 63:56; `-` is address 39
+    // on both ports (0x9e7, condition never), `ra1` 1 on the add port with condition always
+    // (bit 49) and `.setf` bit 45; the low bits are acquire (bit 4) and the number. vc4asm 0.3
+    // gives the same four words.
+    let source = "\
+.set sacq(n) sacq0 + n
+.set srel(n) srel0 + n
+mov -, sacq(9)
+mov -, srel(3)
+sacq -, 9
+mov.setf ra1, sacq(2)
+";
+    let got = words(source);
+    assert_eq!(got, [0xe80009e7_00000019, 0xe80009e7_00000003, 0xe80009e7_00000019, 0xe8022067_00000012]);
+    // The alias is never printed: the listing says it the instruction's way.
+    assert_eq!(vc4().disassemble(got[0], 0, 0).expect("decodes"), "sacq -, 9");
+    assert_eq!(vc4().disassemble(got[1], 0, 0).expect("decodes"), "srel -, 3");
+    assert_eq!(vc4().disassemble(got[3], 0, 0).expect("decodes"), "sacq.setf ra1, 2");
+    // Only the semaphore registers: another name is not one.
+    assert!(assemble_with("mov -, sacx9\n", &[]).is_err());
+}
