@@ -356,7 +356,11 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
             None => quote!(None),
         };
         let view = field.view;
-        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view })
+        let allowed = field.allowed.iter().flatten().map(|&(lo, hi)| {
+            let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+            quote!((#lo, #hi))
+        });
+        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view, allowed: &[#(#allowed),*] })
     });
     let fields_id = format_ident!("{fname}_FIELDS");
     out.extend(quote!(static #fields_id: &[FieldInfo] = &[#(#infos),*];));
