@@ -6,6 +6,7 @@ mod agx_instructions;
 mod derive_bitfield;
 mod doc_links;
 mod docs_fresh;
+mod elementary;
 mod from_str;
 mod fuzz;
 mod listings;
