@@ -4,6 +4,7 @@
 mod agx_abi;
 mod agx_instructions;
 mod derive_bitfield;
+mod dialect_directives;
 mod doc_links;
 mod docs_fresh;
 mod elementary;
