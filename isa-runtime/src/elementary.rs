@@ -7,7 +7,7 @@
 //! test `elementary` sweeps each against std).
 
 /// ln 2 in two parts: the first has 32 significant bits, so `k * LN2_HI` is exact for |k| < 2^21.
-const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
 const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 const LN2: f64 = core::f64::consts::LN_2;
 /// π/2 in three parts of 33 bits each, for reducing trigonometric arguments.
@@ -250,7 +250,7 @@ pub fn sqrt(x: f64) -> f64 {
 /// r + r·r²·(−1/3! + r²/5! − ...) and 1 − r²/2 + r⁴·(1/4! − r²/6! + ...).
 fn sin_cos_small(r: f64) -> (f64, f64) {
     let r2 = r * r;
-    let sign = |k: u32| if k % 2 == 0 { 1.0 } else { -1.0 };
+    let sign = |k: u32| if k.is_multiple_of(2) { 1.0 } else { -1.0 };
     let s = r + r * r2 * horner(r2, 12, |k| -sign(k) * inverse_factorial(2 * k + 3));
     let c = 1.0 + (-0.5 * r2 + r2 * r2 * horner(r2, 12, |k| sign(k) * inverse_factorial(2 * k + 4)));
     (s, c)
