@@ -1,8 +1,7 @@
 //! The directive core under the other dialects' spellings (issue 16): constants (`.set`,
 //! `.equ`), labels in expressions, includes, conditionals, repetition, macros and data, each in
 //! the spelling its dialect declares. The words are those of the same program written out by
-//! hand, and facts of each target (AGX: applegpu's bytes; Tegra: grate's words; Maxwell:
-//! nvdisasm's).
+//! hand, and facts of each target (AGX: applegpu's bytes; Tegra: grate's words).
 
 use isa_runtime::directives::Includer;
 use isa_runtime::target::Target;
@@ -79,24 +78,4 @@ EXEC_END NOPv NOPs;
         assemble("tegra_vs", source, files),
         [0x4000006c_0040000d_8106c003_6001ff80, 0x001f806c_0000000d_8006c003_60001ffd]
     );
-}
-
-#[test]
-fn maxwell_in_cuassembler_spelling() {
-    // nvdisasm: `FADD R5, R0, 0.5` is 0x3858003f00070005; a constant, a conditional and an
-    // included macro give the same words as the program written out.
-    let source = "\
-.include \"ops.s\"
-.set HALF, 1
-.if HALF
-add_half R5, R0
-.else
-NOP ;
-.endif
-";
-    let files: &[(&str, &str)] = &[("ops.s", ".macro add_half, d, s\nFADD d, s, 0.5 ;\n.endm\n")];
-    let plain = assemble("maxwell", "FADD R5, R0, 0.5 ;\n", &[]);
-    let got = assemble("maxwell", source, files);
-    assert_eq!(got, plain);
-    assert!(got.contains(&0x3858003f00070005), "{got:x?}");
 }
