@@ -419,6 +419,8 @@ pub struct TemplateArm {
     pub guard: Option<Expr>,
     /// The sequence.
     pub items: Vec<TItem>,
+    /// `| alias ...`: read by the assembler, never printed (another assembler's spelling).
+    pub alias: bool,
 }
 
 /// One element of a template sequence.

@@ -805,6 +805,8 @@ pub struct SyntaxArm {
     pub guard: Option<CondExpr>,
     /// Items.
     pub items: Vec<SyntaxItem>,
+    /// Read by the assembler, never printed: another spelling of what an earlier arm prints.
+    pub alias: bool,
 }
 
 /// A lowered template item.

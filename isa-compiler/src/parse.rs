@@ -817,13 +817,14 @@ fn template_body(p: Pair<Rule>) -> TemplateBody {
     for x in p.into_inner() {
         match x.as_rule() {
             Rule::arm => {
-                let mut it = x.into_inner();
+                let mut it = x.into_inner().peekable();
+                let alias = it.next_if(|g| g.as_rule() == Rule::kw_alias).is_some();
                 let g = it.next().expect("guard");
                 let guard = if g.as_rule() == Rule::wildcard { None } else { Some(expr(g)) };
                 let items = seq(it.next().expect("seq"));
-                arms.push(TemplateArm { guard, items });
+                arms.push(TemplateArm { guard, items, alias });
             }
-            Rule::seq => arms.push(TemplateArm { guard: None, items: seq(x) }),
+            Rule::seq => arms.push(TemplateArm { guard: None, items: seq(x), alias: false }),
             _ => {}
         }
     }

@@ -225,6 +225,35 @@ pub fn f32_to_f16(x: f32) -> u32 {
     sign | (base + round_up as u32)
 }
 
+/// `x` as float16 bits, rounded once to nearest even (not through f32, which could round
+/// twice); too large a value becomes ±∞, NaN a quiet NaN.
+pub fn f64_to_f16(x: f64) -> u32 {
+    let b = x.to_bits();
+    let sign = ((b >> 48) & 0x8000) as u32;
+    let a = b & 0x7fff_ffff_ffff_ffff;
+    if a > 0x7ff0_0000_0000_0000 {
+        return sign | 0x7e00;
+    }
+    let exp = (a >> 52) as i64 - 1023 + 15;
+    if exp >= 31 {
+        return sign | 0x7c00;
+    }
+    let (mant, shift) = if exp <= 0 {
+        if exp < -10 {
+            return sign;
+        }
+        ((a & 0x000f_ffff_ffff_ffff) | 1 << 52, (43 - exp) as u32)
+    } else {
+        (a & 0x000f_ffff_ffff_ffff, 42)
+    };
+    let kept = mant >> shift;
+    let rest = mant & ((1 << shift) - 1);
+    let half = 1 << (shift - 1);
+    let round_up = rest > half || (rest == half && kept & 1 == 1);
+    let base = if exp <= 0 { kept } else { ((exp as u64) << 10) | kept };
+    sign | (base + u64::from(round_up)) as u32
+}
+
 /// A subnormal `x` flushed to a zero of its sign.
 pub fn flush_subnormal(x: f32) -> f32 {
     if x.is_subnormal() {

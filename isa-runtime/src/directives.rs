@@ -87,6 +87,13 @@ pub enum Directive {
     Long,
     /// `expr, ...`: IEEE singles.
     Float,
+    /// `expr, ...`: IEEE halves (binary16).
+    Half,
+    /// `expr, ...`: IEEE doubles.
+    Double,
+    /// `expr, ...`: single bits (0 or 1), packed from the lowest bit of a byte up; the next
+    /// item of another kind starts at the next byte.
+    Bit,
     /// `bytes`: zero bytes up to the next multiple of `bytes` (a power of two).
     Align,
     /// `label` or `NAME, expr`: exports a symbol to a linker; nothing in a plain binary.
@@ -129,6 +136,9 @@ impl Directive {
         Directive::Int,
         Directive::Long,
         Directive::Float,
+        Directive::Half,
+        Directive::Double,
+        Directive::Bit,
         Directive::Align,
         Directive::Global,
         Directive::Section,
@@ -168,6 +178,9 @@ impl Directive {
             Directive::Int => "int",
             Directive::Long => "long",
             Directive::Float => "float",
+            Directive::Half => "half",
+            Directive::Double => "double",
+            Directive::Bit => "bit",
             Directive::Align => "align",
             Directive::Global => "global",
             Directive::Section => "section",
@@ -178,9 +191,9 @@ impl Directive {
     fn data_width(self) -> Option<u8> {
         match self {
             Directive::Byte => Some(1),
-            Directive::Short => Some(2),
+            Directive::Short | Directive::Half => Some(2),
             Directive::Int | Directive::Float => Some(4),
-            Directive::Long => Some(8),
+            Directive::Long | Directive::Double => Some(8),
             _ => None,
         }
     }
@@ -256,11 +269,11 @@ pub enum Kind {
     /// An instruction's text (the dialect's statement, its symbols replaced).
     Code(String),
     /// Data at a byte address: values of `width` bytes, each an expression's text and its
-    /// byte offset in the line's text; floats for `.float`.
+    /// byte offset in the line's text; floats for `.half`, `.float` and `.double`.
     Data {
         /// Bytes per value.
         width: u8,
-        /// IEEE singles rather than integers.
+        /// IEEE floats of the width rather than integers.
         float: bool,
         /// The expressions with their offsets in the text.
         values: Vec<(usize, usize)>,
@@ -269,6 +282,18 @@ pub enum Kind {
     },
     /// Zero bytes (alignment, or the padding that puts an instruction on a word boundary).
     Zeros(u64),
+    /// Single bits (`.bit`), each an expression as in [`Kind::Data`], from bit `first` of the
+    /// last byte laid out (0: of a new byte); `bytes` new bytes are laid out for them.
+    Bits {
+        /// The bit (0–7) of the current byte where the first value goes; 0 starts a byte.
+        first: u8,
+        /// Bytes these values add.
+        bytes: u64,
+        /// The expressions with their offsets in the text.
+        values: Vec<(usize, usize)>,
+        /// The line's text after the directive, symbols replaced.
+        text: String,
+    },
 }
 
 /// The expanded program: its lines, the labels' byte addresses and every error found.
@@ -499,6 +524,8 @@ struct Expander<'a> {
     /// Bytes laid out so far, and instructions so far.
     bytes: u64,
     instructions: usize,
+    /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
+    bit_offset: u8,
     depth: usize,
 }
 
@@ -536,6 +563,7 @@ pub fn expand(
         clones: Vec::new(),
         bytes: 0,
         instructions: 0,
+        bit_offset: 0,
         depth: 0,
     };
     // The main source is file 0, whatever is read before it.
@@ -1446,6 +1474,8 @@ impl Expander<'_> {
                 match self.evaluate(n).map(|v| v.int()) {
                     Ok(Some(0)) => {}
                     Ok(Some(n)) if n > 0 && (n as u64).is_power_of_two() => {
+                        // A byte `.bit` values left open is complete.
+                        self.bit_offset = 0;
                         let pad = (n as u64 - self.bytes % n as u64) % n as u64;
                         self.zeros(pad, line, frame);
                     }
@@ -1456,7 +1486,10 @@ impl Expander<'_> {
                 }
             }
             _ => {
-                let Some(width) = d.data_width() else { return };
+                let width = d.data_width();
+                if width.is_none() && d != Directive::Bit {
+                    return;
+                }
                 if self.layout.scheduled.is_some() {
                     let message = "data between instructions of a target with control words".into();
                     return self.error(line, frame, start, len, message);
@@ -1466,9 +1499,23 @@ impl Expander<'_> {
                 }
                 let (replaced, splices) = self.substitute(args, &[]);
                 let values = split_args(&replaced);
-                self.bytes += values.len() as u64 * u64::from(width);
-                let float = d == Directive::Float;
-                let kind = Kind::Data { width, float, values, text: replaced };
+                let kind = match width {
+                    Some(width) => {
+                        self.bytes += values.len() as u64 * u64::from(width);
+                        self.bit_offset = 0;
+                        let float = matches!(d, Directive::Half | Directive::Float | Directive::Double);
+                        Kind::Data { width, float, values, text: replaced }
+                    }
+                    None => {
+                        // The bits go on in the last byte a `.bit` line left open.
+                        let first = self.bit_offset;
+                        let end = u64::from(first) + values.len() as u64;
+                        let bytes = end.div_ceil(8) - u64::from(first > 0);
+                        self.bytes += bytes;
+                        self.bit_offset = (end % 8) as u8;
+                        Kind::Bits { first, bytes, values, text: replaced }
+                    }
+                };
                 self.out.lines.push(Expanded { line, frame, offset: at, splices, kind });
             }
         }
@@ -1477,6 +1524,7 @@ impl Expander<'_> {
     fn zeros(&mut self, n: u64, line: SourceLine, frame: Option<u32>) {
         if n > 0 {
             self.bytes += n;
+            self.bit_offset = 0;
             self.out.lines.push(Expanded {
                 line,
                 frame,
@@ -1626,6 +1674,7 @@ impl Expander<'_> {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
         self.clones.push((self.out.lines.len(), name.to_string(), count));
+        self.bit_offset = 0;
         for _ in 0..count {
             self.bytes += self.layout.word_bytes;
             self.instructions += 1;
@@ -1653,6 +1702,7 @@ impl Expander<'_> {
                 Kind::Code(_) => self.layout.word_bytes,
                 Kind::Zeros(n) => *n,
                 Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
+                Kind::Bits { bytes, .. } => *bytes,
             };
         }
         for (at, name, count) in core::mem::take(&mut self.clones) {
@@ -1785,6 +1835,7 @@ impl Expander<'_> {
         let (replaced, splices) = self.substitute(text, &fixed);
         self.bytes += self.layout.word_bytes;
         self.instructions += 1;
+        self.bit_offset = 0;
         self.out.lines.push(Expanded { line, frame, offset: rest_at, splices, kind: Kind::Code(replaced) });
     }
 

@@ -478,15 +478,20 @@ impl Reader<'_, '_> {
     }
 }
 
-/// The built-in functions of vc4asm's expressions that need no floating-point library.
+/// The built-in functions of vc4asm's expressions: `abs`, `ceil`, `floor` and the elementary
+/// functions (`exp`, `log`, `sin`, ... of [`crate::elementary`]), each of one number.
 fn built_in(name: &str, args: &[Term]) -> Result<Term, String> {
+    let known = matches!(name, "abs" | "ceil" | "floor") || crate::elementary::by_name(name).is_some();
     let [Term::Value(x)] = args else {
         return Err(match args {
-            [_] => format!("`{name}` takes a number"),
-            _ if matches!(name, "abs" | "ceil" | "floor") => format!("`{name}` takes one argument"),
+            [_] if known => format!("`{name}` takes a number"),
+            _ if known => format!("`{name}` takes one argument"),
             _ => format!("unknown function `{name}`"),
         });
     };
+    if let Some(f) = crate::elementary::by_name(name) {
+        return Ok(Term::Value(Value::Float(f(x.float()))));
+    }
     // Whole floats are exact as i64 below 2^53; larger ones have no fraction to round.
     let round = |f: f64, up: bool| -> Result<Term, String> {
         if f.is_nan() || f.abs() >= 9.007_199_254_740_992e15 {
@@ -607,7 +612,7 @@ fn apply(op: Op, left: Value, right: Value) -> Result<Value, String> {
     // At least one float: arithmetic and comparisons in floating point.
     let (a, b) = (left.float(), right.float());
     let r = match op {
-        Op::Pow => libm_pow(a, b)?,
+        Op::Pow => crate::elementary::pow(a, b),
         Op::Mul => a * b,
         Op::Div => a / b,
         Op::Add => a + b,
@@ -624,19 +629,6 @@ fn apply(op: Op, left: Value, right: Value) -> Result<Value, String> {
         _ => return Err("this operator takes integers".into()),
     };
     Ok(Float(r))
-}
-
-/// `a ** b` for floats: only whole exponents (no floating-point library in `no_std`).
-fn libm_pow(a: f64, b: f64) -> Result<f64, String> {
-    let n = b as i64;
-    if n as f64 != b || !(-1_000_000..=1_000_000).contains(&n) {
-        return Err("a float power needs a whole exponent".into());
-    }
-    let mut r = 1.0;
-    for _ in 0..n.unsigned_abs() {
-        r *= a;
-    }
-    Ok(if b < 0.0 { 1.0 / r } else { r })
 }
 
 /// vc4asm's `===`: the same kind and the same value (`1.0 !== 1`).

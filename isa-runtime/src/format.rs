@@ -19,6 +19,8 @@ pub struct FieldInfo {
     pub fixed: Option<u64>,
     /// A read-only view of bits other fields own: printed, never parsed or packed.
     pub view: bool,
+    /// The raw values the encoding allows (`in` clause), inclusive ranges; empty: any.
+    pub allowed: &'static [(u64, u64)],
 }
 
 /// One encoding (instruction class or operation form) of a target.

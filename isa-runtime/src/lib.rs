@@ -7,6 +7,7 @@
 //! - [`error`]: the typed decode, encode and assembly errors;
 //! - [`directives`]: the assembler's directive language (symbols, conditionals, macros, includes, data), one core whose spellings each dialect declares;
 //! - [`expr`]: expressions of assembly source (symbols, labels, C precedence);
+//! - [`elementary`]: `exp`, `log`, `sin`, ... of `f64` for those expressions, without `std`;
 //! - [`syntax`]: the bidirectional syntax engine — one description per dialect drives both the
 //!   printer (disassembler) and the backtracking parser (assembler);
 //! - [`print`]: what the generated printers share (number styles, a line buffer);
@@ -34,6 +35,7 @@ pub mod arith;
 pub mod bits;
 pub mod bundle;
 pub mod directives;
+pub mod elementary;
 pub mod error;
 pub mod expr;
 pub mod format;

@@ -363,6 +363,8 @@ pub struct Arm {
     pub guard: Option<&'static Expr>,
     /// What is printed / parsed.
     pub items: &'static [Item],
+    /// Read by the assembler, never printed: another spelling of what an earlier arm prints.
+    pub alias: bool,
 }
 
 /// One element of a syntax sequence.
@@ -985,7 +987,7 @@ impl Printer<'_> {
     }
 
     fn syntax(&mut self, syntax: &Syntax, frame: &[Bound], out: &mut String) -> fmt::Result {
-        for arm in syntax.arms {
+        for arm in syntax.arms.iter().filter(|a| !a.alias) {
             if arm.guard.is_none_or(|g| self.holds(g, frame)) {
                 return self.items(arm.items, frame, out);
             }
@@ -1989,8 +1991,8 @@ impl Parser<'_> {
                 let items = arm.items;
                 let guard = arm.guard;
                 // The printer takes the first arm whose guard holds, so choosing this arm also
-                // means every earlier guard is false.
-                let earlier = &syntax.arms[..index];
+                // means every earlier guard is false; an alias is read on its own guard.
+                let earlier = if arm.alias { &[] } else { &syntax.arms[..index] };
                 let ok = self.require_no_guard(earlier, frame, pos, st, &mut |p, pos, st| match guard {
                     None => p.items(items, 0, frame, pos, st, &mut *k),
                     Some(g) => p.require(g, true, frame, pos, st, &mut |p, pos, st| {
@@ -2017,7 +2019,10 @@ impl Parser<'_> {
     ) -> bool {
         match arms.split_first() {
             None => k(self, pos, st),
-            Some((Arm { guard: None, .. }, rest)) => self.require_no_guard(rest, frame, pos, st, k),
+            // The printer never takes an alias, so its guard says nothing about what it chose.
+            Some((Arm { guard: None, .. } | Arm { alias: true, .. }, rest)) => {
+                self.require_no_guard(rest, frame, pos, st, k)
+            }
             Some((Arm { guard: Some(x), .. }, rest)) => {
                 self.require(x, false, frame, pos, st, &mut |p, pos, st| {
                     p.require_no_guard(rest, frame, pos, st, &mut *k)
@@ -2573,8 +2578,12 @@ mod tests {
     static FADD: Syntax = Syntax {
         name: "fadd",
         arms: &[
-            Arm { guard: None, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")] },
-            Arm { guard: None, items: &[Item::Lit("FADD "), Item::Opt(&Expr::Int(1), &[Item::Lit(".SAT")])] },
+            Arm { guard: None, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")], alias: false },
+            Arm {
+                guard: None,
+                items: &[Item::Lit("FADD "), Item::Opt(&Expr::Int(1), &[Item::Lit(".SAT")])],
+                alias: false,
+            },
         ],
     };
 
@@ -2591,20 +2600,37 @@ mod tests {
     static GUARD: Syntax = Syntax {
         name: "guard",
         arms: &[
-            Arm { guard: None, items: &[] },
+            Arm { guard: None, items: &[], alias: false },
             Arm {
                 guard: None,
                 items: &[Item::Lit("@"), Item::Show(&Expr::Int(0), Show::Table(&REG)), Item::Lit(" ")],
+                alias: false,
             },
         ],
     };
     static LINE: Syntax = Syntax {
         name: "line",
         arms: &[
-            Arm { guard: None, items: &[Item::Call(&GUARD, &[]), Item::Lit("MOV "), Item::Lit(", ")] },
-            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&IDLE)), Item::Lit("read ")] },
-            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&OP)), Item::Lit(" ")] },
-            Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Table(&REG)), Item::Lit(" = ")] },
+            Arm {
+                guard: None,
+                items: &[Item::Call(&GUARD, &[]), Item::Lit("MOV "), Item::Lit(", ")],
+                alias: false,
+            },
+            Arm {
+                guard: None,
+                items: &[Item::Show(&Expr::Int(0), Show::Table(&IDLE)), Item::Lit("read ")],
+                alias: false,
+            },
+            Arm {
+                guard: None,
+                items: &[Item::Show(&Expr::Int(0), Show::Table(&OP)), Item::Lit(" ")],
+                alias: false,
+            },
+            Arm {
+                guard: None,
+                items: &[Item::Show(&Expr::Int(0), Show::Table(&REG)), Item::Lit(" = ")],
+                alias: false,
+            },
         ],
     };
 

@@ -1038,10 +1038,17 @@ fn assemble_lines<T: Isa, X>(
                     };
                     let bits = u32::from(*width) * 8;
                     let raw = match (float, v) {
-                        (true, v) => match v {
-                            expr::Value::Float(f) => u64::from((f as f32).to_bits()),
-                            other => u64::from((other.int().unwrap_or(0) as f32).to_bits()),
-                        },
+                        (true, v) => {
+                            let f = match v {
+                                expr::Value::Float(f) => f,
+                                other => other.int().unwrap_or(0) as f64,
+                            };
+                            match width {
+                                2 => u64::from(crate::arith::f64_to_f16(f)),
+                                4 => u64::from((f as f32).to_bits()),
+                                _ => f.to_bits(),
+                            }
+                        }
                         (false, expr::Value::Float(_)) => {
                             fail(bad("an integer directive takes integers".into()), line);
                             continue;
@@ -1060,6 +1067,41 @@ fn assemble_lines<T: Isa, X>(
                     data.extend(le);
                 }
                 bytes += u64::from(*width) * values.len() as u64;
+                last_data = Some(e);
+            }
+            Kind::Bits { first, bytes: added, values, text } => {
+                let mut bit = *first;
+                for &(s, end) in values {
+                    let value = &text[s..end];
+                    let v = match expr::evaluate(value, 0, &names) {
+                        Ok((expr::Value::Int(v @ 0..=1), len)) if len == value.len() => v as u8,
+                        Ok(_) => {
+                            fail(
+                                program.locate(
+                                    e,
+                                    s,
+                                    end - s,
+                                    alloc::format!("{value} is not a bit (0 or 1)"),
+                                ),
+                                line,
+                            );
+                            0
+                        }
+                        Err(x) => {
+                            fail(program.locate(e, s + x.pos, x.length, x.message), line);
+                            0
+                        }
+                    };
+                    // A line that starts a byte, or goes past the one left open, opens one.
+                    if bit == 0 || data.is_empty() {
+                        data.push(0);
+                    }
+                    if let Some(last) = data.last_mut() {
+                        *last |= v << bit;
+                    }
+                    bit = (bit + 1) % 8;
+                }
+                bytes += added;
                 last_data = Some(e);
             }
             Kind::Code(text) => {

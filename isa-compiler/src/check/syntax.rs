@@ -215,7 +215,12 @@ impl Lowerer<'_, '_> {
 
     fn body(&mut self, body: &ast::TemplateBody, params: &[(String, Binding)]) -> Vec<SyntaxArm> {
         let mut arms: Vec<SyntaxArm> = Vec::new();
+        // After an arm that always applies no printed arm is reachable; aliases still read.
+        let mut closed = false;
         for arm in &body.arms {
+            if closed && !arm.alias {
+                continue;
+            }
             let guard = match &arm.guard {
                 None => None,
                 Some(g) => match self.lower_cond(g, params) {
@@ -225,19 +230,24 @@ impl Lowerer<'_, '_> {
                 },
             };
             // An arm whose guard an earlier arm already took is unreachable: skip it unresolved.
-            if guard.is_some() && arms.iter().any(|a| a.guard == guard) {
+            if !arm.alias && guard.is_some() && arms.iter().any(|a| !a.alias && a.guard == guard) {
                 continue;
             }
             let items = self.items(&arm.items, params);
-            let always = guard.is_none();
-            arms.push(SyntaxArm { guard, items });
-            if always {
-                break;
-            }
+            closed |= !arm.alias && guard.is_none();
+            arms.push(SyntaxArm { guard, items, alias: arm.alias });
         }
         if arms.is_empty() {
             self.cx
                 .error(body.span, format!("no arm of this syntax applies to format `{}`", self.format.name));
+        } else if arms.iter().all(|a| a.alias) {
+            self.cx.error(
+                body.span,
+                format!(
+                    "only `alias` arms of this syntax apply to format `{}`: the printer needs an arm it writes",
+                    self.format.name
+                ),
+            );
         }
         arms
     }

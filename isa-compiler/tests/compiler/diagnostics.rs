@@ -454,3 +454,25 @@ fn fixed_bits_past_the_shortest_length() {
     let text = diagnose(&clash);
     assert!(text.contains("encodings `neg` and `wide` are ambiguous"), "{text}");
 }
+
+/// An `alias` arm is never printed, so a syntax of aliases only could print nothing.
+#[test]
+fn a_syntax_of_alias_arms_only() {
+    let d = diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0\n    \
+         syntax asm {\n        | alias _ => \"g \" {x}\n    }\n}\n",
+    ));
+    assert!(
+        d.contains(
+            "only `alias` arms of this syntax apply to format `f`: the printer needs an arm it writes"
+        ),
+        "{d}"
+    );
+    assert!(d.contains("bad.isa:8:16"), "{d}");
+    // A field called `alias` is still a guard.
+    let ok = spec(
+        "format f {\n    op: u3 @ 31:29 is 1\n    alias: bool @ 28\n    x: u4 @ 3:0\n    \
+         syntax asm {\n        | alias => \"g.a \" {x}\n        | alias && x == 1 => \"h\"\n        | _ => \"g \" {x}\n    }\n}\n",
+    );
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{ok}");
+}

@@ -76,8 +76,8 @@ fn a_byte_stream_splits_into_instructions_and_lists_with_their_addresses() {
 #[test]
 fn opcode_bits_past_the_short_form_are_the_instructions_own() {
     // neg r1, r2: 0a 01 02 00; abs r1, r2: 0a 81 02 00 08 00 (operation 2 in bits 35:34).
-    assert_eq!(spec::disassemble(0x0002_010a, None).unwrap(), "neg r1, r2");
-    assert_eq!(spec::disassemble(0x0008_0002_810a, None).unwrap(), "abs r1, r2");
+    assert_eq!(spec::disassemble(0x0002_010a, spec::Dialect::default()).unwrap(), "neg r1, r2");
+    assert_eq!(spec::disassemble(0x0008_0002_810a, spec::Dialect::default()).unwrap(), "abs r1, r2");
     let stream = [0x0a, 0x01, 0x02, 0x00, 0x0a, 0x03, 0x04, 0x00, 0x0a, 0x81, 0x02, 0x00, 0x08, 0x00];
     let words = target::split_stream::<Varlen>(&stream);
     assert_eq!(words, [0x0002_010a, 0x0004_030a, 0x0008_0002_810a]);
@@ -86,7 +86,7 @@ fn opcode_bits_past_the_short_form_are_the_instructions_own() {
     assert_eq!(listed, [(0, "neg r1, r2"), (4, "neg r3, r4"), (8, "abs r1, r2")]);
     // The window of the first: its next bytes set bits 35:34, which it reads as zero.
     assert_eq!(target::instruction_bytes::<Varlen>(0x030a_0002_010a), 4);
-    assert_eq!(spec::disassemble(0x030a_0002_010a, None).unwrap(), "neg r1, r2");
+    assert_eq!(spec::disassemble(0x030a_0002_010a, spec::Dialect::default()).unwrap(), "neg r1, r2");
     // The assembler writes `neg` short and `abs` long (its opcode does not fit 4 bytes).
     let back = target::assemble_program::<Varlen>("neg r1, r2\nneg r3, r4\nabs r1, r2\n", 0).unwrap();
     assert_eq!(target::join_stream::<Varlen>(&back), stream);

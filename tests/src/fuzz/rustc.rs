@@ -48,7 +48,8 @@ pub struct Scratch {
 }
 
 /// The decode check, compiled into the scratch binary: for each format, words from its fixed
-/// bits with every other field 0, its default, all ones or random, until one decodes as it.
+/// bits with every other field 0, its default, all ones or random, until one decodes as it. A
+/// field whose `in` clause restricts it takes the ends of its ranges or a value inside one.
 const CHECK: &str = r#"
 fn undecodable<T: isa_runtime::target::Isa>() -> Vec<&'static str> {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -65,6 +66,14 @@ fn undecodable<T: isa_runtime::target::Isa>() -> Vec<&'static str> {
             for field in format.fields.iter().filter(|f| !f.view) {
                 let value = match (field.fixed, attempt, next() % 4) {
                     (Some(v), _, _) => v,
+                    (None, _, pick) if !field.allowed.is_empty() => {
+                        let (lo, hi) = field.allowed[(next() % field.allowed.len() as u64) as usize];
+                        match pick {
+                            0 => lo,
+                            1 => hi,
+                            _ => lo + next() % (hi - lo).saturating_add(1).max(1),
+                        }
+                    }
                     (None, 0, _) => 0,
                     (None, 1, _) | (None, _, 0) => field.default.unwrap_or(0),
                     (None, _, 1) => 0,

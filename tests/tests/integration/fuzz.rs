@@ -219,3 +219,47 @@ fn a_reserved_encoding_is_not_undecodable() {
     let verdicts = scratch.compile(&[unit("small", small), unit("vc4", vc4)]);
     assert_eq!(verdicts, vec![Verdict::Fine, Verdict::Fine]);
 }
+
+/// An `alias` arm is read, never printed: the compiled printer has no method for a template
+/// only an alias calls and no spelling function for a table only an alias shows, so nothing is
+/// left unused under `-D warnings`.
+#[test]
+fn an_alias_arm_compiles_without_warnings() {
+    let source = "target g {\n    word 8\n    dialect a { comment \"#\" }\n}\n\n\
+                  enum Reg : u4 {\n    r(0..=15) \"r{v}\"\n}\n\n\
+                  enum Alt : u4 {\n    s(0..=15) \"s{v}\"\n}\n\n\
+                  format f {\n    op: u4 @ 7:4 is 1\n    x: Reg @ 3:0\n    \
+                  syntax a {\n        | _ => \"m \" {x}\n        | alias _ => \"mov \" alt\n    }\n}\n\n\
+                  template alt {\n    {x as Alt}\n}\n";
+    let (rust, unit) = match specs::check_spec(source) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+    };
+    assert!(!rust.contains("spell_alt"), "no printer spells Alt:\n{rust}");
+    let dir = out("alias");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts = scratch.compile(&[Unit { origin: "alias".into(), source: source.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}
+
+/// Found by the run of session 5 (seed 20261125505, a generated spec): a field `in` one value
+/// that 0, the default, all ones and random values never hit, so the format looked as if it
+/// decoded nothing. The runtime's field info now carries the ranges an `in` allows and the
+/// check tries them.
+#[test]
+fn a_field_in_one_value_decodes() {
+    let source = "target g {\n    word 32\n    dialect a { comment \"#\" }\n}\n\n\
+                  format f {\n    op: u4 @ 31:28 is 1\n    x: u16 @ 15:0 in 0x1234\n    \
+                  y: u12 @ 27:16 in 3..=5, 0x700\n    syntax a { \"f \" {x} \", \" {y} }\n}\n";
+    let (rust, unit) = match specs::check_spec(source) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+    };
+    assert!(rust.contains("allowed: &[(4660, 4660)]"), "{rust}");
+    assert!(rust.contains("allowed: &[(3, 5), (1792, 1792)]"), "{rust}");
+    let dir = out("in-one-value");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts =
+        scratch.compile(&[Unit { origin: "in one value".into(), source: source.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}

@@ -90,7 +90,7 @@ fn hadd2_adds_both_halves_with_one_rounding() {
     let program = maxwell::assemble(
         "HADD2 R4, R0, R1\nHADD2 R5, R0.H0_H0, -R1.H1_H1\nHADD2 R6, |R0|, R1.H0_H0\nHADD2.F32 R7, R0, R1\n\
          HADD2.SAT R8, R0, R1\nHADD2.MRG_H1 R9, R0, R1\nHADD2 R10, R0, 0.5, -2\nEXIT",
-        None,
+        maxwell::Dialect::default(),
     )
     .unwrap_or_else(|e| panic!("{e:?}"));
     let hs = halves();
@@ -124,7 +124,7 @@ fn hadd2_adds_both_halves_with_one_rounding() {
 fn hsetp2_compares_each_half() {
     let program = maxwell::assemble(
         "HSETP2.LT.AND P0, P1, R0, R1, PT\nHSETP2.GE.H_AND.AND P2, P3, R0, R1, PT\nHSETP2.EQ.OR P4, P5, R0, R1, P6\nEXIT",
-        None,
+        maxwell::Dialect::default(),
     )
     .unwrap_or_else(|e| panic!("{e:?}"));
     let hs = halves();

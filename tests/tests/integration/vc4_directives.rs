@@ -462,3 +462,66 @@ fn a_function_error_is_reported_at_the_call() {
     assert_eq!(errors(".func f(x)\n  .assert x > 1\n  x\n.endf\nldi r1, f(1)\n").len(), 1);
     assert_eq!(errors(".clone :nowhere, 2\n").len(), 1);
 }
+
+#[test]
+fn semaphores_read_as_registers_print_as_instructions() {
+    // vc4asm reads `mov dst, sacqN` / `srelN` as the semaphore instruction (the spec's `alias`
+    // arm). The semaphore is a load immediate of mode 4: 0xe8 in bits 63:56; `-` is address 39
+    // on both ports (0x9e7, condition never), `ra1` 1 on the add port with condition always
+    // (bit 49) and `.setf` bit 45; the low bits are acquire (bit 4) and the number. vc4asm 0.3
+    // gives the same four words.
+    let source = "\
+.set sacq(n) sacq0 + n
+.set srel(n) srel0 + n
+mov -, sacq(9)
+mov -, srel(3)
+sacq -, 9
+mov.setf ra1, sacq(2)
+";
+    let got = words(source);
+    assert_eq!(got, [0xe80009e7_00000019, 0xe80009e7_00000003, 0xe80009e7_00000019, 0xe8022067_00000012]);
+    // The alias is never printed: the listing says it the instruction's way.
+    assert_eq!(vc4().disassemble(got[0], 0, 0).expect("decodes"), "sacq -, 9");
+    assert_eq!(vc4().disassemble(got[1], 0, 0).expect("decodes"), "srel -, 3");
+    assert_eq!(vc4().disassemble(got[3], 0, 0).expect("decodes"), "sacq.setf ra1, 2");
+    // Only the semaphore registers: another name is not one.
+    assert!(assemble_with("mov -, sacx9\n", &[]).is_err());
+}
+
+#[test]
+fn doubles_halves_bits_and_elementary_functions() {
+    // Each 64-bit word holds its data bytes in little-endian order. 1.5 as a double is
+    // 0x3ff8000000000000; as halves 1.0 = 0x3c00, -2.0 = 0xc000, 65504 (the largest) = 0x7bff
+    // and 0.1 rounds to 0x2e66; the bits 1,0,1,1 then 0,0,0,0 fill byte 0x0d, 1,1 then
+    // 0,0,0,0,0,0 byte 0x03, then the short and the int. cos(0) = 1.0 is 0x3f800000 and
+    // sin(0.5) = 0.4794255 rounds to 0x3ef57744 as a single; 2^10 = 1024.0 is 0x44800000 and
+    // log10(1000) + 4·atan(1) = 3 + π rounds to 0x40c487ed (vc4asm 0.3 gives both `ldi` words).
+    let source = "\
+.double 1.5
+.half 1.0, -2.0, 65504.0, 0.1
+.bit 1, 0, 1, 1
+.bit 0, 0, 0, 0, 1, 1
+.bit 0, 0, 0, 0, 0, 0
+.short 0x1234
+.int 0x55667788
+.float cos(0), sin(0.5)
+ldi r0, exp2(10)
+ldi r1, log10(1000) + atan(1) * 4
+";
+    assert_eq!(
+        words(source),
+        [
+            0x3ff80000_00000000,
+            0x2e667bff_c0003c00,
+            0x55667788_1234030d,
+            0x3ef57744_3f800000,
+            ldi(0, 0x4480_0000),
+            ldi(1, 0x40c4_87ed)
+        ]
+    );
+    // A bit is 0 or 1; a function takes one number.
+    let e = errors(".bit 2\n");
+    assert_eq!(e[0].message, "2 is not a bit (0 or 1)");
+    let e = errors(".set x, sin(1, 2)\n");
+    assert_eq!(e[0].message, "`sin` takes one argument");
+}

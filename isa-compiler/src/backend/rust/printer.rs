@@ -11,7 +11,7 @@
 
 use super::model::{extract, lit, Model};
 use super::names::snake;
-use super::tables::{num_style, table_entries, used_tables, TableEntry};
+use super::tables::{num_style, printed_parts, table_entries, used_tables, TableEntry};
 use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -20,7 +20,7 @@ use quote::{format_ident, quote};
 /// `Instruction::write_text`.
 pub fn generate(m: &Model) -> TokenStream {
     let mut items = TokenStream::new();
-    for (ei, d) in used_tables(m.t.formats.iter()) {
+    for (ei, d) in used_tables(m.t.formats.iter(), true) {
         items.extend(spell_fn(m, ir::EnumId(ei), d));
     }
     let mut arms = Vec::new();
@@ -411,7 +411,11 @@ fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> T
             continue;
         }
         let x = Exprs { m, f, arity: arities(syntax), styles };
+        let printed = printed_parts(syntax);
         for (k, part) in syntax.parts.iter().enumerate() {
+            if !printed[k] {
+                continue;
+            }
             let id = part_ident(m, d, k);
             let params = (0..x.arity[k]).map(|p| {
                 let p = param(p);
@@ -419,7 +423,7 @@ fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> T
             });
             let mut body = TokenStream::new();
             let mut closed = false;
-            for arm in &part.arms {
+            for arm in part.arms.iter().filter(|a| !a.alias) {
                 let items = x.items(d, &arm.items);
                 match &arm.guard {
                     Some(g) => {

@@ -83,9 +83,11 @@ fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
     format_ident!("{}_{}", upper(&camel(&m.t.enums[e.0].name)), upper(&m.t.dialects[d].name))
 }
 
-/// The (enum, dialect) name tables some syntax of `formats` shows values through.
+/// The (enum, dialect) name tables some syntax of `formats` shows values through; with
+/// `printed_only`, only those the printer writes (not those only `alias` arms read).
 pub(super) fn used_tables<'a>(
     formats: impl Iterator<Item = &'a ir::Format>,
+    printed_only: bool,
 ) -> std::collections::BTreeSet<(usize, usize)> {
     fn walk(items: &[SyntaxItem], d: usize, out: &mut std::collections::BTreeSet<(usize, usize)>) {
         for it in items {
@@ -105,14 +107,47 @@ pub(super) fn used_tables<'a>(
     let mut out = std::collections::BTreeSet::new();
     for f in formats {
         for (d, syntax) in f.syntax.iter().enumerate() {
-            for part in &syntax.parts {
-                for arm in &part.arms {
+            let printed = printed_parts(syntax);
+            for (part, printed) in syntax.parts.iter().zip(printed) {
+                if printed_only && !printed {
+                    continue;
+                }
+                for arm in part.arms.iter().filter(|a| !(printed_only && a.alias)) {
                     walk(&arm.items, d, &mut out);
                 }
             }
         }
     }
     out
+}
+
+/// Which parts of `syntax` the printer can reach: the top level and what its printed arms call
+/// (a template only an `alias` arm calls is read, never printed).
+pub(super) fn printed_parts(syntax: &ir::Syntax) -> Vec<bool> {
+    fn walk(syntax: &ir::Syntax, items: &[SyntaxItem], seen: &mut [bool]) {
+        for item in items {
+            match item {
+                SyntaxItem::Call(k, _) => {
+                    if seen.get(*k) == Some(&false) {
+                        seen[*k] = true;
+                        for arm in syntax.parts[*k].arms.iter().filter(|a| !a.alias) {
+                            walk(syntax, &arm.items, seen);
+                        }
+                    }
+                }
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => walk(syntax, body, seen),
+                SyntaxItem::Lit(_) | SyntaxItem::Show(..) => {}
+            }
+        }
+    }
+    let mut seen = vec![false; syntax.parts.len()];
+    if let Some(top) = syntax.parts.first() {
+        seen[0] = true;
+        for arm in top.arms.iter().filter(|a| !a.alias) {
+            walk(syntax, &arm.items, &mut seen);
+        }
+    }
+    seen
 }
 
 /// One spelling rule of a name table, in the order the printer tries them: the first that
@@ -169,7 +204,7 @@ pub(super) fn table_entries(e: &ir::Enum, d: usize) -> Vec<TableEntry> {
 
 fn tables(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
-    for (ei, d) in used_tables(m.t.formats.iter().chain(m.t.schedule.as_ref().map(|s| &s.slot))) {
+    for (ei, d) in used_tables(m.t.formats.iter().chain(m.t.schedule.as_ref().map(|s| &s.slot)), false) {
         let e = &m.t.enums[ei];
         let id = table_ident(m, ir::EnumId(ei), d);
         let name = &e.name;
@@ -322,7 +357,11 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
             None => quote!(None),
         };
         let view = field.view;
-        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view })
+        let allowed = field.allowed.iter().flatten().map(|&(lo, hi)| {
+            let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+            quote!((#lo, #hi))
+        });
+        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view, allowed: &[#(#allowed),*] })
     });
     let fields_id = format_ident!("{fname}_FIELDS");
     out.extend(quote!(static #fields_id: &[FieldInfo] = &[#(#infos),*];));
@@ -348,7 +387,8 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
                     None => quote!(None),
                 };
                 let its = items(m, &parts, d, &arm.items);
-                quote!(Arm { guard: #guard, items: &[#(#its),*] })
+                let alias = arm.alias;
+                quote!(Arm { guard: #guard, items: &[#(#its),*], alias: #alias })
             });
             out.extend(quote!(static #p: Syntax = Syntax { name: #n, arms: &[#(#arms),*] };));
         }
