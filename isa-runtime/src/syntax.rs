@@ -2657,7 +2657,11 @@ mod tests {
         assert_eq!(GUARD.leads(), None);
         static NUMBER: Syntax = Syntax {
             name: "number",
-            arms: &[Arm { guard: None, items: &[Item::Show(&Expr::Int(0), Show::Num(Num::Dec))] }],
+            arms: &[Arm {
+                guard: None,
+                alias: false,
+                items: &[Item::Show(&Expr::Int(0), Show::Num(Num::Dec))],
+            }],
         };
         assert_eq!(NUMBER.leads(), None);
         static BARE: Table = Table {
@@ -2668,6 +2672,7 @@ mod tests {
             name: "range",
             arms: &[Arm {
                 guard: None,
+                alias: false,
                 items: &[Item::Lit(" "), Item::Show(&Expr::Int(0), Show::Table(&BARE))],
             }],
         };
@@ -2680,8 +2685,8 @@ mod tests {
         static BOTH: Syntax = Syntax {
             name: "both",
             arms: &[
-                Arm { guard: None, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")] },
-                Arm { guard: None, items: &[Item::Lit("FADD "), Item::Lit(", ")] },
+                Arm { guard: None, alias: false, items: &[Item::Lit("FADD.FTZ "), Item::Lit(" , ")] },
+                Arm { guard: None, alias: false, items: &[Item::Lit("FADD "), Item::Lit(", ")] },
             ],
         };
         assert_eq!(BOTH.required_word(), Some(","));
@@ -2691,6 +2696,7 @@ mod tests {
             name: "one",
             arms: &[Arm {
                 guard: None,
+                alias: false,
                 items: &[Item::Call(&GUARD, &[]), Item::Lit("MOV32I "), Item::Lit(", ")],
             }],
         };

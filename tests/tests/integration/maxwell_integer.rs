@@ -35,7 +35,8 @@ impl Semantics for Bank {
 }
 
 fn assemble(source: &str) -> Vec<Instruction> {
-    maxwell::assemble(source, maxwell::Dialect::default()).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
+    maxwell::assemble(source, maxwell::Dialect::default())
+        .unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{source}"))
 }
 
 /// Runs `program` (which ends with EXIT) with R0.. set to `regs`; returns the final state.

@@ -105,7 +105,8 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     keys.sort_by_key(first_met);
     let mut best: Option<((u32, u32), usize)> = None;
     for key in keys {
-        let count = cands.iter().filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1))).count();
+        let count =
+            cands.iter().filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1))).count();
         if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
             best = Some((key, count));
         }
