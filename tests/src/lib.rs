@@ -47,6 +47,18 @@ pub fn tegra_program(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Files for `.include`, held in memory: (name, text) pairs.
+pub struct MemoryFiles(pub &'static [(&'static str, &'static str)]);
+
+impl isa_runtime::directives::Includer for MemoryFiles {
+    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
+        match self.0.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => Ok((n.to_string(), text.to_string())),
+            None => Err(format!("cannot find `{name}`")),
+        }
+    }
+}
+
 /// xorshift64*: small, fast and deterministic, so every run checks the same words.
 pub struct Rng(pub u64);
 

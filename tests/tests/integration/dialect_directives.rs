@@ -3,23 +3,11 @@
 //! the spelling its dialect declares. The words are those of the same program written out by
 //! hand, and facts of each target (AGX: applegpu's bytes; Tegra: grate's words).
 
-use isa_runtime::directives::Includer;
 use isa_runtime::target::Target;
+use isa_tests::MemoryFiles as Files;
 
 fn target(name: &str) -> &'static dyn Target {
     isa_generated::targets().iter().copied().find(|t| t.name() == name).expect("target")
-}
-
-/// Files for `.include`, in memory.
-struct Files(&'static [(&'static str, &'static str)]);
-
-impl Includer for Files {
-    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
-        match self.0.iter().find(|(n, _)| *n == name) {
-            Some((n, text)) => Ok((n.to_string(), text.to_string())),
-            None => Err(format!("cannot find `{name}`")),
-        }
-    }
 }
 
 fn assemble(t: &str, source: &str, files: &'static [(&'static str, &'static str)]) -> Vec<u128> {

@@ -9,24 +9,12 @@
 //! `always` in 51:49; `nop` is `0x100009e7_009e7000`; a branch `brr -, target` is
 //! `0xf0f809e7` over its displacement `target - (pc + 32)`, `bra` `0xf0f009e7` over the address.
 
-use isa_runtime::directives::Includer;
 use isa_runtime::target::Target;
 use isa_runtime::AsmError;
+use isa_tests::MemoryFiles as Files;
 
 fn vc4() -> &'static dyn Target {
     isa_generated::targets().iter().copied().find(|t| t.name() == "vc4").expect("vc4 target")
-}
-
-/// Files for `.include`, in memory.
-struct Files(&'static [(&'static str, &'static str)]);
-
-impl Includer for Files {
-    fn load(&mut self, name: &str, _: bool, _: Option<&str>) -> Result<(String, String), String> {
-        match self.0.iter().find(|(n, _)| *n == name) {
-            Some((n, text)) => Ok((n.to_string(), text.to_string())),
-            None => Err(format!("cannot find `{name}`")),
-        }
-    }
 }
 
 fn assemble_with(
