@@ -108,6 +108,13 @@ const FACTS: &[(&str, &str)] = &[
     // opcode 0x3e, bit 15 apart); a mode or rounding without a name prints as its number.
     ("3e0142422400", "intl             r0, r1, r2"),
     ("3e0c49a01000", "intl             r3l, r4h, u5l"),
+    // The integer unary operations: `intl`'s encoding with the operation in bits 27:26.
+    ("3e0142060000", "bitrev           r0, r1"),
+    ("3e0c09050000", "bitrev           r3l, u4h"),
+    ("3e098a0a0000", "popcount         r2, r5.cache"),
+    ("3e2009080010", "popcount         r40l, 9"),
+    ("3e05440e0000", "ffs              r1, r2"),
+    ("3e1ace0e0000", "ffs              r6h, r7.discard"),
     ("3e8100202400", "convert          u8_to_f, r0, r1, rtz"),
     ("3e8809740800", "convert          f_to_s32, r2l, r3h.cache, rte"),
     ("3ea10ba01810", "convert          s32_to_f, r40, u5, rtz"),
