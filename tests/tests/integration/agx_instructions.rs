@@ -104,6 +104,35 @@ const FACTS: &[(&str, &str)] = &[
     ("42ac43408400", "while_fcmp       r0l, gte, r1h, r2l.neg, 1"),
     ("420000000000", "update_exec      r0l"),
     ("420800000000", "push_exec        r0l, 1"),
+    // applegpu's assembler wrote these bytes for the text. `intl` and `convert` (6 bytes,
+    // opcode 0x3e, bit 15 apart); a mode or rounding without a name prints as its number.
+    ("3e0142422400", "intl             r0, r1, r2"),
+    ("3e0c49a01000", "intl             r3l, r4h, u5l"),
+    // The integer unary operations: `intl`'s encoding with the operation in bits 27:26.
+    ("3e0142060000", "bitrev           r0, r1"),
+    ("3e0c09050000", "bitrev           r3l, u4h"),
+    ("3e098a0a0000", "popcount         r2, r5.cache"),
+    ("3e2009080010", "popcount         r40l, 9"),
+    ("3e05440e0000", "ffs              r1, r2"),
+    ("3e1ace0e0000", "ffs              r6h, r7.discard"),
+    ("3e8100202400", "convert          u8_to_f, r0, r1, rtz"),
+    ("3e8809740800", "convert          f_to_s32, r2l, r3h.cache, rte"),
+    ("3ea10ba01810", "convert          s32_to_f, r40, u5, rtz"),
+    ("3e9207740000", "convert          s16_to_f, r4h, 7, rte"),
+    ("3e85024c2400", "convert          2, r1, r2, 3"),
+    // Shifts and bit fields (8 bytes, opcode 0x2e; bit 15 and bits 27:26 pick the operation):
+    // the width m (bits 63, 51:50, 39:38) as its mask in upper-case hex, none when m is 0.
+    ("2e81424624000000", "asr              r0, r1, r2"),
+    ("2e948d3400000000", "asr              r5l, r6h.cache, 3"),
+    ("2e81420e01000000", "asrh             r0, r1, 16"),
+    ("2ea1868d2c000010", "asrh             r40, u3, r4.discard"),
+    ("2e01424224460a00", "bfi              r0, r1, r2, r3, mask 0xFF"),
+    ("2e01424224080000", "bfi              r0, r1, r2, 8"),
+    ("2e894682e4040c80", "bfeil            r2, r3, r4, 4, mask 0x7FFFFFFF"),
+    ("2e05446624480200", "extr             r1, r2, r3, r4"),
+    ("2e04447444050000", "extr             r1l, r2l, r3h, 5, mask 0x1"),
+    ("2e154cea24080080", "shlhi            r5, r6, r7, 8, mask 0xFFFF"),
+    ("2ea1524a180c0014", "shrhi            r40, r41, u2, 12"),
 ];
 
 /// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of
