@@ -197,3 +197,37 @@ pub fn add_to_json(json: &str, filled: &Filled) -> String {
     out.push('}');
     out
 }
+
+/// The data sections giving each table's words in a program's JSON (`json`, as
+/// [`add_to_json`] writes it), for a listing in dialect `d`: every word as hex written into a
+/// part filling its whole word. A word no such part holds is an error.
+pub fn listing(json: &str, d: &Dialect, tables: &[Table]) -> Result<String, String> {
+    use core::fmt::Write;
+    let value = crate::value::parse_json(json).map_err(|e| alloc::format!("{e}"))?;
+    let end = d.separator.unwrap_or("");
+    let mut out = String::new();
+    for t in tables {
+        let Some(words) = value.get(t.name).and_then(|v| v.entries()) else { continue };
+        if words.is_empty() {
+            continue;
+        }
+        out.push_str(t.section);
+        out.push('\n');
+        for (key, word) in words {
+            let index: u32 =
+                key.parse().map_err(|_| alloc::format!("`{key}` is not a word index of `{}`", t.name))?;
+            let text = if let crate::value::Value::Text(t) = word { t.as_str() } else { "" };
+            let bits = u32::from_str_radix(text, 16)
+                .map_err(|_| alloc::format!("`{text}` is not a 32-bit hex word"))?;
+            let (entry, at) = (index / t.words.max(1), index % t.words.max(1));
+            let part = t
+                .parts
+                .iter()
+                .find(|p| p.word == at && p.lsb == 0 && p.bits == 32)
+                .ok_or_else(|| alloc::format!("no part of `{}` holds word {index} whole", t.name))?;
+            let dot = if part.name.is_empty() { "" } else { "." };
+            let _ = writeln!(out, "[{entry}]{dot}{} = 0x{bits:08x}{end}", part.name);
+        }
+    }
+    Ok(out)
+}
