@@ -77,6 +77,38 @@ pub struct Target {
     pub parts_low_first: bool,
     /// Programs of several word streams written as bundles of units, if the target's are.
     pub bundles: Option<Bundles>,
+    /// Tables of 32-bit words the program's data sections fill (`table` settings).
+    pub tables: Vec<Table>,
+}
+
+/// A table of 32-bit words filled by a data section's entries (grate's `.constants`).
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Its name (the program's JSON key).
+    pub name: String,
+    /// The directive starting its section.
+    pub section: String,
+    /// How many entries it has.
+    pub entries: u32,
+    /// 32-bit words per entry.
+    pub words: u32,
+    /// The parts entries write.
+    pub parts: Vec<TablePart>,
+}
+
+/// One part of a table entry.
+#[derive(Debug, Clone)]
+pub struct TablePart {
+    /// Its selector (`l` in `[i].l = v`); empty for the part `[i] = v` writes.
+    pub name: String,
+    /// The entry's word it is in.
+    pub word: u32,
+    /// Its lowest bit in that word.
+    pub lsb: u32,
+    /// Its width.
+    pub bits: u32,
+    /// The format of decimals written for it.
+    pub number: Option<NumberKind>,
 }
 
 /// `summary name { max field; plus n; least m }`: the largest value of `field` over a

@@ -111,7 +111,7 @@ impl Stream {
 /// Where a piece of the source is: byte offset and length.
 type Span = (usize, usize);
 
-fn error_at(source: &str, (pos, len): Span, message: String) -> AsmError {
+pub(crate) fn error_at(source: &str, (pos, len): Span, message: String) -> AsmError {
     let pos = pos.min(source.len());
     let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
     let line = source[..pos].matches('\n').count() + 1;

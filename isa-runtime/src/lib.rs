@@ -46,6 +46,7 @@ pub mod print;
 pub mod program;
 pub mod schedule;
 pub mod syntax;
+pub mod table;
 pub mod target;
 pub mod value;
 

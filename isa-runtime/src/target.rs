@@ -143,6 +143,10 @@ pub trait Isa: Sync + 'static {
     fn summaries() -> &'static [Summary] {
         &[]
     }
+    /// Tables of words the program's data sections fill (`.constants`); empty when none.
+    fn tables() -> &'static [crate::table::Table] {
+        &[]
+    }
     /// Whether a word wider than 32 bits is uploaded least significant part first (the
     /// target's `part_order low_first`); most significant first otherwise.
     const PARTS_LOW_FIRST: bool = false;
@@ -1607,6 +1611,8 @@ pub trait Target: Sync {
     fn schedule(&self) -> Option<&'static Schedule>;
     /// How the target's programs are bundled into streams, if they are.
     fn bundles(&self) -> Option<&'static crate::bundle::Bundles>;
+    /// Tables of words the program's data sections fill ([`Isa::tables`]).
+    fn tables(&self) -> &'static [crate::table::Table];
     /// A program of one word stream as JSON, with its summaries ([`program_json`]).
     fn program_json(&self, words: &[u128]) -> String;
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
@@ -1714,6 +1720,9 @@ impl<T: Isa> Target for T {
     }
     fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
         T::bundles()
+    }
+    fn tables(&self) -> &'static [crate::table::Table] {
+        T::tables()
     }
     fn program_json(&self, words: &[u128]) -> String {
         program_json::<T>(words)

@@ -40,7 +40,13 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         let text = files::read_text(opts.file)?;
         let failed = |e: isa_runtime::bundle::StreamError| Error::Failed(format!("{name}: {e}"));
         let program = isa_runtime::bundle::Program::from_json(bundles, &text).map_err(failed)?;
-        let listing = target.disassemble_bundles(&program, dialect).map_err(failed)?;
+        let mut listing = target.disassemble_bundles(&program, dialect).map_err(failed)?;
+        // The tables the data sections fill (`.constants`), after the bundles.
+        if let Some(d) = target.dialects().get(dialect) {
+            let tables = isa_runtime::table::listing(&text, d, target.tables())
+                .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+            listing.push_str(&tables);
+        }
         out_write(&listing)?;
         return Ok(Outcome::Success);
     }

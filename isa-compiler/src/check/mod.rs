@@ -21,6 +21,7 @@ mod rules;
 mod schedule;
 mod semantics;
 mod syntax;
+mod tables;
 mod types;
 
 use crate::ast::{self, Span};
@@ -108,6 +109,7 @@ impl Checker {
             summaries: Vec::new(),
             parts_low_first: false,
             bundles: None,
+            tables: Vec::new(),
         };
         let targets: Vec<&ast::Target> = file
             .items
@@ -132,6 +134,7 @@ impl Checker {
         layouts::check(self, file, &mut t);
         abi::check(self, file, &mut t);
         bundles::extract(self, file, &mut t);
+        tables::extract(self, file, &mut t);
         ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &origins, &mut t);
@@ -276,7 +279,7 @@ impl Checker {
             match (s.name.name.as_str(), first) {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 // Resolved with the layouts and formats.
-                ("root" | "schedule" | "program_end" | "summary" | "stream" | "bundle", _) => {}
+                ("root" | "schedule" | "program_end" | "summary" | "stream" | "bundle" | "table", _) => {}
                 ("part_order", Some(ast::SettingValue::Name(v, _))) => match v.name.as_str() {
                     "high_first" => t.parts_low_first = false,
                     "low_first" => t.parts_low_first = true,

@@ -16,3 +16,4 @@ mod rustdoc;
 mod scaling;
 mod summaries;
 mod synthetic;
+mod word_tables;

@@ -29,6 +29,7 @@ mod sph_reserved;
 mod sph_roundtrip;
 mod sph_validate;
 mod statements_directives;
+mod tegra_constants;
 mod tegra_fs_programs;
 mod tegra_fs_roundtrip;
 mod tegra_linker_programs;

@@ -508,6 +508,7 @@ pub fn generate(m: &Model) -> TokenStream {
         None => quote!(),
     };
     let bundles = bundles(t);
+    let word_tables = word_tables(t);
     // Values over a whole program, and the order a wide word's parts are uploaded in.
     let summaries = if t.summaries.is_empty() {
         quote!()
@@ -616,6 +617,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #program_end
             #bundles
             #summaries
+            #word_tables
             #parts_low_first
             #lengths
         }
@@ -727,6 +729,52 @@ fn dialect_enum(m: &Model, target: &Ident) -> TokenStream {
                 let i = isa_runtime::target::find_dialect(<#target as isa_runtime::target::Isa>::NAME, DIALECTS, name)?;
                 Ok(Dialect::ALL[i])
             }
+        }
+    }
+}
+
+/// `fn tables()` of a target whose data sections fill tables of words.
+fn word_tables(t: &ir::Target) -> TokenStream {
+    if t.tables.is_empty() {
+        return quote!();
+    }
+    let number = |k: &crate::ir::NumberKind| match *k {
+        crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
+            let (sign, exponent, mantissa) = (lit(sign.into()), lit(exponent.into()), lit(mantissa.into()));
+            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
+            quote!(isa_runtime::table::Number::Float(isa_runtime::number::FloatFormat {
+                sign: #sign, exponent: #exponent, mantissa: #mantissa, bias: #bias, specials: #specials,
+                truncate: #truncate
+            }))
+        }
+        crate::ir::NumberKind::Fixed { width, fraction, signed } => {
+            let (width, fraction) = (lit(width.into()), lit(fraction.into()));
+            quote!(isa_runtime::table::Number::Fixed(isa_runtime::number::FixedFormat {
+                width: #width, fraction: #fraction, signed: #signed
+            }))
+        }
+    };
+    let items = t.tables.iter().map(|table| {
+        let parts = table.parts.iter().map(|p| {
+            let (name, word, lsb, bits) = (&p.name, lit(p.word.into()), lit(p.lsb.into()), lit(p.bits.into()));
+            let number = match &p.number {
+                Some(k) => {
+                    let n = number(k);
+                    quote!(Some(#n))
+                }
+                None => quote!(None),
+            };
+            quote!(isa_runtime::table::Part { name: #name, word: #word, lsb: #lsb, bits: #bits, number: #number })
+        });
+        let (name, section, entries, words) =
+            (&table.name, &table.section, lit(table.entries.into()), lit(table.words.into()));
+        quote!(isa_runtime::table::Table {
+            name: #name, section: #section, entries: #entries, words: #words, parts: &[#(#parts),*]
+        })
+    });
+    quote! {
+        fn tables() -> &'static [isa_runtime::table::Table] {
+            &[#(#items),*]
         }
     }
 }
