@@ -12,7 +12,7 @@
 //! comment on the next line, so texts and words are collected apart and matched by position.
 
 use crate::words::parse_hex;
-use isa_runtime::schedule::Schedule;
+use isa_runtime::bundle::Schedule;
 use isa_runtime::target::slot_text;
 
 /// The instruction text after a line's `/*0008*/` address comment, or `None` when the line is

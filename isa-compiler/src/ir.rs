@@ -65,8 +65,6 @@ pub struct Target {
     pub semantics: Option<Semantics>,
     /// The layout a data target is made of (`root Sph`): tools decode and encode it.
     pub root: Option<LayoutId>,
-    /// Scheduling control words between instructions, if the target has them.
-    pub schedule: Option<Schedule>,
     /// A one-bit field the assembler sets on a program's last instruction (grate's
     /// end-of-program bit): its name; the formats without it are left alone.
     pub program_end: Option<String>,
@@ -75,8 +73,9 @@ pub struct Target {
     /// A wide word's 32-bit parts are uploaded least significant first (`part_order
     /// low_first`), not most significant first.
     pub parts_low_first: bool,
-    /// Programs of several word streams written as bundles of units, if the target's are.
-    pub bundles: Option<Bundles>,
+    /// Words that travel beside the instructions (`stream` and `bundle` settings): streams
+    /// filled by bundles, or control words interleaved with the instructions.
+    pub streams: Option<Streams>,
     /// Tables of 32-bit words the program's data sections fill (`table` settings).
     pub tables: Vec<Table>,
 }
@@ -125,32 +124,57 @@ pub struct Summary {
     pub least: u64,
 }
 
-/// How a target's programs are bundled: the word streams and the units a bundle holds.
+/// Words that travel beside the instructions: the target's `stream` settings and the
+/// `bundle` that writes them. A program is either bundles (`bundle`: each statement fills
+/// several streams, some computed from what it holds; Tegra's fragment `EXEC`) or
+/// instructions grouped by a count, each group behind a control word computed from the slots
+/// its instructions give (a stream with `every N`; Maxwell's scheduling words).
 #[derive(Debug, Clone)]
-pub struct Bundles {
-    /// The word that starts a bundle (`EXEC`).
-    pub keyword: String,
+pub struct Streams {
     /// The streams, in the order they are listed.
     pub streams: Vec<Stream>,
+    /// How statements fill the streams, when programs are written as bundles.
+    pub bundle: Option<Bundle>,
+}
+
+/// How a bundle is written: its keyword, units and header settings.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// The word that starts a bundle (`EXEC`).
+    pub keyword: String,
     /// The units, in the order a bundle writes them.
     pub units: Vec<BundleUnit>,
     /// Names of the header settings (`name = N` outside the bundles).
     pub header: Vec<String>,
 }
 
-/// One word stream of a bundled program.
+/// One word stream of a program.
 #[derive(Debug, Clone)]
 pub struct Stream {
     /// Its name.
     pub name: String,
-    /// Bits per word, a multiple of 32.
+    /// Bits per word, a multiple of 32 (an interleaved stream's: the instruction word's).
     pub bits: u32,
     /// The formats its words are read and printed with.
     pub formats: Vec<FormatId>,
     /// The word an absent entry is.
     pub reset: u128,
-    /// A computed stream's word format and its computed fields.
-    pub computed: Option<(FormatId, Vec<ComputedField>)>,
+    /// How its words are computed, if they are.
+    pub computed: Option<Computed>,
+}
+
+/// How a computed stream's words come about.
+#[derive(Debug, Clone)]
+pub enum Computed {
+    /// One word of `format` per bundle, whose `fields` count what the bundle holds.
+    Counts {
+        /// The word's format.
+        format: FormatId,
+        /// Its computed fields.
+        fields: Vec<ComputedField>,
+    },
+    /// One word before every `slots.every` instructions, in the instruction stream itself.
+    Slots(Slots),
 }
 
 /// A field of a computed stream's word and what it counts.
@@ -209,14 +233,15 @@ pub struct Dialect {
     pub label_prefixes: Vec<String>,
 }
 
-/// Scheduling control words: one before every `slots` instructions, slot `i` of it (a
-/// `slot.width`-bit value at bit `slot.width * i`) scheduling instruction `i` of the group.
+/// An interleaved stream's words (`every 3; slot sched_slot; pad 0x...`): one before every
+/// `every` instructions, its slot `i` (a `slot.width`-bit value at bit `slot.width * i`) given
+/// by the group's instruction `i` (Maxwell's scheduling control word).
 #[derive(Debug, Clone)]
-pub struct Schedule {
+pub struct Slots {
     /// The slot's fields, syntax and width (a format that is not an instruction).
     pub slot: Format,
-    /// Instructions per control word.
-    pub slots: u32,
+    /// Instructions (slots) per control word.
+    pub every: u32,
     /// The instruction word that fills the last group.
     pub pad: u128,
 }
@@ -602,6 +627,20 @@ impl Target {
     /// Property `id`.
     pub fn property(&self, id: PropertyId) -> &Property {
         &self.properties[id.0]
+    }
+
+    /// The control words interleaved with the instructions, if the target has them.
+    pub fn interleaved(&self) -> Option<&Slots> {
+        self.streams.as_ref()?.streams.iter().find_map(|s| match &s.computed {
+            Some(Computed::Slots(slots)) => Some(slots),
+            _ => None,
+        })
+    }
+
+    /// The streams and the bundle that fills them, when programs are written as bundles.
+    pub fn bundled(&self) -> Option<(&[Stream], &Bundle)> {
+        let s = self.streams.as_ref()?;
+        Some((s.streams.as_slice(), s.bundle.as_ref()?))
     }
 
     /// Whether instructions differ in length (encodings up to the word differ in width, or

@@ -395,6 +395,6 @@ fn collect_reserved(
 }
 
 /// The raw bits of a scheduling slot when every field has its default (0 without one).
-pub fn default_slot(s: &ir::Schedule) -> u64 {
+pub fn default_slot(s: &ir::Slots) -> u64 {
     default_word(&s.slot) as u64
 }

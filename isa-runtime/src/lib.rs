@@ -19,8 +19,8 @@
 //! - [`abi`]: ABI layouts (registers and uniform slots placed from run-time parameters) and
 //!   [`abi::AbiLayout`], their object-safe face;
 //! - [`program`]: program-rule violations reported by validators;
-//! - [`schedule`]: programs of instruction groups behind scheduling control words;
-//! - [`bundle`]: programs of several word streams written as bundles of units (VLIW packets);
+//! - [`bundle`]: words that travel beside the instructions: programs of several word streams
+//!   written as bundles of units (VLIW packets), or instruction groups behind control words;
 //! - [`interp`]: the trap type of generated interpreters;
 //! - [`arith`]: IEEE arithmetic in every rounding mode, float16, special functions and byte
 //!   lanes, for the builtins of generated interpreters.
@@ -44,7 +44,6 @@ pub mod layout;
 pub mod number;
 pub mod print;
 pub mod program;
-pub mod schedule;
 pub mod syntax;
 pub mod table;
 pub mod target;

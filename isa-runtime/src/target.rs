@@ -4,12 +4,12 @@
 //! Generated code implements [`Isa`] for a unit struct per target; [`Target`] is the
 //! object-safe face of it, so the `isa` command handles every target without matching on them.
 
+use crate::bundle::{self, Schedule};
 use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
 use crate::expr::{self, Names};
 use crate::format::{Format, Length};
 use crate::print::Stop;
 use crate::program::Violation;
-use crate::schedule::{self, Schedule};
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
@@ -126,7 +126,8 @@ pub trait Isa: Sync + 'static {
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;
     /// Runs the per-instruction constraints and program rules of the spec.
     fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
-    /// The scheduling control words of the target's programs, if it has them.
+    /// The scheduling control words of the target's programs (its interleaved stream), if it
+    /// has them. A target has these or [`Isa::bundles`], never both.
     fn schedule() -> Option<&'static Schedule> {
         None
     }
@@ -135,7 +136,8 @@ pub trait Isa: Sync + 'static {
     fn program_end() -> &'static [u128] {
         &[]
     }
-    /// How the target's programs are bundled into several word streams, if they are.
+    /// How the target's programs are bundled into several word streams, if they are (its
+    /// other kind of streams, beside [`Isa::schedule`]).
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
         None
     }
@@ -736,7 +738,7 @@ pub fn assemble_files<T: Isa>(
         finish_program::<T>(core::slice::from_mut(last));
     }
     let words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
-    Some(schedule::pack_program::<T>(&words))
+    Some(bundle::pack_program::<T>(&words))
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -966,7 +968,7 @@ fn assemble_lines<T: Isa, X>(
         statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
     };
     let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
-    let scheduled = |k: usize| schedule::address::<T>(k);
+    let scheduled = |k: usize| bundle::address::<T>(k);
     let layout = directives::Layout {
         word_bytes,
         scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
@@ -1114,7 +1116,7 @@ fn assemble_lines<T: Isa, X>(
                         fail(err, program.text(&at.line));
                     }
                 }
-                let pc = if T::schedule().is_some() { schedule::address::<T>(index) } else { bytes };
+                let pc = if T::schedule().is_some() { bundle::address::<T>(index) } else { bytes };
                 index += 1;
                 bytes += word_bytes;
                 let code = text.as_str();
@@ -1691,7 +1693,7 @@ impl<T: Isa> Target for T {
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =
-            schedule::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
+            bundle::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
         Ok(T::check_program(&program))
     }
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line> {

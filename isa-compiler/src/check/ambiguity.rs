@@ -4,13 +4,20 @@
 use super::Checker;
 use crate::ir;
 
-/// `slot` names the scheduling slot format, which is not an instruction.
-pub fn check(cx: &mut Checker, t: &ir::Target, slot: Option<&str>) {
-    let is_insn = |f: &&ir::Format| Some(f.name.as_str()) != slot;
+/// `slot` is the format of an interleaved stream's slots, which is not an instruction.
+pub fn check(cx: &mut Checker, t: &ir::Target, slot: Option<ir::FormatId>) {
     // A bundled program's words are read per stream: only formats of one stream can be confused.
-    let groups: Vec<Vec<&ir::Format>> = match &t.bundles {
-        Some(b) => b.streams.iter().map(|s| s.formats.iter().map(|f| &t.formats[f.0]).collect()).collect(),
-        None => vec![t.formats.iter().filter(is_insn).collect()],
+    let groups: Vec<Vec<&ir::Format>> = match t.bundled() {
+        Some((streams, _)) => {
+            streams.iter().map(|s| s.formats.iter().map(|f| &t.formats[f.0]).collect()).collect()
+        }
+        None => vec![t
+            .formats
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(ir::FormatId(*i)) != slot)
+            .map(|(_, f)| f)
+            .collect()],
     };
     for formats in &groups {
         check_group(cx, t, formats);

@@ -11,15 +11,14 @@
 
 mod abi;
 mod ambiguity;
-mod bundles;
 mod cond;
 mod families;
 mod fields;
 mod layouts;
 mod names;
 mod rules;
-mod schedule;
 mod semantics;
+mod streams;
 mod syntax;
 mod tables;
 mod types;
@@ -104,11 +103,10 @@ impl Checker {
             rules: Vec::new(),
             semantics: None,
             root: None,
-            schedule: None,
             program_end: None,
             summaries: Vec::new(),
             parts_low_first: false,
-            bundles: None,
+            streams: None,
             tables: Vec::new(),
         };
         let targets: Vec<&ast::Target> = file
@@ -133,17 +131,20 @@ impl Checker {
         let origins = fields::layouts_and_formats(self, file, &mut t);
         layouts::check(self, file, &mut t);
         abi::check(self, file, &mut t);
-        bundles::extract(self, file, &mut t);
+        let interleaved = streams::extract(self, file, &origins, &mut t);
         tables::extract(self, file, &mut t);
-        ambiguity::check(self, &t, schedule::slot_name(file).as_deref());
+        // The slot format is no instruction, also when the stream naming it has mistakes.
+        let slot_name = streams::slot_name(file);
+        let slot = t.formats.iter().position(|f| Some(&f.name) == slot_name.as_ref()).map(ir::FormatId);
+        ambiguity::check(self, &t, slot);
         rules::properties(self, file, &mut t);
         syntax::lower_all(self, file, &origins, &mut t);
         rules::lower(self, file, &origins, &mut t);
         semantics::lower(self, file, &origins, &mut t);
-        schedule::extract(self, file, &origins, &mut t);
+        streams::finish(interleaved, &mut t);
         self.program_end(file, &mut t);
         self.summaries(file, &mut t);
-        self.variable_length(&t, schedule::slot_name(file).as_deref());
+        self.variable_length(&t, slot_name.as_deref());
         t
     }
 
@@ -151,7 +152,7 @@ impl Checker {
     /// each length a whole number of bytes, the first bytes the low bits (the decoder finds
     /// the opcode and the length there before it knows how much to read).
     fn variable_length(&mut self, t: &ir::Target, slot: Option<&str>) {
-        // A slot the schedule setting could not take is still among the formats.
+        // A slot format the interleaved stream could not take is still among the formats.
         if !t.variable_length() || t.formats.iter().any(|f| Some(f.name.as_str()) == slot) {
             return;
         }
@@ -177,7 +178,7 @@ impl Checker {
                 )
                 .note("a variable-length program is read from its first byte, the word's lowest");
             }
-            if t.schedule.is_some() {
+            if t.interleaved().is_some() {
                 self.error(f.span, "scheduling control words need instructions of one length");
             }
         }

@@ -16,9 +16,10 @@ fn a_good_bundle_checks() {
     let source = spec("", "");
     let t = isa_compiler::check_source(&source)
         .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("b.isa", &source, &d)));
-    let b = t.bundles.expect("bundled");
+    let (streams, b) = t.bundled().expect("bundled");
     assert_eq!(b.keyword, "B");
-    assert_eq!(b.streams.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["head", "alu"]);
+    assert_eq!(streams.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["head", "alu"]);
+    assert!(t.interleaved().is_none());
     assert_eq!(b.units[0].max, Some(2));
 }
 
@@ -42,4 +43,59 @@ fn bundle_mistakes_are_located() {
     assert!(d.contains("no computed stream counts the unit `M:`"), "{d}");
     let d = diagnose(&spec("", "        unit alu { label \"A:\" }\n"));
     assert!(d.contains("two units of stream `alu`"), "{d}");
+}
+
+/// A target whose control word comes before every `every` instructions, with `extra` settings
+/// added to the target.
+fn interleaved(every: &str, extra: &str) -> String {
+    format!(
+        "target t {{\n    word 64\n    dialect asm\n    stream control {{ every {every}; slot slot; pad 0x5000000000000000 }}\n{extra}}}\nformat slot : 21 {{\n    stall: u4 @ 3:0\n    unused @ 20:4\n    syntax asm {{ \"[\" {{stall}} \"]\" }}\n}}\nformat nop {{\n    op: u8 @ 63:56 is 0x50\n    unused @ 55:0\n    syntax asm {{ \"nop\" }}\n}}\n"
+    )
+}
+
+/// An interleaved stream is the one stream of its target; the slot format leaves the
+/// instructions.
+#[test]
+fn an_interleaved_stream_checks() {
+    let source = interleaved("3", "");
+    let t = isa_compiler::check_source(&source)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &source, &d)));
+    let s = t.interleaved().expect("interleaved");
+    assert_eq!((s.slot.name.as_str(), s.slot.width, s.every, s.pad), ("slot", 21, 3, 0x5000000000000000));
+    assert_eq!(t.formats.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["nop"]);
+    assert!(t.bundled().is_none());
+    assert_eq!(t.streams.as_ref().map(|s| s.streams[0].bits), Some(64));
+}
+
+/// Grouping by a count and writing bundles are one mechanism's two kinds: a target declaring
+/// both is an error at each other stream and at the bundle, pointing at the interleaved one.
+#[test]
+fn an_interleaved_stream_and_bundles_are_not_both() {
+    let extra = "    stream alu { bits 64; formats nop }\n    bundle b { keyword \"B\"; unit alu { label \"A:\" } }\n";
+    let d = diagnose(&interleaved("3", extra));
+    assert_eq!(
+        d.matches("a program is either instructions grouped behind control words or bundles, not both")
+            .count(),
+        2,
+        "{d}"
+    );
+    assert!(d.contains("bad.isa:5:5"), "{d}");
+    assert!(d.contains("bad.isa:6:5"), "{d}");
+    assert!(d.contains("the instructions are grouped here (`every`)"), "{d}");
+}
+
+/// The former `schedule` setting is told how it is spelled now; interleaved settings on a
+/// bundled stream and bundle settings on an interleaved one are errors.
+#[test]
+fn interleaved_stream_mistakes_are_located() {
+    let d = diagnose(&interleaved("3", "    schedule slot { slots 3 pad 0x5000000000000000 }\n"));
+    assert!(d.contains("`schedule` is a stream interleaved with the instructions"), "{d}");
+    assert!(d.contains("bad.isa:5:5"), "{d}");
+    let d = diagnose(&interleaved("4", ""));
+    assert!(d.contains("`every N` must fit N slots of 21 bits in the 64-bit control word"), "{d}");
+    let d = diagnose(&interleaved("3; reset 0x0; bits 32", ""));
+    assert!(d.contains("`reset` is not a setting of an interleaved stream"), "{d}");
+    assert!(d.contains("an interleaved stream's words are the 64-bit instruction words"), "{d}");
+    let d = diagnose(&spec("    stream mem { bits 32; slot add }\n", ""));
+    assert!(d.contains("`slot` belongs to an interleaved stream"), "{d}");
 }

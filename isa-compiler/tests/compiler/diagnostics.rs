@@ -123,8 +123,9 @@ fn unknown_path_in_a_layout_constraint() {
 }
 
 #[test]
-fn schedule_setting_mistakes() {
-    let source = "target t {\n    word 64\n    dialect asm\n    schedule slot { slots 4 pad 0x1 }\n}\n\
+fn interleaved_stream_mistakes() {
+    let source =
+        "target t {\n    word 64\n    dialect asm\n    stream control { every 4; slot slot; pad 0x1 }\n}\n\
         format slot : 21 {\n    stall: u4 @ 3:0\n    syntax asm { {stall} }\n}\n\
         format nop {\n    op: u8 @ 63:56 is 0x50\n    syntax asm { \"nop\" }\n}\n";
     insta::assert_snapshot!(diagnose(source));

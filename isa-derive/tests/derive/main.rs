@@ -2,6 +2,7 @@
 //! every generated target): run one module with `cargo test -p isa-derive --test derive <module>`.
 
 mod bundles;
+mod interleaved;
 mod placement;
 mod random_specs;
 mod target;

@@ -328,11 +328,11 @@ impl<'a> Model<'a> {
 
     /// The scheduling control word, when the target has one.
     fn schedule(&self) -> Option<Schedule> {
-        let sch = self.t.schedule.as_ref()?;
+        let sch = self.t.interleaved()?;
         Some(Schedule {
-            slots: sch.slots,
+            slots: sch.every,
             width: sch.slot.width,
-            last: sch.slot.width * sch.slots,
+            last: sch.slot.width * sch.every,
             pad: format!("{:#x}", sch.pad),
             default: format!("{:#x}", placement::default_slot(sch)),
             slot: self.format(&sch.slot, &format!("slot-{}", slug(&sch.slot.name))),
@@ -341,14 +341,13 @@ impl<'a> Model<'a> {
 
     /// The streams and bundle units, when the target's programs are bundles.
     fn bundles(&self) -> Option<Bundles> {
-        let b = self.t.bundles.as_ref()?;
+        let (all, b) = self.t.bundled()?;
         let format = |f: &ir::FormatId| code(&self.t.formats[f.0].name);
-        let streams = b
-            .streams
+        let streams = all
             .iter()
             .map(|s| {
                 let words = match &s.computed {
-                    Some((f, fields)) => {
+                    Some(ir::Computed::Counts { format: f, fields }) => {
                         let fields: Vec<String> = fields
                             .iter()
                             .map(|c| {
@@ -361,8 +360,10 @@ impl<'a> Model<'a> {
                             .collect();
                         format!("computed {}: {}", format(f), fields.join(", "))
                     }
-                    None if s.formats.is_empty() => "hex".to_string(),
-                    None => s.formats.iter().map(format).collect::<Vec<_>>().join(", "),
+                    Some(ir::Computed::Slots(_)) | None if s.formats.is_empty() => "hex".to_string(),
+                    Some(ir::Computed::Slots(_)) | None => {
+                        s.formats.iter().map(format).collect::<Vec<_>>().join(", ")
+                    }
                 };
                 [
                     code(&s.name),
@@ -387,7 +388,7 @@ impl<'a> Model<'a> {
                     }
                     slots.join(", ")
                 };
-                [code(&u.label), code(&b.streams[u.stream].name), count, slots]
+                [code(&u.label), code(&all[u.stream].name), count, slots]
             })
             .collect();
         let header = if b.header.is_empty() {

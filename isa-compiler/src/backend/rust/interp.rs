@@ -756,7 +756,7 @@ pub fn generate(m: &Model) -> TokenStream {
             /// Whether the program has ended (the spec's `done`), or `pc` is just past its
             /// last instruction.
             pub fn halted(&self, program: &[Instruction]) -> bool {
-                #done_check isa_runtime::schedule::index::<#target>(self.state.pc as u64) == program.len()
+                #done_check isa_runtime::bundle::index::<#target>(self.state.pc as u64) == program.len()
             }
 
             /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
@@ -766,12 +766,12 @@ pub fn generate(m: &Model) -> TokenStream {
                     return Ok(false);
                 }
                 let pc = self.state.pc;
-                let index = isa_runtime::schedule::index::<#target>(pc as u64);
+                let index = isa_runtime::bundle::index::<#target>(pc as u64);
                 let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
                 self.execute(&insn)?;
                 // The next instruction's address (past a control word, where the target has them).
                 if self.state.pc == pc {
-                    self.state.pc = isa_runtime::schedule::address::<#target>(index + 1) as _;
+                    self.state.pc = isa_runtime::bundle::address::<#target>(index + 1) as _;
                 }
                 #step_fn
                 Ok(!self.halted(program))

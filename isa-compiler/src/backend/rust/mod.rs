@@ -8,7 +8,8 @@
 //!   the `Isa` implementation;
 //! - `printer`: compiled printers, one per encoding and dialect, writing typed instructions;
 //! - `validate`: properties, constraints and program rules;
-//! - `schedule`: scheduling control words and whole-program decode and encode;
+//! - `streams`: words beside the instructions: bundles' streams, or control words and
+//!   whole-program decode and encode;
 //! - `interp`: the interpreter skeleton.
 
 mod abi;
@@ -21,7 +22,7 @@ pub mod layouts;
 mod model;
 mod names;
 mod printer;
-mod schedule;
+mod streams;
 mod tables;
 mod validate;
 
@@ -66,8 +67,8 @@ pub fn generate_from(t: &ir::Target, source: &str) -> String {
         let printer = printer::generate(&m);
         let validate = validate::generate(&m);
         let interp = interp::generate(&m);
-        let schedule = schedule::generate(&m);
-        quote!(#formats #instruction #tables #printer #validate #interp #schedule)
+        let streams = streams::generate(&m);
+        quote!(#formats #instruction #tables #printer #validate #interp #streams)
     };
     let file = quote! {
         #[allow(unused_imports)]

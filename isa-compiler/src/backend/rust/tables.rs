@@ -204,7 +204,7 @@ pub(super) fn table_entries(e: &ir::Enum, d: usize) -> Vec<TableEntry> {
 
 fn tables(m: &Model) -> TokenStream {
     let mut out = TokenStream::new();
-    for (ei, d) in used_tables(m.t.formats.iter().chain(m.t.schedule.as_ref().map(|s| &s.slot)), false) {
+    for (ei, d) in used_tables(m.t.formats.iter().chain(m.t.interleaved().map(|s| &s.slot)), false) {
         let e = &m.t.enums[ei];
         let id = table_ident(m, ir::EnumId(ei), d);
         let name = &e.name;
@@ -458,15 +458,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let le = t.little_endian;
     let word_ty = &m.word_ty;
     let target_doc = format!(" The `{}` target: {}.", t.name, t.title);
-    let schedule = if t.schedule.is_some() {
-        quote! {
-            fn schedule() -> Option<&'static isa_runtime::schedule::Schedule> {
-                Some(&SCHEDULE)
-            }
-        }
-    } else {
-        quote!()
-    };
+    let streams = super::streams::isa_methods(t);
     // A 128-bit target's words are the runtime's: nothing to narrow or widen.
     // Words of 65 to 128 bits are all `u128`.
     let runtime_word = word_ty.to_string() == "u128";
@@ -507,7 +499,6 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(),
     };
-    let bundles = bundles(t);
     let word_tables = word_tables(t);
     // Values over a whole program, and the order a wide word's parts are uploaded in.
     let summaries = if t.summaries.is_empty() {
@@ -613,9 +604,8 @@ pub fn generate(m: &Model) -> TokenStream {
                 }
             }
 
-            #schedule
+            #streams
             #program_end
-            #bundles
             #summaries
             #word_tables
             #parts_low_first
@@ -775,78 +765,6 @@ fn word_tables(t: &ir::Target) -> TokenStream {
     quote! {
         fn tables() -> &'static [isa_runtime::table::Table] {
             &[#(#items),*]
-        }
-    }
-}
-
-/// `fn bundles()` of a bundled target: its streams and units as runtime statics.
-fn bundles(t: &ir::Target) -> TokenStream {
-    let Some(b) = &t.bundles else { return quote!() };
-    let low_first = t.parts_low_first;
-    let streams = b.streams.iter().map(|s| {
-        let name = &s.name;
-        let bits = s.bits;
-        let formats = s.formats.iter().map(|f| f.0);
-        let reset = lit(s.reset);
-        let computed = match &s.computed {
-            Some((format, fields)) => {
-                let format = format.0;
-                let fields = fields.iter().map(|c| {
-                    let (field, unit) = (&c.field, c.unit);
-                    let measure = match c.measure {
-                        isa_runtime::bundle::Measure::Count => quote!(Count),
-                        isa_runtime::bundle::Measure::First => quote!(First),
-                    };
-                    quote!(isa_runtime::bundle::Computed {
-                        field: #field,
-                        measure: isa_runtime::bundle::Measure::#measure,
-                        unit: #unit,
-                    })
-                });
-                quote!(Some((#format, &[#(#fields),*])))
-            }
-            None => quote!(None),
-        };
-        quote!(isa_runtime::bundle::Stream {
-            name: #name,
-            bits: #bits,
-            formats: &[#(#formats),*],
-            reset: #reset,
-            computed: #computed,
-            low_first: #low_first,
-        })
-    });
-    let units = b.units.iter().map(|u| {
-        let label = &u.label;
-        let stream = u.stream;
-        let max = match u.max {
-            Some(m) => quote!(Some(#m)),
-            None => quote!(None),
-        };
-        let slots = &u.slots;
-        let alternatives = u.alternatives.iter().map(|(slot, f)| {
-            let f = f.0;
-            quote!((#slot, #f))
-        });
-        quote!(isa_runtime::bundle::Unit {
-            label: #label,
-            stream: #stream,
-            max: #max,
-            slots: &[#(#slots),*],
-            alternatives: &[#(#alternatives),*],
-        })
-    });
-    let keyword = &b.keyword;
-    let header = &b.header;
-    quote! {
-        fn bundles() -> Option<&'static isa_runtime::bundle::Bundles> {
-            static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
-                keyword: #keyword,
-                streams: &[#(#streams),*],
-                units: &[#(#units),*],
-                header: &[#(#header),*],
-            };
-            Some(&BUNDLES)
         }
     }
 }

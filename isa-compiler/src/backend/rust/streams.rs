@@ -1,0 +1,152 @@
+//! Words that travel beside the instructions, as runtime statics: a bundled target's streams
+//! and units (`Isa::bundles`), or an interleaved stream's slot (its typed struct and
+//! description), the `SCHEDULE` the runtime groups programs with (`Isa::schedule`), and typed
+//! whole-program decode and encode.
+
+use super::model::{hex, lit, Model};
+use super::names::{camel, upper};
+use super::{formats, tables};
+use crate::ir;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Rust items for the target's interleaved stream (nothing when it has none).
+pub fn generate(m: &Model) -> TokenStream {
+    let Some(s) = m.t.interleaved() else { return TokenStream::new() };
+    let slot = format_ident!("{}", camel(&s.slot.name));
+    let def = formats::format_def(m, slot.clone(), &s.slot);
+    let statics = tables::format_statics(m, &s.slot);
+    let format_id = format_ident!("{}_FORMAT", upper(&s.slot.name));
+    let (slots, width) = (lit(s.every as u128), lit(s.slot.width as u128));
+    let pad = hex(s.pad);
+    let default_slot = hex(u128::from(crate::placement::default_slot(s)));
+    let word_ty = &m.word_ty;
+    let target = format_ident!("{}", camel(&m.t.name));
+    // Slot bits are a `u64`; a narrower word type needs a cast.
+    let raw = if word_ty.to_string() == "u64" { quote!(raw) } else { quote!(raw as #word_ty) };
+    let doc = format!(
+        " Programs are groups of one control word and {} instructions; slot i of the control word (bits {}i..{}i+{}) is a `{}` scheduling instruction i.",
+        s.every, s.slot.width, s.slot.width, s.slot.width - 1, slot
+    );
+    quote! {
+        #def
+        #statics
+
+        #[doc = #doc]
+        pub static SCHEDULE: isa_runtime::bundle::Schedule = isa_runtime::bundle::Schedule {
+            slot: &#format_id,
+            slots: #slots,
+            slot_bits: #width,
+            pad: #pad,
+            default_slot: #default_slot,
+            check: |raw| #slot::from_word(#raw).map(|_| ()),
+        };
+
+        /// Decodes a whole program (control words and instructions): each instruction with its
+        /// scheduling slot. Errors carry the index of the word.
+        #[allow(clippy::unnecessary_cast)]
+        pub fn decode_program(words: &[#word_ty]) -> Result<Vec<(#slot, Instruction)>, (usize, isa_runtime::DecodeError)> {
+            let words: Vec<u128> = words.iter().map(|w| u128::from(*w)).collect();
+            isa_runtime::bundle::decode_program::<#target>(&words)?
+                .into_iter()
+                .map(|s| #slot::from_word(s.slot as #word_ty).map(|slot| (slot, s.insn)).map_err(|e| (s.word, e)))
+                .collect()
+        }
+
+        /// Encodes a whole program: a control word before every group, the last group padded.
+        #[allow(clippy::unnecessary_cast, clippy::clone_on_copy)]
+        pub fn encode_program(program: &[(#slot, Instruction)]) -> Result<Vec<#word_ty>, isa_runtime::EncodeError> {
+            let mut raw = Vec::with_capacity(program.len());
+            for (slot, insn) in program {
+                raw.push((slot.to_word()? as u64, insn.clone()));
+            }
+            let words = isa_runtime::bundle::encode_program::<#target>(&raw)?;
+            Ok(words.into_iter().map(|w| w as #word_ty).collect())
+        }
+    }
+}
+
+/// The `Isa` methods describing the target's streams: `fn schedule()` of an interleaved
+/// stream, `fn bundles()` of bundles (nothing for a target without streams).
+pub fn isa_methods(t: &ir::Target) -> TokenStream {
+    if t.interleaved().is_some() {
+        return quote! {
+            fn schedule() -> Option<&'static isa_runtime::bundle::Schedule> {
+                Some(&SCHEDULE)
+            }
+        };
+    }
+    bundles(t)
+}
+
+/// `fn bundles()` of a bundled target: its streams and units as runtime statics.
+fn bundles(t: &ir::Target) -> TokenStream {
+    let Some((streams, b)) = t.bundled() else { return quote!() };
+    let low_first = t.parts_low_first;
+    let streams = streams.iter().map(|s| {
+        let name = &s.name;
+        let bits = s.bits;
+        let formats = s.formats.iter().map(|f| f.0);
+        let reset = lit(s.reset);
+        let computed = match &s.computed {
+            Some(ir::Computed::Counts { format, fields }) => {
+                let format = format.0;
+                let fields = fields.iter().map(|c| {
+                    let (field, unit) = (&c.field, c.unit);
+                    let measure = match c.measure {
+                        isa_runtime::bundle::Measure::Count => quote!(Count),
+                        isa_runtime::bundle::Measure::First => quote!(First),
+                    };
+                    quote!(isa_runtime::bundle::Computed {
+                        field: #field,
+                        measure: isa_runtime::bundle::Measure::#measure,
+                        unit: #unit,
+                    })
+                });
+                quote!(Some((#format, &[#(#fields),*])))
+            }
+            Some(ir::Computed::Slots(_)) | None => quote!(None),
+        };
+        quote!(isa_runtime::bundle::Stream {
+            name: #name,
+            bits: #bits,
+            formats: &[#(#formats),*],
+            reset: #reset,
+            computed: #computed,
+            low_first: #low_first,
+        })
+    });
+    let units = b.units.iter().map(|u| {
+        let label = &u.label;
+        let stream = u.stream;
+        let max = match u.max {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        let slots = &u.slots;
+        let alternatives = u.alternatives.iter().map(|(slot, f)| {
+            let f = f.0;
+            quote!((#slot, #f))
+        });
+        quote!(isa_runtime::bundle::Unit {
+            label: #label,
+            stream: #stream,
+            max: #max,
+            slots: &[#(#slots),*],
+            alternatives: &[#(#alternatives),*],
+        })
+    });
+    let keyword = &b.keyword;
+    let header = &b.header;
+    quote! {
+        fn bundles() -> Option<&'static isa_runtime::bundle::Bundles> {
+            static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
+                keyword: #keyword,
+                streams: &[#(#streams),*],
+                units: &[#(#units),*],
+                header: &[#(#header),*],
+            };
+            Some(&BUNDLES)
+        }
+    }
+}
