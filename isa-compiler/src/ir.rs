@@ -174,7 +174,7 @@ pub enum Computed {
         fields: Vec<ComputedField>,
     },
     /// One word before every `slots.every` instructions, in the instruction stream itself.
-    Slots(Slots),
+    Slots(Box<Slots>),
 }
 
 /// A field of a computed stream's word and what it counts.
@@ -632,7 +632,7 @@ impl Target {
     /// The control words interleaved with the instructions, if the target has them.
     pub fn interleaved(&self) -> Option<&Slots> {
         self.streams.as_ref()?.streams.iter().find_map(|s| match &s.computed {
-            Some(Computed::Slots(slots)) => Some(slots),
+            Some(Computed::Slots(slots)) => Some(&**slots),
             _ => None,
         })
     }

@@ -51,7 +51,7 @@ pub fn finish(pending: Option<Pending>, t: &mut ir::Target) {
         }
     }
     if let Some(stream) = streams.streams.first_mut() {
-        stream.computed = Some(ir::Computed::Slots(ir::Slots { slot, every: p.every, pad: p.pad }));
+        stream.computed = Some(ir::Computed::Slots(Box::new(ir::Slots { slot, every: p.every, pad: p.pad })));
     }
 }
 
