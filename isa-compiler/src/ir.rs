@@ -1242,6 +1242,9 @@ pub enum SemKind {
     Local(String),
     /// A field of the executing instruction.
     Field(FieldId),
+    /// Element `index` of an array field of the executing instruction (0, or `false`, past
+    /// its end).
+    FieldAt(FieldId, Box<SemExpr>),
     /// A state element (optionally indexed).
     State(usize, Option<Box<SemExpr>>),
     /// Unary.
