@@ -135,6 +135,11 @@ pub trait Isa: Sync + 'static {
     fn program_end() -> &'static [u128] {
         &[]
     }
+    /// The most instructions a program may hold (the `max_instructions` target setting), if
+    /// the target limits them.
+    fn max_instructions() -> Option<usize> {
+        None
+    }
     /// How the target's programs are bundled into several word streams, if they are.
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
         None
@@ -1115,9 +1120,15 @@ fn assemble_lines<T: Isa, X>(
                     }
                 }
                 let pc = if T::schedule().is_some() { schedule::address::<T>(index) } else { bytes };
+                let code = text.as_str();
+                // The first instruction past the target's limit is the error (once).
+                if T::max_instructions() == Some(index) {
+                    let skip = code.len() - code.trim_start().len();
+                    let message = alloc::format!("a program holds at most {index} instructions");
+                    fail(program.locate(e, skip, code.trim().len(), message), line);
+                }
                 index += 1;
                 bytes += word_bytes;
-                let code = text.as_str();
                 let mut error = |err: StatementError, skip: usize| {
                     fail(program.locate(e, skip + err.pos, err.length, err.message), line);
                 };

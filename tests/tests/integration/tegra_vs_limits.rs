@@ -63,3 +63,16 @@ fn one_fetch_index_per_instruction() {
         assert!(assemble_program::<TegraVs>(text, 0).is_ok(), "{text}");
     }
 }
+
+/// grate keeps 256 vertex instructions ("Over 256 vertex instructions"): the 257th is the
+/// error, at its line and column; 256 assemble.
+#[test]
+fn at_most_256_instructions() {
+    let full = "EXEC NOPv NOPs ;\n".repeat(256);
+    assert_eq!(assemble_program::<TegraVs>(&full, 0).map(|w| w.len()), Ok(256));
+    let over = format!("{full}  EXEC MOVv r0.xyzw, r1.xyzw ;\nEXEC NOPv NOPs ;\n");
+    let e = assemble_program::<TegraVs>(&over, 0).expect_err("257 instructions");
+    assert_eq!(e.len(), 1, "one error: {e:?}");
+    assert_eq!((e[0].line, e[0].column), (257, 3), "{e:?}");
+    assert!(e[0].message.contains("256"), "{}", e[0].message);
+}

@@ -507,6 +507,14 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(),
     };
+    let max_instructions = t.max_instructions.map(|n| {
+        let n = proc_macro2::Literal::usize_unsuffixed(n as usize);
+        quote! {
+            fn max_instructions() -> Option<usize> {
+                Some(#n)
+            }
+        }
+    });
     let bundles = bundles(t);
     let word_tables = word_tables(t);
     // Values over a whole program, and the order a wide word's parts are uploaded in.
@@ -615,6 +623,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
             #schedule
             #program_end
+            #max_instructions
             #bundles
             #summaries
             #word_tables
