@@ -850,7 +850,7 @@ pub fn generate(m: &Model) -> TokenStream {
         /// one method per operation, whose default bodies come from the spec's semantics.
         // Float semantics test NaN as `a == a` and ordered inequality as `a < b || a > b`, which
         // clippy would rewrite to forms that differ on NaN (and `!(a >= b)` is "less or unordered").
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments)]
         pub trait Semantics {
             #(#hooks)*
             #ops
