@@ -1601,6 +1601,9 @@ pub trait Target: Sync {
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
+    /// The most instructions a program may hold, if the target limits them
+    /// ([`Isa::max_instructions`]).
+    fn max_instructions(&self) -> Option<usize>;
     /// Prints a whole program (with each instruction's scheduling slot where the target has
     /// control words).
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line>;
@@ -1704,6 +1707,9 @@ impl<T: Isa> Target for T {
         let program: Vec<T::Instruction> =
             schedule::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
         Ok(T::check_program(&program))
+    }
+    fn max_instructions(&self) -> Option<usize> {
+        T::max_instructions()
     }
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line> {
         disassemble_program::<T>(words, dialect)
