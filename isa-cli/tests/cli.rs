@@ -1312,7 +1312,7 @@ fn tegra_fs_grate_streams_as_json_and_back() {
             r#"{"streams": {"pseq": ["00000000"], "mfu_sched": ["00000001"], "mfu": ["104e51ba", "00408102"], "#,
             r#""tex": ["00000000"], "alu_sched": ["00000001"], "alu": ["0001c0c0", "3f41f200", "0001a080", "#,
             r#""3f41f200", "00014000", "3f41f200", "00012040", "3f41f200"], "alu_complement": ["00000000"], "#,
-            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}}"#
+            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}, "constants": {}}"#
         )
     );
     let dir = scratch("tegra_fs_grate_json");
