@@ -983,23 +983,33 @@ fn disasm_streams_a_binary_program() {
 }
 
 /// Issue 14: the listing of a program read as a stream is the listing of the whole program.
-/// A Tegra vertex program of 4,097 words (one piece of 4,096 and one word): only the last word
+/// A Tegra vertex stream of 4,097 words (one piece of 4,096 and one word): only the last word
 /// carries the program-end bit, and only it reads `EXEC_END`; the 4,096th, the first piece's
 /// last, is an ordinary `EXEC` (it used to list as a raw `.word`, read as the program's end).
+/// grate's assembler keeps 256 instructions (`max_instructions`), so the stream is made of the
+/// words of a two-instruction program: its first word 4,096 times, then its last.
 #[test]
 fn disasm_pieces_list_as_the_whole_program() {
     let dir = scratch("disasm_pieces");
-    let src = dir.join("big.s");
+    let src = dir.join("two.s");
     let line = "EXEC MOVv r0.xyzw, a[0].xyzw;";
-    let text: String =
-        std::iter::once(".asm\n".to_string()).chain((0..4097).map(|_| format!("{line}\n"))).collect();
-    std::fs::write(&src, text).expect("write source");
+    std::fs::write(&src, format!(".asm\n{line}\n{line}\n")).expect("write source");
+    let two_bin = dir.join("two.bin");
+    let o = isa(&["asm", "--target", "tegra_vs", path_str(&src), "-o", path_str(&two_bin)]);
+    assert_code(&o, 0);
+    let two_hex = dir.join("two.hex");
+    let o = isa(&["asm", "--target", "tegra_vs", "--hex", path_str(&src), "-o", path_str(&two_hex)]);
+    assert_code(&o, 0);
+    let words = std::fs::read(&two_bin).expect("read words");
+    assert_eq!(words.len(), 32, "two 128-bit words");
     let bin = dir.join("big.bin");
-    let o = isa(&["asm", "--target", "tegra_vs", path_str(&src), "-o", path_str(&bin)]);
-    assert_code(&o, 0);
+    std::fs::write(&bin, [words[..16].repeat(4096), words[16..].to_vec()].concat()).expect("write words");
+    let hex_text = std::fs::read_to_string(&two_hex).expect("read hex");
+    let hex_lines: Vec<&str> = hex_text.lines().collect();
+    assert_eq!(hex_lines.len(), 2, "{hex_text}");
     let hex = dir.join("big.hex");
-    let o = isa(&["asm", "--target", "tegra_vs", "--hex", path_str(&src), "-o", path_str(&hex)]);
-    assert_code(&o, 0);
+    std::fs::write(&hex, format!("{}\n", hex_lines[0]).repeat(4096) + hex_lines[1] + "\n")
+        .expect("write hex");
     let mut expected = format!("{line}\n").repeat(4096);
     expected.push_str("EXEC_END MOVv r0.xyzw, a[0].xyzw;\n");
     for args in [vec![path_str(&bin)], vec!["--hex", path_str(&hex)]] {
@@ -1302,7 +1312,7 @@ fn tegra_fs_grate_streams_as_json_and_back() {
             r#"{"streams": {"pseq": ["00000000"], "mfu_sched": ["00000001"], "mfu": ["104e51ba", "00408102"], "#,
             r#""tex": ["00000000"], "alu_sched": ["00000001"], "alu": ["0001c0c0", "3f41f200", "0001a080", "#,
             r#""3f41f200", "00014000", "3f41f200", "00012040", "3f41f200"], "alu_complement": ["00000000"], "#,
-            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}}"#
+            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}, "constants": {}}"#
         )
     );
     let dir = scratch("tegra_fs_grate_json");

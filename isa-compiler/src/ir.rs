@@ -68,6 +68,8 @@ pub struct Target {
     /// A one-bit field the assembler sets on a program's last instruction (grate's
     /// end-of-program bit): its name; the formats without it are left alone.
     pub program_end: Option<String>,
+    /// The most instructions a program may hold (`max_instructions n`), if limited.
+    pub max_instructions: Option<u64>,
     /// Values computed over a whole program (grate's `used_tram_rows`), in declaration order.
     pub summaries: Vec<Summary>,
     /// A wide word's 32-bit parts are uploaded least significant first (`part_order
@@ -1281,6 +1283,9 @@ pub enum SemKind {
     Local(String),
     /// A field of the executing instruction.
     Field(FieldId),
+    /// Element `index` of an array field of the executing instruction (0, or `false`, past
+    /// its end).
+    FieldAt(FieldId, Box<SemExpr>),
     /// A state element (optionally indexed).
     State(usize, Option<Box<SemExpr>>),
     /// Unary.

@@ -136,6 +136,11 @@ pub trait Isa: Sync + 'static {
     fn program_end() -> &'static [u128] {
         &[]
     }
+    /// The most instructions a program may hold (the `max_instructions` target setting), if
+    /// the target limits them.
+    fn max_instructions() -> Option<usize> {
+        None
+    }
     /// How the target's programs are bundled into several word streams, if they are (its
     /// other kind of streams, beside [`Isa::schedule`]).
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
@@ -1117,9 +1122,15 @@ fn assemble_lines<T: Isa, X>(
                     }
                 }
                 let pc = if T::schedule().is_some() { bundle::address::<T>(index) } else { bytes };
+                let code = text.as_str();
+                // The first instruction past the target's limit is the error (once).
+                if T::max_instructions() == Some(index) {
+                    let skip = code.len() - code.trim_start().len();
+                    let message = alloc::format!("a program holds at most {index} instructions");
+                    fail(program.locate(e, skip, code.trim().len(), message), line);
+                }
                 index += 1;
                 bytes += word_bytes;
-                let code = text.as_str();
                 let mut error = |err: StatementError, skip: usize| {
                     fail(program.locate(e, skip + err.pos, err.length, err.message), line);
                 };
@@ -1592,6 +1603,9 @@ pub trait Target: Sync {
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
+    /// The most instructions a program may hold, if the target limits them
+    /// ([`Isa::max_instructions`]).
+    fn max_instructions(&self) -> Option<usize>;
     /// Prints a whole program (with each instruction's scheduling slot where the target has
     /// control words).
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line>;
@@ -1695,6 +1709,9 @@ impl<T: Isa> Target for T {
         let program: Vec<T::Instruction> =
             bundle::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
         Ok(T::check_program(&program))
+    }
+    fn max_instructions(&self) -> Option<usize> {
+        T::max_instructions()
     }
     fn disassemble_program(&self, words: &[u128], dialect: usize) -> Vec<Line> {
         disassemble_program::<T>(words, dialect)

@@ -104,6 +104,7 @@ impl Checker {
             semantics: None,
             root: None,
             program_end: None,
+            max_instructions: None,
             summaries: Vec::new(),
             parts_low_first: false,
             streams: None,
@@ -281,6 +282,13 @@ impl Checker {
                 ("title", Some(ast::SettingValue::Str(v, _))) => t.title = v.clone(),
                 // Resolved with the layouts and formats.
                 ("root" | "schedule" | "program_end" | "summary" | "stream" | "bundle" | "table", _) => {}
+                ("max_instructions", Some(ast::SettingValue::Int(v, sp))) => {
+                    if *v == 0 {
+                        self.error(*sp, "a program holds at least one instruction");
+                    } else {
+                        t.max_instructions = Some(*v);
+                    }
+                }
                 ("part_order", Some(ast::SettingValue::Name(v, _))) => match v.name.as_str() {
                     "high_first" => t.parts_low_first = false,
                     "low_first" => t.parts_low_first = true,

@@ -325,8 +325,23 @@ impl Lower<'_, '_> {
                         let i = self.expr(idx, Some(T::U32));
                         return ex(SemKind::State(si, Some(Box::new(i))), ty);
                     }
+                    // An element of an array field: `ra_swizzle[3 - element]`.
+                    if let Some(f) = self.format {
+                        let format = self.t.format(f);
+                        if let Some(fi) = format.fields.iter().position(|x| x.name == *n && x.array.is_some())
+                        {
+                            let field = &format.fields[fi];
+                            if field.view || field.fixed.is_some() || field.is_tag {
+                                return self
+                                    .err(base.span, format!("`{n}` is not an array of stored fields"));
+                            }
+                            let ty = if field.ty == ir::Type::Bool { T::Bool } else { T::U32 };
+                            let i = self.expr(idx, Some(T::U32));
+                            return ex(SemKind::FieldAt(ir::FieldId(fi), Box::new(i)), ty);
+                        }
+                    }
                 }
-                self.err(e.span, "only machine state arrays can be indexed")
+                self.err(e.span, "only machine state arrays and array fields can be indexed")
             }
             K::Call(name, args) => self.call(name, args, e.span, want),
             K::Unary(op, x) => {

@@ -165,7 +165,9 @@ pub fn check_words(t: &dyn Target, words: &[u128]) -> (WordCounts, Vec<String>) 
             let _ = t.disassemble(w, d, 0);
         }
     }
-    for (d, dialect) in t.dialects().iter().enumerate() {
+    // A target that limits its programs' instructions lists its words as programs within it.
+    let programs = words.chunks(t.max_instructions().unwrap_or(words.len()).max(1));
+    for (words, (d, dialect)) in programs.flat_map(|p| t.dialects().iter().enumerate().map(move |d| (p, d))) {
         let lines = t.disassemble_program(words, d);
         if dialect.raw.is_none() {
             continue;

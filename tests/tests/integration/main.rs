@@ -33,6 +33,8 @@ mod tegra_constants;
 mod tegra_fs_programs;
 mod tegra_fs_roundtrip;
 mod tegra_linker_programs;
+mod tegra_vs_interp;
+mod tegra_vs_limits;
 mod tegra_vs_programs;
 mod tegra_vs_roundtrip;
 mod vc4_directives;

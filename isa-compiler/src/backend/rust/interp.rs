@@ -188,6 +188,22 @@ impl Gen<'_> {
         }
     }
 
+    /// Element `i` of an array field; past its end, 0 or `false` (never a panic).
+    fn field_at(&self, id: ir::FieldId, i: &SemExpr) -> TokenStream {
+        let Some(f) = self.format else { return quote!(0u32) };
+        let field = f.field(id);
+        let id = self.m.field_ident(&field.name);
+        let i = self.expr(i);
+        let get = quote!(x.#id.get(#i as usize));
+        match field.ty {
+            Type::Bool => quote!(#get.copied().unwrap_or(false)),
+            Type::Enum(_) | Type::Switch { .. } => quote!(#get.map_or(0u32, |v| v.bits() as u32)),
+            Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) => {
+                quote!(#get.map_or(0u32, |v| *v as u32))
+            }
+        }
+    }
+
     fn expr(&self, e: &SemExpr) -> TokenStream {
         match &e.kind {
             SemKind::Int(v) => match e.ty {
@@ -223,6 +239,7 @@ impl Gen<'_> {
             }
             SemKind::VariantValue => quote!(v),
             SemKind::Field(fi) => self.field(*fi),
+            SemKind::FieldAt(fi, i) => self.field_at(*fi, i),
             SemKind::State(si, idx) => {
                 let elem = &self.sem.state[*si];
                 let name = ident(&elem.name);
@@ -506,6 +523,7 @@ fn traps(e: &SemExpr) -> bool {
         SemKind::If(c, a, b) => traps(c) || traps(a) || traps(b),
         SemKind::Match(s, arms) => traps(s) || arms.iter().any(|(_, b)| block_traps(b)),
         SemKind::State(_, i) => i.as_deref().is_some_and(traps),
+        SemKind::FieldAt(_, i) => traps(i),
         SemKind::Int(_)
         | SemKind::Float(_)
         | SemKind::Bool(_)
@@ -526,7 +544,7 @@ fn calls_machine(e: &SemExpr) -> bool {
         // The SIMD builtins switch the executing element.
         SemKind::Builtin(Builtin::InElement | Builtin::All | Builtin::Any, _) => true,
         SemKind::Builtin(_, xs) => xs.iter().any(calls_machine),
-        SemKind::State(_, Some(i)) => calls_machine(i),
+        SemKind::State(_, Some(i)) | SemKind::FieldAt(_, i) => calls_machine(i),
         SemKind::Match(..) => true,
         SemKind::Int(_)
         | SemKind::Float(_)
@@ -832,7 +850,7 @@ pub fn generate(m: &Model) -> TokenStream {
         /// one method per operation, whose default bodies come from the spec's semantics.
         // Float semantics test NaN as `a == a` and ordered inequality as `a < b || a > b`, which
         // clippy would rewrite to forms that differ on NaN (and `!(a >= b)` is "less or unordered").
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments)]
         pub trait Semantics {
             #(#hooks)*
             #ops

@@ -499,6 +499,14 @@ pub fn generate(m: &Model) -> TokenStream {
         }
         None => quote!(),
     };
+    let max_instructions = t.max_instructions.map(|n| {
+        let n = proc_macro2::Literal::usize_unsuffixed(n as usize);
+        quote! {
+            fn max_instructions() -> Option<usize> {
+                Some(#n)
+            }
+        }
+    });
     let word_tables = word_tables(t);
     // Values over a whole program, and the order a wide word's parts are uploaded in.
     let summaries = if t.summaries.is_empty() {
@@ -606,6 +614,7 @@ pub fn generate(m: &Model) -> TokenStream {
 
             #streams
             #program_end
+            #max_instructions
             #summaries
             #word_tables
             #parts_low_first
