@@ -19,7 +19,7 @@
 //! short forms are hit as often as the long ones. The words come from a fixed-seed xorshift
 //! generator, so every run checks the same words.
 
-use isa_generated::maxwell::{Instruction, Maxwell, Reg};
+use isa_generated::maxwell::{FloatType, Instruction, Maxwell, Reg};
 use isa_runtime::target::{assemble_one, disassemble_word, Isa};
 use isa_runtime::DecodeError;
 use isa_tests::Rng;
@@ -128,8 +128,16 @@ fn every_encoding_round_trips_through_its_fields_and_its_text() {
                 Instruction::F2fR(_) | Instruction::F2fC(_) | Instruction::F2fI(_) => true,
                 _ => text.contains("NAN "),
             };
+            // The conversions' half and double immediates print only (a listing keeps them raw).
+            let print_only = match insn {
+                Instruction::F2fI(x) => x.src_type != FloatType::F32,
+                Instruction::F2iI(x) => x.src_type != FloatType::F32,
+                _ => false,
+            };
             match assemble_one::<Maxwell>(&text, 0, pc, &|_| None, false).map(|i| i.encode()) {
                 Ok(Ok(back)) if back == expected => {}
+                // Its text reads back as another word or none: the listing keeps the word raw.
+                _ if print_only => {}
                 Ok(Ok(back))
                     if unshown
                         && disassemble_word::<Maxwell>(back as u128, 0, pc).as_deref() == Ok(&text) => {}
