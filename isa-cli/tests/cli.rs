@@ -915,7 +915,7 @@ fn asm_names_the_operand_that_does_not_fit() {
     assert_eq!(
         stderr(&o),
         "<stdin>:1:14: error: operand 3 of `FADD`: expected `R0`..`R254`, `-`, `|`, `c[`, `+INF`, `-INF`, \
-         `+QNAN`, `-QNAN`, a number or `RZ`, found `QQ`\n  |\n1 | FADD R0, R1, QQ ;\n  |              ^^\n\
+         `+QNAN`, `-QNAN`, `-0.0`, a number or 1 more, found `QQ`\n  |\n1 | FADD R0, R1, QQ ;\n  |              ^^\n\
          <stdin>:2:13: error: operand 3 of `MOV`: expected a number, found `R2`\n  |\n2 | MOV R0, R1, R2 ;\n  |             ^^\n\
          isa: <stdin>: found 2 errors\n"
     );
