@@ -476,3 +476,15 @@ fn a_syntax_of_alias_arms_only() {
     );
     assert!(isa_compiler::check_source(&ok).is_ok(), "{ok}");
 }
+
+/// The spec fuzzer's finding (vc4.isa with `read_a`'s arms mutated to `0..=32` and `31`): an
+/// arm whose values earlier arms already match passed `check`, and rustc rejected the generated
+/// `match` (unreachable pattern). Each such value set, and a `_` after arms matching every value
+/// of the scrutinee's type, is an error at the arm.
+#[test]
+fn unreachable_match_arm() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "fn pick(a: u32) -> u32 {\n    match a {\n        0..=32 => 1,\n        31 => 2,\n        33, 40..=50, 45 => 3,\n        0..=4294967295 => 4,\n        _ => 0,\n    }\n}\n\
+         format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
