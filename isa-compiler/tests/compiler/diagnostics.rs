@@ -488,3 +488,19 @@ fn unreachable_match_arm() {
          format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"
     )));
 }
+
+/// The spec fuzzer's finding (a generated spec whose target was renamed `dialect`): the
+/// target's type `Dialect` clashed with the generated `Dialect` enum and rustc failed (E0428).
+#[test]
+fn target_named_like_a_generated_type() {
+    let text = diagnose(
+        "target dialect {\n    word 32\n    dialect asm\n}\nformat f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n",
+    );
+    assert!(
+        text.starts_with(
+            "error: the target's Rust type `Dialect` has the name of a type every generated target has\n  --> bad.isa:1:8\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("found 1 error\n"), "{text}");
+}
