@@ -1209,6 +1209,39 @@ fn asm_reads_preludes_before_the_source() {
     assert!(stderr(&o).contains("missing.qinc"), "{}", stderr(&o));
 }
 
+/// `.include "file"` and `<file>` are found in the `-I` directories, and an error in an
+/// included macro is printed at the body's line with a note for the call (the expansion stack).
+#[test]
+fn asm_includes_from_search_paths_and_notes_the_expansion() {
+    let dir = scratch("asm_includes_from_search_paths");
+    let inc = dir.join("inc");
+    std::fs::create_dir_all(&inc).expect("create include dir");
+    std::fs::write(inc.join("defs.qinc"), ".set base, 0x40\n.macro m, x\n  ldi r0, x\n  bogus x\n.endm\n")
+        .expect("write include");
+    std::fs::write(inc.join("more.qinc"), ".set step, 8\n").expect("write include");
+    let good = dir.join("good.qasm");
+    std::fs::write(&good, ".include <defs.qinc>\n.include \"more.qinc\"\nldi r1, base + step\n")
+        .expect("write source");
+    let o = isa(&["asm", "--target", "vc4", "-I", path_str(&inc), path_str(&good), "--hex"]);
+    assert_code(&o, 0);
+    // ldi r1, 0x48 (write address 33 in bits 43:38).
+    assert_eq!(stdout(&o), "e002086700000048\n");
+    // Without the -I directory the include is not found, and the message says where it looked.
+    let o = isa(&["asm", "--target", "vc4", path_str(&good), "--hex"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("cannot find `defs.qinc`"), "{}", stderr(&o));
+    let bad = dir.join("bad.qasm");
+    std::fs::write(&bad, ".include <defs.qinc>\nm base\n").expect("write source");
+    let o = isa(&["asm", "--target", "vc4", "-I", path_str(&inc), path_str(&bad), "--hex"]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    let at = format!("{}:4:3: error: unknown mnemonic `bogus`", inc.join("defs.qinc").display());
+    assert!(err.contains(&at), "{err}");
+    let note = format!("= note: in macro `m` called from {}:2", bad.display());
+    assert!(err.contains(&note), "{err}");
+}
+
 /// The Tegra shader linker: `isa targets` lists it; `isa asm` writes grate's upload of our
 /// `varyings_linker.txt` (each LINK's `first` then `latter`, little-endian: the words worked by
 /// hand in the integration test `tegra_linker_programs`), and `isa disasm` lists it back.

@@ -29,6 +29,10 @@ use crate::ir;
 pub(crate) use names::Names;
 use std::collections::HashSet;
 
+/// The types the Rust backend defines in every generated target's module (its `Dialect` and
+/// `Instruction` enums, the interpreter's `Machine`, `State` and `Semantics`).
+const GENERATED_TYPES: &[&str] = &["Dialect", "Instruction", "Machine", "State", "Semantics"];
+
 /// Checks a parsed file and builds the target, or returns the errors found (the first
 /// [`crate::diag::SHOWN`] in full, the rest counted).
 pub fn check(file: &ast::File) -> Result<ir::Target, Diagnostics> {
@@ -126,6 +130,17 @@ impl Checker {
                         .with(first.name.span, "first declared here");
                 }
                 self.target_settings(first, &mut t);
+                // The generated Rust names the target's type by the target's name in
+                // CamelCase, beside the types every generated target has: one of theirs
+                // cannot be the target's too (found by the spec fuzzer: `target dialect`).
+                let camel = crate::backend::rust::names::camel(&first.name.name);
+                if GENERATED_TYPES.contains(&camel.as_str()) {
+                    self.error(
+                        first.name.span,
+                        format!("the target's Rust type `{camel}` has the name of a type every generated target has"),
+                    )
+                    .note(format!("the generated module defines {}; rename the target", GENERATED_TYPES.join(", ")));
+                }
             }
         }
         types::declare(self, file, &mut t);

@@ -363,8 +363,28 @@ impl Lower<'_, '_> {
                 let enum_ty = self.enum_of(s);
                 let mut out = Vec::new();
                 let mut ty = want;
+                // The values earlier arms match: an arm (or a value of one) that can match
+                // nothing more is unreachable, which rustc rejects in the generated `match`.
+                let mut earlier: Vec<(u64, u64)> = Vec::new();
+                let all = match scrutinee.ty {
+                    T::U32 => Some(u64::from(u32::MAX)),
+                    T::U64 => Some(u64::MAX),
+                    _ => None,
+                };
                 for (set, body) in arms {
-                    let set = set.as_ref().map(|set| self.value_set(set, enum_ty));
+                    let set = set.as_ref().map(|set| self.reachable_set(set, enum_ty, &mut earlier));
+                    if set.is_none() {
+                        if let Some(max) = all.filter(|&max| covers(&earlier, 0, max)) {
+                            let span = match body {
+                                ast::MatchBody::Expr(x) => x.span,
+                                ast::MatchBody::Block(_) => e.span,
+                            };
+                            self.cx
+                                .error(span, "unreachable match arm: earlier arms match every value")
+                                .label(format!("`_` after arms that match 0..={max}"));
+                        }
+                        earlier.push((0, u64::MAX));
+                    }
                     let block = match body {
                         ast::MatchBody::Expr(x) => {
                             let v = self.expr(x, ty);
@@ -390,7 +410,7 @@ impl Lower<'_, '_> {
             K::InSet(x, set) => {
                 let scrutinee = self.expr(x, Some(T::U32));
                 let en = self.enum_of(x);
-                let ranges = self.value_set(set, en);
+                let ranges = self.reachable_set(set, en, &mut Vec::new());
                 let yes =
                     SemBlock { stmts: Vec::new(), value: Some(Box::new(ex(SemKind::Bool(true), T::Bool))) };
                 let no =
@@ -455,7 +475,29 @@ impl Lower<'_, '_> {
         None
     }
 
-    fn value_set(&mut self, set: &[ast::SetElem], en: Option<ir::EnumId>) -> Vec<(u64, u64)> {
+    /// The ranges of a match arm's value set (or of an `in` set), each an error where the
+    /// ranges before it (`earlier`, then the set's own) already hold all its values: rustc
+    /// rejects such a pattern in the generated `match` as unreachable.
+    fn reachable_set(
+        &mut self,
+        set: &[ast::SetElem],
+        en: Option<ir::EnumId>,
+        earlier: &mut Vec<(u64, u64)>,
+    ) -> Vec<(u64, u64)> {
+        let spanned = self.value_set_spanned(set, en);
+        for &(lo, hi, span) in &spanned {
+            if covers(earlier, lo, hi) {
+                self.cx
+                    .error(span, "unreachable match arm: the values before it already hold all of it")
+                    .label(format!("{lo}..={hi} is matched before"));
+            }
+            earlier.push((lo, hi));
+        }
+        spanned.into_iter().map(|(lo, hi, _)| (lo, hi)).collect()
+    }
+
+    /// The ranges of a value set, each with where it is written.
+    fn value_set_spanned(&mut self, set: &[ast::SetElem], en: Option<ir::EnumId>) -> Vec<(u64, u64, Span)> {
         let mut out = Vec::new();
         for el in set {
             let (a, b, span) = super::types::set_bounds(el);
@@ -463,7 +505,7 @@ impl Lower<'_, '_> {
                 continue;
             };
             if super::types::nonempty(self.cx, span, lo, hi) {
-                out.push((lo, hi));
+                out.push((lo, hi, span));
             }
         }
         out
@@ -767,4 +809,21 @@ pub fn type_name(t: T) -> &'static str {
         T::U64 => "u64",
         T::F32 => "f32",
     }
+}
+
+/// Whether the ranges `set` (in any order, overlapping or not) hold every value of `lo..=hi`.
+fn covers(set: &[(u64, u64)], lo: u64, hi: u64) -> bool {
+    let mut ranges: Vec<(u64, u64)> = set.iter().copied().filter(|&(a, b)| b >= lo && a <= hi).collect();
+    ranges.sort_unstable();
+    let mut next = lo;
+    for (a, b) in ranges {
+        if a > next {
+            return false;
+        }
+        if b >= hi {
+            return true;
+        }
+        next = next.max(b + 1);
+    }
+    false
 }

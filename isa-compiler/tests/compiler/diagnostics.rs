@@ -477,3 +477,31 @@ fn a_syntax_of_alias_arms_only() {
     );
     assert!(isa_compiler::check_source(&ok).is_ok(), "{ok}");
 }
+
+/// The spec fuzzer's finding (vc4.isa with `read_a`'s arms mutated to `0..=32` and `31`): an
+/// arm whose values earlier arms already match passed `check`, and rustc rejected the generated
+/// `match` (unreachable pattern). Each such value set, and a `_` after arms matching every value
+/// of the scrutinee's type, is an error at the arm.
+#[test]
+fn unreachable_match_arm() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "fn pick(a: u32) -> u32 {\n    match a {\n        0..=32 => 1,\n        31 => 2,\n        33, 40..=50, 45 => 3,\n        0..=4294967295 => 4,\n        _ => 0,\n    }\n}\n\
+         format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
+/// The spec fuzzer's finding (a generated spec whose target was renamed `dialect`): the
+/// target's type `Dialect` clashed with the generated `Dialect` enum and rustc failed (E0428).
+#[test]
+fn target_named_like_a_generated_type() {
+    let text = diagnose(
+        "target dialect {\n    word 32\n    dialect asm\n}\nformat f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n",
+    );
+    assert!(
+        text.starts_with(
+            "error: the target's Rust type `Dialect` has the name of a type every generated target has\n  --> bad.isa:1:8\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("found 1 error\n"), "{text}");
+}

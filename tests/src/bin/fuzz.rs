@@ -19,6 +19,8 @@ fuzz: random words, mutated assembly lines and mutated or generated specs throug
 Options (counts accept 1_000_000 and 1e6):
   --seed N            the run's seed (default: from the clock; printed either way)
   --words N           random words per instruction target (default 1e6)
+  --listed N          of these, the words whose listings are assembled back, per target
+                      (default: all; the rest are decoded, encoded and listed only)
   --headers N         random headers per data target (default 1e5)
   --lines N           mutated assembly lines, spread over the targets (default 1e5)
   --specs N           mutated specs: shipped specs and generated ones (default 1e4)
@@ -34,6 +36,7 @@ Options (counts accept 1_000_000 and 1e6):
 struct Args {
     seed: u64,
     words: u64,
+    listed: Option<u64>,
     headers: u64,
     lines: u64,
     specs: u64,
@@ -69,6 +72,7 @@ fn parse() -> Result<Args, String> {
     let mut a = Args {
         seed: clock,
         words: 1_000_000,
+        listed: None,
         headers: 100_000,
         lines: 100_000,
         specs: 10_000,
@@ -86,6 +90,7 @@ fn parse() -> Result<Args, String> {
         match flag.as_str() {
             "--seed" => a.seed = count(&value()?)?,
             "--words" => a.words = count(&value()?)?,
+            "--listed" => a.listed = Some(count(&value()?)?),
             "--headers" => a.headers = count(&value()?)?,
             "--lines" => a.lines = count(&value()?)?,
             "--specs" => a.specs = count(&value()?)?,
@@ -153,6 +158,7 @@ fn main() {
             let c = words::fuzz_target(
                 *t,
                 args.words,
+                args.listed.unwrap_or(args.words),
                 args.seed,
                 k as u64,
                 &mut guard,

@@ -24,7 +24,7 @@ fn random_words_round_trip_in_every_target() {
     let mut findings = Findings::new(&out("words"));
     let mut guard = Guard::new(Duration::from_secs(60));
     for (k, t) in isa_generated::targets().iter().enumerate() {
-        let c = words::fuzz_target(*t, 4096, SEED, k as u64, &mut guard, &mut findings, &mut |_| true);
+        let c = words::fuzz_target(*t, 4096, 4096, SEED, k as u64, &mut guard, &mut findings, &mut |_| true);
         assert_eq!(
             (c.panics, c.hangs, c.round_trip_failures),
             (0, 0, 0),

@@ -513,3 +513,75 @@ ldi r1, log10(1000) + atan(1) * 4
     let e = errors(".set x, sin(1, 2)\n");
     assert_eq!(e[0].message, "`sin` takes one argument");
 }
+
+#[test]
+fn local_constants_are_final_in_their_context_only() {
+    // `.lconst` shadows the global constant `n` in the macro call, and `k` ends with its
+    // `.local` block: vc4asm 0.3 gives 5, 1, 2 and nothing for the `.ifset k` after the block.
+    let source = "\
+.const n, 1
+.macro m
+  .lconst n, 5
+  ldi r0, n
+.endm
+m
+ldi r1, n
+.local
+  .lconst k, 2
+  ldi r2, k
+.endloc
+.ifset k
+  ldi r3, 9
+.endif
+";
+    assert_eq!(words(source), [ldi(0, 5), ldi(1, 1), ldi(2, 2)]);
+    // vc4asm's doc/directives.html: "The assignment of .const and .lconst is final, i.e. a
+    // second assignment to the same identifier is an error" (vc4asm 0.3 itself lets it pass).
+    let e = errors(".local\n  .lconst k, 2\n  .lset k, 3\n.endloc\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (3, 9, 1), "{e:#?}");
+    assert_eq!(e[0].message, "`k` is a constant: it cannot be set again");
+}
+
+/// Macros calling macros from an included file: an error in the innermost body names every
+/// call and the include, innermost first, each at its file and line.
+#[test]
+fn a_macro_heavy_error_names_the_whole_expansion_stack() {
+    const MACROS: &str = "\
+.macro inner, x
+  ldi r0, x
+  bogus x
+.endm
+.macro outer, y
+  .rep i, 1
+    inner y + i
+  .endr
+.endm
+";
+    const PROGRAM: &str = "nop\nouter 3\n";
+    let files: &'static [(&str, &str)] = &[("macros.qinc", MACROS), ("program.qinc", PROGRAM)];
+    let e = assemble_with(".include \"macros.qinc\"\nnop\n.include \"program.qinc\"\n", files)
+        .expect_err("errors");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    // `bogus` at line 3, column 3 of macros.qinc.
+    assert_eq!(e[0].file.as_deref(), Some("macros.qinc"));
+    assert_eq!((e[0].line, e[0].column, e[0].length), (3, 3, 5), "{e:#?}");
+    assert_eq!(e[0].message, "unknown mnemonic `bogus`");
+    let stack: Vec<(Option<&str>, usize, &str)> =
+        e[0].expansion.iter().map(|x| (x.file.as_deref(), x.line, x.what.as_str())).collect();
+    assert_eq!(
+        stack,
+        [
+            (Some("macros.qinc"), 7, "in macro `inner` called from"),
+            (Some("macros.qinc"), 6, "in repetition 0 of the block at"),
+            (Some("program.qinc"), 2, "in macro `outer` called from"),
+            (None, 3, "in the file included from"),
+        ]
+    );
+    // An argument that does not fit points at the symbol in the body, with the same stack.
+    let files: &'static [(&str, &str)] = &[("macros.qinc", MACROS), ("program.qinc", "outer 0x100000000\n")];
+    let e =
+        assemble_with(".include \"macros.qinc\"\n.include \"program.qinc\"\n", files).expect_err("errors");
+    let first = &e[0];
+    assert_eq!((first.file.as_deref(), first.line, first.column), (Some("macros.qinc"), 2, 11), "{e:#?}");
+    assert_eq!(first.expansion.len(), 4, "{e:#?}");
+}

@@ -20,7 +20,7 @@ mod instruction;
 mod interp;
 pub mod layouts;
 mod model;
-mod names;
+pub(crate) mod names;
 mod printer;
 mod streams;
 mod tables;
