@@ -290,8 +290,14 @@ impl Syntax {
     /// them: a line is parsed only by the formats whose syntax can start it.
     pub fn leads(&self) -> Option<Vec<&'static str>> {
         let mut out = Vec::new();
-        match leads_of_arms(self.arms, &mut out, 0) {
-            Some(false) => Some(out),
+        match leads_of_arms(self.arms, &mut out, 0, &mut Vec::new()) {
+            // Collected with repeats (a template called at several places gives its leads
+            // again); the first of each is kept, in order.
+            Some(false) => {
+                let mut seen = alloc::collections::BTreeSet::new();
+                out.retain(|lead| seen.insert(*lead));
+                Some(out)
+            }
             _ => None,
         }
     }
@@ -299,31 +305,57 @@ impl Syntax {
 
 /// Adds the leads of `arms` to `out`: whether one of them can read no text (so what follows
 /// leads too), or `None` when a reading may start with anything.
-fn leads_of_arms(arms: &'static [Arm], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+/// Sub-syntaxes whose leads are in the list already: (address, depth walked at, whether one
+/// of their readings can be empty).
+type Walked = Vec<(usize, u32, bool)>;
+
+fn leads_of_arms(
+    arms: &'static [Arm],
+    out: &mut Vec<&'static str>,
+    depth: u32,
+    walked: &mut Walked,
+) -> Option<bool> {
     let mut empty = false;
     for arm in arms {
-        empty |= leads_of_items(arm.items, out, depth)?;
+        empty |= leads_of_items(arm.items, out, depth, walked)?;
     }
     Some(empty)
 }
 
-fn leads_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+fn leads_of_items(
+    items: &'static [Item],
+    out: &mut Vec<&'static str>,
+    depth: u32,
+    walked: &mut Walked,
+) -> Option<bool> {
     for item in items {
         let empty = match item {
             Item::Lit(s) => lead_of(s, out),
             Item::Show(_, Show::Table(t)) => leads_of_table(t, out)?,
             Item::Show(_, Show::TableIf(_, a, b)) => leads_of_table(a, out)? | leads_of_table(b, out)?,
             Item::Show(_, Show::Num(_)) => return None,
-            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => leads_of_arms(sub.arms, out, depth + 1)?,
+            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
+                // A template called at several places gives the same leads each time: walked
+                // once, and again only deeper than before (where the walk could reach the limit).
+                let key = sub.arms.as_ptr() as usize;
+                match walked.iter().find(|(k, d, _)| *k == key && depth < *d) {
+                    Some(&(_, _, empty)) => empty,
+                    None => {
+                        let empty = leads_of_arms(sub.arms, out, depth + 1, walked)?;
+                        walked.push((key, depth + 1, empty));
+                        empty
+                    }
+                }
+            }
             Item::Call(..) => return None,
             Item::Opt(_, body) => {
-                leads_of_items(body, out, depth + 1)?;
+                leads_of_items(body, out, depth + 1, walked)?;
                 true
             }
             // Each group (an optional one) may come first.
             Item::AnyOrder(groups) => {
                 for g in groups.iter() {
-                    leads_of_items(core::slice::from_ref(g), out, depth + 1)?;
+                    leads_of_items(core::slice::from_ref(g), out, depth + 1, walked)?;
                 }
                 true
             }
@@ -353,8 +385,8 @@ fn leads_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Option<bool
     Some(empty)
 }
 
-/// Adds the lead of a literal or spelling `s` to `out` (what it reads up to its first blank,
-/// which may match no blanks): whether it reads only blanks.
+/// Adds the lead of a literal or spelling `s` to `out`, repeats and all (what it reads up to its
+/// first blank, which may match no blanks): whether it reads only blanks.
 fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     // Only a space matches blanks; the text's own blanks before it are skipped.
     let t = s.trim_start_matches(' ');
@@ -362,9 +394,7 @@ fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     if lead.is_empty() {
         return true;
     }
-    if !out.contains(&lead) {
-        out.push(lead);
-    }
+    out.push(lead);
     false
 }
 
