@@ -122,18 +122,52 @@ pub struct Syntax {
 
 impl Syntax {
     /// Whether `text` can match: some arm has every word of its literals (runs without blanks,
-    /// which the parser matches verbatim) somewhere in the text. A quick rejection the assembler
-    /// runs before parsing; it never rejects text the parser accepts.
+    /// which the parser matches verbatim) somewhere in the text, and for each sub-syntax it
+    /// calls an arm that can match likewise, and for each name table it shows a spelling whose
+    /// words are all in the text. A quick rejection the assembler runs before parsing; it never
+    /// rejects text the parser accepts.
     pub fn may_match(&self, text: &str, ignore_case: bool) -> bool {
-        self.arms.iter().any(|arm| {
-            arm.items.iter().all(|item| match item {
-                Item::Lit(s) => {
-                    s.split(' ').filter(|w| !w.is_empty()).all(|w| contains(text, w, ignore_case))
-                }
-                _ => true,
-            })
-        })
+        arms_may_match(self.arms, text, ignore_case, 0)
     }
+}
+
+fn arms_may_match(arms: &[Arm], text: &str, ignore_case: bool, depth: u32) -> bool {
+    arms.iter().any(|arm| arm.items.iter().all(|item| item_may_match(item, text, ignore_case, depth)))
+}
+
+/// Whether every word of `s` (runs without blanks) is somewhere in `text`.
+fn words_in(s: &str, text: &str, ignore_case: bool) -> bool {
+    s.split(' ').filter(|w| !w.is_empty()).all(|w| contains(text, w, ignore_case))
+}
+
+fn item_may_match(item: &Item, text: &str, ignore_case: bool, depth: u32) -> bool {
+    match item {
+        Item::Lit(s) => words_in(s, text, ignore_case),
+        // A computed value is read as the printer's text, which may be any spelling.
+        Item::Show(Expr::Arith(..) | Expr::If(..), _) => true,
+        Item::Show(_, Show::Table(t)) => table_may_match(t, text, ignore_case),
+        Item::Show(_, Show::TableIf(_, a, b)) => {
+            table_may_match(a, text, ignore_case) || table_may_match(b, text, ignore_case)
+        }
+        Item::Show(_, Show::Num(_)) => true,
+        Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
+            arms_may_match(sub.arms, text, ignore_case, depth + 1)
+        }
+        Item::Call(..) | Item::Opt(..) | Item::AnyOrder(_) => true,
+    }
+}
+
+/// Whether some spelling the parser reads from `t` has all its words in `text`.
+fn table_may_match(t: &Table, text: &str, ignore_case: bool) -> bool {
+    t.entries.iter().any(|e| match *e {
+        Entry::Name(s, _) => words_in(s, text, ignore_case),
+        // The prefix and suffix are matched as written, blanks included.
+        Entry::Range { prefix, suffix, .. } => {
+            (prefix.is_empty() || contains(text, prefix, ignore_case))
+                && (suffix.is_empty() || contains(text, suffix, ignore_case))
+        }
+        Entry::Many(..) | Entry::Else(_) => false,
+    })
 }
 
 impl Syntax {
@@ -256,8 +290,14 @@ impl Syntax {
     /// them: a line is parsed only by the formats whose syntax can start it.
     pub fn leads(&self) -> Option<Vec<&'static str>> {
         let mut out = Vec::new();
-        match leads_of_arms(self.arms, &mut out, 0) {
-            Some(false) => Some(out),
+        match leads_of_arms(self.arms, &mut out, 0, &mut Vec::new()) {
+            // Collected with repeats (a template called at several places gives its leads
+            // again); the first of each is kept, in order.
+            Some(false) => {
+                let mut seen = alloc::collections::BTreeSet::new();
+                out.retain(|lead| seen.insert(*lead));
+                Some(out)
+            }
             _ => None,
         }
     }
@@ -265,31 +305,57 @@ impl Syntax {
 
 /// Adds the leads of `arms` to `out`: whether one of them can read no text (so what follows
 /// leads too), or `None` when a reading may start with anything.
-fn leads_of_arms(arms: &'static [Arm], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+/// Sub-syntaxes whose leads are in the list already: (address, depth walked at, whether one
+/// of their readings can be empty).
+type Walked = Vec<(usize, u32, bool)>;
+
+fn leads_of_arms(
+    arms: &'static [Arm],
+    out: &mut Vec<&'static str>,
+    depth: u32,
+    walked: &mut Walked,
+) -> Option<bool> {
     let mut empty = false;
     for arm in arms {
-        empty |= leads_of_items(arm.items, out, depth)?;
+        empty |= leads_of_items(arm.items, out, depth, walked)?;
     }
     Some(empty)
 }
 
-fn leads_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32) -> Option<bool> {
+fn leads_of_items(
+    items: &'static [Item],
+    out: &mut Vec<&'static str>,
+    depth: u32,
+    walked: &mut Walked,
+) -> Option<bool> {
     for item in items {
         let empty = match item {
             Item::Lit(s) => lead_of(s, out),
             Item::Show(_, Show::Table(t)) => leads_of_table(t, out)?,
             Item::Show(_, Show::TableIf(_, a, b)) => leads_of_table(a, out)? | leads_of_table(b, out)?,
             Item::Show(_, Show::Num(_)) => return None,
-            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => leads_of_arms(sub.arms, out, depth + 1)?,
+            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
+                // A template called at several places gives the same leads each time: walked
+                // once, and again only deeper than before (where the walk could reach the limit).
+                let key = sub.arms.as_ptr() as usize;
+                match walked.iter().find(|(k, d, _)| *k == key && depth < *d) {
+                    Some(&(_, _, empty)) => empty,
+                    None => {
+                        let empty = leads_of_arms(sub.arms, out, depth + 1, walked)?;
+                        walked.push((key, depth + 1, empty));
+                        empty
+                    }
+                }
+            }
             Item::Call(..) => return None,
             Item::Opt(_, body) => {
-                leads_of_items(body, out, depth + 1)?;
+                leads_of_items(body, out, depth + 1, walked)?;
                 true
             }
             // Each group (an optional one) may come first.
             Item::AnyOrder(groups) => {
                 for g in groups.iter() {
-                    leads_of_items(core::slice::from_ref(g), out, depth + 1)?;
+                    leads_of_items(core::slice::from_ref(g), out, depth + 1, walked)?;
                 }
                 true
             }
@@ -319,8 +385,8 @@ fn leads_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Option<bool
     Some(empty)
 }
 
-/// Adds the lead of a literal or spelling `s` to `out` (what it reads up to its first blank,
-/// which may match no blanks): whether it reads only blanks.
+/// Adds the lead of a literal or spelling `s` to `out`, repeats and all (what it reads up to its
+/// first blank, which may match no blanks): whether it reads only blanks.
 fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     // Only a space matches blanks; the text's own blanks before it are skipped.
     let t = s.trim_start_matches(' ');
@@ -328,9 +394,7 @@ fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     if lead.is_empty() {
         return true;
     }
-    if !out.contains(&lead) {
-        out.push(lead);
-    }
+    out.push(lead);
     false
 }
 
@@ -553,9 +617,24 @@ impl Table {
                 f(len, v)
             }
         };
+        // A spelling's first character other than a space must be the text's first (a word
+        // character) or its first after blanks (punctuation, or after a space): a byte
+        // compare rules out most spellings before they are matched.
+        let bytes = rest.as_bytes();
+        let first = bytes.first().copied();
+        let first_after_blanks = bytes.iter().copied().find(|b| *b != b' ' && *b != b'\t');
+        let same = |a: Option<u8>, c: u8| a.is_some_and(|a| a == c || (fold && a.eq_ignore_ascii_case(&c)));
         for e in self.entries {
             match *e {
                 Entry::Name(s, v) => {
+                    let head = match s.as_bytes().iter().position(|c| *c != b' ') {
+                        None => true,
+                        Some(0) if s.as_bytes()[0].is_ascii_alphanumeric() => same(first, s.as_bytes()[0]),
+                        Some(i) => same(first_after_blanks, s.as_bytes()[i]),
+                    };
+                    if !head {
+                        continue;
+                    }
                     if let Some(len) = spelled(rest, s, fold) {
                         f(len, v);
                     }
@@ -773,6 +852,7 @@ enum Bound {
     Const(i64),
 }
 
+#[inline]
 fn bind(e: &Expr, frame: &[Bound]) -> Bound {
     match e {
         Expr::Field(s) => Bound::Slot(*s),
@@ -785,29 +865,6 @@ fn bind(e: &Expr, frame: &[Bound]) -> Bound {
         },
         // The compiler only passes fields, negated fields and constants.
         _ => Bound::Const(0),
-    }
-}
-
-/// The field slots `e` reads, through `frame`.
-fn read_slots(e: &Expr, frame: &[Bound], out: &mut Vec<Slot>) {
-    match e {
-        Expr::Field(_) | Expr::Param(_) => {
-            if let Bound::Slot(s) | Bound::NotSlot(s) = bind(e, frame) {
-                out.push(s);
-            }
-        }
-        Expr::Int(_) | Expr::Pc => {}
-        Expr::Not(x) | Expr::In(x, _) => read_slots(x, frame, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| read_slots(x, frame, out)),
-        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => {
-            read_slots(a, frame, out);
-            read_slots(b, frame, out);
-        }
-        Expr::If(c, a, b) => {
-            read_slots(c, frame, out);
-            read_slots(a, frame, out);
-            read_slots(b, frame, out);
-        }
     }
 }
 
@@ -831,30 +888,57 @@ fn slot_bits(e: &Expr, frame: &[Bound]) -> u64 {
 /// (`[vertex != rz: ", " {vertex}]`): written out, the group says the value outright, so the
 /// assembler reads it as written even when it is the value that leaves the group out.
 fn self_describing(cond: &Expr, body: &[Item], frame: &[Bound]) -> bool {
-    let mut read = Vec::new();
-    read_slots(cond, frame, &mut read);
-    let mut shown = Vec::new();
-    shown_slots(body, frame, &mut shown, 0);
-    !read.is_empty() && read.iter().all(|s| shown.contains(s))
+    let mut any = false;
+    let all = each_read(cond, frame, &mut |s| {
+        any = true;
+        shows(body, frame, s, 0)
+    });
+    any && all
 }
 
-/// The fields `items` show: in holes, and through the templates they call, in holes and in
-/// the guards that choose what is printed (`component(c)`'s `| c == x => "x"`).
-fn shown_slots(items: &[Item], frame: &[Bound], out: &mut Vec<Slot>, depth: u32) {
-    for item in items {
-        match item {
-            Item::Show(e, _) => read_slots(e, frame, out),
-            Item::Call(sub, args) if depth < MNEMONIC_DEPTH => {
-                let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
-                for arm in sub.arms {
-                    if let Some(g) = arm.guard {
-                        read_slots(g, &inner, out);
-                    }
-                    shown_slots(arm.items, &inner, out, depth + 1);
-                }
-            }
-            _ => {}
+/// Calls `f` on each field slot `e` reads through `frame` while it returns true; whether it
+/// always did.
+fn each_read(e: &Expr, frame: &[Bound], f: &mut dyn FnMut(Slot) -> bool) -> bool {
+    match e {
+        Expr::Field(_) | Expr::Param(_) => match bind(e, frame) {
+            Bound::Slot(s) | Bound::NotSlot(s) => f(s),
+            Bound::Const(_) => true,
+        },
+        Expr::Int(_) | Expr::Pc => true,
+        Expr::Not(x) | Expr::In(x, _) => each_read(x, frame, f),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().all(|x| each_read(x, frame, f)),
+        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => each_read(a, frame, f) && each_read(b, frame, f),
+        Expr::If(c, a, b) => each_read(c, frame, f) && each_read(a, frame, f) && each_read(b, frame, f),
+    }
+}
+
+/// Whether `items` show field `slot`: in holes, and through the templates they call, in holes
+/// and in the guards that choose what is printed (`component(c)`'s `| c == x => "x"`).
+fn shows(items: &[Item], frame: &[Bound], slot: Slot, depth: u32) -> bool {
+    items.iter().any(|item| match item {
+        Item::Show(e, _) => !each_read(e, frame, &mut |s| s != slot),
+        Item::Call(sub, args) if depth < MNEMONIC_DEPTH => with_frame(args, frame, &mut |inner| {
+            sub.arms.iter().any(|arm| {
+                arm.guard.is_some_and(|g| !each_read(g, inner, &mut |s| s != slot))
+                    || shows(arm.items, inner, slot, depth + 1)
+            })
+        }),
+        _ => false,
+    })
+}
+
+/// Calls `f` with the frame of a call with arguments `args` made in `frame` (on the stack when
+/// it is short).
+fn with_frame<R>(args: &[Expr], frame: &[Bound], f: &mut dyn FnMut(&[Bound]) -> R) -> R {
+    let mut few = [Bound::Const(0); 8];
+    if args.len() <= few.len() {
+        for (b, a) in few.iter_mut().zip(args.iter()) {
+            *b = bind(a, frame);
         }
+        f(&few[..args.len()])
+    } else {
+        let many: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
+        f(&many)
     }
 }
 
@@ -885,6 +969,7 @@ impl Values for Defaulted<'_> {
     }
 }
 
+#[inline]
 fn bound_in<V: Values + ?Sized>(b: Bound, vals: &V) -> Option<i64> {
     match b {
         Bound::Slot(s) => vals.get(s).map(|v| v as i64),
@@ -900,7 +985,8 @@ fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64>
 fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> Option<i64> {
     match e {
         Expr::Int(v) => Some(*v),
-        Expr::Field(_) | Expr::Param(_) => bound_in(bind(e, frame), vals),
+        Expr::Field(s) => vals.get(*s).map(|v| v as i64),
+        Expr::Param(n) => bound_in(frame[*n as usize], vals),
         Expr::Pc => Some(pc as i64),
         Expr::Not(x) => eval_in(x, frame, vals, pc).map(|v| (v == 0) as i64),
         Expr::And(xs) => {
@@ -926,15 +1012,17 @@ fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> 
             any
         }
         Expr::Cmp(op, a, b) => {
-            let (a, b) = (eval_in(a, frame, vals, pc)?, eval_in(b, frame, vals, pc)?);
-            Some(match op {
-                Cmp::Eq => a == b,
-                Cmp::Ne => a != b,
-                Cmp::Lt => a < b,
-                Cmp::Le => a <= b,
-                Cmp::Gt => a > b,
-                Cmp::Ge => a >= b,
-            } as i64)
+            // The common leaf `field == constant`, without a call per side.
+            let a = match a {
+                Expr::Field(s) => vals.get(*s).map(|v| v as i64),
+                Expr::Param(n) => bound_in(frame[*n as usize], vals),
+                _ => eval_in(a, frame, vals, pc),
+            }?;
+            let b = match b {
+                Expr::Int(v) => *v,
+                _ => eval_in(b, frame, vals, pc)?,
+            };
+            Some(compare(*op, a, b) as i64)
         }
         Expr::Arith(op, a, b) => {
             let (a, b) = (eval_in(a, frame, vals, pc)?, eval_in(b, frame, vals, pc)?);
@@ -959,6 +1047,91 @@ fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> 
             let v = eval_in(x, frame, vals, pc)?;
             Some(ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
         }
+    }
+}
+
+/// [`eval`] over the known values and over the known values with defaults
+/// ([`Defaulted`]) in one walk: `(known, defaulted)`.
+fn eval_both(
+    e: &Expr,
+    frame: &[Bound],
+    vals: &[Option<u64>],
+    fields: &[crate::format::FieldInfo],
+    pc: u64,
+) -> (Option<i64>, Option<i64>) {
+    let field = |s: Slot| {
+        let v = vals[s as usize];
+        (v.map(|v| v as i64), v.or(fields[s as usize].default).map(|v| v as i64))
+    };
+    let both = |x: Option<i64>| (x, x);
+    match e {
+        Expr::Int(v) => both(Some(*v)),
+        Expr::Field(s) => field(*s),
+        Expr::Param(n) => match frame[*n as usize] {
+            Bound::Slot(s) => field(s),
+            Bound::NotSlot(s) => {
+                let (k, d) = field(s);
+                (k.map(|v| (v == 0) as i64), d.map(|v| (v == 0) as i64))
+            }
+            Bound::Const(v) => both(Some(v)),
+        },
+        Expr::Pc => both(Some(pc as i64)),
+        Expr::Not(x) => {
+            let (k, d) = eval_both(x, frame, vals, fields, pc);
+            (k.map(|v| (v == 0) as i64), d.map(|v| (v == 0) as i64))
+        }
+        Expr::And(xs) | Expr::Or(xs) => {
+            // `And` stops at a false part, `Or` at a true one; each side on its own.
+            let or = matches!(e, Expr::Or(_));
+            let (stop, go) = (or as i64, (!or) as i64);
+            let (mut k, mut d) = (Some(go), Some(go));
+            let (mut k_done, mut d_done) = (false, false);
+            for x in xs.iter() {
+                let (xk, xd) = eval_both(x, frame, vals, fields, pc);
+                if !k_done {
+                    match xk {
+                        Some(v) if (v != 0) as i64 == stop => {
+                            k = Some(stop);
+                            k_done = true;
+                        }
+                        Some(_) => {}
+                        None => k = None,
+                    }
+                }
+                if !d_done {
+                    match xd {
+                        Some(v) if (v != 0) as i64 == stop => {
+                            d = Some(stop);
+                            d_done = true;
+                        }
+                        Some(_) => {}
+                        None => d = None,
+                    }
+                }
+                if k_done && d_done {
+                    break;
+                }
+            }
+            (k, d)
+        }
+        Expr::Cmp(op, a, b) => {
+            let (ak, ad) = eval_both(a, frame, vals, fields, pc);
+            let (bk, bd) = eval_both(b, frame, vals, fields, pc);
+            let cmp = |a: Option<i64>, b: Option<i64>| Some(compare(*op, a?, b?) as i64);
+            (cmp(ak, bk), cmp(ad, bd))
+        }
+        _ => (eval_in(e, frame, vals, pc), eval_in(e, frame, &Defaulted { vals, fields }, pc)),
+    }
+}
+
+fn compare(op: Cmp, a: i64, b: i64) -> bool {
+    match op {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
     }
 }
 
@@ -1235,7 +1408,7 @@ struct State {
     /// The fields `vals` has been given, in order, so a reading that fails can be undone
     /// ([`State::undo`]) rather than tried on a copy.
     assigned: Vec<Slot>,
-    deferred: Vec<(&'static Expr, bool, Vec<Bound>)>,
+    deferred: Vec<(&'static Expr, bool, Frame)>,
     /// For each of `deferred`, the fields it reads ([`slot_bits`]): only those an assignment
     /// can decide. None once it holds: fields keep their values, so it holds for good.
     reads: Vec<u64>,
@@ -1249,6 +1422,38 @@ struct State {
     /// Fields read through an empty alias (a spelling the printer would not leave empty): their
     /// value must be spelled out at another place of the line.
     owed: Vec<Slot>,
+}
+
+/// A copy of a call's parameter bindings, kept with a deferred condition: inline when short,
+/// so deferring allocates nothing.
+#[derive(Clone)]
+enum Frame {
+    Few(u8, [Bound; 6]),
+    Many(Vec<Bound>),
+}
+
+impl Frame {
+    fn new(frame: &[Bound]) -> Self {
+        let mut few = [Bound::Const(0); 6];
+        match few.get_mut(..frame.len()) {
+            Some(head) => {
+                head.copy_from_slice(frame);
+                Frame::Few(frame.len() as u8, few)
+            }
+            None => Frame::Many(frame.to_vec()),
+        }
+    }
+}
+
+impl core::ops::Deref for Frame {
+    type Target = [Bound];
+
+    fn deref(&self) -> &[Bound] {
+        match self {
+            Frame::Few(n, few) => &few[..*n as usize],
+            Frame::Many(many) => many,
+        }
+    }
 }
 
 /// How far a [`State`] had got, to go back there when a reading fails.
@@ -1384,6 +1589,88 @@ pub struct Scratch {
     spellings: Memo<(usize, u64)>,
     collecting: Vec<usize>,
     mids: Vec<usize>,
+    reads: ReadSets,
+}
+
+/// What each condition deferred so far reads, by the condition's address: the fields it names
+/// and the parameters it reads, so [`slot_bits`] through a frame is a few bit operations. The
+/// descriptions are static, so answers hold from one parse to the next.
+#[derive(Default)]
+struct ReadSets {
+    /// (address, fields as [`slot_bits`] sets them, parameters read: bit `n` for `Param(n)`),
+    /// address 0 for a free slot; a power of two of them, at most half full.
+    slots: Vec<(usize, u64, u64)>,
+    len: usize,
+}
+
+impl ReadSets {
+    /// The fields `e` reads through `frame`, as [`slot_bits`] gives them.
+    fn bits(&mut self, e: &'static Expr, frame: &[Bound]) -> u64 {
+        let (fields, params) = self.shape(e);
+        if params == u64::MAX {
+            return slot_bits(e, frame);
+        }
+        let mut bits = fields;
+        let mut p = params;
+        while p != 0 {
+            let n = p.trailing_zeros() as usize;
+            p &= p - 1;
+            if let Some(Bound::Slot(s) | Bound::NotSlot(s)) = frame.get(n) {
+                bits |= 1 << (s % 64);
+            }
+        }
+        bits
+    }
+
+    fn shape(&mut self, e: &'static Expr) -> (u64, u64) {
+        let key = e as *const Expr as usize;
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(64);
+            let old = core::mem::replace(&mut self.slots, vec![(0, 0, 0); size]);
+            for entry in old.into_iter().filter(|x| x.0 != 0) {
+                let i = self.find(entry.0);
+                self.slots[i] = entry;
+            }
+        }
+        let i = self.find(key);
+        if self.slots[i].0 != key {
+            let (mut fields, mut params) = (0, 0);
+            shape_of(e, &mut fields, &mut params);
+            self.slots[i] = (key, fields, params);
+            self.len += 1;
+        }
+        (self.slots[i].1, self.slots[i].2)
+    }
+
+    fn find(&self, key: usize) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while self.slots[i].0 != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+}
+
+/// The fields `e` names (bit `s % 64`) and the parameters it reads (bit `n`; all bits when a
+/// parameter number is 64 or more).
+fn shape_of(e: &Expr, fields: &mut u64, params: &mut u64) {
+    match e {
+        Expr::Field(s) => *fields |= 1 << (s % 64),
+        Expr::Param(n) => *params |= if *n < 64 { 1 << n } else { u64::MAX },
+        Expr::Int(_) | Expr::Pc => {}
+        Expr::Not(x) | Expr::In(x, _) => shape_of(x, fields, params),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| shape_of(x, fields, params)),
+        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => {
+            shape_of(a, fields, params);
+            shape_of(b, fields, params);
+        }
+        Expr::If(c, a, b) => {
+            shape_of(c, fields, params);
+            shape_of(a, fields, params);
+            shape_of(b, fields, params);
+        }
+    }
 }
 
 struct Parser<'t> {
@@ -1404,6 +1691,8 @@ struct Parser<'t> {
     collecting: Vec<usize>,
     /// Start positions of the rest of an item list, likewise stacked.
     mids: Vec<usize>,
+    /// What deferred conditions read.
+    reads: ReadSets,
     /// While reading the text, choices are deferred to [`Parser::resolve`].
     lazy: bool,
     /// Whether text may follow what the syntax reads ([`parse_prefix`]).
@@ -1463,6 +1752,13 @@ fn parse_text(
         .map_err(|f| f.unwrap_or(Failure { pos: 0, expected: Vec::new() }))
 }
 
+/// How many steps (item lists entered) a search may take before it gives up.
+const SEARCH_BUDGET: u32 = 2_000_000;
+
+/// How many steps a search for a text's values only may take before recognition is run
+/// first ([`read`]).
+const SPECULATIVE_BUDGET: u32 = 4_000;
+
 /// Reads `text`: the values and where the reading ended, or, when `describe`, why not.
 fn read(
     format: &Format,
@@ -1480,34 +1776,58 @@ fn read(
         furthest: 0,
         expected: Vec::new(),
         result: None,
-        budget: 2_000_000,
+        budget: SEARCH_BUDGET,
         memo: core::mem::take(&mut scratch.memo),
         spellings: core::mem::take(&mut scratch.spellings),
         collecting: core::mem::take(&mut scratch.collecting),
         mids: core::mem::take(&mut scratch.mids),
+        reads: core::mem::take(&mut scratch.reads),
         lazy: true,
         prefix,
         end: 0,
     };
-    let mut st = State {
-        vals: vec![None; format.fields.len()],
-        assigned: Vec::new(),
-        deferred: Vec::new(),
-        reads: Vec::new(),
-        settled: Vec::new(),
-        violated: false,
-        shown: Vec::new(),
-        owed: Vec::new(),
+    let fresh = || {
+        let mut st = State {
+            vals: vec![None; format.fields.len()],
+            assigned: Vec::new(),
+            deferred: Vec::new(),
+            reads: Vec::new(),
+            settled: Vec::new(),
+            violated: false,
+            shown: Vec::new(),
+            owed: Vec::new(),
+        };
+        for (i, f) in format.fields.iter().enumerate() {
+            if let Some(v) = f.fixed {
+                st.vals[i] = Some(v);
+            }
+        }
+        st
     };
-    for (i, f) in format.fields.iter().enumerate() {
-        if let Some(v) = f.fixed {
-            st.vals[i] = Some(v);
+    let mut st = fresh();
+    let start = skip_blanks(text, 0);
+    // When only success matters, the search first runs alone with a small budget: a text it
+    // reads needs no recognition (which accepts a superset), and one it rejects within the
+    // budget is rejected as the search below would (the same search, step for step, until the
+    // budget runs out). Only a search that runs out goes the long way below.
+    let mut settled = None;
+    if !describe {
+        p.budget = SPECULATIVE_BUDGET;
+        p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
+        match p.result.take() {
+            Some(v) => settled = Some(Ok((v, p.end))),
+            None if p.budget > 0 => settled = Some(Err(None)),
+            None => {
+                p.budget = SEARCH_BUDGET;
+                st = fresh();
+            }
         }
     }
-    let start = skip_blanks(text, 0);
     // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
     // search below would try every way to satisfy the guards before giving up.
-    let result = if !p.recognizes(syntax, start) {
+    let result = if let Some(r) = settled {
+        r
+    } else if !p.recognizes(syntax, start) {
         Err(describe.then(|| p.failure()))
     } else {
         p.furthest = 0;
@@ -1522,7 +1842,13 @@ fn read(
     p.spellings.clear();
     p.collecting.clear();
     p.mids.clear();
-    *scratch = Scratch { memo: p.memo, spellings: p.spellings, collecting: p.collecting, mids: p.mids };
+    *scratch = Scratch {
+        memo: p.memo,
+        spellings: p.spellings,
+        collecting: p.collecting,
+        mids: p.mids,
+        reads: p.reads,
+    };
     result
 }
 
@@ -2467,13 +2793,14 @@ impl Parser<'_> {
         st: &mut State,
         k: K,
     ) -> bool {
-        if let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) {
+        let (known, defaulted) = eval_both(e, frame, &st.vals, self.format.fields, self.ctx.pc);
+        if let Some(v) = known {
             return (v != 0) == want && k(self, pos, st);
         }
         // When the defaults of the unknown fields already give `want`, check it once every
         // field is known rather than guessing values now: text that does not mention a field
         // leaves it at its default, and no choice is made that could multiply backtracking.
-        if eval_in(e, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| (v != 0) == want) {
+        if defaulted.is_some_and(|v| (v != 0) == want) {
             return self.defer(e, want, frame, pos, st, k);
         }
         match e {
@@ -2564,8 +2891,9 @@ impl Parser<'_> {
         // enough, and every assignment checks fewer.
         let again = st.deferred.iter().any(|(x, w, f)| core::ptr::eq(*x, e) && *w == want && f[..] == *frame);
         if !again {
-            st.deferred.push((e, want, frame.to_vec()));
-            st.reads.push(slot_bits(e, frame));
+            st.deferred.push((e, want, Frame::new(frame)));
+            let bits = self.reads.bits(e, frame);
+            st.reads.push(bits);
         }
         k(self, pos, st)
     }
@@ -2733,6 +3061,32 @@ mod tests {
         assert_eq!(token_at("a, b", 1), (1, 1));
         assert_eq!(token_at("a  bogus;x", 1), (3, 5));
         assert_eq!(token_at("a ", 1), (2, 0));
+    }
+
+    /// An optional guard, an operation name, a register.
+    static OP_REG: Syntax = Syntax {
+        name: "op_reg",
+        arms: &[Arm {
+            guard: None,
+            items: &[
+                Item::Call(&GUARD, &[]),
+                Item::Show(&Expr::Int(0), Show::Table(&OP)),
+                Item::Lit(" "),
+                Item::Show(&Expr::Int(0), Show::Table(&REG)),
+            ],
+            alias: false,
+        }],
+    };
+
+    #[test]
+    fn may_match_needs_a_spelling_of_every_table_and_sub_syntax() {
+        assert!(OP_REG.may_match("@R1 add R2", false));
+        assert!(OP_REG.may_match("fadd RZ", false));
+        // No spelling of `OP` anywhere.
+        assert!(!OP_REG.may_match("sub R2", false));
+        // No register: neither the range's prefix `R` nor `RZ`.
+        assert!(!OP_REG.may_match("add x", false));
+        assert!(OP_REG.may_match("ADD r2", true));
     }
 
     #[test]
