@@ -151,6 +151,8 @@ fn pow2(e: i32) -> f64 {
     r
 }
 
+use core::fmt::Write as _;
+
 /// Writes an IEEE single given as bits the way C's `printf("%f", (double)f)` does
 /// (six decimals, `inf`, `nan` and `-nan` by the sign bit), as disassemblers written in C print.
 pub fn write_c_f(out: &mut dyn core::fmt::Write, bits: u32) -> core::fmt::Result {
@@ -170,8 +172,10 @@ pub fn write_c_e(out: &mut dyn core::fmt::Write, v: f64, precision: usize) -> co
     if !v.is_finite() {
         return write_c_special(out, v);
     }
-    let s = alloc::format!("{v:.precision$e}");
-    let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+    let mut s = Digits::new();
+    write!(s, "{v:.precision$e}")?;
+    let s = s.as_str();
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     write!(out, "{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
 }
@@ -184,15 +188,62 @@ pub fn write_c_g(out: &mut dyn core::fmt::Write, v: f64, precision: usize) -> co
     }
     let p = precision.max(1);
     // The exponent the value has once rounded to p significant digits.
-    let s = alloc::format!("{v:.prec$e}", prec = p - 1);
-    let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+    let mut s = Digits::new();
+    write!(s, "{v:.prec$e}", prec = p - 1)?;
+    let s = s.as_str();
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if exp < -4 || exp >= p as i32 {
         let m = strip_fraction_zeros(mantissa);
         write!(out, "{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
     } else {
-        let fixed = alloc::format!("{v:.prec$}", prec = (p as i32 - 1 - exp) as usize);
-        out.write_str(strip_fraction_zeros(&fixed))
+        let mut fixed = Digits::new();
+        write!(fixed, "{v:.prec$}", prec = (p as i32 - 1 - exp) as usize)?;
+        out.write_str(strip_fraction_zeros(fixed.as_str()))
+    }
+}
+
+/// The digits of one number, on the stack: printing a float immediate allocates nothing. A
+/// text longer than the buffer (a precision no disassembler uses) goes to the heap.
+struct Digits {
+    bytes: [u8; 96],
+    len: usize,
+    long: Option<alloc::string::String>,
+}
+
+impl Digits {
+    fn new() -> Self {
+        Digits { bytes: [0; 96], len: 0, long: None }
+    }
+
+    fn as_str(&self) -> &str {
+        match &self.long {
+            Some(s) => s,
+            // Only whole `str`s are copied in: the bytes are UTF-8.
+            None => core::str::from_utf8(&self.bytes[..self.len]).unwrap_or(""),
+        }
+    }
+}
+
+impl core::fmt::Write for Digits {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        if let Some(long) = &mut self.long {
+            long.push_str(s);
+            return Ok(());
+        }
+        let end = self.len + s.len();
+        match self.bytes.get_mut(self.len..end) {
+            Some(dest) => {
+                dest.copy_from_slice(s.as_bytes());
+                self.len = end;
+            }
+            None => {
+                let mut long = alloc::string::String::from(self.as_str());
+                long.push_str(s);
+                self.long = Some(long);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -243,6 +294,15 @@ mod tests {
         let mut s = alloc::string::String::new();
         write_c_e(&mut s, 18446744073709551616.0, 20).unwrap();
         assert_eq!(s, "1.84467440737095516160e+19");
+    }
+
+    #[test]
+    fn c_g_longer_than_the_stack_buffer() {
+        // 2^-20 = 0.00000095367431640625 exactly: `%.100g` prints every digit and no zeros,
+        // through the heap (the fixed text is 102 characters before its zeros go).
+        assert_eq!(g(0.00000095367431640625, 100), "9.5367431640625e-07");
+        assert_eq!(g(0.5, 100), "0.5");
+        assert_eq!(g(1.0 / 3.0, 60), "0.333333333333333314829616256247390992939472198486328125");
     }
 
     #[test]

@@ -38,6 +38,76 @@ impl From<fmt::Error> for Stop {
     }
 }
 
+/// Where a generated printer writes: the text gathered on the stack and handed to the writer
+/// in one `write_str` when the printer ends ([`Out::flush`]) or the buffer fills. An
+/// instruction's text is a few dozen short pieces (mnemonic, suffixes, register names,
+/// commas); each is a copy into the buffer here, not a dynamic call on the writer (a `String`
+/// behind `dyn Write` cost more than the rest of the printer). Only whole `str`s go in, so the
+/// buffer always holds UTF-8.
+pub struct Out<'w> {
+    buf: [u8; OUT_BYTES],
+    len: usize,
+    sink: &'w mut dyn Write,
+}
+
+/// The text an [`Out`] gathers before it writes to its writer: longer than any line of the
+/// targets, so one instruction is one `write_str`.
+const OUT_BYTES: usize = 128;
+
+impl<'w> Out<'w> {
+    /// Nothing gathered yet; `sink` receives the text.
+    #[inline]
+    pub fn new(sink: &'w mut dyn Write) -> Self {
+        Out { buf: [0; OUT_BYTES], len: 0, sink }
+    }
+
+    /// Appends `s`.
+    #[inline]
+    pub fn str(&mut self, s: &str) -> Result<(), Stop> {
+        let end = self.len + s.len();
+        match self.buf.get_mut(self.len..end) {
+            Some(dest) => {
+                dest.copy_from_slice(s.as_bytes());
+                self.len = end;
+                Ok(())
+            }
+            None => self.spill(s),
+        }
+    }
+
+    /// Appends `s` when the buffer cannot hold it: what it holds goes to the writer first.
+    #[cold]
+    fn spill(&mut self, s: &str) -> Result<(), Stop> {
+        self.flush()?;
+        match self.buf.get_mut(..s.len()) {
+            Some(dest) => {
+                dest.copy_from_slice(s.as_bytes());
+                self.len = s.len();
+                Ok(())
+            }
+            None => Ok(self.sink.write_str(s)?),
+        }
+    }
+
+    /// Hands what was gathered to the writer.
+    #[inline]
+    pub fn flush(&mut self) -> Result<(), Stop> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        // Whole `str`s only were copied in: the bytes are UTF-8.
+        let text = core::str::from_utf8(&self.buf[..self.len]).unwrap_or("");
+        self.len = 0;
+        Ok(self.sink.write_str(text)?)
+    }
+}
+
+impl Write for Out<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.str(s).map_err(|_| fmt::Error)
+    }
+}
+
 /// Writes `v` in number style `n` (any style but [`Num::Target`], which needs the address).
 pub fn number(v: u64, n: Num, out: &mut dyn Write) -> Result<(), Stop> {
     Ok(crate::syntax::write_number(v, n, out)?)

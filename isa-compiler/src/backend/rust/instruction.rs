@@ -49,25 +49,33 @@ enum Node {
     Switch { lo: u32, width: u32, arms: Vec<(Vec<(u64, u64)>, Node)> },
 }
 
-/// The values a constraint allows at bits lo..lo+width, when it covers those bits and allows
-/// few enough values to list (fixed opcodes): `None` otherwise.
+/// The widest range the tree switches on with a constraint that covers only part of it, from
+/// one end: the constraint's values repeat over the range's other bits (at most 256 values). Maxwell's
+/// opcodes are 6 to 13 bits from the top; one switch on the top byte takes them all, where
+/// switching on the 3 bits every opcode covers took five nested switches to reach MOV.
+const PARTIAL_KEY_BITS: u32 = 8;
+
+/// The values a constraint allows at bits lo..lo+width, when it covers those bits (or the top
+/// or bottom part of a range of at most [`PARTIAL_KEY_BITS`]) and allows few enough values to
+/// list (fixed opcodes): `None` otherwise.
 fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
-    if lo < c.lo || lo + width > c.lo + c.width {
-        return None;
-    }
     if (c.lo, c.width) == (lo, width) {
         return Some(c.ranges.clone());
     }
-    let count =
-        c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)));
-    if count > 64 {
+    if !projects(c, lo, width) {
         return None;
     }
-    let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let (overlap_lo, overlap_hi) = (lo.max(c.lo), (lo + width).min(c.lo + c.width));
+    let mask = (1u64 << (overlap_hi - overlap_lo)) - 1;
     let mut values: Vec<u64> =
-        c.ranges.iter().flat_map(|(a, b)| *a..=*b).map(|v| (v >> (lo - c.lo)) & mask).collect();
+        c.ranges.iter().flat_map(|(a, b)| *a..=*b).map(|v| (v >> (overlap_lo - c.lo)) & mask).collect();
     values.sort();
     values.dedup();
+    if overlap_hi - overlap_lo < width {
+        // Every value of the range whose overlapping bits hold one of them.
+        let shift = overlap_lo - lo;
+        values = (0..1u64 << width).filter(|k| values.binary_search(&((k >> shift) & mask)).is_ok()).collect();
+    }
     let mut out: Ranges = Vec::new();
     for v in values {
         match out.last_mut() {
@@ -80,11 +88,16 @@ fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
 
 /// Whether [`projection`] gives values for the range, without listing them.
 fn projects(c: &Constraint, lo: u32, width: u32) -> bool {
-    if lo < c.lo || lo + width > c.lo + c.width {
-        return false;
+    if (c.lo, c.width) == (lo, width) {
+        return true;
     }
-    (c.lo, c.width) == (lo, width)
-        || c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)))
+    let contained = lo >= c.lo && lo + width <= c.lo + c.width;
+    // Part of an opcode read from one end of the range: the constraint shares its top bit or
+    // its bottom bit (opcodes are prefixes, from the top on Maxwell, from bit 0 on AGX).
+    let overlaps = lo < c.lo + c.width && c.lo < lo + width;
+    let aligned = lo + width == c.lo + c.width || lo == c.lo;
+    (contained || (overlaps && aligned && width <= PARTIAL_KEY_BITS))
+        && c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)))
             <= 64
 }
 
@@ -92,7 +105,7 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     if cands.len() <= 1 {
         return Node::Leaf(cands);
     }
-    // The constrained range most candidates share (ties: the highest bits, where opcodes live).
+    // The constrained range most candidates share.
     // Each distinct range is counted once: thousands of encodings share a few opcode ranges.
     let mut keys: Vec<(u32, u32)> =
         cands.iter().flat_map(|(_, cs)| cs.iter().filter(|c| !c.late).map(|c| (c.lo, c.width))).collect();
@@ -107,7 +120,9 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     for key in keys {
         let count =
             cands.iter().filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1))).count();
-        if best.is_none_or(|(k, n)| count > n || (count == n && key.0 > k.0)) {
+        // Ties: the wider range (up to a byte: one jump table), then the higher bits.
+        let rank = |(lo, width): (u32, u32), n: usize| (n, width.min(PARTIAL_KEY_BITS), lo);
+        if best.is_none_or(|(k, n)| rank(key, count) > rank(k, n)) {
             best = Some((key, count));
         }
     }
@@ -120,15 +135,27 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     let per: Vec<Candidate> = cands
         .iter()
         .map(|(f, cs)| {
-            // A candidate that fixes a wider range holding this one (a longer opcode) takes the
-            // projection of its values: without it, it would be copied into every arm.
-            let early = || cs.iter().filter(|c| !c.late);
-            let ranges = early()
-                .find(|c| (c.lo, c.width) == (lo, width))
-                .map(|c| c.ranges.clone())
-                .or_else(|| early().find_map(|c| projection(c, lo, width)))
-                .unwrap_or_else(|| vec![(0, full)]);
-            let rest = cs.iter().filter(|c| c.late || (c.lo, c.width) != (lo, width)).cloned().collect();
+            // A candidate that fixes a wider range holding this one (a longer opcode), or the
+            // top or bottom part of it (a shorter one), takes the projection of its values:
+            // without it, it would be copied into every arm.
+            let early = || cs.iter().enumerate().filter(|(_, c)| !c.late);
+            let used = early()
+                .find(|(_, c)| (c.lo, c.width) == (lo, width))
+                .map(|(i, c)| (i, c.ranges.clone()))
+                .or_else(|| early().find_map(|(i, c)| projection(c, lo, width).map(|r| (i, r))));
+            // The switch decides a constraint that lies within its range: it is not checked
+            // again below.
+            let decided = used.as_ref().map(|(i, _)| *i).filter(|i| {
+                let c = &cs[*i];
+                c.lo >= lo && c.lo + c.width <= lo + width
+            });
+            let ranges = used.map_or_else(|| vec![(0, full)], |(_, r)| r);
+            let rest = cs
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| c.late || ((c.lo, c.width) != (lo, width) && decided != Some(*i)))
+                .map(|(_, c)| c.clone())
+                .collect();
             (*f, ranges, rest)
         })
         .collect();

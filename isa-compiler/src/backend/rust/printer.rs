@@ -1,7 +1,9 @@
 //! Compiled printers: every dialect's syntax of every encoding as Rust that writes a typed
 //! instruction's text into a `core::fmt::Write`, reading the struct's fields directly. No
 //! allocation, no walk over the static syntax tables: guards become `if`s, name tables become
-//! `match`es, sub-syntaxes become methods taking their parameters.
+//! `match`es giving a `&'static str` (numbered names such as `R12` spelled out here, in a
+//! `static`), sub-syntaxes become methods taking their parameters. The pieces are gathered in
+//! an `isa_runtime::print::Out` on the stack and reach the writer in one `write_str`.
 //!
 //! The interpreted engine (`isa_runtime::syntax::print`) is the reference these must agree
 //! with, value for value: expressions are evaluated as it evaluates them (raw field values as
@@ -53,11 +55,14 @@ pub fn generate(m: &Model) -> TokenStream {
                 /// Writes the instruction's text (at address `pc`) in `dialect`, without
                 /// allocating; `Stop::Unshown` when the dialect has no text for it.
                 pub fn write_text(&self, dialect: Dialect, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
+                    let out = &mut print::Out::new(out);
                     #[allow(unreachable_patterns)]
-                    match (self, dialect) {
+                    let shown = match (self, dialect) {
                         #(#arms,)*
                         _ => Err(print::Stop::Unshown),
-                    }
+                    };
+                    // What was printed goes to the writer even when the printer stopped.
+                    out.flush().and(shown)
                 }
             }
         }
@@ -68,7 +73,13 @@ fn spell_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
     format_ident!("spell_{}_{}", snake(&m.t.enums[e.0].name), snake(&m.t.dialects[d].name))
 }
 
-/// `spell_<enum>_<dialect>(v, out)`: the name table as a `match`, first entry first.
+/// Most values a numbered range of a name table may hold for its names to be spelled out in
+/// the printer (a `static` of strings, one copy per name); wider ranges print the number.
+const SPELLED_RANGE: u64 = 512;
+
+/// `spell_<enum>_<dialect>(v, out)`: the name table as a `match` giving each value's text,
+/// first entry first, written with one copy. A numbered range (`R{v}`) is a `static` of its
+/// names, built here, so printing a register is an index, not a number formatted at run time.
 fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
     let id = spell_ident(m, e, d);
     let mut arms: Vec<TokenStream> = Vec::new();
@@ -77,7 +88,23 @@ fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
         arms.push(match entry {
             TableEntry::Name(text, x) => {
                 let x = lit(x as u128);
-                quote!(#x => out.write_str(#text)?)
+                quote!(#x => #text)
+            }
+            TableEntry::Range { prefix, suffix, lo, hi, shift } if hi - lo < SPELLED_RANGE => {
+                let names = (lo..=hi).map(|v| format!("{prefix}{}{suffix}", v as i64 + shift));
+                let n = lit(u128::from(hi - lo + 1));
+                let index = match lo {
+                    0 => quote!(v as usize),
+                    _ => {
+                        let lo = lit(lo as u128);
+                        quote!((v - #lo) as usize)
+                    }
+                };
+                let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+                quote!(#lo..=#hi => {
+                    static NAMES: [&str; #n] = [#(#names),*];
+                    NAMES[#index]
+                })
             }
             TableEntry::Range { prefix, suffix, lo, hi, shift } => {
                 let (lo, hi) = (lit(lo as u128), lit(hi as u128));
@@ -88,15 +115,15 @@ fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
                         quote!(v as i64 + #shift)
                     }
                 };
-                quote!(#lo..=#hi => print::numbered(#prefix, #n, #suffix, out)?)
+                quote!(#lo..=#hi => return print::numbered(#prefix, #n, #suffix, out))
             }
             TableEntry::Many(text, lo, hi) => {
                 let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-                quote!(#lo..=#hi => out.write_str(#text)?)
+                quote!(#lo..=#hi => #text)
             }
             TableEntry::Else(text) => {
                 has_else = true;
-                quote!(_ => out.write_str(#text)?)
+                quote!(_ => #text)
             }
         });
         if has_else {
@@ -108,11 +135,11 @@ fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
     }
     quote! {
         #[allow(unreachable_patterns, clippy::match_overlapping_arm)]
-        fn #id(v: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
-            match v {
+        fn #id(v: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {
+            let text: &'static str = match v {
                 #(#arms,)*
-            }
-            Ok(())
+            };
+            out.str(text)
         }
     }
 }
@@ -342,7 +369,7 @@ impl Exprs<'_> {
         for item in items {
             out.extend(match item {
                 SyntaxItem::Lit(s) if s.is_empty() => quote!(),
-                SyntaxItem::Lit(s) => quote!(out.write_str(#s)?;),
+                SyntaxItem::Lit(s) => quote!(out.str(#s)?;),
                 SyntaxItem::Show(e, show) => {
                     let v = match e {
                         CondExpr::Arith(..) | CondExpr::If(..) => {
@@ -443,7 +470,7 @@ fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> T
             let doc = format!(" `{}` in the `{}` dialect.", part.name, m.t.dialects[d].name);
             methods.extend(quote! {
                 #[doc = #doc]
-                fn #id(&self, pc: u64, out: &mut dyn core::fmt::Write #(, #params)*) -> Result<(), print::Stop> {
+                fn #id(&self, pc: u64, out: &mut print::Out<'_> #(, #params)*) -> Result<(), print::Stop> {
                     #body
                 }
             });
