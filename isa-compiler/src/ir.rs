@@ -890,6 +890,8 @@ pub enum NumStyle {
         digits: u8,
         /// `0x` prefix.
         prefix: bool,
+        /// Upper-case digits.
+        upper: bool,
     },
     /// C `%f` of an IEEE single.
     CFloat,
@@ -917,6 +919,8 @@ pub enum NumStyle {
         bits: u32,
         /// Base expression.
         base: CondExpr,
+        /// Upper-case digits, the sign after the prefix (`0x-A`).
+        upper: bool,
     },
     /// pc-relative displacement accepting labels.
     Label {

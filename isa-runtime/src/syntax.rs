@@ -418,6 +418,8 @@ pub enum Num {
         digits: u8,
         /// Print `0x`.
         prefix: bool,
+        /// Upper-case digits (`0x1A`).
+        upper: bool,
     },
     /// An IEEE single (the field's bits) printed like C's `%f`.
     CFloat,
@@ -450,6 +452,8 @@ pub enum Num {
         bits: u32,
         /// What the displacement is relative to (an expression over `Pc` and fields).
         base: &'static Expr,
+        /// Upper-case digits, the sign after the prefix (`0x1A`, `0x-A`: Python's `'0x%X'`).
+        upper: bool,
     },
     /// A signed pc-relative displacement: when parsing, a label name is also accepted and
     /// becomes `label address - base`.
@@ -655,6 +659,13 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         _ => (10, 0),
     };
     i += skip;
+    // Python's `'0x%X'` puts a negative value's sign after the prefix (`0x-A`).
+    let neg = if radix == 16 && !neg && b.get(i) == Some(&b'-') {
+        i += 1;
+        true
+    } else {
+        neg
+    };
     let start = i;
     let mut v: i128 = 0;
     while i < b.len() {
@@ -1032,10 +1043,10 @@ impl Printer<'_> {
                     e
                 }
             }
-            Show::Num(Num::Target { bits, base }) => {
+            Show::Num(Num::Target { bits, base, upper }) => {
                 let base = eval(base, frame, self.vals, self.pc).unwrap_or(0) as i128;
                 let target = base + crate::bits::sign_extend(v, *bits) as i128;
-                return write_hex_value(target, out);
+                return if *upper { write_hex_upper(target, out) } else { write_hex_value(target, out) };
             }
             Show::Num(n) => return write_number(v, *n, out),
         };
@@ -1062,11 +1073,15 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
             write!(out, "{s}")
         }
         Num::Label { bits, .. } => write!(out, "{}", crate::bits::sign_extend(v, bits)),
-        Num::Hex { digits, prefix } => {
+        Num::Hex { digits, prefix, upper } => {
             if prefix {
                 out.write_str("0x")?;
             }
-            write!(out, "{v:0width$x}", width = digits as usize)
+            if upper {
+                write!(out, "{v:0width$X}", width = digits as usize)
+            } else {
+                write!(out, "{v:0width$x}", width = digits as usize)
+            }
         }
         Num::CFloat => crate::number::write_c_f(out, v as u32),
         Num::HexValue { bits, signed, scale } => {
@@ -1081,7 +1096,22 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
                 crate::number::write_c_g(out, x, precision as usize)
             }
         }
-        Num::Target { bits, .. } => write_hex_value(crate::bits::sign_extend(v, bits) as i128, out),
+        Num::Target { bits, upper: false, .. } => {
+            write_hex_value(crate::bits::sign_extend(v, bits) as i128, out)
+        }
+        Num::Target { bits, upper: true, .. } => {
+            write_hex_upper(crate::bits::sign_extend(v, bits) as i128, out)
+        }
+    }
+}
+
+/// Writes `0x1F`, `0x-20`: upper-case digits and the sign after the prefix, as Python's
+/// `'0x%X' % x` writes them (applegpu's branch targets). [`scan_integer`] reads both back.
+pub fn write_hex_upper(x: i128, out: &mut dyn Write) -> fmt::Result {
+    if x < 0 {
+        write!(out, "0x-{:X}", x.unsigned_abs())
+    } else {
+        write!(out, "0x{x:X}")
     }
 }
 

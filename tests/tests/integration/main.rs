@@ -2,6 +2,7 @@
 //! once, not once per file. Each module is one concern (a target and what it checks).
 
 mod agx_abi;
+mod agx_applegpu;
 mod agx_instructions;
 mod api;
 mod derive_bitfield;
