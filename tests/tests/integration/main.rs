@@ -4,6 +4,7 @@
 mod agx_abi;
 mod agx_applegpu;
 mod agx_instructions;
+mod agx_interp;
 mod api;
 mod derive_bitfield;
 mod dialect_directives;
