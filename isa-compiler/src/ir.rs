@@ -893,6 +893,11 @@ pub enum NumStyle {
         /// Upper-case digits.
         upper: bool,
     },
+    /// Binary digits, zero-padded to `digits`.
+    Bin {
+        /// Minimum digits.
+        digits: u8,
+    },
     /// C `%f` of an IEEE single.
     CFloat,
     /// Hex with `0x` and a minus sign, optionally two's complement, times a scale.

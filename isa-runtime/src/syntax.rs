@@ -421,6 +421,11 @@ pub enum Num {
         /// Upper-case digits (`0x1A`).
         upper: bool,
     },
+    /// Binary digits, at least `digits` of them (zero-padded), without a prefix.
+    Bin {
+        /// Minimum digits (zero-padded).
+        digits: u8,
+    },
     /// An IEEE single (the field's bits) printed like C's `%f`.
     CFloat,
     /// An integer in hexadecimal with `0x` and a `-` before negative values (`-0x60`): the
@@ -683,6 +688,15 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         return None;
     }
     Some((if neg { -v } else { v }, i))
+}
+
+/// Bare binary digits at the start of `s` (for `{field:06b}` after a literal `0b`).
+fn scan_bin_digits(s: &str) -> Option<(i128, usize)> {
+    let len = s.bytes().take_while(|b| *b == b'0' || *b == b'1').count();
+    if len == 0 || len > 64 {
+        return None;
+    }
+    i128::from_str_radix(&s[..len], 2).ok().map(|v| (v, len))
 }
 
 /// Bare hex digits at the start of `s` (for `{field:08x}` after a literal `0x`).
@@ -1083,6 +1097,7 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
                 write!(out, "{v:0width$x}", width = digits as usize)
             }
         }
+        Num::Bin { digits } => write!(out, "{v:0width$b}", width = digits as usize),
         Num::CFloat => crate::number::write_c_f(out, v as u32),
         Num::HexValue { bits, signed, scale } => {
             let x = if signed { crate::bits::sign_extend(v, bits) as i128 } else { v as i128 };
@@ -1575,6 +1590,7 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
             scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)).or_else(|| scan_c_special(s))
         }
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
+        Num::Bin { .. } => scan_bin_digits(s),
         Num::Float { format, .. } => {
             scan_float(s).and_then(|(f, len)| float_bits(&format, f).map(|r| (r as i128, len)))
         }
@@ -1601,7 +1617,7 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
 /// Whether a number shown as `n` may be written as an expression (not bare hex digits after a
 /// literal `0x`).
 fn takes_expression(n: &Num) -> bool {
-    !matches!(n, Num::Hex { prefix: false, .. })
+    !matches!(n, Num::Hex { prefix: false, .. } | Num::Bin { .. })
 }
 
 /// The length of the label name at the start of `s`.
@@ -2377,6 +2393,7 @@ impl Parser<'_> {
             let what = match n {
                 Num::Label { .. } | Num::Target { .. } => "a number or label",
                 Num::Hex { prefix: false, .. } => "hex digits",
+                Num::Bin { .. } => "binary digits",
                 _ => "a number",
             };
             return self.fail(pos, what);
@@ -2385,7 +2402,7 @@ impl Parser<'_> {
         // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
         // hex bits (`#x`: Maxwell's `[0xfffff8]`; `#x*4`: ATOMS's `[0xda914c]`) also reads what
         // it prints.
-        let raw_hex = matches!(n, Num::Hex { .. } | Num::HexValue { signed: false, .. });
+        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
         let fits = |value: i128| {
             if width >= 64 {
                 return true;

@@ -549,6 +549,9 @@ fn num_style(
         "s" | "i" => NumStyle::Signed { bits: width, plus: false },
         "+" | "+d" | "+s" => NumStyle::Signed { bits: width, plus: true },
         "cfloat" => NumStyle::CFloat,
+        _ if f.ends_with('b') && (f.len() == 1 || f[..f.len() - 1].parse::<u8>().is_ok()) => {
+            NumStyle::Bin { digits: f[..f.len() - 1].parse().unwrap_or(0) }
+        }
         _ => {
             let (prefix, rest) = match f.strip_prefix('#') {
                 Some(r) => (true, r),

@@ -193,6 +193,7 @@ impl Styles {
                     let case = if *upper { "_UPPER" } else { "" };
                     format!("HEX_{digits}{}{case}", if *prefix { "_0X" } else { "" })
                 }
+                NumStyle::Bin { digits } => format!("BIN_{digits}"),
                 NumStyle::CFloat => "C_FLOAT".to_string(),
                 NumStyle::HexValue { bits, signed, scale } => {
                     format!("HEX_VALUE_{}{bits}_X{scale}", if *signed { "S" } else { "U" })

@@ -246,6 +246,10 @@ pub(super) fn num_style(n: &NumStyle) -> TokenStream {
             let d = lit(*digits as u128);
             quote!(Num::Hex { digits: #d, prefix: #prefix, upper: #upper })
         }
+        NumStyle::Bin { digits } => {
+            let d = lit(*digits as u128);
+            quote!(Num::Bin { digits: #d })
+        }
         NumStyle::CFloat => quote!(Num::CFloat),
         NumStyle::HexValue { bits, signed, scale } => {
             let b = lit(*bits as u128);
