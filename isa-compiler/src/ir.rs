@@ -931,6 +931,13 @@ pub enum NumStyle {
         digits: u8,
         /// `0x` prefix.
         prefix: bool,
+        /// Upper-case digits.
+        upper: bool,
+    },
+    /// Binary digits, zero-padded to `digits`.
+    Bin {
+        /// Minimum digits.
+        digits: u8,
     },
     /// C `%f` of an IEEE single.
     CFloat,
@@ -958,6 +965,8 @@ pub enum NumStyle {
         bits: u32,
         /// Base expression.
         base: CondExpr,
+        /// Upper-case digits, the sign after the prefix (`0x-A`).
+        upper: bool,
     },
     /// pc-relative displacement accepting labels.
     Label {

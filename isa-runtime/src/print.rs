@@ -7,7 +7,7 @@
 //! that both give the same text for every word. The small pieces every printer needs (numbers,
 //! numbered names, a line buffer) are written once here rather than once per encoding.
 
-use crate::syntax::{write_hex_value, Num};
+use crate::syntax::{write_hex_upper, write_hex_value, Num};
 use crate::target::Isa;
 use core::fmt::{self, Write};
 
@@ -116,6 +116,12 @@ pub fn number(v: u64, n: Num, out: &mut dyn Write) -> Result<(), Stop> {
 /// Writes a `bits`-wide pc-relative displacement `v` as the absolute address `base + v`.
 pub fn target(base: i64, bits: u32, v: u64, out: &mut dyn Write) -> Result<(), Stop> {
     Ok(write_hex_value(base as i128 + crate::bits::sign_extend(v, bits) as i128, out)?)
+}
+
+/// Writes a `bits`-wide pc-relative displacement `v` as the absolute address `base + v` in
+/// upper-case hex, the sign after the prefix (`0x1A`, `0x-A`).
+pub fn target_upper(base: i64, bits: u32, v: u64, out: &mut dyn Write) -> Result<(), Stop> {
+    Ok(write_hex_upper(base as i128 + crate::bits::sign_extend(v, bits) as i128, out)?)
 }
 
 /// Writes a numbered name (`r12`): `prefix`, `n` in decimal, `suffix`.

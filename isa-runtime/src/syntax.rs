@@ -482,6 +482,13 @@ pub enum Num {
         digits: u8,
         /// Print `0x`.
         prefix: bool,
+        /// Upper-case digits (`0x1A`).
+        upper: bool,
+    },
+    /// Binary digits, at least `digits` of them (zero-padded), without a prefix.
+    Bin {
+        /// Minimum digits (zero-padded).
+        digits: u8,
     },
     /// An IEEE single (the field's bits) printed like C's `%f`.
     CFloat,
@@ -514,6 +521,8 @@ pub enum Num {
         bits: u32,
         /// What the displacement is relative to (an expression over `Pc` and fields).
         base: &'static Expr,
+        /// Upper-case digits, the sign after the prefix (`0x1A`, `0x-A`: Python's `'0x%X'`).
+        upper: bool,
     },
     /// A signed pc-relative displacement: when parsing, a label name is also accepted and
     /// becomes `label address - base`.
@@ -734,6 +743,13 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         _ => (10, 0),
     };
     i += skip;
+    // Python's `'0x%X'` puts a negative value's sign after the prefix (`0x-A`).
+    let neg = if radix == 16 && !neg && b.get(i) == Some(&b'-') {
+        i += 1;
+        true
+    } else {
+        neg
+    };
     let start = i;
     let mut v: i128 = 0;
     while i < b.len() {
@@ -751,6 +767,15 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         return None;
     }
     Some((if neg { -v } else { v }, i))
+}
+
+/// Bare binary digits at the start of `s` (for `{field:06b}` after a literal `0b`).
+fn scan_bin_digits(s: &str) -> Option<(i128, usize)> {
+    let len = s.bytes().take_while(|b| *b == b'0' || *b == b'1').count();
+    if len == 0 || len > 64 {
+        return None;
+    }
+    i128::from_str_radix(&s[..len], 2).ok().map(|v| (v, len))
 }
 
 /// Bare hex digits at the start of `s` (for `{field:08x}` after a literal `0x`).
@@ -1205,10 +1230,10 @@ impl Printer<'_> {
                     e
                 }
             }
-            Show::Num(Num::Target { bits, base }) => {
+            Show::Num(Num::Target { bits, base, upper }) => {
                 let base = eval(base, frame, self.vals, self.pc).unwrap_or(0) as i128;
                 let target = base + crate::bits::sign_extend(v, *bits) as i128;
-                return write_hex_value(target, out);
+                return if *upper { write_hex_upper(target, out) } else { write_hex_value(target, out) };
             }
             Show::Num(n) => return write_number(v, *n, out),
         };
@@ -1235,12 +1260,17 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
             write!(out, "{s}")
         }
         Num::Label { bits, .. } => write!(out, "{}", crate::bits::sign_extend(v, bits)),
-        Num::Hex { digits, prefix } => {
+        Num::Hex { digits, prefix, upper } => {
             if prefix {
                 out.write_str("0x")?;
             }
-            write!(out, "{v:0width$x}", width = digits as usize)
+            if upper {
+                write!(out, "{v:0width$X}", width = digits as usize)
+            } else {
+                write!(out, "{v:0width$x}", width = digits as usize)
+            }
         }
+        Num::Bin { digits } => write!(out, "{v:0width$b}", width = digits as usize),
         Num::CFloat => crate::number::write_c_f(out, v as u32),
         Num::HexValue { bits, signed, scale } => {
             let x = if signed { crate::bits::sign_extend(v, bits) as i128 } else { v as i128 };
@@ -1254,7 +1284,22 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
                 crate::number::write_c_g(out, x, precision as usize)
             }
         }
-        Num::Target { bits, .. } => write_hex_value(crate::bits::sign_extend(v, bits) as i128, out),
+        Num::Target { bits, upper: false, .. } => {
+            write_hex_value(crate::bits::sign_extend(v, bits) as i128, out)
+        }
+        Num::Target { bits, upper: true, .. } => {
+            write_hex_upper(crate::bits::sign_extend(v, bits) as i128, out)
+        }
+    }
+}
+
+/// Writes `0x1F`, `0x-20`: upper-case digits and the sign after the prefix, as Python's
+/// `'0x%X' % x` writes them (applegpu's branch targets). [`scan_integer`] reads both back.
+pub fn write_hex_upper(x: i128, out: &mut dyn Write) -> fmt::Result {
+    if x < 0 {
+        write!(out, "0x-{:X}", x.unsigned_abs())
+    } else {
+        write!(out, "0x{x:X}")
     }
 }
 
@@ -1871,6 +1916,7 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
             scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)).or_else(|| scan_c_special(s))
         }
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
+        Num::Bin { .. } => scan_bin_digits(s),
         Num::Float { format, .. } => {
             scan_float(s).and_then(|(f, len)| float_bits(&format, f).map(|r| (r as i128, len)))
         }
@@ -1897,7 +1943,7 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
 /// Whether a number shown as `n` may be written as an expression (not bare hex digits after a
 /// literal `0x`).
 fn takes_expression(n: &Num) -> bool {
-    !matches!(n, Num::Hex { prefix: false, .. })
+    !matches!(n, Num::Hex { prefix: false, .. } | Num::Bin { .. })
 }
 
 /// The length of the label name at the start of `s`.
@@ -2673,6 +2719,7 @@ impl Parser<'_> {
             let what = match n {
                 Num::Label { .. } | Num::Target { .. } => "a number or label",
                 Num::Hex { prefix: false, .. } => "hex digits",
+                Num::Bin { .. } => "binary digits",
                 _ => "a number",
             };
             return self.fail(pos, what);
@@ -2681,7 +2728,7 @@ impl Parser<'_> {
         // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
         // hex bits (`#x`: Maxwell's `[0xfffff8]`; `#x*4`: ATOMS's `[0xda914c]`) also reads what
         // it prints.
-        let raw_hex = matches!(n, Num::Hex { .. } | Num::HexValue { signed: false, .. });
+        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
         let fits = |value: i128| {
             if width >= 64 {
                 return true;

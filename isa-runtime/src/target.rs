@@ -466,6 +466,20 @@ fn listed<T: Isa>(
     last: bool,
     reading: &mut Reading,
 ) -> (String, Option<DecodeError>) {
+    listed_at::<T>(word, dialect, pc, pc, last, reading)
+}
+
+/// [`listed`] printing at `pc` and reading back at `asm_pc`, the address the assembler gives
+/// the line (which counts every instruction of a variable-length target as a whole word, so a
+/// pc-relative text that depends on the difference is listed raw).
+fn listed_at<T: Isa>(
+    word: u128,
+    dialect: usize,
+    pc: u64,
+    asm_pc: u64,
+    last: bool,
+    reading: &mut Reading,
+) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -474,7 +488,12 @@ fn listed<T: Isa>(
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
                 (None, code, _) => {
-                    let ctx = Context { pc, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
+                    let ctx = Context {
+                        pc: asm_pc,
+                        labels: &|_| None,
+                        ignore_case: d.ignore_case,
+                        expression: None,
+                    };
                     read_statement::<T>(code, dialect, &ctx, reading)
                 }
                 _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
@@ -638,7 +657,10 @@ pub fn disassemble_words_from<T: Isa>(
     let mut reading = Reading::indexed(&index);
     for (i, word) in words.iter().enumerate() {
         // The program's last word reads back with the program-end bit the assembler sets there.
-        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
+        // The assembler counts a variable-length program's instructions as whole words.
+        let asm_address = if variable && first == 0 { i as u64 * bytes } else { address };
+        let (text, error) =
+            listed_at::<T>(*word, dialect, address, asm_address, last && i + 1 == words.len(), &mut reading);
         out(Line { address, slot: None, text, error });
         address += if variable { instruction_bytes::<T>(*word) as u64 } else { bytes };
     }

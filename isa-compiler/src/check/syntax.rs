@@ -343,12 +343,18 @@ impl Lowerer<'_, '_> {
         };
         if let Some(b) = base {
             let base = self.lower_cond(b, params);
-            // `{imm:#x @ base}` shows the absolute target in hex; `{imm @ base}` the displacement.
+            // `{imm:#x @ base}` shows the absolute target in hex (`#X`: upper case, the sign
+            // after the prefix); `{imm @ base}` the displacement.
             let style = match fmt {
-                Some((f, _)) if f == "#x" => NumStyle::Target { bits: width, base },
+                Some((f, _)) if f == "#x" || f == "#X" => {
+                    NumStyle::Target { bits: width, base, upper: f == "#X" }
+                }
                 Some((f, fsp)) => {
                     self.cx
-                        .error(*fsp, format!("a pc-relative hole takes no format but `#x`, not `{f}`"))
+                        .error(
+                            *fsp,
+                            format!("a pc-relative hole takes no format but `#x` or `#X`, not `{f}`"),
+                        )
                         .note(
                             "`{imm @ pc + 8}` shows the displacement, `{imm:#x @ pc + 8}` the target address",
                         );
@@ -543,14 +549,22 @@ fn num_style(
         "s" | "i" => NumStyle::Signed { bits: width, plus: false },
         "+" | "+d" | "+s" => NumStyle::Signed { bits: width, plus: true },
         "cfloat" => NumStyle::CFloat,
+        _ if f.ends_with('b') && (f.len() == 1 || f[..f.len() - 1].parse::<u8>().is_ok()) => {
+            NumStyle::Bin { digits: f[..f.len() - 1].parse().unwrap_or(0) }
+        }
         _ => {
             let (prefix, rest) = match f.strip_prefix('#') {
                 Some(r) => (true, r),
                 None => (false, f),
             };
-            match rest.strip_suffix('x') {
+            let (digits, upper) = match (rest.strip_suffix('x'), rest.strip_suffix('X')) {
+                (Some(d), _) => (Some(d), false),
+                (_, Some(d)) => (Some(d), true),
+                _ => (None, false),
+            };
+            match digits {
                 Some(d) if d.is_empty() || d.parse::<u8>().is_ok() => {
-                    NumStyle::Hex { digits: d.parse().unwrap_or(0), prefix }
+                    NumStyle::Hex { digits: d.parse().unwrap_or(0), prefix, upper }
                 }
                 _ => {
                     cx.error(span, format!("unknown number format `{f}`"))

@@ -126,11 +126,15 @@ pub fn check_words(t: &dyn Target, words: &[u128], assemble: bool) -> (WordCount
     let mut counts = WordCounts { words: words.len() as u64, ..WordCounts::default() };
     let mut failures = Vec::new();
     let formats = t.formats();
-    // A byte stream walks back into the instructions it was made of.
+    // A byte stream walks into instructions that join back into it, and walks the same way
+    // again (a raw 2-byte piece may start a longer instruction once other bytes follow it, so
+    // the walk is compared with itself rather than with the words the stream was made of).
     if t.variable_length() {
         let bytes = t.join_stream(words);
-        let split = t.split_stream(&bytes);
-        if split != words {
+        let first = t.split_stream(&bytes);
+        let words = &first[..];
+        let split = t.split_stream(&t.join_stream(words));
+        if split != words || t.join_stream(words) != bytes {
             let at =
                 split.iter().zip(words).position(|(a, b)| a != b).unwrap_or(split.len().min(words.len()));
             failures.push(format!(

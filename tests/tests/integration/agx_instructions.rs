@@ -133,6 +133,16 @@ const FACTS: &[(&str, &str)] = &[
     ("2e04447444050000", "extr             r1l, r2l, r3h, 5, mask 0x1"),
     ("2e154cea24080080", "shlhi            r5, r6, r7, 8, mask 0xFFFF"),
     ("2ea1524a180c0014", "shrhi            r40, r41, u2, 12"),
+    // Facts B.4 (applegpu's README and hwtest.py), as its disassembler prints them today: the
+    // mask past the short form's 6 bytes makes them long.
+    ("0501040d00c43200", "device_load      0, i32, xy, r0_r1, u2_u3, 0, signed, lsl 1"),
+    ("0501000e01c8f200", "device_load      0, i32, xyzw, r0_r1_r2_r3, u0_u1, r8, unsigned, lsl 2"),
+    ("c508803d00803000", "uniform_store    2, i16, xy, 0, r1l_r1h, 8"),
+    // Branches: applegpu prints the target from address 0 as Python's '0x%X' does.
+    ("20c01a000000", "jmp_exec_none    0x1A"),
+    ("20c0f6ffffff", "jmp_exec_none    0x-A"),
+    ("10c008000000", "call             0x8"),
+    ("0412", "call             r9"),
 ];
 
 /// Words with bits applegpu does not read (bit 9 of a 32-bit destination, bits 25:22 of
@@ -243,5 +253,18 @@ fn random_words_of_every_encoding_round_trip() {
             checked += 1;
         }
         assert!(checked > 100, "{}: only {checked} words decoded", format.name);
+    }
+}
+
+#[test]
+fn branch_targets_are_absolute_in_upper_case_hex() {
+    // `jmp_exec_none` 0x20 bytes back, at address 0x30: target 0x10; at 0x10: 0x-10.
+    let w = split_stream::<Agx>(&bytes("20c0e0ffffff"))[0];
+    assert_eq!(disassemble_word::<Agx>(w, 0, 0x30).as_deref(), Ok("jmp_exec_none    0x10"));
+    assert_eq!(disassemble_word::<Agx>(w, 0, 0x10).as_deref(), Ok("jmp_exec_none    0x-10"));
+    // Both spellings of a negative target read back.
+    for text in ["jmp_exec_none 0x-A", "jmp_exec_none -0xa", "jmp_exec_none -10"] {
+        let back = assemble_program::<Agx>(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(join_stream::<Agx>(&back), bytes("20c0f6ffffff"), "{text}");
     }
 }

@@ -2,7 +2,9 @@
 //! once, not once per file. Each module is one concern (a target and what it checks).
 
 mod agx_abi;
+mod agx_applegpu;
 mod agx_instructions;
+mod agx_interp;
 mod api;
 mod derive_bitfield;
 mod dialect_directives;

@@ -216,9 +216,11 @@ impl Styles {
                 NumStyle::Signed { bits, plus } => {
                     format!("SIGNED_{bits}{}", if *plus { "_PLUS" } else { "" })
                 }
-                NumStyle::Hex { digits, prefix } => {
-                    format!("HEX_{digits}{}", if *prefix { "_0X" } else { "" })
+                NumStyle::Hex { digits, prefix, upper } => {
+                    let case = if *upper { "_UPPER" } else { "" };
+                    format!("HEX_{digits}{}{case}", if *prefix { "_0X" } else { "" })
                 }
+                NumStyle::Bin { digits } => format!("BIN_{digits}"),
                 NumStyle::CFloat => "C_FLOAT".to_string(),
                 NumStyle::HexValue { bits, signed, scale } => {
                     format!("HEX_VALUE_{}{bits}_X{scale}", if *signed { "S" } else { "U" })
@@ -388,10 +390,14 @@ impl Exprs<'_> {
                             let (a, b) = (spell_ident(self.m, *a, d), spell_ident(self.m, *b, d));
                             quote!(if #c { #a(#v, out)? } else { #b(#v, out)? })
                         }
-                        Show::Num(NumStyle::Target { bits, base }) => {
+                        Show::Num(NumStyle::Target { bits, base, upper }) => {
                             let base = self.value(base);
                             let bits = lit(*bits as u128);
-                            quote!(print::target(#base, #bits, #v, out)?;)
+                            if *upper {
+                                quote!(print::target_upper(#base, #bits, #v, out)?;)
+                            } else {
+                                quote!(print::target(#base, #bits, #v, out)?;)
+                            }
                         }
                         Show::Num(n) => {
                             let n = self.styles.name(n);

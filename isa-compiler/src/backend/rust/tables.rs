@@ -242,9 +242,13 @@ pub(super) fn num_style(n: &NumStyle) -> TokenStream {
             let b = lit(*bits as u128);
             quote!(Num::Signed { bits: #b, plus: #plus })
         }
-        NumStyle::Hex { digits, prefix } => {
+        NumStyle::Hex { digits, prefix, upper } => {
             let d = lit(*digits as u128);
-            quote!(Num::Hex { digits: #d, prefix: #prefix })
+            quote!(Num::Hex { digits: #d, prefix: #prefix, upper: #upper })
+        }
+        NumStyle::Bin { digits } => {
+            let d = lit(*digits as u128);
+            quote!(Num::Bin { digits: #d })
         }
         NumStyle::CFloat => quote!(Num::CFloat),
         NumStyle::HexValue { bits, signed, scale } => {
@@ -271,10 +275,10 @@ pub(super) fn num_style(n: &NumStyle) -> TokenStream {
                 exponent: #exponent,
             })
         }
-        NumStyle::Target { bits, base } => {
+        NumStyle::Target { bits, base, upper } => {
             let b = lit(*bits as u128);
             let e = expr(base);
-            quote!(Num::Target { bits: #b, base: &#e })
+            quote!(Num::Target { bits: #b, base: &#e, upper: #upper })
         }
         NumStyle::Label { bits, base } => {
             let b = lit(*bits as u128);

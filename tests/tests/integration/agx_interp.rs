@@ -1,0 +1,135 @@
+//! The generated AGX interpreter (one thread): 16- and 32-bit float and integer ALU operations
+//! on register halves, registers and pairs, run on the byte/text pairs of the facts file
+//! (docs/research/facts-tegra-agx.md B.4: applegpu's assembler, README and hwtest.py) and a few
+//! more of applegpu's words (agx_instructions.rs). Expected values are computed here with Rust's
+//! own arithmetic, and binary16 results from the exact values by hand.
+
+use isa_generated::agx::{self, Agx, Machine};
+use isa_runtime::target::{split_stream, Isa};
+
+struct Thread;
+impl agx::Semantics for Thread {}
+
+fn bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+}
+
+/// Decodes one instruction from its bytes and executes it.
+fn run(m: &mut Machine<Thread>, hex: &str) {
+    let word = split_stream::<Agx>(&bytes(hex))[0];
+    let insn = <Agx as Isa>::decode(word).unwrap_or_else(|e| panic!("{hex}: {e:?}"));
+    m.execute(&insn).unwrap_or_else(|e| panic!("{hex}: {e:?}"));
+}
+
+/// Assembles one line of applegpu's text and executes it.
+fn run_text(m: &mut Machine<Thread>, text: &str) {
+    let insn = agx::assemble(text, agx::Dialect::Applegpu).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    m.execute(&insn[0]).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+}
+
+/// IEEE binary16 bits of a value it holds exactly (normal numbers only).
+fn f16_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    let sign = (b >> 31) << 15;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    assert!((1..31).contains(&exp) && b & 0x1fff == 0, "{x} is not an exact normal binary16");
+    sign | (exp as u32) << 10 | (b >> 13) & 0x3ff
+}
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+#[test]
+fn integer_operations_on_halves_registers_and_pairs() {
+    let mut m = Machine::new(Thread);
+    m.state.r[0] = 0xabcd_0000;
+    m.state.r[2] = 0x1111_1111;
+    m.state.r[40] = 0xffff_ffff;
+    run(&mut m, "62000500"); // mov_imm r0l, 5: the high half stays
+    assert_eq!(m.state.r[0], 0xabcd_0005);
+    run(&mut m, "62a007000010"); // mov_imm r40l, 7 (the long form)
+    assert_eq!(m.state.r[40], 0xffff_0007);
+    run(&mut m, "620578563412"); // mov_imm r1, 0x12345678
+    assert_eq!(m.state.r[1], 0x1234_5678);
+    run(&mut m, "0e01424224000000"); // iadd r0, r1, r2
+    assert_eq!(m.state.r[0], 0x1234_5678u32.wrapping_add(0x1111_1111));
+    run(&mut m, "0e01425200000000"); // iadd r0, r1, 5
+    assert_eq!(m.state.r[0], 0x1234_5678 + 5);
+    // iadd r4_r5, r6_r7, r8.sx, lsl 2: a 64-bit pair plus a sign-extended register, shifted.
+    (m.state.r[6], m.state.r[7], m.state.r[8]) = (0xffff_fff0, 1, 0xffff_ffff);
+    run(&mut m, "0e134c0365001000");
+    let sum = 0x1_ffff_fff0u64.wrapping_add((-1i64 << 2) as u64);
+    assert_eq!((m.state.r[4], m.state.r[5]), (sum as u32, (sum >> 32) as u32));
+    // imadd r1, r2.sx, u3, r4_r5.discard: the low 32 bits of r2 * u3 + r4_r5.
+    m.state.u[3] = 3;
+    run(&mut m, "1e05446618c80300");
+    assert_eq!(m.state.r[1], (0x1111_1111u64 * 3).wrapping_add(sum) as u32);
+    // 16-bit halves: isub of a half and a sign-extended half into a half; imsub.
+    (m.state.r[10], m.state.r[11]) = (0x0003_0010, 0xfffe_0000);
+    run_text(&mut m, "isub r12h, r10l, r11h.sx");
+    assert_eq!(m.state.r[12] >> 16, (0x10i32 - -2) as u32);
+    run_text(&mut m, "imsub r13, r10h, r10l, 100");
+    assert_eq!(m.state.r[13], (3u32 * 0x10).wrapping_sub(100));
+    run_text(&mut m, "iadd r14l, r10l, 255");
+    assert_eq!(m.state.r[14] & 0xffff, 0x10 + 255);
+}
+
+#[test]
+fn float_operations_on_halves_and_registers() {
+    let mut m = Machine::new(Thread);
+    let (a, b, c) = (1.5f32, 2.5f32, -0.25f32);
+    (m.state.r[1], m.state.r[2], m.state.r[3]) = (f(a), f(b), f(c));
+    run(&mut m, "3a81424224460200"); // fmadd32 r0, r1, r2, r3
+    assert_eq!(m.state.r[0], f(a.mul_add(b, c)));
+    run(&mut m, "2a8142422400"); // fadd32 r0, r1, r2
+    assert_eq!(m.state.r[0], f(a + b));
+    // hwtest.py: fmadd32 r3l, r0, r1, r2 and fadd32 r3l, r0, r2 write binary16 halves.
+    run(&mut m, "3a8c402224440200");
+    assert_eq!(m.state.r[3], (f(c) & 0xffff_0000) | f16_bits((a + b) * a + b));
+    run(&mut m, "2a8c40422400");
+    assert_eq!(m.state.r[3] & 0xffff, f16_bits(a + b + b));
+    // fadd16 r0l, r0h, r1l: the high half of 4.0f (0x4080, 2.25 as binary16) plus the low
+    // half of 1.5f (0x0000).
+    run(&mut m, "268041200400");
+    assert_eq!(m.state.r[0], (f(a + b) & 0xffff_0000) | f16_bits(2.25));
+    // Immediates, modifiers and saturation.
+    run(&mut m, "2a054442"); // fadd32 r1, r2, 0.0625
+    assert_eq!(m.state.r[1], f(b + 0.0625));
+    run_text(&mut m, "fmul32 r5, r2.neg, 3.0");
+    assert_eq!(m.state.r[5], f(-b * 3.0));
+    run_text(&mut m, "fmul32.sat r6, r2, 3.0");
+    assert_eq!(m.state.r[6], f(1.0));
+    run_text(&mut m, "fmul16 r7h, r3l.abs, 0.5");
+    assert_eq!(m.state.r[7] >> 16, f16_bits((a + b + b) * 0.5));
+    // Uniforms: halves read as binary16, whole ones as binary32.
+    m.state.u[9] = f16_bits(-8.0) << 16 | f16_bits(0.75);
+    run_text(&mut m, "fmadd16 r8l, r7h, 2.0, u9h");
+    assert_eq!(m.state.r[8] & 0xffff, f16_bits((a + b + b) * 0.5 * 2.0 - 8.0));
+    run_text(&mut m, "fmadd16 r8h, r7h, 2.0, u9l");
+    assert_eq!(m.state.r[8] >> 16, f16_bits((a + b + b) * 0.5 * 2.0 + 0.75));
+    m.state.u[4] = f(-8.0);
+    run_text(&mut m, "fadd32 r9, u4, 0.5");
+    assert_eq!(m.state.r[9], f(-8.0 + 0.5));
+}
+
+#[test]
+fn a_program_runs_to_stop() {
+    // mov_imm r1, 0x12345678; mov_imm r0l, 5; iadd r0, r1, 5; stop; trap (facts B.4), as a
+    // byte stream of instructions of 6, 4, 8 and 2 bytes, executed in order until `stop`.
+    let code = bytes("620578563412620005000e0142520000000088000800");
+    let program: Vec<agx::Instruction> =
+        split_stream::<Agx>(&code).into_iter().map(|w| <Agx as Isa>::decode(w).unwrap()).collect();
+    assert_eq!(program.len(), 5);
+    let mut m = Machine::new(Thread);
+    let mut executed = 0;
+    for insn in &program {
+        m.execute(insn).unwrap();
+        executed += 1;
+        if m.state.done {
+            break;
+        }
+    }
+    assert_eq!(executed, 4);
+    assert_eq!(m.state.r[0], 0x1234_5678 + 5);
+}
