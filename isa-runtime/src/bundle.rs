@@ -14,6 +14,8 @@
 //!   [`pack_program`]; targets without one are one instruction per word, and those functions
 //!   work on them too.
 //!
+//! A target describes either kind with one [`Streams`] ([`Isa::streams`]).
+//!
 //! This module is the one assembler and disassembler of both kinds for every target.
 
 use crate::format::Format;
@@ -93,6 +95,35 @@ pub struct Bundles {
     pub units: &'static [Unit],
     /// Names of the header settings (`name = N` outside the bundles).
     pub header: &'static [&'static str],
+}
+
+/// The words that travel beside a target's instructions ([`Isa::streams`]): the one
+/// description of both kinds, as the spec's `stream` settings declare them.
+#[derive(Debug)]
+pub enum Streams {
+    /// Programs written as bundles, each filling several word streams.
+    Bundled(&'static Bundles),
+    /// One stream interleaved with the instructions: a control word before every group.
+    Interleaved(&'static Schedule),
+}
+
+impl Streams {
+    /// The bundles, when programs are written as bundles ([`Isa::bundles`]).
+    pub fn bundles(&self) -> Option<&'static Bundles> {
+        match self {
+            Streams::Bundled(b) => Some(b),
+            Streams::Interleaved(_) => None,
+        }
+    }
+
+    /// The control words, when the stream is interleaved with the instructions
+    /// ([`Isa::schedule`]).
+    pub fn schedule(&self) -> Option<&'static Schedule> {
+        match self {
+            Streams::Interleaved(s) => Some(s),
+            Streams::Bundled(_) => None,
+        }
+    }
 }
 
 /// An assembled program: each stream's words and the header settings given.

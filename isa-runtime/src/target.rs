@@ -126,10 +126,15 @@ pub trait Isa: Sync + 'static {
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;
     /// Runs the per-instruction constraints and program rules of the spec.
     fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
-    /// The scheduling control words of the target's programs (its interleaved stream), if it
-    /// has them. A target has these or [`Isa::bundles`], never both.
-    fn schedule() -> Option<&'static Schedule> {
+    /// The words that travel beside the target's instructions, if any: bundles or one stream
+    /// interleaved with the instructions ([`Isa::bundles`] and [`Isa::schedule`] view it).
+    fn streams() -> Option<&'static crate::bundle::Streams> {
         None
+    }
+    /// The scheduling control words of the target's programs (its interleaved stream), if it
+    /// has them: a view of [`Isa::streams`].
+    fn schedule() -> Option<&'static Schedule> {
+        Self::streams().and_then(crate::bundle::Streams::schedule)
     }
     /// Per encoding (as [`Isa::formats`]), the bit the assembler sets on a program's last
     /// instruction (grate's end-of-program bit); empty when the target has none.
@@ -144,7 +149,7 @@ pub trait Isa: Sync + 'static {
     /// How the target's programs are bundled into several word streams, if they are (its
     /// other kind of streams, beside [`Isa::schedule`]).
     fn bundles() -> Option<&'static crate::bundle::Bundles> {
-        None
+        Self::streams().and_then(crate::bundle::Streams::bundles)
     }
     /// Values computed over a whole program ([`summarize`]); empty when the target has none.
     fn summaries() -> &'static [Summary] {

@@ -1,7 +1,7 @@
-//! Words that travel beside the instructions, as runtime statics: a bundled target's streams
-//! and units (`Isa::bundles`), or an interleaved stream's slot (its typed struct and
-//! description), the `SCHEDULE` the runtime groups programs with (`Isa::schedule`), and typed
-//! whole-program decode and encode.
+//! Words that travel beside the instructions, as runtime statics: the target's one
+//! `isa_runtime::bundle::Streams` (`Isa::streams`), holding either a bundled target's streams
+//! and units or an interleaved stream's `SCHEDULE` (with its slot's typed struct and typed
+//! whole-program decode and encode).
 
 use super::model::{hex, lit, Model};
 use super::names::{camel, upper};
@@ -66,20 +66,21 @@ pub fn generate(m: &Model) -> TokenStream {
     }
 }
 
-/// The `Isa` methods describing the target's streams: `fn schedule()` of an interleaved
-/// stream, `fn bundles()` of bundles (nothing for a target without streams).
+/// The `Isa` method describing the target's streams, `fn streams()`: its interleaved
+/// stream's `SCHEDULE` or its bundles (nothing for a target without streams).
 pub fn isa_methods(t: &ir::Target) -> TokenStream {
     if t.interleaved().is_some() {
         return quote! {
-            fn schedule() -> Option<&'static isa_runtime::bundle::Schedule> {
-                Some(&SCHEDULE)
+            fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
+                static STREAMS: isa_runtime::bundle::Streams = isa_runtime::bundle::Streams::Interleaved(&SCHEDULE);
+                Some(&STREAMS)
             }
         };
     }
     bundles(t)
 }
 
-/// `fn bundles()` of a bundled target: its streams and units as runtime statics.
+/// `fn streams()` of a bundled target: its streams and units as runtime statics.
 fn bundles(t: &ir::Target) -> TokenStream {
     let Some((streams, b)) = t.bundled() else { return quote!() };
     let low_first = t.parts_low_first;
@@ -139,14 +140,15 @@ fn bundles(t: &ir::Target) -> TokenStream {
     let keyword = &b.keyword;
     let header = &b.header;
     quote! {
-        fn bundles() -> Option<&'static isa_runtime::bundle::Bundles> {
+        fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
             static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
                 keyword: #keyword,
                 streams: &[#(#streams),*],
                 units: &[#(#units),*],
                 header: &[#(#header),*],
             };
-            Some(&BUNDLES)
+            static STREAMS: isa_runtime::bundle::Streams = isa_runtime::bundle::Streams::Bundled(&BUNDLES);
+            Some(&STREAMS)
         }
     }
 }
