@@ -74,7 +74,8 @@ fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
     if overlap_hi - overlap_lo < width {
         // Every value of the range whose overlapping bits hold one of them.
         let shift = overlap_lo - lo;
-        values = (0..1u64 << width).filter(|k| values.binary_search(&((k >> shift) & mask)).is_ok()).collect();
+        values =
+            (0..1u64 << width).filter(|k| values.binary_search(&((k >> shift) & mask)).is_ok()).collect();
     }
     let mut out: Ranges = Vec::new();
     for v in values {
