@@ -268,3 +268,31 @@ fn branch_targets_are_absolute_in_upper_case_hex() {
         assert_eq!(join_stream::<Agx>(&back), bytes("20c0f6ffffff"), "{text}");
     }
 }
+
+/// Labels are the instructions' byte offsets in a program of mixed lengths: applegpu's
+/// branches (`BranchOffsetDesc`: op 0xc020 / 0xc010 in bits 15:0, a signed byte offset from
+/// the branch itself in bits 47:16) over 4-, 2-, 8- and 6-byte instructions whose bytes are
+/// facts above. `fwd` is at 4 + 2 + 6 + 8 + 6 = 0x1a: from the `jmp_exec_none` at 6, +0x14;
+/// `back` is at 0: from the `call` at 0x14, -0x14.
+#[test]
+fn labels_are_byte_offsets_in_a_program_of_mixed_lengths() {
+    let source = "back:\n\
+                  mov_imm r0l.cache, 4660\n\
+                  wait 1\n\
+                  jmp_exec_none fwd\n\
+                  mov_imm r16, 305419896, 0b1\n\
+                  call back\n\
+                  fwd: stop\n";
+    let words = assemble_program::<Agx>(source, 0).unwrap_or_else(|e| panic!("{e:?}"));
+    let expected = bytes("e2003412380120c01400000062c178563412004010c0ecffffff8800");
+    assert_eq!(join_stream::<Agx>(&words), expected);
+    // The listing prints the branches as text at their byte addresses, and that text
+    // assembles back to the same bytes.
+    let lines = Agx.disassemble_words(&words, 0);
+    let listed: Vec<(u64, &str)> = lines.iter().map(|l| (l.address, l.text.as_str())).collect();
+    assert_eq!(listed[2], (0x6, "jmp_exec_none    0x1A"));
+    assert_eq!(listed[4], (0x14, "call             0x0"));
+    let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
+    let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    assert_eq!(join_stream::<Agx>(&back), expected);
+}
