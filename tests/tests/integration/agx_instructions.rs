@@ -296,3 +296,38 @@ fn labels_are_byte_offsets_in_a_program_of_mixed_lengths() {
     let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
     assert_eq!(join_stream::<Agx>(&back), expected);
 }
+
+/// asm(disasm(b)) == b over random byte streams of applegpu's instructions (FACTS) and
+/// branches (`jmp_exec_any`, `jmp_exec_none`, `call`: op 0xc000/0xc020/0xc010) with random
+/// offsets, at every length: each branch lists as text at its byte address, and the listing
+/// assembles back to the same bytes.
+#[test]
+fn random_streams_with_branches_list_as_text_and_assemble_back() {
+    let mut rng = Rng(0xa6c5_0000_0000_0b1c);
+    let branch = |t: &str| t.starts_with("jmp_exec_") || (t.starts_with("call ") && t.contains(" 0x"));
+    for _ in 0..200 {
+        let mut code = Vec::new();
+        let mut branches = 0;
+        for _ in 0..1 + rng.next() % 24 {
+            let r = rng.next();
+            if r.is_multiple_of(3) {
+                let op: u16 = [0xc000, 0xc020, 0xc010][(r >> 8) as usize % 3];
+                code.extend(op.to_le_bytes());
+                code.extend(((r >> 32) as u32).to_le_bytes());
+                branches += 1;
+            } else {
+                let (hex, text) = FACTS[(r >> 8) as usize % FACTS.len()];
+                code.extend(bytes(hex));
+                branches += usize::from(branch(text));
+            }
+        }
+        let words = split_stream::<Agx>(&code);
+        let lines = Agx.disassemble_words(&words, 0);
+        // Every line is text (a raw line starts with the directive), the branches included.
+        assert!(lines.iter().all(|l| !l.text.starts_with('.')), "{lines:?}");
+        assert_eq!(lines.iter().filter(|l| branch(&l.text)).count(), branches, "{lines:?}");
+        let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
+        let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(join_stream::<Agx>(&back), code, "{text}");
+    }
+}
