@@ -13,6 +13,7 @@ use crate::program::Violation;
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
+use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -471,20 +472,6 @@ fn listed<T: Isa>(
     last: bool,
     reading: &mut Reading,
 ) -> (String, Option<DecodeError>) {
-    listed_at::<T>(word, dialect, pc, pc, last, reading)
-}
-
-/// [`listed`] printing at `pc` and reading back at `asm_pc`, the address the assembler gives
-/// the line (which counts every instruction of a variable-length target as a whole word, so a
-/// pc-relative text that depends on the difference is listed raw).
-fn listed_at<T: Isa>(
-    word: u128,
-    dialect: usize,
-    pc: u64,
-    asm_pc: u64,
-    last: bool,
-    reading: &mut Reading,
-) -> (String, Option<DecodeError>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -493,12 +480,7 @@ fn listed_at<T: Isa>(
             // at a comment marker does not give the word back either.
             let back = match split_line(&text, d) {
                 (None, code, _) => {
-                    let ctx = Context {
-                        pc: asm_pc,
-                        labels: &|_| None,
-                        ignore_case: d.ignore_case,
-                        expression: None,
-                    };
+                    let ctx = Context { pc, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
                     read_statement::<T>(code, dialect, &ctx, reading)
                 }
                 _ => Err(StatementError { pos: 0, length: 0, message: String::new() }),
@@ -662,10 +644,7 @@ pub fn disassemble_words_from<T: Isa>(
     let mut reading = Reading::indexed(&index);
     for (i, word) in words.iter().enumerate() {
         // The program's last word reads back with the program-end bit the assembler sets there.
-        // The assembler counts a variable-length program's instructions as whole words.
-        let asm_address = if variable && first == 0 { i as u64 * bytes } else { address };
-        let (text, error) =
-            listed_at::<T>(*word, dialect, address, asm_address, last && i + 1 == words.len(), &mut reading);
+        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
         out(Line { address, slot: None, text, error });
         address += if variable { instruction_bytes::<T>(*word) as u64 } else { bytes };
     }
@@ -964,7 +943,8 @@ pub(crate) fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize
 /// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
 /// is found, with its line's text; the program is returned when there was none. Two passes:
 /// [`directives::expand`] lays the program out (labels get their addresses), then every
-/// statement is read; both are linear in the expanded source.
+/// statement is read; both are linear in the expanded source. Where instructions differ in
+/// length, [`relax`] moves the labels to the instructions' byte offsets in between.
 fn assemble_lines<T: Isa, X>(
     name: &str,
     source: &str,
@@ -1016,9 +996,23 @@ fn assemble_lines<T: Isa, X>(
     for e in &errors {
         fail(program.located(e), program.text(&e.line));
     }
+    // Instructions that differ in length: labels at the instructions' real byte offsets.
+    let variable = !T::lengths().is_empty() && T::schedule().is_none();
+    let relaxed = if variable {
+        match relax::<T>(&program, dialect, word_bytes) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                fail(e, "");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let labels_at = relaxed.as_ref().map_or(&program.labels, |r| &r.labels);
     // Pass 2: statements and data, every label known.
-    let lookup = |name: &str| program.labels.get(name).copied();
-    let label = |name: &str| program.labels.get(name).map(|a| *a as i64);
+    let lookup = |name: &str| labels_at.get(name).copied();
+    let label = |name: &str| labels_at.get(name).map(|a| *a as i64);
     let names = Names {
         symbol: &|_| None,
         label: &label,
@@ -1050,7 +1044,7 @@ fn assemble_lines<T: Isa, X>(
             error
         };
     let mut last_data: Option<&directives::Expanded> = None;
-    for e in &program.lines {
+    for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
         match &e.kind {
             Kind::Zeros(n) => {
@@ -1148,7 +1142,11 @@ fn assemble_lines<T: Isa, X>(
                         fail(err, program.text(&at.line));
                     }
                 }
-                let pc = if T::schedule().is_some() { bundle::address::<T>(index) } else { bytes };
+                let pc = match &relaxed {
+                    Some(r) => r.addresses[n_line],
+                    None if T::schedule().is_some() => bundle::address::<T>(index),
+                    None => bytes,
+                };
                 let code = text.as_str();
                 // The first instruction past the target's limit is the error (once).
                 if T::max_instructions() == Some(index) {
@@ -1189,6 +1187,119 @@ fn assemble_lines<T: Isa, X>(
         }
     }
     (!failed).then_some(out)
+}
+
+/// How many times [`relax`] lays a program out before giving up.
+const MAX_LAYOUTS: usize = 16;
+
+/// A program of instructions that differ in length laid out at their real byte offsets.
+struct Relaxed {
+    /// Every label's byte address.
+    labels: BTreeMap<String, u64>,
+    /// The byte address of every line of the program, then of its end.
+    addresses: Vec<u64>,
+}
+
+/// Places the labels of a program whose instructions differ in length at the instructions'
+/// real byte offsets. [`directives::expand`] counts every instruction as a whole word; an
+/// instruction's length may depend on its operands, and so on a label's address. As GNU as
+/// relaxes its frags: assemble every instruction with the current addresses, take each one's
+/// length, lay the program out again and repeat until no address changes. Each label stays
+/// with the line it was before. A program whose layout does not settle in [`MAX_LAYOUTS`]
+/// passes is an error at the first instruction that still changes length. An instruction that
+/// does not assemble keeps a whole word (pass 2 reports it).
+fn relax<T: Isa>(
+    program: &directives::Program,
+    dialect: usize,
+    word_bytes: u64,
+) -> Result<Relaxed, AsmError> {
+    let d = dialect_of::<T>(dialect);
+    // Each line's length as expansion laid it out, and where the lines start.
+    let expanded: Vec<u64> = program
+        .lines
+        .iter()
+        .map(|e| match &e.kind {
+            Kind::Zeros(n) => *n,
+            Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
+            Kind::Bits { bytes, .. } => *bytes,
+            Kind::Code(_) => word_bytes,
+        })
+        .collect();
+    let starts = |lengths: &[u64]| {
+        let mut at = 0u64;
+        let mut out = Vec::with_capacity(lengths.len() + 1);
+        for l in lengths {
+            out.push(at);
+            at += l;
+        }
+        out.push(at);
+        out
+    };
+    let mut addresses = starts(&expanded);
+    // Each label's line (the first one starting at or after it) and its offset from it.
+    let last = program.lines.len();
+    let anchors: Vec<(&String, usize, u64)> = program
+        .labels
+        .iter()
+        .map(|(name, &a)| {
+            let mut k = addresses.partition_point(|x| *x < a).min(last);
+            if addresses[k] > a && k > 0 {
+                k -= 1;
+            }
+            (name, k, a.saturating_sub(addresses[k]))
+        })
+        .collect();
+    let mut labels = program.labels.clone();
+    let mut lengths = expanded;
+    let index = FormatIndex::new::<T>(dialect);
+    let mut reading = Reading::indexed(&index);
+    let mut unsettled = 0;
+    for _ in 0..MAX_LAYOUTS {
+        let label = |name: &str| labels.get(name).map(|a| *a as i64);
+        let lookup = |name: &str| labels.get(name).copied();
+        let names = Names {
+            symbol: &|_| None,
+            label: &label,
+            label_prefixes: d.label_prefixes,
+            call: None,
+            bare_names: false,
+        };
+        let read_expression = |text: &str| expr::evaluate(text, 0, &names);
+        let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
+        let mut changed = None;
+        for (k, e) in program.lines.iter().enumerate() {
+            let Kind::Code(code) = &e.kind else { continue };
+            let ctx = Context { pc: addresses[k], labels: &lookup, ignore_case: d.ignore_case, expression };
+            let text = code.trim_start();
+            let word = match read_statement::<T>(text, dialect, &ctx, &mut reading) {
+                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
+                Ok(Statement::Raw(word)) => Some(word),
+                Err(_) => None,
+            };
+            let length = word.map_or(word_bytes, |w| instruction_bytes::<T>(w) as u64);
+            if length != lengths[k] {
+                lengths[k] = length;
+                changed = changed.or(Some(k));
+            }
+        }
+        let Some(first) = changed else {
+            return Ok(Relaxed { labels, addresses });
+        };
+        unsettled = first;
+        addresses = starts(&lengths);
+        for (name, k, offset) in &anchors {
+            if let Some(a) = labels.get_mut(*name) {
+                *a = addresses[*k] + offset;
+            }
+        }
+    }
+    // The last layout changed a length: the first instruction it changed is the error.
+    let mut error = program.locate(&program.lines[unsettled], 0, 0, String::new());
+    error.message = alloc::format!(
+        "the instructions' lengths do not settle in {MAX_LAYOUTS} layouts (an instruction's length \
+         depends on a label's address, which depends on its length)"
+    );
+    Err(error)
 }
 
 /// Assembles one instruction's text; on failure says where and why. A raw directive's word is

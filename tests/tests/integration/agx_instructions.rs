@@ -268,3 +268,66 @@ fn branch_targets_are_absolute_in_upper_case_hex() {
         assert_eq!(join_stream::<Agx>(&back), bytes("20c0f6ffffff"), "{text}");
     }
 }
+
+/// Labels are the instructions' byte offsets in a program of mixed lengths: applegpu's
+/// branches (`BranchOffsetDesc`: op 0xc020 / 0xc010 in bits 15:0, a signed byte offset from
+/// the branch itself in bits 47:16) over 4-, 2-, 8- and 6-byte instructions whose bytes are
+/// facts above. `fwd` is at 4 + 2 + 6 + 8 + 6 = 0x1a: from the `jmp_exec_none` at 6, +0x14;
+/// `back` is at 0: from the `call` at 0x14, -0x14.
+#[test]
+fn labels_are_byte_offsets_in_a_program_of_mixed_lengths() {
+    let source = "back:\n\
+                  mov_imm r0l.cache, 4660\n\
+                  wait 1\n\
+                  jmp_exec_none fwd\n\
+                  mov_imm r16, 305419896, 0b1\n\
+                  call back\n\
+                  fwd: stop\n";
+    let words = assemble_program::<Agx>(source, 0).unwrap_or_else(|e| panic!("{e:?}"));
+    let expected = bytes("e2003412380120c01400000062c178563412004010c0ecffffff8800");
+    assert_eq!(join_stream::<Agx>(&words), expected);
+    // The listing prints the branches as text at their byte addresses, and that text
+    // assembles back to the same bytes.
+    let lines = Agx.disassemble_words(&words, 0);
+    let listed: Vec<(u64, &str)> = lines.iter().map(|l| (l.address, l.text.as_str())).collect();
+    assert_eq!(listed[2], (0x6, "jmp_exec_none    0x1A"));
+    assert_eq!(listed[4], (0x14, "call             0x0"));
+    let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
+    let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    assert_eq!(join_stream::<Agx>(&back), expected);
+}
+
+/// asm(disasm(b)) == b over random byte streams of applegpu's instructions (FACTS) and
+/// branches (`jmp_exec_any`, `jmp_exec_none`, `call`: op 0xc000/0xc020/0xc010) with random
+/// offsets, at every length: each branch lists as text at its byte address, and the listing
+/// assembles back to the same bytes.
+#[test]
+fn random_streams_with_branches_list_as_text_and_assemble_back() {
+    let mut rng = Rng(0xa6c5_0000_0000_0b1c);
+    let branch = |t: &str| t.starts_with("jmp_exec_") || (t.starts_with("call ") && t.contains(" 0x"));
+    for _ in 0..200 {
+        let mut code = Vec::new();
+        let mut branches = 0;
+        for _ in 0..1 + rng.next() % 24 {
+            let r = rng.next();
+            if r.is_multiple_of(3) {
+                let op: u16 = [0xc000, 0xc020, 0xc010][(r >> 8) as usize % 3];
+                code.extend(op.to_le_bytes());
+                code.extend(((r >> 32) as u32).to_le_bytes());
+                branches += 1;
+            } else {
+                let (hex, text) = FACTS[(r >> 8) as usize % FACTS.len()];
+                code.extend(bytes(hex));
+                branches += usize::from(branch(text));
+            }
+        }
+        let words = split_stream::<Agx>(&code);
+        let lines = Agx.disassemble_words(&words, 0);
+        // Every line is text (a raw line starts with the directive), the branches included.
+        assert!(lines.iter().all(|l| !l.text.starts_with('.')), "{lines:?}");
+        assert_eq!(lines.iter().filter(|l| branch(&l.text)).count(), branches, "{lines:?}");
+        let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
+        let back = assemble_program::<Agx>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(join_stream::<Agx>(&back), code, "{text}");
+    }
+}
