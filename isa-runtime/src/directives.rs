@@ -1669,8 +1669,10 @@ impl Expander<'_> {
         // The label: written with its prefix, or a symbol holding such a reference.
         let (text, _) = self.substitute(&args[*ls..*le], &[]);
         let text = text.trim();
-        let name = self.spelling.label_prefix(text).map_or(text, |p| &text[p.len()..]);
-        if expr::name_len(name) != name.len() || name.is_empty() {
+        let prefix = self.spelling.label_prefix(text);
+        let name = prefix.map_or(text, |p| &text[p.len()..]);
+        let len = if prefix.is_some() { expr::label_name_len(name) } else { expr::name_len(name) };
+        if len != name.len() || name.is_empty() {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
         self.clones.push((self.out.lines.len(), name.to_string(), count));
@@ -1779,13 +1781,13 @@ impl Expander<'_> {
                 let skip =
                     if rest.starts_with(p) && rest[p.len()..].starts_with(p) { 2 * p.len() } else { p.len() };
                 let after = rest.strip_prefix(p).map(|_| &rest[skip.min(rest.len())..])?;
-                // `:1`: a numeric label, defined as often as wanted.
+                // `:1`: a numeric label, defined as often as wanted; `:0_pass` a name.
                 let digits = after.bytes().take_while(u8::is_ascii_digit).count();
                 let len =
                     if digits > 0 && after[digits..].bytes().next().is_none_or(|c| !expr::is_name_byte(c)) {
                         digits
                     } else {
-                        expr::name_len(after)
+                        expr::label_name_len(after)
                     };
                 (len > 0).then_some((skip, len, skip + len))
             });
@@ -1918,7 +1920,52 @@ fn label_len(s: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::split_args;
+    use super::{expand, split_args, Kind, Layout, NoIncludes, Program, Spelling};
+    use alloc::vec::Vec;
+
+    /// `source` expanded with vc4asm's label prefixes and 8-byte instructions, no directives.
+    fn expand_vc4asm_labels(source: &str) -> Program {
+        let spelling = Spelling {
+            comments: &["#"],
+            directives: &[],
+            label_prefixes: &[":", "r:"],
+            ignore_case: false,
+            raw: None,
+            statements: None,
+        };
+        let layout = Layout { word_bytes: 8, scheduled: None };
+        let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert!(messages.is_empty(), "{messages:?}");
+        program
+    }
+
+    fn code(program: &Program) -> Vec<&str> {
+        let mut code = Vec::new();
+        for line in &program.lines {
+            if let Kind::Code(c) = &line.kind {
+                code.push(c.as_str());
+            }
+        }
+        code
+    }
+
+    #[test]
+    fn a_label_may_start_with_a_digit_beside_numeric_labels() {
+        // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) defines `:0_pass`; only digits alone
+        // make a numeric label (vc4asm's src/Parser.cpp: `isdigit` on the whole token).
+        let p = expand_vc4asm_labels(
+            "brr -, r:0_pass\n:1\n:0_pass nop\nbrr -, r:1b\n:1\nbrr -, r:0_pass\nbrr -, r:1f\n:1\n::2_end nop\n",
+        );
+        let labels: Vec<_> = p.labels.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+        // Instructions at 0, 8, 16, 24, 32 and 40; the second `:1` stands before the one at 24.
+        assert_eq!(labels, [("0_pass", 8), ("2_end", 40), ("_1_0", 8), ("_1_1", 24), ("_1_2", 40)]);
+        // The references keep the name as written, numeric ones name the definition meant.
+        assert_eq!(
+            code(&p),
+            ["brr -, r:0_pass", "nop", "brr -, r:_1_0", "brr -, r:0_pass", "brr -, r:_1_2", "nop"]
+        );
+    }
 
     #[test]
     fn blank_arguments_are_empty_ranges_where_they_stand() {

@@ -428,6 +428,46 @@ fn numeric_labels_are_defined_again_and_again() {
 }
 
 #[test]
+fn labels_starting_with_a_digit_are_names_beside_numeric_labels() {
+    // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) writes `:0_pass`, `:0_end`; only digits
+    // alone make a numeric label (vc4asm's src/Parser.cpp). Instructions at 0, 8, ... 72.
+    let source = "\
+brr -, r:0_pass
+nop
+:1
+:0_pass nop
+brr -, r:1b
+brr -, r:0_pass
+brr -, r:1f
+nop
+:1
+nop
+bra -, :0_pass
+ldi r0, :0_end - :0_pass
+:0_end
+";
+    let brr = |disp: i32| 0xf0f809e7u128 << 32 | u128::from(disp as u32);
+    assert_eq!(
+        words(source),
+        [
+            brr(16 - 32), // at 0, forward to `:0_pass` at 16
+            NOP,
+            NOP,          // `:0_pass`, the first `:1`
+            brr(16 - 56), // at 24, back to the first `:1`
+            brr(16 - 64), // at 32, back to `:0_pass`
+            brr(56 - 72), // at 40, forward to the second `:1` at 56
+            NOP,
+            NOP,
+            0xf0f009e7_00000010, // `bra` to the address 16
+            ldi(0, 80 - 16),     // `:0_end` at 80
+        ]
+    );
+    let e = assemble_with(":0_pass\nnop\n:0_pass\nnop\n", &[]).unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (3, 2));
+    assert_eq!(e[0].message, "label `0_pass` defined twice");
+}
+
+#[test]
 fn sections_globals_and_built_in_functions() {
     // `.text`, `.rodata`, `.code` and `.global` emit nothing; abs(-3) + floor(2.5) + ceil(2.5)
     // = 8 (vc4asm 0.3).
