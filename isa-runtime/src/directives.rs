@@ -514,8 +514,9 @@ struct Expander<'a> {
     /// and the symbols set in it.
     contexts: Vec<(usize, Vec<String>)>,
     next_context: usize,
-    /// How often each numeric label (`:1`) has been defined so far.
-    numeric_labels: BTreeMap<u64, u32>,
+    /// How often each label whose name starts with a digit (`:1`, `:0_pass`) has been
+    /// defined so far.
+    numeric_labels: BTreeMap<String, u32>,
     /// Labels in the order they were defined (`Back` moves some).
     defined: Vec<String>,
     /// `Clone`s to fill in once every label is known: the first placeholder line, the label,
@@ -946,19 +947,20 @@ impl Expander<'_> {
             if let Some(p) = prefix.filter(|_| !after_word) {
                 let digits_at = i + p.len();
                 let digits = text[digits_at..].bytes().take_while(u8::is_ascii_digit).count();
-                let end = digits_at + digits;
-                let suffix = b.get(end).copied().filter(|c| matches!(c, b'f' | b'b'));
-                let ends = end + usize::from(suffix.is_some());
-                let whole = b.get(ends).is_none_or(|c| !expr::is_name_byte(*c));
-                if digits > 0 && whole {
-                    if let Ok(n) = text[digits_at..end].parse::<u64>() {
-                        let count = self.numeric_labels.get(&n).copied().unwrap_or(0);
-                        let k = if suffix == Some(b'f') { count } else { count.saturating_sub(1) };
-                        out.push_str(p);
-                        out.push_str(&numeric_label(n, k));
-                        i = ends;
-                        continue;
-                    }
+                let run = text[digits_at..].bytes().take_while(|c| expr::is_name_byte(*c)).count();
+                // Digits alone may take a direction (`1f`, `1b`); a name (`0_pass`) may not.
+                let suffix = b.get(digits_at + digits).copied().filter(|c| matches!(c, b'f' | b'b'));
+                let suffix = suffix.filter(|_| digits + 1 == run);
+                let end = digits_at + if suffix.is_some() { digits } else { run };
+                let ends = digits_at + run;
+                if digits > 0 {
+                    let name = &text[digits_at..end];
+                    let count = self.numeric_labels.get(name).copied().unwrap_or(0);
+                    let k = if suffix == Some(b'f') { count } else { count.saturating_sub(1) };
+                    out.push_str(p);
+                    out.push_str(&numeric_label(name, k));
+                    i = ends;
+                    continue;
                 }
             }
             let c = text[i..].chars().next().map_or(1, char::len_utf8);
@@ -1801,9 +1803,9 @@ impl Expander<'_> {
             };
             let Some((skip, len, used)) = prefixed.or_else(suffixed) else { break };
             let mut name = rest[skip..skip + len].to_string();
-            if let Ok(n) = name.parse::<u64>() {
-                let count = self.numeric_labels.entry(n).or_insert(0);
-                name = numeric_label(n, *count);
+            if name.starts_with(|c: char| c.is_ascii_digit()) {
+                let count = self.numeric_labels.entry(name.clone()).or_insert(0);
+                name = numeric_label(&name, *count);
                 *count += 1;
             }
             let address = self.address();
@@ -1903,9 +1905,13 @@ fn block_end(open: Directive) -> Option<Directive> {
     }
 }
 
-/// The label name standing for definition `k` (from 0) of numeric label `n` (`:1`). A source
-/// writing such a name itself gets "defined twice", never a silently different address.
-fn numeric_label(n: u64, k: u32) -> String {
+/// The label name standing for definition `k` (from 0) of label `n`, a name starting with a
+/// digit: a numeric label (`:1`) or a name like GPU_FFT's `:0_pass`, defined in each
+/// repetition of a block. vc4asm 0.3 (src/Parser.cpp, `defineLabel`) lets every label whose
+/// name starts with a digit be defined again; a reference means the last definition, or the
+/// next one before the first. A source writing such a name itself gets "defined twice",
+/// never a silently different address.
+fn numeric_label(n: &str, k: u32) -> String {
     format!("_{n}_{k}")
 }
 
@@ -1952,18 +1958,32 @@ mod tests {
 
     #[test]
     fn a_label_may_start_with_a_digit_beside_numeric_labels() {
-        // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) defines `:0_pass`; only digits alone
-        // make a numeric label (vc4asm's src/Parser.cpp: `isdigit` on the whole token).
+        // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) defines `:0_pass` in each repetition of
+        // a block; vc4asm's src/Parser.cpp lets a label starting with a digit be defined again
+        // (like `:1`), a reference naming the last definition, or the next before the first.
         let p = expand_vc4asm_labels(
-            "brr -, r:0_pass\n:1\n:0_pass nop\nbrr -, r:1b\n:1\nbrr -, r:0_pass\nbrr -, r:1f\n:1\n::2_end nop\n",
+            "brr -, r:0_pass\n:1\n:0_pass nop\nbrr -, r:1b\n:1\nbrr -, r:0_pass\nbrr -, r:1f\n:1\n::2_end nop\n\
+             :0_pass nop\nbrr -, r:0_pass\n",
         );
         let labels: Vec<_> = p.labels.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-        // Instructions at 0, 8, 16, 24, 32 and 40; the second `:1` stands before the one at 24.
-        assert_eq!(labels, [("0_pass", 8), ("2_end", 40), ("_1_0", 8), ("_1_1", 24), ("_1_2", 40)]);
-        // The references keep the name as written, numeric ones name the definition meant.
+        // Instructions at 0, 8, ... 56; the second `:1` stands before the one at 24.
+        assert_eq!(
+            labels,
+            [("_0_pass_0", 8), ("_0_pass_1", 48), ("_1_0", 8), ("_1_1", 24), ("_1_2", 40), ("_2_end_0", 40)]
+        );
+        // The references name the definition they mean.
         assert_eq!(
             code(&p),
-            ["brr -, r:0_pass", "nop", "brr -, r:_1_0", "brr -, r:0_pass", "brr -, r:_1_2", "nop"]
+            [
+                "brr -, r:_0_pass_0",
+                "nop",
+                "brr -, r:_1_0",
+                "brr -, r:_0_pass_0",
+                "brr -, r:_1_2",
+                "nop",
+                "nop",
+                "brr -, r:_0_pass_1"
+            ]
         );
     }
 

@@ -429,8 +429,9 @@ fn numeric_labels_are_defined_again_and_again() {
 
 #[test]
 fn labels_starting_with_a_digit_are_names_beside_numeric_labels() {
-    // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) writes `:0_pass`, `:0_end`; only digits
-    // alone make a numeric label (vc4asm's src/Parser.cpp). Instructions at 0, 8, ... 72.
+    // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) writes `:0_pass`, `:0_end`: names, no
+    // numeric labels, which are digits alone (vc4asm's src/Parser.cpp). Instructions at 0,
+    // 8, ... 72.
     let source = "\
 brr -, r:0_pass
 nop
@@ -462,9 +463,23 @@ ldi r0, :0_end - :0_pass
             ldi(0, 80 - 16),     // `:0_end` at 80
         ]
     );
-    let e = assemble_with(":0_pass\nnop\n:0_pass\nnop\n", &[]).unwrap_err();
-    assert_eq!((e[0].line, e[0].column), (3, 2));
-    assert_eq!(e[0].message, "label `0_pass` defined twice");
+    // Defined in each repetition like `:1` (vc4asm's `defineLabel`: a name starting with a
+    // digit may be defined again): a reference means the last definition, or the next one
+    // before the first (GPU_FFT's header before its `.rep` body's labels).
+    let source = "\
+.rep q, 2
+  .if q == 0
+    ldi r0, :0_end - :0_start
+  .endif
+:0_start
+    nop
+    brr -, r:0_start
+:0_end
+.endr
+brr -, r:0_start
+";
+    // ldi at 0; `:0_start` at 8 then 24, `:0_end` at 24 then 40; branches at 16, 32, 40.
+    assert_eq!(words(source), [ldi(0, 24 - 8), NOP, brr(8 - 48), NOP, brr(24 - 64), brr(24 - 72)]);
 }
 
 #[test]
