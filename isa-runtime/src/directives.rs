@@ -1820,6 +1820,14 @@ impl Expander<'_> {
         if text.is_empty() {
             return;
         }
+        // Data after labels (GPU_FFT's `:0_tw .int 4`): the label is the data's address.
+        if let Some((d, len)) = self.directive(text) {
+            use Directive::{Align, Bit, Byte, Double, Float, Half, Int, Long, Short};
+            let data = matches!(d, Byte | Short | Int | Long | Float | Half | Double | Bit | Align);
+            if data && !self.is_raw_word(text, len) {
+                return self.directive_line(d, text, rest_at, len, line, frame);
+            }
+        }
         // A macro call: the macro's name, then its arguments.
         let head = expr::name_len(text);
         if head > 0 && !self.macros.is_empty() {

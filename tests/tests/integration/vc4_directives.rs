@@ -195,6 +195,10 @@ fn data_is_padded_to_the_next_instruction_and_aligned() {
     // The raw directive keeps its word as written, and `.long` takes a list of values.
     assert_eq!(words(".long 0xf348d18fa02b3eec\n.long 1, 2\n"), [0xf348d18fa02b3eec, 1, 2]);
     assert_eq!(words(".float 1.0, 2.5\n"), [0x40200000_3f800000]);
+    // Data after a label on its line (GPU_FFT's `:0_tw .int 4`): the label is its address.
+    let w = words(":a .int 4\n:0_b .short 5\n:c .align 8\nldi r0, :0_b - :a\nldi r1, :c\n");
+    // `:c` is defined before its line's `.align` moves on: at 6, after the 4 + 2 bytes.
+    assert_eq!(w, [0x0005_0000_0004, ldi(0, 4), ldi(1, 6)]);
 }
 
 #[test]
