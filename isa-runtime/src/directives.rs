@@ -1499,7 +1499,23 @@ impl Expander<'_> {
                 if parts.is_empty() {
                     return self.error(line, frame, at, 0, "expected values".into());
                 }
-                let (replaced, splices) = self.substitute(args, &[]);
+                // Values that evaluate here (user functions, `.func`'s `h32(y)` from vc4.qinc,
+                // are known only here) stand as numbers; the others (a label further on) are
+                // read in the second pass.
+                let mut known = Vec::new();
+                for &(s, e) in &parts {
+                    match self.evaluate(&args[s..e]) {
+                        Ok(Value::Int(v)) => known.push((s, e, v.to_string())),
+                        Ok(Value::Float(f)) => known.push((s, e, format!("{f:?}"))),
+                        // Said here, where the functions are known (a failed `.assert`).
+                        Err(x) if !x.undefined => {
+                            self.error(line, frame, at + s + x.pos, x.length, x.message);
+                            known.push((s, e, "0".into()));
+                        }
+                        _ => {}
+                    }
+                }
+                let (replaced, splices) = self.substitute(args, &known);
                 let values = split_args(&replaced);
                 let kind = match width {
                     Some(width) => {

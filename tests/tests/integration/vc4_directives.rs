@@ -199,6 +199,14 @@ fn data_is_padded_to_the_next_instruction_and_aligned() {
     let w = words(":a .int 4\n:0_b .short 5\n:c .align 8\nldi r0, :0_b - :a\nldi r1, :c\n");
     // `:c` is defined before its line's `.align` moves on: at 6, after the 4 + 2 bytes.
     assert_eq!(w, [0x0005_0000_0004, ldi(0, 4), ldi(1, 6)]);
+    // Functions in data (GPU_FFT's `.int vpm_setup(2, -16, h32(24+q))`, vc4.qinc's `.func`s),
+    // beside a label further on: 0xa00 | 1, -1, then `:end` at 16.
+    let source =
+        ".func h(y)\n  .assert !(y & ~0x3f)\n  0xa00 | y\n.endf\n.int h(1), -1\n.int :end, h(2)\n:end\n";
+    assert_eq!(words(source), [0xffff_ffff_0000_0a01, 0x0000_0a02_0000_0010]);
+    let e = assemble_with(&source.replace("h(2)", "h(64)"), &[]).unwrap_err();
+    assert_eq!((e.len(), e[0].line, e[0].column), (1, 6, 12));
+    assert_eq!(e[0].message, "in function `h`: assertion failed: !(y & ~0x3f)");
 }
 
 #[test]
