@@ -514,8 +514,9 @@ struct Expander<'a> {
     /// and the symbols set in it.
     contexts: Vec<(usize, Vec<String>)>,
     next_context: usize,
-    /// How often each numeric label (`:1`) has been defined so far.
-    numeric_labels: BTreeMap<u64, u32>,
+    /// How often each label whose name starts with a digit (`:1`, `:0_pass`) has been
+    /// defined so far.
+    numeric_labels: BTreeMap<String, u32>,
     /// Labels in the order they were defined (`Back` moves some).
     defined: Vec<String>,
     /// `Clone`s to fill in once every label is known: the first placeholder line, the label,
@@ -946,19 +947,20 @@ impl Expander<'_> {
             if let Some(p) = prefix.filter(|_| !after_word) {
                 let digits_at = i + p.len();
                 let digits = text[digits_at..].bytes().take_while(u8::is_ascii_digit).count();
-                let end = digits_at + digits;
-                let suffix = b.get(end).copied().filter(|c| matches!(c, b'f' | b'b'));
-                let ends = end + usize::from(suffix.is_some());
-                let whole = b.get(ends).is_none_or(|c| !expr::is_name_byte(*c));
-                if digits > 0 && whole {
-                    if let Ok(n) = text[digits_at..end].parse::<u64>() {
-                        let count = self.numeric_labels.get(&n).copied().unwrap_or(0);
-                        let k = if suffix == Some(b'f') { count } else { count.saturating_sub(1) };
-                        out.push_str(p);
-                        out.push_str(&numeric_label(n, k));
-                        i = ends;
-                        continue;
-                    }
+                let run = text[digits_at..].bytes().take_while(|c| expr::is_name_byte(*c)).count();
+                // Digits alone may take a direction (`1f`, `1b`); a name (`0_pass`) may not.
+                let suffix = b.get(digits_at + digits).copied().filter(|c| matches!(c, b'f' | b'b'));
+                let suffix = suffix.filter(|_| digits + 1 == run);
+                let end = digits_at + if suffix.is_some() { digits } else { run };
+                let ends = digits_at + run;
+                if digits > 0 {
+                    let name = &text[digits_at..end];
+                    let count = self.numeric_labels.get(name).copied().unwrap_or(0);
+                    let k = if suffix == Some(b'f') { count } else { count.saturating_sub(1) };
+                    out.push_str(p);
+                    out.push_str(&numeric_label(name, k));
+                    i = ends;
+                    continue;
                 }
             }
             let c = text[i..].chars().next().map_or(1, char::len_utf8);
@@ -1497,7 +1499,23 @@ impl Expander<'_> {
                 if parts.is_empty() {
                     return self.error(line, frame, at, 0, "expected values".into());
                 }
-                let (replaced, splices) = self.substitute(args, &[]);
+                // Values that evaluate here (user functions, `.func`'s `h32(y)` from vc4.qinc,
+                // are known only here) stand as numbers; the others (a label further on) are
+                // read in the second pass.
+                let mut known = Vec::new();
+                for &(s, e) in &parts {
+                    match self.evaluate(&args[s..e]) {
+                        Ok(Value::Int(v)) => known.push((s, e, v.to_string())),
+                        Ok(Value::Float(f)) => known.push((s, e, format!("{f:?}"))),
+                        // Said here, where the functions are known (a failed `.assert`).
+                        Err(x) if !x.undefined => {
+                            self.error(line, frame, at + s + x.pos, x.length, x.message);
+                            known.push((s, e, "0".into()));
+                        }
+                        _ => {}
+                    }
+                }
+                let (replaced, splices) = self.substitute(args, &known);
                 let values = split_args(&replaced);
                 let kind = match width {
                     Some(width) => {
@@ -1669,8 +1687,10 @@ impl Expander<'_> {
         // The label: written with its prefix, or a symbol holding such a reference.
         let (text, _) = self.substitute(&args[*ls..*le], &[]);
         let text = text.trim();
-        let name = self.spelling.label_prefix(text).map_or(text, |p| &text[p.len()..]);
-        if expr::name_len(name) != name.len() || name.is_empty() {
+        let prefix = self.spelling.label_prefix(text);
+        let name = prefix.map_or(text, |p| &text[p.len()..]);
+        let len = if prefix.is_some() { expr::label_name_len(name) } else { expr::name_len(name) };
+        if len != name.len() || name.is_empty() {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
         self.clones.push((self.out.lines.len(), name.to_string(), count));
@@ -1779,13 +1799,13 @@ impl Expander<'_> {
                 let skip =
                     if rest.starts_with(p) && rest[p.len()..].starts_with(p) { 2 * p.len() } else { p.len() };
                 let after = rest.strip_prefix(p).map(|_| &rest[skip.min(rest.len())..])?;
-                // `:1`: a numeric label, defined as often as wanted.
+                // `:1`: a numeric label, defined as often as wanted; `:0_pass` a name.
                 let digits = after.bytes().take_while(u8::is_ascii_digit).count();
                 let len =
                     if digits > 0 && after[digits..].bytes().next().is_none_or(|c| !expr::is_name_byte(c)) {
                         digits
                     } else {
-                        expr::name_len(after)
+                        expr::label_name_len(after)
                     };
                 (len > 0).then_some((skip, len, skip + len))
             });
@@ -1799,9 +1819,9 @@ impl Expander<'_> {
             };
             let Some((skip, len, used)) = prefixed.or_else(suffixed) else { break };
             let mut name = rest[skip..skip + len].to_string();
-            if let Ok(n) = name.parse::<u64>() {
-                let count = self.numeric_labels.entry(n).or_insert(0);
-                name = numeric_label(n, *count);
+            if name.starts_with(|c: char| c.is_ascii_digit()) {
+                let count = self.numeric_labels.entry(name.clone()).or_insert(0);
+                name = numeric_label(&name, *count);
                 *count += 1;
             }
             let address = self.address();
@@ -1815,6 +1835,14 @@ impl Expander<'_> {
         let text = code[rest_at..].trim_end();
         if text.is_empty() {
             return;
+        }
+        // Data after labels (GPU_FFT's `:0_tw .int 4`): the label is the data's address.
+        if let Some((d, len)) = self.directive(text) {
+            use Directive::{Align, Bit, Byte, Double, Float, Half, Int, Long, Short};
+            let data = matches!(d, Byte | Short | Int | Long | Float | Half | Double | Bit | Align);
+            if data && !self.is_raw_word(text, len) {
+                return self.directive_line(d, text, rest_at, len, line, frame);
+            }
         }
         // A macro call: the macro's name, then its arguments.
         let head = expr::name_len(text);
@@ -1901,9 +1929,13 @@ fn block_end(open: Directive) -> Option<Directive> {
     }
 }
 
-/// The label name standing for definition `k` (from 0) of numeric label `n` (`:1`). A source
-/// writing such a name itself gets "defined twice", never a silently different address.
-fn numeric_label(n: u64, k: u32) -> String {
+/// The label name standing for definition `k` (from 0) of label `n`, a name starting with a
+/// digit: a numeric label (`:1`) or a name like GPU_FFT's `:0_pass`, defined in each
+/// repetition of a block. vc4asm 0.3 (src/Parser.cpp, `defineLabel`) lets every label whose
+/// name starts with a digit be defined again; a reference means the last definition, or the
+/// next one before the first. A source writing such a name itself gets "defined twice",
+/// never a silently different address.
+fn numeric_label(n: &str, k: u32) -> String {
     format!("_{n}_{k}")
 }
 
@@ -1918,7 +1950,66 @@ fn label_len(s: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::split_args;
+    use super::{expand, split_args, Kind, Layout, NoIncludes, Program, Spelling};
+    use alloc::vec::Vec;
+
+    /// `source` expanded with vc4asm's label prefixes and 8-byte instructions, no directives.
+    fn expand_vc4asm_labels(source: &str) -> Program {
+        let spelling = Spelling {
+            comments: &["#"],
+            directives: &[],
+            label_prefixes: &[":", "r:"],
+            ignore_case: false,
+            raw: None,
+            statements: None,
+        };
+        let layout = Layout { word_bytes: 8, scheduled: None };
+        let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert!(messages.is_empty(), "{messages:?}");
+        program
+    }
+
+    fn code(program: &Program) -> Vec<&str> {
+        let mut code = Vec::new();
+        for line in &program.lines {
+            if let Kind::Code(c) = &line.kind {
+                code.push(c.as_str());
+            }
+        }
+        code
+    }
+
+    #[test]
+    fn a_label_may_start_with_a_digit_beside_numeric_labels() {
+        // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) defines `:0_pass` in each repetition of
+        // a block; vc4asm's src/Parser.cpp lets a label starting with a digit be defined again
+        // (like `:1`), a reference naming the last definition, or the next before the first.
+        let p = expand_vc4asm_labels(
+            "brr -, r:0_pass\n:1\n:0_pass nop\nbrr -, r:1b\n:1\nbrr -, r:0_pass\nbrr -, r:1f\n:1\n::2_end nop\n\
+             :0_pass nop\nbrr -, r:0_pass\n",
+        );
+        let labels: Vec<_> = p.labels.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+        // Instructions at 0, 8, ... 56; the second `:1` stands before the one at 24.
+        assert_eq!(
+            labels,
+            [("_0_pass_0", 8), ("_0_pass_1", 48), ("_1_0", 8), ("_1_1", 24), ("_1_2", 40), ("_2_end_0", 40)]
+        );
+        // The references name the definition they mean.
+        assert_eq!(
+            code(&p),
+            [
+                "brr -, r:_0_pass_0",
+                "nop",
+                "brr -, r:_1_0",
+                "brr -, r:_0_pass_0",
+                "brr -, r:_1_2",
+                "nop",
+                "nop",
+                "brr -, r:_0_pass_1"
+            ]
+        );
+    }
 
     #[test]
     fn blank_arguments_are_empty_ranges_where_they_stand() {

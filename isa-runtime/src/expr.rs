@@ -194,6 +194,22 @@ pub fn name_len(s: &str) -> usize {
     s.bytes().take_while(|b| is_name_byte(*b)).count()
 }
 
+/// The length of a label's name after its prefix at the start of `s` (0 if none). Unlike
+/// other names it may start with a digit (vc4asm's GPU_FFT writes `:0_pass`), so long as it is
+/// not digits alone, a numeric label (`:1`), nor digits and a direction, a reference to one
+/// (`:1f`, `:1b`): in vc4asm's src/Parser.cpp a name after `:` that starts with a digit is
+/// read to the next delimiter, and only the all-digit names are numeric labels.
+pub fn label_name_len(s: &str) -> usize {
+    let len = s.bytes().take_while(|b| is_name_byte(*b)).count();
+    let name = &s.as_bytes()[..len];
+    let digits = name.iter().take_while(|b| b.is_ascii_digit()).count();
+    let numeric = digits == len || (digits + 1 == len && matches!(name[digits], b'f' | b'b'));
+    if digits > 0 && numeric {
+        return 0;
+    }
+    len
+}
+
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Op {
     Pow,
@@ -415,7 +431,7 @@ impl Reader<'_, '_> {
         let rest = &self.text[at..];
         let prefix = self.names.label_prefixes.iter().copied().find(|p| rest.starts_with(*p));
         let skip = prefix.map_or(0, str::len);
-        let len = name_len(&rest[skip..]);
+        let len = if prefix.is_some() { label_name_len(&rest[skip..]) } else { name_len(&rest[skip..]) };
         if len == 0 {
             let len = self.token_len(at);
             let message = format!("expected an expression, found `{}`", &rest[..len]);
@@ -653,6 +669,7 @@ mod tests {
         let label = |n: &str| match n {
             "start" => Some(0x10),
             "end" => Some(0x48),
+            "0_pass" => Some(0x28),
             _ => None,
         };
         let names = Names {
@@ -672,6 +689,24 @@ mod tests {
             Ok(Value::Int(v)) => v,
             other => panic!("{text}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_label_name_may_start_with_a_digit_unless_it_is_a_numeric_label() {
+        // vc4asm's GPU_FFT: `.byte (:0_pass - :0_start - 4) / 4`; `:1`, `:1f`, `:1b` are
+        // numeric labels and references, no names.
+        assert_eq!(label_name_len("0_pass - :start"), 6);
+        assert_eq!(label_name_len("2nd"), 3);
+        assert_eq!(label_name_len("1bar"), 4);
+        assert_eq!(label_name_len("start"), 5);
+        assert_eq!(label_name_len("12 "), 0);
+        assert_eq!(label_name_len("1f,"), 0);
+        assert_eq!(label_name_len("1b"), 0);
+        assert_eq!(name_len("0_pass"), 0, "elsewhere a name starts with no digit");
+        assert_eq!(int(":0_pass - :start"), 0x18);
+        assert_eq!(int("(r:0_pass - :start - 4) / 4"), 5);
+        let e = eval(":12 + 1").unwrap_err();
+        assert_eq!(e.message, "expected an expression, found `:12`");
     }
 
     #[test]

@@ -195,6 +195,18 @@ fn data_is_padded_to_the_next_instruction_and_aligned() {
     // The raw directive keeps its word as written, and `.long` takes a list of values.
     assert_eq!(words(".long 0xf348d18fa02b3eec\n.long 1, 2\n"), [0xf348d18fa02b3eec, 1, 2]);
     assert_eq!(words(".float 1.0, 2.5\n"), [0x40200000_3f800000]);
+    // Data after a label on its line (GPU_FFT's `:0_tw .int 4`): the label is its address.
+    let w = words(":a .int 4\n:0_b .short 5\n:c .align 8\nldi r0, :0_b - :a\nldi r1, :c\n");
+    // `:c` is defined before its line's `.align` moves on: at 6, after the 4 + 2 bytes.
+    assert_eq!(w, [0x0005_0000_0004, ldi(0, 4), ldi(1, 6)]);
+    // Functions in data (GPU_FFT's `.int vpm_setup(2, -16, h32(24+q))`, vc4.qinc's `.func`s),
+    // beside a label further on: 0xa00 | 1, -1, then `:end` at 16.
+    let source =
+        ".func h(y)\n  .assert !(y & ~0x3f)\n  0xa00 | y\n.endf\n.int h(1), -1\n.int :end, h(2)\n:end\n";
+    assert_eq!(words(source), [0xffff_ffff_0000_0a01, 0x0000_0a02_0000_0010]);
+    let e = assemble_with(&source.replace("h(2)", "h(64)"), &[]).unwrap_err();
+    assert_eq!((e.len(), e[0].line, e[0].column), (1, 6, 12));
+    assert_eq!(e[0].message, "in function `h`: assertion failed: !(y & ~0x3f)");
 }
 
 #[test]
@@ -425,6 +437,61 @@ fn numeric_labels_are_defined_again_and_again() {
     );
     // `b` says the last one as well.
     assert_eq!(words(":1\n  brr -, r:1b\n"), [0xf0f809e7_ffffffe0]);
+}
+
+#[test]
+fn labels_starting_with_a_digit_are_names_beside_numeric_labels() {
+    // vc4asm's GPU_FFT (test/gpu_fft_256_new.qasm) writes `:0_pass`, `:0_end`: names, no
+    // numeric labels, which are digits alone (vc4asm's src/Parser.cpp). Instructions at 0,
+    // 8, ... 72.
+    let source = "\
+brr -, r:0_pass
+nop
+:1
+:0_pass nop
+brr -, r:1b
+brr -, r:0_pass
+brr -, r:1f
+nop
+:1
+nop
+bra -, :0_pass
+ldi r0, :0_end - :0_pass
+:0_end
+";
+    let brr = |disp: i32| 0xf0f809e7u128 << 32 | u128::from(disp as u32);
+    assert_eq!(
+        words(source),
+        [
+            brr(16 - 32), // at 0, forward to `:0_pass` at 16
+            NOP,
+            NOP,          // `:0_pass`, the first `:1`
+            brr(16 - 56), // at 24, back to the first `:1`
+            brr(16 - 64), // at 32, back to `:0_pass`
+            brr(56 - 72), // at 40, forward to the second `:1` at 56
+            NOP,
+            NOP,
+            0xf0f009e7_00000010, // `bra` to the address 16
+            ldi(0, 80 - 16),     // `:0_end` at 80
+        ]
+    );
+    // Defined in each repetition like `:1` (vc4asm's `defineLabel`: a name starting with a
+    // digit may be defined again): a reference means the last definition, or the next one
+    // before the first (GPU_FFT's header before its `.rep` body's labels).
+    let source = "\
+.rep q, 2
+  .if q == 0
+    ldi r0, :0_end - :0_start
+  .endif
+:0_start
+    nop
+    brr -, r:0_start
+:0_end
+.endr
+brr -, r:0_start
+";
+    // ldi at 0; `:0_start` at 8 then 24, `:0_end` at 24 then 40; branches at 16, 32, 40.
+    assert_eq!(words(source), [ldi(0, 24 - 8), NOP, brr(8 - 48), NOP, brr(24 - 64), brr(24 - 72)]);
 }
 
 #[test]
