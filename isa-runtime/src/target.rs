@@ -998,8 +998,10 @@ fn assemble_lines<T: Isa, X>(
     }
     // Instructions that differ in length: labels at the instructions' real byte offsets.
     let variable = !T::lengths().is_empty() && T::schedule().is_none();
+    // One index of the dialect's formats for relaxation and the final read.
+    let index = FormatIndex::new::<T>(dialect);
     let relaxed = if variable {
-        match relax::<T>(&program, dialect, word_bytes) {
+        match relax::<T>(&program, dialect, word_bytes, &index) {
             Ok(r) => Some(r),
             Err(e) => {
                 fail(e, "");
@@ -1022,7 +1024,6 @@ fn assemble_lines<T: Isa, X>(
     };
     let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
-    let index = FormatIndex::new::<T>(dialect);
     let mut reading = Reading::indexed(&index);
     let mut out = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
@@ -1212,6 +1213,7 @@ fn relax<T: Isa>(
     program: &directives::Program,
     dialect: usize,
     word_bytes: u64,
+    index: &FormatIndex,
 ) -> Result<Relaxed, AsmError> {
     let d = dialect_of::<T>(dialect);
     // Each line's length as expansion laid it out, and where the lines start.
@@ -1251,8 +1253,7 @@ fn relax<T: Isa>(
         .collect();
     let mut labels = program.labels.clone();
     let mut lengths = expanded;
-    let index = FormatIndex::new::<T>(dialect);
-    let mut reading = Reading::indexed(&index);
+    let mut reading = Reading::indexed(index);
     let mut unsettled = 0;
     for _ in 0..MAX_LAYOUTS {
         let label = |name: &str| labels.get(name).map(|a| *a as i64);
