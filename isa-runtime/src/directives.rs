@@ -280,8 +280,16 @@ pub enum Kind {
         /// The line's text after the directive, symbols replaced.
         text: String,
     },
-    /// Zero bytes (alignment, or the padding that puts an instruction on a word boundary).
+    /// Zero bytes.
     Zeros(u64),
+    /// Zero bytes up to the next multiple of `align` bytes (`.align`, or the padding that puts
+    /// an instruction on a word boundary after data): `bytes` where expansion laid it out.
+    Pad {
+        /// The bytes at the expansion's addresses.
+        bytes: u64,
+        /// The multiple it pads to.
+        align: u64,
+    },
     /// Single bits (`.bit`), each an expression as in [`Kind::Data`], from bit `first` of the
     /// last byte laid out (0: of a new byte); `bytes` new bytes are laid out for them.
     Bits {
@@ -302,6 +310,10 @@ pub struct Program {
     pub lines: Vec<Expanded>,
     /// Label addresses.
     pub labels: BTreeMap<String, u64>,
+    /// Labels whose addresses expansion read (in `.set`, `.if`, `.rep`, a symbol's value, ...),
+    /// each with where, in the order read: a layout that moves such a label afterwards (the
+    /// relaxation of instructions of different lengths) would leave the value stale.
+    pub labels_read: Vec<(String, Located)>,
     files: Vec<SourceFile>,
     frames: Vec<Frame>,
 }
@@ -528,6 +540,11 @@ struct Expander<'a> {
     /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
     bit_offset: u8,
     depth: usize,
+    /// The line being expanded, and the labels read so far (see [`Program::labels_read`]).
+    current: Option<(SourceLine, Option<u32>)>,
+    labels_read: core::cell::RefCell<Vec<(String, Located)>>,
+    /// Calls of the source's functions so far.
+    calls: core::cell::Cell<usize>,
 }
 
 /// A conditional block being read: whether its current branch is taken, and whether one was.
@@ -552,7 +569,13 @@ pub fn expand(
         spelling,
         layout,
         includer,
-        out: Program { lines: Vec::new(), labels: BTreeMap::new(), files: Vec::new(), frames: Vec::new() },
+        out: Program {
+            lines: Vec::new(),
+            labels: BTreeMap::new(),
+            labels_read: Vec::new(),
+            files: Vec::new(),
+            frames: Vec::new(),
+        },
         errors: Vec::new(),
         symbols: BTreeMap::new(),
         macros: BTreeMap::new(),
@@ -566,6 +589,9 @@ pub fn expand(
         instructions: 0,
         bit_offset: 0,
         depth: 0,
+        current: None,
+        labels_read: core::cell::RefCell::new(Vec::new()),
+        calls: core::cell::Cell::new(0),
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
@@ -575,6 +601,7 @@ pub fn expand(
     }
     x.block(&lines, None);
     x.fill_clones();
+    x.out.labels_read = x.labels_read.take();
     (x.out, x.errors)
 }
 
@@ -773,9 +800,17 @@ impl Expander<'_> {
     ) -> Result<Term, expr::ExprError> {
         let text = &self.numeric_references(text);
         let symbol = |n: &str| self.symbol_term(n, locals, depth);
-        let label = |n: &str| self.out.labels.get(n).map(|a| *a as i64);
+        let label = |n: &str| {
+            let a = self.out.labels.get(n)?;
+            if let Some((line, frame)) = self.current {
+                let at = Located { line, frame, pos: 0, length: 0, message: String::new() };
+                self.labels_read.borrow_mut().push((n.to_string(), at));
+            }
+            Some(*a as i64)
+        };
         let call = |n: &str, args: &[Term]| {
             let f = self.functions.get(n)?;
+            self.calls.set(self.calls.get() + 1);
             Some(self.call_function(n, f, args, depth + 1))
         };
         let names = Names {
@@ -1135,6 +1170,7 @@ impl Expander<'_> {
         while i < lines.len() {
             let line = lines[i];
             i += 1;
+            self.current = Some((line, frame));
             let full = self.text(&line);
             let code_end = comment_start(&full, self.spelling.comments);
             let code = &full[..code_end];
@@ -1479,7 +1515,7 @@ impl Expander<'_> {
                         // A byte `.bit` values left open is complete.
                         self.bit_offset = 0;
                         let pad = (n as u64 - self.bytes % n as u64) % n as u64;
-                        self.zeros(pad, line, frame);
+                        self.pad(pad, n as u64, line, frame);
                     }
                     Ok(_) => {
                         self.error(line, frame, n_at, n.len(), "the alignment must be a power of two".into())
@@ -1501,10 +1537,17 @@ impl Expander<'_> {
                 }
                 // Values that evaluate here (user functions, `.func`'s `h32(y)` from vc4.qinc,
                 // are known only here) stand as numbers; the others (a label further on) are
-                // read in the second pass.
+                // read in the second pass, and so are values of labels alone, which the second
+                // pass knows at their final addresses.
                 let mut known = Vec::new();
                 for &(s, e) in &parts {
-                    match self.evaluate(&args[s..e]) {
+                    let (reads, calls) = (self.labels_read.borrow().len(), self.calls.get());
+                    let value = self.evaluate(&args[s..e]);
+                    if self.labels_read.borrow().len() > reads && self.calls.get() == calls && value.is_ok() {
+                        self.labels_read.borrow_mut().truncate(reads);
+                        continue;
+                    }
+                    match value {
                         Ok(Value::Int(v)) => known.push((s, e, v.to_string())),
                         Ok(Value::Float(f)) => known.push((s, e, format!("{f:?}"))),
                         // Said here, where the functions are known (a failed `.assert`).
@@ -1539,18 +1582,13 @@ impl Expander<'_> {
         }
     }
 
-    fn zeros(&mut self, n: u64, line: SourceLine, frame: Option<u32>) {
-        if n > 0 {
-            self.bytes += n;
-            self.bit_offset = 0;
-            self.out.lines.push(Expanded {
-                line,
-                frame,
-                offset: 0,
-                splices: Vec::new(),
-                kind: Kind::Zeros(n),
-            });
-        }
+    /// `n` zero bytes up to a multiple of `align`; kept when none are needed, since a layout
+    /// with other lengths may need some.
+    fn pad(&mut self, n: u64, align: u64, line: SourceLine, frame: Option<u32>) {
+        self.bytes += n;
+        self.bit_offset = 0;
+        let kind = Kind::Pad { bytes: n, align };
+        self.out.lines.push(Expanded { line, frame, offset: 0, splices: Vec::new(), kind });
     }
 
     /// `.foreach NAME, expr, ...` with its body.
@@ -1720,7 +1758,7 @@ impl Expander<'_> {
             addresses.push(address);
             address += match &l.kind {
                 Kind::Code(_) => self.layout.word_bytes,
-                Kind::Zeros(n) => *n,
+                Kind::Zeros(n) | Kind::Pad { bytes: n, .. } => *n,
                 Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
                 Kind::Bits { bytes, .. } => *bytes,
             };
@@ -1857,7 +1895,10 @@ impl Expander<'_> {
         // An instruction: on a word boundary after data.
         if self.layout.scheduled.is_none() {
             let pad = (self.layout.word_bytes - self.bytes % self.layout.word_bytes) % self.layout.word_bytes;
-            self.zeros(pad, line, frame);
+            let after_data = self.out.lines.last().is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
+            if after_data {
+                self.pad(pad, self.layout.word_bytes, line, frame);
+            }
         }
         let fixed = self.operand_values(text, rest_at, line, frame);
         let (replaced, splices) = self.substitute(text, &fixed);

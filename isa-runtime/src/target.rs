@@ -938,6 +938,24 @@ pub(crate) fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize
     None
 }
 
+/// The expression reader of the final read and of relaxation: its names are labels only (at
+/// `labels`), since expansion replaced every symbol; `expression` is `None` for a dialect
+/// without directives. Binds `$names` and `$expression` in the caller.
+macro_rules! label_expressions {
+    ($labels:expr, $d:expr, $names:ident, $expression:ident) => {
+        let label = |name: &str| $labels.get(name).map(|a| *a as i64);
+        let $names = Names {
+            symbol: &|_| None,
+            label: &label,
+            label_prefixes: $d.label_prefixes,
+            call: None,
+            bare_names: false,
+        };
+        let read_expression = |text: &str| expr::evaluate(text, 0, &$names);
+        let $expression = (!$d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
+    };
+}
+
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
 /// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
@@ -1014,16 +1032,7 @@ fn assemble_lines<T: Isa, X>(
     let labels_at = relaxed.as_ref().map_or(&program.labels, |r| &r.labels);
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| labels_at.get(name).copied();
-    let label = |name: &str| labels_at.get(name).map(|a| *a as i64);
-    let names = Names {
-        symbol: &|_| None,
-        label: &label,
-        label_prefixes: d.label_prefixes,
-        call: None,
-        bare_names: false,
-    };
-    let read_expression = |text: &str| expr::evaluate(text, 0, &names);
-    let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
+    label_expressions!(labels_at, d, names, expression);
     let mut reading = Reading::indexed(&index);
     let mut out = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
@@ -1048,8 +1057,14 @@ fn assemble_lines<T: Isa, X>(
     for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
         match &e.kind {
-            Kind::Zeros(n) => {
-                data.extend(core::iter::repeat_n(0, *n as usize));
+            Kind::Zeros(_) | Kind::Pad { .. } => {
+                // Padding as the real layout needs it, where relaxation laid the program out.
+                let n = match (&e.kind, &relaxed) {
+                    (Kind::Pad { .. }, Some(r)) => r.addresses[n_line + 1] - r.addresses[n_line],
+                    (Kind::Zeros(n) | Kind::Pad { bytes: n, .. }, _) => *n,
+                    _ => 0,
+                };
+                data.extend(core::iter::repeat_n(0, n as usize));
                 bytes += n;
                 last_data = Some(e);
             }
@@ -1221,7 +1236,7 @@ fn relax<T: Isa>(
         .lines
         .iter()
         .map(|e| match &e.kind {
-            Kind::Zeros(n) => *n,
+            Kind::Zeros(n) | Kind::Pad { bytes: n, .. } => *n,
             Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
             Kind::Bits { bytes, .. } => *bytes,
             Kind::Code(_) => word_bytes,
@@ -1256,35 +1271,32 @@ fn relax<T: Isa>(
     let mut reading = Reading::indexed(index);
     let mut unsettled = 0;
     for _ in 0..MAX_LAYOUTS {
-        let label = |name: &str| labels.get(name).map(|a| *a as i64);
         let lookup = |name: &str| labels.get(name).copied();
-        let names = Names {
-            symbol: &|_| None,
-            label: &label,
-            label_prefixes: d.label_prefixes,
-            call: None,
-            bare_names: false,
-        };
-        let read_expression = |text: &str| expr::evaluate(text, 0, &names);
-        let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
+        label_expressions!(labels, d, _names, expression);
         let mut changed = None;
         for (k, e) in program.lines.iter().enumerate() {
-            let Kind::Code(code) = &e.kind else { continue };
-            let ctx = Context { pc: addresses[k], labels: &lookup, ignore_case: d.ignore_case, expression };
-            let text = code.trim_start();
-            let word = match read_statement::<T>(text, dialect, &ctx, &mut reading) {
-                Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
-                Ok(Statement::Raw(word)) => Some(word),
-                Err(_) => None,
+            let length = match &e.kind {
+                Kind::Code(code) => {
+                    let ctx =
+                        Context { pc: addresses[k], labels: &lookup, ignore_case: d.ignore_case, expression };
+                    let word = match read_statement::<T>(code.trim_start(), dialect, &ctx, &mut reading) {
+                        Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
+                        Ok(Statement::Raw(word)) => Some(word),
+                        Err(_) => None,
+                    };
+                    word.map_or(word_bytes, |w| instruction_bytes::<T>(w) as u64)
+                }
+                // Alignment from the line's address in this layout.
+                Kind::Pad { align, .. } => (align - addresses[k] % align) % align,
+                _ => continue,
             };
-            let length = word.map_or(word_bytes, |w| instruction_bytes::<T>(w) as u64);
             if length != lengths[k] {
                 lengths[k] = length;
                 changed = changed.or(Some(k));
             }
         }
         let Some(first) = changed else {
-            return Ok(Relaxed { labels, addresses });
+            return stale_reads(program, &labels).map(|()| Relaxed { labels, addresses });
         };
         unsettled = first;
         addresses = starts(&lengths);
@@ -1301,6 +1313,25 @@ fn relax<T: Isa>(
          depends on a label's address, which depends on its length)"
     );
     Err(error)
+}
+
+/// A value expansion computed from a label that the real layout moved is stale (`.set n, b - a`,
+/// `.if`, `.rep`, a symbol standing for a label): the first such read is an error at its line.
+fn stale_reads(program: &directives::Program, labels: &BTreeMap<String, u64>) -> Result<(), AsmError> {
+    for (name, at) in &program.labels_read {
+        let (Some(expanded), Some(real)) = (program.labels.get(name), labels.get(name)) else { continue };
+        if expanded != real {
+            let mut error = program.located(at);
+            error.message = alloc::format!(
+                "this line reads label `{name}` while the program is expanded, when it is at \
+                 {expanded:#x} (every instruction counted a whole word); the instructions' lengths \
+                 put it at {real:#x}: use the label where the instructions are read (an operand, \
+                 data), or addresses that do not depend on the lengths"
+            );
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 /// Assembles one instruction's text; on failure says where and why. A raw directive's word is

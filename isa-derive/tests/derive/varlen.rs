@@ -91,3 +91,77 @@ fn opcode_bits_past_the_short_form_are_the_instructions_own() {
     let back = target::assemble_program::<Varlen>("neg r1, r2\nneg r3, r4\nabs r1, r2\n", 0).unwrap();
     assert_eq!(target::join_stream::<Varlen>(&back), stream);
 }
+
+/// Relaxation (isa_runtime::target, `relax`): expansion lays every instruction out as a whole
+/// 6-byte word, then the real lengths move the labels. `movi` is 4 bytes when its immediate
+/// fits in 16 bits, so an immediate computed from a label can decide its own length.
+mod relaxation {
+    use super::*;
+
+    fn errors(source: &str) -> Vec<(usize, String)> {
+        match target::assemble_program::<Varlen>(source, 0) {
+            Ok(words) => panic!("assembled {words:x?}"),
+            Err(errors) => errors.into_iter().map(|e| (e.line, e.message)).collect(),
+        }
+    }
+
+    /// `movi r1, 0x10005 - (end - start)`: 4 bytes would make the immediate 0x10001, which
+    /// needs 6; 6 bytes make it 0xffff, which fits in 4. No layout is right.
+    #[test]
+    fn lengths_that_do_not_settle_are_an_error_at_the_instruction() {
+        let e = errors("halt\nstart:\nmovi r1, 0x10005 - (end - start)\nend:\nhalt\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, 3);
+        assert!(e[0].1.contains("lengths do not settle"), "{}", e[0].1);
+    }
+
+    /// The same immediate one byte further from 0x10000 settles on the short form:
+    /// `0x10003 - 4` = 0xffff (worked by hand: movi 62 01, immediate ff ff; halt 88 00).
+    #[test]
+    fn lengths_that_depend_on_a_label_settle_when_they_can() {
+        let words =
+            target::assemble_program::<Varlen>("start:\nmovi r1, 0x10003 - (end - start)\nend:\nhalt\n", 0);
+        assert_eq!(target::join_stream::<Varlen>(&words.unwrap()), [0x62, 0x01, 0xff, 0xff, 0x88, 0x00]);
+    }
+
+    /// `.set` reads the labels while the program is expanded (b first: 12 with whole words);
+    /// the real lengths put b at 4, so the value would be stale: an error at the `.set`.
+    #[test]
+    fn a_value_expansion_computed_from_a_moved_label_is_an_error_at_its_line() {
+        let e = errors("halt\na:\nhalt\nb:\n.set n, b - a\nmovi r1, n\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, 5);
+        assert!(
+            e[0].1.contains("reads label `b`") && e[0].1.contains("at 0xc") && e[0].1.contains("at 0x4"),
+            "{}",
+            e[0].1
+        );
+        // `.if` alike.
+        let e = errors("halt\na:\n.if a == 6\nhalt\n.endif\n");
+        assert_eq!(e[0].0, 3, "{e:?}");
+        // The same difference read as an operand sees the real addresses: b - a = 2.
+        let words = target::assemble_program::<Varlen>("halt\na:\nhalt\nb:\nmovi r1, b - a\n", 0).unwrap();
+        assert_eq!(words, [0x0088, 0x0088, 0x0002_0162]);
+    }
+
+    /// A label that does not move may be read while expanding: `a` is 0 in every layout.
+    #[test]
+    fn a_label_that_does_not_move_may_be_read_while_expanding() {
+        let words = target::assemble_program::<Varlen>("a:\nhalt\n.set n, a + 7\nmovi r1, n\n", 0).unwrap();
+        assert_eq!(words, [0x0088, 0x0007_0162]);
+    }
+
+    /// Padding follows the real layout: an instruction after data starts at the next multiple
+    /// of the word's 6 bytes, and `.align` pads from the real address. Worked by hand: halt at
+    /// 0, the byte at 2 and three zeros, halt at 6, so `end` is 8; with `.align 8` six zeros
+    /// after the first halt, the byte at 8 and three zeros, halt at 12, `end` 14.
+    #[test]
+    fn padding_is_laid_out_from_the_real_addresses() {
+        let words =
+            target::assemble_program::<Varlen>("halt\n.byte 1\nhalt\nend:\nmovi r1, end\n", 0).unwrap();
+        assert_eq!(words.last(), Some(&0x0008_0162));
+        let source = "halt\n.align 8\n.byte 1\nhalt\nend:\nmovi r1, end\n";
+        let words = target::assemble_program::<Varlen>(source, 0).unwrap();
+        assert_eq!(words.last(), Some(&0x000e_0162));
+    }
+}
