@@ -33,6 +33,32 @@ impl core::error::Error for Trap {
     }
 }
 
+/// The length in bytes of an instruction of a byte-stream target (its encoding's length; a
+/// whole word if it does not encode).
+pub fn instruction_length<T: crate::target::Isa>(insn: &T::Instruction) -> u64 {
+    T::encode(insn)
+        .map_or(u64::from(T::WORD_BITS.div_ceil(8)), |w| crate::target::instruction_bytes::<T>(w) as u64)
+}
+
+/// The byte address just past a byte-stream program.
+pub fn stream_end<T: crate::target::Isa>(program: &[T::Instruction]) -> u64 {
+    program.iter().map(instruction_length::<T>).sum()
+}
+
+/// The index of the instruction starting at byte `pc` of a byte-stream program (the program's
+/// length at its end); `None` inside an instruction or past the end. It walks the program
+/// from its start: a step costs the instructions before `pc`.
+pub fn stream_index<T: crate::target::Isa>(program: &[T::Instruction], pc: u64) -> Option<usize> {
+    let mut at = 0u64;
+    for (i, insn) in program.iter().enumerate() {
+        if at >= pc {
+            return (at == pc).then_some(i);
+        }
+        at += instruction_length::<T>(insn);
+    }
+    (at == pc).then_some(program.len())
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

@@ -133,3 +133,64 @@ fn a_program_runs_to_stop() {
     assert_eq!(executed, 4);
     assert_eq!(m.state.r[0], 0x1234_5678 + 5);
 }
+
+/// Assembles a program of applegpu's text (labels allowed) and decodes it to instructions.
+fn program(source: &str) -> Vec<agx::Instruction> {
+    let words = isa_runtime::target::assemble_program::<Agx>(source, 0).unwrap_or_else(|e| panic!("{e:?}"));
+    words.iter().map(|w| <Agx as Isa>::decode(*w).unwrap()).collect()
+}
+
+/// A loop and an if/else run by `pc` over instructions of 2, 4, 6 and 8 bytes: the execution
+/// mask counter `r0l` (applegpu's pseudocode for while_icmp, if_icmp, else_icmp, pop_exec,
+/// jmp_exec_any/none) switches the one thread off and on, branches go to byte addresses.
+/// Expected values are computed here in Rust: the sum of 1..=5, and which arm runs.
+#[test]
+fn a_loop_and_an_if_else_run_by_the_program_counter() {
+    let source = |limit: u32| {
+        format!(
+            "mov_imm          r1, 0, 0b0
+            mov_imm          r2, 1, 0b0
+        loop:
+            iadd             r1, r1, r2
+            iadd             r2, r2, 1
+            while_icmp       r0l, ult, r2, 6, 1
+            jmp_exec_any     loop
+            pop_exec         r0l, 1
+            if_icmp          r0l, ugt, r1, {limit}, 1
+            jmp_exec_none    otherwise
+            mov_imm          r3l, 100
+        otherwise:
+            else_icmp        r0l, ueq, 0, 0, 1
+            mov_imm          r3l, 200
+            pop_exec         r0l, 1
+            stop
+        "
+        )
+    };
+    let sum: u32 = (1..=5).sum();
+    for limit in [10, 20] {
+        let p = program(&source(limit));
+        let lengths: Vec<u64> = p.iter().map(isa_runtime::interp::instruction_length::<Agx>).collect();
+        // mov_imm 6, 6; iadd 8, 8; while 6; jmp 6; pop 6; if 6; jmp 6; mov_imm half 4; else 6;
+        // mov_imm 4; pop 6; stop 2 (applegpu's sizes).
+        assert_eq!(lengths, [6, 6, 8, 8, 6, 6, 6, 6, 6, 4, 6, 4, 6, 2]);
+        let mut m = Machine::new(Thread);
+        let steps = m.run(&p, 1000).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(m.state.done);
+        assert_eq!((m.state.r[1], m.state.r[2]), (sum, 6));
+        assert_eq!(m.state.r[3] & 0xffff, if sum > limit { 100 } else { 200 });
+        assert_eq!(m.state.r[0] & 0xffff, 0, "every thread back on");
+        // 2 moves, 5 passes of 4 loop instructions, then 8 instructions to `stop` (the
+        // taken arm's jmp_exec_none not taken, the other arm's skipped by it).
+        assert_eq!(steps, 2 + 5 * 4 + if sum > limit { 8 } else { 7 });
+    }
+}
+
+/// `pc` inside an instruction is a trap, not a wrong decode.
+#[test]
+fn a_program_counter_inside_an_instruction_is_a_trap() {
+    let p = program("mov_imm r1, 5, 0b0\nstop\n");
+    let mut m = Machine::new(Thread);
+    m.state.pc = 2;
+    assert_eq!(m.step_program(&p), Err(isa_runtime::interp::Trap::PcOutOfRange(2)));
+}

@@ -770,11 +770,29 @@ pub fn generate(m: &Model) -> TokenStream {
     let target = format_ident!("{}", super::names::camel(&t.name));
     let step_loop = if has("pc") {
         let done_check = if has("done") { quote!(self.state.done ||) } else { quote!() };
+        // Where the instruction at `pc` is and where the next one starts: by word (and control
+        // word) for a fixed length; by the instructions' own lengths in a byte stream.
+        let (end, place, next) = if t.variable_length() {
+            (
+                quote!(self.state.pc as u64 == isa_runtime::interp::stream_end::<#target>(program)),
+                quote! {
+                    let index = isa_runtime::interp::stream_index::<#target>(program, pc as u64)
+                        .ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
+                },
+                quote!((pc as u64 + isa_runtime::interp::instruction_length::<#target>(&insn))),
+            )
+        } else {
+            (
+                quote!(isa_runtime::bundle::index::<#target>(self.state.pc as u64) == program.len()),
+                quote!(let index = isa_runtime::bundle::index::<#target>(pc as u64);),
+                quote!(isa_runtime::bundle::address::<#target>(index + 1)),
+            )
+        };
         quote! {
             /// Whether the program has ended (the spec's `done`), or `pc` is just past its
             /// last instruction.
             pub fn halted(&self, program: &[Instruction]) -> bool {
-                #done_check isa_runtime::bundle::index::<#target>(self.state.pc as u64) == program.len()
+                #done_check #end
             }
 
             /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
@@ -784,12 +802,12 @@ pub fn generate(m: &Model) -> TokenStream {
                     return Ok(false);
                 }
                 let pc = self.state.pc;
-                let index = isa_runtime::bundle::index::<#target>(pc as u64);
+                #place
                 let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
                 self.execute(&insn)?;
                 // The next instruction's address (past a control word, where the target has them).
                 if self.state.pc == pc {
-                    self.state.pc = isa_runtime::bundle::address::<#target>(index + 1) as _;
+                    self.state.pc = #next as _;
                 }
                 #step_fn
                 Ok(!self.halted(program))
