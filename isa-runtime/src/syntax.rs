@@ -760,7 +760,8 @@ fn scan_integer(s: &str) -> Option<(i128, usize)> {
         if i - start > 32 {
             return None;
         }
-        v = v * radix as i128 + d as i128;
+        // 33 hex digits overflow: no number, as too many digits are.
+        v = v.checked_mul(radix as i128)?.checked_add(d as i128)?;
         i += 1;
     }
     if i == start {
@@ -2949,6 +2950,13 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 33 hexadecimal digits are no number (the fuzz found a multiplication overflowing here).
+    #[test]
+    fn hex_that_overflows_is_no_number() {
+        assert_eq!(scan_integer("0x-340282366920938463463374607431768211456"), None);
+        assert_eq!(scan_integer("0x-A"), Some((-10, 4)));
+    }
 
     static FADD: Syntax = Syntax {
         name: "fadd",
