@@ -204,6 +204,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("assemble program", |b| {
         b.iter(|| assemble_program::<Maxwell>(black_box(&text), 0).map(|w| w.len()))
     });
+    // Each line a program of its own (what one-line calls such as a REPL or a test do).
+    assert!(lines.iter().all(|(text, _)| assemble_program::<Maxwell>(text, 0).is_ok()));
+    g.bench_function("assemble one-line programs", |b| {
+        b.iter(|| {
+            lines.iter().filter(|(text, _)| assemble_program::<Maxwell>(black_box(text), 0).is_ok()).count()
+        })
+    });
     g.finish();
 }
 

@@ -1448,7 +1448,7 @@ pub struct Context<'a> {
     pub expression: Option<&'a dyn Fn(&str) -> crate::expr::Reading>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct State {
     vals: Vec<Option<u64>>,
     /// The fields `vals` has been given, in order, so a reading that fails can be undone
@@ -1636,6 +1636,8 @@ pub struct Scratch {
     collecting: Vec<usize>,
     mids: Vec<usize>,
     reads: ReadSets,
+    /// The state of the last parse, whose lists are emptied and filled again.
+    state: State,
 }
 
 /// What each condition deferred so far reads, by the condition's address: the fields it names
@@ -1832,25 +1834,20 @@ fn read(
         prefix,
         end: 0,
     };
-    let fresh = || {
-        let mut st = State {
-            vals: vec![None; format.fields.len()],
-            assigned: Vec::new(),
-            deferred: Vec::new(),
-            reads: Vec::new(),
-            settled: Vec::new(),
-            violated: false,
-            shown: Vec::new(),
-            owed: Vec::new(),
-        };
-        for (i, f) in format.fields.iter().enumerate() {
-            if let Some(v) = f.fixed {
-                st.vals[i] = Some(v);
-            }
-        }
+    // Every field unknown but the fixed ones; the lists of the last parse emptied, not freed.
+    let fresh = |mut st: State| {
+        st.vals.clear();
+        st.vals.extend(format.fields.iter().map(|f| f.fixed));
+        st.assigned.clear();
+        st.deferred.clear();
+        st.reads.clear();
+        st.settled.clear();
+        st.violated = false;
+        st.shown.clear();
+        st.owed.clear();
         st
     };
-    let mut st = fresh();
+    let mut st = fresh(core::mem::take(&mut scratch.state));
     let start = skip_blanks(text, 0);
     // When only success matters, the search first runs alone with a small budget: a text it
     // reads needs no recognition (which accepts a superset), and one it rejects within the
@@ -1865,7 +1862,7 @@ fn read(
             None if p.budget > 0 => settled = Some(Err(None)),
             None => {
                 p.budget = SEARCH_BUDGET;
-                st = fresh();
+                st = fresh(st);
             }
         }
     }
@@ -1894,6 +1891,7 @@ fn read(
         collecting: p.collecting,
         mids: p.mids,
         reads: p.reads,
+        state: st,
     };
     result
 }

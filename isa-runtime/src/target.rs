@@ -584,8 +584,8 @@ pub fn disassemble_program_from<T: Isa>(
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
     let group = s.slots as usize + 1;
-    let index = FormatIndex::new::<T>(dialect);
-    let mut reading = Reading::indexed(&index);
+    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_ref());
     for (g, chunk) in words.chunks(group).enumerate() {
         let address = |i: usize| (first + g * group + i) as u64 * bytes;
         let (control, instructions) = (chunk[0], &chunk[1..]);
@@ -640,8 +640,8 @@ pub fn disassemble_words_from<T: Isa>(
     // Instructions of different lengths: `first` is the piece's byte address.
     let variable = !T::lengths().is_empty();
     let mut address = if variable { first as u64 } else { first as u64 * bytes };
-    let index = FormatIndex::new::<T>(dialect);
-    let mut reading = Reading::indexed(&index);
+    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_ref());
     for (i, word) in words.iter().enumerate() {
         // The program's last word reads back with the program-end bit the assembler sets there.
         let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
@@ -1016,10 +1016,12 @@ fn assemble_lines<T: Isa, X>(
     }
     // Instructions that differ in length: labels at the instructions' real byte offsets.
     let variable = !T::lengths().is_empty() && T::schedule().is_none();
-    // One index of the dialect's formats for relaxation and the final read.
-    let index = FormatIndex::new::<T>(dialect);
+    // One index of the dialect's formats for relaxation and the final read, where there are
+    // enough statements to pay for it.
+    let statements = program.lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
+    let index = worth_indexing(statements).then(|| FormatIndex::new::<T>(dialect));
     let relaxed = if variable {
-        match relax::<T>(&program, dialect, word_bytes, &index) {
+        match relax::<T>(&program, dialect, word_bytes, index.as_ref()) {
             Ok(r) => Some(r),
             Err(e) => {
                 fail(e, "");
@@ -1033,7 +1035,7 @@ fn assemble_lines<T: Isa, X>(
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| labels_at.get(name).copied();
     label_expressions!(labels_at, d, names, expression);
-    let mut reading = Reading::indexed(&index);
+    let mut reading = Reading::indexed(index.as_ref());
     let mut out = Vec::new();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
@@ -1228,7 +1230,7 @@ fn relax<T: Isa>(
     program: &directives::Program,
     dialect: usize,
     word_bytes: u64,
-    index: &FormatIndex,
+    index: Option<&FormatIndex>,
 ) -> Result<Relaxed, AsmError> {
     let d = dialect_of::<T>(dialect);
     // Each line's length as expansion laid it out, and where the lines start.
@@ -1395,7 +1397,7 @@ pub fn assemble_statement_with<T: Isa>(
     index: &FormatIndex,
 ) -> Result<Statement<T::Instruction>, StatementError> {
     let ctx = Context { pc, labels, ignore_case: index.ignore_case, expression: None };
-    read_statement::<T>(text, dialect, &ctx, &mut Reading::indexed(index))
+    read_statement::<T>(text, dialect, &ctx, &mut Reading::indexed(Some(index)))
 }
 
 /// The mnemonics of dialect number `dialect`: what its encodings' syntaxes can start with
@@ -1540,10 +1542,21 @@ struct Reading<'a> {
 }
 
 impl<'a> Reading<'a> {
-    /// For reading many statements through `index`.
-    fn indexed(index: &'a FormatIndex) -> Self {
-        Reading { index: Some(index), ..Reading::default() }
+    /// For reading many statements through `index` (none: every format is tried).
+    fn indexed(index: Option<&'a FormatIndex>) -> Self {
+        Reading { index, ..Reading::default() }
     }
+}
+
+/// Whether reading `statements` statements is worth building a [`FormatIndex`], which gives
+/// the same statements (it only leaves out formats that cannot read them) but costs more to
+/// build than trying every format on one statement. Measured with callgrind: VideoCore IV's
+/// index about 0.56 million instructions (its syntax starts with every operation's name),
+/// Maxwell's about 1.7 million, against about 3,000 per format checked without it
+/// ([`syntax::Syntax::may_match`]; 297 formats). One-line programs (`vc4::assemble("nop")`)
+/// and single listed words go without.
+fn worth_indexing(statements: usize) -> bool {
+    statements > 1
 }
 
 /// [`assemble_statement`] with what the statements before it left in `reading`.
