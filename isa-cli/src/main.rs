@@ -134,10 +134,10 @@ enum Command {
         /// The file holds hex text (forms above) instead of binary.
         #[arg(long)]
         hex: bool,
-        /// Every word is an instruction: read no scheduling control words (for a target that
-        /// has them, such as a list of instruction words that `decode` reads).
-        #[arg(long)]
-        no_schedule: bool,
+        /// Every word is an instruction: read no control words of an interleaved stream (for a
+        /// target that has them, such as a list of instruction words that `decode` reads).
+        #[arg(long = "no-control-words", visible_alias = "no-schedule")]
+        no_control_words: bool,
         /// Prefix each line with the instruction's byte address.
         #[arg(long)]
         address: bool,
@@ -239,9 +239,9 @@ fn run(command: Command) -> Result<Outcome> {
                 )))
             }
         },
-        Command::Disasm { target, hex, no_schedule, address, file } => {
+        Command::Disasm { target, hex, no_control_words, address, file } => {
             let (t, d) = target.resolve()?;
-            let opts = disasm::Options { file: &file, hex, address, no_schedule };
+            let opts = disasm::Options { file: &file, hex, address, no_control_words };
             disasm::run(t, d, &opts)
         }
         Command::Asm { target, file, out, hex, json, include, prelude } => {

@@ -508,7 +508,8 @@ fn asm_raw_directive_is_verbatim() {
 /// ALD R0, a[0x80] (a word NVIDIA's compiler emitted; tests/data/maxwell) then EXIT.
 const MAXWELL_PLAIN: &str = "0xefd87f800807ff00\n0xe30000000007000f\n";
 
-/// Issue 12: plain instruction words of a target with control words need `--no-schedule`;
+/// Issue 12: plain instruction words of a target with control words need `--no-control-words`
+/// (or its old name `--no-schedule`);
 /// without it the error says the word was read as a control word.
 #[test]
 fn disasm_no_schedule_reads_plain_instruction_words() {
@@ -526,9 +527,15 @@ fn disasm_no_schedule_reads_plain_instruction_words() {
          .quad 0xe30000000007000f ; // in the group of a control word that cannot be read\n"
     );
     assert!(stderr(&o).contains("read as control words (the first of every 4)"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("`--no-schedule`"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("`--no-control-words`"), "{}", stderr(&o));
     let o = isa(&["disasm", "--help"]);
-    assert!(stdout(&o).contains("--no-schedule"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("--no-control-words"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("--no-schedule"), "the old name stays an alias: {}", stdout(&o));
+    let o = isa_with_input(
+        &["disasm", "--target", "maxwell", "--hex", "--no-control-words", "-"],
+        MAXWELL_PLAIN.as_bytes(),
+    );
+    assert_eq!(stdout(&o), "ALD R0, a[0x80] ;\nEXIT ;\n");
 }
 
 /// Issue 14: a bad control word does not end the listing: its group is listed as raw words
@@ -1345,7 +1352,7 @@ fn tegra_fs_grate_streams_as_json_and_back() {
             r#"{"streams": {"pseq": ["00000000"], "mfu_sched": ["00000001"], "mfu": ["104e51ba", "00408102"], "#,
             r#""tex": ["00000000"], "alu_sched": ["00000001"], "alu": ["0001c0c0", "3f41f200", "0001a080", "#,
             r#""3f41f200", "00014000", "3f41f200", "00012040", "3f41f200"], "alu_complement": ["00000000"], "#,
-            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}, "constants": {}}"#
+            r#""dw": ["00028005"]}, "settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}, "constants": {}, "uniforms": {}}"#
         )
     );
     let dir = scratch("tegra_fs_grate_json");
@@ -1364,6 +1371,46 @@ fn tegra_fs_grate_streams_as_json_and_back() {
     let o = isa(&["asm", "--target", "tegra_fs", path_str(&bad)]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
+}
+
+/// A vertex program's `isa asm --json` object carries its words and its sections' tables
+/// (our transform_vs.txt: attributes position/color, exports gl_Position/vcolor at 0 and 7,
+/// uniform mvp, c[4].x = 0.5 = 0x3f000000 and c[4].y = 0.25 = 0x3e800000 as words 16 and 17);
+/// `isa disasm` reads the object back into text that assembles to the same object, and refuses
+/// a summary the words do not give.
+#[test]
+fn tegra_vs_json_with_names_and_back() {
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/transform_vs.txt");
+    let o = isa(&["asm", "--target", "tegra_vs", "--json", program]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    let tail = concat!(
+        r#""constants": {"16": "3f000000", "17": "3e800000"}, "attributes": {"0": "position", "1": "color"}, "#,
+        r#""exports": {"0": "gl_Position", "7": "vcolor"}, "uniforms": {"0": "mvp"}}"#
+    );
+    assert!(json.trim_end().ends_with(tail), "{json}");
+    let dir = scratch("tegra_vs_json");
+    let file = dir.join("p.json");
+    std::fs::write(&file, &json).expect("write json");
+    let o = isa(&["disasm", "--target", "tegra_vs", path_str(&file)]);
+    assert_code(&o, 0);
+    // grate's grammar wants `.asm` before the instructions (vertex_asm.y `sections`).
+    assert!(stdout(&o).starts_with(".asm\nEXEC DP4v r1.x***, a[0].xyzw, c[0].xyzw"), "{}", stdout(&o));
+    assert!(stdout(&o).contains(".exports\n[0] = \"gl_Position\";\n[7] = \"vcolor\";\n"), "{}", stdout(&o));
+    let listing = dir.join("p.txt");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let o = isa(&["asm", "--target", "tegra_vs", "--json", path_str(&listing)]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), json);
+    let linker = dir.join("l.json");
+    std::fs::write(
+        &linker,
+        r#"{"streams": {"tegra_linker": ["00000000", "000032dc"]}, "settings": {"used_tram_rows": 9}}"#,
+    )
+    .expect("write json");
+    let o = isa(&["disasm", "--target", "tegra_linker", path_str(&linker)]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("used_tram_rows"), "{}", stderr(&o));
 }
 
 // ---- A target whose instructions differ in length ---------------------------------------------

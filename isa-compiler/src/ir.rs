@@ -95,6 +95,8 @@ pub struct Table {
     pub words: u32,
     /// The parts entries write.
     pub parts: Vec<TablePart>,
+    /// Its entries are names of at most this many characters (`names 253`); `None`: words.
+    pub names: Option<u32>,
 }
 
 /// One part of a table entry.
@@ -146,8 +148,10 @@ pub struct Bundle {
     pub keyword: String,
     /// The units, in the order a bundle writes them.
     pub units: Vec<BundleUnit>,
-    /// Names of the header settings (`name = N` outside the bundles).
-    pub header: Vec<String>,
+    /// The header settings (`name = N` outside the bundles): each name and its largest value.
+    pub header: Vec<(String, Option<u64>)>,
+    /// How many bundles a program may hold (`max 64`).
+    pub max: Option<u32>,
 }
 
 /// One word stream of a program.
@@ -199,6 +203,8 @@ pub struct BundleUnit {
     pub stream: usize,
     /// How many times a bundle may hold it; `None`: exactly once (its reset word if absent).
     pub max: Option<u32>,
+    /// How many times a program may hold it, over all its bundles (`total 64`).
+    pub total: Option<u32>,
     /// Labels of the words it is made of; empty: one word.
     pub slots: Vec<String>,
     /// (slot index, format): a slot that may hold a word of another format instead.

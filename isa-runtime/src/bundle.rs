@@ -76,6 +76,8 @@ pub struct Unit {
     /// How many times a bundle may hold it; `None`: exactly once, its stream's reset word when
     /// the text leaves it out.
     pub max: Option<u32>,
+    /// How many times a program may hold it, over all its bundles.
+    pub total: Option<u32>,
     /// Labels of the words it is made of, each a word of its stream (the stream's reset word
     /// when left out); empty: the unit is one word, written after its label.
     pub slots: &'static [&'static str],
@@ -93,8 +95,19 @@ pub struct Bundles {
     pub streams: &'static [Stream],
     /// The units, in the order a bundle writes them.
     pub units: &'static [Unit],
-    /// Names of the header settings (`name = N` outside the bundles).
-    pub header: &'static [&'static str],
+    /// The header settings (`name = N` outside the bundles).
+    pub header: &'static [Header],
+    /// How many bundles a program may hold.
+    pub max: Option<u32>,
+}
+
+/// A header setting: `name = N` outside the bundles.
+#[derive(Debug)]
+pub struct Header {
+    /// Its name (`alu_buffer_size`).
+    pub name: &'static str,
+    /// Its largest value.
+    pub max: Option<u64>,
 }
 
 /// The words that travel beside a target's instructions ([`Isa::streams`]): the one
@@ -195,6 +208,7 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<Asm
         Program { streams: b.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
     // Per unit, the entries earlier bundles hold.
     let mut totals = alloc::vec![0u64; b.units.len()];
+    let mut bundles = 0u64;
     let mut in_data = false;
     let mut pos = 0;
     while pos < text.len() {
@@ -223,6 +237,11 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<Asm
                 let message = alloc::format!("the statement does not end with `{separator}`");
                 errors.push(error_at(source, (pos, 0), message));
             }
+            bundles += 1;
+            if let Some(max) = b.max.filter(|m| bundles > u64::from(*m)) {
+                let message = alloc::format!("over {max} bundles in a program");
+                errors.push(error_at(source, (pos, syntax::token_at(&text[pos..end], 0).1), message));
+            }
             match bundle::<T>(b, d, dialect, &text[pos..end], &mut totals) {
                 Ok(words) => {
                     for (stream, w) in words.into_iter().enumerate() {
@@ -249,7 +268,8 @@ type HeaderSetting = Result<(String, u64), (Span, String)>;
 /// `name = N` at the start of `text` for a header setting `name`: the bytes it takes and the
 /// setting, or where and why its value is wrong.
 fn header_setting(text: &str, b: &Bundles, d: &Dialect) -> Option<(usize, HeaderSetting)> {
-    let name = b.header.iter().find(|h| starts_with_word(text, h, d.ignore_case))?;
+    let header = b.header.iter().find(|h| starts_with_word(text, h.name, d.ignore_case))?;
+    let name = header.name;
     let after = &text[name.len()..];
     let eq = after.trim_start().strip_prefix('=')?;
     let value_at = text.len() - eq.trim_start().len();
@@ -262,7 +282,10 @@ fn header_setting(text: &str, b: &Bundles, d: &Dialect) -> Option<(usize, Header
     };
     let consumed = value_at + len;
     Some(match value {
-        Some(v) => (consumed, Ok((String::from(*name), v))),
+        Some(v) => match header.max.filter(|m| v > *m) {
+            Some(m) => (consumed, Err(((value_at, len), alloc::format!("`{name}` is at most {m}")))),
+            None => (consumed, Ok((String::from(name), v))),
+        },
         None => (consumed, Err(((value_at, len), alloc::format!("`{name}` takes a number")))),
     })
 }
@@ -361,6 +384,10 @@ fn bundle<T: Isa>(
                 let max = unit.max.map_or(1, u64::from);
                 if counts[l.unit] > max {
                     let message = alloc::format!("at most {max} `{}` in a bundle", unit.label);
+                    errors.push((label_span, message));
+                }
+                if let Some(total) = unit.total.filter(|t| totals[l.unit] + counts[l.unit] > u64::from(*t)) {
+                    let message = alloc::format!("over {total} `{}` in a program", unit.label);
                     errors.push((label_span, message));
                 }
                 last_unit = Some(l.unit);
@@ -568,6 +595,9 @@ pub fn disassemble<T: Isa>(program: &Program, dialect: usize) -> Result<String, 
         }
     }
     let n = n.unwrap_or(0);
+    if let Some(max) = b.max.filter(|m| n as u64 > u64::from(*m)) {
+        return fail(alloc::format!("{n} bundles, more than the {max} a program holds"));
+    }
     // Per bundle and unit: how many times it is there.
     let mut counts = alloc::vec![alloc::vec![1u64; b.units.len()]; n];
     for (u, unit) in b.units.iter().enumerate() {
@@ -584,6 +614,10 @@ pub fn disassemble<T: Isa>(program: &Program, dialect: usize) -> Result<String, 
         };
         for (k, c) in counts.iter_mut().enumerate() {
             c[u] = T::formats()[format].unpack(program.streams[i][k])[field];
+        }
+        let held: u64 = counts.iter().map(|c| c[u]).sum();
+        if let Some(total) = unit.total.filter(|t| held > u64::from(*t)) {
+            return fail(alloc::format!("{held} `{}`, more than the {total} a program holds", unit.label));
         }
     }
     // The words each unit's stream must hold.
@@ -755,10 +789,13 @@ impl Program {
             })?;
         }
         for (name, v) in entries("settings")? {
-            if !bundles.header.contains(&name.as_str()) {
+            let Some(header) = bundles.header.iter().find(|h| h.name == name) else {
                 return Err(fail(alloc::format!("no header setting `{name}`")));
-            }
+            };
             let v = v.as_u64().ok_or_else(|| fail(alloc::format!("setting `{name}` is a number")))?;
+            if let Some(m) = header.max.filter(|m| v > *m) {
+                return Err(fail(alloc::format!("`{name}` is at most {m}")));
+            }
             program.settings.push((name, v));
         }
         Ok(program)

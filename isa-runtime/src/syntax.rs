@@ -1371,6 +1371,8 @@ enum Want {
     Table(&'static Table),
     /// A value that fits this many bits.
     Fits(u32),
+    /// A value in one of these ranges (the values an encoding allows for its field).
+    Within(&'static [(u64, u64)]),
     /// The field named, written out (not only through an empty alias).
     WrittenOut(&'static str),
     /// An operand for the field named.
@@ -1384,6 +1386,21 @@ impl Want {
             Want::Lit(s) => out.push(Expected::Kind(alloc::format!("`{}`", s.trim()))),
             Want::Table(t) => out.extend(t.expected()),
             Want::Fits(width) => out.push(Expected::Kind(alloc::format!("a value that fits {width} bits"))),
+            Want::Within(ranges) => {
+                let ranges: Vec<String> = ranges
+                    .iter()
+                    .map(
+                        |(lo, hi)| {
+                            if lo == hi {
+                                alloc::format!("{lo}")
+                            } else {
+                                alloc::format!("{lo}..={hi}")
+                            }
+                        },
+                    )
+                    .collect();
+                out.push(Expected::Kind(alloc::format!("a value in {}", ranges.join(", "))));
+            }
             Want::WrittenOut(name) => out.push(Expected::Kind(alloc::format!("`{name}` written out"))),
             Want::OperandFor(name) => out.push(Expected::Kind(alloc::format!("an operand for `{name}`"))),
         }
@@ -2648,12 +2665,12 @@ impl Parser<'_> {
     }
 
     fn number(&mut self, n: Num, b: Bound, frame: &[Bound], pos: usize, st: &mut State, k: K) -> bool {
-        let (width, signed) = match b {
+        let (width, signed, allowed) = match b {
             Bound::Slot(s) | Bound::NotSlot(s) => {
                 let f = &self.format.fields[s as usize];
-                (crate::bits::width(f.pieces), f.signed)
+                (crate::bits::width(f.pieces), f.signed, f.allowed)
             }
-            Bound::Const(_) => (64, false),
+            Bound::Const(_) => (64, false, &[][..]),
         };
         let start = number_start(self.text, pos);
         let rest = &self.text[start..];
@@ -2737,6 +2754,7 @@ impl Parser<'_> {
             value >= lo && value <= hi
         };
         let mut fitted = false;
+        let mut within = allowed.is_empty();
         for (value, len) in readings.into_iter().flatten() {
             if !fits(value) {
                 continue;
@@ -2744,6 +2762,11 @@ impl Parser<'_> {
             fitted = true;
             let len = start - pos + len;
             let raw = (value as u64) & crate::bits::mask(width);
+            // A field the encoding allows only some values of (`in 0..=15`) takes only those.
+            if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
+                continue;
+            }
+            within = true;
             let mark = st.mark();
             if self.assign(b, raw, st) && k(self, pos + len, st) {
                 return true;
@@ -2752,6 +2775,9 @@ impl Parser<'_> {
         }
         if !fitted {
             return self.fail_with(pos, Want::Fits(width));
+        }
+        if !within {
+            return self.fail_with(pos, Want::Within(allowed));
         }
         false
     }

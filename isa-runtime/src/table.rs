@@ -1,6 +1,8 @@
-//! Tables of 32-bit words that a program's data sections fill (grate's `.constants`): each
-//! entry `[i] = v` or `[i].part = v` writes one part of entry `i`. The spec declares the
-//! section, the entries and their parts (`table` target setting); reading lives here once.
+//! Tables that a program's data sections fill: of 32-bit words (grate's `.constants`), each
+//! entry `[i] = v` or `[i].part = v` writing one part of entry `i`; or of names (grate's
+//! `.attributes`, `.exports`, `.uniforms`), each entry `[i] = "name"` or `[i].part = "name"`
+//! naming entry `i` (a part of it), kept and printed back. The spec declares the section, the
+//! entries and their parts (`table` target setting); reading lives here once.
 
 use crate::bundle::error_at;
 use crate::error::AsmError;
@@ -60,16 +62,45 @@ pub struct Table {
     pub words: u32,
     /// The parts entries write.
     pub parts: &'static [Part],
+    /// Its entries are names (`[i] = "name"`), at most this many characters long; `None`: words.
+    pub names: Option<u32>,
 }
 
-/// Each table's words as a program's text writes them: word index (entry × words + word) →
-/// word, only the words written.
-pub type Filled = Vec<(&'static str, BTreeMap<u32, u32>)>;
+/// What a program's text writes into one table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entries {
+    /// A table of words: word index (entry × words + word) → word, only the words written.
+    Words(BTreeMap<u32, u32>),
+    /// A table of names: (entry, part selector or "" for the whole entry, name), in the
+    /// order written.
+    Names(Vec<(u32, String, String)>),
+}
+
+impl Entries {
+    /// The words, for a table of words.
+    pub fn words(&self) -> Option<&BTreeMap<u32, u32>> {
+        match self {
+            Entries::Words(w) => Some(w),
+            Entries::Names(_) => None,
+        }
+    }
+}
+
+/// What a program's text writes into each table, by the table's name.
+pub type Filled = Vec<(&'static str, Entries)>;
 
 /// Reads the entries of every table's sections in `source` (dialect `d`); the other sections
 /// and statements are left to the assembler. Every error is returned with its line and column.
 pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<AsmError>> {
-    let mut filled: Filled = tables.iter().map(|t| (t.name, BTreeMap::new())).collect();
+    let mut filled: Filled = tables
+        .iter()
+        .map(|t| {
+            (
+                t.name,
+                if t.names.is_some() { Entries::Names(Vec::new()) } else { Entries::Words(BTreeMap::new()) },
+            )
+        })
+        .collect();
     let mut errors = Vec::new();
     if tables.is_empty() {
         return Ok(filled);
@@ -83,29 +114,40 @@ pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<A
         let end = text[start..].find(separator).map_or(text.len(), |e| start + e);
         let mut at = start;
         let mut statement = &text[start..end];
-        // Section directives start the statement they are in (an empty section ends at the
-        // next directive, with no separator between).
+        // A section directive starts a new section wherever it stands at the start of a word
+        // (an empty section ends at the next directive, with no separator between; header
+        // settings, which have no separator, come before one): the piece before it belongs to
+        // the section before.
         loop {
-            let trimmed = statement.trim_start();
-            at += statement.len() - trimmed.len();
-            statement = trimmed;
-            let Some(s) = sections.iter().find(|s| starts_with_directive(statement, s, d.ignore_case)) else {
+            let cut = next_directive(statement, &sections, d.ignore_case).unwrap_or(statement.len());
+            let piece = statement[..cut].trim_start();
+            let piece_at = at + (cut - piece.len());
+            let piece = piece.trim_end();
+            if let Some(t) = current.filter(|_| !piece.is_empty()) {
+                let written = match &mut filled[t].1 {
+                    Entries::Words(words) => {
+                        entry(&tables[t], piece, d.ignore_case).map(|(word, mask, bits)| {
+                            let old = words.get(&word).copied().unwrap_or(0);
+                            words.insert(word, (old & !mask) | bits);
+                        })
+                    }
+                    // A name is read from the source itself: blanking comments may not touch it.
+                    Entries::Names(names) => {
+                        let raw = source.get(piece_at..piece_at + piece.len()).unwrap_or(piece);
+                        name_entry(&tables[t], raw, d.ignore_case, names)
+                    }
+                };
+                if let Err((offset, message)) = written {
+                    errors.push(error_at(source, (piece_at + offset, 0), message));
+                }
+            }
+            let rest = &statement[cut..];
+            let Some(s) = sections.iter().find(|s| starts_with_directive(rest, s, d.ignore_case)) else {
                 break;
             };
             current = tables.iter().position(|t| same(t.section, s, d.ignore_case));
-            at += s.len();
-            statement = &statement[s.len()..];
-        }
-        if let Some(t) = current {
-            if !statement.trim_end().is_empty() {
-                match entry(&tables[t], statement.trim_end(), d.ignore_case) {
-                    Ok((word, mask, bits)) => {
-                        let old = filled[t].1.get(&word).copied().unwrap_or(0);
-                        filled[t].1.insert(word, (old & !mask) | bits);
-                    }
-                    Err((offset, message)) => errors.push(error_at(source, (at + offset, 0), message)),
-                }
-            }
+            at += cut + s.len();
+            statement = &rest[s.len()..];
         }
         start = end + separator.len();
     }
@@ -116,10 +158,16 @@ pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<A
     }
 }
 
-/// Reads `[i] = v` or `[i].part = v`: the word index it writes, and the mask and bits it sets
-/// there; an error is its byte offset in `text` and message.
-fn entry(t: &Table, text: &str, ignore_case: bool) -> Result<(u32, u32, u32), (usize, String)> {
-    let syntax = || alloc::format!("a `{}` entry is `[index] = value` or `[index].part = value`", t.section);
+/// Reads `[i]` or `[i].part` and the `=` after it: the index, the part and the text after
+/// `=` with its offset in `text`; an error is its byte offset in `text` and message.
+fn target<'a>(
+    t: &'a Table,
+    text: &'a str,
+    ignore_case: bool,
+) -> Result<(u32, &'a Part, &'a str, usize), (usize, String)> {
+    let value = if t.names.is_some() { "\"name\"" } else { "value" };
+    let syntax =
+        || alloc::format!("a `{}` entry is `[index] = {value}` or `[index].part = {value}`", t.section);
     let rest = text.strip_prefix('[').ok_or_else(|| (0, syntax()))?;
     let close = rest.find(']').ok_or_else(|| (0, syntax()))?;
     let index_text = rest[..close].trim();
@@ -148,7 +196,13 @@ fn entry(t: &Table, text: &str, ignore_case: bool) -> Result<(u32, u32, u32), (u
         (at, alloc::format!("`{}` entries are {}", t.section, names.join(", ")))
     })?;
     let value_text = rest.strip_prefix('=').ok_or_else(|| (text.len() - rest.len(), syntax()))?.trim();
-    let value_at = text.len() - value_text.len();
+    Ok((index, part, value_text, text.len() - value_text.len()))
+}
+
+/// Reads `[i] = v` or `[i].part = v`: the word index it writes, and the mask and bits it sets
+/// there; an error is its byte offset in `text` and message.
+fn entry(t: &Table, text: &str, ignore_case: bool) -> Result<(u32, u32, u32), (usize, String)> {
+    let (index, part, value_text, value_at) = target(t, text, ignore_case)?;
     let raw = if let Some(hex) = value_text.strip_prefix("0x").or_else(|| value_text.strip_prefix("0X")) {
         u64::from_str_radix(hex, 16).ok()
     } else if !value_text.is_empty() && value_text.bytes().all(|c| c.is_ascii_digit()) {
@@ -164,12 +218,56 @@ fn entry(t: &Table, text: &str, ignore_case: bool) -> Result<(u32, u32, u32), (u
     Ok((word, shift(mask), shift((raw as u32) & mask)))
 }
 
+/// Reads `[i] = "name"` or `[i].part = "name"` into `names`. A whole entry names all its parts:
+/// naming a part named before is an error, as is a name longer than the table allows.
+fn name_entry(
+    t: &Table,
+    text: &str,
+    ignore_case: bool,
+    names: &mut Vec<(u32, String, String)>,
+) -> Result<(), (usize, String)> {
+    let (index, part, value, at) = target(t, text, ignore_case)?;
+    let name = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .filter(|v| !v.is_empty() && !v.contains('"'))
+        .ok_or_else(|| (at, alloc::format!("a `{}` entry names it in quotes: `\"name\"`", t.section)))?;
+    if let Some(longest) = t.names.filter(|l| name.chars().count() > *l as usize) {
+        return Err((at, alloc::format!("a name is at most {longest} characters")));
+    }
+    // Parts of the entry named so far, whole entries naming every part.
+    let overlaps = |p: &str| part.name.is_empty() || p.is_empty() || same(p, part.name, ignore_case);
+    if let Some((_, _, old)) = names.iter().find(|(i, p, _)| *i == index && overlaps(p)) {
+        return Err((0, alloc::format!("entry {index} is named `{old}` already")));
+    }
+    names.push((index, String::from(part.name), String::from(name)));
+    Ok(())
+}
+
 fn same(a: &str, b: &str, ignore_case: bool) -> bool {
     if ignore_case {
         a.eq_ignore_ascii_case(b)
     } else {
         a == b
     }
+}
+
+/// Where the first section directive of `text` starts: at the start of `text` or after a
+/// blank, outside quotes.
+fn next_directive(text: &str, sections: &[&str], ignore_case: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut quoted = false;
+    for (i, c) in bytes.iter().enumerate() {
+        if *c == b'"' {
+            quoted = !quoted;
+        }
+        let word_start = text.is_char_boundary(i) && (i == 0 || bytes[i - 1].is_ascii_whitespace());
+        if !quoted && word_start && sections.iter().any(|s| starts_with_directive(&text[i..], s, ignore_case))
+        {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// Whether `text` starts with the directive `d` as a whole word.
@@ -185,12 +283,24 @@ pub fn add_to_json(json: &str, filled: &Filled) -> String {
     let body = json.trim_end();
     let Some(open) = body.strip_suffix('}') else { return String::from(json) };
     let mut out = String::from(open);
-    for (name, words) in filled {
+    for (name, entries) in filled {
         out.push_str(", ");
         crate::value::write_json_string(&mut out, name);
         out.push_str(": {");
-        for (k, (index, word)) in words.iter().enumerate() {
-            let _ = write!(out, "{}\"{index}\": \"{word:08x}\"", if k > 0 { ", " } else { "" });
+        match entries {
+            Entries::Words(words) => {
+                for (k, (index, word)) in words.iter().enumerate() {
+                    let _ = write!(out, "{}\"{index}\": \"{word:08x}\"", if k > 0 { ", " } else { "" });
+                }
+            }
+            // Names keyed `i` or `i.part`, in the order written.
+            Entries::Names(names) => {
+                for (k, (index, part, n)) in names.iter().enumerate() {
+                    let dot = if part.is_empty() { "" } else { "." };
+                    let _ = write!(out, "{}\"{index}{dot}{part}\": ", if k > 0 { ", " } else { "" });
+                    crate::value::write_json_string(&mut out, n);
+                }
+            }
         }
         out.push('}');
     }
@@ -213,6 +323,22 @@ pub fn listing(json: &str, d: &Dialect, tables: &[Table]) -> Result<String, Stri
         }
         out.push_str(t.section);
         out.push('\n');
+        if t.names.is_some() {
+            // Each entry is read back as the assembler reads it, so the listing assembles.
+            let mut names = Vec::new();
+            for (key, name) in words {
+                let text = if let crate::value::Value::Text(t) = name { t.as_str() } else { "" };
+                let (index, part) = key.split_once('.').unwrap_or((key, ""));
+                let dot = if part.is_empty() { "" } else { "." };
+                let line = alloc::format!("[{index}]{dot}{part} = \"{text}\"");
+                let breaks = text.contains(['\n', '\r']) || (!end.is_empty() && text.contains(end));
+                if breaks || name_entry(t, &line, d.ignore_case, &mut names).is_err() {
+                    return Err(alloc::format!("`{key}`: {name:?} is no entry of `{}`", t.name));
+                }
+                let _ = writeln!(out, "{line}{end}");
+            }
+            continue;
+        }
         for (key, word) in words {
             let index: u32 =
                 key.parse().map_err(|_| alloc::format!("`{key}` is not a word index of `{}`", t.name))?;

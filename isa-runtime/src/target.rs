@@ -354,6 +354,46 @@ pub fn program_json<T: Isa>(words: &[u128]) -> String {
     out
 }
 
+/// Reads the JSON object [`program_json`] writes back into the program's words. Its summaries
+/// must be what the words give (a listing would give those, so a different value is an
+/// error, never silently changed); other keys (the data sections' tables) are left to
+/// [`crate::table::listing`].
+pub fn program_from_json<T: Isa>(text: &str) -> Result<Vec<u128>, String> {
+    let value = crate::value::parse_json(text).map_err(|e| alloc::format!("{e}"))?;
+    let streams = value.get("streams").and_then(|s| s.entries()).ok_or("no `streams` object")?;
+    let mut parts = Vec::new();
+    for (name, words) in streams {
+        if name != T::NAME {
+            return Err(alloc::format!(
+                "no stream `{name}`: a {} program is the one stream `{}`",
+                T::NAME,
+                T::NAME
+            ));
+        }
+        for item in words.items().ok_or_else(|| alloc::format!("stream `{name}` is a list"))? {
+            let text = item.as_name().unwrap_or("");
+            match u32::from_str_radix(text, 16) {
+                Ok(p) if !text.is_empty() => parts.push(p),
+                _ => return Err(alloc::format!("stream `{name}`: {item:?} is no 32-bit hex word")),
+            }
+        }
+    }
+    let words = words_of_parts(&parts, T::WORD_BITS, T::PARTS_LOW_FIRST)
+        .ok_or_else(|| alloc::format!("{} parts do not make {}-bit words", parts.len(), T::WORD_BITS))?;
+    let given = value.get("settings").and_then(|s| s.entries()).unwrap_or_default();
+    let computed = summarize::<T>(&words);
+    for (name, v) in given {
+        match computed.iter().find(|(n, _)| *n == name) {
+            None => return Err(alloc::format!("no setting `{name}`")),
+            Some((_, c)) if v.as_u64() != Some(*c) => {
+                return Err(alloc::format!("setting `{name}` is {v:?}, but the words give {c}"))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(words)
+}
+
 /// Sets the target's program-end bit on the last of `words`, if its encoding has one.
 fn finish_program<T: Isa>(words: &mut [u128]) {
     if let Some(last) = words.last_mut() {
@@ -1806,14 +1846,25 @@ pub trait Target: Sync {
         schedule: bool,
         out: &mut dyn FnMut(Line),
     );
-    /// The target's scheduling control words, if it has them.
-    fn schedule(&self) -> Option<&'static Schedule>;
-    /// How the target's programs are bundled into streams, if they are.
-    fn bundles(&self) -> Option<&'static crate::bundle::Bundles>;
+    /// The words that travel beside the target's instructions, if any ([`Isa::streams`]): the
+    /// one description of both kinds, which [`Target::schedule`] and [`Target::bundles`] view.
+    fn streams(&self) -> Option<&'static crate::bundle::Streams>;
+    /// The control words interleaved with the instructions, if the target has them (a view of
+    /// [`Target::streams`]).
+    fn schedule(&self) -> Option<&'static Schedule> {
+        self.streams().and_then(crate::bundle::Streams::schedule)
+    }
+    /// How the target's programs are bundled into streams, if they are (a view of
+    /// [`Target::streams`]).
+    fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
+        self.streams().and_then(crate::bundle::Streams::bundles)
+    }
     /// Tables of words the program's data sections fill ([`Isa::tables`]).
     fn tables(&self) -> &'static [crate::table::Table];
     /// A program of one word stream as JSON, with its summaries ([`program_json`]).
     fn program_json(&self, words: &[u128]) -> String;
+    /// The words of a program of one word stream from its JSON ([`program_from_json`]).
+    fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String>;
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
     fn assemble_bundles(&self, source: &str, dialect: usize)
         -> Result<crate::bundle::Program, Vec<AsmError>>;
@@ -1917,17 +1968,17 @@ impl<T: Isa> Target for T {
             disassemble_words_from::<T>(words, first, last, dialect, out)
         }
     }
-    fn schedule(&self) -> Option<&'static Schedule> {
-        T::schedule()
-    }
-    fn bundles(&self) -> Option<&'static crate::bundle::Bundles> {
-        T::bundles()
+    fn streams(&self) -> Option<&'static crate::bundle::Streams> {
+        T::streams()
     }
     fn tables(&self) -> &'static [crate::table::Table] {
         T::tables()
     }
     fn program_json(&self, words: &[u128]) -> String {
         program_json::<T>(words)
+    }
+    fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String> {
+        program_from_json::<T>(text)
     }
     fn assemble_bundles(
         &self,

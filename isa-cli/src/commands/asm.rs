@@ -7,6 +7,7 @@
 use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, listing, words};
+use isa_runtime::bundle::Streams;
 use isa_runtime::directives::Includer;
 use isa_runtime::target::{word_to_bytes, Target};
 use isa_runtime::AsmError;
@@ -99,7 +100,9 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let source = files::read_text(opts.file)?;
     // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
     // comments hold (`crate::listing`).
-    let source = listing::source(&source, target.word_bits(), target.schedule(), dialect).unwrap_or(source);
+    let source =
+        listing::source(&source, target.word_bits(), target.streams().and_then(Streams::schedule), dialect)
+            .unwrap_or(source);
     let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;
@@ -121,7 +124,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
     };
     // A bundled target's program is several streams: written as one JSON object.
-    if let Some(bundles) = target.bundles() {
+    if let Some(bundles) = target.streams().and_then(Streams::bundles) {
         let program = match target.assemble_bundles(&source, dialect) {
             Ok(p) => p,
             Err(list) => {

@@ -9,6 +9,7 @@
 use super::{complain, read_program, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::files;
+use isa_runtime::bundle::Streams;
 use isa_runtime::target::{Line, Target};
 use isa_runtime::DecodeError;
 use std::io::Write;
@@ -23,7 +24,7 @@ pub struct Options<'a> {
     /// Prefix each line with the instruction's byte address.
     pub address: bool,
     /// Every word is an instruction: no control words, whatever the target.
-    pub no_schedule: bool,
+    pub no_control_words: bool,
 }
 
 /// Groups (or words, without control words) listed per piece of a program: the memory the
@@ -36,7 +37,8 @@ const PIECE_GROUPS: usize = 4096;
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     let name = files::name(opts.file);
     // A bundled target's program is the JSON object `isa asm` writes: its streams as bundles.
-    if let Some(bundles) = target.bundles() {
+    let streams = target.streams();
+    if let Some(bundles) = streams.and_then(Streams::bundles) {
         let text = files::read_text(opts.file)?;
         let failed = |e: isa_runtime::bundle::StreamError| Error::Failed(format!("{name}: {e}"));
         let program = isa_runtime::bundle::Program::from_json(bundles, &text).map_err(failed)?;
@@ -50,8 +52,39 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         out_write(&listing)?;
         return Ok(Outcome::Success);
     }
-    let schedule = !opts.no_schedule && target.schedule().is_some();
-    let group = target.schedule().filter(|_| schedule).map_or(1, |s| s.slots as usize + 1);
+    // A program of one stream written as the JSON object `isa asm --json` writes: its words
+    // listed, then its data sections' tables.
+    if !opts.hex && starts_with_brace(opts.file) {
+        let text = files::read_text(opts.file)?;
+        let failed = |e: String| Error::Failed(format!("{name}: {e}"));
+        let words = target.program_from_json(&text).map_err(failed)?;
+        // The code section's directive first, where the dialect has one (grate's `.asm`).
+        let mut listing = target
+            .dialects()
+            .get(dialect)
+            .and_then(|d| d.code_section)
+            .map_or(String::new(), |code| format!("{code}\n"));
+        let mut undecoded = 0usize;
+        for line in target.disassemble_program(&words, dialect) {
+            undecoded += usize::from(line.error.is_some());
+            listing.push_str(&format!("{line}\n"));
+        }
+        if let Some(d) = target.dialects().get(dialect) {
+            listing.push_str(&isa_runtime::table::listing(&text, d, target.tables()).map_err(failed)?);
+        }
+        out_write(&listing)?;
+        if undecoded > 0 {
+            complain(format_args!(
+                "isa: {name}: {undecoded} of {} words could not be decoded\n",
+                words.len()
+            ));
+        }
+        return Ok(Outcome::failed_if(undecoded > 0));
+    }
+    // An interleaved stream's control words, unless every word is to be an instruction.
+    let control = streams.and_then(Streams::schedule);
+    let schedule = !opts.no_control_words && control.is_some();
+    let group = control.filter(|_| schedule).map_or(1, |s| s.slots as usize + 1);
     let mut out = stdout();
     let mut tally = Tally::default();
     let mut words = 0usize;
@@ -73,10 +106,10 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     if failed > 0 {
         complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
     }
-    if let Some(s) = target.schedule().filter(|_| controls > 0) {
+    if let Some(s) = control.filter(|_| controls > 0) {
         complain(format_args!(
             "isa: {name}: {controls} of the words read as control words (the first of every {}) \
-             cannot be control words; `--no-schedule` reads instruction words only\n",
+             cannot be control words; `--no-control-words` reads instruction words only\n",
             s.slots + 1
         ));
     }
@@ -105,6 +138,18 @@ impl Tally {
         ));
         writeln!(out, "{line}").map_err(Error::output)
     }
+}
+
+/// Whether the file (not standard input, which is read once) starts with `{` after blanks:
+/// a program written as JSON.
+fn starts_with_brace(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    if path.as_os_str() == "-" {
+        return false;
+    }
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut head));
+    read.is_ok_and(|n| head[..n].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'{'))
 }
 
 /// Writes `text` to standard output.

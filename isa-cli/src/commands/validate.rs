@@ -8,13 +8,14 @@
 use super::{complain, read_program, say};
 use crate::error::{Outcome, Result};
 use crate::{files, words};
+use isa_runtime::bundle::Streams;
 use isa_runtime::target::Target;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Validates the program in `file` (binary, or hex text with `hex`).
 pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
-    let group = target.schedule().map_or(1, |s| s.slots as usize + 1);
+    let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize + 1);
     let mut program = Vec::new();
     read_program(file, hex, target, group * 4096, &mut |piece, _, _| {
         program.extend_from_slice(piece);

@@ -12,7 +12,7 @@ use isa_runtime::bundle::Measure;
 
 const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`";
 const UNIT_SETTINGS: &str =
-    "unit settings: `label \"MFU:\"`, `max 3`, `slots \"A0:\", \"A1:\"`, `alternative \"A3:\", format`";
+    "unit settings: `label \"MFU:\"`, `max 3`, `total 64`, `slots \"A0:\", \"A1:\"`, `alternative \"A3:\", format`";
 
 /// An interleaved stream read by [`extract`], completed by [`finish`] once the slot format's
 /// syntax is lowered.
@@ -115,7 +115,7 @@ pub fn extract(
         found
     };
     // Streams first (units name them), their computed fields after the units.
-    let mut out = ir::Bundle { keyword: String::new(), units: Vec::new(), header: Vec::new() };
+    let mut out = ir::Bundle { keyword: String::new(), units: Vec::new(), header: Vec::new(), max: None };
     let mut all: Vec<ir::Stream> = Vec::new();
     let mut computed_settings = Vec::new();
     for s in &streams {
@@ -198,10 +198,28 @@ pub fn extract(
     for n in nested {
         match (n.name.name.as_str(), n.values.first()) {
             ("keyword", Some(ast::SettingValue::Str(v, _))) => out.keyword = v.clone(),
+            ("max", Some(ast::SettingValue::Int(v, sp))) => match u32::try_from(*v) {
+                Ok(v) if v > 0 => out.max = Some(v),
+                _ => {
+                    cx.error(*sp, "a program holds `max` 1 to 2^32-1 bundles");
+                }
+            },
             ("header", _) => {
                 for v in &n.values {
                     match v {
-                        ast::SettingValue::Name(id, _) => out.header.push(id.name.clone()),
+                        ast::SettingValue::Name(id, limits) => {
+                            let mut max = None;
+                            for l in limits {
+                                match (l.name.name.as_str(), l.values.first()) {
+                                    ("max", Some(ast::SettingValue::Int(v, _))) => max = Some(*v),
+                                    _ => {
+                                        cx.error(l.name.span, "a header setting's limit is `max N`")
+                                            .note("`header alu_buffer_size { max 4 }, pseq_to_dw_exec_nb`");
+                                    }
+                                }
+                            }
+                            out.header.push((id.name.clone(), max));
+                        }
                         _ => {
                             cx.error(n.name.span, "`header` lists the names of header settings");
                         }
@@ -226,6 +244,7 @@ pub fn extract(
                     label: String::new(),
                     stream,
                     max: None,
+                    total: None,
                     slots: Vec::new(),
                     alternatives: Vec::new(),
                 };
@@ -239,6 +258,12 @@ pub fn extract(
                                 unit.max = Some(*v as u32);
                             }
                         }
+                        ("total", Some(ast::SettingValue::Int(v, sp))) => match u32::try_from(*v) {
+                            Ok(v) if v > 0 => unit.total = Some(v),
+                            _ => {
+                                cx.error(*sp, "`total` is 1 to 2^32-1");
+                            }
+                        },
                         ("slots", _) => {
                             for v in &u.values {
                                 match v {
@@ -278,7 +303,7 @@ pub fn extract(
             }
             _ => {
                 cx.error(n.name.span, format!("unknown bundle setting `{}`", n.name.name))
-                    .note("bundle settings: `keyword \"EXEC\"`, `header name, ...`, `unit stream { ... }`");
+                    .note("bundle settings: `keyword \"EXEC\"`, `max 64`, `header name { max 4 }, ...`, `unit stream { ... }`");
             }
         }
     }

@@ -1,12 +1,13 @@
-//! `table` target settings: tables of 32-bit words a program's data sections fill (grate's
-//! `.constants`), each entry writing one part of an entry in a declared number format.
+//! `table` target settings: tables a program's data sections fill, of 32-bit words (grate's
+//! `.constants`), each entry writing one part of an entry in a declared number format, or of
+//! names (`names 253`: grate's `.attributes`, `.exports`, `.uniforms`), kept and printed back.
 
 use super::Checker;
 use crate::ast;
 use crate::ir;
 
 const TABLE_SETTINGS: &str =
-    "table settings: `section \".constants\"`, `entries 32`, `part l { word 0; lsb 0; bits 10; number fx10 }`, `plain l`";
+    "table settings: `section \".constants\"`, `entries 32`, `part l { word 0; lsb 0; bits 10; number fx10 }`, `plain l`; a table of names: `names 253` (the longest name), `part l` (a part an entry may name alone)";
 const PART_SETTINGS: &str = "part settings: `word 0`, `lsb 0`, `bits 10`, `number fx10`";
 
 /// Reads the target's `table` settings into `t.tables`.
@@ -34,6 +35,7 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
             entries: 0,
             words: 1,
             parts: Vec::new(),
+            names: None,
         };
         let mut plain = None;
         for n in nested {
@@ -46,6 +48,30 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
                     }
                 },
                 ("plain", Some(ast::SettingValue::Name(p, _))) => plain = Some(p.clone()),
+                ("names", Some(ast::SettingValue::Int(v, sp))) => match u32::try_from(*v) {
+                    Ok(v) if v > 0 => table.names = Some(v),
+                    _ => {
+                        cx.error(*sp, "`names N`: names of 1 to 2^32-1 characters");
+                    }
+                },
+                // A table of names: a part is only a selector (`[i].l = "name"`).
+                ("part", Some(ast::SettingValue::Name(p, settings)))
+                    if settings.is_empty() && is_names(nested) =>
+                {
+                    if table.parts.iter().any(|x| x.name == p.name) {
+                        cx.error(p.span, format!("part `{}` declared twice", p.name));
+                    }
+                    table.parts.push(ir::TablePart {
+                        name: p.name.clone(),
+                        word: 0,
+                        lsb: 0,
+                        bits: 0,
+                        number: None,
+                    });
+                }
+                ("part", Some(ast::SettingValue::Name(p, _))) if is_names(nested) => {
+                    cx.error(p.span, "a part of a table of names is its selector alone: `part l`");
+                }
                 ("part", Some(ast::SettingValue::Name(p, settings))) => {
                     if let Some(part) = part(cx, t, p, settings) {
                         if table.parts.iter().any(|x| x.name == part.name) {
@@ -68,8 +94,20 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         if !t.dialects.iter().all(|d| d.data_sections.contains(&table.section)) {
             cx.error(name.span, format!("`{}` is not a `data_section` of every dialect", table.section));
         }
+        // A whole entry of names is named by `[i] = "name"`: a part with no selector.
+        if table.names.is_some() {
+            if let Some(p) = &plain {
+                cx.error(
+                    p.span,
+                    "a table of names has no `plain` part: `[i] = \"name\"` names the whole entry",
+                );
+            }
+            table
+                .parts
+                .insert(0, ir::TablePart { name: String::new(), word: 0, lsb: 0, bits: 0, number: None });
+        }
         // The part `[i] = v` writes has no selector.
-        if let Some(p) = plain {
+        if let Some(p) = plain.filter(|_| table.names.is_none()) {
             match table.parts.iter_mut().find(|x| x.name == p.name) {
                 Some(part) => part.name.clear(),
                 None => {
@@ -79,6 +117,11 @@ pub fn extract(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
         }
         t.tables.push(table);
     }
+}
+
+/// Whether a table's settings make it a table of names.
+fn is_names(settings: &[ast::Setting]) -> bool {
+    settings.iter().any(|s| s.name.name == "names")
 }
 
 /// One `part name { ... }` of a table.

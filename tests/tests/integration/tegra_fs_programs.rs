@@ -141,6 +141,36 @@ fn limits_are_located_errors() {
     }
 }
 
+/// fragment_asm.y's program limits: "Over 64 exec batches" (the 65th bundle); "Invalid ALU
+/// buffer size" for a value above 4 (its test is `$3 != 0 && $3 > 4`, so 0 to 4 pass); "Over 64
+/// MFU (ALU) instructions in total" (a schedule word's address + count above 64: the 65th
+/// unit). Each is an error at its token; the program just inside each limit assembles.
+#[test]
+fn program_limits_are_located_errors() {
+    let bundles = |n: usize| format!(".asm\n{}", "EXEC PSEQ: NOP;\n".repeat(n));
+    bundle::assemble::<TegraFs>(&bundles(64), 0).expect("64 bundles");
+    let e = bundle::assemble::<TegraFs>(&bundles(65), 0).expect_err("65 bundles");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (66, 1, 4));
+    assert_eq!(e[0].message, "over 64 bundles in a program");
+    for ok in 0..=4 {
+        let text = format!("alu_buffer_size = {ok}\n.asm\nEXEC PSEQ: NOP;\n");
+        let p = bundle::assemble::<TegraFs>(&text, 0).expect("0 to 4");
+        assert_eq!(p.settings, [("alu_buffer_size".to_string(), ok)]);
+    }
+    let e = bundle::assemble::<TegraFs>("pseq_to_dw_exec_nb = 9\nalu_buffer_size = 5\n", 0).expect_err("5");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (2, 19, "`alu_buffer_size` is at most 4"));
+    // 21 bundles of three MFU and one of one: 64; a 65th is over.
+    let mfu =
+        |last: &str| format!("{}EXEC MFU: NOP {last};\n", "EXEC MFU: NOP MFU: NOP MFU: NOP;\n".repeat(21));
+    bundle::assemble::<TegraFs>(&mfu(""), 0).expect("64 MFU");
+    let e = bundle::assemble::<TegraFs>(&mfu("MFU: NOP"), 0).expect_err("65 MFU");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (22, 15, "over 64 `MFU:` in a program"));
+    let alu = "EXEC ALU: ALU0: MAD r0.lh, r0, u0, u1 ALU: ALU0: MAD r0.lh, r0, u0, u1 ALU: ALU0: MAD r0.lh, r0, u0, u1;\n";
+    let text = format!("{}EXEC ALU: ALU0: MAD r0.lh, r0, u0, u1 ALU: ALU0: NOP;\n", alu.repeat(21));
+    let e = bundle::assemble::<TegraFs>(&text, 0).expect_err("65 ALU");
+    assert_eq!((e[0].line, e[0].message.as_str()), (22, "over 64 `ALU:` in a program"));
+}
+
 /// Raw words: a unit grate writes in hex (`PSEQ: 0x...`, `ALU_COMPLEMENT:`, `MFU: hi, lo`)
 /// stays exactly as written, and lists back in hex.
 #[test]

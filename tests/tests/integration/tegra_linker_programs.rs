@@ -77,8 +77,19 @@ fn limits_are_located_errors() {
     }
     let text =
         "LINK fp20, fp20, NOP, NOP, tram0.xyzw, export1\nLINK fp20, fp20, NOP, NOP, tram16.xyzw, export1";
+    // linker_asm.y: "Invalid TRAM row index, 15 maximum"; the row's `in 0..=15` is read as
+    // the operand's limit, at its column.
     let e = assemble_program::<TegraLinker>(text, 0).expect_err("tram16");
-    assert_eq!(e[0].line, 2, "{e:?}");
+    assert_eq!((e[0].line, e[0].column), (2, 32), "{e:?}");
+    assert!(e[0].message.contains("a value in 0..=15"), "{}", e[0].message);
+    // linker_asm.y: "Too many instructions, 32 maximum".
+    let full = "LINK fp20, fp20, NOP, NOP, tram0.xyzw, export1\n".repeat(32);
+    assert_eq!(assemble_program::<TegraLinker>(&full, 0).map(|w| w.len()), Ok(32));
+    let e =
+        assemble_program::<TegraLinker>(&format!("{full} LINK fp20, fp20, NOP, NOP, tram1.xyzw, export1"), 0)
+            .expect_err("33 instructions");
+    assert_eq!((e.len(), e[0].line, e[0].column), (1, 33, 2), "{e:?}");
+    assert!(e[0].message.contains("32"), "{}", e[0].message);
 }
 
 /// grate's 6 linker programs: five link x and y of export 1 as fp20 into TRAM row 0, one all

@@ -30,7 +30,7 @@ fn load(source: &str) -> (Vec<Instruction>, Machine<Vertex>) {
     let program = assemble::<TegraVs>(source, 0).unwrap_or_else(|e| panic!("does not assemble: {e:?}"));
     let filled: Filled = table::read(source, &TegraVs::dialects()[0], TegraVs::tables()).expect("constants");
     let mut m = Machine::new(Vertex);
-    for (word, value) in &filled[0].1 {
+    for (word, value) in filled[0].1.words().expect("constants are words") {
         m.state.constant[(*word / 4) as usize][(*word % 4) as usize] = *value;
     }
     (program, m)

@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Write};
 
-use super::model::{Format, Layout, Target, TypePart};
+use super::model::{Format, Layout, Streams, Target, TypePart};
 use super::render::{escape_html as esc, html_block as block, html_inline as html};
 
 const STYLE: &str = "\
@@ -79,23 +79,23 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             format(out, f)?;
         }
     }
-    if let Some(b) = &t.bundles {
+    if let Some(Streams::Bundled(b)) = &t.streams {
         let intro = format!(
             "A program is {} word streams, written as bundles: each statement starts with {} and holds the units below, in this order, each unit's words going to its stream; a word no syntax shows is written as its 32-bit parts in hex. Header settings: {}.",
             b.streams.len(),
             b.keyword,
             b.header
         );
-        write!(out, "\n<h2 id=\"streams-and-bundles\">Streams and bundles</h2>\n<p>{}</p>\n", html(&intro))?;
+        write!(out, "\n<h2 id=\"streams\">Streams</h2>\n<p>{}</p>\n", html(&intro))?;
         let cells = |row: &[String; 4]| row.iter().map(|c| html(c)).collect::<Vec<_>>();
         table(out, &["Stream", "Bits", "Words", "Reset word"], b.streams.iter().map(cells));
         table(out, &["Unit", "Stream", "In a bundle", "Slots"], b.units.iter().map(cells));
     }
-    if let Some(s) = &t.schedule {
+    if let Some(Streams::Interleaved(s)) = &t.streams {
         write!(
             out,
-            "\n<h2 id=\"scheduling-control-word\">Scheduling control word</h2>\n\
-             <p>Programs are groups of one control word and {} instructions. Slot <code>i</code> of the\n\
+            "\n<h2 id=\"streams\">Streams</h2>\n\
+             <p>One stream of control words, interleaved with the instructions: programs are groups of one control word and {} instructions. Slot <code>i</code> of the\n\
              control word, bits <code>{w}i+{}:{w}i</code>,\n\
              schedules the group's instruction <code>i</code>; bits from {} up are zero. The\n\
              disassembler prints each instruction's slot before it; the assembler reads it there and gives an\n\

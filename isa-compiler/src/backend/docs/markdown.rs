@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write};
 
-use super::model::{FieldRow, Format, Layout, Target, TypePart};
+use super::model::{FieldRow, Format, Layout, Streams, Target, TypePart};
 use super::render::{md_block as block, md_inline as md};
 
 /// The document, ending in one newline.
@@ -53,7 +53,7 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             format(out, f)?;
         }
     }
-    if let Some(b) = &t.bundles {
+    if let Some(Streams::Bundled(b)) = &t.streams {
         let intro = format!(
             "A program is {} word streams, written as bundles: each statement starts with {} and holds the units below, in this order, each unit's words going to its stream; a word no syntax shows is written as its 32-bit parts in hex. Header settings: {}.",
             b.streams.len(),
@@ -62,7 +62,7 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
         );
         write!(
             out,
-            "\n## Streams and bundles\n\n{}\n\n| Stream | Bits | Words | Reset word |\n|---|---|---|---|\n",
+            "\n## Streams\n\n{}\n\n| Stream | Bits | Words | Reset word |\n|---|---|---|---|\n",
             md(&intro)
         )?;
         for row in &b.streams {
@@ -73,11 +73,11 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             writeln!(out, "| {} | {} | {} | {} |", md(&row[0]), md(&row[1]), md(&row[2]), md(&row[3]))?;
         }
     }
-    if let Some(s) = &t.schedule {
+    if let Some(Streams::Interleaved(s)) = &t.streams {
         write!(
             out,
-            "\n## Scheduling control word\n\n\
-             Programs are groups of one control word and {} instructions. Slot `i` of the\n\
+            "\n## Streams\n\n\
+             One stream of control words, interleaved with the instructions: programs are groups of one control word and {} instructions. Slot `i` of the\n\
              control word, bits `{w}i+{}:{w}i`,\n\
              schedules the group's instruction `i`; bits from {} up are zero. The\n\
              disassembler prints each instruction's slot before it; the assembler reads it there and gives an\n\

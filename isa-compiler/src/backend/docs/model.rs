@@ -22,8 +22,8 @@ pub(super) struct Target {
     pub(super) dialects: Vec<Dialect>,
     pub(super) dialect_names: Vec<String>,
     pub(super) formats: Vec<Format>,
-    pub(super) schedule: Option<Schedule>,
-    pub(super) bundles: Option<Bundles>,
+    /// Words that travel beside the instructions: one section, either kind.
+    pub(super) streams: Option<Streams>,
     pub(super) layouts: Vec<Layout>,
     pub(super) units: Vec<super::abi::Unit>,
     pub(super) abi_layouts: Vec<super::abi::AbiLayout>,
@@ -32,6 +32,14 @@ pub(super) struct Target {
     pub(super) properties: Vec<Property>,
     pub(super) rules: Vec<Rule>,
     pub(super) machine: Option<Machine>,
+}
+
+/// The target's streams ([`crate::ir::Streams`]), as the docs show them.
+pub(super) enum Streams {
+    /// Programs written as bundles filling several streams.
+    Bundled(Bundles),
+    /// One stream of control words interleaved with the instructions.
+    Interleaved(Box<Schedule>),
 }
 
 pub(super) struct Dialect {
@@ -306,8 +314,10 @@ impl<'a> Model<'a> {
             dialects,
             dialect_names: t.dialects.iter().map(|d| d.name.clone()).collect(),
             formats: t.formats.iter().zip(&self.format_anchors).map(|(f, a)| self.format(f, a)).collect(),
-            schedule: self.schedule(),
-            bundles: self.bundles(),
+            streams: self
+                .bundles()
+                .map(Streams::Bundled)
+                .or_else(|| self.schedule().map(|s| Streams::Interleaved(Box::new(s)))),
             layouts: (0..t.layouts.len()).map(|i| self.layout(i)).collect(),
             units: super::abi::units(t),
             abi_layouts: t
@@ -377,8 +387,11 @@ impl<'a> Model<'a> {
             .units
             .iter()
             .map(|u| {
-                let count =
+                let mut count =
                     u.max.map_or("once (its reset word when left out)".to_string(), |m| format!("0 to {m}"));
+                if let Some(t) = u.total {
+                    count += &format!(", at most {t} in a program");
+                }
                 let slots = if u.slots.is_empty() {
                     "—".to_string()
                 } else {
@@ -391,11 +404,18 @@ impl<'a> Model<'a> {
                 [code(&u.label), code(&all[u.stream].name), count, slots]
             })
             .collect();
-        let header = if b.header.is_empty() {
+        let mut header = if b.header.is_empty() {
             "—".to_string()
         } else {
-            b.header.iter().map(|h| code(h)).collect::<Vec<_>>().join(", ")
+            let one = |(name, max): &(String, Option<u64>)| match max {
+                Some(m) => format!("{} (at most {m})", code(name)),
+                None => code(name),
+            };
+            b.header.iter().map(one).collect::<Vec<_>>().join(", ")
         };
+        if let Some(m) = b.max {
+            header += &format!(". A program holds at most {m} bundles");
+        }
         Some(Bundles { keyword: code(&b.keyword), header, streams, units })
     }
 

@@ -124,6 +124,10 @@ fn bundles(t: &ir::Target) -> TokenStream {
             Some(m) => quote!(Some(#m)),
             None => quote!(None),
         };
+        let total = match u.total {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
         let slots = &u.slots;
         let alternatives = u.alternatives.iter().map(|(slot, f)| {
             let f = f.0;
@@ -133,12 +137,23 @@ fn bundles(t: &ir::Target) -> TokenStream {
             label: #label,
             stream: #stream,
             max: #max,
+            total: #total,
             slots: &[#(#slots),*],
             alternatives: &[#(#alternatives),*],
         })
     });
     let keyword = &b.keyword;
-    let header = &b.header;
+    let header = b.header.iter().map(|(name, max)| {
+        let max = match max {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        quote!(isa_runtime::bundle::Header { name: #name, max: #max })
+    });
+    let max = match b.max {
+        Some(m) => quote!(Some(#m)),
+        None => quote!(None),
+    };
     quote! {
         fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
             static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
@@ -146,6 +161,7 @@ fn bundles(t: &ir::Target) -> TokenStream {
                 streams: &[#(#streams),*],
                 units: &[#(#units),*],
                 header: &[#(#header),*],
+                max: #max,
             };
             static STREAMS: isa_runtime::bundle::Streams = isa_runtime::bundle::Streams::Bundled(&BUNDLES);
             Some(&STREAMS)

@@ -771,8 +771,16 @@ fn word_tables(t: &ir::Target) -> TokenStream {
         });
         let (name, section, entries, words) =
             (&table.name, &table.section, lit(table.entries.into()), lit(table.words.into()));
+        let names = match table.names {
+            Some(n) => {
+                let n = lit(n.into());
+                quote!(Some(#n))
+            }
+            None => quote!(None),
+        };
         quote!(isa_runtime::table::Table {
-            name: #name, section: #section, entries: #entries, words: #words, parts: &[#(#parts),*]
+            name: #name, section: #section, entries: #entries, words: #words, parts: &[#(#parts),*],
+            names: #names
         })
     });
     quote! {
