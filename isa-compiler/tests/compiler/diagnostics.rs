@@ -46,7 +46,9 @@ fn each_range_of_an_unused_list_is_checked() {
     assert!(out.contains("fields `rd` and `unused` overlap at bit 6"), "{out}");
     assert!(out.contains("bad.isa:8:5") && out.contains("`unused` uses bits 6..=15"), "{out}");
     assert!(!out.contains("9 |"), "the clause ends at its last range: {out}");
-    let wide = diagnose(&spec("format f {\n    op: u4 @ 31:28 is 1\n    unused @ 27:20, 32\n    syntax asm { \"f\" }\n}\n"));
+    let wide = diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    unused @ 27:20, 32\n    syntax asm { \"f\" }\n}\n",
+    ));
     assert!(wide.contains("outside the 32-bit word"), "{wide}");
 }
 
