@@ -381,14 +381,14 @@ fn multiplies_give_the_low_and_high_words_of_the_64_bit_product() {
         assert_eq!(s.r[4], a.wrapping_mul(b), "{a:#x} * {b:#x}");
         assert_eq!(
             s.r[5],
-            (i64::from(a as i32) * i64::from(b as i32) >> 32) as u32,
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
             "{a:#x} * {b:#x} signed"
         );
-        assert_eq!(s.r[6], (u64::from(a) * u64::from(b) >> 32) as u32, "{a:#x} * {b:#x} unsigned");
+        assert_eq!(s.r[6], ((u64::from(a) * u64::from(b)) >> 32) as u32, "{a:#x} * {b:#x} unsigned");
         assert_eq!(s.r[7], hi(a, false, b, true), "{a:#x} (u32) * {b:#x} (s32)");
         assert_eq!(s.r[8], hi(a, true, b, false), "{a:#x} (s32) * {b:#x} (u32)");
-        assert_eq!(s.r[9], (i64::from(a as i32) * -3 >> 32) as u32, "{a:#x} * -3");
-        assert_eq!(s.r[10], (u64::from(a) * 0x1234_5678 >> 32) as u32, "{a:#x} * 0x12345678");
+        assert_eq!(s.r[9], ((i64::from(a as i32) * -3) >> 32) as u32, "{a:#x} * -3");
+        assert_eq!(s.r[10], ((u64::from(a) * 0x1234_5678) >> 32) as u32, "{a:#x} * 0x12345678");
         assert_eq!(s.r[11], a.wrapping_mul(-3i32 as u32), "{a:#x} * -3, low word");
     }
 }
