@@ -336,7 +336,9 @@ fn body<'a>(
             }
             Rule::zero_bits => l.fields.extend(p.into_inner().skip(1).map(zero_field)),
             Rule::unused => {
-                let s = span(&p);
+                // The clause ends at its last range, not at the blanks after it that looking
+                // for one more `, range` (or operator) skipped.
+                let s = Span { end: p.as_span().start() + p.as_str().trim_end().len(), ..span(&p) };
                 let mut it = p.into_inner().peekable();
                 let doc = docs(&mut it);
                 let mut next = it.next().expect("bits");
@@ -346,7 +348,8 @@ fn body<'a>(
                     next = it.next().expect("bits");
                 }
                 let after = l.fields.len();
-                l.unused.push(Unused { doc, name, bits: bitspec(next), after, span: s });
+                let bits = std::iter::once(next).chain(it).flat_map(bitspec).collect();
+                l.unused.push(Unused { doc, name, bits, after, span: s });
             }
             Rule::syntax_def => {
                 let mut it = p.into_inner();
@@ -529,7 +532,7 @@ fn abi_member(p: Pair<Rule>, when: &[Expr], l: &mut AbiLayout) {
                 reserved: true,
                 count: None,
                 ty: None,
-                at: bitspec(next),
+                at: std::iter::once(next).chain(it).flat_map(bitspec).collect(),
                 when: when.to_vec(),
                 span: sp,
             });

@@ -842,19 +842,21 @@ fn scan_c_special(s: &str) -> Option<(i128, usize)> {
     Some(((bits | sign) as i128, usize::from(negative) + 3))
 }
 
-/// The fields (not views) whose bits lie within view `slot`'s, in field order.
+/// The fields (not views) that share bits with view `slot`, in field order.
 fn view_parts(format: &crate::format::Format, slot: Slot) -> impl Iterator<Item = Slot> + '_ {
     let mut view = 0u128;
     crate::bits::set(&mut view, format.fields[slot as usize].pieces, u64::MAX);
     format.fields.iter().enumerate().filter_map(move |(i, f)| {
         let mut own = 0u128;
         crate::bits::set(&mut own, f.pieces, u64::MAX);
-        (!f.view && own != 0 && own & !view == 0).then_some(i as Slot)
+        (!f.view && own & view != 0).then_some(i as Slot)
     })
 }
 
-/// Whether field `slot` is a view that cannot be read back: one whose bits are not exactly
-/// whole fields. A view made of whole fields reads back into them.
+/// Whether field `slot` is a view that cannot be read back: one with bits no field owns. A view
+/// of whole fields reads back into them; a view of part of a field (Maxwell's half-precision
+/// immediate in the low 16 bits of a 20-bit one) reads back into that part, the field's other
+/// bits zero.
 fn print_only(format: &crate::format::Format, slot: Slot) -> bool {
     let field = &format.fields[slot as usize];
     if !field.view {
@@ -867,7 +869,7 @@ fn print_only(format: &crate::format::Format, slot: Slot) -> bool {
         crate::bits::set(&mut own, format.fields[s as usize].pieces, u64::MAX);
         own
     });
-    covered != view
+    covered & view != view
 }
 
 /// A parameter binding of a sub-syntax call.
@@ -2816,7 +2818,8 @@ impl Parser<'_> {
             }
         }
         // A view reads back into the fields that make it up (AGX's uniform number is the
-        // high type bit above the register bits): each gets its bits of the value.
+        // high type bit above the register bits): each gets its bits of the value, and a field
+        // the view covers only in part gets zero in its other bits.
         if self.format.fields[slot as usize].view {
             let view = self.format.fields[slot as usize].pieces;
             let mut word = 0u128;

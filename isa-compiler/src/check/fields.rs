@@ -261,7 +261,7 @@ fn pieces_at(cx: &mut Checker, bits: &[ast::BitPiece], i: Option<i64>, max_width
             (Some(_), Some(w)) if w <= 0 => "a bit range of no bits".to_string(),
             (Some(_), Some(w)) => {
                 cx.error(sp, format!("a bit range of {w} bits: a piece is at most {max_width} bits wide"))
-                    .note("split it into pieces (`unused @ 127:64` and `unused @ 63:0`)");
+                    .note("split it into pieces (`unused @ 127:64, 63:0`)");
                 return None;
             }
             _ => "bit positions must be constant numbers (and `i` in arrays)".to_string(),
@@ -504,9 +504,11 @@ fn fields_of(
     }
     // Unused bits.
     let mut unused = Vec::new();
+    let mut owners = Vec::new();
     for u in &l.unused {
         let max = if l.kind == ast::LayoutKind::Data { RESERVED_PIECE } else { FIELD_PIECE };
         if let Some(p) = pieces_at(cx, &u.bits, None, max) {
+            owners.extend(p.iter().map(|_| u));
             unused.extend(p);
         }
         if let (Some(name), ast::LayoutKind::Format) = (&u.name, l.kind) {
@@ -514,7 +516,7 @@ fn fields_of(
                 .note("a format's don't-care bits are written `unused @ bits`");
         }
     }
-    overlaps(cx, l, &fields, &unused, width);
+    overlaps(cx, l, &fields, &unused, &owners, width);
     (fields, unused)
 }
 
@@ -577,7 +579,15 @@ pub fn type_name(t: &ir::Target, layouts: &[(String, u32)], ty: &Type) -> String
 }
 
 /// Reports fields overlapping each other or lying outside the word.
-fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[Piece], width: u32) {
+/// `owners[i]` is the `unused` clause of `unused[i]` (one clause may give many ranges).
+fn overlaps(
+    cx: &mut Checker,
+    l: &ast::Layout,
+    fields: &[ir::Field],
+    unused: &[Piece],
+    owners: &[&ast::Unused],
+    width: u32,
+) {
     let mut all: Vec<(String, Piece, Span)> = Vec::new();
     for f in fields.iter().filter(|f| !f.view) {
         let n = f.array.as_ref().map_or(1, |a| a.0);
@@ -588,7 +598,7 @@ fn overlaps(cx: &mut Checker, l: &ast::Layout, fields: &[ir::Field], unused: &[P
             }
         }
     }
-    for (p, u) in unused.iter().zip(&l.unused) {
+    for (p, u) in unused.iter().zip(owners) {
         all.push((u.name.as_ref().map_or("unused".into(), |n| n.name.clone()), *p, u.span));
     }
     let mut reported_outside = std::collections::BTreeSet::new();

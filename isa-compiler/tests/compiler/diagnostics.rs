@@ -34,6 +34,24 @@ fn overlapping_fields() {
     )));
 }
 
+/// `unused @ a, b, c` is one clause for many ranges; each range is checked on its own (the
+/// checker once paired ranges with clauses, so a clause's second range went unchecked).
+#[test]
+fn each_range_of_an_unused_list_is_checked() {
+    let ok = spec("format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    unused @ 27:20, 15:8, 19\n    unused @ 18:16\n    syntax asm { \"f \" {rd} }\n}\n");
+    assert!(isa_compiler::check_source(&ok).is_ok());
+    let out = diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    unused @ 27:20, 15:6\n    unused @ 19:16\n    syntax asm { \"f \" {rd} }\n}\n",
+    ));
+    assert!(out.contains("fields `rd` and `unused` overlap at bit 6"), "{out}");
+    assert!(out.contains("bad.isa:8:5") && out.contains("`unused` uses bits 6..=15"), "{out}");
+    assert!(!out.contains("9 |"), "the clause ends at its last range: {out}");
+    let wide = diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    unused @ 27:20, 32\n    syntax asm { \"f\" }\n}\n",
+    ));
+    assert!(wide.contains("outside the 32-bit word"), "{wide}");
+}
+
 #[test]
 fn field_outside_word() {
     insta::assert_snapshot!(diagnose(&spec(

@@ -357,3 +357,102 @@ fn logic_results_set_zero_and_sign() {
         assert_eq!(flags(&s), (sum == 0, (sum as i32) < 0, carry, overflow), "ISCADD.CC {a:#x}, {b:#x}");
     }
 }
+
+/// IMUL and IMUL32I, signed and unsigned, low and high halves, are PTX's `mul.lo`/`mul.hi`:
+/// the 64-bit product Rust computes on the operands widened by their signedness.
+#[test]
+fn multiplies_give_the_low_and_high_words_of_the_64_bit_product() {
+    let program = assemble(
+        "IMUL R4, R0, R1\n\
+         IMUL.HI R5, R0, R1\n\
+         IMUL.U32.U32.HI R6, R0, R1\n\
+         IMUL.U32.S32.HI R7, R0, R1\n\
+         IMUL.S32.U32.HI R8, R0, R1\n\
+         IMUL32I.HI R9, R0, -0x3\n\
+         IMUL32I.U32.U32.HI R10, R0, 0x12345678\n\
+         IMUL32I R11, R0, -0x3\n\
+         EXIT",
+    );
+    let widen = |x: u32, signed: bool| if signed { i64::from(x as i32) as u64 } else { u64::from(x) };
+    let hi = |a: u32, sa: bool, b: u32, sb: bool| (widen(a, sa).wrapping_mul(widen(b, sb)) >> 32) as u32;
+    for &x in &operands(48) {
+        let [a, b] = halves(x);
+        let s = run(&program, &[a, b]);
+        assert_eq!(s.r[4], a.wrapping_mul(b), "{a:#x} * {b:#x}");
+        assert_eq!(
+            s.r[5],
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+            "{a:#x} * {b:#x} signed"
+        );
+        assert_eq!(s.r[6], ((u64::from(a) * u64::from(b)) >> 32) as u32, "{a:#x} * {b:#x} unsigned");
+        assert_eq!(s.r[7], hi(a, false, b, true), "{a:#x} (u32) * {b:#x} (s32)");
+        assert_eq!(s.r[8], hi(a, true, b, false), "{a:#x} (s32) * {b:#x} (u32)");
+        assert_eq!(s.r[9], ((i64::from(a as i32) * -3) >> 32) as u32, "{a:#x} * -3");
+        assert_eq!(s.r[10], ((u64::from(a) * 0x1234_5678) >> 32) as u32, "{a:#x} * 0x12345678");
+        assert_eq!(s.r[11], a.wrapping_mul(-3i32 as u32), "{a:#x} * -3, low word");
+    }
+}
+
+/// IMAD is PTX's `mad.lo`/`mad.hi` (C added to the chosen word of the product), with A or C
+/// negated and both (`.PO`) as IADD's pair.
+#[test]
+fn multiply_adds_add_c_to_the_chosen_word_of_the_product() {
+    let program = assemble(
+        "IMAD R4, R0, R1, R2\n\
+         IMAD.U32.U32.HI R5, R0, R1, R2\n\
+         IMAD.HI R6, R0, R1, R2\n\
+         IMAD R7, -R0, R1, R2\n\
+         IMAD R8, R0, R1, -R2\n\
+         IMAD.PO R9, R0, R1, R2\n\
+         IMAD R10, R0, 0x7, R2\n\
+         EXIT",
+    );
+    let values = operands(24);
+    for (i, &x) in values.iter().enumerate() {
+        let [a, b] = halves(x);
+        let c = values[(i + 5) % values.len()] as u32;
+        let s = run(&program, &[a, b, c]);
+        assert_eq!(s.r[4], a.wrapping_mul(b).wrapping_add(c), "{a:#x} * {b:#x} + {c:#x}");
+        assert_eq!(
+            s.r[5],
+            (((u64::from(a) * u64::from(b)) >> 32) as u32).wrapping_add(c),
+            "unsigned high word + c"
+        );
+        let shi = ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32;
+        assert_eq!(s.r[6], shi.wrapping_add(c), "signed high word + c");
+        assert_eq!(s.r[7], a.wrapping_neg().wrapping_mul(b).wrapping_add(c), "-a * b + c");
+        assert_eq!(s.r[8], a.wrapping_mul(b).wrapping_sub(c), "a * b - c");
+        assert_eq!(s.r[9], a.wrapping_mul(b).wrapping_add(c).wrapping_add(1), ".PO: a * b + c + 1");
+        assert_eq!(s.r[10], a.wrapping_mul(7).wrapping_add(c), "a * 7 + c");
+    }
+}
+
+/// R2P sets the predicates from a byte of a register under a mask, P2R packs them back into a
+/// byte under a mask, keeping A's other bits: bit i is Pi.
+#[test]
+fn predicates_move_to_and_from_a_register_byte() {
+    let program = assemble(
+        "R2P PR, R0.B2, 0x5b\n\
+         P2R R4, PR, R1, 0x7f\n\
+         P2R.B1 R5, PR, R1, 0x3c\n\
+         R2P PR, R0, R2\n\
+         P2R.B3 R6, PR, RZ, 0x7f\n\
+         EXIT",
+    );
+    for &x in &operands(32) {
+        let [a, keep] = halves(x);
+        let mask2 = (x >> 40) as u32 & 0x7f;
+        let s = run(&program, &[a, keep, mask2]);
+        // After the first R2P: Pi = bit i of byte 2 where bit i of 0x5b is set, else false
+        // (every predicate starts false).
+        let byte2 = (a >> 16) & 0xff;
+        let first = byte2 & 0x5b;
+        assert_eq!(s.r[4], (keep & !0x7f) | first, "R2P then P2R of {a:#x}");
+        assert_eq!(s.r[5], (keep & !(0x3c << 8)) | ((first & 0x3c) << 8), "P2R.B1 keeps the other bits");
+        let second = (first & !mask2) | (a & 0xff & mask2);
+        assert_eq!(s.r[6], second << 24, "a register mask: {mask2:#x}");
+        for i in 0..7 {
+            assert_eq!(s.preds[i], second >> i & 1 == 1, "P{i} for {a:#x}, mask {mask2:#x}");
+        }
+    }
+}
