@@ -768,3 +768,37 @@ fn an_open_conditional_and_a_missing_numeric_label_are_said_as_written() {
     assert!(e[0].message.ends_with("found `r:1f`"), "{e:#?}");
     assert!(!e[0].message.contains("_1_0"), "{e:#?}");
 }
+
+#[test]
+fn a_branch_takes_its_two_targets_in_either_order() {
+    // vc4asm's instructions.html: a register (or `-`) and an offset, either first, after one
+    // or two link destinations. Fields (facts A.4): sig 15, cond always 15 in 55:52, rel in
+    // 51, reg in 50, raddr_a 49:45, ws 44, waddr_add 43:38, waddr_mul 37:32, then the offset
+    // from pc + 32: `:l` right after the branch is 8 - 32 = -24.
+    let brr = |reg: u128, raddr_a: u128, waddr: (u128, u128)| {
+        15u128 << 60
+            | 15 << 52
+            | 1 << 51
+            | reg << 50
+            | raddr_a << 45
+            | waddr.0 << 38
+            | waddr.1 << 32
+            | 0xffff_ffe8
+    };
+    for (source, word) in [
+        ("brr ra1, r:l, ra2\n:l\n", brr(1, 2, (1, 39))),
+        ("brr ra1, ra2, r:l\n:l\n", brr(1, 2, (1, 39))),
+        ("brr ra0, -, r:l\n:l\n", brr(0, 0, (0, 39))),
+        ("brr -, r:l, -\n:l\n", brr(0, 0, (39, 39))),
+        ("brr ra1, rb3, r:l, ra2\n:l\n", brr(1, 2, (1, 3))),
+        ("brr ra1, rb3, ra2, r:l\n:l\n", brr(1, 2, (1, 3))),
+    ] {
+        assert_eq!(words(source), [word], "{source}");
+    }
+    // A parenthesised file-A source takes the rotation inside and the unpack outside
+    // (GPU_FFT's `(ra_m1f_x400 >> 2).16b`): unpack 16b = 2, rotation by 2 = 50, cond_mul ns 4.
+    assert_eq!(
+        words("fmul.ifn rb5, r2 >> 2, (ra6 >> 2).16b\n"),
+        [alu(13, 2, (0, 4), (39, 5), (0, 1), (6, 50), [0, 0, 2, A])]
+    );
+}
