@@ -802,3 +802,12 @@ fn a_branch_takes_its_two_targets_in_either_order() {
         [alu(13, 2, (0, 4), (39, 5), (0, 1), (6, 50), [0, 0, 2, A])]
     );
 }
+
+#[test]
+fn an_integer_directive_stores_a_float_as_its_double_bits() {
+    // vc4asm (its dialect's `float_bits`): the IEEE double's bits cut to the width. 0.1 is
+    // 0x3fb999999999999a, 0.0 and 1.5 (0x3ff8000000000000) have no low bits; the data is
+    // padded to the next instruction word.
+    assert_eq!(words(".int 0.1\n.short 0.1\nnop\n"), [0x0000_999a_9999_999a, NOP]);
+    assert_eq!(words(":dir .int 0.\n.int 1.5\nnop\n"), [0, NOP]);
+}
