@@ -224,6 +224,9 @@ pub struct Dialect {
     pub raw: Option<String>,
     /// Text after every instruction (nvdisasm's ` ;`), optional when assembling.
     pub end: Option<String>,
+    /// An integer data directive given a float stores the float's IEEE double bits, cut to
+    /// its width (vc4asm's `.int 0.`), where otherwise it is an error.
+    pub float_bits: bool,
     /// Block comments: (opening, closing) markers (`/*`, `*/`); they may span lines.
     pub block_comments: Vec<(String, String)>,
     /// Text that ends every statement (grate's `;`): statements then span lines, and the

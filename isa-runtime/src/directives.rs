@@ -246,6 +246,9 @@ struct Splice {
     len: usize,
     original: usize,
     original_len: usize,
+    /// A numeric label reference (`r:1f`) made the internal name of its definition, which
+    /// messages quote as the source has it.
+    numeric: bool,
 }
 
 /// A line of the expanded program.
@@ -389,6 +392,17 @@ impl Program {
         }
         if e.splices.first().is_none_or(|s| pos < s.at) {
             at = (pos, len);
+        }
+        let mut message = message;
+        if let Kind::Code(code) = &e.kind {
+            let source = self.text(&e.line).get(e.offset..).unwrap_or("");
+            for s in e.splices.iter().filter(|s| s.numeric) {
+                if let (Some(new), Some(old)) =
+                    (code.get(s.at..s.at + s.len), source.get(s.original..s.original + s.original_len))
+                {
+                    message = message.replace(&format!("`{new}`"), &format!("`{old}`"));
+                }
+            }
         }
         self.error_at(&e.line, e.frame, e.offset + at.0, at.1, message)
     }
@@ -554,6 +568,8 @@ struct Cond {
     outer: bool,
     else_seen: bool,
     at: SourceLine,
+    /// Where the opening directive is in its line, and its length.
+    pos: (usize, usize),
 }
 
 /// Expands `source` (named `name` in diagnostics) in a dialect's spelling. Returns the program
@@ -1019,7 +1035,13 @@ impl Expander<'_> {
                 out.push_str(&text[copied..i]);
                 let at = out.len();
                 out.push_str(value);
-                splices.push(Splice { at, len: value.len(), original: *s, original_len: e - s });
+                splices.push(Splice {
+                    at,
+                    len: value.len(),
+                    original: *s,
+                    original_len: e - s,
+                    numeric: false,
+                });
                 copied = *e;
                 i = *e;
                 fixed.next();
@@ -1035,7 +1057,13 @@ impl Expander<'_> {
                     out.push_str(&text[copied..i]);
                     let at = out.len();
                     out.push_str(&named);
-                    splices.push(Splice { at, len: named.len(), original: i, original_len: end - i });
+                    splices.push(Splice {
+                        at,
+                        len: named.len(),
+                        original: i,
+                        original_len: end - i,
+                        numeric: true,
+                    });
                     copied = end;
                 }
                 i = end;
@@ -1057,7 +1085,13 @@ impl Expander<'_> {
                     Symbol::Number(v) => out.push_str(&v.int().unwrap_or(0).to_string()),
                     Symbol::Text(t) => out.push_str(t),
                 }
-                splices.push(Splice { at, len: out.len() - at, original: i, original_len: len });
+                splices.push(Splice {
+                    at,
+                    len: out.len() - at,
+                    original: i,
+                    original_len: len,
+                    numeric: false,
+                });
                 copied = i + len;
             }
             i += len;
@@ -1182,7 +1216,14 @@ impl Expander<'_> {
             match directive {
                 Some((d @ (Directive::If | Directive::Ifset), len)) => {
                     let taken = active && self.condition(d, &text[len..], start + len, line, frame);
-                    conds.push(Cond { taken, done: taken, outer: active, else_seen: false, at: line });
+                    conds.push(Cond {
+                        taken,
+                        done: taken,
+                        outer: active,
+                        else_seen: false,
+                        at: line,
+                        pos: (start, len),
+                    });
                     continue;
                 }
                 Some((d @ (Directive::Elseif | Directive::Else), len)) => {
@@ -1266,9 +1307,13 @@ impl Expander<'_> {
                 None => self.statement(code, line, frame),
             }
         }
+        // An open conditional at the end of a file is an error, as an open `.rep` or `.macro`
+        // is (vc4asm only warns: the lines after it would be kept or dropped silently).
         if let Some(c) = conds.last() {
-            let at = c.at;
-            self.error(at, frame, 0, 0, "conditional without its end".into());
+            let (at, (pos, len)) = (c.at, c.pos);
+            let full = self.text(&at);
+            let name = full.get(pos..pos + len).unwrap_or("conditional").to_string();
+            self.error(at, frame, pos, len, format!("`{name}` without its end"));
         }
         self.leave();
     }

@@ -135,9 +135,31 @@ fn arms_may_match(arms: &[Arm], text: &str, ignore_case: bool, depth: u32) -> bo
     arms.iter().any(|arm| arm.items.iter().all(|item| item_may_match(item, text, ignore_case, depth)))
 }
 
-/// Whether every word of `s` (runs without blanks) is somewhere in `text`.
+/// Whether every word of `s` (runs without blanks or separators, before which the text may
+/// have blanks) is somewhere in `text`.
 fn words_in(s: &str, text: &str, ignore_case: bool) -> bool {
-    s.split(' ').filter(|w| !w.is_empty()).all(|w| contains(text, w, ignore_case))
+    words(s).all(|w| contains(text, w, ignore_case))
+}
+
+/// The runs of a literal or spelling that the text holds verbatim: split at blanks and before
+/// separators (`,` `;`), which the text may have blanks before (`nop;` is `nop` and `;`).
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(' ').flat_map(|w| {
+        let mut rest = w;
+        core::iter::from_fn(move || {
+            let cut =
+                rest.bytes().enumerate().skip(1).find(|&(_, c)| separator(c)).map_or(rest.len(), |(i, _)| i);
+            let (word, tail) = rest.split_at(cut);
+            rest = tail;
+            (!word.is_empty()).then_some(word)
+        })
+    })
+}
+
+/// A separator: inside a literal or spelling, blanks before it are skipped (`nop ;` reads as
+/// the spelling `nop;`).
+fn separator(c: u8) -> bool {
+    c == b',' || c == b';'
 }
 
 fn item_may_match(item: &Item, text: &str, ignore_case: bool, depth: u32) -> bool {
@@ -179,8 +201,7 @@ impl Syntax {
             arm.items
                 .iter()
                 .filter_map(|item| if let Item::Lit(s) = item { Some(*s) } else { None })
-                .flat_map(|s| s.split(' '))
-                .filter(|w| !w.is_empty())
+                .flat_map(words)
         };
         let (first, rest) = self.arms.split_first()?;
         words(first).filter(|w| rest.iter().all(|arm| words(arm).any(|x| x == *w))).fold(
@@ -389,8 +410,11 @@ fn leads_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Option<bool
 /// first blank, which may match no blanks): whether it reads only blanks.
 fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     // Only a space matches blanks; the text's own blanks before it are skipped.
+    // The lead ends at a blank, or before a separator the text may have blanks before.
     let t = s.trim_start_matches(' ');
-    let lead = &t[..t.find(' ').unwrap_or(t.len())];
+    let end =
+        t.bytes().enumerate().skip(1).find(|&(_, c)| c == b' ' || separator(c)).map_or(t.len(), |(i, _)| i);
+    let lead = &t[..end];
     if lead.is_empty() {
         return true;
     }
@@ -669,7 +693,8 @@ impl Table {
 
 /// The length of the text at the start of `text` that spelling `s` matches. Spellings match
 /// like literals: a blank matches any run of blanks (or none), and blanks before a spelling that
-/// starts with punctuation are skipped (`r0 >> 1` matches the spelling `>> 1`).
+/// starts with punctuation, or before a separator in it, are skipped (`r0 >> 1` matches the
+/// spelling `>> 1`, `nop ;` the spelling `nop;`).
 fn spelled(text: &str, s: &str, fold: bool) -> Option<usize> {
     let t = text.as_bytes();
     let blanks = |mut p: usize| {
@@ -683,6 +708,9 @@ fn spelled(text: &str, s: &str, fold: bool) -> Option<usize> {
         p = blanks(p);
     }
     for &c in s.as_bytes() {
+        if separator(c) {
+            p = blanks(p);
+        }
         if c == b' ' {
             p = blanks(p);
         } else if p < t.len() && (t[p] == c || (fold && t[p].eq_ignore_ascii_case(&c))) {
@@ -2577,8 +2605,8 @@ impl Parser<'_> {
         self.require_none(&absent, frame, pos, st, k)
     }
 
-    /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation and inside the
-    /// literal (where it has spaces) are skipped.
+    /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation, inside the
+    /// literal where it has spaces, and before its separators (`,` `;`) are skipped.
     fn literal(&self, s: &str, pos: usize) -> Option<usize> {
         let text = self.text.as_bytes();
         let mut p = pos;
@@ -2586,6 +2614,9 @@ impl Parser<'_> {
             p = skip_blanks(self.text, p);
         }
         for &c in s.as_bytes() {
+            if separator(c) {
+                p = skip_blanks(self.text, p);
+            }
             if c == b' ' {
                 p = skip_blanks(self.text, p);
             } else if p < text.len()
@@ -3181,5 +3212,20 @@ mod tests {
         assert!(FADD.may_match("fadd r0", true));
         assert!(FADD.may_match("Fadd.ftz r0, r1", true));
         assert!(!FADD.may_match("FAD", true));
+    }
+
+    #[test]
+    fn blanks_before_a_separator_inside_a_spelling_are_skipped() {
+        // vc4asm's `nop ; nop` is the spelling `nop; nop`; other punctuation stays verbatim.
+        assert_eq!(spelled("nop ; nop", "nop; nop", false), Some(9));
+        assert_eq!(spelled("nop;nop", "nop; nop", false), Some(7));
+        assert_eq!(spelled("a , b", "a, b", false), Some(5));
+        assert_eq!(spelled("r0 .8a", "r0.8a", false), None);
+        assert_eq!(spelled("> >1", ">>1", false), None);
+        assert_eq!(words("nop; nop;").collect::<Vec<_>>(), ["nop", ";", "nop", ";"]);
+        assert_eq!(words(";  read").collect::<Vec<_>>(), [";", "read"]);
+        let mut leads = Vec::new();
+        lead_of("nop; ", &mut leads);
+        assert_eq!(leads, ["nop"]);
     }
 }

@@ -33,6 +33,9 @@ pub struct Dialect {
     pub raw: Option<&'static str>,
     /// Text printed after every instruction (nvdisasm's ` ;`); optional when assembling.
     pub end: Option<&'static str>,
+    /// An integer data directive given a float stores the float's IEEE double bits, cut to
+    /// its width (vc4asm's `.int 0.`), where otherwise it is an error.
+    pub float_bits: bool,
     /// Text that ends every statement (grate's `;`): statements then span lines, and the
     /// printer ends each instruction with it.
     pub separator: Option<&'static str>,
@@ -1138,6 +1141,9 @@ fn assemble_lines<T: Isa, X>(
                                 4 => u64::from((f as f32).to_bits()),
                                 _ => f.to_bits(),
                             }
+                        }
+                        (false, expr::Value::Float(f)) if d.float_bits => {
+                            f.to_bits() & crate::bits::mask(bits)
                         }
                         (false, expr::Value::Float(_)) => {
                             fail(bad("an integer directive takes integers".into()), line);

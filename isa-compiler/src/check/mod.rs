@@ -334,6 +334,7 @@ impl Checker {
                                 ignore_case: false,
                                 raw: None,
                                 end: None,
+                                float_bits: false,
                                 block_comments: Vec::new(),
                                 separator: None,
                                 code_section: None,
@@ -351,6 +352,7 @@ impl Checker {
                                         }
                                     }
                                     ("ignore_case", _) => d.ignore_case = true,
+                                    ("float_bits", _) => d.float_bits = true,
                                     ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
                                     ("end", Some(ast::SettingValue::Str(r, _))) => d.end = Some(r.clone()),
                                     ("separator", Some(ast::SettingValue::Str(r, sp))) => {
@@ -393,7 +395,7 @@ impl Checker {
                                     }
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `float_bits`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
                                     }
                                 }
                             }
@@ -418,6 +420,7 @@ impl Checker {
                 ignore_case: false,
                 raw: None,
                 end: None,
+                float_bits: false,
                 block_comments: Vec::new(),
                 separator: None,
                 code_section: None,

@@ -652,3 +652,162 @@ fn a_macro_heavy_error_names_the_whole_expansion_stack() {
     assert_eq!((first.file.as_deref(), first.line, first.column), (Some("macros.qinc"), 2, 11), "{e:#?}");
     assert_eq!(first.expansion.len(), 4, "{e:#?}");
 }
+
+/// An ALU word from its fields (seed 004's layout: sig 63:60, unpack 59:57, pm 56, pack 55:52,
+/// cond_add 51:49, cond_mul 48:46, sf 45, ws 44, waddr_add 43:38, waddr_mul 37:32, op_mul
+/// 31:29, op_add 28:24, raddr_a 23:18, raddr_b / small immediate 17:12, then the muxes add_a,
+/// add_b, mul_a, mul_b in three bits each from 11:9; mux 6 is file A, 7 file B).
+#[allow(clippy::too_many_arguments)]
+fn alu(
+    sig: u128,
+    unpack: u128,
+    conds: (u128, u128),
+    waddr: (u128, u128),
+    ops: (u128, u128),
+    raddr: (u128, u128),
+    muxes: [u128; 4],
+) -> u128 {
+    sig << 60
+        | unpack << 57
+        | conds.0 << 49
+        | conds.1 << 46
+        | waddr.0 << 38
+        | waddr.1 << 32
+        | ops.1 << 29
+        | ops.0 << 24
+        | raddr.0 << 18
+        | raddr.1 << 12
+        | muxes[0] << 9
+        | muxes[1] << 6
+        | muxes[2] << 3
+        | muxes[3]
+}
+
+// Conditions (never 0, always 1, zc 3), signals (none 1, thrend 3, small immediate 13), write
+// addresses (r0..r3 32..35, `-` 39), add ops (add 12, asr 15, shl 17, xor 22), mul ops (fmul 1,
+// mul24 2, v8subs 7) from Mesa's vc4_qpu_defines.h (facts A.5, A.6, A.7, A.10); rotation by n is small
+// immediate 48 + n (facts A.9).
+const A: u128 = 6;
+const B: u128 = 7;
+
+#[test]
+fn vector_rotation_is_read_on_any_mul_source() {
+    // rpi_shader's `mul24.ifnz r2, ra0 << 8, r1 << 8`: file A rotates within each quad, the
+    // rotation is the mul pipe's (one small immediate, 56); vc4asm also reads it on one
+    // accumulator only (`fmul r0, r0 << 8, r1` rotates r1 as well).
+    assert_eq!(
+        words("mul24.ifnz r2, ra0 << 8, r1 << 8\nfmul r0, r0 << 8, r1\nfmul r0, r0, r1 << 8\n"),
+        [
+            alu(13, 0, (0, 3), (39, 34), (0, 2), (0, 56), [0, 0, A, 1]),
+            alu(13, 0, (0, 1), (39, 32), (0, 1), (39, 56), [0, 0, 0, 1]),
+            alu(13, 0, (0, 1), (39, 32), (0, 1), (39, 56), [0, 0, 0, 1]),
+        ]
+    );
+    // Two different rotations are two small immediates: no word has them.
+    assert!(assemble_with("fmul r0, r0 << 8, r1 << 4\n", &[]).is_err());
+}
+
+#[test]
+fn separators_take_blanks_and_end_a_line() {
+    // `nop ; mul24 ...` as `nop; mul24 ...`; a line may end in `;` (smitest's style).
+    let mul24 = alu(1, 0, (0, 1), (39, 33), (0, 2), (39, 14), [0, 0, 1, B]);
+    let shl = alu(13, 0, (1, 0), (32, 39), (17, 0), (38, 3), [A, B, 0, 0]);
+    assert_eq!(
+        words("nop ; mul24 r1, r1, rb14\nnop;mul24 r1, r1, rb14\nshl r0, elem_num, 3;\nshl r0, elem_num, 3 ;\nnop ; nop ; thrend\n"),
+        [mul24, mul24, shl, shl, alu(3, 0, (0, 0), (39, 39), (0, 0), (39, 39), [0; 4])]
+    );
+    // A load immediate takes an idle mul half too: write address 38 is `interrupt`.
+    assert_eq!(words("mov interrupt, 1; nop\nmov interrupt, 1;\n"), [0xe00209a7_00000001; 2]);
+}
+
+#[test]
+fn a_branch_to_an_odd_register_implies_setf() {
+    // Bit 45 is both raddr_a's low bit and `.setf`: `bra -, ra31` is `bra.setf -, ra31` (sig
+    // 15, cond always 15 in 55:52, absolute, reg in 50, raddr_a 31 in 49:45, no links).
+    let word = 15u128 << 60 | 15 << 52 | 1 << 50 | 31 << 45 | 39 << 38 | 39 << 32;
+    assert_eq!(words("bra -, ra31\nbra.setf -, ra31\n"), [word, word]);
+}
+
+#[test]
+fn mov_of_zero_beside_another_operation_needs_no_immediate() {
+    // vc4asm writes 0 as a value minus (or xor) itself through mux B, whatever file B reads,
+    // so the other half keeps its small immediate; alone, `mov r3, 0` stays `ldi r3, 0`.
+    assert_eq!(
+        words("asr r0, r0, r3; mov r3, 0\nmov r3, 0; fmul r0, r1, 2\nmov r3, 0\n"),
+        [
+            alu(1, 0, (1, 1), (32, 35), (15, 7), (39, 39), [0, 3, B, B]),
+            alu(13, 0, (1, 1), (35, 32), (22, 1), (39, 2), [B, B, 1, B]),
+            ldi(3, 0),
+        ]
+    );
+}
+
+#[test]
+fn unpack_is_also_spelled_unpack() {
+    // vc4asm's `.unpack8b` is `.8b`: unpack 5 of the file-A source (pm 0).
+    let word = alu(1, 5, (1, 0), (32, 39), (12, 0), (1, 39), [4, A, 0, 0]);
+    assert_eq!(words("add r0, r4, ra1.unpack8b\nadd r0, r4, ra1.8b\n"), [word, word]);
+}
+
+#[test]
+fn an_open_conditional_and_a_missing_numeric_label_are_said_as_written() {
+    // An `.if` still open at the end of a file is an error at the directive, as an open
+    // `.rep` is (vc4asm 0.3 only warns, P145.20; the lines after it would silently count or
+    // not).
+    let e = errors("nop\n  .if 1\n  nop\n");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].length, e[0].message.as_str()),
+        (2, 3, 3, "`.if` without its end")
+    );
+    let e = errors(".ifset x\nnop\n");
+    assert_eq!(e[0].message, "`.ifset` without its end");
+    // A numeric label nothing defines is quoted as the source writes it.
+    let e = errors("brr -, r:1f\nnop\n");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (1, 8, 4), "{e:#?}");
+    assert!(e[0].message.ends_with("found `r:1f`"), "{e:#?}");
+    assert!(!e[0].message.contains("_1_0"), "{e:#?}");
+}
+
+#[test]
+fn a_branch_takes_its_two_targets_in_either_order() {
+    // vc4asm's instructions.html: a register (or `-`) and an offset, either first, after one
+    // or two link destinations. Fields (facts A.4): sig 15, cond always 15 in 55:52, rel in
+    // 51, reg in 50, raddr_a 49:45, ws 44, waddr_add 43:38, waddr_mul 37:32, then the offset
+    // from pc + 32: `:l` right after the branch is 8 - 32 = -24.
+    let brr = |reg: u128, raddr_a: u128, waddr: (u128, u128)| {
+        15u128 << 60
+            | 15 << 52
+            | 1 << 51
+            | reg << 50
+            | raddr_a << 45
+            | waddr.0 << 38
+            | waddr.1 << 32
+            | 0xffff_ffe8
+    };
+    for (source, word) in [
+        ("brr ra1, r:l, ra2\n:l\n", brr(1, 2, (1, 39))),
+        ("brr ra1, ra2, r:l\n:l\n", brr(1, 2, (1, 39))),
+        ("brr ra0, -, r:l\n:l\n", brr(0, 0, (0, 39))),
+        ("brr -, r:l, -\n:l\n", brr(0, 0, (39, 39))),
+        ("brr ra1, rb3, r:l, ra2\n:l\n", brr(1, 2, (1, 3))),
+        ("brr ra1, rb3, ra2, r:l\n:l\n", brr(1, 2, (1, 3))),
+    ] {
+        assert_eq!(words(source), [word], "{source}");
+    }
+    // A parenthesised file-A source takes the rotation inside and the unpack outside
+    // (GPU_FFT's `(ra_m1f_x400 >> 2).16b`): unpack 16b = 2, rotation by 2 = 50, cond_mul ns 4.
+    assert_eq!(
+        words("fmul.ifn rb5, r2 >> 2, (ra6 >> 2).16b\n"),
+        [alu(13, 2, (0, 4), (39, 5), (0, 1), (6, 50), [0, 0, 2, A])]
+    );
+}
+
+#[test]
+fn an_integer_directive_stores_a_float_as_its_double_bits() {
+    // vc4asm (its dialect's `float_bits`): the IEEE double's bits cut to the width. 0.1 is
+    // 0x3fb999999999999a, 0.0 and 1.5 (0x3ff8000000000000) have no low bits; the data is
+    // padded to the next instruction word.
+    assert_eq!(words(".int 0.1\n.short 0.1\nnop\n"), [0x0000_999a_9999_999a, NOP]);
+    assert_eq!(words(":dir .int 0.\n.int 1.5\nnop\n"), [0, NOP]);
+}

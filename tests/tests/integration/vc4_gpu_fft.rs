@@ -5,7 +5,8 @@
 //! output on them are in this repository (someone else's code, and a tool's output on it): the
 //! two program tests read the sources from `ISA_GPU_FFT_DIR` (vc4asm's `test/` directory) and
 //! the binaries the user's own vc4asm made of them (`gpu_fft_N.bin`) from
-//! `ISA_GPU_FFT_EXPECTED_DIR` (default: the sources' directory), and are ignored unless asked for:
+//! `ISA_GPU_FFT_EXPECTED_DIR` (default: the sources' directory), and are ignored unless asked for
+//! (vc4asm's `rpi_shader.qasm` from the same directory likewise, against `rpi_shader.bin`):
 //! `ISA_GPU_FFT_DIR=... cargo test -p isa-tests --test integration vc4_gpu_fft -- --ignored`.
 
 use isa_runtime::directives::Includer;
@@ -44,7 +45,13 @@ impl Includer for Files {
 /// Assembles `gpu_fft_{name}.qasm`, unchanged (vc4asm's `mov -, sacq(i)` is read by the
 /// semaphore's `alias` arm), and compares it with vc4asm's words: the number of words.
 fn same_as_vc4asm(name: &str) -> usize {
-    let file = format!("gpu_fft_{name}.qasm");
+    program_same_as_vc4asm(&format!("gpu_fft_{name}"))
+}
+
+/// Assembles `{stem}.qasm` from vc4asm's `test/` directory and compares it with vc4asm's
+/// `{stem}.bin`: the number of words.
+fn program_same_as_vc4asm(stem: &str) -> usize {
+    let file = format!("{stem}.qasm");
     let source = std::fs::read_to_string(sources().join(&file)).expect("program");
     let mut errors = Vec::new();
     let words = vc4().assemble_files(&file, &source, 0, &mut Files, &mut |e, line| {
@@ -59,7 +66,7 @@ fn same_as_vc4asm(name: &str) -> usize {
     assert!(errors.is_empty(), "{file}:\n{}", errors.join("\n"));
     let words = words.expect("words");
     // vc4asm's `-o` writes each 64-bit word little-endian.
-    let binary = std::fs::read(expected().join(format!("gpu_fft_{name}.bin"))).expect("vc4asm's binary");
+    let binary = std::fs::read(expected().join(format!("{stem}.bin"))).expect("vc4asm's binary");
     assert_eq!(binary.len() % 8, 0, "{file}: vc4asm's binary is whole 64-bit words");
     let expected: Vec<u128> = binary
         .chunks_exact(8)
@@ -70,6 +77,15 @@ fn same_as_vc4asm(name: &str) -> usize {
     }
     assert_eq!(words.len(), expected.len(), "{file}: word count");
     words.len()
+}
+
+#[test]
+#[ignore = "needs vc4asm's test programs: set ISA_GPU_FFT_DIR"]
+fn the_raspberry_pi_shader_assembles_as_vc4asm_does() {
+    // vc4asm's `rpi_shader.qasm` (with its includes, beside it): vector rotations on file-A
+    // mul sources, `bra -, ra31`, `nop ; ...`, `mov r3, 0` beside an add operation, a load
+    // immediate followed by `; nop`, and the prelude's `dma_h8p`.
+    assert_eq!(program_same_as_vc4asm("rpi_shader"), 678);
 }
 
 #[test]

@@ -417,6 +417,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let name = &d.name;
         let comments = &d.comments;
         let ic = d.ignore_case;
+        let float_bits = d.float_bits;
         let raw = match &d.raw {
             Some(r) => quote!(Some(#r)),
             None => quote!(None),
@@ -447,6 +448,7 @@ pub fn generate(m: &Model) -> TokenStream {
             ignore_case: #ic,
             raw: #raw,
             end: #end,
+            float_bits: #float_bits,
             separator: #separator,
             code_section: #code_section,
             data_sections: &[#(#data_sections),*],
