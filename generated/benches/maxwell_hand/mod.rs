@@ -7,7 +7,7 @@
 //! ISETP (three forms each), BRA and EXIT — written from the facts nvdisasm's output shows
 //! (docs/research/maxwell-sm5x-encodings.md, the bit positions of `maxwell.isa`), the way one
 //! would write it by hand: one `match` on the opcode bits, plain structs of raw fields, the
-//! must-be-zero bits checked, static name tables, and the text written into a `String`.
+//! bits nvdisasm 11.8 ignores left unread, static name tables, and the text written into a `String`.
 //! Other words are `None`.
 
 use std::fmt::Write;
@@ -150,11 +150,11 @@ fn imm20(w: u64) -> u32 {
 }
 
 /// B of the register (`0x5c`), constant-buffer (`0x4c`) and immediate (`0x38`/`0x39`) forms
-/// by the top byte; `None` when the register form's zero bits 38:28 are set.
+/// by the top byte (nvdisasm ignores the register form's bits 38:28).
 #[inline]
 fn src_b(w: u64, top: u64) -> Option<Src> {
     match top >> 4 {
-        0x5 => (bits(w, 28, 11) == 0).then_some(Src::Reg(bits(w, 20, 8) as u8)),
+        0x5 => Some(Src::Reg(bits(w, 20, 8) as u8)),
         0x4 => Some(Src::Cbuf { bank: bits(w, 34, 5) as u8, offset: bits(w, 20, 14) as u16 }),
         _ => Some(Src::Imm(imm20(w))),
     }
@@ -170,50 +170,36 @@ pub fn decode(w: u64) -> Option<Insn> {
     match w >> 51 {
         // MOV: 0x5c98, 0x4c98, 0x3898/fef8.
         0xb93 | 0x993 | 0x713 | 0x733 => {
-            if bits(w, 43, 8) != 0 || bits(w, 8, 8) != 0 {
-                return None;
-            }
             Some(Insn::Mov { g, rd, b: src_b(w, top)?, quad_mask: bits(w, 39, 4) as u8 })
         }
         // FADD: 0x5c58, 0x4c58, 0x3858/fef8.
-        0xb8b | 0x98b | 0x70b | 0x72b => {
-            if bits(w, 41, 3) != 0 {
-                return None;
-            }
-            Some(Insn::Fadd {
-                g,
-                rd,
-                ra,
-                b: src_b(w, top)?,
-                ftz: bit(w, 44),
-                rnd: bits(w, 39, 2) as u8,
-                sat: bit(w, 50),
-                cc: bit(w, 47),
-                neg_a: bit(w, 48),
-                abs_a: bit(w, 46),
-                neg_b: bit(w, 45),
-                abs_b: bit(w, 49),
-            })
-        }
+        0xb8b | 0x98b | 0x70b | 0x72b => Some(Insn::Fadd {
+            g,
+            rd,
+            ra,
+            b: src_b(w, top)?,
+            ftz: bit(w, 44),
+            rnd: bits(w, 39, 2) as u8,
+            sat: bit(w, 50),
+            cc: bit(w, 47),
+            neg_a: bit(w, 48),
+            abs_a: bit(w, 46),
+            neg_b: bit(w, 45),
+            abs_b: bit(w, 49),
+        }),
         // FMUL: 0x5c68, 0x4c68, 0x3868/fef8.
-        0xb8d | 0x98d | 0x70d | 0x72d => {
-            // Scale 7 is undefined.
-            if bit(w, 49) || bit(w, 46) || bits(w, 41, 3) == 7 {
-                return None;
-            }
-            Some(Insn::Fmul {
-                g,
-                rd,
-                ra,
-                b: src_b(w, top)?,
-                fmz: bits(w, 44, 2) as u8,
-                scale: bits(w, 41, 3) as u8,
-                rnd: bits(w, 39, 2) as u8,
-                sat: bit(w, 50),
-                cc: bit(w, 47),
-                neg: bit(w, 48),
-            })
-        }
+        0xb8d | 0x98d | 0x70d | 0x72d => Some(Insn::Fmul {
+            g,
+            rd,
+            ra,
+            b: src_b(w, top)?,
+            fmz: bits(w, 44, 2) as u8,
+            scale: bits(w, 41, 3) as u8,
+            rnd: bits(w, 39, 2) as u8,
+            sat: bit(w, 50),
+            cc: bit(w, 47),
+            neg: bit(w, 48),
+        }),
         _ => decode_rest(w, g, rd, ra),
     }
 }
@@ -223,7 +209,7 @@ fn decode_rest(w: u64, g: Guard, rd: u8, ra: u8) -> Option<Insn> {
     let cbuf = Src::Cbuf { bank: bits(w, 34, 5) as u8, offset: bits(w, 20, 14) as u16 };
     // FFMA: 0x5980, 0x4980, 0x5180/ff80 and 0x3280/fe80: the top 9 bits.
     let ffma = match w >> 55 {
-        0xb3 if bits(w, 28, 11) == 0 => Some((Src::Reg(bits(w, 20, 8) as u8), Src::Reg(rc))),
+        0xb3 => Some((Src::Reg(bits(w, 20, 8) as u8), Src::Reg(rc))),
         0x93 => Some((cbuf, Src::Reg(rc))),
         0xa3 => Some((Src::Reg(rc), cbuf)),
         0x65 | 0x67 => Some((Src::Imm(imm20(w)), Src::Reg(rc))),
@@ -264,46 +250,31 @@ fn decode_rest(w: u64, g: Guard, rd: u8, ra: u8) -> Option<Insn> {
             pa_not: bit(w, 42),
         }),
         // ISETP: 0x5b60, 0x4b60, 0x3660/fef0.
-        0x5b6 | 0x4b6 | 0x366 | 0x376 => {
-            if bit(w, 47) || bit(w, 44) || bits(w, 6, 2) != 0 {
-                return None;
-            }
-            Some(Insn::Isetp {
-                g,
-                pd: bits(w, 3, 3) as u8,
-                npd: bits(w, 0, 3) as u8,
-                ra,
-                b: src_b(w, top)?,
-                cmp: bits(w, 49, 3) as u8,
-                signed: bit(w, 48),
-                x: bit(w, 43),
-                bop: bits(w, 45, 2) as u8,
-                pa: bits(w, 39, 3) as u8,
-                pa_not: bit(w, 42),
-            })
-        }
+        0x5b6 | 0x4b6 | 0x366 | 0x376 => Some(Insn::Isetp {
+            g,
+            pd: bits(w, 3, 3) as u8,
+            npd: bits(w, 0, 3) as u8,
+            ra,
+            b: src_b(w, top)?,
+            cmp: bits(w, 49, 3) as u8,
+            signed: bit(w, 48),
+            x: bit(w, 43),
+            bop: bits(w, 45, 2) as u8,
+            pa: bits(w, 39, 3) as u8,
+            pa_not: bit(w, 42),
+        }),
         // MOV32I: 0x0100/fff0.
-        0x010 => {
-            if bits(w, 8, 4) != 0 {
-                return None;
-            }
-            Some(Insn::Mov32i { g, rd, imm: bits(w, 20, 32) as u32, quad_mask: bits(w, 12, 4) as u8 })
-        }
+        0x010 => Some(Insn::Mov32i { g, rd, imm: bits(w, 20, 32) as u32, quad_mask: bits(w, 12, 4) as u8 }),
         // BRA: 0xe240/fff0; CA (bit 5) is another class.
         0xe24 => {
-            if bits(w, 44, 8) != 0 || bits(w, 8, 8) != 0 || bit(w, 5) {
+            if bit(w, 5) {
                 return None;
             }
             let imm = ((bits(w, 20, 24) as i32) << 8) >> 8;
             Some(Insn::Bra { g, imm, uniform: bit(w, 7), lmt: bit(w, 6), cc: bits(w, 0, 5) as u8 })
         }
         // EXIT: 0xe300/fff0.
-        0xe30 => {
-            if bits(w, 20, 32) != 0 || bits(w, 6, 10) != 0 {
-                return None;
-            }
-            Some(Insn::Exit { g, keep_ref_count: bit(w, 5), cc: bits(w, 0, 5) as u8 })
-        }
+        0xe30 => Some(Insn::Exit { g, keep_ref_count: bit(w, 5), cc: bits(w, 0, 5) as u8 }),
         _ => None,
     }
 }
@@ -336,8 +307,8 @@ static REG: [&str; 256] = [
 static PRED: [&str; 8] = ["P0", "P1", "P2", "P3", "P4", "P5", "P6", "PT"];
 static ROUND: [&str; 4] = ["", ".RM", ".RP", ".RZ"];
 static FMZ: [&str; 4] = ["", ".FTZ", ".FMZ", ".INVALIDFMZ3"];
-/// Scale 7 is undefined (the decoder rejects it).
-static SCALE: [&str; 7] = ["", ".D2", ".D4", ".D8", ".M8", ".M4", ".M2"];
+/// Scale 7 is reserved; nvdisasm 11.8 names it.
+static SCALE: [&str; 8] = ["", ".D2", ".D4", ".D8", ".M8", ".M4", ".M2", ".INVALIDSCALE37"];
 static BOP: [&str; 4] = [".AND", ".OR", ".XOR", ".INVALIDBOP3"];
 static FCMP: [&str; 16] = [
     ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU",
@@ -422,19 +393,20 @@ fn hex_signed(out: &mut String, v: i64) {
     }
 }
 
-/// An `f20` immediate as nvdisasm prints it: `+INF`, `+QNAN`, `%.20g` below 2^32 and `%.20e`
-/// above; `false` for a NaN with a payload (no text).
+/// An `f20` immediate as nvdisasm 11.8 prints it: infinities, NaNs (any payload) and the
+/// negative zero as words followed by a blank (`+INF , PT`), `%.20e` from 2^30 and `%.20g`
+/// below (integral values as integers). Always shown.
 fn fimm20(out: &mut String, raw: u32) -> bool {
     let exp = (raw >> 11) & 0xff;
     match raw {
-        0x7f800 => out.push_str("+INF"),
-        0xff800 => out.push_str("-INF"),
-        0x7fc00 => out.push_str("+QNAN"),
-        0xffc00 => out.push_str("-QNAN"),
-        _ if exp == 0xff => return false,
+        0x7f800 => out.push_str("+INF "),
+        0xff800 => out.push_str("-INF "),
+        0x80000 => out.push_str("-0.0 "),
+        _ if exp == 0xff && raw < 0x80000 => out.push_str("+QNAN "),
+        _ if exp == 0xff => out.push_str("-QNAN "),
         _ => {
             let v = f64::from(f32::from_bits(raw << 12));
-            if exp >= 159 {
+            if exp >= 157 {
                 c_e20(out, v);
             } else {
                 c_g20(out, v);
@@ -499,7 +471,7 @@ fn c_g20(out: &mut String, v: f64) {
 }
 
 /// B of FADD and FSETP (`neg`/`abs` prefix a register or constant buffer, and suffix an
-/// immediate as `.NEG`).
+/// immediate as `.NEG` and `.ABS`).
 fn float_b(out: &mut String, b: Src, neg: bool, abs: bool) -> bool {
     match b {
         Src::Reg(r) => src(out, r, neg, abs),
@@ -516,17 +488,14 @@ fn float_b(out: &mut String, b: Src, neg: bool, abs: bool) -> bool {
             }
         }
         Src::Imm(i) => {
-            if abs {
-                out.push('|');
-            }
             if !fimm20(out, i) {
                 return false;
             }
-            if abs {
-                out.push('|');
-            }
             if neg {
                 out.push_str(".NEG");
+            }
+            if abs {
+                out.push_str(".ABS");
             }
         }
     }

@@ -444,9 +444,10 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             pub const FIXED_BITS: #word_ty = #fixed;
 
             /// Decodes the fields of a word already known to match this encoding.
-            // Inlined into the decoder, the fields are written straight into the
-            // `Instruction`: out of line, they were stored byte by byte and copied again with
-            // wide loads that wait on those stores (most of the decoder's time on VC4).
+            // Inlined into the decoder's leaf (`decode_leaf`), the fields are written straight
+            // into the `Instruction`: out of line, they were stored byte by byte and copied
+            // again with wide loads that wait on those stores (most of the decoder's time on
+            // VC4, and on Maxwell, whose large decoder inlined none of them).
             #[inline]
             #[allow(unused_parens)]
             pub fn from_word(#word_param: #word_ty) -> Result<Self, isa_runtime::DecodeError> {

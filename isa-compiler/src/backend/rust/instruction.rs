@@ -291,6 +291,8 @@ pub fn generate(m: &Model) -> TokenStream {
     let cands = t.formats.iter().enumerate().map(|(i, f)| (i, constraints(f))).collect();
     let tree = build(cands);
     let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
+    // The encodings the tree reaches (a bundled target's slot formats are read per stream).
+    let reached = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let decode_tree = render(
         word_ty,
         &tree,
@@ -299,13 +301,15 @@ pub fn generate(m: &Model) -> TokenStream {
             // A reserved encoding's words are no instruction to the typed decoder; the
             // printers still find them through `match_format`.
             if t.formats[i].reserved.is_some() {
-                quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }))
-            } else if t.variable_length() {
+                return quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }));
+            }
+            reached.borrow_mut().insert(i);
+            if t.variable_length() {
                 // What follows a shorter instruction is the next one: it reads as zero.
                 let i = lit(i as u128);
-                quote!(#n::from_word(LENGTHS[#i].truncate(word as u128) as #word_ty).map(Instruction::#n))
+                quote!(#n::decode_leaf(LENGTHS[#i].truncate(word as u128) as #word_ty))
             } else {
-                quote!(#n::from_word(word).map(Instruction::#n))
+                quote!(#n::decode_leaf(word))
             }
         },
         &{
@@ -359,6 +363,24 @@ pub fn generate(m: &Model) -> TokenStream {
     } else {
         quote!()
     };
+    // The decoder's leaves: each encoding's fields written straight into the `Instruction`
+    // the decoder returns. A large decoder does not inline `from_word`; called from it, the
+    // struct was stored byte by byte into a temporary and copied into the `Instruction` with
+    // wide loads that wait on those stores (Maxwell's decoder spent most of its time there).
+    // Here `from_word` is inlined into a small function whose result is the decoder's own, so
+    // where the decoder does not inline the leaf it jumps to it.
+    let leaves = reached.into_inner().into_iter().map(|i| {
+        let n = &names[i];
+        quote! {
+            impl #n {
+                /// The instruction of a word the decoder's tree gave to this encoding.
+                #[inline]
+                fn decode_leaf(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                    Self::from_word(word).map(Instruction::#n)
+                }
+            }
+        }
+    });
     let index_arms = names.iter().enumerate().map(|(i, n)| {
         let i = lit(i as u128);
         quote!(Instruction::#n(_) => #i)
@@ -371,6 +393,8 @@ pub fn generate(m: &Model) -> TokenStream {
         pub enum Instruction {
             #(#variants,)*
         }
+
+        #(#leaves)*
 
         #[allow(unused_parens)]
         impl Instruction {
