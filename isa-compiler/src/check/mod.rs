@@ -26,6 +26,8 @@ mod types;
 use crate::ast::{self, Span};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir;
+/// How the checker maps a spec's operators to the IR's (the one place it does).
+pub use cond::{bin_op, un_op};
 pub(crate) use names::Names;
 use std::collections::HashSet;
 
