@@ -1025,7 +1025,9 @@ fn assemble_lines<T: Isa, X>(
     let read_expression = |text: &str| expr::evaluate(text, 0, &names);
     let expression = (!d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     let mut reading = Reading::indexed(&index);
-    let mut out = Vec::new();
+    // A word per instruction (and the few of data): room for them at once, not by doubling.
+    let mut out =
+        Vec::with_capacity(program.lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count());
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
     let mut index = 0usize;
