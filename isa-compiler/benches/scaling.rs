@@ -1,6 +1,7 @@
 //! Checking and generating Rust for synthetic specs of 100, 1,000 and 10,000 encodings
 //! (`tests/compiler/synthetic.rs`): the goal is 10,000 in under 1 s. Run with
-//! `cargo bench -p isa-compiler --bench scaling`.
+//! `cargo bench -p isa-compiler --bench scaling`. Beside them, checking each shipped spec (what
+//! the spec fuzzer pays for every mutation of one).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
@@ -24,5 +25,18 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scaling);
+fn shipped(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shipped");
+    group.sample_size(10);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs");
+    for name in ["maxwell", "agx", "vc4", "tegra_vs", "sph"] {
+        let Ok(source) = std::fs::read_to_string(format!("{dir}/{name}.isa")) else { continue };
+        group.bench_with_input(BenchmarkId::new("check", name), &source, |b, s| {
+            b.iter(|| isa_compiler::check_source(black_box(s)).map(|t| t.formats.len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scaling, shipped);
 criterion_main!(benches);

@@ -11,6 +11,7 @@
 //! once and replayed, and nesting is bounded, so no source makes it recurse without end.
 
 use crate::expr::{self, Names, Term, Value};
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::rc::Rc;
@@ -260,8 +261,9 @@ pub struct Expanded {
     frame: Option<u32>,
     /// Byte offset in the source line of the text below.
     offset: usize,
-    /// Its symbols replaced by their values.
-    splices: Vec<Splice>,
+    /// Its symbols replaced by their values (a boxed slice: one record per expanded line is
+    /// kept until the program is assembled, so each is kept small).
+    splices: Box<[Splice]>,
     /// What the line is.
     pub kind: Kind,
 }
@@ -279,9 +281,9 @@ pub enum Kind {
         /// IEEE floats of the width rather than integers.
         float: bool,
         /// The expressions with their offsets in the text.
-        values: Vec<(usize, usize)>,
+        values: Box<[(usize, usize)]>,
         /// The line's text after the directive, symbols replaced.
-        text: String,
+        text: Box<str>,
     },
     /// Zero bytes.
     Zeros(u64),
@@ -301,9 +303,9 @@ pub enum Kind {
         /// Bytes these values add.
         bytes: u64,
         /// The expressions with their offsets in the text.
-        values: Vec<(usize, usize)>,
+        values: Box<[(usize, usize)]>,
         /// The line's text after the directive, symbols replaced.
-        text: String,
+        text: Box<str>,
     },
 }
 
@@ -611,6 +613,9 @@ pub fn expand(
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
+    // At most a line (and its padding) per source line without macros or repetitions: room
+    // for them at once rather than by doubling (the records are most of `asm`'s memory).
+    x.out.lines.reserve(lines.len());
     for (prelude, text) in x.includer.preludes() {
         let prelude_lines = x.add_file(prelude, Rc::from(text));
         x.block(&prelude_lines, None);
@@ -1610,7 +1615,7 @@ impl Expander<'_> {
                         self.bytes += values.len() as u64 * u64::from(width);
                         self.bit_offset = 0;
                         let float = matches!(d, Directive::Half | Directive::Float | Directive::Double);
-                        Kind::Data { width, float, values, text: replaced }
+                        Kind::Data { width, float, values: values.into(), text: replaced.into() }
                     }
                     None => {
                         // The bits go on in the last byte a `.bit` line left open.
@@ -1619,10 +1624,10 @@ impl Expander<'_> {
                         let bytes = end.div_ceil(8) - u64::from(first > 0);
                         self.bytes += bytes;
                         self.bit_offset = (end % 8) as u8;
-                        Kind::Bits { first, bytes, values, text: replaced }
+                        Kind::Bits { first, bytes, values: values.into(), text: replaced.into() }
                     }
                 };
-                self.out.lines.push(Expanded { line, frame, offset: at, splices, kind });
+                self.out.lines.push(Expanded { line, frame, offset: at, splices: splices.into(), kind });
             }
         }
     }
@@ -1633,7 +1638,7 @@ impl Expander<'_> {
         self.bytes += n;
         self.bit_offset = 0;
         let kind = Kind::Pad { bytes: n, align };
-        self.out.lines.push(Expanded { line, frame, offset: 0, splices: Vec::new(), kind });
+        self.out.lines.push(Expanded { line, frame, offset: 0, splices: Box::default(), kind });
     }
 
     /// `.foreach NAME, expr, ...` with its body.
@@ -1785,7 +1790,7 @@ impl Expander<'_> {
                 line,
                 frame,
                 offset: at + ls,
-                splices: Vec::new(),
+                splices: Box::default(),
                 kind: Kind::Code(String::new()),
             });
         }
@@ -1950,7 +1955,13 @@ impl Expander<'_> {
         self.bytes += self.layout.word_bytes;
         self.instructions += 1;
         self.bit_offset = 0;
-        self.out.lines.push(Expanded { line, frame, offset: rest_at, splices, kind: Kind::Code(replaced) });
+        self.out.lines.push(Expanded {
+            line,
+            frame,
+            offset: rest_at,
+            splices: splices.into(),
+            kind: Kind::Code(replaced),
+        });
     }
 
     /// The address of what comes next.

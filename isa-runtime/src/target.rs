@@ -1079,7 +1079,8 @@ fn assemble_lines<T: Isa, X>(
     let lookup = |name: &str| labels_at.get(name).copied();
     label_expressions!(labels_at, d, names, expression);
     let mut reading = Reading::indexed(index.as_ref());
-    let mut out = Vec::new();
+    // A word per instruction (and the few of data): room for them at once, not by doubling.
+    let mut out = Vec::with_capacity(statements);
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
     let mut index = 0usize;

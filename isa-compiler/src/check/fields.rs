@@ -724,21 +724,3 @@ fn range_cubes(lo: u64, hi: u64, w: u32) -> Vec<(u64, u64)> {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    /// A format's width is in the IR: the declared one, else the target's word.
-    #[test]
-    fn format_widths_are_in_the_ir() {
-        let src = "target t {\n    word 64\n    dialect asm { comment \"#\" }\n    stream control { every 3; slot slot; pad 0x5000000000000000 }\n}\n\
-            format slot : 21 {\n    stall: u4 @ 3:0\n    syntax asm { {stall} }\n}\n\
-            format nop {\n    op: u8 @ 63:56 is 0x50\n    syntax asm { \"nop\" }\n}\n\
-            format wide : 96 {\n    op: u8 @ 63:56 is 0x51\n    x: u8 @ 95:88\n    syntax asm { \"wide \" {x} }\n}\n";
-        let t =
-            crate::check_source(src).unwrap_or_else(|d| panic!("{}", crate::diag::render("t.isa", src, &d)));
-        let widths: Vec<(&str, u32)> = t.formats.iter().map(|f| (f.name.as_str(), f.width)).collect();
-        assert_eq!(widths, [("nop", 64), ("wide", 96)]);
-        let slot = t.interleaved().map(|s| (s.slot.name.as_str(), s.slot.width, s.every));
-        assert_eq!(slot, Some(("slot", 21, 3)));
-    }
-}

@@ -26,6 +26,8 @@ mod types;
 use crate::ast::{self, Span};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir;
+/// How the checker maps a spec's operators to the IR's (the one place it does).
+pub use cond::{bin_op, un_op};
 pub(crate) use names::Names;
 use std::collections::HashSet;
 
@@ -141,6 +143,29 @@ impl Checker {
                     )
                     .note(format!("the generated module defines {}; rename the target", GENERATED_TYPES.join(", ")));
                 }
+            }
+        }
+        // The same for the types of enums, number formats and formats (the spec fuzzer: a format
+        // `dialect` became a second `Dialect`, E0428).
+        for item in &file.items {
+            let (what, name) = match item {
+                ast::Item::Enum(e) => ("enum", &e.name),
+                ast::Item::Number(n) => ("number format", &n.name),
+                ast::Item::Layout(l) if l.kind == ast::LayoutKind::Format => ("format", &l.name),
+                _ => continue,
+            };
+            let camel = crate::backend::rust::names::camel(&name.name);
+            if GENERATED_TYPES.contains(&camel.as_str()) {
+                self.error(
+                    name.span,
+                    format!(
+                        "the {what}'s Rust type `{camel}` has the name of a type every generated target has"
+                    ),
+                )
+                .note(format!(
+                    "the generated module defines {}; rename the {what}",
+                    GENERATED_TYPES.join(", ")
+                ));
             }
         }
         types::declare(self, file, &mut t);

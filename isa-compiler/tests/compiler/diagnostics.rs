@@ -523,3 +523,25 @@ fn target_named_like_a_generated_type() {
     );
     assert!(text.ends_with("found 1 error\n"), "{text}");
 }
+
+/// Found by the spec fuzzer (a generated spec mutated): a format named `dialect` generated a
+/// second type `Dialect` beside the target's dialect enum (rustc E0428); enums alike.
+#[test]
+fn format_or_enum_named_like_a_generated_type() {
+    let text = diagnose(&spec(
+        "format dialect {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\nenum instruction : u1 {\n    a = 0\n    b = 1\n}\n",
+    ));
+    assert!(
+        text.contains(
+            "error: the format's Rust type `Dialect` has the name of a type every generated target has\n  --> bad.isa:5:8\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "error: the enum's Rust type `Instruction` has the name of a type every generated target has\n  --> bad.isa:9:6\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("found 2 errors\n"), "{text}");
+}

@@ -16,8 +16,6 @@ mod html;
 mod markdown;
 mod model;
 mod render;
-#[cfg(test)]
-mod tests;
 
 use crate::ir;
 

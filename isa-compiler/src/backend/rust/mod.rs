@@ -20,7 +20,7 @@ mod instruction;
 mod interp;
 pub mod layouts;
 mod model;
-pub(crate) mod names;
+pub mod names;
 mod printer;
 mod streams;
 mod tables;

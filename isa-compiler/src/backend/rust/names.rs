@@ -57,18 +57,3 @@ pub fn ident(name: &str) -> Ident {
         Ident::new(name, Span::call_site())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names() {
-        assert_eq!(camel("alu_small_imm"), "AluSmallImm");
-        assert_eq!(camel("f1_256"), "F1_256");
-        assert_eq!(camel("p8888"), "P8888");
-        assert_eq!(snake("AddOp"), "add_op");
-        assert_eq!(upper("alu"), "ALU");
-        assert_eq!(ident("type").to_string(), "r#type");
-    }
-}

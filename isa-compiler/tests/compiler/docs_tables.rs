@@ -1,13 +1,13 @@
 //! The tables of the shipped VC4 spec and of small specs, cell by cell.
 
-use super::{html, markdown};
-use crate::ir::{self, Field, Piece, Type};
+use isa_compiler::backend::docs::{html, markdown};
+use isa_compiler::ir::{self, Field, Piece, Type};
 
 fn vc4() -> ir::Target {
     let src = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs/vc4.isa"));
-    match crate::check_source(src) {
+    match isa_compiler::check_source(src) {
         Ok(t) => t,
-        Err(d) => panic!("vc4.isa: {}", crate::diag::render("vc4.isa", src, &d)),
+        Err(d) => panic!("vc4.isa: {}", isa_compiler::diag::render("vc4.isa", src, &d)),
     }
 }
 
@@ -228,9 +228,9 @@ fn docs_place_split_nested_layouts_and_descending_arrays() {
     let source = "target t {\n    word 32\n}\n\
         layout Pair : 16 {\n    lo: u8 @ 7:0\n    hi: u8 @ 15:8\n}\n\
         layout Split : 64 {\n    split: Pair @ [63:56, 7:0]\n    back[2]: Pair @ 40 - 16 * i +: 16\n}\n";
-    let t = match crate::check_source(source) {
+    let t = match isa_compiler::check_source(source) {
         Ok(t) => t,
-        Err(d) => panic!("{}", crate::diag::render("split.isa", source, &d)),
+        Err(d) => panic!("{}", isa_compiler::diag::render("split.isa", source, &d)),
     };
     let md = markdown(&t);
     let split = section(&md, "### Layout `Split`");
@@ -249,9 +249,9 @@ fn docs_place_split_nested_layouts_and_descending_arrays() {
 
 #[test]
 fn docs_nested_layout_offsets() {
-    let t = match crate::check_source(NESTED) {
+    let t = match isa_compiler::check_source(NESTED) {
         Ok(t) => t,
-        Err(d) => panic!("{}", crate::diag::render("nested.isa", NESTED, &d)),
+        Err(d) => panic!("{}", isa_compiler::diag::render("nested.isa", NESTED, &d)),
     };
     let md = markdown(&t);
     let header = section(&md, "### Layout `Header`");
@@ -363,9 +363,9 @@ fn row_names(lines: &[&str]) -> Vec<String> {
 /// value that hold them, so a reader sees every bit.
 #[test]
 fn docs_list_undeclared_bits_of_layouts() {
-    let t = match crate::check_source(FAMILY) {
+    let t = match isa_compiler::check_source(FAMILY) {
         Ok(t) => t,
-        Err(d) => panic!("{}", crate::diag::render("family.isa", FAMILY, &d)),
+        Err(d) => panic!("{}", isa_compiler::diag::render("family.isa", FAMILY, &d)),
     };
     let md = markdown(&t);
     let header = section(&md, "### Layout `Header`");
@@ -376,9 +376,9 @@ fn docs_list_undeclared_bits_of_layouts() {
     let page = html(&t);
     assert!(page.contains("<td><code>reserved_23_8</code></td><td>16</td><td>23:8</td><td>0</td>"), "{page}");
     // Bits an `unused` declares are rows of the field table, not undeclared.
-    let t = match crate::check_source(NESTED) {
+    let t = match isa_compiler::check_source(NESTED) {
         Ok(t) => t,
-        Err(d) => panic!("{}", crate::diag::render("nested.isa", NESTED, &d)),
+        Err(d) => panic!("{}", isa_compiler::diag::render("nested.isa", NESTED, &d)),
     };
     let md = markdown(&t);
     assert!(!md.contains("Reserved member"), "{md}");
@@ -429,9 +429,9 @@ layout Header : 32 {
 
 #[test]
 fn docs_format_rows_in_hardware_order() {
-    let t = match crate::check_source(FAMILY) {
+    let t = match isa_compiler::check_source(FAMILY) {
         Ok(t) => t,
-        Err(d) => panic!("{}", crate::diag::render("family.isa", FAMILY, &d)),
+        Err(d) => panic!("{}", isa_compiler::diag::render("family.isa", FAMILY, &d)),
     };
     // Spec order first, to show the test has something to reorder.
     let spec: Vec<&str> = t.formats[0].fields.iter().map(|f| f.name.as_str()).collect();
