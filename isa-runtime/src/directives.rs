@@ -294,6 +294,8 @@ pub enum Kind {
         bytes: u64,
         /// The multiple it pads to.
         align: u64,
+        /// Whether it is the padding before an instruction after data (not `.align`).
+        before_code: bool,
     },
     /// Single bits (`.bit`), each an expression as in [`Kind::Data`], from bit `first` of the
     /// last byte laid out (0: of a new byte); `bytes` new bytes are laid out for them.
@@ -489,6 +491,9 @@ impl<'a> Spelling<'a> {
 pub struct Layout<'a> {
     /// Bytes per instruction word.
     pub word_bytes: u64,
+    /// An instruction after data starts at a multiple of this many bytes (zeros pad up to
+    /// it): the word, or where instructions differ in length, the shortest instruction.
+    pub code_align: u64,
     /// Byte address of instruction `k` when the target interleaves control words (data is
     /// then not allowed); `None` for a plain stream of words and data.
     pub scheduled: Option<&'a dyn Fn(usize) -> u64>,
@@ -1565,7 +1570,7 @@ impl Expander<'_> {
                         // A byte `.bit` values left open is complete.
                         self.bit_offset = 0;
                         let pad = (n as u64 - self.bytes % n as u64) % n as u64;
-                        self.pad(pad, n as u64, line, frame);
+                        self.pad(pad, n as u64, false, line, frame);
                     }
                     Ok(_) => {
                         self.error(line, frame, n_at, n.len(), "the alignment must be a power of two".into())
@@ -1634,10 +1639,10 @@ impl Expander<'_> {
 
     /// `n` zero bytes up to a multiple of `align`; kept when none are needed, since a layout
     /// with other lengths may need some.
-    fn pad(&mut self, n: u64, align: u64, line: SourceLine, frame: Option<u32>) {
+    fn pad(&mut self, n: u64, align: u64, before_code: bool, line: SourceLine, frame: Option<u32>) {
         self.bytes += n;
         self.bit_offset = 0;
-        let kind = Kind::Pad { bytes: n, align };
+        let kind = Kind::Pad { bytes: n, align, before_code };
         self.out.lines.push(Expanded { line, frame, offset: 0, splices: Box::default(), kind });
     }
 
@@ -1944,10 +1949,11 @@ impl Expander<'_> {
         }
         // An instruction: on a word boundary after data.
         if self.layout.scheduled.is_none() {
-            let pad = (self.layout.word_bytes - self.bytes % self.layout.word_bytes) % self.layout.word_bytes;
+            let align = self.layout.code_align.max(1);
+            let pad = (align - self.bytes % align) % align;
             let after_data = self.out.lines.last().is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
             if after_data {
-                self.pad(pad, self.layout.word_bytes, line, frame);
+                self.pad(pad, align, true, line, frame);
             }
         }
         let fixed = self.operand_values(text, rest_at, line, frame);
@@ -2060,7 +2066,7 @@ mod tests {
             raw: None,
             statements: None,
         };
-        let layout = Layout { word_bytes: 8, scheduled: None };
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
         let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);
         let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
         assert!(messages.is_empty(), "{messages:?}");

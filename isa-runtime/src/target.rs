@@ -1041,9 +1041,14 @@ fn assemble_lines<T: Isa, X>(
         statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
     };
     let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    // Instructions that differ in length: labels at the instructions' real byte offsets, data
+    // padded only to the shortest instruction.
+    let variable = !T::lengths().is_empty() && T::schedule().is_none();
+    let code_align = if variable { u64::from(shortest_length::<T>().div_ceil(8)) } else { word_bytes };
     let scheduled = |k: usize| bundle::address::<T>(k);
     let layout = directives::Layout {
         word_bytes,
+        code_align,
         scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
     };
     // Pass 1: expansion and label addresses.
@@ -1057,8 +1062,6 @@ fn assemble_lines<T: Isa, X>(
     for e in &errors {
         fail(program.located(e), program.text(&e.line));
     }
-    // Instructions that differ in length: labels at the instructions' real byte offsets.
-    let variable = !T::lengths().is_empty() && T::schedule().is_none();
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
     let statements = program.lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
@@ -1086,19 +1089,49 @@ fn assemble_lines<T: Isa, X>(
     let mut index = 0usize;
     let mut bytes = 0u64;
     let mut data: Vec<u8> = Vec::new();
-    let words_of =
-        |data: &mut Vec<u8>, out: &mut Vec<(u64, X)>, at: &directives::Expanded| -> Option<AsmError> {
-            let mut error = None;
-            for chunk in data.chunks(word_bytes as usize) {
-                let word = word_from_bytes(chunk, T::LITTLE_ENDIAN);
-                match convert(Statement::Raw(word)) {
-                    Ok(x) => out.push((0, x)),
-                    Err(message) => error = Some(program.locate(at, 0, 0, message)),
+    // Where each data line's bytes start in `data`, to locate an error in them.
+    let mut data_lines: Vec<(usize, &directives::Expanded)> = Vec::new();
+    // Data as words: whole words, or where instructions differ in length, pieces as long as
+    // the instruction each piece's bytes begin, so that every byte is written as it is.
+    let words_of = |data: &mut Vec<u8>,
+                    lines: &mut Vec<(usize, &directives::Expanded)>,
+                    out: &mut Vec<(u64, X)>|
+     -> Option<(AsmError, directives::SourceLine)> {
+        let line_at = |offset: usize| lines.iter().rev().find(|(s, _)| *s <= offset).or(lines.first());
+        let mut error = None;
+        let mut at = 0;
+        while at < data.len() {
+            let start = at;
+            let length = if variable {
+                data_piece::<T>(&data[at..])
+            } else {
+                Ok(data.len().min(at + word_bytes as usize) - at)
+            };
+            let message = match length {
+                Ok(length) => {
+                    let word = word_from_bytes(&data[at..at + length], T::LITTLE_ENDIAN);
+                    at += length;
+                    match convert(Statement::Raw(word)) {
+                        Ok(x) => {
+                            out.push((0, x));
+                            continue;
+                        }
+                        Err(message) => message,
+                    }
                 }
+                Err(message) => {
+                    at = data.len();
+                    message
+                }
+            };
+            if let Some((_, e)) = line_at(start) {
+                error = Some((program.locate(e, 0, 0, message), e.line));
             }
-            data.clear();
-            error
-        };
+        }
+        data.clear();
+        lines.clear();
+        error
+    };
     let mut last_data: Option<&directives::Expanded> = None;
     for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
@@ -1110,11 +1143,13 @@ fn assemble_lines<T: Isa, X>(
                     (Kind::Zeros(n) | Kind::Pad { bytes: n, .. }, _) => *n,
                     _ => 0,
                 };
+                data_lines.push((data.len(), e));
                 data.extend(core::iter::repeat_n(0, n as usize));
                 bytes += n;
                 last_data = Some(e);
             }
             Kind::Data { width, float, values, text } => {
+                data_lines.push((data.len(), e));
                 for &(s, end) in values {
                     let value = &text[s..end];
                     let bad = |message: String| program.locate(e, s, end - s, message);
@@ -1167,6 +1202,7 @@ fn assemble_lines<T: Isa, X>(
                 last_data = Some(e);
             }
             Kind::Bits { first, bytes: added, values, text } => {
+                data_lines.push((data.len(), e));
                 let mut bit = *first;
                 for &(s, end) in values {
                     let value = &text[s..end];
@@ -1202,9 +1238,9 @@ fn assemble_lines<T: Isa, X>(
                 last_data = Some(e);
             }
             Kind::Code(text) => {
-                if let Some(at) = last_data.take() {
-                    if let Some(err) = words_of(&mut data, &mut out, at) {
-                        fail(err, program.text(&at.line));
+                if last_data.take().is_some() {
+                    if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out) {
+                        fail(err, program.text(&at));
                     }
                 }
                 let pc = match &relaxed {
@@ -1244,14 +1280,49 @@ fn assemble_lines<T: Isa, X>(
             }
         }
     }
-    if let Some(at) = last_data {
-        let pad = (word_bytes - data.len() as u64 % word_bytes) % word_bytes;
+    if last_data.is_some() {
+        let pad = (code_align - data.len() as u64 % code_align) % code_align;
         data.extend(core::iter::repeat_n(0, pad as usize));
-        if let Some(err) = words_of(&mut data, &mut out, at) {
-            fail(err, program.text(&at.line));
+        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out) {
+            fail(err, program.text(&at));
         }
     }
     (!failed).then_some(out)
+}
+
+/// The length of the piece of data that `bytes` start with, where instructions differ in
+/// length: as many bytes as the instruction they begin (by the target's `length` rule), so that
+/// the piece's word, written at its instruction's length, is these bytes and no others, and
+/// the bytes split into the same words again ([`split_stream`], as `disasm` reads them). Fewer
+/// bytes left than that, or bytes that read as another length once cut there, cannot be
+/// written as they are: an error saying so.
+fn data_piece<T: Isa>(bytes: &[u8]) -> Result<usize, String> {
+    let max = T::WORD_BITS.div_ceil(8) as usize;
+    let head = &bytes[..bytes.len().min(max)];
+    // As [`split_stream`] reads the bytes back: bytes that begin no instruction are a piece
+    // of the shortest length.
+    let word = word_from_bytes(head, T::LITTLE_ENDIAN);
+    let length = match T::match_format(word) {
+        Some(_) => instruction_bytes::<T>(word),
+        None => shortest_length::<T>().div_ceil(8) as usize,
+    };
+    let cut = &bytes[..bytes.len().min(length)];
+    let read = instruction_bytes::<T>(word_from_bytes(cut, T::LITTLE_ENDIAN));
+    if cut.len() == length && read == length {
+        return Ok(length);
+    }
+    let shown: Vec<String> = cut.iter().map(|b| alloc::format!("{b:02x}")).collect();
+    let why = if cut.len() < length {
+        alloc::format!("only {} are left before the next instruction or the end", cut.len())
+    } else {
+        alloc::format!("these {length} alone begin one of {read}")
+    };
+    Err(alloc::format!(
+        "the data bytes {} begin an instruction of {length} bytes (the target's length rule), and \
+         {why}: where instructions differ in length, data is written in pieces of the lengths its \
+         bytes begin, so these bytes cannot be written as they are",
+        shown.join(" ")
+    ))
 }
 
 /// How many times [`relax`] lays a program out before giving up.
@@ -1311,6 +1382,13 @@ fn relax<T: Isa>(
             let mut k = addresses.partition_point(|x| *x < a).min(last);
             if addresses[k] > a && k > 0 {
                 k -= 1;
+            }
+            // A label where data ends and an instruction's padding starts labels the
+            // instruction, as GNU as pulls a label to the code it aligns (tc-mips.c,
+            // `mips_align`): a branch to it lands on the instruction, not on the zeros.
+            let padding = matches!(program.lines.get(k), Some(l) if matches!(l.kind, Kind::Pad { before_code: true, .. }));
+            if padding && a == addresses[k] {
+                k += 1;
             }
             (name, k, a.saturating_sub(addresses[k]))
         })

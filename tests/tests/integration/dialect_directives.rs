@@ -23,8 +23,10 @@ fn assemble(t: &str, source: &str, files: &'static [(&'static str, &'static str)
 fn agx_in_gnu_as_spelling() {
     // applegpu: `wait 1` is the bytes 38 01, `mov_imm r0l, 5` 62 00 05 00, `stop` 88 00 (each
     // word below is one instruction's bytes read little-endian); then `.hword 0x1234` and a
-    // `.byte` of a label difference (2). (Labels after instructions of different lengths are
-    // laid out at the widest length for now; the difference here spans data only.)
+    // `.byte 0x34` and a label difference (2): the data's bytes 34 12 34 02 are two 2-byte
+    // words, since 34 begins no instruction of applegpu's (a piece of the shortest length, as
+    // `disasm` steps over it). (The difference first would begin an 8-byte instruction with
+    // 2 bytes left: an error, `agx_data_that_cannot_be_written_as_it_is_is_an_error_at_its_line`.)
     let source = "\
 .include \"consts.s\"
 .equ TWO, 2
@@ -37,14 +39,92 @@ mov_imm r0l, FIVE
 first:
 .hword 0x1234
 second:
-.byte second - first
+.byte 0x34, second - first
 stop
 ";
     let files: &[(&str, &str)] = &[("consts.s", ".set FIVE, 5\n.set WAIT, 1\n")];
-    let plain = assemble("agx", "wait 1\nwait 1\nmov_imm r0l, 5\n.short 0x1234\n.byte 2\nstop\n", &[]);
+    let plain = assemble("agx", "wait 1\nwait 1\nmov_imm r0l, 5\n.short 0x1234\n.byte 0x34, 2\nstop\n", &[]);
     let got = assemble("agx", source, files);
     assert_eq!(got, plain);
-    assert_eq!(got, [0x0138, 0x0138, 0x0005_0062, 0x02_1234, 0x0088]);
+    assert_eq!(got, [0x0138, 0x0138, 0x0005_0062, 0x1234, 0x0234, 0x0088]);
+    assert_eq!(target("agx").join_stream(&got), bytes("3801380162000500341234028800"));
+}
+
+fn bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect()
+}
+
+/// The bytes of `source` assembled for `t`, checked to come back from the listing of them.
+fn program_bytes(t: &str, source: &str) -> Vec<u8> {
+    let t = target(t);
+    let words = assemble(t.name(), source, &[]);
+    let out = t.join_stream(&words);
+    let listing: String =
+        t.disassemble_program(&t.split_stream(&out), 0).iter().map(|l| l.text.clone() + "\n").collect();
+    let back = t.assemble(&listing, 0).unwrap_or_else(|e| panic!("{listing}: {e:?}"));
+    assert_eq!(t.join_stream(&back), out, "{listing}");
+    out
+}
+
+#[test]
+fn agx_data_between_instructions_is_written_byte_for_byte() {
+    // Issues 12/14: data in a program of instructions of 2 to 12 bytes was cut to the length
+    // of the instruction its first byte begins: `.byte 1, 0, 0, 0, 0` came out as 01 00. Every
+    // byte is written, padded with zeros to the 2 bytes of the shortest instruction; applegpu's
+    // `stop` is 88 00.
+    assert_eq!(
+        program_bytes("agx", "stop\n.byte 1, 0, 0, 0, 0\nstop\n"),
+        bytes("8800010000000000_8800".replace('_', "").as_str())
+    );
+    assert_eq!(program_bytes("agx", "stop\n.byte 1\nstop\n"), bytes("880001008800"));
+    // Fourteen bytes, more than the 12-byte word: seven pieces 34 12.
+    let source = "stop\n.hword 0x1234, 0x1234, 0x1234, 0x1234, 0x1234, 0x1234, 0x1234\nstop\n";
+    assert_eq!(program_bytes("agx", source), bytes("880034123412341234123412341234128800"));
+    // Data at the end: padded to 2 bytes, as before an instruction.
+    assert_eq!(
+        program_bytes("agx", "stop\n.int 0x12341234\n.byte 0x34\n"),
+        bytes("88003412341234 00".replace(' ', "").as_str())
+    );
+}
+
+#[test]
+fn agx_label_after_data_is_the_instruction() {
+    // `jmp_exec_none` is 20 c0 and the 32-bit offset from its own address (applegpu; the
+    // branch test in agx_instructions). The data's 3 bytes end at 9, one zero pads to 10, and
+    // `fwd` is the `stop` at 10, not the zero at 9 (as GNU as pulls a label to aligned code),
+    // on the instruction's line or on a line of its own.
+    let expected = bytes("20c00a000000010203008800");
+    assert_eq!(program_bytes("agx", "jmp_exec_none fwd\n.byte 1, 2, 3\nfwd: stop\n"), expected);
+    assert_eq!(program_bytes("agx", "jmp_exec_none fwd\n.byte 1, 2, 3\nfwd:\nstop\n"), expected);
+}
+
+#[test]
+fn agx_data_that_cannot_be_written_as_it_is_is_an_error_at_its_line() {
+    // 62 00 begins applegpu's 4-byte `mov_imm`: two bytes of it before `stop` cannot be a
+    // word of the program as they are (it would be written as 4 bytes).
+    let mut errors = Vec::new();
+    let words = target("agx").assemble_files(
+        "main.s",
+        "stop\n.byte 0x62, 0\nstop\n",
+        0,
+        &mut Files(&[]),
+        &mut |e, _| errors.push((e.line, e.message.clone())),
+    );
+    assert!(words.is_none());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, 2);
+    assert!(errors[0].1.contains("62 00 begin an instruction of 4 bytes"), "{}", errors[0].1);
+}
+
+#[test]
+fn vc4_label_after_data_keeps_vc4asm_address() {
+    // vc4asm (run locally, docs/research/vc4asm-label-after-data.md): `.int 1`, then `:l nop`
+    // and `bra -, :l`: the data fills the first 8-byte word, `l` is 4 (vc4asm warns P240 that
+    // padding aligned the instruction) and the branch's immediate is 4. Words: the nop
+    // 0x100009e7_009e7000 (facts A.1, Mesa's qpu_NOP), the branch 0xf0f009e7_00000004.
+    let source = ".int 1\n:l nop\nbra -, :l\nnop\nnop\nnop\n";
+    let nop = 0x1000_09e7_009e_7000;
+    assert_eq!(assemble("vc4", source, &[]), [1, nop, 0xf0f0_09e7_0000_0004, nop, nop, nop]);
 }
 
 #[test]
