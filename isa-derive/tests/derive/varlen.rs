@@ -152,16 +152,22 @@ mod relaxation {
     }
 
     /// Padding follows the real layout: an instruction after data starts at the next multiple
-    /// of the word's 6 bytes, and `.align` pads from the real address. Worked by hand: halt at
-    /// 0, the byte at 2 and three zeros, halt at 6, so `end` is 8; with `.align 8` six zeros
-    /// after the first halt, the byte at 8 and three zeros, halt at 12, `end` 14.
+    /// of the shortest instruction's 2 bytes, and `.align` pads from the real address. Worked
+    /// by hand: halt at 0, the byte at 2 and one zero, halt at 4, so `end` is 6; with
+    /// `.align 8` six zeros after the first halt, the byte at 8 and one zero, halt at 10, `end`
+    /// 12. (The data once went to the word's 6 bytes, then was cut to 2 when written: `end`
+    /// was 8 while the bytes put it at 6.) Every byte is written, and the bytes list back.
     #[test]
     fn padding_is_laid_out_from_the_real_addresses() {
         let words =
             target::assemble_program::<Varlen>("halt\n.byte 1\nhalt\nend:\nmovi r1, end\n", 0).unwrap();
-        assert_eq!(words.last(), Some(&0x0008_0162));
+        assert_eq!(words.last(), Some(&0x0006_0162));
+        assert_eq!(target::join_stream::<Varlen>(&words), [0x88, 0, 1, 0, 0x88, 0, 0x62, 1, 6, 0]);
         let source = "halt\n.align 8\n.byte 1\nhalt\nend:\nmovi r1, end\n";
         let words = target::assemble_program::<Varlen>(source, 0).unwrap();
-        assert_eq!(words.last(), Some(&0x000e_0162));
+        assert_eq!(words.last(), Some(&0x000c_0162));
+        let bytes = target::join_stream::<Varlen>(&words);
+        assert_eq!(bytes, [0x88, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0x88, 0, 0x62, 1, 12, 0]);
+        assert_eq!(target::split_stream::<Varlen>(&bytes), words);
     }
 }
