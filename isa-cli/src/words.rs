@@ -307,10 +307,24 @@ pub fn bytes_from_hex(text: &str) -> Result<Vec<u8>, String> {
 }
 
 /// Splits `bytes` into the target's words; a trailing partial word is an error. Instructions
-/// of different lengths are read one after another, each as long as its first bytes say.
+/// of different lengths are read one after another, each as long as its first bytes say; bytes
+/// that end inside the last one are the same error (listed in full, it would assemble longer).
 pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, String> {
     if target.variable_length() {
-        return Ok(target.split_stream(bytes));
+        let words = target.split_stream(bytes);
+        // Only the last piece can be shorter than its instruction (`split_stream` cuts it).
+        let whole = target.join_stream(&words).len();
+        if whole > bytes.len() {
+            let needed = words.last().map_or(0, |w| target.instruction_bytes(*w));
+            let at = whole - needed;
+            return Err(format!(
+                "{} bytes end inside an instruction: the {} instruction at byte {at} needs {needed} bytes, {} are left",
+                bytes.len(),
+                target.name(),
+                bytes.len() - at
+            ));
+        }
+        return Ok(words);
     }
     let size = word_bytes(target.word_bits());
     if size == 0 || size > 16 {

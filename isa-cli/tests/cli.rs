@@ -1539,3 +1539,40 @@ fn unknown_dialect_message_names_every_dialect() {
         stderr(&o)
     );
 }
+
+/// Issue 12: bytes that end inside an AGX instruction are refused, as a file of part of a
+/// fixed-length word is (listed in full, the last instruction would assemble longer). applegpu's
+/// encodings: `stop` is 88 00; 62 begins `mov_imm`, 4 bytes with a 16-bit immediate
+/// (`mov_imm r0l, 5` = 62 00 05 00).
+#[test]
+fn disasm_refuses_bytes_that_end_inside_an_instruction() {
+    let dir = scratch("disasm_cut_short");
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, [0x88, 0x00, 0x62, 0x00]).expect("write binary");
+    let o = isa(&["disasm", "--target", "agx", path_str(&cut)]);
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains(
+            "4 bytes end inside an instruction: the agx instruction at byte 2 needs 4 bytes, 2 are left"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = isa(&["decode", "--target", "agx", "88006200"]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).contains("needs 4 bytes, 2 are left"), "{}", stdout(&o));
+
+    // The whole instruction lists and assembles back to the same six bytes.
+    let whole = dir.join("whole.bin");
+    let bytes = [0x88, 0x00, 0x62, 0x00, 0x05, 0x00];
+    std::fs::write(&whole, bytes).expect("write binary");
+    let o = isa(&["disasm", "--target", "agx", path_str(&whole)]);
+    assert_code(&o, 0);
+    let listing = dir.join("whole.s");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let back = dir.join("back.bin");
+    let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&back).expect("read back"), bytes);
+}

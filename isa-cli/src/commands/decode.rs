@@ -114,8 +114,8 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
         if !target.variable_length() {
             return reader.line(n, text);
         }
-        match words::bytes_from_hex(text) {
-            Ok(bytes) => target.split_stream(&bytes).into_iter().map(words::Read::Word).collect(),
+        match words::bytes_from_hex(text).and_then(|bytes| words::from_binary(&bytes, target)) {
+            Ok(words) => words.into_iter().map(words::Read::Word).collect(),
             Err(message) => vec![words::Read::Bad { line: n, text: text.to_string(), message }],
         }
     };

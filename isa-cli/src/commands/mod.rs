@@ -104,7 +104,8 @@ pub fn read_program(
         if let Some(message) = bad {
             return Err(Error::Failed(message));
         }
-        pieces.push(&target.split_stream(&bytes))?;
+        let words = words::from_binary(&bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        pieces.push(&words)?;
         return pieces.end();
     }
     if hex {
@@ -146,7 +147,8 @@ pub fn read_program(
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut files::open(path)?, &mut bytes)
             .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        pieces.push(&target.split_stream(&bytes))?;
+        let words = words::from_binary(&bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+        pieces.push(&words)?;
         return pieces.end();
     }
     let size = words::word_bytes(target.word_bits());
