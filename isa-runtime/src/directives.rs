@@ -1900,6 +1900,13 @@ impl Expander<'_> {
         // Labels: `:name` (the dialect's prefix) or `name:`, several on one line.
         loop {
             let rest = &code[rest_at..];
+            // The prefix alone before a blank (vc4asm's `:       bra -, ra_link`) names no
+            // label: vc4asm's Parser::parseLabel only marks the instruction a branch target.
+            let anonymous = self.spelling.label_prefixes.first().and_then(|p| rest.strip_prefix(p));
+            if let Some(after) = anonymous.filter(|a| a.starts_with([' ', '\t'])) {
+                rest_at += rest.len() - after.trim_start().len();
+                continue;
+            }
             let prefixed = self.spelling.label_prefixes.first().and_then(|p| {
                 // `::name` marks a global label (vc4asm); it is a label all the same.
                 let skip =

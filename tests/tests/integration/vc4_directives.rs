@@ -114,6 +114,16 @@ fn labels_forward_and_backward_in_branches_and_differences() {
 }
 
 #[test]
+fn a_colon_alone_before_an_instruction_names_no_label() {
+    // GPU_FFT's `:       bra  -, ra_link` in `.rep`: vc4asm's Parser::parseLabel reads `:`
+    // followed by a blank as a branch target without a name. The words are the instruction's
+    // alone (the branch 0xf0f009e7_00000000 as above, absolute to 0), and `:1` after it is
+    // still a label.
+    let branch_abs = |addr: u32| 0xf0f009e7u128 << 32 | u128::from(addr);
+    assert_eq!(words(":       bra -, 0\n:\tnop\n:1 nop\nbra -, r:1b\n"), [branch_abs(0), NOP, NOP, branch_abs(16)]);
+}
+
+#[test]
 fn conditionals_repetition_macros_includes_data_and_alignment() {
     const CONSTS: &str = "# constants from an include\n.const STRIDE, 16\n.macro load_const, reg, value\n    ldi reg, value\n.endm\n";
     let source = "\
