@@ -753,6 +753,23 @@ fn mov_of_zero_beside_another_operation_needs_no_immediate() {
 }
 
 #[test]
+fn a_shift_count_of_16_to_31_is_the_small_immediate_with_its_low_five_bits() {
+    // vc4asm's AssembleInst.cpp sign-extends the count of asr/shl/shr/ror from 5 bits (the
+    // bits a shift reads): 24 is small immediate -8 (raw 24), 28 is -4, 31 is -1, 16 is -16.
+    // shr is add op 14, asr 15, ror 16, shl 17 (Mesa's vc4_qpu_defines.h). vc4asm 0.3 gives
+    // the same four words for these lines (run locally).
+    let shl = alu(13, 0, (1, 0), (32, 39), (17, 0), (1, 24), [A, B, 0, 0]);
+    assert_eq!(shl, 0xd0020827_11058dc0);
+    assert_eq!(words("shl r0, ra1, 24\nshl r0, ra1, -8\n"), [shl, shl]);
+    let shr_setf = alu(13, 0, (1, 0), (39, 39), (14, 0), (1, 28), [A, B, 0, 0]) | 1 << 45;
+    let asr = alu(13, 0, (1, 0), (33, 39), (15, 0), (39, 31), [2, B, 0, 0]);
+    let ror = alu(13, 0, (1, 0), (33, 39), (16, 0), (39, 16), [2, B, 0, 0]);
+    assert_eq!(words("shr.setf -, ra1, 28\nasr r1, r2, 31\nror r1, r2, 16\n"), [shr_setf, asr, ror]);
+    // Not on an operation that reads the whole value: `add r0, ra1, 24` has no small immediate.
+    assert!(assemble_with("add r0, ra1, 24\n", &[]).is_err());
+}
+
+#[test]
 fn unpack_is_also_spelled_unpack() {
     // vc4asm's `.unpack8b` is `.8b`: unpack 5 of the file-A source (pm 0).
     let word = alu(1, 5, (1, 0), (32, 39), (12, 0), (1, 39), [4, A, 0, 0]);
