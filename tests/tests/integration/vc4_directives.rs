@@ -757,7 +757,7 @@ fn a_shift_count_of_16_to_31_is_the_small_immediate_with_its_low_five_bits() {
     // vc4asm's AssembleInst.cpp sign-extends the count of asr/shl/shr/ror from 5 bits (the
     // bits a shift reads): 24 is small immediate -8 (raw 24), 28 is -4, 31 is -1, 16 is -16.
     // shr is add op 14, asr 15, ror 16, shl 17 (Mesa's vc4_qpu_defines.h). vc4asm 0.3 gives
-    // the same four words for these lines (run locally).
+    // the same words for every line here (run locally).
     let shl = alu(13, 0, (1, 0), (32, 39), (17, 0), (1, 24), [A, B, 0, 0]);
     assert_eq!(shl, 0xd0020827_11058dc0);
     assert_eq!(words("shl r0, ra1, 24\nshl r0, ra1, -8\n"), [shl, shl]);
@@ -765,6 +765,17 @@ fn a_shift_count_of_16_to_31_is_the_small_immediate_with_its_low_five_bits() {
     let asr = alu(13, 0, (1, 0), (33, 39), (15, 0), (39, 31), [2, B, 0, 0]);
     let ror = alu(13, 0, (1, 0), (33, 39), (16, 0), (39, 16), [2, B, 0, 0]);
     assert_eq!(words("shr.setf -, ra1, 28\nasr r1, r2, 31\nror r1, r2, 16\n"), [shr_setf, asr, ror]);
+    // Beside a mul-pipe rotation the count is the rotation's immediate, 48 + n read as n - 16
+    // (GPU_FFT 256_new): rotation 8 is 56, -8, a shift by 24. `mov` on the mul pipe is v8min
+    // (4) of r0 with itself; r5rep is write address 37, cc condition 7, setf bit 45.
+    let rotated = |cond_mul, waddr_mul| {
+        alu(13, 0, (1, cond_mul), (39, waddr_mul), (17, 4), (1, 56), [A, B, 0, 0]) | 1 << 45
+    };
+    assert_eq!(rotated(1, 37), 0xd00269e5_91078dc0);
+    assert_eq!(
+        words("shl.setf -, ra1, 24; mov r5rep, r0<<8\nshl.setf -, ra1, 24; mov.ifcc r3, r0<<8\n"),
+        [rotated(1, 37), rotated(7, 35)]
+    );
     // Not on an operation that reads the whole value: `add r0, ra1, 24` has no small immediate.
     assert!(assemble_with("add r0, ra1, 24\n", &[]).is_err());
 }
