@@ -120,7 +120,10 @@ fn a_colon_alone_before_an_instruction_names_no_label() {
     // alone (the branch 0xf0f009e7_00000000 as above, absolute to 0), and `:1` after it is
     // still a label.
     let branch_abs = |addr: u32| 0xf0f009e7u128 << 32 | u128::from(addr);
-    assert_eq!(words(":       bra -, 0\n:\tnop\n:1 nop\nbra -, r:1b\n"), [branch_abs(0), NOP, NOP, branch_abs(16)]);
+    assert_eq!(
+        words(":       bra -, 0\n:\tnop\n:1 nop\nbra -, r:1b\n"),
+        [branch_abs(0), NOP, NOP, branch_abs(16)]
+    );
 }
 
 #[test]
