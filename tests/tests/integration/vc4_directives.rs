@@ -784,6 +784,17 @@ fn a_shift_count_of_16_to_31_is_the_small_immediate_with_its_low_five_bits() {
 }
 
 #[test]
+fn add_or_sub_of_16_is_the_other_of_minus_16() {
+    // No small immediate holds 16; vc4asm's AssembleInst.cpp swaps add (12) and sub (13) and
+    // negates it: `add r0, ra1, 16` is `sub r0, ra1, -16` (small immediate 16), and back.
+    // vc4asm 0.3 gives the same words (run locally).
+    let add = alu(13, 0, (1, 0), (32, 39), (13, 0), (1, 16), [A, B, 0, 0]);
+    assert_eq!(add, 0xd0020827_0d050dc0);
+    let sub = alu(13, 0, (1, 0), (33, 39), (12, 0), (39, 16), [2, B, 0, 0]) | 1 << 45;
+    assert_eq!(words("add r0, ra1, 16\nsub r0, ra1, -16\nsub.setf r1, r2, 16\n"), [add, add, sub]);
+}
+
+#[test]
 fn unpack_is_also_spelled_unpack() {
     // vc4asm's `.unpack8b` is `.8b`: unpack 5 of the file-A source (pm 0).
     let word = alu(1, 5, (1, 0), (32, 39), (12, 0), (1, 39), [4, A, 0, 0]);
