@@ -936,6 +936,42 @@ fn asm_names_the_operand_that_does_not_fit() {
     );
 }
 
+/// Issue 16: a name nothing defines, in a program that defines names, is said to be
+/// undefined rather than listed against everything the operand takes (vc4's `bra` takes 129
+/// registers and names); in a program without names the list stays (above).
+#[test]
+fn asm_names_an_undefined_label() {
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], b":a\nbra -, r:nolabel\nnop\n");
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2:8: error: operand 2 of `bra`: undefined symbol or label `r:nolabel`\n  |\n\
+         2 | bra -, r:nolabel\n  |        ^^^^^^^^^\nisa: <stdin>: found 1 error\n"
+    );
+    let o =
+        isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], b".set ONE, 1\nFADD R0, R1, QQ ;\n");
+    assert!(stderr(&o).contains("operand 3 of `FADD`: undefined symbol or label `QQ`"), "{}", stderr(&o));
+}
+
+/// Issue 16: where zeros align an instruction after data, a warning as vc4asm's P240 (a
+/// label before them is at the data's end: docs/research/vc4asm-label-after-data.md); the
+/// words are written all the same: the data padded (1), the `nop` 0x100009e7_009e7000
+/// (Mesa's qpu_NOP).
+#[test]
+fn asm_warns_where_zeros_align_an_instruction_after_data() {
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], b".int 1\n:l nop\n");
+    assert_code(&o, 0);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "0000000000000001\n100009e7009e7000\n");
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2:4: warning: 4 bytes of zeros align this instruction after data; a label before \
+         them is the data's end\n  |\n2 | :l nop\n  |    ^^^\n"
+    );
+    // Data that fills its word: no warning.
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], b".int 1, 2\nnop\n");
+    assert_eq!(stderr(&o), "");
+}
+
 /// Issue 14: the first errors are printed in full, the rest counted.
 #[test]
 fn asm_errors_stop_after_a_cap_with_the_count() {

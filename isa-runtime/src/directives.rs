@@ -210,6 +210,13 @@ pub trait Includer {
     fn preludes(&mut self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// A warning about the program, with the text of its line: something assembled as the
+    /// source says, but likely not as meant (vc4asm's P240: zeros inserted before an
+    /// instruction after data). The program still assembles; by default warnings are dropped.
+    fn warning(&mut self, warning: &crate::AsmError, line: &str) {
+        let _ = (warning, line);
+    }
 }
 
 /// An [`Includer`] for sources that include nothing: every `.include` is an error.
@@ -321,6 +328,11 @@ pub struct Program {
     /// each with where, in the order read: a layout that moves such a label afterwards (the
     /// relaxation of instructions of different lengths) would leave the value stale.
     pub labels_read: Vec<(String, Located)>,
+    /// Warnings found while expanding, in source order ([`Includer::warning`]).
+    pub warnings: Vec<Located>,
+    /// Whether the source set a symbol (`.set`, `.equ`, ...): with [`Program::labels`], whether
+    /// a name in an operand may be one misspelt.
+    pub symbols_set: bool,
     files: Vec<SourceFile>,
     frames: Vec<Frame>,
 }
@@ -363,6 +375,11 @@ pub struct Located {
 }
 
 impl Program {
+    /// Whether the program defines names an operand may refer to: labels or symbols.
+    pub fn defines_names(&self) -> bool {
+        self.symbols_set || !self.labels.is_empty()
+    }
+
     /// The text of a source line (of a statement: the lines it spans).
     pub fn text(&self, line: &SourceLine) -> &str {
         self.files
@@ -494,8 +511,8 @@ pub struct Layout<'a> {
     /// An instruction after data starts at a multiple of this many bytes (zeros pad up to
     /// it): the word, or where instructions differ in length, the shortest instruction.
     pub code_align: u64,
-    /// Byte address of instruction `k` when the target interleaves control words (data is
-    /// then not allowed); `None` for a plain stream of words and data.
+    /// Byte address of instruction slot `k` when the target interleaves control words (data
+    /// then fills whole slots, as raw words do); `None` for a plain stream of words and data.
     pub scheduled: Option<&'a dyn Fn(usize) -> u64>,
 }
 
@@ -555,9 +572,8 @@ struct Expander<'a> {
     /// `Clone`s to fill in once every label is known: the first placeholder line, the label,
     /// the count.
     clones: Vec<(usize, String, usize)>,
-    /// Bytes laid out so far, and instructions so far.
+    /// Bytes laid out so far (an instruction a word).
     bytes: u64,
-    instructions: usize,
     /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
     bit_offset: u8,
     depth: usize,
@@ -596,6 +612,8 @@ pub fn expand(
             lines: Vec::new(),
             labels: BTreeMap::new(),
             labels_read: Vec::new(),
+            symbols_set: false,
+            warnings: Vec::new(),
             files: Vec::new(),
             frames: Vec::new(),
         },
@@ -609,7 +627,6 @@ pub fn expand(
         defined: Vec::new(),
         clones: Vec::new(),
         bytes: 0,
-        instructions: 0,
         bit_offset: 0,
         depth: 0,
         current: None,
@@ -785,6 +802,7 @@ impl Expander<'_> {
 
     /// Sets `name` in the global context (`Set`, `Const`) or the current one (`Lset`, `Lconst`).
     fn assign(&mut self, name: &str, value: Symbol, constant: bool, local: bool) {
+        self.out.symbols_set = true;
         let context = if local { self.contexts.last().map_or(0, |c| c.0) } else { 0 };
         let stack = self.symbols.entry(name.to_string()).or_default();
         match stack.last_mut() {
@@ -1583,10 +1601,6 @@ impl Expander<'_> {
                 if width.is_none() && d != Directive::Bit {
                     return;
                 }
-                if self.layout.scheduled.is_some() {
-                    let message = "data between instructions of a target with control words".into();
-                    return self.error(line, frame, start, len, message);
-                }
                 if parts.is_empty() {
                     return self.error(line, frame, at, 0, "expected values".into());
                 }
@@ -1790,7 +1804,6 @@ impl Expander<'_> {
         self.bit_offset = 0;
         for _ in 0..count {
             self.bytes += self.layout.word_bytes;
-            self.instructions += 1;
             self.out.lines.push(Expanded {
                 line,
                 frame,
@@ -1887,6 +1900,13 @@ impl Expander<'_> {
         // Labels: `:name` (the dialect's prefix) or `name:`, several on one line.
         loop {
             let rest = &code[rest_at..];
+            // The prefix alone before a blank (vc4asm's `:       bra -, ra_link`) names no
+            // label: vc4asm's Parser::parseLabel only marks the instruction a branch target.
+            let anonymous = self.spelling.label_prefixes.first().and_then(|p| rest.strip_prefix(p));
+            if let Some(after) = anonymous.filter(|a| a.starts_with([' ', '\t'])) {
+                rest_at += rest.len() - after.trim_start().len();
+                continue;
+            }
             let prefixed = self.spelling.label_prefixes.first().and_then(|p| {
                 // `::name` marks a global label (vc4asm); it is a label all the same.
                 let skip =
@@ -1948,18 +1968,25 @@ impl Expander<'_> {
             }
         }
         // An instruction: on a word boundary after data.
-        if self.layout.scheduled.is_none() {
-            let align = self.layout.code_align.max(1);
-            let pad = (align - self.bytes % align) % align;
-            let after_data = self.out.lines.last().is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
-            if after_data {
-                self.pad(pad, align, true, line, frame);
+        let align = self.layout.code_align.max(1);
+        let pad = (align - self.bytes % align) % align;
+        let after_data = self.out.lines.last().is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
+        if after_data {
+            // Where every instruction is a word, as vc4asm warns (P240): a label before the
+            // zeros stays at the data's end, not at the instruction.
+            if pad > 0 && align == self.layout.word_bytes {
+                let message = alloc::format!(
+                    "{pad} bytes of zeros align this instruction after data; a label before them \
+                     is the data's end"
+                );
+                let length = text.trim_end().len();
+                self.out.warnings.push(Located { line, frame, pos: rest_at, length, message });
             }
+            self.pad(pad, align, true, line, frame);
         }
         let fixed = self.operand_values(text, rest_at, line, frame);
         let (replaced, splices) = self.substitute(text, &fixed);
         self.bytes += self.layout.word_bytes;
-        self.instructions += 1;
         self.bit_offset = 0;
         self.out.lines.push(Expanded {
             line,
@@ -1973,7 +2000,12 @@ impl Expander<'_> {
     /// The address of what comes next.
     fn address(&self) -> u64 {
         match self.layout.scheduled {
-            Some(address) => address(self.instructions),
+            // Data takes whole instruction slots, as a raw word does: the slot it is in and
+            // the bytes into it.
+            Some(address) => {
+                let word = self.layout.word_bytes.max(1);
+                address((self.bytes / word) as usize) + self.bytes % word
+            }
             None => self.bytes,
         }
     }

@@ -1370,19 +1370,23 @@ pub enum Expected {
     Kind(String),
     /// One spelling of a name table: `` `RZ` ``.
     Name(String),
+    /// A name where a number goes, which the program's symbols and labels do not define: the
+    /// message then says so rather than list the rest.
+    Undefined,
 }
 
 impl Expected {
     fn text(&self) -> &str {
         match self {
             Expected::Range(s) | Expected::Kind(s) | Expected::Name(s) => s,
+            Expected::Undefined => "a defined symbol or label",
         }
     }
 
     fn rank(&self) -> u8 {
         match self {
             Expected::Range(_) => 0,
-            Expected::Kind(_) => 1,
+            Expected::Kind(_) | Expected::Undefined => 1,
             Expected::Name(_) => 2,
         }
     }
@@ -1407,6 +1411,8 @@ enum Want {
     WrittenOut(&'static str),
     /// An operand for the field named.
     OperandFor(&'static str),
+    /// A name the program defines (the text has one it does not).
+    Defined,
 }
 
 impl Want {
@@ -1433,6 +1439,7 @@ impl Want {
             }
             Want::WrittenOut(name) => out.push(Expected::Kind(alloc::format!("`{name}` written out"))),
             Want::OperandFor(name) => out.push(Expected::Kind(alloc::format!("an operand for `{name}`"))),
+            Want::Defined => out.push(Expected::Undefined),
         }
     }
 }
@@ -1461,6 +1468,10 @@ impl Failure {
         }
         seen.sort_by_key(|e| e.rank());
         let shown = seen.len().min(Self::SHOWN);
+        let (start, len) = token_at(text, self.pos);
+        if len > 0 && seen.contains(&&Expected::Undefined) {
+            return alloc::format!("undefined symbol or label `{}`", &text[start..start + len]);
+        }
         let mut m = String::from("expected ");
         for (i, e) in seen.iter().take(shown).enumerate() {
             if i > 0 {
@@ -1471,7 +1482,6 @@ impl Failure {
         if seen.len() > shown {
             m.push_str(&alloc::format!(" or {} more", seen.len() - shown));
         }
-        let (start, len) = token_at(text, self.pos);
         if len == 0 {
             m.push_str(", found end of line");
         } else {
@@ -2743,7 +2753,7 @@ impl Parser<'_> {
                 Ok(r) => Some(r),
                 // A name nothing defines, where a number goes: said at the name.
                 Err(e) if e.undefined => {
-                    self.fail(start + e.pos, "a defined symbol or label");
+                    self.fail_with(start + e.pos, Want::Defined);
                     None
                 }
                 Err(_) => None,

@@ -985,7 +985,7 @@ pub(crate) fn section_directive(chunk: &str, d: &Dialect) -> Option<(bool, usize
 /// `labels`), since expansion replaced every symbol; `expression` is `None` for a dialect
 /// without directives. Binds `$names` and `$expression` in the caller.
 macro_rules! label_expressions {
-    ($labels:expr, $d:expr, $names:ident, $expression:ident) => {
+    ($labels:expr, $named:expr, $d:expr, $names:ident, $expression:ident) => {
         let label = |name: &str| $labels.get(name).map(|a| *a as i64);
         let $names = Names {
             symbol: &|_| None,
@@ -994,7 +994,18 @@ macro_rules! label_expressions {
             call: None,
             bare_names: false,
         };
-        let read_expression = |text: &str| expr::evaluate(text, 0, &$names);
+        // An operand starting with a name, in a program that defines none, is no symbol nor
+        // label misspelt: it reads as text that is not a number at all, and errors list what
+        // the operand takes (a name further in, `1 + x`, is still said to be undefined).
+        let named = $named;
+        let read_expression = |text: &str| {
+            expr::evaluate(text, 0, &$names).map_err(|e| match e {
+                e if e.undefined && !named && e.pos == 0 => {
+                    expr::ExprError { undefined: false, end: None, ..e }
+                }
+                e => e,
+            })
+        };
         let $expression = (!$d.directives.is_empty()).then_some(&read_expression as &dyn Fn(&str) -> _);
     };
 }
@@ -1062,6 +1073,10 @@ fn assemble_lines<T: Isa, X>(
     for e in &errors {
         fail(program.located(e), program.text(&e.line));
     }
+    for w in &program.warnings {
+        let w = program.located(w);
+        includer.warning(&w, program.source_line(&w));
+    }
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
     let statements = program.lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
@@ -1080,7 +1095,7 @@ fn assemble_lines<T: Isa, X>(
     let labels_at = relaxed.as_ref().map_or(&program.labels, |r| &r.labels);
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| labels_at.get(name).copied();
-    label_expressions!(labels_at, d, names, expression);
+    label_expressions!(labels_at, program.defines_names(), d, names, expression);
     let mut reading = Reading::indexed(index.as_ref());
     // A word per instruction (and the few of data): room for them at once, not by doubling.
     let mut out = Vec::with_capacity(statements);
@@ -1113,7 +1128,8 @@ fn assemble_lines<T: Isa, X>(
                     at += length;
                     match convert(Statement::Raw(word)) {
                         Ok(x) => {
-                            out.push((0, x));
+                            // A data word takes the slot a raw word without one does.
+                            out.push((T::schedule().map_or(0, |s| s.default_slot), x));
                             continue;
                         }
                         Err(message) => message,
@@ -1245,7 +1261,8 @@ fn assemble_lines<T: Isa, X>(
                 }
                 let pc = match &relaxed {
                     Some(r) => r.addresses[n_line],
-                    None if T::schedule().is_some() => bundle::address::<T>(index),
+                    // Data before fills whole slots (raw words): the slot is the word count.
+                    None if T::schedule().is_some() => bundle::address::<T>((bytes / word_bytes) as usize),
                     None => bytes,
                 };
                 let code = text.as_str();
@@ -1399,7 +1416,7 @@ fn relax<T: Isa>(
     let mut unsettled = 0;
     for _ in 0..MAX_LAYOUTS {
         let lookup = |name: &str| labels.get(name).copied();
-        label_expressions!(labels, d, _names, expression);
+        label_expressions!(labels, program.defines_names(), d, _names, expression);
         let mut changed = None;
         for (k, e) in program.lines.iter().enumerate() {
             let length = match &e.kind {
@@ -2156,6 +2173,15 @@ mod tests {
         let e = explain("fadd r0, r1, r2; fmull r3", &f, MNEMONICS, true);
         assert_eq!((e.pos, e.length), (17, 5));
         assert_eq!(e.message, "unknown mnemonic `fmull`; did you mean `fmul`?");
+    }
+
+    #[test]
+    fn an_undefined_name_is_said_to_be_one_whatever_else_was_expected() {
+        let expected = vec![Expected::Range("`r0`..`r5`".into()), Expected::Undefined];
+        let f = Failure { pos: 13, expected };
+        let e = explain("fadd r0, r1, r:nowhere + 4", &f, MNEMONICS, true);
+        assert_eq!(e.message, "operand 3 of `fadd`: undefined symbol or label `r:nowhere`");
+        assert_eq!((e.pos, e.length), (13, 9));
     }
 
     #[test]

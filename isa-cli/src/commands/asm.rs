@@ -37,6 +37,8 @@ struct Files<'a> {
     search: &'a [PathBuf],
     /// The `-i` files' names and texts, until the assembler takes them.
     preludes: Vec<(String, String)>,
+    /// The source's name in diagnostics.
+    name: String,
 }
 
 impl Includer for Files<'_> {
@@ -77,6 +79,11 @@ impl Includer for Files<'_> {
     fn preludes(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.preludes)
     }
+
+    /// Printed as an error is, as `warning:`; the program is still written.
+    fn warning(&mut self, warning: &AsmError, line: &str) {
+        complain(format_args!("{}", diagnostic(&self.name, line, warning, "warning")));
+    }
 }
 
 /// Reads the `-i` files: each as given, else from the first `-I` directory holding it.
@@ -108,7 +115,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let mut errors = 0usize;
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
-    let mut files = Files { base, search: opts.include, preludes };
+    let mut files = Files { base, search: opts.include, preludes, name: name.clone() };
     // The tables the data sections fill (`.constants`), shown with the words in JSON.
     let read = target.dialects().get(dialect).map(|d| isa_runtime::table::read(&source, d, target.tables()));
     let tables = match read.unwrap_or_else(|| Ok(Vec::new())) {
@@ -207,13 +214,18 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
 /// One error as `FILE:LINE:COL: error: message`, then its line with carets under the token it
 /// is about (one at its column when it is about no token).
 fn report(file: &str, line: &str, e: &AsmError) -> String {
+    diagnostic(file, line, e, "error")
+}
+
+/// An error or a warning (`kind`) as [`report`] writes errors.
+fn diagnostic(file: &str, line: &str, e: &AsmError, kind: &str) -> String {
     // Errors found after parsing (encoding) have no position.
     if e.line == 0 {
-        return format!("{file}: error: {}\n", e.message);
+        return format!("{file}: {kind}: {}\n", e.message);
     }
     let main = file;
     let file = e.file.as_deref().unwrap_or(main);
-    let mut s = format!("{file}:{}:{}: error: {}\n", e.line, e.column, e.message);
+    let mut s = format!("{file}:{}:{}: {kind}: {}\n", e.line, e.column, e.message);
     // One column per character, so tabs become single spaces to keep the carets in place.
     let shown: String = line.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
     let number = e.line.to_string();

@@ -147,3 +147,67 @@ EXEC_END NOPv NOPs;
         [0x4000006c_0040000d_8106c003_6001ff80, 0x001f806c_0000000d_8006c003_60001ffd]
     );
 }
+
+#[test]
+fn maxwell_in_cuassembler_spelling() {
+    // nvdisasm: `FADD R5, R0, 0.5` is 0x3858003f00070005. A constant and a macro from an
+    // included file, a repetition, then data in CuAssembler's spelling (`.dword` 8 bytes,
+    // `.word` 4, `.short` 2, `.byte` 1), which fills whole instruction slots as `.quad` does,
+    // and a label difference. Slots are at 8, 16, 24 (a control word at 0), then 40, 48, 56
+    // (one at 32): `start` is 8, `end` the `NOP` at 72, so `end - start` is 0x40.
+    let source = "\
+.include \"ops.s\"
+start:
+.rep N
+add_half R5, R0
+.endr
+.dword end - start, 0x1234
+.word 7
+.short 1, 2
+.byte 3, 4, 5, 6, 7, 8, 9, 10
+end:
+NOP ;
+";
+    let files: &[(&str, &str)] = &[("ops.s", ".equ N, 2\n.macro add_half, d, s\nFADD d, s, 0.5 ;\n.endm\n")];
+    let plain = "FADD R5, R0, 0.5 ;\nFADD R5, R0, 0.5 ;\n.quad 0x40\n.quad 0x1234\n\
+                 .quad 0x0002000100000007\n.quad 0x0a09080706050403\nNOP ;\n";
+    let got = assemble("maxwell", source, files);
+    assert_eq!(got, assemble("maxwell", plain, &[]));
+    assert_eq!(got.iter().filter(|w| **w == 0x3858003f00070005).count(), 2, "{got:x?}");
+    // A control word before each three slots: the data at 3 and 5..8.
+    assert_eq!(got[3], 0x40);
+    assert_eq!(&got[5..8], [0x1234, 0x0002000100000007, 0x0a09080706050403]);
+}
+
+#[test]
+fn maxwell_data_after_the_last_instruction_and_a_label_on_it() {
+    // A `BRA` to a label after data. nvdisasm_golden.tsv (CuAssembler's sm_61 records):
+    // `@!P0 BRA 0x130` at 0x110 is 0xe24000000188000f, the offset from the next instruction
+    // (0x18) at bit 20 and the predicate at 19:16 (PT is 7). Here `BRA` is at 8, two slots of
+    // data at 16 and 24, a control word at 32, and `l` the `NOP` at 0x28: offset 0x18 again.
+    let source = "BRA l ;\n.dword 1, 2\nl:\nNOP ;\n";
+    let plain = "BRA 0x28 ;\n.quad 1\n.quad 2\nNOP ;\n";
+    let got = assemble("maxwell", source, &[]);
+    assert_eq!(got, assemble("maxwell", plain, &[]));
+    assert_eq!(&got[1..4], [0xe24000000187000f, 1, 2]);
+}
+
+#[test]
+fn tegra_linker_in_gnu_as_spelling() {
+    // Facts A.7: `LINK fp20, fp20, fp20, fp20, tram0.yxzw, export1` is latter 0x0000fecd,
+    // first 0x00000008. The TRAM row from a constant, the line from an included macro, twice;
+    // then a `.int` pair of the bytes of the links (a label difference, 16) and 0.
+    let source = "\
+.include \"link.s\"
+.equ ROW, tram0
+first:
+.rep 2
+link_all ROW
+.endr
+last:
+.int last - first, 0
+";
+    let files: &[(&str, &str)] =
+        &[("link.s", ".macro link_all, row\nLINK fp20, fp20, fp20, fp20, row.yxzw, export1\n.endm\n")];
+    assert_eq!(assemble("tegra_linker", source, files), [0x0000fecd_00000008, 0x0000fecd_00000008, 16]);
+}

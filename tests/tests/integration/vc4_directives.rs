@@ -114,6 +114,19 @@ fn labels_forward_and_backward_in_branches_and_differences() {
 }
 
 #[test]
+fn a_colon_alone_before_an_instruction_names_no_label() {
+    // GPU_FFT's `:       bra  -, ra_link` in `.rep`: vc4asm's Parser::parseLabel reads `:`
+    // followed by a blank as a branch target without a name. The words are the instruction's
+    // alone (the branch 0xf0f009e7_00000000 as above, absolute to 0), and `:1` after it is
+    // still a label.
+    let branch_abs = |addr: u32| 0xf0f009e7u128 << 32 | u128::from(addr);
+    assert_eq!(
+        words(":       bra -, 0\n:\tnop\n:1 nop\nbra -, r:1b\n"),
+        [branch_abs(0), NOP, NOP, branch_abs(16)]
+    );
+}
+
+#[test]
 fn conditionals_repetition_macros_includes_data_and_alignment() {
     const CONSTS: &str = "# constants from an include\n.const STRIDE, 16\n.macro load_const, reg, value\n    ldi reg, value\n.endm\n";
     let source = "\
@@ -740,6 +753,45 @@ fn mov_of_zero_beside_another_operation_needs_no_immediate() {
             ldi(3, 0),
         ]
     );
+}
+
+#[test]
+fn a_shift_count_of_16_to_31_is_the_small_immediate_with_its_low_five_bits() {
+    // vc4asm's AssembleInst.cpp sign-extends the count of asr/shl/shr/ror from 5 bits (the
+    // bits a shift reads): 24 is small immediate -8 (raw 24), 28 is -4, 31 is -1, 16 is -16.
+    // shr is add op 14, asr 15, ror 16, shl 17 (Mesa's vc4_qpu_defines.h). vc4asm 0.3 gives
+    // the same words for every line here (run locally).
+    let shl = alu(13, 0, (1, 0), (32, 39), (17, 0), (1, 24), [A, B, 0, 0]);
+    assert_eq!(shl, 0xd0020827_11058dc0);
+    assert_eq!(words("shl r0, ra1, 24\nshl r0, ra1, -8\n"), [shl, shl]);
+    let shr_setf = alu(13, 0, (1, 0), (39, 39), (14, 0), (1, 28), [A, B, 0, 0]) | 1 << 45;
+    let asr = alu(13, 0, (1, 0), (33, 39), (15, 0), (39, 31), [2, B, 0, 0]);
+    let ror = alu(13, 0, (1, 0), (33, 39), (16, 0), (39, 16), [2, B, 0, 0]);
+    assert_eq!(words("shr.setf -, ra1, 28\nasr r1, r2, 31\nror r1, r2, 16\n"), [shr_setf, asr, ror]);
+    // Beside a mul-pipe rotation the count is the rotation's immediate, 48 + n read as n - 16
+    // (GPU_FFT 256_new): rotation 8 is 56, -8, a shift by 24. `mov` on the mul pipe is v8min
+    // (4) of r0 with itself; r5rep is write address 37, cc condition 7, setf bit 45.
+    let rotated = |cond_mul, waddr_mul| {
+        alu(13, 0, (1, cond_mul), (39, waddr_mul), (17, 4), (1, 56), [A, B, 0, 0]) | 1 << 45
+    };
+    assert_eq!(rotated(1, 37), 0xd00269e5_91078dc0);
+    assert_eq!(
+        words("shl.setf -, ra1, 24; mov r5rep, r0<<8\nshl.setf -, ra1, 24; mov.ifcc r3, r0<<8\n"),
+        [rotated(1, 37), rotated(7, 35)]
+    );
+    // Not on an operation that reads the whole value: `add r0, ra1, 24` has no small immediate.
+    assert!(assemble_with("add r0, ra1, 24\n", &[]).is_err());
+}
+
+#[test]
+fn add_or_sub_of_16_is_the_other_of_minus_16() {
+    // No small immediate holds 16; vc4asm's AssembleInst.cpp swaps add (12) and sub (13) and
+    // negates it: `add r0, ra1, 16` is `sub r0, ra1, -16` (small immediate 16), and back.
+    // vc4asm 0.3 gives the same words (run locally).
+    let add = alu(13, 0, (1, 0), (32, 39), (13, 0), (1, 16), [A, B, 0, 0]);
+    assert_eq!(add, 0xd0020827_0d050dc0);
+    let sub = alu(13, 0, (1, 0), (33, 39), (12, 0), (39, 16), [2, B, 0, 0]) | 1 << 45;
+    assert_eq!(words("add r0, ra1, 16\nsub r0, ra1, -16\nsub.setf r1, r2, 16\n"), [add, add, sub]);
 }
 
 #[test]
