@@ -424,6 +424,7 @@ fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
 
 /// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
 /// to a blank, `,` or `;`, or that one punctuation character; length 0 at the end of the text.
+/// A number followed by punctuation is the number alone (`16` of `tram16.xyzw`'s `16.xyzw`).
 pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
     let start = skip_blanks(text, pos.min(text.len()));
     let rest = &text[start..];
@@ -432,7 +433,11 @@ pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
         Some(n) => n,
         None => rest.len(),
     };
-    (start, len)
+    let number = scan_float(rest).map(|(_, l)| l).into_iter().chain(scan_integer(rest).map(|(_, l)| l)).max();
+    match number {
+        Some(n) if n < len && !rest[n..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => (start, n),
+        _ => (start, len),
+    }
 }
 
 /// Whether `needle` occurs in `hay` (ASCII case ignored when `ignore_case`).
@@ -3172,6 +3177,10 @@ mod tests {
         assert_eq!(token_at("a, b", 1), (1, 1));
         assert_eq!(token_at("a  bogus;x", 1), (3, 5));
         assert_eq!(token_at("a ", 1), (2, 0));
+        assert_eq!(token_at("tram16.xyzw, x", 4), (4, 2));
+        assert_eq!(token_at("-1.5.x", 0), (0, 4));
+        assert_eq!(token_at("0x1f)", 0), (0, 4));
+        assert_eq!(token_at("12abc.x", 0), (0, 7));
     }
 
     /// An optional guard, an operation name, a register.
