@@ -208,8 +208,14 @@ impl Number {
         let single = x as f32;
         let short = matches!(self, Number::Float(_)) && f64::from(single) == x;
         let texts = [short.then(|| alloc::format!("{single}")), Some(alloc::format!("{x}"))];
-        let digits = texts.into_iter().flatten().find(|t| parse_decimal(t).and_then(|v| self.read(v)) == Some(bits))?;
-        Some(out.write_str(&digits).and_then(|()| if digits.contains('.') { Ok(()) } else { out.write_str(".0") }))
+        let digits = texts
+            .into_iter()
+            .flatten()
+            .find(|t| parse_decimal(t).and_then(|v| self.read(v)) == Some(bits))?;
+        Some(
+            out.write_str(&digits)
+                .and_then(|()| if digits.contains('.') { Ok(()) } else { out.write_str(".0") }),
+        )
     }
 }
 

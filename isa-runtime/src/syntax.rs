@@ -435,7 +435,9 @@ pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
     };
     let number = scan_float(rest).map(|(_, l)| l).into_iter().chain(scan_integer(rest).map(|(_, l)| l)).max();
     match number {
-        Some(n) if n < len && !rest[n..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => (start, n),
+        Some(n) if n < len && !rest[n..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+            (start, n)
+        }
         _ => (start, len),
     }
 }

@@ -504,8 +504,9 @@ fn num_style(
         return match float {
             Some(format) => Some(NumStyle::Decimal { format }),
             None => {
-                cx.error(span, "`decimal` shows a value of a number format: the field needs one")
-                    .note("declare one (`number fx10 = fixed(...)`) or use a 16-, 32- or 64-bit field (IEEE)");
+                cx.error(span, "`decimal` shows a value of a number format: the field needs one").note(
+                    "declare one (`number fx10 = fixed(...)`) or use a 16-, 32- or 64-bit field (IEEE)",
+                );
                 None
             }
         };

@@ -261,6 +261,7 @@ fn inexact_immediates_are_truncated_as_grate_does() {
 ///   its high 12 (0x3C0) in bits 11:0 of the high half: `0041F200 000FE3C0`.
 /// - `imm2.h = 1.5` (0x180) in bits 31:22 of the high half: `3E41F200 600FE7E8`.
 /// - `imm0 = -0.0` is 0, as grate's `float_to_fp20` returns for any zero: `3E000000 000FE7E8`.
+///
 /// grate's own parser, run locally (docs/research/tegra-grate-oracle.md), gives the same words.
 /// The listing prints an immediate as an fp20 when grate's `float_to_fp20` can write its bits,
 /// else as its halves (`imm0.l = 0.5, imm0.h = 0.0`: exponent 0), always with a decimal point,
@@ -268,7 +269,8 @@ fn inexact_immediates_are_truncated_as_grate_does() {
 #[test]
 fn alu3_immediates_take_fx10_halves() {
     let alu3 = |imm: &str| {
-        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0).unwrap_or_else(|e| panic!("{imm}: {e:?}"));
+        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
+            .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
         let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
         assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
         let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());

@@ -33,7 +33,8 @@ fn random_vertex_words_read_as_grate_reads_them() {
         let word = u128::from_str_radix(hex, 16).expect("hex word");
         let ours = assemble_program::<TegraVs>(&format!(".asm\n{insn}\n"), 0);
         assert_eq!(ours, Ok(vec![word]), "{insn}");
-        let listing: String = disassemble_program::<TegraVs>(&[word], 0).iter().map(|l| format!("{}\n", l.text)).collect();
+        let listing: String =
+            disassemble_program::<TegraVs>(&[word], 0).iter().map(|l| format!("{}\n", l.text)).collect();
         assert_eq!(assemble_program::<TegraVs>(&listing, 0), Ok(vec![word]), "{listing}");
         n += 1;
     }
@@ -50,8 +51,10 @@ fn random_fragment_programs_read_as_grate_reads_them() {
         let p = bundle::assemble::<TegraFs>(program, 0).unwrap_or_else(|e| panic!("{e:?}\n{program}"));
         for line in words.lines() {
             let (name, ws) = line.split_once(':').expect("stream: words");
-            let grate: Vec<u32> = ws.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("hex")).collect();
-            let i = b.streams.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no stream {name}"));
+            let grate: Vec<u32> =
+                ws.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("hex")).collect();
+            let i =
+                b.streams.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no stream {name}"));
             assert_eq!(b.streams[i].parts(&p.streams[i]), grate, "{name}\n{program}");
         }
         let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
