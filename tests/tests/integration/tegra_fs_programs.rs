@@ -124,6 +124,9 @@ fn limits_are_located_errors() {
     let four = "EXEC\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n;\n";
     let e = bundle::assemble::<TegraFs>(four, 0).expect_err("four MFU");
     assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (5, 2, "at most 3 `MFU:` in a bundle"));
+    let alu = " ALU: ALU0: MAD r0.lh, r0, u0, u1\n";
+    let e = bundle::assemble::<TegraFs>(&format!("EXEC\n{};\n", alu.repeat(4)), 0).expect_err("four ALU");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (5, 2, "at most 3 `ALU:` in a bundle"));
     let order = "EXEC\n DW: store rt1, r2, r3\n TEX: NOP\n;\n";
     let e = bundle::assemble::<TegraFs>(order, 0).expect_err("order");
     assert_eq!((e[0].line, e[0].column), (3, 2));

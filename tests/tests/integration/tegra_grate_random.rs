@@ -5,12 +5,12 @@
 //! grate made of it; here our assembler reads the same text and must make the same words, and
 //! the words list and assemble back to themselves.
 //!
-//! - `grate_random_vs.txt`: one instruction a line, `<grate's 128-bit word, part3 first> <text>`,
+//! - `grate_random_vertex.txt`: one instruction a line, `<grate's 128-bit word, part3 first> <text>`,
 //!   the end-of-program bit set as grate's `grate_shader_parse_vertex_asm` sets it on the last
 //!   instruction. The words are fields of grate's 15 programs' instructions with random bits
 //!   in their swizzles, write masks, negate/abs flags, register and fetch indices, export
 //!   index, predicate and condition-register bits.
-//! - `grate_random_fs.txt`: programs of one to three bundles of random unit words (MFU, ALU
+//! - `grate_random_fragment.txt`: programs of one to three bundles of random unit words (MFU, ALU
 //!   and ALU3 immediates, TEX, DW drawn among the values their syntax shows, PSEQ and ALU
 //!   complement in hex), each `== grate` with grate's eight streams in `grate-asm.c`'s upload
 //!   order, then `== text` with the listing grate read.
@@ -26,7 +26,7 @@ fn data(name: &str) -> String {
 
 #[test]
 fn random_vertex_words_read_as_grate_reads_them() {
-    let text = data("grate_random_vs.txt");
+    let text = data("grate_random_vertex.txt");
     let mut n = 0;
     for line in text.lines() {
         let (hex, insn) = line.split_once(' ').expect("word and text");
@@ -43,7 +43,7 @@ fn random_vertex_words_read_as_grate_reads_them() {
 
 #[test]
 fn random_fragment_programs_read_as_grate_reads_them() {
-    let text = data("grate_random_fs.txt");
+    let text = data("grate_random_fragment.txt");
     let b = TegraFs::bundles().expect("tegra_fs is bundled");
     let mut n = 0;
     for record in text.split("== grate\n").skip(1) {
