@@ -404,7 +404,9 @@ impl NumberKind {
     /// Width in bits.
     pub fn width(&self) -> u32 {
         match *self {
-            NumberKind::Float { sign, exponent, mantissa, .. } => sign + exponent + mantissa,
+            NumberKind::Float { sign, exponent, mantissa, .. } => {
+                sign.saturating_add(exponent).saturating_add(mantissa)
+            }
             NumberKind::Fixed { width, .. } => width,
         }
     }
