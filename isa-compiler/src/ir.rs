@@ -404,7 +404,9 @@ impl NumberKind {
     /// Width in bits.
     pub fn width(&self) -> u32 {
         match *self {
-            NumberKind::Float { sign, exponent, mantissa, .. } => sign + exponent + mantissa,
+            NumberKind::Float { sign, exponent, mantissa, .. } => {
+                sign.saturating_add(exponent).saturating_add(mantissa)
+            }
             NumberKind::Fixed { width, .. } => width,
         }
     }
@@ -959,9 +961,15 @@ pub enum NumStyle {
         /// Multiplier.
         scale: u32,
     },
-    /// C `%.Ng` / `%.Ne` of a float in a number format.
+    /// The shortest decimal, with a point, that reads back to the same bits of a declared
+    /// number format (`{imm:decimal}`).
+    Decimal {
+        /// The format.
+        format: NumberKind,
+    },
+    /// C `%.Ng` / `%.Ne` of a value in a number format.
     Float {
-        /// The format (a `NumberKind::Float`).
+        /// The format (float or fixed point).
         format: NumberKind,
         /// Precision.
         precision: u8,

@@ -14,7 +14,9 @@
 //!   [`pack_program`]; targets without one are one instruction per word, and those functions
 //!   work on them too.
 //!
-//! A target describes either kind with one [`Streams`] ([`Isa::streams`]).
+//! A target describes either kind with one [`Streams`] ([`Isa::streams`]), a mirror of the
+//! IR's: its streams, each perhaps computed ([`Computed::Counts`] per bundle,
+//! [`Computed::Slots`] among the instructions), and the [`Bundles`] that fill them, if any.
 //!
 //! This module is the one assembler and disassembler of both kinds for every target.
 
@@ -36,9 +38,20 @@ pub enum Measure {
     First,
 }
 
+/// How a computed stream's words come about.
+#[derive(Debug)]
+pub enum Computed {
+    /// One word per bundle, of the format at this index (in [`Isa::formats`]), whose fields
+    /// count what the bundle holds (the other fields keep their defaults).
+    Counts(usize, &'static [Count]),
+    /// One control word before every [`Schedule::slots`] instructions, in the instruction
+    /// stream itself.
+    Slots(&'static Schedule),
+}
+
 /// A field of a computed word and what it holds.
 #[derive(Debug)]
-pub struct Computed {
+pub struct Count {
     /// The field's name in the stream's word format.
     pub field: &'static str,
     /// What the field counts.
@@ -58,9 +71,8 @@ pub struct Stream {
     pub formats: &'static [usize],
     /// The word an absent entry is (a unit the bundle leaves out, a slot left empty).
     pub reset: u128,
-    /// For a computed stream: the index of its word's format and the fields computed (the
-    /// other fields keep their defaults).
-    pub computed: Option<(usize, &'static [Computed])>,
+    /// How its words are computed, if they are.
+    pub computed: Option<Computed>,
     /// Its wide words are uploaded least significant 32-bit part first (the target's
     /// `part_order low_first`).
     pub low_first: bool,
@@ -91,7 +103,7 @@ pub struct Unit {
 pub struct Bundles {
     /// The word that starts a bundle (`EXEC`).
     pub keyword: &'static str,
-    /// The streams, in the order they are listed.
+    /// The streams it fills: [`Streams::streams`] itself (the same static slice).
     pub streams: &'static [Stream],
     /// The units, in the order a bundle writes them.
     pub units: &'static [Unit],
@@ -111,31 +123,30 @@ pub struct Header {
 }
 
 /// The words that travel beside a target's instructions ([`Isa::streams`]): the one
-/// description of both kinds, as the spec's `stream` settings declare them.
+/// description of both kinds, as the spec's `stream` settings declare them (the IR's
+/// `Streams`): the streams, and how statements fill them when programs are written as
+/// bundles. An interleaved target has one stream, the instructions', whose computed words are
+/// its control words ([`Computed::Slots`]).
 #[derive(Debug)]
-pub enum Streams {
-    /// Programs written as bundles, each filling several word streams.
-    Bundled(&'static Bundles),
-    /// One stream interleaved with the instructions: a control word before every group.
-    Interleaved(&'static Schedule),
+pub struct Streams {
+    /// The streams, in the order they are listed.
+    pub streams: &'static [Stream],
+    /// How statements fill the streams, when programs are written as bundles.
+    pub bundle: Option<&'static Bundles>,
 }
 
 impl Streams {
     /// The bundles, when programs are written as bundles ([`Isa::bundles`]).
     pub fn bundles(&self) -> Option<&'static Bundles> {
-        match self {
-            Streams::Bundled(b) => Some(b),
-            Streams::Interleaved(_) => None,
-        }
+        self.bundle
     }
 
-    /// The control words, when the stream is interleaved with the instructions
-    /// ([`Isa::schedule`]).
+    /// The control words, when a stream holds them among the instructions ([`Isa::schedule`]).
     pub fn schedule(&self) -> Option<&'static Schedule> {
-        match self {
-            Streams::Interleaved(s) => Some(s),
-            Streams::Bundled(_) => None,
-        }
+        self.streams.iter().find_map(|s| match s.computed {
+            Some(Computed::Slots(schedule)) => Some(schedule),
+            _ => None,
+        })
     }
 }
 
@@ -442,7 +453,7 @@ fn bundle<T: Isa>(
     }
     // Computed words from what the bundle holds.
     for (i, stream) in b.streams.iter().enumerate() {
-        let Some((format, fields)) = stream.computed else { continue };
+        let Some(Computed::Counts(format, fields)) = stream.computed else { continue };
         let format = T::formats()[format];
         let mut values: Vec<u64> = format.fields.iter().map(|f| f.fixed.or(f.default).unwrap_or(0)).collect();
         for c in fields {
@@ -605,7 +616,7 @@ pub fn disassemble<T: Isa>(program: &Program, dialect: usize) -> Result<String, 
             continue;
         }
         let counter = b.streams.iter().enumerate().find_map(|(i, s)| {
-            let (format, fields) = s.computed?;
+            let Some(Computed::Counts(format, fields)) = s.computed else { return None };
             let c = fields.iter().find(|c| c.unit == u && c.measure == Measure::Count)?;
             Some((i, format, T::formats()[format].field(c.field)?))
         });

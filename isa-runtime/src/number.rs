@@ -137,6 +137,93 @@ impl FixedFormat {
     }
 }
 
+/// A declared number format: how a decimal becomes bits and bits a decimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Number {
+    /// A binary floating-point format.
+    Float(FloatFormat),
+    /// A fixed-point format.
+    Fixed(FixedFormat),
+}
+
+impl Number {
+    /// The bits of `value`, `None` when the format does not hold it.
+    pub fn encode(&self, value: f64) -> Option<u64> {
+        match self {
+            // Assemblers that read decimals as singles (grate's `atof` into a float) round
+            // them to the nearest single first, then re-bias its exponent: a value below the
+            // format's normal range is none of its values (grate's `float_to_fp20` writes a
+            // wrapped exponent), zero of either sign is 0.
+            Number::Float(f) if f.truncate => {
+                let single = f64::from(value as f32);
+                if single == 0.0 {
+                    return Some(0);
+                }
+                let raw = f.encode(single)?;
+                (raw >> f.mantissa & ((1 << f.exponent) - 1) != 0).then_some(raw)
+            }
+            Number::Float(f) => f.encode(value),
+            Number::Fixed(f) => f.encode(value),
+        }
+    }
+
+    /// The value of `bits`.
+    pub fn decode(&self, bits: u64) -> f64 {
+        match self {
+            Number::Float(f) => f.decode(bits),
+            Number::Fixed(f) => f.decode(bits),
+        }
+    }
+
+    /// The bits a decimal literal `x` stands for: for a truncating float format or a fixed
+    /// format, what [`Number::encode`] makes of it; for another float format, only a value it
+    /// holds exactly (`-0.0` keeps its sign).
+    pub fn read(&self, x: f64) -> Option<u64> {
+        match self {
+            Number::Float(f) if !f.truncate => {
+                let mut raw = f.encode(x)?;
+                if x == 0.0 && x.is_sign_negative() && f.sign == 1 {
+                    raw |= 1 << (f.exponent + f.mantissa);
+                }
+                let back = f.decode(raw);
+                (back == x || (back.is_nan() && x.is_nan())).then_some(raw)
+            }
+            _ => self.encode(x),
+        }
+    }
+
+    /// Writes the value of `bits` as the shortest decimal that [`Number::read`] takes back to
+    /// the same bits, always with a point and never with an exponent (`1.0`, `-0.5`,
+    /// `0.099998474`, `0.00390625`), the form assemblers that only read `[-]digits.digits`
+    /// take (grate's fragment lexer). `None` (nothing written) when no decimal reads back to
+    /// `bits`: infinities, NaNs, a negative zero or an unnormalised value a truncating format
+    /// reads as something else, a fixed-point value out of its range.
+    pub fn write_decimal(&self, bits: u64, out: &mut dyn core::fmt::Write) -> Option<core::fmt::Result> {
+        let x = self.decode(bits);
+        if !x.is_finite() || self.read(x) != Some(bits) {
+            return None;
+        }
+        // A float a single holds prints as the single's shortest digits when they read back
+        // (`0.099998474`), otherwise as the double's, which are exact for a fixed-point value.
+        let single = x as f32;
+        let short = matches!(self, Number::Float(_)) && f64::from(single) == x;
+        let texts = [short.then(|| alloc::format!("{single}")), Some(alloc::format!("{x}"))];
+        let digits = texts
+            .into_iter()
+            .flatten()
+            .find(|t| parse_decimal(t).and_then(|v| self.read(v)) == Some(bits))?;
+        Some(
+            out.write_str(&digits)
+                .and_then(|()| if digits.contains('.') { Ok(()) } else { out.write_str(".0") }),
+        )
+    }
+}
+
+/// A positional decimal (`-12.5`, `3`) as a double, correctly rounded.
+fn parse_decimal(s: &str) -> Option<f64> {
+    s.parse::<f64>().ok()
+}
+
 fn pow2(e: i32) -> f64 {
     let mut r = 1.0f64;
     if e >= 0 {
@@ -324,6 +411,47 @@ mod tests {
         assert_eq!(FX10.encode(-1.0), Some(0x300));
         assert_eq!(FX10.decode(0x300), -1.0);
         assert_eq!(FX10.encode(2.0), None);
+    }
+
+    fn decimal(n: Number, bits: u64) -> Option<alloc::string::String> {
+        let mut s = alloc::string::String::new();
+        n.write_decimal(bits, &mut s)?.ok()?;
+        Some(s)
+    }
+
+    #[test]
+    fn decimals_have_a_point_and_read_back() {
+        let (fp20, fx10) = (Number::Float(FP20), Number::Fixed(FX10));
+        // grate's lexer reads `[-]digits.digits` only (fragment_asm.l T_FLOAT).
+        assert_eq!(decimal(fx10, 0x300).as_deref(), Some("-1.0"));
+        assert_eq!(decimal(fx10, 0x080).as_deref(), Some("0.5"));
+        assert_eq!(decimal(fx10, 0x001).as_deref(), Some("0.00390625"));
+        assert_eq!(decimal(fx10, 0x1ff).as_deref(), Some("1.99609375"));
+        assert_eq!(decimal(fx10, 0x200).as_deref(), Some("-2.0"));
+        assert_eq!(decimal(fp20, 0x3E000).as_deref(), Some("1.0"));
+        assert_eq!(decimal(fp20, 0xC0800).as_deref(), Some("-2.5"));
+        // 0.1 as grate stores it (0x37333): the single's shortest digits.
+        assert_eq!(decimal(fp20, 0x37333).as_deref(), Some("0.099998474"));
+        assert_eq!(decimal(fp20, 0).as_deref(), Some("0.0"));
+        // grate's float_to_fp20 writes 0 for -0.0 and no exponent 0 but zero: no decimal.
+        assert_eq!(decimal(fp20, 0x80000), None);
+        assert_eq!(decimal(fp20, 0x00001), None);
+        assert_eq!(decimal(fp20, 0x7E000), None);
+        assert_eq!(fp20.read(-0.0), Some(0));
+        // Every value of both formats that has a decimal reads back from it; every fx10 has one.
+        for bits in 0..1u64 << 10 {
+            let text = decimal(fx10, bits).expect("every fx10 value has a decimal");
+            assert_eq!(fx10.read(text.parse().expect("a number")), Some(bits), "{text}");
+        }
+        for bits in (0..1u64 << 20).step_by(7) {
+            if let Some(text) = decimal(fp20, bits) {
+                assert!(text.contains('.') && !text.contains('e'), "{text}");
+                assert_eq!(fp20.read(text.parse().expect("a number")), Some(bits), "{text}");
+            } else {
+                let exponent = bits >> 13 & 0x3f;
+                assert!(exponent == 0 || exponent == 0x3f, "{bits:#x}");
+            }
+        }
     }
 
     #[test]

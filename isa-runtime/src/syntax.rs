@@ -424,6 +424,7 @@ fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
 
 /// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
 /// to a blank, `,` or `;`, or that one punctuation character; length 0 at the end of the text.
+/// A number followed by punctuation is the number alone (`16` of `tram16.xyzw`'s `16.xyzw`).
 pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
     let start = skip_blanks(text, pos.min(text.len()));
     let rest = &text[start..];
@@ -432,7 +433,13 @@ pub fn token_at(text: &str, pos: usize) -> (usize, usize) {
         Some(n) => n,
         None => rest.len(),
     };
-    (start, len)
+    let number = scan_float(rest).map(|(_, l)| l).into_iter().chain(scan_integer(rest).map(|(_, l)| l)).max();
+    match number {
+        Some(n) if n < len && !rest[n..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+            (start, n)
+        }
+        _ => (start, len),
+    }
 }
 
 /// Whether `needle` occurs in `hay` (ASCII case ignored when `ignore_case`).
@@ -531,12 +538,20 @@ pub enum Num {
     /// or `%.{precision}e` when `exponent`. Parsing takes a decimal literal the format holds
     /// exactly.
     Float {
-        /// The field's number format.
-        format: crate::number::FloatFormat,
+        /// The field's number format (a float or a fixed-point one).
+        format: crate::number::Number,
         /// Digits (significant for `g`, after the point for `e`).
         precision: u8,
         /// `%e` rather than `%g`.
         exponent: bool,
+    },
+    /// A value in a declared number format (float or fixed point) as the shortest decimal
+    /// that reads back to the same bits, always with a point and never with an exponent
+    /// (`1.0`, `-0.5`, `0.099998474`): [`crate::number::Number::write_decimal`]. A value no
+    /// decimal reads back to is not shown by this style: a guard must leave it to another arm.
+    Decimal {
+        /// The field's number format.
+        format: crate::number::Number,
     },
     /// A pc-relative displacement shown as the absolute address `base + displacement`, in
     /// hexadecimal with `0x`: parsing takes an address or a label.
@@ -1307,6 +1322,7 @@ pub fn write_number(v: u64, n: Num, out: &mut dyn Write) -> fmt::Result {
             let x = if signed { crate::bits::sign_extend(v, bits) as i128 } else { v as i128 };
             write_hex_value(x * scale as i128, out)
         }
+        Num::Decimal { format } => format.write_decimal(v, out).unwrap_or(Err(fmt::Error)),
         Num::Float { format, precision, exponent } => {
             let x = format.decode(v);
             if exponent {
@@ -1341,20 +1357,6 @@ pub fn write_hex_value(x: i128, out: &mut dyn Write) -> fmt::Result {
     } else {
         write!(out, "0x{x:x}")
     }
-}
-
-/// The raw bits of a float literal in `format`, when the format holds it exactly, or for a
-/// truncating format ([`crate::number::FloatFormat::truncate`]) its nearest single truncated.
-fn float_bits(format: &crate::number::FloatFormat, x: f64) -> Option<u64> {
-    if format.truncate && x != 0.0 {
-        return format.encode(f64::from(x as f32));
-    }
-    let mut raw = format.encode(x)?;
-    if x == 0.0 && x.is_sign_negative() && format.sign == 1 {
-        raw |= 1 << (format.exponent + format.mantissa);
-    }
-    let back = format.decode(raw);
-    (back == x || (back.is_nan() && x.is_nan())).then_some(raw)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1973,8 +1975,8 @@ fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
         }
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
         Num::Bin { .. } => scan_bin_digits(s),
-        Num::Float { format, .. } => {
-            scan_float(s).and_then(|(f, len)| float_bits(&format, f).map(|r| (r as i128, len)))
+        Num::Float { format, .. } | Num::Decimal { format } => {
+            scan_float(s).and_then(|(f, len)| format.read(f).map(|r| (r as i128, len)))
         }
         Num::HexValue { scale, .. } => scan_integer(s).and_then(|(v, len)| {
             let scale = scale.max(1) as i128;
@@ -2767,6 +2769,9 @@ impl Parser<'_> {
                     (Num::Target { base, .. }, Value::Int(x)) => {
                         eval(base, frame, &st.vals, self.ctx.pc).map(|base| x as i128 - base as i128)
                     }
+                    (Num::Float { format, .. } | Num::Decimal { format }, Value::Float(f)) => {
+                        format.read(f).map(i128::from)
+                    }
                     (_, Value::Float(f)) if width == 32 => Some(i128::from((f as f32).to_bits())),
                     (_, Value::Float(_)) => None,
                     (_, Value::Int(x) | Value::Address(x)) => Some(i128::from(x)),
@@ -3184,6 +3189,10 @@ mod tests {
         assert_eq!(token_at("a, b", 1), (1, 1));
         assert_eq!(token_at("a  bogus;x", 1), (3, 5));
         assert_eq!(token_at("a ", 1), (2, 0));
+        assert_eq!(token_at("tram16.xyzw, x", 4), (4, 2));
+        assert_eq!(token_at("-1.5.x", 0), (0, 4));
+        assert_eq!(token_at("0x1f)", 0), (0, 4));
+        assert_eq!(token_at("12abc.x", 0), (0, 7));
     }
 
     /// An optional guard, an operation name, a register.

@@ -6,33 +6,11 @@
 
 use crate::bundle::error_at;
 use crate::error::AsmError;
-use crate::number::{FixedFormat, FloatFormat};
+pub use crate::number::Number;
 use crate::target::{blank_comments, Dialect};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-
-/// How a decimal written for a part becomes its bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Number {
-    /// A binary floating-point format.
-    Float(FloatFormat),
-    /// A fixed-point format.
-    Fixed(FixedFormat),
-}
-
-impl Number {
-    /// The bits of `value`, `None` when the format does not hold it.
-    pub fn encode(&self, value: f64) -> Option<u64> {
-        match self {
-            // Assemblers that read decimals as singles (grate's `atof` into a float) round
-            // them to the nearest single first.
-            Number::Float(f) if f.truncate => f.encode(f64::from(value as f32)),
-            Number::Float(f) => f.encode(value),
-            Number::Fixed(f) => f.encode(value),
-        }
-    }
-}
 
 /// One part of a table entry: `[i].name = v` writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

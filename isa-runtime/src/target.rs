@@ -880,12 +880,21 @@ struct Piece<'a> {
 }
 
 /// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
-/// byte, line ends kept, so offsets and line numbers stay those of the source.
+/// byte, line ends kept, so offsets and line numbers stay those of the source. A string in
+/// double quotes closed on its line is no comment's start: grate's `.uniforms [0] =
+/// "a//b";` names `a//b` (its lexers read `"..."` as one token).
 pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
     let mut out = source.as_bytes().to_vec();
     let mut i = 0;
     while i < source.len() {
         let rest = &source[i..];
+        if let Some(after) = rest.strip_prefix('"') {
+            let line = after.find('\n').unwrap_or(after.len());
+            if let Some(close) = after[..line].find('"') {
+                i += close + 2;
+                continue;
+            }
+        }
         let block = d.block_comments.iter().find(|(open, _)| rest.starts_with(open));
         let end = if let Some((open, close)) = block {
             rest[open.len()..].find(close).map_or(source.len(), |e| i + open.len() + e + close.len())

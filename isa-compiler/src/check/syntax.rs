@@ -376,10 +376,7 @@ impl Lowerer<'_, '_> {
             }
             (None, Some((f, fsp))) => {
                 let float = match &ty {
-                    Some(Type::Number(n)) => match self.t.numbers[n.0].kind {
-                        k @ NumberKind::Float { .. } => Some(k),
-                        NumberKind::Fixed { .. } => None,
-                    },
+                    Some(Type::Number(n)) => Some(self.t.numbers[n.0].kind),
                     Some(Type::UInt(w)) | Some(Type::SInt(w)) => ieee_format(*w),
                     _ => None,
                 };
@@ -503,6 +500,17 @@ fn num_style(
     width: u32,
     float: Option<NumberKind>,
 ) -> Option<NumStyle> {
+    if f == "decimal" {
+        return match float {
+            Some(format) => Some(NumStyle::Decimal { format }),
+            None => {
+                cx.error(span, "`decimal` shows a value of a number format: the field needs one").note(
+                    "declare one (`number fx10 = fixed(...)`) or use a 16-, 32- or 64-bit field (IEEE)",
+                );
+                None
+            }
+        };
+    }
     if let Some(p) = f.strip_prefix('.') {
         let (digits, exponent) = match (p.strip_suffix('g'), p.strip_suffix('e')) {
             (Some(d), _) => (d, false),
@@ -514,7 +522,7 @@ fn num_style(
                 Some(NumStyle::Float { format, precision, exponent })
             }
             (Ok(_), None) => {
-                cx.error(span, format!("`{f}` shows a float: the field needs a float number format"))
+                cx.error(span, format!("`{f}` shows a number: the field needs a number format"))
                     .note("declare one (`number f20 = float(...)`) or use a 16-, 32- or 64-bit field (IEEE)");
                 None
             }

@@ -34,6 +34,7 @@ mod statements_directives;
 mod tegra_constants;
 mod tegra_fs_programs;
 mod tegra_fs_roundtrip;
+mod tegra_grate_random;
 mod tegra_linker_programs;
 mod tegra_vs_interp;
 mod tegra_vs_limits;

@@ -104,6 +104,17 @@ fn vertex_names_are_kept_in_the_order_written() {
     );
 }
 
+/// A name is what stands between its quotes, comment markers included (grate's lexers read
+/// `"..."` as one token before any comment rule): `"a//b"` and `"c/*d"` are names, and a
+/// `//` after the closing quote still starts a comment.
+#[test]
+fn names_may_hold_comment_markers() {
+    let source = ".uniforms [1] = \"a//b\"; [2] = \"c/*d\"; // [3] = \"x\";\n.asm\nEXEC_END MOVv r63.xyzw, a[0].xyzw;\n";
+    assert_eq!(names::<TegraVs>(source, "uniforms"), Ok(pairs(&[("1", "a//b"), ("2", "c/*d")])));
+    let fs = ".uniforms [0].l = \"day//night\";\n.asm\nEXEC PSEQ: NOP; // \"not a name\"\n";
+    assert_eq!(names::<TegraFs>(fs, "uniforms"), Ok(pairs(&[("0.l", "day//night")])));
+}
+
 /// fragment_asm.y: `[i].l` and `[i].h` name the fx10 halves of uniform i (0..31), `[i]` the
 /// whole fp20 word, which names both halves; header settings may come before the section
 /// with no `;` between (grate's fs_uniform.txt).

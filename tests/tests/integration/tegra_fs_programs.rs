@@ -124,6 +124,9 @@ fn limits_are_located_errors() {
     let four = "EXEC\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n MFU: sfu: rcp r1\n;\n";
     let e = bundle::assemble::<TegraFs>(four, 0).expect_err("four MFU");
     assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (5, 2, "at most 3 `MFU:` in a bundle"));
+    let alu = " ALU: ALU0: MAD r0.lh, r0, u0, u1\n";
+    let e = bundle::assemble::<TegraFs>(&format!("EXEC\n{};\n", alu.repeat(4)), 0).expect_err("four ALU");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (5, 2, "at most 3 `ALU:` in a bundle"));
     let order = "EXEC\n DW: store rt1, r2, r3\n TEX: NOP\n;\n";
     let e = bundle::assemble::<TegraFs>(order, 0).expect_err("order");
     assert_eq!((e[0].line, e[0].column), (3, 2));
@@ -239,13 +242,59 @@ fn shade_fs_is_the_hand_worked_words() {
 /// 0x37333 (facts A.5, grate's own output). In ALU3's reset word with its halves swapped, as
 /// `imm0 = 0.5` above: `3E373330 000FE7E8`; -0.3 (single 0xbe99999a: exponent 125 - 127 + 31
 /// = 29, mantissa 0x19999a >> 10 = 0x666) is 0xBA666 in imm2 (bits 44..63 of the slot: the
-/// high part's top 20 bits). The listing shows what the word
-/// holds, and reads back to it.
+/// high part's top 20 bits). The listing shows what the word holds, as the shortest decimal
+/// that reads back to it, and reads back to it.
 #[test]
 fn inexact_immediates_are_truncated_as_grate_does() {
     let p = bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm0 = 0.1, imm2 = -0.3 ;", 0).expect("assembles");
     assert_eq!(stream(&p, "alu")[6..8], [0x3E373330, 0xBA666 << 12 | 0x7E8]);
     let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
-    assert!(listing.contains("imm0 = 0.0999984741"), "{listing}");
+    assert!(listing.contains("imm0 = 0.099998474, imm2 = -0.2999878"), "{listing}");
     assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p), "{listing}");
+}
+
+/// ALU3's immediates as fx10 halves (fragment_asm.y `ALU_IMMEDIATE`: `imm0.l = ...` writes
+/// `fx10_low`, bits 9:0 of the 20-bit immediate, `.h` `fx10_high`, bits 19:10; fx10 is
+/// `f * 256` in 10 bits, tools/fx10.c), the rest of the slot keeping the reset word
+/// `000FE7E8 3E41F200` whose halves grate swaps. Worked by hand:
+/// - `imm0.l = 0.5, imm0.h = -1.0` (facts A.5's `[3].l = 0.5; [3].h = -1.0`): 0x080 and
+///   0x300, imm0 = 0xC0080 in bits 4..23 of the low half: 0x3E41F200 becomes 0x3EC00800;
+///   swapped, `3EC00800 000FE7E8`.
+/// - `imm1 = 0.5` alone (fp20 0x3C000): its low 8 bits (0) in bits 31:24 of the low half,
+///   its high 12 (0x3C0) in bits 11:0 of the high half: `0041F200 000FE3C0`.
+/// - `imm2.h = 1.5` (0x180) in bits 31:22 of the high half: `3E41F200 600FE7E8`.
+/// - `imm0 = -0.0` is 0, as grate's `float_to_fp20` returns for any zero: `3E000000 000FE7E8`.
+///
+/// grate's own parser, run locally (docs/research/tegra-grate-oracle.md), gives the same words.
+/// The listing prints an immediate as an fp20 when grate's `float_to_fp20` can write its bits,
+/// else as its halves (`imm0.l = 0.5, imm0.h = 0.0`: exponent 0), always with a decimal point,
+/// which grate's lexer requires (`imm0 = 1` is a syntax error there).
+#[test]
+fn alu3_immediates_take_fx10_halves() {
+    let alu3 = |imm: &str| {
+        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
+            .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
+        let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
+        assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
+        let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());
+        (stream(&p, "alu")[6..8].to_vec(), line.unwrap_or_default())
+    };
+    let (words, line) = alu3("imm0.l = 0.5, imm0.h = -1.0");
+    assert_eq!(words, [0x3EC00800, 0x000FE7E8]);
+    // The same 20 bits 0xC0080 are an fp20: sign 1, exponent 0x20 (2^1), mantissa 0x80
+    // (1 + 0x80 / 8192): -2.03125, printed so.
+    assert_eq!(line, "ALU3: imm0 = -2.03125");
+    assert_eq!(alu3("imm0 = -2.03125").0, [0x3EC00800, 0x000FE7E8]);
+    assert_eq!(alu3("imm1 = 0.5"), (vec![0x0041F200, 0x000FE3C0], "ALU3: imm1 = 0.5".to_string()));
+    assert_eq!(alu3("imm2.h = 1.5").0, [0x3E41F200, 0x600FE7E8]);
+    assert_eq!(alu3("imm0 = -0.0"), (vec![0x3E000000, 0x000FE7E8], "ALU3: imm0 = 0.0".to_string()));
+    let (words, line) = alu3("imm0.l = 0.5, imm0.h = 0.0");
+    assert_eq!(words, [0x3E000800, 0x000FE7E8]);
+    assert_eq!(line, "ALU3: imm0.l = 0.5, imm0.h = 0.0");
+    let (words, line) = alu3("imm0 = 1.0, imm1 = -0.5, imm2 = 0.1");
+    assert_eq!(words, [0x003E0000, 0x37333BC0]);
+    assert_eq!(line, "ALU3: imm0 = 1.0, imm1 = -0.5, imm2 = 0.099998474");
+    // fx10 holds -2.0..1.99609375: 2.0 is an error at its column (grate wraps it to -2.0).
+    let e = bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm0.l = 2.0 ;", 0).expect_err("out of range");
+    assert_eq!((e[0].line, e[0].column), (1, 26), "{e:?}");
 }

@@ -51,7 +51,7 @@ fn random_programs_list_and_assemble_back() {
                 }
             }
             for (i, s) in b.streams.iter().enumerate() {
-                let Some((f, fields)) = s.computed else { continue };
+                let Some(bundle::Computed::Counts(f, fields)) = s.computed else { continue };
                 let format = TegraFs::formats()[f];
                 let mut values = vec![0u64; format.fields.len()];
                 for c in fields {

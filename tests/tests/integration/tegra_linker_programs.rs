@@ -63,8 +63,8 @@ fn modifiers_in_any_order_are_one_word() {
 }
 
 /// grate's limits and mistakes are errors at the operand: exports 0..15 (a 4-bit field), a
-/// column left out, an unknown type. A TRAM row over 15 is an error of its line (the field
-/// holds 6 bits; its encoding only rows 0..15).
+/// column left out, an unknown type, a TRAM row over 15 (the field holds 6 bits; its
+/// encoding only rows 0..15).
 #[test]
 fn limits_are_located_errors() {
     for (text, column) in [
@@ -80,8 +80,9 @@ fn limits_are_located_errors() {
     // linker_asm.y: "Invalid TRAM row index, 15 maximum"; the row's `in 0..=15` is read as
     // the operand's limit, at its column.
     let e = assemble_program::<TegraLinker>(text, 0).expect_err("tram16");
-    assert_eq!((e[0].line, e[0].column), (2, 32), "{e:?}");
-    assert!(e[0].message.contains("a value in 0..=15"), "{}", e[0].message);
+    // The caret underlines the value, `16`, not `16.xyzw`.
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 32, 2), "{e:?}");
+    assert!(e[0].message.contains("a value in 0..=15, found `16`"), "{}", e[0].message);
     // linker_asm.y: "Too many instructions, 32 maximum".
     let full = "LINK fp20, fp20, NOP, NOP, tram0.xyzw, export1\n".repeat(32);
     assert_eq!(assemble_program::<TegraLinker>(&full, 0).map(|w| w.len()), Ok(32));

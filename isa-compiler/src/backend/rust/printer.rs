@@ -227,6 +227,7 @@ impl Styles {
                 }
                 // Styles with a number format or an expression: numbered.
                 NumStyle::Float { .. } => format!("FLOAT_{count}"),
+                NumStyle::Decimal { .. } => format!("DECIMAL_{count}"),
                 NumStyle::Target { bits, .. } => format!("TARGET_{bits}_{count}"),
                 NumStyle::Label { bits, .. } => format!("LABEL_{bits}_{count}"),
             };

@@ -1,7 +1,7 @@
 //! Words that travel beside the instructions, as runtime statics: the target's one
-//! `isa_runtime::bundle::Streams` (`Isa::streams`), holding either a bundled target's streams
-//! and units or an interleaved stream's `SCHEDULE` (with its slot's typed struct and typed
-//! whole-program decode and encode).
+//! `isa_runtime::bundle::Streams` (`Isa::streams`), a mirror of the IR's: its streams (an
+//! interleaved stream's control words the `SCHEDULE` static, with its slot's typed struct and
+//! typed whole-program decode and encode) and the bundle that fills them, if any.
 
 use super::model::{hex, lit, Model};
 use super::names::{camel, upper};
@@ -66,25 +66,13 @@ pub fn generate(m: &Model) -> TokenStream {
     }
 }
 
-/// The `Isa` method describing the target's streams, `fn streams()`: its interleaved
-/// stream's `SCHEDULE` or its bundles (nothing for a target without streams).
+/// The `Isa` method describing the target's streams, `fn streams()`, as the IR's `Streams`:
+/// the streams (an interleaved one's control words its `Computed::Slots`, the `SCHEDULE`
+/// static) and the bundle that fills them (nothing for a target without streams).
 pub fn isa_methods(t: &ir::Target) -> TokenStream {
-    if t.interleaved().is_some() {
-        return quote! {
-            fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
-                static STREAMS: isa_runtime::bundle::Streams = isa_runtime::bundle::Streams::Interleaved(&SCHEDULE);
-                Some(&STREAMS)
-            }
-        };
-    }
-    bundles(t)
-}
-
-/// `fn streams()` of a bundled target: its streams and units as runtime statics.
-fn bundles(t: &ir::Target) -> TokenStream {
-    let Some((streams, b)) = t.bundled() else { return quote!() };
+    let Some(st) = &t.streams else { return quote!() };
     let low_first = t.parts_low_first;
-    let streams = streams.iter().map(|s| {
+    let streams = st.streams.iter().map(|s| {
         let name = &s.name;
         let bits = s.bits;
         let formats = s.formats.iter().map(|f| f.0);
@@ -98,15 +86,16 @@ fn bundles(t: &ir::Target) -> TokenStream {
                         isa_runtime::bundle::Measure::Count => quote!(Count),
                         isa_runtime::bundle::Measure::First => quote!(First),
                     };
-                    quote!(isa_runtime::bundle::Computed {
+                    quote!(isa_runtime::bundle::Count {
                         field: #field,
                         measure: isa_runtime::bundle::Measure::#measure,
                         unit: #unit,
                     })
                 });
-                quote!(Some((#format, &[#(#fields),*])))
+                quote!(Some(isa_runtime::bundle::Computed::Counts(#format, &[#(#fields),*])))
             }
-            Some(ir::Computed::Slots(_)) | None => quote!(None),
+            Some(ir::Computed::Slots(_)) => quote!(Some(isa_runtime::bundle::Computed::Slots(&SCHEDULE))),
+            None => quote!(None),
         };
         quote!(isa_runtime::bundle::Stream {
             name: #name,
@@ -117,6 +106,20 @@ fn bundles(t: &ir::Target) -> TokenStream {
             low_first: #low_first,
         })
     });
+    let n = st.streams.len();
+    let stream_list = quote! {
+        static STREAM_LIST: [isa_runtime::bundle::Stream; #n] = [#(#streams),*];
+    };
+    let Some(b) = &st.bundle else {
+        return quote! {
+            fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
+                #stream_list
+                static STREAMS: isa_runtime::bundle::Streams =
+                    isa_runtime::bundle::Streams { streams: &STREAM_LIST, bundle: None };
+                Some(&STREAMS)
+            }
+        };
+    };
     let units = b.units.iter().map(|u| {
         let label = &u.label;
         let stream = u.stream;
@@ -156,14 +159,16 @@ fn bundles(t: &ir::Target) -> TokenStream {
     };
     quote! {
         fn streams() -> Option<&'static isa_runtime::bundle::Streams> {
+            #stream_list
             static BUNDLES: isa_runtime::bundle::Bundles = isa_runtime::bundle::Bundles {
                 keyword: #keyword,
-                streams: &[#(#streams),*],
+                streams: &STREAM_LIST,
                 units: &[#(#units),*],
                 header: &[#(#header),*],
                 max: #max,
             };
-            static STREAMS: isa_runtime::bundle::Streams = isa_runtime::bundle::Streams::Bundled(&BUNDLES);
+            static STREAMS: isa_runtime::bundle::Streams =
+                isa_runtime::bundle::Streams { streams: &STREAM_LIST, bundle: Some(&BUNDLES) };
             Some(&STREAMS)
         }
     }

@@ -231,6 +231,26 @@ fn tables(m: &Model) -> TokenStream {
     out
 }
 
+/// A declared number format as the runtime's `Number`.
+fn number_format(k: &crate::ir::NumberKind) -> TokenStream {
+    match *k {
+        crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
+            let (sign, exponent, mantissa) = (lit(sign.into()), lit(exponent.into()), lit(mantissa.into()));
+            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
+            quote!(isa_runtime::number::Number::Float(isa_runtime::number::FloatFormat {
+                sign: #sign, exponent: #exponent, mantissa: #mantissa, bias: #bias, specials: #specials,
+                truncate: #truncate
+            }))
+        }
+        crate::ir::NumberKind::Fixed { width, fraction, signed } => {
+            let (width, fraction) = (lit(width.into()), lit(fraction.into()));
+            quote!(isa_runtime::number::Number::Fixed(isa_runtime::number::FixedFormat {
+                width: #width, fraction: #fraction, signed: #signed
+            }))
+        }
+    }
+}
+
 pub(super) fn num_style(n: &NumStyle) -> TokenStream {
     match n {
         NumStyle::Dec => quote!(Num::Dec),
@@ -257,23 +277,13 @@ pub(super) fn num_style(n: &NumStyle) -> TokenStream {
             quote!(Num::HexValue { bits: #b, signed: #signed, scale: #sc })
         }
         NumStyle::Float { format, precision, exponent } => {
-            let (sign, exp, mant, bias, specials, truncate) = match *format {
-                crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
-                    (sign, exponent, mantissa, bias, specials, truncate)
-                }
-                crate::ir::NumberKind::Fixed { .. } => (1, 8, 23, 127, true, false),
-            };
-            let (sign, exp, mant) = (lit(sign as u128), lit(exp as u128), lit(mant as u128));
-            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
+            let format = number_format(format);
             let p = lit(*precision as u128);
-            quote!(Num::Float {
-                format: isa_runtime::number::FloatFormat {
-                    sign: #sign, exponent: #exp, mantissa: #mant, bias: #bias, specials: #specials,
-                    truncate: #truncate
-                },
-                precision: #p,
-                exponent: #exponent,
-            })
+            quote!(Num::Float { format: #format, precision: #p, exponent: #exponent })
+        }
+        NumStyle::Decimal { format } => {
+            let format = number_format(format);
+            quote!(Num::Decimal { format: #format })
         }
         NumStyle::Target { bits, base, upper } => {
             let b = lit(*bits as u128);
@@ -743,28 +753,12 @@ fn word_tables(t: &ir::Target) -> TokenStream {
     if t.tables.is_empty() {
         return quote!();
     }
-    let number = |k: &crate::ir::NumberKind| match *k {
-        crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
-            let (sign, exponent, mantissa) = (lit(sign.into()), lit(exponent.into()), lit(mantissa.into()));
-            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
-            quote!(isa_runtime::table::Number::Float(isa_runtime::number::FloatFormat {
-                sign: #sign, exponent: #exponent, mantissa: #mantissa, bias: #bias, specials: #specials,
-                truncate: #truncate
-            }))
-        }
-        crate::ir::NumberKind::Fixed { width, fraction, signed } => {
-            let (width, fraction) = (lit(width.into()), lit(fraction.into()));
-            quote!(isa_runtime::table::Number::Fixed(isa_runtime::number::FixedFormat {
-                width: #width, fraction: #fraction, signed: #signed
-            }))
-        }
-    };
     let items = t.tables.iter().map(|table| {
         let parts = table.parts.iter().map(|p| {
             let (name, word, lsb, bits) = (&p.name, lit(p.word.into()), lit(p.lsb.into()), lit(p.bits.into()));
             let number = match &p.number {
                 Some(k) => {
-                    let n = number(k);
+                    let n = number_format(k);
                     quote!(Some(#n))
                 }
                 None => quote!(None),
