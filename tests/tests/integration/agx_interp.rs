@@ -183,6 +183,18 @@ fn a_loop_and_an_if_else_run_by_the_program_counter() {
         // 2 moves, 5 passes of 4 loop instructions, then 8 instructions to `stop` (the
         // taken arm's jmp_exec_none not taken, the other arm's skipped by it).
         assert_eq!(steps, 2 + 5 * 4 + if sum > limit { 8 } else { 7 });
+        // The addresses worked out once: each instruction's start from those lengths, and
+        // stepping with them runs the same instructions to the same state.
+        let addresses = isa_runtime::interp::Addresses::of::<Agx>(&p);
+        let starts: Vec<u64> = (0..=p.len()).filter_map(|i| addresses.start(i)).collect();
+        assert_eq!(starts, [0, 6, 12, 20, 28, 34, 40, 46, 52, 58, 62, 68, 72, 78, 80]);
+        assert_eq!((addresses.end(), addresses.index(20), addresses.index(21)), (80, Some(3), None));
+        let mut stepped = Machine::new(Thread);
+        let mut count = 0;
+        while stepped.step_program_at(&p, &addresses).unwrap_or_else(|e| panic!("{e:?}")) {
+            count += 1;
+        }
+        assert_eq!((count + 1, stepped.state.r), (steps, m.state.r));
     }
 }
 
