@@ -185,12 +185,12 @@ fn views_read_and_write_the_values_where_the_seed_places_them() {
 
     // A vertex shader has no input-assembly pointer; a buffer one slot short is refused.
     let vertex = VertexPrologUniforms::new(3, false).expect("in range");
-    let mut short = vec![0u8; 2 * 22];
+    let mut short = [0u8; 2 * 22];
     assert_eq!(
         vertex.view(&mut short[..]).err(),
         Some(ViewError::TooShort { layout: "VertexPrologUniforms", needed: 46, available: 44 })
     );
-    let mut exact = vec![0u8; 2 * 23];
+    let mut exact = [0u8; 2 * 23];
     let mut view = vertex.view(&mut exact[..]).expect("23 slots");
     assert_eq!(view.input_assembly(), None);
     assert_eq!(
@@ -200,7 +200,7 @@ fn views_read_and_write_the_values_where_the_seed_places_them() {
 
     // Registers: render target 1's colour is r8..r11 (bytes 32..48 of the register file).
     let outputs = FragmentOutputs::new(2, false, true, false, false).expect("in range");
-    let mut registers = vec![0u8; 4 * 12];
+    let mut registers = [0u8; 4 * 12];
     let mut view = outputs.view(&mut registers[..]).expect("r0..r11");
     view.set_colour(1, 0x0403_0201_u128 | 0x0d0c_0b0a_u128 << 96).expect("element");
     view.set_depth(0x3f80_0000).expect("writes depth");

@@ -403,6 +403,7 @@ fn view_member(name: &str, m: &ir::AbiMember, v: &ValueType) -> (TokenStream, To
     } else {
         quote!(isa_runtime::abi::read_bits(self.data.as_ref(), p) as #rust)
     };
+    let widen = if v.bits > 64 { quote!(value) } else { quote!(u128::from(value)) };
     let getter_doc = format!(" The value of `{name}`.");
     let setter_doc = format!(" Writes `{name}`.");
     let check_one = |label: TokenStream| {
@@ -436,7 +437,7 @@ fn view_member(name: &str, m: &ir::AbiMember, v: &ValueType) -> (TokenStream, To
                         let p = self.layout.#f(i).ok_or(isa_runtime::abi::ViewError::NoElement {
                             layout: self.layout_name(), member: #name, index: i, count,
                         })?;
-                        self.put(&format!("{}[{}]", #name, i), p, u128::from(value), #bits)
+                        self.put(&format!("{}[{}]", #name, i), p, #widen, #bits)
                     }
                 },
                 quote! {
@@ -466,7 +467,7 @@ fn view_member(name: &str, m: &ir::AbiMember, v: &ValueType) -> (TokenStream, To
                     #[doc = " An absent member, or a value wider than the type, is an error."]
                     pub fn #set(&mut self, value: #rust) -> Result<(), isa_runtime::abi::ViewError> {
                         let p = self.layout.#f().ok_or(isa_runtime::abi::ViewError::Absent { layout: self.layout_name(), member: #name })?;
-                        self.put(#name, p, u128::from(value), #bits)
+                        self.put(#name, p, #widen, #bits)
                     }
                 },
                 quote! {
@@ -492,7 +493,7 @@ fn view_member(name: &str, m: &ir::AbiMember, v: &ValueType) -> (TokenStream, To
                     #[doc = " A value wider than the type is an error."]
                     pub fn #set(&mut self, value: #rust) -> Result<(), isa_runtime::abi::ViewError> {
                         let p = self.layout.#f();
-                        self.put(#name, p, u128::from(value), #bits)
+                        self.put(#name, p, #widen, #bits)
                     }
                 },
                 quote! {
