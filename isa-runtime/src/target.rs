@@ -223,7 +223,7 @@ pub fn decode_bytes<T: Isa>(bytes: &[u8]) -> Result<T::Instruction, DecodeError>
     let head = word_from_bytes(&bytes[..bytes.len().min(max)], true);
     if T::match_format(head).is_none() {
         // As `split_stream` steps over them: a piece of the shortest length.
-        let length = (shortest_length::<T>().div_ceil(8) as usize).min(bytes.len()).max(1);
+        let length = shortest_length::<T>().div_ceil(8) as usize;
         let piece = bytes.get(..length).ok_or_else(|| truncated(length))?;
         return Err(DecodeError::NoMatchBytes { bytes: word_from_bytes(piece, true), length: length as u8 });
     }
