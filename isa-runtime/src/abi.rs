@@ -220,6 +220,100 @@ pub fn check_param(layout: &'static str, param: Param, value: i64) -> Result<(),
     }
 }
 
+/// Why a view of an ABI layout's values cannot be made, read or written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewError {
+    /// The buffer is shorter than the layout for its parameters.
+    TooShort {
+        /// The layout.
+        layout: &'static str,
+        /// The layout's size in bytes.
+        needed: usize,
+        /// The buffer's length in bytes.
+        available: usize,
+    },
+    /// The member is absent for the layout's parameters.
+    Absent {
+        /// The layout.
+        layout: &'static str,
+        /// The member.
+        member: &'static str,
+    },
+    /// An element past the member's last for the layout's parameters.
+    NoElement {
+        /// The layout.
+        layout: &'static str,
+        /// The member.
+        member: &'static str,
+        /// The index given.
+        index: u32,
+        /// How many elements there are.
+        count: u32,
+    },
+    /// A value wider than the member's type.
+    TooWide {
+        /// The layout.
+        layout: &'static str,
+        /// The member (with its element index for an array).
+        member: String,
+        /// The value.
+        value: u128,
+        /// The type's width in bits.
+        bits: u32,
+    },
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::TooShort { layout, needed, available } => {
+                write!(f, "{layout}: {available} bytes hold less than the layout's {needed}")
+            }
+            ViewError::Absent { layout, member } => {
+                write!(f, "{layout}: `{member}` is absent for these parameters")
+            }
+            ViewError::NoElement { layout, member, index, count } => {
+                write!(f, "{layout}: `{member}[{index}]` is past the last of its {count} elements")
+            }
+            ViewError::TooWide { layout, member, value, bits } => {
+                write!(f, "{layout}: `{member}` = {value:#x} does not fit its {bits} bits")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ViewError {}
+
+/// The bits of `place` in `data` (byte `b` holds bits `8b` to `8b + 7`), up to 128 of them;
+/// bits past the buffer read as zero.
+pub fn read_bits(data: &[u8], place: Place) -> u128 {
+    let mut value = 0u128;
+    for k in 0..place.width.min(128) {
+        let bit = place.offset as usize + k as usize;
+        let set = data.get(bit / 8).is_some_and(|b| b >> (bit % 8) & 1 != 0);
+        value |= u128::from(set) << k;
+    }
+    value
+}
+
+/// Writes `value` into the bits of `place` in `data` (the place's bits above 128 cleared);
+/// bits past the buffer are not written.
+pub fn write_bits(data: &mut [u8], place: Place, value: u128) {
+    for k in 0..place.width {
+        let bit = place.offset as usize + k as usize;
+        let set = k < 128 && value >> k & 1 != 0;
+        if let Some(b) = data.get_mut(bit / 8) {
+            let mask = 1u8 << (bit % 8);
+            *b = if set { *b | mask } else { *b & !mask };
+        }
+    }
+}
+
+/// Whether `value` fits `bits` bits.
+pub fn fits(value: u128, bits: u32) -> bool {
+    bits >= 128 || value >> bits == 0
+}
+
 /// An ABI layout, for tools that handle every target's layouts alike.
 pub trait AbiLayout: Sync {
     /// The layout's name in the spec.

@@ -10,6 +10,14 @@ pub enum DecodeError {
         /// The word, zero-extended.
         word: u128,
     },
+    /// No encoding of a target whose instructions differ in length matches these bytes (as
+    /// many as the shortest instruction holding every set bit, in memory order).
+    NoMatchBytes {
+        /// The bytes as a little-endian number: byte 0 is bits 7:0.
+        bytes: u128,
+        /// How many bytes.
+        length: u8,
+    },
     /// The word matches an encoding but a field holds a value the spec does not define.
     UndefinedValue {
         /// The encoding (format) that matched.
@@ -74,11 +82,19 @@ impl DecodeError {
             | DecodeError::NotControl { word, .. }
             | DecodeError::BadSlot { word, .. }
             | DecodeError::Reserved { word, .. } => Some(*word).filter(|_| with_word),
-            DecodeError::Truncated { .. } => None,
+            DecodeError::Truncated { .. } | DecodeError::NoMatchBytes { .. } => None,
         };
         match (self, word) {
             (DecodeError::NoMatch { .. }, Some(w)) => write!(f, "no encoding matches word {w:#x}"),
             (DecodeError::NoMatch { .. }, None) => write!(f, "no encoding matches"),
+            (DecodeError::NoMatchBytes { bytes, length }, _) if with_word => {
+                write!(f, "no encoding matches bytes")?;
+                for i in 0..u32::from(*length).min(16) {
+                    write!(f, " {:02x}", (bytes >> (8 * i)) as u8)?;
+                }
+                Ok(())
+            }
+            (DecodeError::NoMatchBytes { .. }, _) => write!(f, "no encoding matches"),
             (DecodeError::UndefinedValue { format, field, value, .. }, Some(w)) => {
                 write!(f, "word {w:#x} ({format}): field `{field}` holds undefined value {value}")
             }

@@ -40,6 +40,54 @@ pub fn instruction_length<T: crate::target::Isa>(insn: &T::Instruction) -> u64 {
         .map_or(u64::from(T::WORD_BITS.div_ceil(8)), |w| crate::target::instruction_bytes::<T>(w) as u64)
 }
 
+/// The byte address of every instruction of a byte-stream program, worked out once so that
+/// finding the instruction at `pc` costs a binary search instead of a walk from the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Addresses {
+    /// The address of instruction `i`, then the address just past the last one.
+    starts: alloc::vec::Vec<u64>,
+}
+
+impl Addresses {
+    /// The addresses of `program`'s instructions, each as long as its encoding.
+    pub fn of<T: crate::target::Isa>(program: &[T::Instruction]) -> Self {
+        let mut starts = alloc::vec::Vec::with_capacity(program.len() + 1);
+        let mut at = 0u64;
+        starts.push(at);
+        for insn in program {
+            at += instruction_length::<T>(insn);
+            starts.push(at);
+        }
+        Addresses { starts }
+    }
+
+    /// The byte address just past the program.
+    pub fn end(&self) -> u64 {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// The index of the instruction starting at byte `pc` (the program's length at its end);
+    /// `None` inside an instruction or past the end.
+    pub fn index(&self, pc: u64) -> Option<usize> {
+        self.starts.binary_search(&pc).ok()
+    }
+
+    /// The address of instruction `i` (`i` = the program's length: its end).
+    pub fn start(&self, i: usize) -> Option<u64> {
+        self.starts.get(i).copied()
+    }
+
+    /// The number of instructions the table was made for.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Whether the table was made for an empty program.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// The byte address just past a byte-stream program.
 pub fn stream_end<T: crate::target::Isa>(program: &[T::Instruction]) -> u64 {
     program.iter().map(instruction_length::<T>).sum()
@@ -47,7 +95,7 @@ pub fn stream_end<T: crate::target::Isa>(program: &[T::Instruction]) -> u64 {
 
 /// The index of the instruction starting at byte `pc` of a byte-stream program (the program's
 /// length at its end); `None` inside an instruction or past the end. It walks the program
-/// from its start: a step costs the instructions before `pc`.
+/// from its start: a loop stepping through a program uses [`Addresses`] instead.
 pub fn stream_index<T: crate::target::Isa>(program: &[T::Instruction], pc: u64) -> Option<usize> {
     let mut at = 0u64;
     for (i, insn) in program.iter().enumerate() {

@@ -211,7 +211,8 @@ pub fn instruction_bytes<T: Isa>(word: u128) -> usize {
 /// Decodes the instruction `bytes` start with, its words in the target's byte order (the
 /// first byte the lowest where instructions differ in length, as [`split_stream`] reads them).
 /// Fewer bytes than the instruction needs is [`DecodeError::Truncated`]; bytes after it are
-/// not read.
+/// not read. Where instructions differ in length, bytes no encoding matches are
+/// [`DecodeError::NoMatchBytes`] of the shortest length.
 pub fn decode_bytes<T: Isa>(bytes: &[u8]) -> Result<T::Instruction, DecodeError> {
     let max = T::WORD_BITS.div_ceil(8) as usize;
     let truncated = |needed| DecodeError::Truncated { needed, available: bytes.len() };
@@ -219,10 +220,28 @@ pub fn decode_bytes<T: Isa>(bytes: &[u8]) -> Result<T::Instruction, DecodeError>
         let word = bytes.get(..max).ok_or_else(|| truncated(max))?;
         return T::decode(word_from_bytes(word, T::LITTLE_ENDIAN));
     }
-    let head = &bytes[..bytes.len().min(max)];
-    let needed = instruction_bytes::<T>(word_from_bytes(head, true));
+    let head = word_from_bytes(&bytes[..bytes.len().min(max)], true);
+    if T::match_format(head).is_none() {
+        // As `split_stream` steps over them: a piece of the shortest length.
+        let length = shortest_length::<T>().div_ceil(8) as usize;
+        let piece = bytes.get(..length).ok_or_else(|| truncated(length))?;
+        return Err(DecodeError::NoMatchBytes { bytes: word_from_bytes(piece, true), length: length as u8 });
+    }
+    let needed = instruction_bytes::<T>(head);
     let own = bytes.get(..needed).ok_or_else(|| truncated(needed))?;
-    T::decode(word_from_bytes(own, true))
+    T::decode(word_from_bytes(own, true)).map_err(in_bytes::<T>)
+}
+
+/// A target whose instructions differ in length: a word no encoding matches is reported as
+/// its bytes in memory order ([`DecodeError::NoMatchBytes`]), as long as the
+/// shortest instruction holding every set bit.
+fn in_bytes<T: Isa>(e: DecodeError) -> DecodeError {
+    match e {
+        DecodeError::NoMatch { word } if !T::lengths().is_empty() => {
+            DecodeError::NoMatchBytes { bytes: word, length: instruction_bytes::<T>(word) as u8 }
+        }
+        e => e,
+    }
 }
 
 /// The shortest length in bits of any instruction.
@@ -2013,7 +2032,7 @@ impl<T: Isa> Target for T {
         <T as Isa>::dialects()
     }
     fn decode(&self, word: u128) -> Result<Decoded, DecodeError> {
-        let insn = T::decode(word)?;
+        let insn = T::decode(word).map_err(in_bytes::<T>)?;
         Ok(Decoded { name: T::formats()[T::format_index(&insn)].name, fields: T::fields(&insn) })
     }
     fn formats(&self) -> &'static [&'static Format] {

@@ -167,13 +167,29 @@ fn abi_layout(cx: &mut Checker, t: &ir::Target, l: &ast::AbiLayout) -> Option<ir
 /// Parameters and named members are distinct, and none takes a name the generated layout
 /// uses for itself (each becomes a method).
 fn names_are_distinct(cx: &mut Checker, l: &ast::AbiLayout) {
-    const GENERATED: &[&str] = &["new", "size", "size_bits", "members", "place_of"];
+    const GENERATED: &[&str] = &[
+        "new",
+        "size",
+        "size_bits",
+        "members",
+        "place_of",
+        "view",
+        "layout",
+        "into_inner",
+        "check",
+        "layout_name",
+        "put",
+    ];
     let mut seen: Vec<&ast::Ident> = Vec::new();
     let names = l.params.iter().map(|p| &p.name).chain(l.members.iter().filter_map(|m| m.name.as_ref()));
     for name in names {
-        if GENERATED.contains(&name.name.as_str()) || name.name.ends_with("_count") {
+        if GENERATED.contains(&name.name.as_str())
+            || name.name.ends_with("_count")
+            || name.name.starts_with("set_")
+        {
             cx.error(name.span, format!("`{}` is a name the generated layout uses", name.name)).note(
-                "`new`, `size`, `size_bits`, `members` and `<array>_count` are its methods: rename this",
+                "`new`, `size`, `size_bits`, `members`, `view`, `<array>_count` and the view's `check`, `layout`, \
+                 `into_inner` and `set_<member>` are its methods: rename this",
             );
         }
         if let Some(first) = seen.iter().find(|x| x.name == name.name) {

@@ -131,4 +131,8 @@ fn names_are_distinct_and_free_for_the_generated_methods() {
     assert!(d.contains("`depth` is declared twice in `A`"), "{d}");
     let d = diagnose(&abi("layout A : half[4] {\n    size: u32 @ 0\n}\n"));
     assert!(d.contains("`size` is a name the generated layout uses"), "{d}");
+    // The view's methods too: `check`, and a setter `set_<member>` per member.
+    let d = diagnose(&abi("layout A : half[4] {\n    check: u32 @ 0\n    set_x: u16 @ 2\n}\n"));
+    assert!(d.contains("`check` is a name the generated layout uses"), "{d}");
+    assert!(d.contains("`set_x` is a name the generated layout uses"), "{d}");
 }

@@ -8,7 +8,7 @@ use isa_generated::agx::{
     FragmentEpilogUniforms, FragmentInputs, FragmentOutputs, SpecialRegisters, VertexPrologUniforms,
     VertexRegisters, ABI, GPR_HALF, UNIFORM_HALF,
 };
-use isa_runtime::abi::{ParamError, Place};
+use isa_runtime::abi::{ParamError, Place, ViewError};
 
 /// `length` 16-bit units from unit `offset`, in bits.
 fn halves(offset: u32, length: u32) -> Place {
@@ -136,4 +136,81 @@ fn the_generic_face_places_by_name() {
             "FragmentEpilogUniforms"
         ]
     );
+}
+
+/// A view of the values in a buffer sized at run time (16-bit uniform slot `k` is bytes 2k and
+/// 2k + 1, low byte first): each setter writes the slots the seed gives the member, each getter
+/// reads them back, and `check` and the setters refuse what does not fit.
+#[test]
+fn views_read_and_write_the_values_where_the_seed_places_them() {
+    let n = 3u32;
+    let layout = VertexPrologUniforms::new(3, true).expect("in range");
+    let slots = 6 * n + 12;
+    let mut buffer = vec![0u8; 2 * slots as usize];
+    let mut view = layout.view(&mut buffer[..]).expect("30 slots fit");
+    for i in 0..n {
+        view.set_attrib_base(i, 0x1111_2222_3333_0000 + u64::from(i)).expect("element");
+        view.set_attrib_clamp(i, 0x4000 + i).expect("element");
+    }
+    view.set_base_vertex(7).expect("fits");
+    view.set_base_instance(9).expect("fits");
+    view.set_draw_id(0xabcd).expect("fits");
+    view.set_input_assembly(0x8000_0000_1234).expect("compute has it");
+    assert_eq!(view.check(), Ok(()));
+    assert_eq!(view.attrib_base(2), Some(0x1111_2222_3333_0002));
+    assert_eq!(
+        (view.attrib_clamp(1), view.draw_id(), view.input_assembly()),
+        (Some(0x4001), 0xabcd, Some(0x8000_0000_1234))
+    );
+    assert_eq!(
+        view.set_attrib_base(3, 0),
+        Err(ViewError::NoElement {
+            layout: "VertexPrologUniforms",
+            member: "attrib_base",
+            index: 3,
+            count: 3
+        })
+    );
+    // The bytes, slot by slot: the seed's places (draw ID in slot 6n + 4, input assembly from
+    // slot 6n + 8, attribute 1's clamp in slots 4n + 2 and 4n + 3), low half first.
+    let slot = |k: u32| u16::from_le_bytes([buffer[2 * k as usize], buffer[2 * k as usize + 1]]);
+    assert_eq!(slot(6 * n + 4), 0xabcd);
+    assert_eq!(
+        [slot(6 * n + 8), slot(6 * n + 9), slot(6 * n + 10), slot(6 * n + 11)],
+        [0x1234, 0, 0x8000, 0]
+    );
+    assert_eq!([slot(4 * n + 2), slot(4 * n + 3)], [0x4001, 0]);
+    assert_eq!([slot(8), slot(9), slot(10), slot(11)], [0x0002, 0x3333, 0x2222, 0x1111]);
+    assert_eq!([slot(6 * n), slot(6 * n + 2)], [7, 9]);
+
+    // A vertex shader has no input-assembly pointer; a buffer one slot short is refused.
+    let vertex = VertexPrologUniforms::new(3, false).expect("in range");
+    let mut short = [0u8; 2 * 22];
+    assert_eq!(
+        vertex.view(&mut short[..]).err(),
+        Some(ViewError::TooShort { layout: "VertexPrologUniforms", needed: 46, available: 44 })
+    );
+    let mut exact = [0u8; 2 * 23];
+    let mut view = vertex.view(&mut exact[..]).expect("23 slots");
+    assert_eq!(view.input_assembly(), None);
+    assert_eq!(
+        view.set_input_assembly(1),
+        Err(ViewError::Absent { layout: "VertexPrologUniforms", member: "input_assembly" })
+    );
+
+    // Registers: render target 1's colour is r8..r11 (bytes 32..48 of the register file).
+    let outputs = FragmentOutputs::new(2, false, true, false, false).expect("in range");
+    let mut registers = [0u8; 4 * 12];
+    let mut view = outputs.view(&mut registers[..]).expect("r0..r11");
+    view.set_colour(1, 0x0403_0201_u128 | 0x0d0c_0b0a_u128 << 96).expect("element");
+    view.set_depth(0x3f80_0000).expect("writes depth");
+    let r = |k: usize| {
+        u32::from_le_bytes([
+            registers[4 * k],
+            registers[4 * k + 1],
+            registers[4 * k + 2],
+            registers[4 * k + 3],
+        ])
+    };
+    assert_eq!([r(8), r(9), r(10), r(11), r(2)], [0x0403_0201, 0, 0, 0x0d0c_0b0a, 0x3f80_0000]);
 }

@@ -221,6 +221,19 @@ fn a_stream_of_mixed_lengths_lists_as_applegpu_walks_it() {
     assert_eq!((lines[1].address, lines[1].text.as_str()), (2, "stop"));
 }
 
+/// Bytes no class matches (applegpu's descriptors match none of `ff fe`: `matches()` of each,
+/// run locally) are a typed error that shows them in memory order, through the typed decoder
+/// of bytes and the target-independent face the CLI uses.
+#[test]
+fn bytes_no_class_matches_are_a_typed_error_showing_them() {
+    let e = isa_runtime::target::decode_bytes::<Agx>(&bytes("fffe8800")).expect_err("no class");
+    assert_eq!(e, isa_runtime::DecodeError::NoMatchBytes { bytes: 0xfeff, length: 2 });
+    assert_eq!(e.to_string(), "no encoding matches bytes ff fe");
+    assert_eq!(e.reason().to_string(), "no encoding matches");
+    let e = Target::decode(&Agx, 0xfeff).expect_err("no class");
+    assert_eq!(e.to_string(), "no encoding matches bytes ff fe");
+}
+
 /// Every encoding, on random bits forced into its pattern: the instruction's own bytes decode,
 /// encode back to themselves but for don't-care bits, and print as text that assembles to an
 /// instruction printing the same text, no longer than the original.

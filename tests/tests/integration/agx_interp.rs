@@ -75,6 +75,49 @@ fn integer_operations_on_halves_registers_and_pairs() {
     assert_eq!(m.state.r[14] & 0xffff, 0x10 + 255);
 }
 
+/// `.sat` as applegpu's pseudocode says (IAddInstructionDesc, IMAddInstructionDesc and
+/// ISaturatableInstructionDesc.saturate in applegpu.py): the exact result clamped to the
+/// destination's range, signed when a source is `.sx`; a shift of 5 or more shifts to 0.
+/// Expected values are clamped here with Rust's i64.
+#[test]
+fn saturating_integer_operations_clamp_to_the_destination() {
+    let clamp = |v: i64, bits: u32, signed: bool| -> u32 {
+        let (lo, hi) =
+            if signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, (1i64 << bits) - 1) };
+        (v.clamp(lo, hi) as u64 & ((1u64 << bits) - 1)) as u32
+    };
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[2], m.state.r[3]) = (0x8000_fff0, 0x7fff_0020, 0x0001_0000);
+    // Unsigned halves: 0xfff0 + 0x20 clamps to 0xffff; 0x20 - 0xfff0 to 0.
+    run_text(&mut m, "iadd.sat r0l, r1l, r2l");
+    assert_eq!(m.state.r[0] & 0xffff, clamp(0xfff0 + 0x20, 16, false));
+    run_text(&mut m, "isub.sat r0h, r2l, r1l");
+    assert_eq!(m.state.r[0] >> 16, clamp(0x20 - 0xfff0, 16, false));
+    // Signed halves: 0x8000 is -32768; -32768 - 0x7fff clamps to -32768; 32767 + 32767 to 32767.
+    run_text(&mut m, "isub.sat r4l, r1h.sx, r2h.sx");
+    assert_eq!(m.state.r[4] & 0xffff, clamp(-32768 - 0x7fff, 16, true));
+    run_text(&mut m, "iadd.sat r4h, r2h.sx, r2h");
+    assert_eq!(m.state.r[4] >> 16, clamp(0x7fff + 0x7fff, 16, true));
+    // 32 bits: 0x8000fff0 + 0x7fff0020 overflows u32 (clamped), and as signed
+    // (-0x7fff0010 + 0x7fff0020 = 16) does not.
+    run_text(&mut m, "iadd.sat r5, r1, r2");
+    assert_eq!(m.state.r[5], clamp(0x8000_fff0 + 0x7fff_0020, 32, false));
+    run_text(&mut m, "iadd.sat r5, r1.sx, r2");
+    assert_eq!(m.state.r[5], clamp(0x8000_fff0u32 as i32 as i64 + 0x7fff_0020, 32, true));
+    // imadd: 0x10000 * 0x10000 = 2^32 clamps to 0xffffffff; imsub signed below i32::MIN.
+    run_text(&mut m, "imadd.sat r6, r3, r3, 0");
+    assert_eq!(m.state.r[6], clamp(1 << 32, 32, false));
+    run_text(&mut m, "imsub.sat r6, r3.sx, r3, r2");
+    assert_eq!(m.state.r[6], clamp((1 << 32) - 0x7fff_0020, 32, true));
+    run_text(&mut m, "imsub.sat r7, r1.sx, r3, r2");
+    assert_eq!(m.state.r[7], clamp((0x8000_fff0u32 as i32 as i64) * 0x10000 - 0x7fff_0020, 32, true));
+    // A shift of 5 or more gives 0 (applegpu: `b = 0`); the shift also turns saturation off.
+    run_text(&mut m, "iadd r8, r2, r3, lsl 5");
+    assert_eq!(m.state.r[8], 0x7fff_0020);
+    run_text(&mut m, "iadd.sat r8, r1, r2, lsl 1");
+    assert_eq!(m.state.r[8], 0x8000_fff0u32.wrapping_add(0x7fff_0020 << 1));
+}
+
 #[test]
 fn float_operations_on_halves_and_registers() {
     let mut m = Machine::new(Thread);
@@ -183,6 +226,18 @@ fn a_loop_and_an_if_else_run_by_the_program_counter() {
         // 2 moves, 5 passes of 4 loop instructions, then 8 instructions to `stop` (the
         // taken arm's jmp_exec_none not taken, the other arm's skipped by it).
         assert_eq!(steps, 2 + 5 * 4 + if sum > limit { 8 } else { 7 });
+        // The addresses worked out once: each instruction's start from those lengths, and
+        // stepping with them runs the same instructions to the same state.
+        let addresses = isa_runtime::interp::Addresses::of::<Agx>(&p);
+        let starts: Vec<u64> = (0..=p.len()).filter_map(|i| addresses.start(i)).collect();
+        assert_eq!(starts, [0, 6, 12, 20, 28, 34, 40, 46, 52, 58, 62, 68, 72, 78, 80]);
+        assert_eq!((addresses.end(), addresses.index(20), addresses.index(21)), (80, Some(3), None));
+        let mut stepped = Machine::new(Thread);
+        let mut count = 0;
+        while stepped.step_program_at(&p, &addresses).unwrap_or_else(|e| panic!("{e:?}")) {
+            count += 1;
+        }
+        assert_eq!((count + 1, stepped.state.r), (steps, m.state.r));
     }
 }
 

@@ -106,6 +106,8 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
     let size_u32 = as_u32(&l.params, &l.size);
     let mut accessors = TokenStream::new();
     let mut pushes = TokenStream::new();
+    let (mut getters, mut setters, mut checks_view) =
+        (TokenStream::new(), TokenStream::new(), TokenStream::new());
     for m in &l.members {
         let Some(mname) = &m.name else {
             pushes.extend(member_push(&l.params, m, "reserved"));
@@ -117,6 +119,12 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
         }
         let f = ident(mname);
         let d = doc(&m.doc);
+        if let Some(v) = value_type(t, m) {
+            let (g, st, c) = view_member(mname, m, &v);
+            getters.extend(g);
+            setters.extend(st);
+            checks_view.extend(c);
+        }
         let (offset, length) = (expr(&m.offset), expr(&m.length));
         let when = m.when.as_ref().map(|w| {
             let w = atom(&l.params, w);
@@ -193,6 +201,11 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
         })
         .collect();
     let doc_text = &l.doc;
+    let view_ty = format_ident!("{}View", camel(&l.name));
+    let view_doc = doc(&format!(
+        "The values of a `{name}` in a buffer of bytes (`{}::view`): a getter and a setter (`set_`) per member, and `check`.",
+        camel(&l.name)
+    ));
     quote! {
         #d
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -251,6 +264,72 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
             }
         }
 
+        impl #ty {
+            /// A view of the layout's values in `data`: byte `b` holds bits `8b` to `8b + 7`
+            /// (unit `k` of a 16-bit unit is bytes `2k` and `2k + 1`, low byte first). A
+            /// buffer shorter than the layout is refused.
+            pub fn view<D: AsRef<[u8]>>(self, data: D) -> Result<#view_ty<D>, isa_runtime::abi::ViewError> {
+                let needed = self.size_bits().div_ceil(8) as usize;
+                let available = data.as_ref().len();
+                if available < needed {
+                    return Err(isa_runtime::abi::ViewError::TooShort { layout: #name, needed, available });
+                }
+                Ok(#view_ty { layout: self, data })
+            }
+        }
+
+        #view_doc
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct #view_ty<D> {
+            layout: #ty,
+            data: D,
+        }
+
+        impl<D: AsRef<[u8]>> #view_ty<D> {
+            /// The layout and its parameters.
+            pub fn layout(&self) -> &#ty {
+                &self.layout
+            }
+
+            /// The buffer.
+            pub fn into_inner(self) -> D {
+                self.data
+            }
+
+            fn layout_name(&self) -> &'static str {
+                #name
+            }
+
+            /// Checks the values: the buffer holds the layout, and every member's value fits
+            /// its type (a member may be wider than its type, rounded up to whole units).
+            #[allow(unused_variables)]
+            pub fn check(&self) -> Result<(), isa_runtime::abi::ViewError> {
+                let data = self.data.as_ref();
+                let needed = self.layout.size_bits().div_ceil(8) as usize;
+                if data.len() < needed {
+                    return Err(isa_runtime::abi::ViewError::TooShort { layout: #name, needed, available: data.len() });
+                }
+                #checks_view
+                Ok(())
+            }
+
+            #getters
+        }
+
+        impl<D: AsRef<[u8]> + AsMut<[u8]>> #view_ty<D> {
+            /// Writes `value` into `place` after checking it fits `bits`.
+            #[allow(dead_code)]
+            fn put(&mut self, member: &str, place: isa_runtime::abi::Place, value: u128, bits: u32) -> Result<(), isa_runtime::abi::ViewError> {
+                if !isa_runtime::abi::fits(value, bits) {
+                    return Err(isa_runtime::abi::ViewError::TooWide { layout: #name, member: String::from(member), value, bits });
+                }
+                isa_runtime::abi::write_bits(self.data.as_mut(), place, value);
+                Ok(())
+            }
+
+            #setters
+        }
+
         #[doc = #info_doc]
         pub struct #info_ty;
 
@@ -280,6 +359,150 @@ fn layout(t: &ir::Target, l: &ir::AbiLayout) -> TokenStream {
                 let layout = #ty::new(#(#narrowed),*)?;
                 Ok(isa_runtime::abi::Placed { size: layout.size_bits(), members: layout.members() })
             }
+        }
+    }
+}
+
+/// The Rust type a view reads a member as, and its type's width in bits: `bool`, or the
+/// smallest unsigned integer holding the type (`uN`/`sN`, an enum, a number format or a data
+/// layout as raw bits); `None` past 128 bits (such a member has places, no value accessors).
+struct ValueType {
+    rust: TokenStream,
+    bits: u32,
+    boolean: bool,
+}
+
+fn value_type(t: &ir::Target, m: &ir::AbiMember) -> Option<ValueType> {
+    let name = m.type_name.as_deref()?;
+    if name == "bool" {
+        return Some(ValueType { rust: quote!(bool), bits: 1, boolean: true });
+    }
+    let int = name.strip_prefix('u').or_else(|| name.strip_prefix('s')).and_then(|d| d.parse::<u32>().ok());
+    let bits = int
+        .or_else(|| t.enums.iter().find(|e| e.name == name).map(|e| e.width))
+        .or_else(|| t.numbers.iter().find(|n| n.name == name).map(|n| n.kind.width()))
+        .or_else(|| t.layouts.iter().find(|l| l.name == name).map(|l| l.width))?;
+    let rust = match bits {
+        0..=8 => quote!(u8),
+        9..=16 => quote!(u16),
+        17..=32 => quote!(u32),
+        33..=64 => quote!(u64),
+        65..=128 => quote!(u128),
+        _ => return None,
+    };
+    Some(ValueType { rust, bits, boolean: false })
+}
+
+/// A view's getter and setter of member `name`, and its part of `check`.
+fn view_member(name: &str, m: &ir::AbiMember, v: &ValueType) -> (TokenStream, TokenStream, TokenStream) {
+    let f = ident(name);
+    let set = format_ident!("set_{}", name);
+    let (rust, bits) = (&v.rust, v.bits);
+    let read = if v.boolean {
+        quote!(isa_runtime::abi::read_bits(self.data.as_ref(), p) != 0)
+    } else {
+        quote!(isa_runtime::abi::read_bits(self.data.as_ref(), p) as #rust)
+    };
+    let widen = if v.bits > 64 { quote!(value) } else { quote!(u128::from(value)) };
+    let getter_doc = format!(" The value of `{name}`.");
+    let setter_doc = format!(" Writes `{name}`.");
+    let check_one = |label: TokenStream| {
+        quote! {
+            let value = isa_runtime::abi::read_bits(data, p);
+            if !isa_runtime::abi::fits(value, #bits) {
+                return Err(isa_runtime::abi::ViewError::TooWide { layout: self.layout_name(), member: #label, value, bits: #bits });
+            }
+        }
+    };
+    match (&m.count, &m.when) {
+        (Some(_), _) => {
+            let count_fn = format_ident!("{}_count", name);
+            let check = check_one(quote!(format!("{}[{}]", #name, i)));
+            (
+                quote! {
+                    #[doc = #getter_doc]
+                    #[doc = ""]
+                    #[doc = " Element `i`: `None` past the last element."]
+                    pub fn #f(&self, i: u32) -> Option<#rust> {
+                        let p = self.layout.#f(i)?;
+                        Some(#read)
+                    }
+                },
+                quote! {
+                    #[doc = #setter_doc]
+                    #[doc = ""]
+                    #[doc = " Element `i`; an element past the last, or a value wider than the type, is an error."]
+                    pub fn #set(&mut self, i: u32, value: #rust) -> Result<(), isa_runtime::abi::ViewError> {
+                        let count = self.layout.#count_fn();
+                        let p = self.layout.#f(i).ok_or(isa_runtime::abi::ViewError::NoElement {
+                            layout: self.layout_name(), member: #name, index: i, count,
+                        })?;
+                        self.put(&format!("{}[{}]", #name, i), p, #widen, #bits)
+                    }
+                },
+                quote! {
+                    for i in 0..self.layout.#count_fn() {
+                        if let Some(p) = self.layout.#f(i) {
+                            #check
+                        }
+                    }
+                },
+            )
+        }
+        (None, Some(_)) => {
+            let check = check_one(quote!(String::from(#name)));
+            (
+                quote! {
+                    #[doc = #getter_doc]
+                    #[doc = ""]
+                    #[doc = " `None` when the member is absent for these parameters."]
+                    pub fn #f(&self) -> Option<#rust> {
+                        let p = self.layout.#f()?;
+                        Some(#read)
+                    }
+                },
+                quote! {
+                    #[doc = #setter_doc]
+                    #[doc = ""]
+                    #[doc = " An absent member, or a value wider than the type, is an error."]
+                    pub fn #set(&mut self, value: #rust) -> Result<(), isa_runtime::abi::ViewError> {
+                        let p = self.layout.#f().ok_or(isa_runtime::abi::ViewError::Absent { layout: self.layout_name(), member: #name })?;
+                        self.put(#name, p, #widen, #bits)
+                    }
+                },
+                quote! {
+                    if let Some(p) = self.layout.#f() {
+                        #check
+                    }
+                },
+            )
+        }
+        (None, None) => {
+            let check = check_one(quote!(String::from(#name)));
+            (
+                quote! {
+                    #[doc = #getter_doc]
+                    pub fn #f(&self) -> #rust {
+                        let p = self.layout.#f();
+                        #read
+                    }
+                },
+                quote! {
+                    #[doc = #setter_doc]
+                    #[doc = ""]
+                    #[doc = " A value wider than the type is an error."]
+                    pub fn #set(&mut self, value: #rust) -> Result<(), isa_runtime::abi::ViewError> {
+                        let p = self.layout.#f();
+                        self.put(#name, p, #widen, #bits)
+                    }
+                },
+                quote! {
+                    {
+                        let p = self.layout.#f();
+                        #check
+                    }
+                },
+            )
         }
     }
 }

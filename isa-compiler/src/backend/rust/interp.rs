@@ -770,61 +770,108 @@ pub fn generate(m: &Model) -> TokenStream {
     let target = format_ident!("{}", super::names::camel(&t.name));
     let step_loop = if has("pc") {
         let done_check = if has("done") { quote!(self.state.done ||) } else { quote!() };
-        // Where the instruction at `pc` is and where the next one starts: by word (and control
-        // word) for a fixed length; by the instructions' own lengths in a byte stream.
-        let (end, place, next) = if t.variable_length() {
-            (
-                quote!(self.state.pc as u64 == isa_runtime::interp::stream_end::<#target>(program)),
-                quote! {
-                    let index = isa_runtime::interp::stream_index::<#target>(program, pc as u64)
-                        .ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
-                },
-                quote!((pc as u64 + isa_runtime::interp::instruction_length::<#target>(&insn))),
-            )
-        } else {
-            (
-                quote!(isa_runtime::bundle::index::<#target>(self.state.pc as u64) == program.len()),
-                quote!(let index = isa_runtime::bundle::index::<#target>(pc as u64);),
-                quote!(isa_runtime::bundle::address::<#target>(index + 1)),
-            )
-        };
-        quote! {
-            /// Whether the program has ended (the spec's `done`), or `pc` is just past its
-            /// last instruction.
-            pub fn halted(&self, program: &[Instruction]) -> bool {
-                #done_check #end
-            }
-
-            /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
-            /// and runs the spec's `step`. Returns false once the program has halted.
-            pub fn step_program(&mut self, program: &[Instruction]) -> Result<bool, isa_runtime::interp::Trap> {
-                if self.halted(program) {
-                    return Ok(false);
-                }
-                let pc = self.state.pc;
-                #place
-                let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
-                self.execute(&insn)?;
-                // The next instruction's address (past a control word, where the target has them).
-                if self.state.pc == pc {
-                    self.state.pc = #next as _;
-                }
-                #step_fn
-                Ok(!self.halted(program))
-            }
-
+        let run_doc = quote! {
             /// Runs until the program halts; returns the number of instructions executed.
             /// Executing more than `max_steps` instructions is a `StepLimit` trap.
-            pub fn run(&mut self, program: &[Instruction], max_steps: u64) -> Result<u64, isa_runtime::interp::Trap> {
-                let mut executed = 0u64;
-                while !self.halted(program) {
-                    if executed == max_steps {
-                        return Err(isa_runtime::interp::Trap::StepLimit);
-                    }
-                    self.step_program(program)?;
-                    executed += 1;
+        };
+        if t.variable_length() {
+            // A byte stream: the instructions' addresses are worked out once per run (a
+            // binary search finds the one at `pc`), not by walking the program every step.
+            quote! {
+                /// Whether the program has ended (the spec's `done`), or `pc` is just past its
+                /// last instruction.
+                pub fn halted(&self, program: &[Instruction]) -> bool {
+                    #done_check self.state.pc as u64 == isa_runtime::interp::stream_end::<#target>(program)
                 }
-                Ok(executed)
+
+                fn halted_at(&self, addresses: &isa_runtime::interp::Addresses) -> bool {
+                    #done_check self.state.pc as u64 == addresses.end()
+                }
+
+                /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
+                /// and runs the spec's `step`. Returns false once the program has halted. It
+                /// works out the program's addresses: to step through a program, make them once
+                /// and call [`Self::step_program_at`].
+                pub fn step_program(&mut self, program: &[Instruction]) -> Result<bool, isa_runtime::interp::Trap> {
+                    let addresses = isa_runtime::interp::Addresses::of::<#target>(program);
+                    self.step_program_at(program, &addresses)
+                }
+
+                /// [`Self::step_program`] with the program's addresses
+                /// (`Addresses::of(program)`) made by the caller.
+                pub fn step_program_at(
+                    &mut self,
+                    program: &[Instruction],
+                    addresses: &isa_runtime::interp::Addresses,
+                ) -> Result<bool, isa_runtime::interp::Trap> {
+                    if self.halted_at(addresses) {
+                        return Ok(false);
+                    }
+                    let pc = self.state.pc;
+                    let out = || isa_runtime::interp::Trap::PcOutOfRange(pc as u64);
+                    let index = addresses.index(pc as u64).ok_or_else(out)?;
+                    let insn = *program.get(index).ok_or_else(out)?;
+                    let next = addresses.start(index + 1).ok_or_else(out)?;
+                    self.execute(&insn)?;
+                    if self.state.pc == pc {
+                        self.state.pc = next as _;
+                    }
+                    #step_fn
+                    Ok(!self.halted_at(addresses))
+                }
+
+                #run_doc
+                pub fn run(&mut self, program: &[Instruction], max_steps: u64) -> Result<u64, isa_runtime::interp::Trap> {
+                    let addresses = isa_runtime::interp::Addresses::of::<#target>(program);
+                    let mut executed = 0u64;
+                    while !self.halted_at(&addresses) {
+                        if executed == max_steps {
+                            return Err(isa_runtime::interp::Trap::StepLimit);
+                        }
+                        self.step_program_at(program, &addresses)?;
+                        executed += 1;
+                    }
+                    Ok(executed)
+                }
+            }
+        } else {
+            quote! {
+                /// Whether the program has ended (the spec's `done`), or `pc` is just past its
+                /// last instruction.
+                pub fn halted(&self, program: &[Instruction]) -> bool {
+                    #done_check isa_runtime::bundle::index::<#target>(self.state.pc as u64) == program.len()
+                }
+
+                /// Executes the instruction at `pc` (unless the program has halted), advances `pc`
+                /// and runs the spec's `step`. Returns false once the program has halted.
+                pub fn step_program(&mut self, program: &[Instruction]) -> Result<bool, isa_runtime::interp::Trap> {
+                    if self.halted(program) {
+                        return Ok(false);
+                    }
+                    let pc = self.state.pc;
+                    let index = isa_runtime::bundle::index::<#target>(pc as u64);
+                    let insn = *program.get(index).ok_or(isa_runtime::interp::Trap::PcOutOfRange(pc as u64))?;
+                    self.execute(&insn)?;
+                    // The next instruction's address (past a control word, where the target has them).
+                    if self.state.pc == pc {
+                        self.state.pc = isa_runtime::bundle::address::<#target>(index + 1) as _;
+                    }
+                    #step_fn
+                    Ok(!self.halted(program))
+                }
+
+                #run_doc
+                pub fn run(&mut self, program: &[Instruction], max_steps: u64) -> Result<u64, isa_runtime::interp::Trap> {
+                    let mut executed = 0u64;
+                    while !self.halted(program) {
+                        if executed == max_steps {
+                            return Err(isa_runtime::interp::Trap::StepLimit);
+                        }
+                        self.step_program(program)?;
+                        executed += 1;
+                    }
+                    Ok(executed)
+                }
             }
         }
     } else {
