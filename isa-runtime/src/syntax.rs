@@ -422,6 +422,243 @@ fn lead_of(s: &'static str, out: &mut Vec<&'static str>) -> bool {
     false
 }
 
+/// A set of bytes (bit `b` for byte `b`).
+pub type Bytes = [u64; 4];
+
+/// Every byte.
+const ANY_BYTE: Bytes = [u64::MAX; 4];
+
+fn add_byte(set: &mut Bytes, b: u8, fold: bool) {
+    set[usize::from(b / 64)] |= 1 << (b % 64);
+    if fold && b.is_ascii_alphabetic() {
+        let o = b ^ 0x20;
+        set[usize::from(o / 64)] |= 1 << (o % 64);
+    }
+}
+
+fn union(set: &mut Bytes, other: &Bytes) {
+    set.iter_mut().zip(other).for_each(|(a, b)| *a |= b);
+}
+
+/// Whether `set` has byte `b`.
+pub fn has_byte(set: &Bytes, b: u8) -> bool {
+    set[usize::from(b / 64)] >> (b % 64) & 1 == 1
+}
+
+/// Where a walk for [`Syntax::lead_follows`] goes on once an item list is read: the rest of
+/// an enclosing list (from an index), or anywhere (`None`: after a group read in any order).
+type Then = Option<(&'static [Item], usize)>;
+
+/// Leads, each with the bytes that may follow it ([`Syntax::lead_follows`]).
+type Follows = Vec<(&'static str, Bytes)>;
+
+impl Syntax {
+    /// For each lead of [`Syntax::leads`] (found the same way, guards ignored), the bytes
+    /// that may come right after it in a text this syntax reads: the first bytes of what can
+    /// follow it, always with blanks; every byte after a lead cut short at a blank or a
+    /// separator, before a number, or at the end of the syntax. A lead found at several places
+    /// is listed once for each. `None` where [`Syntax::leads`] gives none. With the leads, the
+    /// assembler's format index tells `IADD32I` from `IADD` (whose `IADD` is followed by `.`,
+    /// a blank or a register).
+    pub fn lead_follows(&self, ignore_case: bool) -> Option<Follows> {
+        let mut out = Vec::new();
+        match follows_of_arms(self.arms, &mut Vec::new(), 0, ignore_case, &mut out)? {
+            false => Some(out),
+            true => None,
+        }
+    }
+}
+
+fn follows_of_arms(
+    arms: &'static [Arm],
+    then: &mut Vec<Then>,
+    depth: u32,
+    fold: bool,
+    out: &mut Follows,
+) -> Option<bool> {
+    let mut empty = false;
+    for arm in arms {
+        empty |= follows_of_items(arm.items, then, depth, fold, out)?;
+    }
+    Some(empty)
+}
+
+/// As [`leads_of_items`], each lead with what may follow it.
+fn follows_of_items(
+    items: &'static [Item],
+    then: &mut Vec<Then>,
+    depth: u32,
+    fold: bool,
+    out: &mut Follows,
+) -> Option<bool> {
+    for (i, item) in items.iter().enumerate() {
+        let mut spelling = |s: &'static str, out: &mut Follows| {
+            let mut leads = Vec::new();
+            let empty = lead_of(s, &mut leads);
+            for lead in leads {
+                // A lead that is the whole spelling is followed by what follows the item.
+                let whole = s.trim_start_matches(' ') == lead;
+                let follow = if whole { first_after(items, i + 1, then, depth, fold) } else { ANY_BYTE };
+                out.push((lead, follow));
+            }
+            empty
+        };
+        let empty = match item {
+            Item::Lit(s) => spelling(s, out),
+            Item::Show(_, Show::Table(t)) => follows_of_table(t, &mut spelling, out)?,
+            Item::Show(_, Show::TableIf(_, a, b)) => {
+                follows_of_table(a, &mut spelling, out)? | follows_of_table(b, &mut spelling, out)?
+            }
+            Item::Show(_, Show::Num(_)) => return None,
+            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
+                then.push(Some((items, i + 1)));
+                let empty = follows_of_arms(sub.arms, then, depth + 1, fold, out);
+                then.pop();
+                empty?
+            }
+            Item::Call(..) => return None,
+            Item::Opt(_, body) => {
+                then.push(Some((items, i + 1)));
+                let r = follows_of_items(body, then, depth + 1, fold, out);
+                then.pop();
+                r?;
+                true
+            }
+            Item::AnyOrder(groups) => {
+                // After a group, another may come: anything may follow.
+                then.push(None);
+                let r = groups.iter().try_for_each(|g| {
+                    follows_of_items(core::slice::from_ref(g), then, depth + 1, fold, out).map(|_| ())
+                });
+                then.pop();
+                r?;
+                true
+            }
+        };
+        if !empty {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+fn follows_of_table(
+    t: &'static Table,
+    spelling: &mut dyn FnMut(&'static str, &mut Follows) -> bool,
+    out: &mut Follows,
+) -> Option<bool> {
+    let mut empty = false;
+    for e in t.entries {
+        match *e {
+            Entry::Name(s, _) => empty |= spelling(s, out),
+            // A number follows the prefix.
+            Entry::Range { prefix, .. } => {
+                let mut leads = Vec::new();
+                if lead_of(prefix, &mut leads) {
+                    return None;
+                }
+                out.extend(leads.into_iter().map(|lead| (lead, ANY_BYTE)));
+            }
+            Entry::Many(..) | Entry::Else(_) => {}
+        }
+    }
+    Some(empty)
+}
+
+/// The bytes that may start the text read from `items[i..]` on, then what `then` says comes
+/// next (innermost last), with blanks; every byte at the end of the syntax.
+fn first_after(items: &'static [Item], i: usize, then: &[Then], depth: u32, fold: bool) -> Bytes {
+    let mut set = [0; 4];
+    add_byte(&mut set, b' ', false);
+    add_byte(&mut set, b'\t', false);
+    let mut next = Some((items, i));
+    let mut rest = then.len();
+    loop {
+        let Some((items, i)) = next else { return ANY_BYTE };
+        let (first, empty) = first_of_items(&items[i.min(items.len())..], depth, fold);
+        union(&mut set, &first);
+        if !empty {
+            return set;
+        }
+        if rest == 0 {
+            return ANY_BYTE;
+        }
+        rest -= 1;
+        next = then[rest];
+    }
+}
+
+/// The bytes a text read by `items` may start with (blanks aside), and whether it may be
+/// empty.
+fn first_of_items(items: &'static [Item], depth: u32, fold: bool) -> (Bytes, bool) {
+    let mut set = [0; 4];
+    for item in items {
+        let (first, empty) = first_of_item(item, depth, fold);
+        union(&mut set, &first);
+        if !empty {
+            return (set, false);
+        }
+    }
+    (set, true)
+}
+
+fn first_of_item(item: &'static Item, depth: u32, fold: bool) -> (Bytes, bool) {
+    let text = |s: &str, set: &mut Bytes| match s.trim_start_matches(' ').bytes().next() {
+        Some(b) => {
+            add_byte(set, b, fold);
+            false
+        }
+        None => true,
+    };
+    let table = |t: &Table, set: &mut Bytes| {
+        let mut empty = false;
+        for e in t.entries {
+            match *e {
+                Entry::Name(s, _) => empty |= text(s, set),
+                Entry::Range { prefix, .. } => {
+                    if text(prefix, set) {
+                        *set = ANY_BYTE;
+                    }
+                }
+                Entry::Many(..) | Entry::Else(_) => {}
+            }
+        }
+        empty
+    };
+    let mut set = [0; 4];
+    let empty = match item {
+        Item::Lit(s) => text(s, &mut set),
+        // A computed value is read as the printer's text.
+        Item::Show(Expr::Arith(..) | Expr::If(..), _) | Item::Show(_, Show::Num(_)) => {
+            return (ANY_BYTE, true)
+        }
+        Item::Show(_, Show::Table(t)) => table(t, &mut set),
+        Item::Show(_, Show::TableIf(_, a, b)) => table(a, &mut set) | table(b, &mut set),
+        Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
+            let mut empty = false;
+            for arm in sub.arms {
+                let (first, e) = first_of_items(arm.items, depth + 1, fold);
+                union(&mut set, &first);
+                empty |= e;
+            }
+            empty
+        }
+        Item::Call(..) => return (ANY_BYTE, true),
+        Item::Opt(_, body) => {
+            set = first_of_items(body, depth + 1, fold).0;
+            true
+        }
+        Item::AnyOrder(groups) => {
+            set = first_of_items(groups, depth + 1, fold).0;
+            for g in groups.iter() {
+                union(&mut set, &first_of_item(g, depth + 1, fold).0);
+            }
+            true
+        }
+    };
+    (set, empty)
+}
+
 /// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
 /// to a blank, `,` or `;`, or that one punctuation character; length 0 at the end of the text.
 /// A number followed by punctuation is the number alone (`16` of `tram16.xyzw`'s `16.xyzw`).
@@ -2845,7 +3082,7 @@ impl Parser<'_> {
     /// Gives the field bound to `b` the raw value `v`. Fails when it already has another
     /// value, or when a deferred condition that the new value decides comes out wrong: such a
     /// path could only fail at the end of the line, after trying every way to read the rest.
-    fn assign(&self, b: Bound, v: u64, st: &mut State) -> bool {
+    fn assign(&mut self, b: Bound, v: u64, st: &mut State) -> bool {
         let slot = match b {
             Bound::Const(c) => return c as u64 == v,
             Bound::Slot(s) => s,
@@ -2881,6 +3118,8 @@ impl Parser<'_> {
         // only those reading this field can have changed.
         let bit = 1u64 << (slot % 64);
         let mut holds = !st.violated;
+        // The fields known (bit `s` for field `s`), when each has a bit of its own.
+        let mut known = None;
         for k in 0..st.deferred.len() {
             if !holds {
                 break;
@@ -2888,20 +3127,61 @@ impl Parser<'_> {
             if st.reads[k] & bit == 0 {
                 continue;
             }
-            let (e, want, frame) = &st.deferred[k];
-            match eval(e, frame, &st.vals, self.ctx.pc) {
-                None => {}
-                // Decided by known fields, which keep their values: no later assignment can
-                // change it, so none checks it again.
-                Some(x) if (x != 0) == *want => {
+            let (e, want, ref frame) = st.deferred[k];
+            if self.contradicts(e, want, frame, &st.vals, bit, true) {
+                holds = false;
+                continue;
+            }
+            // Every field it reads known and not contradicted (looked at whole: assigning a
+            // view assigns the fields that make it up first): it holds, and since fields keep
+            // their values no later assignment can change that, so none checks it again.
+            if self.format.fields.len() <= 64 {
+                let known = *known.get_or_insert_with(|| {
+                    st.vals.iter().enumerate().fold(0u64, |m, (i, v)| m | (u64::from(v.is_some()) << i))
+                });
+                if st.reads[k] & !known == 0 {
+                    if self.contradicts(e, want, frame, &st.vals, bit, false) {
+                        holds = false;
+                        continue;
+                    }
                     st.settled.push((k, st.reads[k]));
                     st.reads[k] = 0;
                 }
-                Some(_) => holds = false,
             }
         }
         st.violated = !holds;
         holds
+    }
+
+    /// Whether `e`, a condition that must come out `want`, now comes out otherwise (evaluates
+    /// to the other truth value; undecided is not a contradiction): as evaluating it whole,
+    /// but looking into `&&`, `||` and `!`. With `changed_only`, `e` was not contradicted
+    /// before the field of `bit` was given its value, so of the parts any one of which
+    /// contradicts it (`a && b` that must hold, `a || b` that must not), only those reading
+    /// that field can now: the others are skipped unevaluated.
+    fn contradicts(
+        &mut self,
+        e: &'static Expr,
+        want: bool,
+        frame: &[Bound],
+        vals: &[Option<u64>],
+        bit: u64,
+        changed_only: bool,
+    ) -> bool {
+        match e {
+            Expr::Not(x) => self.contradicts(x, !want, frame, vals, bit, changed_only),
+            // Evaluated whole, `a && b` is false as soon as one part is, `a || b` true.
+            Expr::And(xs) | Expr::Or(xs) if matches!(e, Expr::And(_)) == want => xs.iter().any(|x| {
+                (!changed_only || self.reads.bits(x, frame) & bit != 0)
+                    && self.contradicts(x, want, frame, vals, bit, changed_only)
+            }),
+            // `a && b` that must not hold is contradicted when every part holds (`a || b` that
+            // must hold when none does); a part may have held before, so each is looked at.
+            Expr::And(xs) | Expr::Or(xs) => {
+                xs.iter().all(|x| self.contradicts(x, want, frame, vals, bit, false))
+            }
+            _ => eval(e, frame, vals, self.ctx.pc).is_some_and(|v| (v != 0) != want),
+        }
     }
 
     /// Makes `e` evaluate to `want`, calling `k` on every way found until one succeeds.
@@ -3133,6 +3413,49 @@ mod tests {
             }],
         };
         assert_eq!(RANGE.leads(), None);
+    }
+
+    #[test]
+    fn lead_follows_are_the_bytes_that_may_come_after_each_lead() {
+        // `IADD`, then `.X` or blanks or a register (a blank in a literal may match none):
+        // never a digit, so `IADD32I` is not read.
+        static IADD: Syntax = Syntax {
+            name: "iadd",
+            arms: &[Arm {
+                guard: None,
+                alias: false,
+                items: &[
+                    Item::Call(&GUARD, &[]),
+                    Item::Lit("IADD"),
+                    Item::Opt(&Expr::Int(1), &[Item::Lit(".X")]),
+                    Item::Lit(" "),
+                    Item::Show(&Expr::Int(0), Show::Table(&REG)),
+                ],
+            }],
+        };
+        let follows = IADD.lead_follows(false).expect("leads");
+        let of = |lead: &str| follows.iter().find(|(l, _)| *l == lead).map(|(_, f)| *f).expect("a lead");
+        let iadd = of("IADD");
+        for b in [b'.', b' ', b'\t', b'R'] {
+            assert!(has_byte(&iadd, b), "{}", b as char);
+        }
+        for b in [b'3', b'X', b'r', b','] {
+            assert!(!has_byte(&iadd, b), "{}", b as char);
+        }
+        // With case ignored, `r` may follow too.
+        assert!(has_byte(&IADD.lead_follows(true).expect("leads")[1].1, b'r'));
+        // The guard's `@` is followed by a register; `FADD.FTZ ` is cut at its blank, and a
+        // lead at the end of the syntax may be followed by anything.
+        assert_eq!(of("@"), {
+            let mut set = [0; 4];
+            for b in [b' ', b'\t', b'R'] {
+                add_byte(&mut set, b, false);
+            }
+            set
+        });
+        let fadd = FADD.lead_follows(false).expect("leads");
+        assert!(fadd.iter().all(|(_, f)| *f == ANY_BYTE), "{fadd:?}");
+        assert_eq!(GUARD.lead_follows(false), None);
     }
 
     #[test]

@@ -1604,13 +1604,18 @@ const SHARED_LEAD: u32 = 4;
 struct ByFirstByte {
     /// (first byte, lowercased when case is ignored; text; format), by first byte.
     entries: Vec<(u8, &'static str, u32)>,
+    /// For each of `entries`, the bytes that may come right after its text (in the text a
+    /// format reads), if not any.
+    follows: Vec<Option<syntax::Bytes>>,
     /// Where each first byte's run of `entries` starts (and byte 255's ends).
     starts: Vec<u32>,
 }
 
 impl ByFirstByte {
-    fn new(mut entries: Vec<(u8, &'static str, u32)>) -> Self {
-        entries.sort_by_key(|(b, _, i)| (*b, *i));
+    fn new(mut entries: Vec<(u8, &'static str, u32, Option<syntax::Bytes>)>) -> Self {
+        entries.sort_by_key(|(b, _, i, _)| (*b, *i));
+        let follows = entries.iter().map(|e| e.3).collect();
+        let entries: Vec<_> = entries.into_iter().map(|(b, t, i, _)| (b, t, i)).collect();
         let mut starts = Vec::with_capacity(257);
         let mut k = 0;
         for b in 0..=256usize {
@@ -1619,7 +1624,7 @@ impl ByFirstByte {
             }
             starts.push(k as u32);
         }
-        ByFirstByte { entries, starts }
+        ByFirstByte { entries, follows, starts }
     }
 
     /// Sets in `out` the bit of each format with a text that `text` starts with.
@@ -1627,11 +1632,15 @@ impl ByFirstByte {
         let Some(&b) = text.first() else { return };
         let b = usize::from(if ignore_case { b.to_ascii_lowercase() } else { b });
         let run = self.starts[b] as usize..self.starts[b + 1] as usize;
-        for &(_, t, i) in &self.entries[run] {
+        for (k, &(_, t, i)) in self.entries.iter().enumerate().take(run.end).skip(run.start) {
             let t = t.as_bytes();
             let starts = text.len() >= t.len()
                 && if ignore_case { text[..t.len()].eq_ignore_ascii_case(t) } else { text[..t.len()] == *t };
-            if starts {
+            let follows = || match (&self.follows[k], text.get(t.len())) {
+                (Some(set), Some(&b)) => syntax::has_byte(set, b),
+                _ => true,
+            };
+            if starts && follows() {
                 out[i as usize / 64] |= 1 << (i % 64);
             }
         }
@@ -1651,11 +1660,24 @@ impl FormatIndex {
         for (i, f) in formats.iter().enumerate() {
             let Some(syntax) = f.syntax.get(dialect) else { continue };
             match syntax.leads() {
-                Some(texts) => leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32))),
+                Some(texts) => {
+                    // What may follow each lead, at every place the syntax has it.
+                    let follows = syntax.lead_follows(ignore_case);
+                    let follow = |t: &str| {
+                        let mut found = follows.as_ref()?.iter().filter(|(lead, _)| *lead == t).peekable();
+                        found.peek()?;
+                        let mut set = [0u64; 4];
+                        for (_, f) in found {
+                            set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
+                        }
+                        Some(set)
+                    };
+                    leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32, follow(t))))
+                }
                 None => any[i / 64] |= 1 << (i % 64),
             }
             if let Some(word) = syntax.required_word() {
-                words.push((first(word), word, i as u32));
+                words.push((first(word), word, i as u32, None));
                 worded[i / 64] |= 1 << (i % 64);
             }
         }
