@@ -374,6 +374,15 @@ pub fn split_binary(bytes: &[u8], target: &dyn Target) -> Result<(Vec<u128>, Opt
     Ok((words, None))
 }
 
+/// Why `len` bytes are not a program of `size`-byte words.
+pub fn partial(len: u64, size: usize, target: &dyn Target) -> String {
+    let rest = len % size as u64;
+    format!(
+        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
+        target.name()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -479,13 +488,4 @@ mod tests {
         assert!(read("0x1 0xzz\n", 64, true).is_err());
         assert!(read("mov r0, r1\n", 64, true).is_err());
     }
-}
-
-/// Why `len` bytes are not a program of `size`-byte words.
-pub fn partial(len: u64, size: usize, target: &dyn Target) -> String {
-    let rest = len % size as u64;
-    format!(
-        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
-        target.name()
-    )
 }

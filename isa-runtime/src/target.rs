@@ -1068,6 +1068,11 @@ macro_rules! label_expressions {
     };
 }
 
+/// What [`assemble_lines`] makes of a program: each statement's slot and converted value, and
+/// the bytes of the last one the program holds where it ends inside a word
+/// ([`Assembled::last_bytes`]).
+type Lines<X> = (Vec<(u64, X)>, Option<usize>);
+
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
 /// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
@@ -1084,7 +1089,7 @@ fn assemble_lines<T: Isa, X>(
     includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
-) -> Option<(Vec<(u64, X)>, Option<usize>)> {
+) -> Option<Lines<X>> {
     let d = dialect_of::<T>(dialect);
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
