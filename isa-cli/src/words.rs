@@ -306,25 +306,55 @@ pub fn bytes_from_hex(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// Bytes at the end of a program that are no whole word: the start of an instruction (or of a
+/// fixed-length word) that the file ends inside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cut {
+    /// The bytes, in memory order.
+    pub bytes: Vec<u8>,
+    /// Their byte address in the program.
+    pub at: u64,
+    /// Why they are no word, in words a listing shows as a comment.
+    pub reason: String,
+}
+
 /// Splits `bytes` into the target's words; a trailing partial word is an error. Instructions
 /// of different lengths are read one after another, each as long as its first bytes say; bytes
 /// that end inside the last one are the same error (listed in full, it would assemble longer).
 pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, String> {
+    match split_binary(bytes, target)? {
+        (words, None) => Ok(words),
+        (_, Some(cut)) => Err(cut.reason),
+    }
+}
+
+/// [`from_binary`], handing back the bytes that end inside a word apart from the whole words
+/// rather than refusing them (`disasm` lists them as data).
+pub fn split_binary(bytes: &[u8], target: &dyn Target) -> Result<(Vec<u128>, Option<Cut>), String> {
     if target.variable_length() {
-        let words = target.split_stream(bytes);
+        let mut words = target.split_stream(bytes);
         // Only the last piece can be shorter than its instruction (`split_stream` cuts it).
-        let whole = target.join_stream(&words).len();
-        if whole > bytes.len() {
-            let needed = words.last().map_or(0, |w| target.instruction_bytes(*w));
-            let at = whole - needed;
-            return Err(format!(
+        let Some(&last) = words.last() else { return Ok((words, None)) };
+        let needed = target.instruction_bytes(last);
+        // Where the last piece starts: the bytes from there make its word, and those before
+        // walk into the other words (a piece of no encoding may be written longer than it was
+        // read, so the words' lengths do not say it).
+        let before = &words[..words.len() - 1];
+        let most = word_bytes(target.word_bits()).min(bytes.len());
+        let start = (1..=most).map(|r| bytes.len() - r).find(|&p| {
+            word_from_bytes(&bytes[p..], true) == last && target.split_stream(&bytes[..p]) == before
+        });
+        if let Some(at) = start.filter(|&at| bytes.len() - at < needed) {
+            words.pop();
+            let reason = format!(
                 "{} bytes end inside an instruction: the {} instruction at byte {at} needs {needed} bytes, {} are left",
                 bytes.len(),
                 target.name(),
                 bytes.len() - at
-            ));
+            );
+            return Ok((words, Some(Cut { bytes: bytes[at..].to_vec(), at: at as u64, reason })));
         }
-        return Ok(words);
+        return Ok((words, None));
     }
     let size = word_bytes(target.word_bits());
     if size == 0 || size > 16 {
@@ -335,14 +365,22 @@ pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, Strin
         ));
     }
     let rest = bytes.len() % size;
+    let words = bytes.chunks_exact(size).map(|c| word_from_bytes(c, target.little_endian())).collect();
     if rest != 0 {
-        return Err(format!(
-            "{} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
-            bytes.len(),
-            target.name()
-        ));
+        let at = bytes.len() - rest;
+        let reason = partial(bytes.len() as u64, size, target);
+        return Ok((words, Some(Cut { bytes: bytes[at..].to_vec(), at: at as u64, reason })));
     }
-    Ok(bytes.chunks_exact(size).map(|c| word_from_bytes(c, target.little_endian())).collect())
+    Ok((words, None))
+}
+
+/// Why `len` bytes are not a program of `size`-byte words.
+pub fn partial(len: u64, size: usize, target: &dyn Target) -> String {
+    let rest = len % size as u64;
+    format!(
+        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
+        target.name()
+    )
 }
 
 #[cfg(test)]

@@ -1021,7 +1021,8 @@ fn disasm_streams_a_binary_program() {
     assert_eq!(stdout(&o).lines().count(), 5);
     assert_eq!(
         stderr(&o),
-        "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)\n"
+        "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over); \
+         dialect nvdisasm has no byte directive to list them\n"
     );
 }
 
@@ -1576,25 +1577,31 @@ fn unknown_dialect_message_names_every_dialect() {
     );
 }
 
-/// Issue 12: bytes that end inside an AGX instruction are refused, as a file of part of a
-/// fixed-length word is (listed in full, the last instruction would assemble longer). applegpu's
-/// encodings: `stop` is 88 00; 62 begins `mov_imm`, 4 bytes with a 16-bit immediate
-/// (`mov_imm r0l, 5` = 62 00 05 00).
+/// Issue 12: bytes that end inside an AGX instruction are listed as data, the reason as a
+/// comment, and the listing assembles back to the same bytes (`asm(disasm(b)) == b` for any b;
+/// they used to be refused). applegpu's encodings: `stop` is 88 00; 62 begins `mov_imm`, 4 bytes
+/// with a 16-bit immediate (`mov_imm r0l, 5` = 62 00 05 00), so 62 00 at the end is its first half.
+/// `decode`, which shows instructions, still refuses them.
 #[test]
-fn disasm_refuses_bytes_that_end_inside_an_instruction() {
+fn disasm_lists_bytes_that_end_inside_an_instruction_as_data() {
     let dir = scratch("disasm_cut_short");
     let cut = dir.join("cut.bin");
-    std::fs::write(&cut, [0x88, 0x00, 0x62, 0x00]).expect("write binary");
+    let bytes = [0x88, 0x00, 0x62, 0x00];
+    std::fs::write(&cut, bytes).expect("write binary");
     let o = isa(&["disasm", "--target", "agx", path_str(&cut)]);
     assert_code(&o, 1);
-    assert_eq!(stdout(&o), "");
-    assert!(
-        stderr(&o).contains(
-            "4 bytes end inside an instruction: the agx instruction at byte 2 needs 4 bytes, 2 are left"
-        ),
-        "{}",
-        stderr(&o)
+    assert_eq!(
+        stdout(&o),
+        "stop\n.byte 0x62, 0x00 # 4 bytes end inside an instruction: the agx instruction at byte 2 \
+         needs 4 bytes, 2 are left\n"
     );
+    assert!(stderr(&o).contains("listed as data: the last 2 bytes at address 0x2"), "{}", stderr(&o));
+    let listing = dir.join("cut.s");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let back = dir.join("cut-back.bin");
+    let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&back).expect("read back"), bytes);
     let o = isa(&["decode", "--target", "agx", "88006200"]);
     assert_code(&o, 1);
     assert!(stdout(&o).contains("needs 4 bytes, 2 are left"), "{}", stdout(&o));
@@ -1611,4 +1618,50 @@ fn disasm_refuses_bytes_that_end_inside_an_instruction() {
     let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
     assert_eq!(std::fs::read(&back).expect("read back"), bytes);
+}
+
+/// Issue 12 on a fixed-length target: a VC4 file that is not a whole number of 8-byte words
+/// (`nop`, 0x100009e7_009e7000 in Mesa's qpu_NOP, then three bytes) lists the three bytes as
+/// vc4asm's `.byte` with the reason, and the listing assembles back to the same 11 bytes. The
+/// mesa dialect has no byte directive: the error names the dialect that has one; `--hex` and
+/// `--json`, which hold whole words, refuse such a program.
+#[test]
+fn disasm_lists_part_of_a_fixed_length_word_as_data() {
+    let dir = scratch("disasm_part_word");
+    let file = dir.join("part.bin");
+    let mut bytes = 0x100009e7_009e7000u64.to_le_bytes().to_vec();
+    bytes.extend([0xab, 0x00, 0xcd]);
+    std::fs::write(&file, &bytes).expect("write binary");
+    let o = isa(&["disasm", "--target", "vc4", "--address", path_str(&file)]);
+    assert_code(&o, 1);
+    assert_eq!(
+        stdout(&o),
+        "00000000: nop\n00000008: .byte 0xab, 0x00, 0xcd # 11 bytes is not a whole number of 8-byte vc4 \
+         words (3 bytes left over)\n"
+    );
+    let o = isa(&["disasm", "--target", "vc4", path_str(&file)]);
+    let listing = dir.join("part.s");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let back = dir.join("back.bin");
+    let o = isa(&["asm", "--target", "vc4", path_str(&listing), "-o", path_str(&back)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&back).expect("read back"), bytes);
+    let o = isa(&["asm", "--target", "vc4", "--hex", path_str(&listing)]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("ends in 3 bytes of data, part of a 8-byte word: --hex holds whole words"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = isa(&["disasm", "--target", "vc4", "--dialect", "mesa", path_str(&file)]);
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains(
+            "(3 bytes left over); dialect mesa has no byte directive to list them; dialect vc4asm can"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }

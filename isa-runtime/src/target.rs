@@ -474,6 +474,20 @@ fn show<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Shown, DecodeErro
     Ok(Shown::Hidden { format: format.name })
 }
 
+/// `bytes` as dialect `d`'s byte data directive (`.byte 0x62, 0x00`), with `comment` after the
+/// dialect's comment marker when given: how a listing shows bytes that are no whole word (a
+/// binary that ends inside an instruction), so they assemble back as they are. `None` if the
+/// dialect has no byte directive.
+pub fn data_text(d: &Dialect, bytes: &[u8], comment: Option<&dyn core::fmt::Display>) -> Option<String> {
+    let directive = d.directives.iter().find(|(_, k)| *k == directives::Directive::Byte)?.0;
+    let values: Vec<String> = bytes.iter().map(|b| alloc::format!("0x{b:02x}")).collect();
+    let mut out = alloc::format!("{directive} {}{}", values.join(", "), d.separator.unwrap_or(""));
+    if let (Some(comment), Some(marker)) = (comment, d.comments.first()) {
+        out.push_str(&alloc::format!(" {marker} {comment}"));
+    }
+    Some(out)
+}
+
 /// Dialect number `dialect` of `T` (the default one if there is no such dialect).
 fn dialect_of<T: Isa>(dialect: usize) -> &'static Dialect {
     T::dialects().get(dialect).unwrap_or(&T::dialects()[0])
@@ -794,6 +808,8 @@ pub fn assemble_program_reporting<T: Isa>(
 }
 
 /// [`assemble_program_reporting`] of a source named `name` whose `.include`s `includer` reads.
+/// A program that ends in data shorter than its last word has that word padded with zeros;
+/// [`assemble_exact`] says how many of its bytes are the program's.
 pub fn assemble_files<T: Isa>(
     name: &str,
     source: &str,
@@ -801,17 +817,70 @@ pub fn assemble_files<T: Isa>(
     includer: &mut dyn Includer,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Vec<u128>> {
+    assemble_exact::<T>(name, source, dialect, includer, report).map(|a| a.words)
+}
+
+/// An assembled program: its words, and where it ends in data shorter than the last word (a
+/// binary cut inside an instruction or a word, listed as data), how many bytes of that word
+/// are the program's. [`Assembled::bytes`] writes it byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembled {
+    /// The words, control words included where the target has them.
+    pub words: Vec<u128>,
+    /// The bytes of the last word that the program holds, when fewer than the word's length
+    /// (its own instruction's length where instructions differ in length).
+    pub last_bytes: Option<usize>,
+}
+
+impl Assembled {
+    /// The program in memory order: each word at its length (its instruction's length where
+    /// instructions differ in length), the last one cut to [`Assembled::last_bytes`] where the
+    /// program ends in part of a word.
+    pub fn bytes(&self, target: &dyn Target) -> Vec<u8> {
+        let mut out = Vec::new();
+        let size = target.word_bits().div_ceil(8) as usize;
+        for (i, w) in self.words.iter().enumerate() {
+            let (length, little) = if target.variable_length() {
+                (target.instruction_bytes(*w), true)
+            } else {
+                (size, target.little_endian())
+            };
+            let start = out.len();
+            word_to_bytes(*w, length, little, &mut out);
+            if i + 1 == self.words.len() {
+                if let Some(n) = self.last_bytes {
+                    // Only the bytes the program holds: the first ones in memory order.
+                    out.truncate(start + n.min(length));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// [`assemble_files`] keeping the length of data that ends the program inside a word: data
+/// after the last instruction is written as it is, not padded (no instruction follows whose
+/// start needs the padding), so a listing that ends in part of a word assembles back to the
+/// same bytes (issue 12).
+pub fn assemble_exact<T: Isa>(
+    name: &str,
+    source: &str,
+    dialect: usize,
+    includer: &mut dyn Includer,
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Assembled> {
     // Instructions carry whether they were text: a raw directive's word stays as written.
     let convert = |statement| match statement {
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let mut words = assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
+    let (mut words, last_bytes) =
+        assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
     if let Some((_, (last, true))) = words.last_mut() {
         finish_program::<T>(core::slice::from_mut(last));
     }
     let words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
-    Some(bundle::pack_program::<T>(&words))
+    Some(Assembled { words: bundle::pack_program::<T>(&words), last_bytes })
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -826,7 +895,7 @@ pub fn assemble_scheduled<T: Isa>(
     let mut errors = Vec::new();
     let mut report = |e: &AsmError, _: &str| errors.push(e.clone());
     match assemble_lines::<T, T::Instruction>("", source, dialect, &mut NoIncludes, &convert, &mut report) {
-        Some(mut program) => {
+        Some((mut program, _)) => {
             // The program-end bit goes on the last instruction, as for the words.
             if let Some((_, last)) = program.last_mut() {
                 if let Ok(mut word) = T::encode(last) {
@@ -1038,13 +1107,20 @@ macro_rules! label_expressions {
     };
 }
 
+/// What [`assemble_lines`] makes of a program: each statement's slot and converted value, and
+/// the bytes of the last one the program holds where it ends inside a word
+/// ([`Assembled::last_bytes`]).
+type Lines<X> = (Vec<(u64, X)>, Option<usize>);
+
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
 /// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
 /// is found, with its line's text; the program is returned when there was none. Two passes:
 /// [`directives::expand`] lays the program out (labels get their addresses), then every
 /// statement is read; both are linear in the expanded source. Where instructions differ in
-/// length, [`relax`] moves the labels to the instructions' byte offsets in between.
+/// length, [`relax`] moves the labels to the instructions' byte offsets in between. Data that
+/// ends the program is written as it is: its last piece may be shorter than a word, and its
+/// length is returned with the statements ([`Assembled::last_bytes`]).
 fn assemble_lines<T: Isa, X>(
     name: &str,
     source: &str,
@@ -1052,7 +1128,7 @@ fn assemble_lines<T: Isa, X>(
     includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
-) -> Option<Vec<(u64, X)>> {
+) -> Option<Lines<X>> {
     let d = dialect_of::<T>(dialect);
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
@@ -1136,9 +1212,13 @@ fn assemble_lines<T: Isa, X>(
     let mut data_lines: Vec<(usize, &directives::Expanded)> = Vec::new();
     // Data as words: whole words, or where instructions differ in length, pieces as long as
     // the instruction each piece's bytes begin, so that every byte is written as it is.
+    // At the end of the program (`end`), the last piece is as long as the bytes left, and
+    // `last_bytes` says so where that is not the length its word is written at.
     let words_of = |data: &mut Vec<u8>,
                     lines: &mut Vec<(usize, &directives::Expanded)>,
-                    out: &mut Vec<(u64, X)>|
+                    out: &mut Vec<(u64, X)>,
+                    end: bool,
+                    last_bytes: &mut Option<usize>|
      -> Option<(AsmError, directives::SourceLine)> {
         let line_at = |offset: usize| lines.iter().rev().find(|(s, _)| *s <= offset).or(lines.first());
         let mut error = None;
@@ -1146,14 +1226,22 @@ fn assemble_lines<T: Isa, X>(
         while at < data.len() {
             let start = at;
             let length = if variable {
-                data_piece::<T>(&data[at..])
+                data_piece::<T>(&data[at..], end)
             } else {
                 Ok(data.len().min(at + word_bytes as usize) - at)
             };
             let message = match length {
                 Ok(length) => {
-                    let word = word_from_bytes(&data[at..at + length], T::LITTLE_ENDIAN);
+                    // A fixed-length word's bytes from its first one in memory order, zeros
+                    // after a short last piece (which `last_bytes` then cuts off again).
+                    let mut piece = data[at..at + length].to_vec();
+                    if !variable {
+                        piece.resize(word_bytes as usize, 0);
+                    }
+                    let word = word_from_bytes(&piece, T::LITTLE_ENDIAN);
                     at += length;
+                    let written = if variable { instruction_bytes::<T>(word) } else { word_bytes as usize };
+                    *last_bytes = (end && at == data.len() && written != length).then_some(length);
                     match convert(Statement::Raw(word)) {
                         Ok(x) => {
                             // A data word takes the slot a raw word without one does.
@@ -1177,6 +1265,7 @@ fn assemble_lines<T: Isa, X>(
         error
     };
     let mut last_data: Option<&directives::Expanded> = None;
+    let mut last_bytes = None;
     for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
         match &e.kind {
@@ -1283,7 +1372,8 @@ fn assemble_lines<T: Isa, X>(
             }
             Kind::Code(text) => {
                 if last_data.take().is_some() {
-                    if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out) {
+                    let written = words_of(&mut data, &mut data_lines, &mut out, false, &mut last_bytes);
+                    if let Some((err, at)) = written {
                         fail(err, program.text(&at));
                     }
                 }
@@ -1326,13 +1416,13 @@ fn assemble_lines<T: Isa, X>(
         }
     }
     if last_data.is_some() {
-        let pad = (code_align - data.len() as u64 % code_align) % code_align;
-        data.extend(core::iter::repeat_n(0, pad as usize));
-        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out) {
+        // Data that ends the program: no instruction follows, so nothing pads it and it is
+        // written as it is, its last piece as long as the bytes left.
+        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out, true, &mut last_bytes) {
             fail(err, program.text(&at));
         }
     }
-    (!failed).then_some(out)
+    (!failed).then_some((out, last_bytes))
 }
 
 /// The length of the piece of data that `bytes` start with, where instructions differ in
@@ -1340,8 +1430,9 @@ fn assemble_lines<T: Isa, X>(
 /// the piece's word, written at its instruction's length, is these bytes and no others, and
 /// the bytes split into the same words again ([`split_stream`], as `disasm` reads them). Fewer
 /// bytes left than that, or bytes that read as another length once cut there, cannot be
-/// written as they are: an error saying so.
-fn data_piece<T: Isa>(bytes: &[u8]) -> Result<usize, String> {
+/// written as they are: an error saying so, except at the `end` of the program, where the
+/// last piece is the bytes left (`split_stream` cuts the same piece when it reads them back).
+fn data_piece<T: Isa>(bytes: &[u8], end: bool) -> Result<usize, String> {
     let max = T::WORD_BITS.div_ceil(8) as usize;
     let head = &bytes[..bytes.len().min(max)];
     // As [`split_stream`] reads the bytes back: bytes that begin no instruction are a piece
@@ -1353,8 +1444,8 @@ fn data_piece<T: Isa>(bytes: &[u8]) -> Result<usize, String> {
     };
     let cut = &bytes[..bytes.len().min(length)];
     let read = instruction_bytes::<T>(word_from_bytes(cut, T::LITTLE_ENDIAN));
-    if cut.len() == length && read == length {
-        return Ok(length);
+    if cut.len() == length && read == length || end && cut.len() == bytes.len() {
+        return Ok(cut.len());
     }
     let shown: Vec<String> = cut.iter().map(|b| alloc::format!("{b:02x}")).collect();
     let why = if cut.len() < length {
@@ -1975,6 +2066,16 @@ pub trait Target: Sync {
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>>;
+    /// [`Target::assemble_files`] with the length of data that ends the program inside a
+    /// word ([`assemble_exact`]).
+    fn assemble_exact(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Assembled>;
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
@@ -2090,6 +2191,16 @@ impl<T: Isa> Target for T {
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Vec<u128>> {
         assemble_files::<T>(name, source, dialect, includer, report)
+    }
+    fn assemble_exact(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<Assembled> {
+        assemble_exact::<T>(name, source, dialect, includer, report)
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =

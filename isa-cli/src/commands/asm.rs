@@ -155,13 +155,13 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
         return Ok(Outcome::Success);
     }
-    let assembled = target.assemble_files(&name, &source, dialect, &mut files, &mut |e, line| {
+    let assembled = target.assemble_exact(&name, &source, dialect, &mut files, &mut |e, line| {
         errors += 1;
         if errors <= SHOWN {
             complain(format_args!("{}", report(&name, line, e)));
         }
     });
-    let Some(words) = assembled else {
+    let Some(program) = assembled else {
         if errors > SHOWN {
             let more = errors - SHOWN;
             complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
@@ -169,19 +169,38 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
         return Ok(Outcome::Failure);
     };
+    // A program that ends in data shorter than a word (a listing of a binary cut inside an
+    // instruction) is bytes, not words: written as they are, or refused where words are asked for.
+    let words = &program.words;
+    if let Some(n) = program.last_bytes.filter(|_| opts.json || opts.hex && !target.variable_length()) {
+        complain(format_args!(
+            "isa: {name}: the program ends in {} of data, part of a {}-byte word: {} holds whole words; write it as binary (-o FILE)\n",
+            plural(n, "byte"),
+            words::word_bytes(target.word_bits()),
+            if opts.json { "--json" } else { "--hex" }
+        ));
+        return Ok(Outcome::Failure);
+    }
+    let last = words.len().checked_sub(1);
     // The words are written as they are turned into bytes or text, never held a second time.
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         if opts.json {
-            writeln!(out, "{}", isa_runtime::table::add_to_json(&target.program_json(&words), &tables))?;
+            writeln!(out, "{}", isa_runtime::table::add_to_json(&target.program_json(words), &tables))?;
             return out.flush();
         }
         let size = words::word_bytes(target.word_bits());
         let mut bytes = Vec::with_capacity(size);
-        for w in &words {
+        for (i, w) in words.iter().enumerate() {
+            // The last word cut to the bytes the program holds, where it ends in data.
+            let cut = |length: usize| match program.last_bytes {
+                Some(n) if Some(i) == last => n.min(length),
+                _ => length,
+            };
             if opts.hex && target.variable_length() {
                 // One instruction a line, as its bytes in memory order (what `decode` reads).
                 bytes.clear();
                 word_to_bytes(*w, target.instruction_bytes(*w), true, &mut bytes);
+                bytes.truncate(cut(bytes.len()));
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 writeln!(out, "{hex}")?;
             } else if opts.hex {
@@ -191,6 +210,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
                 // Instructions of different lengths: each written at its own length.
                 let size = if target.variable_length() { target.instruction_bytes(*w) } else { size };
                 word_to_bytes(*w, size, target.little_endian(), &mut bytes);
+                bytes.truncate(cut(bytes.len()));
                 out.write_all(&bytes)?;
             }
         }

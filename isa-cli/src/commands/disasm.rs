@@ -6,9 +6,9 @@
 //! the listing goes on. The command fails when a word did not decode. A bundled target's
 //! program is the JSON object of its streams that `isa asm` writes, listed as bundles.
 
-use super::{complain, read_program, stdout};
+use super::{complain, plural, read_program, stdout};
 use crate::error::{Error, Outcome, Result};
-use crate::files;
+use crate::{files, words};
 use isa_runtime::bundle::Streams;
 use isa_runtime::target::{Line, Target};
 use isa_runtime::DecodeError;
@@ -98,11 +98,29 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         words = first + piece.len();
         written
     };
-    let read = read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list);
+    // Bytes that end inside a word or an instruction, listed after the words as data.
+    let mut rest = None;
+    let mut keep = |cut: words::Cut| -> Result<()> {
+        rest = Some(cut);
+        Ok(())
+    };
+    let read = read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list, Some(&mut keep));
+    let listed = read.and_then(|()| match rest.take() {
+        Some(cut) => cut_line(target, dialect, &name, &cut, opts.address, &mut out).map(|()| Some(cut)),
+        None => Ok(None),
+    });
     // What was listed stays listed, whatever ended the input.
     out.flush().map_err(Error::output)?;
-    read?;
+    let cut = listed?;
     let Tally { failed, controls } = tally;
+    if let Some(cut) = &cut {
+        complain(format_args!(
+            "isa: {name}: {}; listed as data: the last {} at address {:#x}\n",
+            cut.reason,
+            plural(cut.bytes.len(), "byte"),
+            cut.at
+        ));
+    }
     if failed > 0 {
         complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
     }
@@ -113,7 +131,41 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
             s.slots + 1
         ));
     }
-    Ok(Outcome::failed_if(failed > 0))
+    Ok(Outcome::failed_if(failed > 0 || cut.is_some()))
+}
+
+/// The line of a listing that shows bytes ending inside a word: the dialect's byte directive,
+/// the reason as a comment, so the listing assembles back to the same bytes (the assembler
+/// writes data that ends a program as it is). A dialect without a byte directive cannot show
+/// them: an error naming the dialects that can.
+fn cut_line(
+    target: &dyn Target,
+    dialect: usize,
+    file: &str,
+    cut: &words::Cut,
+    address: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let dialects = target.dialects();
+    let Some(text) =
+        dialects.get(dialect).and_then(|d| isa_runtime::target::data_text(d, &cut.bytes, Some(&cut.reason)))
+    else {
+        let able: Vec<&str> = dialects
+            .iter()
+            .filter(|d| isa_runtime::target::data_text(d, &[], None).is_some())
+            .map(|d| d.name)
+            .collect();
+        let name = dialects.get(dialect).map_or("", |d| d.name);
+        let hint = if able.is_empty() { String::new() } else { format!("; dialect {} can", able.join(", ")) };
+        return Err(Error::Failed(format!(
+            "{file}: {}; dialect {name} has no byte directive to list them{hint}",
+            cut.reason
+        )));
+    };
+    if address {
+        write!(out, "{:08x}: ", cut.at).map_err(Error::output)?;
+    }
+    writeln!(out, "{text}").map_err(Error::output)
 }
 
 /// What the listing has met so far.

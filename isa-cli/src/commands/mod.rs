@@ -75,13 +75,15 @@ pub type Each<'a> = dyn FnMut(&[u128], usize, bool) -> Result<()> + 'a;
 /// where it has control words), the last one fewer, so memory stays the same whatever the
 /// size of the program. A trailing partial word or an unreadable hex line is an error after
 /// the whole words before it have been handed on; after an unreadable line the text is read
-/// on only to report its other mistakes (the first ten).
+/// on only to report its other mistakes (the first ten). With `cut`, bytes that end inside a
+/// word (or a variable-length instruction) go to it after the words instead of being an error.
 pub fn read_program(
     path: &Path,
     hex: bool,
     target: &dyn Target,
     piece: usize,
     each: &mut Each<'_>,
+    mut cut: Option<&mut dyn FnMut(words::Cut) -> Result<()>>,
 ) -> Result<()> {
     let name = files::name(path);
     // Targets whose words cannot be read as bytes are refused before anything is read.
@@ -104,9 +106,7 @@ pub fn read_program(
         if let Some(message) = bad {
             return Err(Error::Failed(message));
         }
-        let words = words::from_binary(&bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        pieces.push(&words)?;
-        return pieces.end();
+        return split(&bytes, target, &name, &mut pieces, cut);
     }
     if hex {
         let mut reader = words::HexReader::new(target.word_bits(), target.little_endian());
@@ -147,14 +147,13 @@ pub fn read_program(
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut files::open(path)?, &mut bytes)
             .map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        let words = words::from_binary(&bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        pieces.push(&words)?;
-        return pieces.end();
+        return split(&bytes, target, &name, &mut pieces, cut);
     }
     let size = words::word_bytes(target.word_bits());
-    // A file whose size is not a whole number of words is refused before any output.
-    if let Some(len) = files::size(path).filter(|len| len % size as u64 != 0) {
-        return Err(Error::Failed(format!("{name}: {}", partial(len, size, target))));
+    // A file whose size is not a whole number of words is refused before any output (unless
+    // the caller takes the bytes left over).
+    if let Some(len) = files::size(path).filter(|len| cut.is_none() && len % size as u64 != 0) {
+        return Err(Error::Failed(format!("{name}: {}", words::partial(len, size, target))));
     }
     let mut input = files::open(path)?;
     let mut buf = vec![0u8; size * piece];
@@ -169,10 +168,37 @@ pub fn read_program(
         if n < buf.len() {
             pieces.end()?;
             if n != whole {
-                return Err(Error::Failed(format!("{name}: {}", partial(total, size, target))));
+                let reason = words::partial(total, size, target);
+                let Some(take) = cut.as_deref_mut() else {
+                    return Err(Error::Failed(format!("{name}: {reason}")));
+                };
+                let at = total - (n - whole) as u64;
+                take(words::Cut { bytes: buf[whole..n].to_vec(), at, reason })?;
             }
             return Ok(());
         }
+    }
+}
+
+/// A whole byte stream into its words, handed on; the bytes that end inside an instruction go
+/// to `cut`, or are an error without it.
+fn split(
+    bytes: &[u8],
+    target: &dyn Target,
+    name: &str,
+    pieces: &mut Pieces<'_, '_>,
+    cut: Option<&mut dyn FnMut(words::Cut) -> Result<()>>,
+) -> Result<()> {
+    let (words, rest) =
+        words::split_binary(bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
+    if let (Some(rest), None) = (&rest, &cut) {
+        return Err(Error::Failed(format!("{name}: {}", rest.reason)));
+    }
+    pieces.push(&words)?;
+    pieces.end()?;
+    match (rest, cut) {
+        (Some(rest), Some(take)) => take(rest),
+        _ => Ok(()),
     }
 }
 
@@ -208,13 +234,4 @@ impl Pieces<'_, '_> {
         }
         Ok(())
     }
-}
-
-/// Why `len` bytes are not a program of `size`-byte words.
-fn partial(len: u64, size: usize, target: &dyn Target) -> String {
-    let rest = len % size as u64;
-    format!(
-        "{len} bytes is not a whole number of {size}-byte {} words ({rest} bytes left over)",
-        target.name()
-    )
 }

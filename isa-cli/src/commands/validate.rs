@@ -17,10 +17,17 @@ use std::path::Path;
 pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
     let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize + 1);
     let mut program = Vec::new();
-    read_program(file, hex, target, group * 4096, &mut |piece, _, _| {
-        program.extend_from_slice(piece);
-        Ok(())
-    })?;
+    read_program(
+        file,
+        hex,
+        target,
+        group * 4096,
+        &mut |piece, _, _| {
+            program.extend_from_slice(piece);
+            Ok(())
+        },
+        None,
+    )?;
     let name = files::name(file);
     let step = words::word_bytes(target.word_bits()) as u64;
     let violations = match target.check(&program) {

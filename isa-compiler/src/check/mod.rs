@@ -29,7 +29,7 @@ use crate::ir;
 /// How the checker maps a spec's operators to the IR's (the one place it does).
 pub use cond::{bin_op, un_op};
 pub(crate) use names::Names;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The types the Rust backend defines in every generated target's module (its `Dialect` and
 /// `Instruction` enums, the interpreter's `Machine`, `State` and `Semantics`).
@@ -146,7 +146,9 @@ impl Checker {
             }
         }
         // The same for the types of enums, number formats and formats (the spec fuzzer: a format
-        // `dialect` became a second `Dialect`, E0428).
+        // `dialect` became a second `Dialect`, E0428); and two of them whose names differ only
+        // where CamelCase loses it (`f0` and `F0`) would be one type twice.
+        let mut rust_types: HashMap<String, (&str, &ast::Ident)> = HashMap::new();
         for item in &file.items {
             let (what, name) = match item {
                 ast::Item::Enum(e) => ("enum", &e.name),
@@ -166,6 +168,24 @@ impl Checker {
                     "the generated module defines {}; rename the {what}",
                     GENERATED_TYPES.join(", ")
                 ));
+            }
+            match rust_types.get(&camel) {
+                // The same name twice is reported where names are declared.
+                Some((other, old)) if old.name != name.name => {
+                    self.error(
+                        name.span,
+                        format!(
+                            "the {other} `{}` and the {what} `{}` are both the Rust type `{camel}`",
+                            old.name, name.name
+                        ),
+                    )
+                    .with(old.span, format!("the {other} `{}`", old.name))
+                    .note("the generated module names types in CamelCase; rename one of them");
+                }
+                Some(_) => {}
+                None => {
+                    rust_types.insert(camel, (what, name));
+                }
             }
         }
         types::declare(self, file, &mut t);

@@ -84,6 +84,9 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     // each lookup is a logarithmic search, not a scan).
     let mut seen: BTreeMap<u64, (u64, Span, &str)> = BTreeMap::new();
     let mut names: HashMap<&str, Span> = HashMap::new();
+    // The generated enum's variants are the values' names in CamelCase: two names that differ
+    // only where CamelCase loses it (`f0` and `F0`, `a_b` and `aB`) would be one variant twice.
+    let mut rust_names: HashMap<String, &ast::Ident> = HashMap::new();
     for v in &e.variants {
         if let Some(old) = names.get(v.name.name.as_str()) {
             cx.error(
@@ -94,6 +97,20 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             continue;
         }
         names.insert(&v.name.name, v.name.span);
+        let camel = crate::backend::rust::names::camel(&v.name.name);
+        if let Some(old) = rust_names.get(&camel) {
+            cx.error(
+                v.name.span,
+                format!(
+                    "enum values `{}` and `{}` of `{}` are both `{camel}` in the generated Rust",
+                    old.name, v.name.name, e.name.name
+                ),
+            )
+            .with(old.span, format!("`{}` defined here", old.name))
+            .note("the generated enum names its variants in CamelCase; rename one of the values");
+        } else {
+            rust_names.insert(camel, &v.name);
+        }
         let (values, lo, hi, sp) = match &v.value {
             ast::VariantValue::One(x, sp) => (ir::Values::One(*x), *x, *x, *sp),
             ast::VariantValue::Range(lo, hi, sp) => {

@@ -545,3 +545,34 @@ fn format_or_enum_named_like_a_generated_type() {
     );
     assert!(text.ends_with("found 2 errors\n"), "{text}");
 }
+
+/// Two names that differ only where CamelCase loses it (`f0` and `F0`) generate one Rust name
+/// twice (rustc: E0428 for types, E0428/E0124-like duplicates for enum variants): the checker
+/// says so at the second name, pointing at the first (found by the spec fuzzer's issue 14 note).
+#[test]
+fn names_that_are_one_rust_name_in_camel_case() {
+    let text = diagnose(&spec(
+        "enum Op : u2 {\n    f0 = 0\n    F0 = 1\n    a_b = 2\n    aB = 3\n}\n\
+         format f0 {\n    op: u1 @ 31 is 0\n    x: u31 @ 30:0\n    syntax asm { \"a \" {x} }\n}\n\
+         format F0 {\n    op: u1 @ 31 is 1\n    x: u31 @ 30:0\n    syntax asm { \"b \" {x} }\n}\n",
+    ));
+    assert!(
+        text.contains(
+            "error: enum values `f0` and `F0` of `Op` are both `F0` in the generated Rust\n  --> bad.isa:7:5\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "error: enum values `a_b` and `aB` of `Op` are both `AB` in the generated Rust\n  --> bad.isa:9:5\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "error: the format `f0` and the format `F0` are both the Rust type `F0`\n   --> bad.isa:16:8\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("found 3 errors\n"), "{text}");
+}

@@ -28,7 +28,9 @@ Options (counts accept 1_000_000 and 1e6):
   --compile-shipped N accepted mutations of shipped specs compiled by rustc (default 20)
   --no-rustc          check specs, but do not compile the accepted ones
   --only STAGES       comma-separated: words, headers, lines, specs (default: all)
-  --timeout SECS      per-case deadline before a case counts as a hang (default 20)
+  --targets NAMES     comma-separated instruction targets of the words stage (default: all)
+  --timeout SECS      per-case deadline of CPU time before a case counts as a hang (default 20;
+                      a case blocked for 30 times it on the clock is a hang too)
   --minutes M         stop every stage after M minutes of the whole run (counts say how far it got)
   --out DIR           findings and the scratch crate (default $CARGO_TARGET_DIR/fuzz or target/fuzz)
 ";
@@ -44,6 +46,7 @@ struct Args {
     compile_shipped: u64,
     rustc: bool,
     only: Vec<String>,
+    targets: Option<Vec<String>>,
     timeout: Duration,
     minutes: Option<u64>,
     out: PathBuf,
@@ -80,6 +83,7 @@ fn parse() -> Result<Args, String> {
         compile_shipped: 20,
         rustc: true,
         only: vec!["words".into(), "headers".into(), "lines".into(), "specs".into()],
+        targets: None,
         timeout: Duration::from_secs(20),
         minutes: None,
         out: target_dir.join("fuzz"),
@@ -98,6 +102,7 @@ fn parse() -> Result<Args, String> {
             "--compile-shipped" => a.compile_shipped = count(&value()?)?,
             "--no-rustc" => a.rustc = false,
             "--only" => a.only = value()?.split(',').map(str::to_string).collect(),
+            "--targets" => a.targets = Some(value()?.split(',').map(str::to_string).collect()),
             "--timeout" => a.timeout = Duration::from_secs(count(&value()?)?),
             "--minutes" => a.minutes = Some(count(&value()?)?),
             "--out" => a.out = PathBuf::from(value()?),
@@ -153,6 +158,9 @@ fn main() {
 
     if stage("words") {
         for (k, t) in isa_generated::targets().iter().enumerate() {
+            if args.targets.as_ref().is_some_and(|names| !names.iter().any(|n| n == t.name())) {
+                continue;
+            }
             let start = Instant::now();
             let mut ticker = ticker();
             let c = words::fuzz_target(

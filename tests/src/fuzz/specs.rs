@@ -514,6 +514,29 @@ pub fn shipped() -> Vec<(String, String)> {
     out
 }
 
+/// Most mutations are cheap to check, but one the checker accepts goes through the backends,
+/// whose cost grows faster than the spec (generating the largest shipped spec's Rust takes over
+/// ten times as long as a spec a third of its size): a spec is picked with a weight of the
+/// largest spec's size over its own, at most [`MAX_WEIGHT`], so every shipped spec is mutated
+/// and the small ones, which hold the same constructs, most often.
+fn base<'a>(bases: &'a [(String, String)], rng: &mut Rand) -> &'a (String, String) {
+    let largest = bases.iter().map(|(_, t)| t.len()).max().unwrap_or(1).max(1);
+    let weight = |t: &str| (largest / t.len().max(1)).clamp(1, MAX_WEIGHT);
+    let total: usize = bases.iter().map(|(_, t)| weight(t)).sum();
+    let mut pick = rng.below(total);
+    for b in bases {
+        let w = weight(&b.1);
+        if pick < w {
+            return b;
+        }
+        pick -= w;
+    }
+    &bases[0]
+}
+
+/// The most a small shipped spec is preferred over the largest (see [`base`]).
+pub const MAX_WEIGHT: usize = 8;
+
 /// Case `case` of the spec stage: its origin (for the report) and its text.
 pub fn spec_case(
     plan: &SpecPlan,
@@ -528,7 +551,7 @@ pub fn spec_case(
     let k = case - plan.generated;
     // Two in three mutate a shipped spec, the third a fresh generated one.
     if k % 3 < 2 && !bases.is_empty() {
-        let (name, text) = &bases[(k as usize / 3 * 2 + k as usize % 3) % bases.len()];
+        let (name, text) = base(bases, &mut rng);
         (format!("{name} mutated #{case}"), mutated(text, plan.max_mutations, &mut rng), true)
     } else {
         let text = generate(&mut rng);

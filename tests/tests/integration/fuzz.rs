@@ -107,7 +107,20 @@ fn the_guard_reports_panics_and_hangs() {
         Outcome::Panicked(message) => assert!(message.contains("planted"), "{message}"),
         other => panic!("{other:?}"),
     }
-    assert!(matches!(guard.run(|| std::thread::sleep(Duration::from_secs(2))), Outcome::Hung));
+    // A case computing past its 200 ms of CPU time is a hang (it spins for 5 s of the clock, so
+    // the abandoned thread ends soon after).
+    let spin = || {
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            std::hint::black_box(0u64);
+        }
+    };
+    assert!(matches!(guard.run(spin), Outcome::Hung));
+    // The deadline is CPU time: a case that waits 1 s on the clock but computes nothing is not a
+    // hang (a loaded machine makes cases wait); one that waits past 30 times the deadline is.
+    #[cfg(target_os = "linux")]
+    assert!(matches!(guard.run(|| std::thread::sleep(Duration::from_secs(1))), Outcome::Done(())));
+    assert!(matches!(guard.run(|| std::thread::sleep(Duration::from_secs(8))), Outcome::Hung));
     // A fresh worker takes the next case.
     assert!(matches!(guard.run(|| 6 * 7), Outcome::Done(42)));
 }
