@@ -9,6 +9,7 @@
 
 use crate::syntax::{write_hex_upper, write_hex_value, Num};
 use crate::target::Isa;
+use alloc::string::String;
 use core::fmt::{self, Write};
 
 /// Why a generated printer stopped before the end of the line.
@@ -38,40 +39,92 @@ impl From<fmt::Error> for Stop {
     }
 }
 
-/// Where a generated printer writes: the text gathered on the stack and handed to the writer
-/// in one `write_str` when the printer ends ([`Out::flush`]) or the buffer fills. An
-/// instruction's text is a few dozen short pieces (mnemonic, suffixes, register names,
-/// commas); each is a copy into the buffer here, not a dynamic call on the writer (a `String`
-/// behind `dyn Write` cost more than the rest of the printer). Only whole `str`s go in, so the
-/// buffer always holds UTF-8.
+/// Where a generated printer writes. Into a `String` the pieces go straight in, each a
+/// `push_str`. Into any other writer the text is gathered on the stack and handed over in one
+/// `write_str` when the printer ends ([`Out::flush`]) or the buffer fills: an instruction's text
+/// is a few dozen short pieces (mnemonic, suffixes, register names, commas), and a dynamic call
+/// on the writer for each cost more than the rest of the printer. Only whole `str`s go in, so
+/// the buffer always holds UTF-8.
 pub struct Out<'w> {
-    buf: [u8; OUT_BYTES],
-    len: usize,
-    sink: &'w mut dyn Write,
+    to: To<'w>,
+}
+
+enum To<'w> {
+    /// Appended to directly: no buffer to clear, check or copy (gathering into a buffer and
+    /// copying the line into the `String` afterwards took a third of a VC4 word's printing).
+    Text(&'w mut String),
+    Gather {
+        buf: [u8; OUT_BYTES],
+        len: usize,
+        sink: &'w mut dyn Write,
+    },
 }
 
 /// The text an [`Out`] gathers before it writes to its writer: longer than any line of the
 /// targets, so one instruction is one `write_str`.
 const OUT_BYTES: usize = 128;
 
+/// What a generated printer can write into: a `String` (appended to directly), a [`LineBuf`],
+/// a `fmt::Formatter`, or any `dyn fmt::Write` (through a buffer on the stack).
+pub trait Sink {
+    /// The printer's view of `self`.
+    fn out(&mut self) -> Out<'_>;
+}
+
+impl Sink for String {
+    #[inline]
+    fn out(&mut self) -> Out<'_> {
+        Out { to: To::Text(self) }
+    }
+}
+
+impl Sink for dyn Write + '_ {
+    #[inline]
+    fn out(&mut self) -> Out<'_> {
+        Out::new(self)
+    }
+}
+
+impl Sink for fmt::Formatter<'_> {
+    #[inline]
+    fn out(&mut self) -> Out<'_> {
+        Out::new(self)
+    }
+}
+
+impl Sink for LineBuf {
+    #[inline]
+    fn out(&mut self) -> Out<'_> {
+        Out::new(self)
+    }
+}
+
 impl<'w> Out<'w> {
     /// Nothing gathered yet; `sink` receives the text.
     #[inline]
     pub fn new(sink: &'w mut dyn Write) -> Self {
-        Out { buf: [0; OUT_BYTES], len: 0, sink }
+        Out { to: To::Gather { buf: [0; OUT_BYTES], len: 0, sink } }
     }
 
     /// Appends `s`.
     #[inline]
     pub fn str(&mut self, s: &str) -> Result<(), Stop> {
-        let end = self.len + s.len();
-        match self.buf.get_mut(self.len..end) {
-            Some(dest) => {
-                dest.copy_from_slice(s.as_bytes());
-                self.len = end;
+        match &mut self.to {
+            To::Text(text) => {
+                text.push_str(s);
                 Ok(())
             }
-            None => self.spill(s),
+            To::Gather { buf, len, .. } => {
+                let end = *len + s.len();
+                match buf.get_mut(*len..end) {
+                    Some(dest) => {
+                        dest.copy_from_slice(s.as_bytes());
+                        *len = end;
+                        Ok(())
+                    }
+                    None => self.spill(s),
+                }
+            }
         }
     }
 
@@ -79,26 +132,29 @@ impl<'w> Out<'w> {
     #[cold]
     fn spill(&mut self, s: &str) -> Result<(), Stop> {
         self.flush()?;
-        match self.buf.get_mut(..s.len()) {
-            Some(dest) => {
-                dest.copy_from_slice(s.as_bytes());
-                self.len = s.len();
-                Ok(())
+        if let To::Gather { buf, len, sink } = &mut self.to {
+            match buf.get_mut(..s.len()) {
+                Some(dest) => {
+                    dest.copy_from_slice(s.as_bytes());
+                    *len = s.len();
+                }
+                None => sink.write_str(s)?,
             }
-            None => Ok(self.sink.write_str(s)?),
         }
+        Ok(())
     }
 
     /// Hands what was gathered to the writer.
     #[inline]
     pub fn flush(&mut self) -> Result<(), Stop> {
-        if self.len == 0 {
+        let To::Gather { buf, len, sink } = &mut self.to else { return Ok(()) };
+        if *len == 0 {
             return Ok(());
         }
         // Whole `str`s only were copied in: the bytes are UTF-8.
-        let text = core::str::from_utf8(&self.buf[..self.len]).unwrap_or("");
-        self.len = 0;
-        Ok(self.sink.write_str(text)?)
+        let text = core::str::from_utf8(&buf[..*len]).unwrap_or("");
+        *len = 0;
+        Ok(sink.write_str(text)?)
     }
 }
 

@@ -179,7 +179,7 @@ pub trait Isa: Sync + 'static {
         insn: &Self::Instruction,
         dialect: usize,
         pc: u64,
-        out: &mut dyn core::fmt::Write,
+        out: &mut dyn crate::print::Sink,
     ) -> Result<(), Stop> {
         let word = Self::encode(insn).map_err(|_| Stop::Unshown)?;
         let format = Self::formats()[Self::format_index(insn)];
@@ -188,7 +188,9 @@ pub trait Isa: Sync + 'static {
         if !syntax::print(syntax, &format.unpack(word), pc, &mut text) {
             return Err(Stop::Unshown);
         }
-        Ok(out.write_str(&text)?)
+        let mut out = out.out();
+        out.str(&text)?;
+        out.flush()
     }
 }
 

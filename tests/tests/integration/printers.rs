@@ -5,7 +5,8 @@
 //! reference. For every golden word of every target and for random words of every encoding,
 //! in every dialect, both must give the same text, or both find no text (`Stop::Unshown`
 //! where the engine's text is incomplete). The engine prints the instruction's encoded word:
-//! the typed instruction holds no don't-care bits.
+//! the typed instruction holds no don't-care bits. The compiled printer appends to a `String`
+//! directly and gathers its text on the stack for any other writer: both give the same text.
 
 use isa_generated::maxwell::Maxwell;
 use isa_generated::tegra_vs::TegraVs;
@@ -27,7 +28,20 @@ fn compare<T: Isa>(word: u128, pc: u64) -> Result<Option<usize>, String> {
             .get(d)
             .is_some_and(|s| isa_runtime::syntax::print(s, &format.unpack(encoded), pc, &mut engine));
         let mut compiled = String::new();
-        match (complete, T::write_text(&insn, d, pc, &mut compiled)) {
+        let result = T::write_text(&insn, d, pc, &mut compiled);
+        // Through any other writer the printer gathers its pieces on the stack first (a
+        // `String` is appended to directly): the same text, the same result.
+        let mut line = isa_runtime::print::LineBuf::new();
+        let gathered = T::write_text(&insn, d, pc, &mut line);
+        if (gathered, line.as_str()) != (result, compiled.as_str()) {
+            return Err(format!(
+                "{} {word:#x} at {pc:#x}, dialect {}: into a String {compiled:?} ({result:?}), through a writer {:?} ({gathered:?})",
+                T::NAME,
+                dialect.name,
+                line.as_str()
+            ));
+        }
+        match (complete, result) {
             (true, Ok(())) if engine == compiled => shown += 1,
             (false, Err(Stop::Unshown)) => {}
             (_, result) => {

@@ -2,8 +2,9 @@
 //! instruction's text into a `core::fmt::Write`, reading the struct's fields directly. No
 //! allocation, no walk over the static syntax tables: guards become `if`s, name tables become
 //! `match`es giving a `&'static str` (numbered names such as `R12` spelled out here, in a
-//! `static`), sub-syntaxes become methods taking their parameters. The pieces are gathered in
-//! an `isa_runtime::print::Out` on the stack and reach the writer in one `write_str`.
+//! `static`), sub-syntaxes become methods taking their parameters. The pieces go through an
+//! `isa_runtime::print::Out`: appended straight to a `String`, or gathered on the stack and
+//! handed to any other writer in one `write_str`.
 //!
 //! The interpreted engine (`isa_runtime::syntax::print`) is the reference these must agree
 //! with, value for value: expressions are evaluated as it evaluates them (raw field values as
@@ -52,10 +53,17 @@ pub fn generate(m: &Model) -> TokenStream {
             #items
 
             impl Instruction {
-                /// Writes the instruction's text (at address `pc`) in `dialect`, without
-                /// allocating; `Stop::Unshown` when the dialect has no text for it.
-                pub fn write_text(&self, dialect: Dialect, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), print::Stop> {
-                    let out = &mut print::Out::new(out);
+                /// Writes the instruction's text (at address `pc`) in `dialect` into `out` (a
+                /// `String`, appended to, or any `dyn core::fmt::Write`), without allocating
+                /// beyond the `String`'s growth; `Stop::Unshown` when the dialect has no text for
+                /// it (what was written before the printer stopped stays written).
+                #[inline]
+                pub fn write_text<S: print::Sink + ?Sized>(&self, dialect: Dialect, pc: u64, out: &mut S) -> Result<(), print::Stop> {
+                    self.print_text(dialect, pc, &mut out.out())
+                }
+
+                /// [`Instruction::write_text`] once the writer is known.
+                fn print_text(&self, dialect: Dialect, pc: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {
                     #[allow(unreachable_patterns)]
                     let shown = match (self, dialect) {
                         #(#arms,)*
@@ -82,6 +90,9 @@ const SPELLED_RANGE: u64 = 512;
 /// names, built here, so printing a register is an index, not a number formatted at run time.
 fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
     let id = spell_ident(m, e, d);
+    if let Some(f) = spell_array_fn(m, e, d, &id) {
+        return f;
+    }
     let mut arms: Vec<TokenStream> = Vec::new();
     let mut has_else = false;
     for entry in table_entries(&m.t.enums[e.0], d) {
@@ -142,6 +153,78 @@ fn spell_fn(m: &Model, e: ir::EnumId, d: usize) -> TokenStream {
             out.str(text)
         }
     }
+}
+
+/// Widest enum whose name table [`spell_array_fn`] spells through an array.
+const ARRAY_TABLE_BITS: u32 = 8;
+
+/// `spell_<enum>_<dialect>(v, out)` for an enum of at most [`ARRAY_TABLE_BITS`] bits: every
+/// value's text (the first entry that holds for it, as the `match` of [`spell_fn`] tries them)
+/// in a `static` indexed by the value. A `match` on values giving texts of different lengths
+/// compiled to a jump per name (VC4's condition names were a tenth of its printing time);
+/// this is one load, small enough to inline. `None` when a range spells a number at run time.
+fn spell_array_fn(m: &Model, e: ir::EnumId, d: usize, id: &Ident) -> Option<TokenStream> {
+    let width = m.t.enums[e.0].width;
+    if width > ARRAY_TABLE_BITS {
+        return None;
+    }
+    let n = 1usize << width;
+    let mut texts: Vec<Option<String>> = vec![None; n];
+    let mut fill = |lo: u64, hi: u64, text: &dyn Fn(u64) -> String| {
+        for v in lo..=hi.min(n as u64 - 1) {
+            texts[v as usize].get_or_insert_with(|| text(v));
+        }
+    };
+    let mut rest = None;
+    for entry in table_entries(&m.t.enums[e.0], d) {
+        match entry {
+            TableEntry::Name(text, x) => fill(x, x, &|_| text.clone()),
+            TableEntry::Range { prefix, suffix, lo, hi, shift } => {
+                fill(lo, hi, &|v| format!("{prefix}{}{suffix}", v as i64 + shift))
+            }
+            TableEntry::Many(text, lo, hi) => fill(lo, hi, &|_| text.clone()),
+            TableEntry::Else(text) => {
+                fill(0, n as u64 - 1, &|_| text.clone());
+                rest = Some(text);
+                break;
+            }
+        }
+    }
+    // A value wider than the field (an expression's) takes the `else` spelling, if any.
+    let rest = match rest {
+        Some(text) => quote!(out.str(#text)),
+        None => quote!(Err(print::Stop::Unshown)),
+    };
+    let n_lit = lit(n as u128);
+    Some(if texts.iter().all(Option::is_some) {
+        let texts = texts.iter().flatten();
+        quote! {
+            #[inline]
+            fn #id(v: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {
+                static NAMES: [&str; #n_lit] = [#(#texts),*];
+                match NAMES.get(v as usize) {
+                    Some(text) if v < #n_lit => out.str(text),
+                    _ => #rest,
+                }
+            }
+        }
+    } else {
+        let texts = texts.iter().map(|t| match t {
+            Some(t) => quote!(Some(#t)),
+            None => quote!(None),
+        });
+        quote! {
+            #[inline]
+            fn #id(v: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {
+                static NAMES: [Option<&str>; #n_lit] = [#(#texts),*];
+                match NAMES.get(v as usize) {
+                    Some(Some(text)) if v < #n_lit => out.str(text),
+                    Some(None) if v < #n_lit => Err(print::Stop::Unshown),
+                    _ => #rest,
+                }
+            }
+        }
+    })
 }
 
 /// The raw value (a `u64`, as the engine's `Format::unpack` gives it) of slot `s`, from the

@@ -621,7 +621,7 @@ pub fn generate(m: &Model) -> TokenStream {
                 check_program(program)
             }
 
-            fn write_text(insn: &Instruction, dialect: usize, pc: u64, out: &mut dyn core::fmt::Write) -> Result<(), isa_runtime::print::Stop> {
+            fn write_text(insn: &Instruction, dialect: usize, pc: u64, out: &mut dyn isa_runtime::print::Sink) -> Result<(), isa_runtime::print::Stop> {
                 match Dialect::ALL.get(dialect) {
                     Some(d) => insn.write_text(*d, pc, out),
                     None => Err(isa_runtime::print::Stop::Unshown),
