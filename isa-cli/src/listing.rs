@@ -6,14 +6,59 @@
 //! The listing's text is what a user edits; its words are what the text came from. The
 //! instructions are read from the text, so an edited line assembles to its new word, and each
 //! instruction's scheduling slot is taken from the listed control word, so the listing rebuilds
-//! byte for byte. What the listing derives from the control words is dropped from the text:
-//! the `{ }` around a dual-issued pair and the `.reuse` flags on operands, and so are the
-//! listing's `(*"..."*)` annotations. A dual-issued pair's second instruction has its word
+//! byte for byte. What the listing derives from the control words is dropped from the text,
+//! as the target declares it (its stream's `mark`s, its dialect's `listing` pair marks): the
+//! `{ }` around a dual-issued pair, the `.reuse` flags on operands and the `.T`/`.P` after a
+//! texture instruction's mnemonic; so are the listing's `(*"..."*)` annotations. A dual-issued pair's second instruction has its word
 //! comment on the next line, so texts and words are collected apart and matched by position.
 
 use crate::words::parse_hex;
 use isa_runtime::bundle::Schedule;
-use isa_runtime::target::slot_text;
+use isa_runtime::target::{slot_text, Target};
+
+/// What a listing shows that the control words imply, as the target declares it.
+#[derive(Default)]
+pub struct Marks {
+    /// A pair's opening and closing marks.
+    pair: (String, String),
+    /// Texts after operands (`.reuse`).
+    operands: Vec<&'static str>,
+    /// Texts after the mnemonic, each with the mnemonics (first words) of the encodings that
+    /// show it.
+    mnemonic: Vec<(&'static str, Vec<&'static str>)>,
+    /// What starts a guard (`@`).
+    guard: String,
+}
+
+impl Marks {
+    /// The marks of `target` in dialect number `dialect`; nvdisasm's `{ }` where the dialect
+    /// declares no listing layout.
+    pub fn of(target: &dyn Target, dialect: usize) -> Self {
+        let style = target.dialects().get(dialect).and_then(|d| d.listing);
+        let mut marks = Marks {
+            pair: style.map_or(("{".into(), "}".into()), |s| (s.open.0.into(), s.close.0.into())),
+            guard: style.map_or("@".into(), |s| s.guard.into()),
+            ..Marks::default()
+        };
+        let Some(schedule) = target.schedule() else { return marks };
+        for mark in schedule.marks {
+            if !mark.mnemonic {
+                marks.operands.extend(mark.texts.iter().filter(|t| !t.is_empty()));
+                continue;
+            }
+            let mut leads = Vec::new();
+            for f in target.formats().iter().filter(|f| mark.names(f.name)) {
+                if let Some(syntax) = f.syntax.get(dialect) {
+                    syntax.mnemonics(&mut leads);
+                }
+            }
+            for t in mark.texts.iter().filter(|t| !t.is_empty()) {
+                marks.mnemonic.push((t, leads.clone()));
+            }
+        }
+        marks
+    }
+}
 
 /// The instruction text after a line's `/*0008*/` address comment, or `None` when the line is
 /// not an instruction line.
@@ -34,17 +79,46 @@ fn word_comments(line: &str) -> impl Iterator<Item = &str> {
     comments.map(|(inner, _)| inner.trim()).filter(|inner| is_word(inner))
 }
 
-/// An instruction's text without its word comment, the dual-issue braces, the `(*...*)`
-/// annotations, `.reuse` flags, the closing `;` and the blank in `c[0x0] [0x8]`.
-fn clean(text: &str) -> String {
+/// An instruction's text without its word comment, the pair marks, the `(*...*)`
+/// annotations, the marks of the control words, the closing `;` and the blank in
+/// `c[0x0] [0x8]`.
+fn clean(text: &str, marks: &Marks) -> String {
     let mut t = text.split("/*").next().unwrap_or("").to_string();
     while let Some(start) = t.find("(*") {
         let end = t[start..].find("*)").map_or(t.len(), |e| start + e + 2);
         t.replace_range(start..end, "");
     }
+    let mut t = t.trim();
+    // The pair marks stand apart: before the text and after it (`DEPBAR {0}` keeps its own).
+    let (open, close) = (marks.pair.0.as_str(), marks.pair.1.as_str());
+    if let Some(rest) =
+        t.strip_prefix(open).filter(|r| !open.is_empty() && r.starts_with(char::is_whitespace))
+    {
+        t = rest.trim_start();
+    }
+    if let Some(rest) =
+        t.strip_suffix(close).filter(|r| !close.is_empty() && r.ends_with(char::is_whitespace))
+    {
+        t = rest.trim_end();
+    }
+    let mut t = t.trim_end_matches(';').trim_end().to_string();
+    for m in &marks.operands {
+        t = t.replace(m, "");
+    }
+    // A mark after the mnemonic, where the mnemonic is one of its encodings'.
+    let start = match t.split_once(' ') {
+        Some((g, _)) if !marks.guard.is_empty() && g.starts_with(marks.guard.as_str()) => g.len() + 1,
+        _ => 0,
+    };
+    let end = t[start..].find(' ').map_or(t.len(), |e| start + e);
+    let word = &t[start..end];
+    let base = word.split('.').next().unwrap_or("");
+    if let Some((m, _)) = marks.mnemonic.iter().find(|(m, leads)| word.ends_with(m) && leads.contains(&base))
+    {
+        t.replace_range(end - m.len()..end, "");
+    }
     // nvdisasm 11.8 writes some constant operands with a blank, `c[0x0] [0x8]`.
-    let t = t.replace(['{', '}'], " ").replace(".reuse", "").replace("] [", "][");
-    let t = t.trim().trim_end_matches(';').trim_end();
+    let t = t.replace("] [", "][");
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -52,7 +126,13 @@ fn clean(text: &str) -> String {
 /// instruction line becoming its slot (from the control word) and its text, every other line
 /// blank, so that errors keep their line numbers. `None` when `text` is no listing: no
 /// instruction line, or not as many word comments as its instructions and control words need.
-pub fn source(text: &str, word_bits: u32, schedule: Option<&Schedule>, dialect: usize) -> Option<String> {
+pub fn source(
+    text: &str,
+    word_bits: u32,
+    schedule: Option<&Schedule>,
+    dialect: usize,
+    marks: &Marks,
+) -> Option<String> {
     let instructions = text.lines().filter(|l| instruction_text(l).is_some()).count();
     if instructions == 0 {
         return None;
@@ -73,7 +153,7 @@ pub fn source(text: &str, word_bits: u32, schedule: Option<&Schedule>, dialect: 
                 out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
                 out.push_str("  ");
             }
-            out.push_str(&clean(t));
+            out.push_str(&clean(t, marks));
             k += 1;
         }
         out.push('\n');
@@ -85,8 +165,19 @@ pub fn source(text: &str, word_bits: u32, schedule: Option<&Schedule>, dialect: 
 mod tests {
     use super::*;
 
+    /// nvdisasm's marks, as maxwell.isa declares them.
+    fn nvdisasm() -> Marks {
+        Marks {
+            pair: ("{".into(), "}".into()),
+            operands: vec![".reuse"],
+            mnemonic: vec![(".T", vec!["TLDS"]), (".P", vec!["TXQ"])],
+            guard: "@".into(),
+        }
+    }
+
     #[test]
     fn instruction_lines_and_their_text() {
+        let clean = |t: &str| clean(t, &nvdisasm());
         assert_eq!(
             instruction_text("        /*0008*/   MOV R1 ;  /* 0x4c98 */"),
             Some("   MOV R1 ;  /* 0x4c98 */")
@@ -102,6 +193,15 @@ mod tests {
         assert_eq!(clean("                   S2R R24, SR_TID.X         }"), "S2R R24, SR_TID.X");
         assert_eq!(clean("  XMAD R6, R4.reuse, R5.reuse, c[0x2] [0x0] ;"), "XMAD R6, R4, R5, c[0x2][0x0]");
         assert_eq!(clean("  @!P0 SYNC      (*\"BRANCH_TARGETS .L_x_1\"*);   /* 0xf0f8 */"), "@!P0 SYNC");
+        // The pair marks stand apart; an operand's own braces stay.
+        assert_eq!(clean("         {         DEPBAR {0} ;   /* 0xf0f0 */"), "DEPBAR {0}");
+        assert_eq!(clean("  DEPBAR.LE SB0, 0x0, {1,0}         }"), "DEPBAR.LE SB0, 0x0, {1,0}");
+        // A mnemonic mark only on its encodings' mnemonics: FCMP.T is a comparison.
+        assert_eq!(
+            clean("  @P1 TLDS.LZ.T RZ, R30, R26, 0x58, 1D, RG ;"),
+            "@P1 TLDS.LZ RZ, R30, R26, 0x58, 1D, RG"
+        );
+        assert_eq!(clean("  FCMP.T R1, R2, R3, R4 ;"), "FCMP.T R1, R2, R3, R4");
         assert_eq!(
             word_comments("/*0010*/ NOP ; /* 0x50b0000000070f00 */").collect::<Vec<_>>(),
             ["0x50b0000000070f00"]
@@ -110,10 +210,11 @@ mod tests {
 
     #[test]
     fn not_a_listing() {
-        assert_eq!(source("MOV R1, R2\n", 64, None, 0), None);
+        let m = nvdisasm();
+        assert_eq!(source("MOV R1, R2\n", 64, None, 0, &m), None);
         // An instruction line but a missing word comment.
-        assert_eq!(source("/*0000*/ NOP ;\n", 64, None, 0), None);
+        assert_eq!(source("/*0000*/ NOP ;\n", 64, None, 0, &m), None);
         // Without a schedule each instruction has its word.
-        assert_eq!(source("x\n/*0000*/ NOP ; /* 0x1 */\n", 64, None, 0), Some("\nNOP\n".into()));
+        assert_eq!(source("x\n/*0000*/ NOP ; /* 0x1 */\n", 64, None, 0, &m), Some("\nNOP\n".into()));
     }
 }

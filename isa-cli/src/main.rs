@@ -141,6 +141,14 @@ enum Command {
         /// Prefix each line with the instruction's byte address.
         #[arg(long)]
         address: bool,
+        /// Print the listing the dialect's disassembler prints, for side-by-side diffing (a
+        /// dialect with a `listing` layout on a target with control words; Maxwell:
+        /// `nvdisasm -hex`): each instruction after its address (`/*0008*/`), each word,
+        /// control words included, in a comment, and on the text what the control words
+        /// imply: the marks the stream declares (`R4.reuse`) and dual-issued pairs in their
+        /// marks (`{ ... }`). `isa asm` reads it back to the same bytes.
+        #[arg(long, conflicts_with_all = ["no_control_words", "address"])]
+        listing: bool,
         /// The program (`-` for standard input).
         file: PathBuf,
     },
@@ -239,9 +247,9 @@ fn run(command: Command) -> Result<Outcome> {
                 )))
             }
         },
-        Command::Disasm { target, hex, no_control_words, address, file } => {
+        Command::Disasm { target, hex, no_control_words, address, listing, file } => {
             let (t, d) = target.resolve()?;
-            let opts = disasm::Options { file: &file, hex, address, no_control_words };
+            let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
         Command::Asm { target, file, out, hex, json, include, prelude } => {

@@ -242,6 +242,30 @@ pub struct Dialect {
     pub directives: Vec<(String, isa_runtime::directives::Directive)>,
     /// What label references start with (vc4asm's `:`, `r:`); the first also defines one.
     pub label_prefixes: Vec<String>,
+    /// The listing layout (`listing { ... }`), if the dialect has one.
+    pub listing: Option<Listing>,
+}
+
+/// A dialect's listing layout; the fields mean what `isa_runtime::target::ListingStyle`'s do.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Blanks before the address.
+    pub indent: u32,
+    /// The address's opening and closing text and least hex digits.
+    pub address: (String, String, u32),
+    /// What starts a guard.
+    pub guard: String,
+    /// The width of the field before the mnemonic.
+    pub column: u32,
+    /// A pair's opening mark and its column.
+    pub open: (String, u32),
+    /// A pair's closing mark and the blanks before it.
+    pub close: (String, u32),
+    /// The blanks after the longest text before the word comments, their opening and closing
+    /// text.
+    pub words: (u32, String, String),
+    /// The end of an instruction whose slot is the value given.
+    pub end: Option<(String, u64)>,
 }
 
 /// An interleaved stream's words (`every 3; slot sched_slot; pad 0x...`): one before every
@@ -255,6 +279,25 @@ pub struct Slots {
     pub every: u32,
     /// The instruction word that fills the last group.
     pub pad: u128,
+    /// What a listing shows of the slot on the instruction's text (`mark`).
+    pub marks: Vec<SlotMark>,
+    /// The slot field values (slot field index, value) that issue an instruction together
+    /// with the next (`pair when { ... }`); empty: none.
+    pub pair: Vec<(usize, u64)>,
+}
+
+/// `mark reuse { text ".reuse"; operands ra, rb, rc }`: the flags of a slot array field shown
+/// after operands (or the mnemonic) in a listing.
+#[derive(Debug, Clone)]
+pub struct SlotMark {
+    /// The flags' slot field indices, element 0 first.
+    pub flags: Vec<usize>,
+    /// The texts, one per flag.
+    pub texts: Vec<String>,
+    /// The operand fields the flags mark (empty: the mnemonic).
+    pub operands: Vec<String>,
+    /// The encodings the mark is for (empty: those no other mark names).
+    pub formats: Vec<String>,
 }
 
 /// Parameters (name, type) and result type of an operation enum.

@@ -837,9 +837,57 @@ pub struct Schedule {
     pub default_slot: u64,
     /// Checks a slot's raw bits: a field holding a value the spec does not define is an error.
     pub check: fn(u64) -> Result<(), DecodeError>,
+    /// What a listing shows of the slot on its instruction's text (nvdisasm's `.reuse`).
+    pub marks: &'static [SlotMark],
+    /// The slot field values (slot field index, value) that issue the instruction together
+    /// with the next: a listing shows the two as a pair (nvdisasm's `{ }`). Empty: none.
+    pub pair: &'static [(u16, u64)],
+}
+
+/// Flags of a slot shown on the instruction's text in a listing: flag `i` set puts `texts[i]`
+/// (or the last text) after the whole text of operand `operands[i]` (a field name; `_` or a
+/// field the encoding lacks: none; nvdisasm's `R4.reuse`, `|R4|.reuse`); with `mnemonic`,
+/// the text numbered by the value of the first flags (flag `i` is bit `i`, as many flags as
+/// the texts need) follows the mnemonic (nvdisasm's `TLDS.LZ.T`). Without texts, the formats
+/// named show none.
+#[derive(Debug)]
+pub struct SlotMark {
+    /// The slot fields (indices in the slot format) of the flags, in order.
+    pub flags: &'static [u16],
+    /// The texts, one per flag.
+    pub texts: &'static [&'static str],
+    /// The operand fields the flags mark, one per flag (empty with `mnemonic`).
+    pub operands: &'static [&'static str],
+    /// The marks follow the mnemonic rather than operands.
+    pub mnemonic: bool,
+    /// The encodings (or families: their forms are `name_form`) the mark is for (empty:
+    /// those no other mark names).
+    pub formats: &'static [&'static str],
+}
+
+impl SlotMark {
+    /// Whether the mark names encoding `format` or its family.
+    pub fn names(&self, format: &str) -> bool {
+        self.formats
+            .iter()
+            .any(|f| format == *f || format.strip_prefix(f).is_some_and(|rest| rest.starts_with('_')))
+    }
 }
 
 impl Schedule {
+    /// Whether the instruction with slot `slot` is issued together with the next one.
+    pub fn pairs(&self, slot: u64) -> bool {
+        let values = self.slot.unpack(u128::from(slot));
+        !self.pair.is_empty()
+            && self.pair.iter().all(|&(f, v)| values.get(usize::from(f)).is_some_and(|x| *x == v))
+    }
+
+    /// The mark that applies to encoding `format`, if any.
+    pub fn mark_for(&self, format: &str) -> Option<&'static SlotMark> {
+        let own = self.marks.iter().find(|m| m.names(format));
+        own.or_else(|| self.marks.iter().find(|m| m.formats.is_empty()))
+    }
+
     /// Index in the program's words of instruction `k`.
     pub fn word_index(&self, k: usize) -> usize {
         let n = self.slots as usize;

@@ -17,7 +17,7 @@ pub struct FieldInfo {
     pub default: Option<u64>,
     /// The value the encoding fixes (its opcode bits), if any.
     pub fixed: Option<u64>,
-    /// A read-only view of bits other fields own: printed, never parsed or packed.
+    /// A view of bits other fields own: printed, and read back into those fields; never packed.
     pub view: bool,
     /// The raw values the encoding allows (`in` clause), inclusive ranges; empty: any.
     pub allowed: &'static [(u64, u64)],

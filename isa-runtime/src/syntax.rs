@@ -1451,15 +1451,32 @@ fn compare(op: Cmp, a: i64, b: i64) -> bool {
 /// holds a placeholder, and callers fall back to the dialect's raw directive or an error).
 pub fn print(syntax: &Syntax, values: &[u64], pc: u64, out: &mut String) -> bool {
     let vals: Vec<Option<u64>> = values.iter().map(|v| Some(*v)).collect();
-    let mut p = Printer { vals: &vals, pc, complete: true };
+    let mut p = Printer { vals: &vals, pc, complete: true, shown: None };
     let _ = p.syntax(syntax, &[], out);
     p.complete
+}
+
+/// [`print`], also telling where each field's value was shown: for every field (by index)
+/// the byte offset in `out` just after its first shown value, `None` where it was not shown.
+/// A listing puts marks after the operands holding fields (nvdisasm's `R4.reuse`).
+pub fn print_showing(
+    syntax: &Syntax,
+    values: &[u64],
+    pc: u64,
+    out: &mut String,
+) -> (bool, Vec<Option<usize>>) {
+    let vals: Vec<Option<u64>> = values.iter().map(|v| Some(*v)).collect();
+    let mut p = Printer { vals: &vals, pc, complete: true, shown: Some(alloc::vec![None; values.len()]) };
+    let _ = p.syntax(syntax, &[], out);
+    (p.complete, p.shown.unwrap_or_default())
 }
 
 struct Printer<'a> {
     vals: &'a [Option<u64>],
     pc: u64,
     complete: bool,
+    /// Where each field's value ended in the text, when asked for ([`print_showing`]).
+    shown: Option<Vec<Option<usize>>>,
 }
 
 impl Printer<'_> {
@@ -1487,6 +1504,11 @@ impl Printer<'_> {
                         _ => bound_value(bind(e, frame), self.vals),
                     };
                     self.show(v.unwrap_or(0) as u64, show, frame, out)?;
+                    if let (Some(shown), Bound::Slot(slot)) = (self.shown.as_mut(), bind(e, frame)) {
+                        if let Some(at @ None) = shown.get_mut(usize::from(slot)) {
+                            *at = Some(out.len());
+                        }
+                    }
                 }
                 Item::Call(sub, args) => {
                     let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
@@ -2744,7 +2766,7 @@ impl Parser<'_> {
                 let Some(v) = eval(e, frame, &st.vals, self.ctx.pc) else {
                     return self.fail(pos, "a value that follows from the operands before it");
                 };
-                let mut printer = Printer { vals: &st.vals, pc: self.ctx.pc, complete: true };
+                let mut printer = Printer { vals: &st.vals, pc: self.ctx.pc, complete: true, shown: None };
                 let mut echo = String::new();
                 if printer.show(v as u64, show, frame, &mut echo).is_err() || !printer.complete {
                     return self.fail(pos, "a value the dialect can show");

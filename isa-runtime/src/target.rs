@@ -51,6 +51,40 @@ pub struct Dialect {
     /// What label references in expressions start with (vc4asm's `:` in `:loop`, and `r:`);
     /// the first also starts a definition (besides `name:`). Empty: plain names.
     pub label_prefixes: &'static [&'static str],
+    /// How `isa disasm --listing` lays out a line, where the dialect says (nvdisasm's
+    /// `/*0008*/` addresses and `/* 0x... */` word comments).
+    pub listing: Option<&'static ListingStyle>,
+}
+
+/// A disassembler's listing layout (`listing { ... }` in a dialect): each instruction line is
+/// `indent` blanks, the address between `address.0` and `address.1` in at least `address.2`
+/// hex digits, then a field of `column` characters holding the pair's opening mark at column
+/// `open.1` and the guard (the text's first word when it starts with `guard`) right-aligned,
+/// then the rest of the text; the second of a pair ends with `close.1` blanks and `close.0`
+/// instead of the dialect's end. Every word follows in a comment (`words.1`, `0x` and the
+/// word's digits, `words.2`), all at one column `words.0` blanks after the longest text
+/// ([`align_listing`]); the comment of a pair's second instruction, and each control word's,
+/// stands on a line of its own.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ListingStyle {
+    /// Blanks before the address.
+    pub indent: u32,
+    /// The address's opening and closing text and its least number of hex digits.
+    pub address: (&'static str, &'static str, u32),
+    /// What starts a guard (`@`): the text's first word when it starts so.
+    pub guard: &'static str,
+    /// The width of the field before the mnemonic (guard and opening mark).
+    pub column: u32,
+    /// The opening mark of a pair and its column in that field.
+    pub open: (&'static str, u32),
+    /// The closing mark of a pair and the blanks before it.
+    pub close: (&'static str, u32),
+    /// The blanks after the longest text before the word comments, their opening and closing
+    /// text.
+    pub words: (u32, &'static str, &'static str),
+    /// The end of an instruction whose slot is exactly the value given, in place of the
+    /// dialect's (nvdisasm's `NOP;` where the schedule says nothing).
+    pub end: Option<(&'static str, u64)>,
 }
 
 /// A dialect name a target does not have.
@@ -697,6 +731,228 @@ pub fn disassemble_program_from<T: Isa>(
             }
         }
     }
+}
+
+/// Lists a piece of a program in dialect number `dialect`'s listing style
+/// ([`ListingStyle`]), as NVIDIA's `nvdisasm -hex` prints one: every line with its address
+/// and word, control words in comments of their own, and what the control words imply shown
+/// on the text: the schedule's marks ([`crate::bundle::SlotMark`], nvdisasm's `.reuse`) and
+/// the dual-issued pairs. Each line goes to `out` with the error of a word that did not
+/// decode. `words` start a group (word number `first`; `last`: they end the program);
+/// `paired` says the piece's first instruction closes a pair the last piece opened, and is
+/// left saying it for the next piece. A word that prints no text is the dialect's raw
+/// directive, as in [`disassemble_program_from`]. Nothing is listed for a target without
+/// control words or a dialect without a listing style.
+pub fn listing_from<T: Isa>(
+    words: &[u128],
+    first: usize,
+    last: bool,
+    dialect: usize,
+    paired: &mut bool,
+    out: &mut dyn FnMut(ListingLine),
+) {
+    let (Some(s), Some(style)) = (T::schedule(), dialect_of::<T>(dialect).listing) else { return };
+    let d = dialect_of::<T>(dialect);
+    let bytes = u64::from(T::WORD_BITS.div_ceil(8));
+    let alone = |word: u128| ListingLine { text: String::new(), word: Some(word), error: None, raw: false };
+    let group = s.slots as usize + 1;
+    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_ref());
+    let last_word = words.len().saturating_sub(1);
+    for (g, chunk) in words.chunks(group).enumerate() {
+        let at = |i: usize| first + g * group + i;
+        let (control, instructions) = (chunk[0], &chunk[1..]);
+        out(alone(control));
+        let slots = s.read_control(control, instructions.len());
+        if let Err(e) = &slots {
+            let why = e.reason();
+            for (i, word) in instructions.iter().enumerate() {
+                let text = raw_text::<T>(d, *word, Some(&why)).unwrap_or_default();
+                let line = listing_line(style, at(i + 1) as u64 * bytes, "", &text, false, false);
+                out(ListingLine { text: line, word: Some(*word), error: None, raw: true });
+            }
+            *paired = false;
+            continue;
+        }
+        let slots = slots.unwrap_or_default();
+        for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
+            let pc = at(i + 1) as u64 * bytes;
+            let end = last && g * group + i + 1 == last_word;
+            let (text, error) = listed::<T>(*word, dialect, pc, end, &mut reading);
+            let close = core::mem::take(paired);
+            let open = !close && s.pairs(slot);
+            *paired = open;
+            let shown = marked::<T>(*word, &text, slot, s, dialect, pc, style.guard);
+            let (body, decorated) = match &shown {
+                Some(t) => (t.as_str(), true),
+                None => (text.as_str(), false),
+            };
+            let close = close && decorated;
+            let end_text = if decorated && !close {
+                let end = match style.end {
+                    Some((e, quiet)) if quiet == slot => e,
+                    _ => d.end.unwrap_or(""),
+                };
+                alloc::format!("{end}{}", d.separator.unwrap_or(""))
+            } else {
+                String::new()
+            };
+            let line = listing_line(style, pc, &end_text, body, open, close);
+            if close {
+                out(ListingLine { text: line, word: None, error, raw: false });
+                out(alone(*word));
+            } else {
+                out(ListingLine { text: line, word: Some(*word), error, raw: !decorated });
+            }
+        }
+    }
+}
+
+/// One line of a listing ([`listing_from`]): its text (empty on a word's own line) and the
+/// word its comment holds, if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListingLine {
+    /// The text before the word comment.
+    pub text: String,
+    /// The word in the line's comment.
+    pub word: Option<u128>,
+    /// Why the word did not decode.
+    pub error: Option<DecodeError>,
+    /// The text is the dialect's raw directive (with its reason), which the alignment of the
+    /// word comments leaves out.
+    pub raw: bool,
+}
+
+/// Writes listing lines with their word comments at one column, as nvdisasm aligns them:
+/// `style.words.0` blanks after the longest text with a word, and not left of the end of the
+/// longest text without one (raw directives, which the disassembler does not print, left
+/// out); each comment is `style.words.1`, the word in `word_bits / 4` hex digits after
+/// `0x`, and `style.words.2`.
+pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32, out: &mut dyn FnMut(&str)) {
+    let width = |l: &ListingLine| l.text.chars().count();
+    let with = lines.iter().filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw).map(width).max();
+    let without = lines.iter().filter(|l| l.word.is_none() && !l.raw).map(width).max().unwrap_or(0);
+    let column = with.map_or(0, |w| w + style.words.0 as usize).max(without);
+    let digits = word_bits.div_ceil(4) as usize;
+    let mut line = String::new();
+    for l in lines {
+        line.clear();
+        line.push_str(&l.text);
+        if let Some(word) = l.word {
+            let blanks = column.saturating_sub(width(l));
+            line.push_str(&" ".repeat(blanks));
+            line.push_str(&alloc::format!("{}0x{word:0digits$x}{}", style.words.1, style.words.2));
+        }
+        out(&line);
+    }
+}
+
+/// One instruction line of a listing: indent, address, the field holding the pair's opening
+/// mark and the guard, the text and its end (or the pair's closing mark).
+fn listing_line(style: &ListingStyle, pc: u64, end: &str, text: &str, open: bool, close: bool) -> String {
+    let (a0, a1, digits) = style.address;
+    let mut field: Vec<char> = alloc::vec![' '; style.column as usize];
+    let (guard, rest) = match text.split_once(' ') {
+        Some((g, rest)) if !style.guard.is_empty() && g.starts_with(style.guard) => (g, rest),
+        _ => ("", text),
+    };
+    if open {
+        for (k, c) in style.open.0.chars().enumerate() {
+            if let Some(x) = field.get_mut(style.open.1 as usize + k) {
+                *x = c;
+            }
+        }
+    }
+    if !guard.is_empty() {
+        let g: Vec<char> = alloc::format!("{guard} ").chars().collect();
+        let from = field.len().saturating_sub(g.len());
+        field.truncate(from);
+        field.extend(g);
+    }
+    let field: String = field.into_iter().collect();
+    let tail = if close {
+        alloc::format!("{}{}", " ".repeat(style.close.1 as usize), style.close.0)
+    } else {
+        end.into()
+    };
+    alloc::format!(
+        "{}{a0}{pc:0w$x}{a1}{field}{rest}{tail}",
+        " ".repeat(style.indent as usize),
+        w = digits as usize
+    )
+}
+
+/// The text of instruction `word` with the marks its slot implies ([`crate::bundle::SlotMark`]),
+/// without the dialect's end; `None` when `listed` is not the word's printed text (a raw
+/// directive) or the word's syntax cannot say where its operands are.
+fn marked<T: Isa>(
+    word: u128,
+    listed: &str,
+    slot: u64,
+    s: &Schedule,
+    dialect: usize,
+    pc: u64,
+    guard: &str,
+) -> Option<String> {
+    let d = dialect_of::<T>(dialect);
+    let word = own_bits::<T>(word);
+    let format = T::formats()[T::match_format(word)?];
+    let syntax = format.syntax.get(dialect)?;
+    let mut text = String::new();
+    let (complete, shown) = syntax::print_showing(syntax, &format.unpack(word), pc, &mut text);
+    let ending = alloc::format!("{}{}", d.end.unwrap_or(""), d.separator.unwrap_or(""));
+    if !complete || listed.strip_suffix(ending.as_str()) != Some(text.as_str()) {
+        return None;
+    }
+    let Some(mark) = s.mark_for(format.name) else { return Some(text) };
+    let flags = s.slot.unpack(u128::from(slot));
+    let set = |k: usize| mark.flags.get(k).and_then(|f| flags.get(usize::from(*f))).is_some_and(|v| *v != 0);
+    let mut inserts: Vec<(usize, &str)> = Vec::new();
+    if mark.mnemonic {
+        // The text numbered by the first flags' value, after the mnemonic (the first word
+        // after the guard).
+        let bits = mark.texts.len().trailing_zeros() as usize;
+        let value = (0..bits).filter(|k| set(*k)).map(|k| 1usize << k).sum::<usize>();
+        let start = match text.split_once(' ') {
+            Some((g, _)) if !guard.is_empty() && g.starts_with(guard) => g.len() + 1,
+            _ => 0,
+        };
+        let end = text[start..].find(' ').map_or(text.len(), |e| start + e);
+        if let Some(t) = mark.texts.get(value).filter(|t| !t.is_empty()) {
+            inserts.push((end, t));
+        }
+    } else {
+        for k in (0..mark.flags.len()).filter(|k| set(*k)) {
+            let Some(mark_text) = mark.texts.get(k).or(mark.texts.last()) else { continue };
+            let field = mark.operands.get(k).and_then(|o| format.field(o));
+            let Some(at) = field.and_then(|f| shown.get(f).copied().flatten()) else { continue };
+            inserts.push((operand_end(&text, at), mark_text));
+        }
+    }
+    inserts.sort_by_key(|i| core::cmp::Reverse(i.0));
+    for (at, t) in inserts {
+        text.insert_str(at, t);
+    }
+    Some(text)
+}
+
+/// Where the operand holding offset `at` of `text` ends: at the next `,` outside brackets
+/// (or the text's end), blanks before it left out.
+fn operand_end(text: &str, at: usize) -> usize {
+    let mut depth = 0i32;
+    let mut end = text.len();
+    for (i, c) in text[at..].char_indices() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth <= 0 => {
+                end = at + i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    at + text[at..end].trim_end().len()
 }
 
 /// Prints words that are all instructions (no control words, whatever the target) in dialect
@@ -2101,6 +2357,17 @@ pub trait Target: Sync {
         schedule: bool,
         out: &mut dyn FnMut(Line),
     );
+    /// Lists a piece of a program in the dialect's listing style ([`listing_from`]); nothing
+    /// for a target without control words or a dialect without a listing style.
+    fn listing_from(
+        &self,
+        words: &[u128],
+        first: usize,
+        last: bool,
+        dialect: usize,
+        paired: &mut bool,
+        out: &mut dyn FnMut(ListingLine),
+    );
     /// The words that travel beside the target's instructions, if any ([`Isa::streams`]): the
     /// one description of both kinds, which [`Target::schedule`] and [`Target::bundles`] view.
     fn streams(&self) -> Option<&'static crate::bundle::Streams>;
@@ -2232,6 +2499,18 @@ impl<T: Isa> Target for T {
         } else {
             disassemble_words_from::<T>(words, first, last, dialect, out)
         }
+    }
+
+    fn listing_from(
+        &self,
+        words: &[u128],
+        first: usize,
+        last: bool,
+        dialect: usize,
+        paired: &mut bool,
+        out: &mut dyn FnMut(ListingLine),
+    ) {
+        listing_from::<T>(words, first, last, dialect, paired, out)
     }
     fn streams(&self) -> Option<&'static crate::bundle::Streams> {
         T::streams()

@@ -107,9 +107,9 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let source = files::read_text(opts.file)?;
     // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
     // comments hold (`crate::listing`).
-    let source =
-        listing::source(&source, target.word_bits(), target.streams().and_then(Streams::schedule), dialect)
-            .unwrap_or(source);
+    let marks = listing::Marks::of(target, dialect);
+    let schedule = target.streams().and_then(Streams::schedule);
+    let source = listing::source(&source, target.word_bits(), schedule, dialect, &marks).unwrap_or(source);
     let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;

@@ -25,6 +25,8 @@ pub struct Options<'a> {
     pub address: bool,
     /// Every word is an instruction: no control words, whatever the target.
     pub no_control_words: bool,
+    /// The dialect's disassembler listing (addresses, words, what control words imply).
+    pub listing: bool,
 }
 
 /// Groups (or words, without control words) listed per piece of a program: the memory the
@@ -83,6 +85,9 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     }
     // An interleaved stream's control words, unless every word is to be an instruction.
     let control = streams.and_then(Streams::schedule);
+    if opts.listing {
+        return listing(target, dialect, opts, control.map(|s| s.slots as usize + 1));
+    }
     let schedule = !opts.no_control_words && control.is_some();
     let group = control.filter(|_| schedule).map_or(1, |s| s.slots as usize + 1);
     let mut out = stdout();
@@ -166,6 +171,45 @@ fn cut_line(
         write!(out, "{:08x}: ", cut.at).map_err(Error::output)?;
     }
     writeln!(out, "{text}").map_err(Error::output)
+}
+
+/// `isa disasm --listing`: the dialect's disassembler listing, written as it is made.
+fn listing(target: &dyn Target, dialect: usize, opts: &Options<'_>, group: Option<usize>) -> Result<Outcome> {
+    let name = files::name(opts.file);
+    let d = target.dialects().get(dialect);
+    let (Some(group), Some(style)) = (group, d.and_then(|d| d.listing)) else {
+        return Err(Error::Usage(format!(
+            "`--listing` needs a target with control words and a dialect with a `listing` layout; {} dialect `{}` has none",
+            target.name(),
+            d.map_or("", |d| d.name)
+        )));
+    };
+    let (mut failed, mut words, mut paired) = (0usize, 0usize, false);
+    // The word comments are aligned after the longest text, as nvdisasm aligns them: the
+    // listing is held until the program ends.
+    let mut lines = Vec::new();
+    let mut list = |piece: &[u128], first: usize, last: bool| -> Result<()> {
+        target.listing_from(piece, first, last, dialect, &mut paired, &mut |line| {
+            failed += usize::from(line.error.is_some());
+            lines.push(line);
+        });
+        words = first + piece.len();
+        Ok(())
+    };
+    read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list)?;
+    let mut out = stdout();
+    let mut written = Ok(());
+    isa_runtime::target::align_listing(&lines, style, target.word_bits(), &mut |line| {
+        if written.is_ok() {
+            written = writeln!(out, "{line}").map_err(Error::output);
+        }
+    });
+    written?;
+    out.flush().map_err(Error::output)?;
+    if failed > 0 {
+        complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
+    }
+    Ok(Outcome::failed_if(failed > 0))
 }
 
 /// What the listing has met so far.

@@ -386,6 +386,7 @@ impl Checker {
                                 data_sections: Vec::new(),
                                 directives: Vec::new(),
                                 label_prefixes: Vec::new(),
+                                listing: None,
                             };
                             for n in nested {
                                 match (n.name.name.as_str(), n.values.first()) {
@@ -435,12 +436,15 @@ impl Checker {
                                             }
                                         }
                                     }
+                                    ("listing", Some(ast::SettingValue::Name(_, layout))) => {
+                                        d.listing = Some(self.dialect_listing(layout));
+                                    }
                                     (name, _) if directive_named(name).is_some() => {
                                         self.dialect_directive(&mut d, n);
                                     }
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `float_bits`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `float_bits`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, `listing nvdisasm { ... }`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
                                     }
                                 }
                             }
@@ -472,6 +476,7 @@ impl Checker {
                 data_sections: Vec::new(),
                 directives: Vec::new(),
                 label_prefixes: Vec::new(),
+                listing: None,
             });
         }
     }
@@ -483,6 +488,33 @@ fn directive_named(name: &str) -> Option<isa_runtime::directives::Directive> {
 }
 
 impl Checker {
+    /// A dialect's listing layout: `listing nvdisasm { indent 8; address "/*", "*/", 4;
+    /// guard "@", 19; open "{", 9; close "}", 9; words 2, "/* ", " */"; end ";", 0x7e0 }`.
+    fn dialect_listing(&mut self, settings: &[ast::Setting]) -> ir::Listing {
+        use ast::SettingValue::{Int, Str};
+        let mut l = ir::Listing::default();
+        let num = |v: &u64| u32::try_from(*v).unwrap_or(u32::MAX).min(512);
+        for n in settings {
+            match (n.name.name.as_str(), n.values.as_slice()) {
+                ("indent", [Int(v, _)]) => l.indent = num(v),
+                ("address", [Str(a, _), Str(b, _), Int(v, _)]) => {
+                    l.address = (a.clone(), b.clone(), num(v).min(32))
+                }
+                ("guard", [Str(g, _), Int(v, _)]) => (l.guard, l.column) = (g.clone(), num(v)),
+                ("open", [Str(m, _), Int(v, _)]) => l.open = (m.clone(), num(v)),
+                ("close", [Str(m, _), Int(v, _)]) => l.close = (m.clone(), num(v)),
+                ("words", [Int(v, _), Str(a, _), Str(b, _)]) => l.words = (num(v), a.clone(), b.clone()),
+                ("end", [Str(e, _), Int(v, _)]) => l.end = Some((e.clone(), *v)),
+                _ => {
+                    self.error(n.name.span, format!("unknown or malformed listing setting `{}`", n.name.name)).note(
+                        "listing settings: `indent 8`, `address \"/*\", \"*/\", 4`, `guard \"@\", 19`, `open \"{\", 9`, `close \"}\", 9`, `words 2, \"/* \", \" */\"`, `end \";\", 0x7e0`",
+                    );
+                }
+            }
+        }
+        l
+    }
+
     /// A dialect setting giving a directive's spellings: `set ".set", ".equ"`.
     fn dialect_directive(&mut self, d: &mut ir::Dialect, n: &ast::Setting) {
         let Some(directive) = directive_named(&n.name.name) else { return };

@@ -10,7 +10,7 @@ use crate::ast;
 use crate::ir;
 use isa_runtime::bundle::Measure;
 
-const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`";
+const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`, `mark flags { text \".reuse\"; operands ra, rb }`, `pair when { stall 0 }`";
 const UNIT_SETTINGS: &str =
     "unit settings: `label \"MFU:\"`, `max 3`, `total 64`, `slots \"A0:\", \"A1:\"`, `alternative \"A3:\", format`";
 
@@ -21,6 +21,8 @@ pub struct Pending {
     slot: ir::FormatId,
     every: u32,
     pad: u128,
+    marks: Vec<ir::SlotMark>,
+    pair: Vec<(usize, u64)>,
 }
 
 /// The name of the slot format of an interleaved stream (`slot sched_slot`), if any.
@@ -51,7 +53,13 @@ pub fn finish(pending: Option<Pending>, t: &mut ir::Target) {
         }
     }
     if let Some(stream) = streams.streams.first_mut() {
-        stream.computed = Some(ir::Computed::Slots(Box::new(ir::Slots { slot, every: p.every, pad: p.pad })));
+        stream.computed = Some(ir::Computed::Slots(Box::new(ir::Slots {
+            slot,
+            every: p.every,
+            pad: p.pad,
+            marks: p.marks,
+            pair: p.pair,
+        })));
     }
 }
 
@@ -365,8 +373,11 @@ fn interleaved_stream(
         return None;
     };
     let (mut every, mut slot, mut pad) = (None, None, None);
+    let (mut marks, mut pair) = (Vec::new(), None);
     for n in nested {
         match (n.name.name.as_str(), n.values.first()) {
+            ("mark", Some(ast::SettingValue::Name(flags, inner))) => marks.push((flags, inner)),
+            ("pair", Some(ast::SettingValue::Name(_, inner))) => pair = Some(inner),
             ("every", Some(ast::SettingValue::Int(v, sp))) => every = Some((*v, *sp)),
             ("slot", Some(ast::SettingValue::Name(id, _))) => slot = Some(id),
             ("pad", Some(ast::SettingValue::Int(v, sp))) => pad = Some((u128::from(*v), *sp)),
@@ -437,6 +448,136 @@ fn interleaved_stream(
         reset: 0,
         computed: None,
     };
+    let marks =
+        marks.into_iter().filter_map(|(flags, inner)| slot_mark(cx, t, index, flags, inner)).collect();
+    let pair = pair.map_or(Vec::new(), |inner| slot_values(cx, &t.formats[index], inner));
     t.streams = Some(ir::Streams { streams: vec![stream], bundle: None });
-    Some(Pending { slot: ir::FormatId(index), every: every as u32, pad })
+    Some(Pending { slot: ir::FormatId(index), every: every as u32, pad, marks, pair })
+}
+
+/// `mark reuse { text ".reuse"; operands ra, rb, rc }` (or `mnemonic ".T", ".P"` and
+/// `formats tex, tld`): the elements of slot array field `reuse` shown on the text in a listing.
+fn slot_mark(
+    cx: &mut Checker,
+    t: &ir::Target,
+    slot: usize,
+    flags: &ast::Ident,
+    inner: &[ast::Setting],
+) -> Option<ir::SlotMark> {
+    let f = &t.formats[slot];
+    let indices: Vec<usize> = f
+        .slots()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| f.field(s.field).name == flags.name)
+        .map(|(i, _)| i)
+        .collect();
+    if indices.is_empty() {
+        cx.error(flags.span, format!("slot format `{}` has no field `{}`", f.name, flags.name))
+            .label("`mark` names the slot's flags (an array of bools, one per mark)");
+        return None;
+    }
+    let mut mark =
+        ir::SlotMark { flags: indices, texts: Vec::new(), operands: Vec::new(), formats: Vec::new() };
+    let names = |n: &ast::Setting| -> Vec<(String, ast::Span)> {
+        n.values
+            .iter()
+            .filter_map(|v| match v {
+                ast::SettingValue::Name(id, _) => Some((id.name.clone(), id.span)),
+                _ => None,
+            })
+            .collect()
+    };
+    let strings = |n: &ast::Setting| -> Vec<String> {
+        n.values
+            .iter()
+            .filter_map(|v| match v {
+                ast::SettingValue::Str(s, _) => Some(s.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // A format, or a family: its forms are `name_form`.
+    let instructions = |name: &str| {
+        t.formats.iter().enumerate().any(|(i, g)| {
+            i != slot && (g.name == name || g.name.strip_prefix(name).is_some_and(|r| r.starts_with('_')))
+        })
+    };
+    let with_field = |name: &str| {
+        t.formats.iter().enumerate().any(|(i, g)| i != slot && g.fields.iter().any(|x| x.name == name))
+    };
+    let mut texts_span = flags.span;
+    for n in inner {
+        match n.name.name.as_str() {
+            "text" | "mnemonic" => {
+                mark.texts = strings(n);
+                texts_span = n.name.span;
+                if n.name.name == "mnemonic" {
+                    mark.operands.clear();
+                }
+            }
+            "operands" => {
+                for (name, span) in names(n) {
+                    if name != "_" && !with_field(&name) {
+                        cx.error(span, format!("no instruction has a field `{name}`"));
+                    }
+                    mark.operands.push(name);
+                }
+            }
+            "formats" => {
+                for (name, span) in names(n) {
+                    if !instructions(&name) {
+                        cx.error(span, format!("no format or family `{name}`"));
+                    }
+                    mark.formats.push(name);
+                }
+            }
+            _ => {
+                cx.error(n.name.span, format!("unknown mark setting `{}`", n.name.name)).note(
+                    "mark settings: `text \".reuse\"` with `operands ra, rb`, or `mnemonic \".T\", \".P\"`; `formats a, b`",
+                );
+            }
+        }
+    }
+    // A mark without text hides the flags on the formats it names.
+    if mark.texts.is_empty() && mark.formats.is_empty() {
+        cx.error(texts_span, "a mark needs its text (`text \".reuse\"`, `mnemonic \".T\"`) or the formats that show none (`formats ld, st`)");
+        return None;
+    }
+    if mark.operands.is_empty() && !mark.texts.is_empty() && !mark.texts.len().is_power_of_two() {
+        cx.error(texts_span, "`mnemonic` gives one text per value of the first flags: 2, 4, 8... texts");
+        return None;
+    }
+    if !mark.operands.is_empty() && mark.operands.len() != mark.flags.len() {
+        cx.error(
+            flags.span,
+            format!(
+                "`{}` has {} flags but the mark names {} operands",
+                flags.name,
+                mark.flags.len(),
+                mark.operands.len()
+            ),
+        );
+        return None;
+    }
+    Some(mark)
+}
+
+/// `pair when { stall 0; yield_flag 1 }`: slot field values, each a field of the slot format.
+fn slot_values(cx: &mut Checker, f: &ir::Format, inner: &[ast::Setting]) -> Vec<(usize, u64)> {
+    let slots = f.slots();
+    let mut out = Vec::new();
+    for n in inner {
+        let index = slots.iter().position(|s| s.element.is_none() && f.field(s.field).name == n.name.name);
+        match (index, n.values.as_slice()) {
+            (Some(i), [ast::SettingValue::Int(v, _)]) => out.push((i, *v)),
+            (None, _) => {
+                cx.error(n.name.span, format!("slot format `{}` has no field `{}`", f.name, n.name.name));
+            }
+            _ => {
+                cx.error(n.name.span, "`pair when { field value; ... }` gives each slot field a number");
+            }
+        }
+    }
+    out
 }

@@ -3,6 +3,7 @@
 
 mod bundles;
 mod interleaved;
+mod marked;
 mod placement;
 mod random_specs;
 mod target;

@@ -739,7 +739,7 @@ impl<'a> Model<'a> {
             notes.push(format!("{n} elements; element 0 at {first}; stride {strides}"));
         }
         if f.view {
-            notes.push("view (read-only; the bits belong to other fields)".into());
+            notes.push("view (the bits belong to other fields; printed, and read back into them)".into());
         }
         if f.is_tag {
             let selected: Vec<String> = siblings

@@ -28,6 +28,22 @@ pub fn generate(m: &Model) -> TokenStream {
         " Programs are groups of one control word and {} instructions; slot i of the control word (bits {}i..{}i+{}) is a `{}` scheduling instruction i.",
         s.every, s.slot.width, s.slot.width, s.slot.width - 1, slot
     );
+    let marks = s.marks.iter().map(|mk| {
+        let flags = mk.flags.iter().map(|f| *f as u16);
+        let (texts, operands, formats) = (&mk.texts, &mk.operands, &mk.formats);
+        let mnemonic = mk.operands.is_empty();
+        quote!(isa_runtime::bundle::SlotMark {
+            flags: &[#(#flags),*],
+            texts: &[#(#texts),*],
+            operands: &[#(#operands),*],
+            mnemonic: #mnemonic,
+            formats: &[#(#formats),*],
+        })
+    });
+    let pair = s.pair.iter().map(|(f, v)| {
+        let (f, v) = (*f as u16, *v);
+        quote!((#f, #v))
+    });
     quote! {
         #def
         #statics
@@ -40,6 +56,8 @@ pub fn generate(m: &Model) -> TokenStream {
             pad: #pad,
             default_slot: #default_slot,
             check: |raw| #slot::from_word(#raw).map(|_| ()),
+            marks: &[#(#marks),*],
+            pair: &[#(#pair),*],
         };
 
         /// Decodes a whole program (control words and instructions): each instruction with its

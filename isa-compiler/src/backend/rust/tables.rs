@@ -451,6 +451,31 @@ pub fn generate(m: &Model) -> TokenStream {
             quote!((#spelling, isa_runtime::directives::Directive::#variant))
         });
         let label_prefixes = &d.label_prefixes;
+        let listing = match &d.listing {
+            Some(l) => {
+                let (indent, column) = (l.indent, l.column);
+                let (a0, a1, digits) = (&l.address.0, &l.address.1, l.address.2);
+                let guard = &l.guard;
+                let (open, open_at) = (&l.open.0, l.open.1);
+                let (close, close_gap) = (&l.close.0, l.close.1);
+                let (words, w0, w1) = (l.words.0, &l.words.1, &l.words.2);
+                let end = match &l.end {
+                    Some((e, v)) => quote!(Some((#e, #v))),
+                    None => quote!(None),
+                };
+                quote!(Some(&isa_runtime::target::ListingStyle {
+                    indent: #indent,
+                    address: (#a0, #a1, #digits),
+                    guard: #guard,
+                    column: #column,
+                    open: (#open, #open_at),
+                    close: (#close, #close_gap),
+                    words: (#words, #w0, #w1),
+                    end: #end,
+                }))
+            }
+            None => quote!(None),
+        };
         quote!(isa_runtime::target::Dialect {
             name: #name,
             comments: &[#(#comments),*],
@@ -464,6 +489,7 @@ pub fn generate(m: &Model) -> TokenStream {
             data_sections: &[#(#data_sections),*],
             directives: &[#(#directives),*],
             label_prefixes: &[#(#label_prefixes),*],
+            listing: #listing,
         })
     });
     let target = format_ident!("{}", camel(&t.name));
