@@ -196,7 +196,7 @@ fn listing(target: &dyn Target, dialect: usize, opts: &Options<'_>, group: Optio
         words = first + piece.len();
         Ok(())
     };
-    read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list)?;
+    read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list, None)?;
     let mut out = stdout();
     let mut written = Ok(());
     isa_runtime::target::align_listing(&lines, style, target.word_bits(), &mut |line| {
