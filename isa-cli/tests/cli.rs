@@ -1013,16 +1013,22 @@ fn disasm_streams_a_binary_program() {
     assert!(stdout(&streamed).contains("\n00020000: "), "a line at the first word of the second piece");
     assert_eq!(stdout(&streamed), stdout(&whole));
     assert_eq!(stderr(&streamed), stderr(&whole));
-    // A last partial word from standard input: the words before it are listed, then the error.
+    // A last partial word from standard input: the words before it are listed, then the three
+    // bytes as the dialect's `.byte` (CuAssembler's spelling) with the reason, and stderr says so.
     let mut cut = bytes[..8 * 5].to_vec();
     cut.extend([1, 2, 3]);
     let o = isa_with_input(&["disasm", "--target", "maxwell", "--no-schedule", "-"], &cut);
     assert_code(&o, 1);
-    assert_eq!(stdout(&o).lines().count(), 5);
+    assert_eq!(stdout(&o).lines().count(), 6);
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some(".byte 0x01, 0x02, 0x03 // 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)")
+    );
     assert_eq!(
         stderr(&o),
-        "isa: error: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over); \
-         dialect nvdisasm has no byte directive to list them\n"
+        "isa: <stdin>: 43 bytes is not a whole number of 8-byte maxwell words (3 bytes left over); \
+         listed as data: the last 3 bytes at address 0x28\n\
+         isa: <stdin>: 1 of 5 words could not be decoded\n"
     );
 }
 
