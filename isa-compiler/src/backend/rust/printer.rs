@@ -422,7 +422,19 @@ impl Exprs<'_> {
                     let body = self.items(d, body);
                     quote!(if #c { #body })
                 }
-                SyntaxItem::AnyOrder(groups) => self.items(d, groups),
+                SyntaxItem::AnyOrder(sep, groups) if sep.is_empty() => self.items(d, groups),
+                // The separator before each group written after the first.
+                SyntaxItem::AnyOrder(sep, groups) => {
+                    let groups = groups.iter().map(|g| match g {
+                        SyntaxItem::Opt(c, body) => {
+                            let c = self.cond(c);
+                            let body = self.items(d, body);
+                            quote!(if #c { print::separator(&mut written, #sep, out)?; #body })
+                        }
+                        other => self.items(d, core::slice::from_ref(other)),
+                    });
+                    quote!({ let mut written = false; #(#groups)* })
+                }
             });
         }
         out
@@ -499,7 +511,7 @@ fn arities(syntax: &ir::Syntax) -> Vec<usize> {
                         *a = (*a).max(args.len());
                     }
                 }
-                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => calls(body, arity),
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(_, body) => calls(body, arity),
                 SyntaxItem::Lit(_) | SyntaxItem::Show(..) => {}
             }
         }
@@ -551,7 +563,7 @@ fn params_read(part: &ir::SyntaxPart) -> usize {
                     expr_max(c, max);
                     items_max(body, max);
                 }
-                SyntaxItem::AnyOrder(body) => items_max(body, max),
+                SyntaxItem::AnyOrder(_, body) => items_max(body, max),
             }
         }
     }
