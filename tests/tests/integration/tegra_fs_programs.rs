@@ -306,6 +306,7 @@ fn alu3_immediates_take_fx10_halves() {
 /// - with `imm1 = 0.5` (low half's bits 31:24 zero, high half's 11:0 0x3C0): `00C00800 000FE3C0`.
 /// - with `imm2.h = 1.5` (0x180 in the high half's bits 31:22): `3EC00800 600FE7E8`.
 /// - `imm0.h = 0.0, imm0.l = 0.5`: `3E000800 000FE7E8`, listed as halves, `.l` first.
+///
 /// Without the `,` between two items the line is an error, as in grate's grammar.
 #[test]
 fn alu3_immediates_in_any_order() {

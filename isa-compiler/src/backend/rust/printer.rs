@@ -42,7 +42,7 @@ pub fn generate(m: &Model) -> TokenStream {
     // unread, and the engine's expressions are kept as written.
     quote! {
         mod printers {
-            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
+            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
             use super::*;
             // Paths, not imports: a format may be called `stop` or `write`.
             use isa_runtime::print;
