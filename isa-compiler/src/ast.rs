@@ -446,8 +446,9 @@ pub enum TItem {
     Call(Ident, Vec<Expr>, Span),
     /// `[cond: seq]`
     Opt(Expr, Vec<TItem>, Span),
-    /// `any_order { [c: ...] [d: ...] }`: optional groups read in any order, printed as written.
-    AnyOrder(Vec<TItem>, Span),
+    /// `any_order { [c: ...] [d: ...] }`: optional groups read in any order, printed as written;
+    /// `any_order separator ", " { ... }` with the text between the groups written.
+    AnyOrder(Option<(String, Span)>, Vec<TItem>, Span),
 }
 
 /// The table of a hole.

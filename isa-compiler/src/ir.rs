@@ -947,8 +947,9 @@ pub enum SyntaxItem {
     Call(usize, Vec<CondExpr>),
     /// Optional group.
     Opt(CondExpr, Vec<SyntaxItem>),
-    /// Optional groups (each an [`SyntaxItem::Opt`]) read in any order, printed as written.
-    AnyOrder(Vec<SyntaxItem>),
+    /// Optional groups (each an [`SyntaxItem::Opt`]) read in any order, printed as written, with
+    /// the separator (empty: none) between the groups written.
+    AnyOrder(String, Vec<SyntaxItem>),
 }
 
 /// How a value is shown.

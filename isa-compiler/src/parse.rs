@@ -879,10 +879,18 @@ fn titem(p: Pair<Rule>) -> TItem {
             let c = expr(it.next().expect("condition"));
             TItem::Opt(c, seq(it.next().expect("seq")), sp)
         }
-        Rule::any_order => TItem::AnyOrder(
-            p.into_inner().filter(|g| g.as_rule() != Rule::kw_any_order).map(titem).collect(),
-            sp,
-        ),
+        Rule::any_order => {
+            let mut separator = None;
+            let mut groups = Vec::new();
+            for g in p.into_inner() {
+                match g.as_rule() {
+                    Rule::kw_any_order | Rule::kw_separator => {}
+                    Rule::string => separator = Some((string_value(g.clone()), span(&g))),
+                    _ => groups.push(titem(g)),
+                }
+            }
+            TItem::AnyOrder(separator, groups, sp)
+        }
         other => unreachable!("template item {other:?}"),
     }
 }

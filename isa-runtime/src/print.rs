@@ -169,6 +169,14 @@ pub fn number(v: u64, n: Num, out: &mut dyn Write) -> Result<(), Stop> {
     Ok(crate::syntax::write_number(v, n, out)?)
 }
 
+/// Writes an `any_order`'s separator `sep` unless this is the first group `written`.
+pub fn separator(written: &mut bool, sep: &str, out: &mut dyn Write) -> Result<(), Stop> {
+    if core::mem::replace(written, true) {
+        out.write_str(sep)?;
+    }
+    Ok(())
+}
+
 /// Writes a `bits`-wide pc-relative displacement `v` as the absolute address `base + v`.
 pub fn target(base: i64, bits: u32, v: u64, out: &mut dyn Write) -> Result<(), Stop> {
     Ok(write_hex_value(base as i128 + crate::bits::sign_extend(v, bits) as i128, out)?)

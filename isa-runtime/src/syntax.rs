@@ -175,7 +175,7 @@ fn item_may_match(item: &Item, text: &str, ignore_case: bool, depth: u32) -> boo
         Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
             arms_may_match(sub.arms, text, ignore_case, depth + 1)
         }
-        Item::Call(..) | Item::Opt(..) | Item::AnyOrder(_) => true,
+        Item::Call(..) | Item::Opt(..) | Item::AnyOrder(..) => true,
     }
 }
 
@@ -261,7 +261,7 @@ fn lead_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32
             Item::Show(_, Show::Num(_)) => Lead::Word,
             Item::Call(sub, _) if depth < MNEMONIC_DEPTH => lead_of_arms(sub.arms, out, depth + 1),
             Item::Call(..) => Lead::Word,
-            Item::Opt(_, body) | Item::AnyOrder(body) => {
+            Item::Opt(_, body) | Item::AnyOrder(_, body) => {
                 lead_of_items(body, out, depth + 1);
                 Lead::Empty
             }
@@ -373,8 +373,8 @@ fn leads_of_items(
                 leads_of_items(body, out, depth + 1, walked)?;
                 true
             }
-            // Each group (an optional one) may come first.
-            Item::AnyOrder(groups) => {
+            // Each group (an optional one) may come first, without a separator.
+            Item::AnyOrder(_, groups) => {
                 for g in groups.iter() {
                     leads_of_items(core::slice::from_ref(g), out, depth + 1, walked)?;
                 }
@@ -712,8 +712,8 @@ pub enum Item {
     /// the condition true and its absence makes it false.
     Opt(&'static Expr, &'static [Item]),
     /// Optional groups (each an [`Item::Opt`]) read in any order, each at most once; printed
-    /// in the order written.
-    AnyOrder(&'static [Item]),
+    /// in the order written. The text (empty: none) stands between the groups written.
+    AnyOrder(&'static str, &'static [Item]),
 }
 
 /// How a value is shown.
@@ -1519,7 +1519,21 @@ impl Printer<'_> {
                         self.items(body, frame, out)?;
                     }
                 }
-                Item::AnyOrder(groups) => self.items(groups, frame, out)?,
+                Item::AnyOrder(sep, groups) => {
+                    let mut written = false;
+                    for g in groups.iter() {
+                        match g {
+                            Item::Opt(cond, body) if self.holds(cond, frame) => {
+                                if core::mem::replace(&mut written, true) {
+                                    out.push_str(sep);
+                                }
+                                self.items(body, frame, out)?;
+                            }
+                            Item::Opt(..) => {}
+                            other => self.items(core::slice::from_ref(other), frame, out)?,
+                        }
+                    }
+                }
             }
         }
         Ok(())
@@ -2422,12 +2436,22 @@ impl Parser<'_> {
                     self.mids.push(e);
                 }
             }
-            // Any sequence of the groups (a superset: repeats allowed).
-            Some(Item::AnyOrder(groups)) => {
+            // Any sequence of the groups (a superset: repeats allowed), the separator before
+            // each but the first.
+            Some(Item::AnyOrder(sep, groups)) => {
                 self.mids.push(pos);
                 let mut k = mids;
                 while k < self.mids.len() {
-                    let at = self.mids[k];
+                    let at = match self.mids[k] {
+                        at if at == pos || sep.is_empty() => at,
+                        at => match self.literal(sep, at) {
+                            Some(after) => after,
+                            None => {
+                                k += 1;
+                                continue;
+                            }
+                        },
+                    };
                     for g in groups.iter() {
                         if let Item::Opt(_, body) = g {
                             for j in self.ends(body, 0, at) {
@@ -2824,15 +2848,17 @@ impl Parser<'_> {
                 }
                 false
             }
-            Item::AnyOrder(groups) => self.any_order(groups, 0, frame, pos, st, &mut rest),
+            Item::AnyOrder(sep, groups) => self.any_order(sep, groups, 0, frame, pos, st, &mut rest),
         }
     }
 
     /// Reads the groups of an [`Item::AnyOrder`] not in `used` (a bit per group) in any order:
-    /// at `pos`, each unused group that is present there, then the rest; once none is, every
-    /// unused group is absent.
+    /// at `pos`, each unused group that is present there (after the separator `sep` once a group
+    /// was read), then the rest; once none is, every unused group is absent.
+    #[allow(clippy::too_many_arguments)]
     fn any_order(
         &mut self,
+        sep: &'static str,
         groups: &'static [Item],
         used: u64,
         frame: &[Bound],
@@ -2844,17 +2870,24 @@ impl Parser<'_> {
             return false;
         }
         self.budget -= 1;
-        for (n, g) in groups.iter().enumerate().filter(|(n, _)| *n < 64 && used & (1 << n) == 0) {
-            let Item::Opt(cond, body) = g else { continue };
+        // Where the next group starts: after the separator, unless it is the first.
+        let start = match used {
+            0 => Some(pos),
+            _ if sep.is_empty() => Some(pos),
+            _ => self.literal(sep, pos),
+        };
+        let unused = groups.iter().enumerate().filter(|(n, _)| *n < 64 && used & (1 << n) == 0);
+        for (n, g) in unused.filter(|_| start.is_some()) {
+            let (Item::Opt(cond, body), Some(start)) = (g, start) else { continue };
             // Only a group whose text starts here can be present here.
-            if self.ends(body, 0, pos).all(|k| self.memo.items[k] == pos) {
+            if self.ends(body, 0, start).all(|k| self.memo.items[k] == start) {
                 continue;
             }
             let body: &'static [Item] = body;
             let mark = st.mark();
-            let mut present = |p: &mut Parser, pos: usize, st: &mut State| {
-                p.items(body, 0, frame, pos, st, &mut |p, after, st| {
-                    after > pos && p.any_order(groups, used | (1 << n), frame, after, st, &mut *k)
+            let mut present = |p: &mut Parser, _: usize, st: &mut State| {
+                p.items(body, 0, frame, start, st, &mut |p, after, st| {
+                    after > start && p.any_order(sep, groups, used | (1 << n), frame, after, st, &mut *k)
                 })
             };
             let ok = if self_describing(cond, body, frame) {

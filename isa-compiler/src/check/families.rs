@@ -388,7 +388,7 @@ fn prefixed(body: &mut Layout, prefix: &str) {
         for item in items {
             match item {
                 TItem::Call(name, _, _) if templates.contains(&name.name) => name.name = renamed(&name.name),
-                TItem::Opt(_, inner, _) | TItem::AnyOrder(inner, _) => calls(inner, templates, renamed),
+                TItem::Opt(_, inner, _) | TItem::AnyOrder(_, inner, _) => calls(inner, templates, renamed),
                 _ => {}
             }
         }
@@ -616,7 +616,7 @@ impl Subst<'_> {
                     self.expr(c, shadow);
                     self.titems(inner, shadow);
                 }
-                TItem::AnyOrder(groups, _) => self.titems(groups, shadow),
+                TItem::AnyOrder(_, groups, _) => self.titems(groups, shadow),
             }
         }
     }

@@ -88,7 +88,7 @@ fn report_cycles<'a>(
         for it in items {
             match it {
                 ast::TItem::Call(name, _, _) => out.push((&name.name, name.span)),
-                ast::TItem::Opt(_, body, _) | ast::TItem::AnyOrder(body, _) => calls(body, out),
+                ast::TItem::Opt(_, body, _) | ast::TItem::AnyOrder(_, body, _) => calls(body, out),
                 ast::TItem::Lit(..) | ast::TItem::Hole { .. } => {}
             }
         }
@@ -199,6 +199,31 @@ impl Lowerer<'_, '_> {
     /// Lowers and folds a condition; the right of `&&` is not resolved once the left folds to
     /// false, so a guard like `sig == small_imm && small_imm >= 48` works in formats without
     /// a `small_imm` field.
+    /// Checks an `any_order`'s separator: text that tells the groups apart (a blank matches any
+    /// run of blanks or none), and that no group writes itself.
+    fn separator(&mut self, sep: &str, span: Span, groups: &[ast::TItem]) {
+        let text = sep.trim();
+        if text.is_empty() {
+            self.cx
+                .error(span, "an `any_order` separator needs text other than blanks")
+                .note("a blank reads any run of blanks or none, so it cannot tell the groups apart");
+            return;
+        }
+        for g in groups {
+            let ast::TItem::Opt(_, body, group) = g else { continue };
+            let lit = |item: Option<&ast::TItem>, f: &dyn Fn(&str) -> bool| match item {
+                Some(ast::TItem::Lit(s, _)) => f(s.trim()),
+                _ => false,
+            };
+            if lit(body.first(), &|s| s.starts_with(text)) || lit(body.last(), &|s| s.ends_with(text)) {
+                self.cx
+                    .error(*group, format!("this group writes the separator `{sep}` itself"))
+                    .label("the `any_order` writes it between the groups written")
+                    .note("leave it out of the group's text");
+            }
+        }
+    }
+
     fn lower_cond(&mut self, e: &ast::Expr, params: &[(String, Binding)]) -> CondExpr {
         if let ast::ExprKind::Binary(ast::BinOp::And, a, b) = &e.kind {
             let left = self.lower_cond(a, params);
@@ -275,7 +300,10 @@ impl Lowerer<'_, '_> {
                         out.push(SyntaxItem::Opt(c, inner));
                     }
                 },
-                ast::TItem::AnyOrder(groups, _) => {
+                ast::TItem::AnyOrder(separator, groups, _) => {
+                    if let Some((sep, span)) = separator {
+                        self.separator(sep, *span, groups);
+                    }
                     // A group that can never be present drops out; one always present is still
                     // one of the groups (it is read wherever it stands).
                     let mut lowered = Vec::new();
@@ -290,7 +318,8 @@ impl Lowerer<'_, '_> {
                             }
                         }
                     }
-                    out.push(SyntaxItem::AnyOrder(lowered));
+                    let separator = separator.as_ref().map_or(String::new(), |(s, _)| s.clone());
+                    out.push(SyntaxItem::AnyOrder(separator, lowered));
                 }
             }
         }

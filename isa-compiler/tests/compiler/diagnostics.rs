@@ -576,3 +576,26 @@ fn names_that_are_one_rust_name_in_camel_case() {
     );
     assert!(text.ends_with("found 3 errors\n"), "{text}");
 }
+
+/// An `any_order`'s separator stands between the groups written: a blank one cannot tell them
+/// apart (a blank reads any run of blanks or none), and a group that writes it too would
+/// double it.
+#[test]
+fn a_misused_any_order_separator() {
+    let format = |groups: &str| {
+        spec(&format!(
+            "format f {{\n    op: u4 @ 31:28 is 1\n    a: bool @ 0\n    b: bool @ 1\n    unused @ 27:2\n    \
+             syntax asm {{ \"f \" any_order {groups} }}\n}}\n"
+        ))
+    };
+    let d = diagnose(&format("separator \", \" { [a: \"a\"] [b: \", b\"] }"));
+    assert!(d.contains("this group writes the separator `, ` itself"), "{d}");
+    assert!(d.contains("bad.isa:10:59"), "{d}");
+    let d = diagnose(&format("separator \", \" { [a: \"a, \"] [b: \"b\"] }"));
+    assert!(d.contains("this group writes the separator `, ` itself"), "{d}");
+    let d = diagnose(&format("separator \" \" { [a: \"a\"] [b: \"b\"] }"));
+    assert!(d.contains("an `any_order` separator needs text other than blanks"), "{d}");
+    assert!(d.contains("bad.isa:10:43"), "{d}");
+    let ok = format("separator \", \" { [a: \"a\"] [b: \"b\"] }");
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+}

@@ -9,6 +9,7 @@
 //! directly and gathers its text on the stack for any other writer: both give the same text.
 
 use isa_generated::maxwell::Maxwell;
+use isa_generated::tegra_fs::{AluImmediates, Instruction, TegraFs};
 use isa_generated::tegra_vs::TegraVs;
 use isa_generated::vc4::Vc4;
 use isa_runtime::print::Stop;
@@ -164,6 +165,37 @@ fn tegra_vs_grate_programs_print_alike() {
     }
     assert_eq!(programs.len(), 15, "grate's 15 vertex programs");
     tegra_vs_programs_print_alike(&programs);
+}
+
+/// tegra_fs's compiled printers against the engine on random words of every encoding, ALU3's
+/// immediates (an `any_order` with a separator) among them: the same texts, and some of those
+/// texts list two immediates or more, so the separator is printed.
+#[test]
+fn tegra_fs_random_words_print_alike() {
+    let mut rng = 0xF5_u128;
+    let mut bits = Vec::new();
+    for _ in 0..64 {
+        rng = rng.wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645).wrapping_add(0x5851_F42D_4C95_7F2D);
+        bits.push(rng.rotate_left(64) ^ rng);
+    }
+    let decoded = random_words_print_alike::<TegraFs>(&bits, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert!(decoded > 0);
+    // ALU3's immediates have no fixed bits: a word decodes as an operation first.
+    let immediates =
+        TegraFs::formats().iter().position(|f| f.name == "alu_immediates").expect("ALU3 immediates");
+    let format = TegraFs::formats()[immediates];
+    let mut separated = 0;
+    for &b in &bits {
+        let word = b as u64;
+        let insn = Instruction::AluImmediates(AluImmediates::from_word(word).expect("any word"));
+        let mut engine = String::new();
+        assert!(isa_runtime::syntax::print(format.syntax[0], &format.unpack(word.into()), 0, &mut engine));
+        let mut compiled = String::new();
+        assert_eq!(TegraFs::write_text(&insn, 0, 0, &mut compiled), Ok(()), "{word:#x}");
+        assert_eq!(engine, compiled, "{word:#x}");
+        separated += usize::from(compiled.contains(", imm"));
+    }
+    assert!(separated > 0, "no random ALU3 word lists two immediates");
 }
 
 /// A random word of encoding `format`: random bits with its fixed fields set.

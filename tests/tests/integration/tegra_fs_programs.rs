@@ -298,3 +298,45 @@ fn alu3_immediates_take_fx10_halves() {
     let e = bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm0.l = 2.0 ;", 0).expect_err("out of range");
     assert_eq!((e[0].line, e[0].column), (1, 26), "{e:?}");
 }
+
+/// grate reads ALU3's immediates in any order (fragment_asm.y `ALU3_IMMEDIATES`: one to six
+/// `ALU_IMMEDIATE`s separated by `,`, each writing its own bits of the slot), so the words are
+/// those worked by hand above whatever the order; the listing writes them imm0, imm1, imm2.
+/// - `imm0.h = -1.0, imm0.l = 0.5`: `3EC00800 000FE7E8`, listed `imm0 = -2.03125`.
+/// - with `imm1 = 0.5` (low half's bits 31:24 zero, high half's 11:0 0x3C0): `00C00800 000FE3C0`.
+/// - with `imm2.h = 1.5` (0x180 in the high half's bits 31:22): `3EC00800 600FE7E8`.
+/// - `imm0.h = 0.0, imm0.l = 0.5`: `3E000800 000FE7E8`, listed as halves, `.l` first.
+///
+/// Without the `,` between two items the line is an error, as in grate's grammar.
+#[test]
+fn alu3_immediates_in_any_order() {
+    let alu3 = |imm: &str| {
+        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
+            .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
+        let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
+        assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
+        let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());
+        (stream(&p, "alu")[6..8].to_vec(), line.unwrap_or_default())
+    };
+    let imm0 = (vec![0x3EC00800, 0x000FE7E8], "ALU3: imm0 = -2.03125".to_string());
+    assert_eq!(alu3("imm0.h = -1.0, imm0.l = 0.5"), imm0);
+    assert_eq!(alu3("imm0.h=-1.0 ,imm0.l=0.5"), imm0);
+    let with_imm1 = (vec![0x00C00800, 0x000FE3C0], "ALU3: imm0 = -2.03125, imm1 = 0.5".to_string());
+    for text in [
+        "imm0.l = 0.5, imm0.h = -1.0, imm1 = 0.5",
+        "imm1 = 0.5, imm0.h = -1.0, imm0.l = 0.5",
+        "imm0.h = -1.0, imm1 = 0.5, imm0.l = 0.5",
+        "imm1 = 0.5, imm0 = -2.03125",
+    ] {
+        assert_eq!(alu3(text), with_imm1, "{text}");
+    }
+    for text in ["imm2.h = 1.5, imm0.l = 0.5, imm0.h = -1.0", "imm0.h = -1.0, imm2.h = 1.5, imm0.l = 0.5"] {
+        assert_eq!(alu3(text).0, [0x3EC00800, 0x600FE7E8], "{text}");
+    }
+    assert_eq!(alu3("imm2 = 0.1, imm1 = -0.5, imm0 = 1.0").0, [0x003E0000, 0x37333BC0]);
+    let (words, line) = alu3("imm0.h = 0.0, imm0.l = 0.5");
+    assert_eq!(words, [0x3E000800, 0x000FE7E8]);
+    assert_eq!(line, "ALU3: imm0.l = 0.5, imm0.h = 0.0");
+    assert!(bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm1 = 0.5 imm0 = 1.0 ;", 0).is_err());
+    assert!(bundle::assemble::<TegraFs>("EXEC ALU: ALU3: imm1 = 0.5, , imm0 = 1.0 ;", 0).is_err());
+}

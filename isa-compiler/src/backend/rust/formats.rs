@@ -160,7 +160,7 @@ fn syntax_items(
                 syntax_items(inner, f, slots, s, out);
                 out.push(']');
             }
-            ir::SyntaxItem::AnyOrder(inner) => syntax_items(inner, f, slots, s, out),
+            ir::SyntaxItem::AnyOrder(_, inner) => syntax_items(inner, f, slots, s, out),
         }
     }
 }

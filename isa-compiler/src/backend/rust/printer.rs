@@ -43,7 +43,7 @@ pub fn generate(m: &Model) -> TokenStream {
     // unread, and the engine's expressions are kept as written.
     quote! {
         mod printers {
-            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
+            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
             use super::*;
             // Paths, not imports: a format may be called `stop` or `write`.
             use isa_runtime::print;
@@ -505,7 +505,19 @@ impl Exprs<'_> {
                     let body = self.items(d, body);
                     quote!(if #c { #body })
                 }
-                SyntaxItem::AnyOrder(groups) => self.items(d, groups),
+                SyntaxItem::AnyOrder(sep, groups) if sep.is_empty() => self.items(d, groups),
+                // The separator before each group written after the first.
+                SyntaxItem::AnyOrder(sep, groups) => {
+                    let groups = groups.iter().map(|g| match g {
+                        SyntaxItem::Opt(c, body) => {
+                            let c = self.cond(c);
+                            let body = self.items(d, body);
+                            quote!(if #c { print::separator(&mut written, #sep, out)?; #body })
+                        }
+                        other => self.items(d, core::slice::from_ref(other)),
+                    });
+                    quote!({ let mut written = false; #(#groups)* })
+                }
             });
         }
         out
@@ -582,7 +594,7 @@ fn arities(syntax: &ir::Syntax) -> Vec<usize> {
                         *a = (*a).max(args.len());
                     }
                 }
-                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => calls(body, arity),
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(_, body) => calls(body, arity),
                 SyntaxItem::Lit(_) | SyntaxItem::Show(..) => {}
             }
         }
@@ -634,7 +646,7 @@ fn params_read(part: &ir::SyntaxPart) -> usize {
                     expr_max(c, max);
                     items_max(body, max);
                 }
-                SyntaxItem::AnyOrder(body) => items_max(body, max),
+                SyntaxItem::AnyOrder(_, body) => items_max(body, max),
             }
         }
     }

@@ -99,7 +99,7 @@ pub(super) fn used_tables<'a>(
                     out.insert((a.0, d));
                     out.insert((b.0, d));
                 }
-                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => walk(body, d, out),
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(_, body) => walk(body, d, out),
                 SyntaxItem::Lit(_) | SyntaxItem::Show(_, Show::Num(_)) | SyntaxItem::Call(..) => {}
             }
         }
@@ -135,7 +135,7 @@ pub(super) fn printed_parts(syntax: &ir::Syntax) -> Vec<bool> {
                         }
                     }
                 }
-                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(body) => walk(syntax, body, seen),
+                SyntaxItem::Opt(_, body) | SyntaxItem::AnyOrder(_, body) => walk(syntax, body, seen),
                 SyntaxItem::Lit(_) | SyntaxItem::Show(..) => {}
             }
         }
@@ -330,9 +330,9 @@ fn items(m: &Model, parts: &[Ident], d: usize, xs: &[SyntaxItem]) -> Vec<TokenSt
                 let body = items(m, parts, d, body);
                 quote!(Item::Opt(&#c, &[#(#body),*]))
             }
-            SyntaxItem::AnyOrder(groups) => {
+            SyntaxItem::AnyOrder(sep, groups) => {
                 let groups = items(m, parts, d, groups);
-                quote!(Item::AnyOrder(&[#(#groups),*]))
+                quote!(Item::AnyOrder(#sep, &[#(#groups),*]))
             }
         })
         .collect()
