@@ -1215,7 +1215,11 @@ fn layout_parameter_mistakes_are_clear_errors() {
     assert!(stderr(&o).contains("target agx has no layout `NoSuchLayout`"), "{}", stderr(&o));
     let o = isa(&["layout", "--target", "vc4"]);
     assert_code(&o, 2);
-    assert!(stderr(&o).contains("target `vc4` has no layouts; targets with them: agx, sph"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("target `vc4` has no layouts; targets with them: agx, sph"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `(name, offset, width)` of every field of what `isa layout --json` prints.
