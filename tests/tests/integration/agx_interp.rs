@@ -291,3 +291,31 @@ fn bitop_applies_its_truth_table_on_registers_halves_and_immediates() {
     run_text(&mut m, "bitop_mov_a      0011, r6, r1, r2");
     assert_eq!(m.state.r[6], a);
 }
+
+#[test]
+fn icmpsel_selects_by_unsigned_and_signed_comparisons() {
+    // (cc, a, b, holds) with Rust's own comparisons; applegpu's conditions: ueq ult ugt and, with
+    // bit 2, the same on sign-extended sources (IConditionDesc).
+    let (a, b) = (0xffff_fffeu32, 3u32);
+    for (cc, holds) in [
+        ("ueq", a == b),
+        ("ult", a < b),
+        ("ugt", a > b),
+        ("seq", a == b),
+        ("slt", (a as i32) < (b as i32)),
+        ("sgt", (a as i32) > (b as i32)),
+    ] {
+        let mut m = Machine::new(Thread);
+        (m.state.r[1], m.state.r[2], m.state.r[3], m.state.r[4]) = (a, b, 0x1111_1111, 0x2222_2222);
+        run_text(&mut m, &format!("icmpsel          {cc}, r0, r1, r2, r3, r4"));
+        assert_eq!(m.state.r[0], if holds { 0x1111_1111 } else { 0x2222_2222 }, "{cc}");
+    }
+    // On halves: r1l = 0xfffe is -2 signed; X an immediate, Y a half, the other half kept.
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[2], m.state.r[5]) = (0x0000_fffe, 0x0000_0003, 0xabcd_0000);
+    m.state.r[4] = 0x7777_0042;
+    run_text(&mut m, "icmpsel          slt, r5l, r1l, r2l, 9, r4l");
+    assert_eq!(m.state.r[5], 0xabcd_0009, "-2 < 3 signed");
+    run_text(&mut m, "icmpsel          ult, r5l, r1l, r2l, 9, r4l");
+    assert_eq!(m.state.r[5], 0xabcd_0042, "0xfffe > 3 unsigned");
+}
