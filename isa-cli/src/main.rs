@@ -184,9 +184,11 @@ enum Command {
         #[arg(short = 'i', long = "prelude", value_name = "FILE")]
         prelude: Vec<PathBuf>,
     },
-    /// List a target's ABI layouts and their parameters, or place one: each member's offset and
-    /// width in bits (and its registers) and the total size, for `name=value` parameters
-    /// (`isa layout --target agx VertexPrologUniforms n=3 compute=false`).
+    /// List a target's ABI and data layouts and their parameters, or place one: each member's
+    /// offset and width in bits (and its registers) and the total size, for `name=value`
+    /// parameters (`isa layout --target agx VertexPrologUniforms n=3 compute=false`; a data
+    /// layout's nested members by dotted name, a union's arm by its tag: `--target sph Sph
+    /// sph_type=PS`).
     Layout {
         /// Built-in target (see `isa targets`).
         #[arg(long, short, value_name = "TARGET")]
@@ -197,7 +199,7 @@ enum Command {
         /// The layout; without it, the target's layouts are listed.
         #[arg(value_name = "LAYOUT")]
         layout: Option<String>,
-        /// Parameter values, `name=value` (numbers, `true`, `false`).
+        /// Parameter values, `name=value` (numbers, `true`, `false`, or a value's name).
         #[arg(value_name = "PARAM=VALUE")]
         params: Vec<String>,
     },

@@ -1222,7 +1222,147 @@ fn layout_parameter_mistakes_are_clear_errors() {
     assert!(stderr(&o).contains("target agx has no layout `NoSuchLayout`"), "{}", stderr(&o));
     let o = isa(&["layout", "--target", "vc4"]);
     assert_code(&o, 2);
-    assert!(stderr(&o).contains("target `vc4` has no ABI layouts; targets with them: agx"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("target `vc4` has no layouts; targets with them: agx, sph"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `(name, offset, width)` of every field of what `isa layout --json` prints.
+fn layout_fields(json: &str) -> Vec<(String, u32, u32)> {
+    json.split(r#"{"name": ""#)
+        .skip(1)
+        .map(|f| {
+            let (name, rest) = f.split_once('"').unwrap_or_else(|| panic!("{f}"));
+            let number = |key: &str| -> u32 {
+                let at = rest.find(key).unwrap_or_else(|| panic!("no {key} in {rest}")) + key.len();
+                let digits: String = rest[at..].chars().take_while(char::is_ascii_digit).collect();
+                digits.parse().unwrap_or_else(|_| panic!("{rest}"))
+            };
+            (name.to_string(), number(r#""offset": "#), number(r#""width": "#))
+        })
+        .collect()
+}
+
+#[test]
+fn layout_lists_the_sph_tables_and_the_header_by_its_type() {
+    let o = isa(&["layout", "--target", "sph"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    // The header is a union chosen by SphType (1 = TYPE_01_VTG, 2 = TYPE_02_PS: open-gpu-doc
+    // classes/3d/cla097sph.h, facts file vc4-maxwell-sph.md C.1).
+    assert!(out.contains("Sph(sph_type: VTG (1) | PS (2))"), "{out}");
+    for table in ["SphType1()", "SphType2()", "CommonWord0()", "CommonWord4()", "OmapTarget()"] {
+        assert!(out.lines().any(|l| l.starts_with(table)), "{table} missing:\n{out}");
+    }
+}
+
+#[test]
+fn layout_places_the_sph_as_nvidia_documents_it() {
+    // Bits from open-gpu-doc's Shader-Program-Header and cla097sph.h (facts file
+    // vc4-maxwell-sph.md, C.1 to C.3): the common words, then each type's maps.
+    let common = [
+        ("common_word0.sph_type", 0, 5),
+        ("common_word0.version", 5, 5),
+        ("common_word0.shader_type", 10, 4),
+        ("common_word0.mrt_enable", 14, 1),
+        ("common_word0.kills_pixels", 15, 1),
+        ("common_word0.does_global_store", 16, 1),
+        ("common_word0.sass_version", 17, 4),
+        ("common_word0.does_load_or_store", 26, 1),
+        ("common_word0.does_fp64", 27, 1),
+        ("common_word0.stream_out_mask", 28, 4),
+        ("common_word1.shader_local_memory_low_size", 32, 24),
+        ("common_word1.per_patch_attribute_count", 56, 8),
+        ("common_word2.shader_local_memory_high_size", 64, 24),
+        ("common_word2.threads_per_input_primitive", 88, 8),
+        ("common_word3.shader_local_memory_crs_size", 96, 24),
+        ("common_word3.output_topology", 120, 4),
+        ("common_word4.max_output_vertex_count", 128, 12),
+        ("common_word4.store_req_start", 140, 8),
+        ("common_word4.store_req_end", 152, 8),
+        ("imap_system_values_b.imap_position_x", 188, 1),
+    ];
+    // Type 1: one bit per component, X(i) = 192 + 4i in, 432 + 4i out; VertexId 351 and 591.
+    let vtg = [
+        ("imap_generic_vector[0].imap_x", 192, 1),
+        ("imap_generic_vector[31].imap_w", 319, 1),
+        ("imap_system_values_c.imap_vertex_id", 351, 1),
+        ("imap_fixed_fnc_texture[0].imap_s", 352, 1),
+        ("omap_system_values_b.omap_position_x", 428, 1),
+        ("omap_generic_vector[0].omap_x", 432, 1),
+        ("omap_generic_vector[1].omap_x", 436, 1),
+        ("omap_color.omap_color_front_diffuse_red", 560, 1),
+        ("omap_system_values_c.omap_vertex_id", 591, 1),
+        ("omap_fixed_fnc_texture[0].omap_s", 592, 1),
+    ];
+    // Type 2: two bits per input component, X(i) = 192 + 8i; VertexId 479; target i's RGBA at
+    // 576 + 4i; SampleMask 608, Depth 609.
+    let ps = [
+        ("imap_generic_vector[0].imap_x", 192, 2),
+        ("imap_generic_vector[1].imap_x", 200, 2),
+        ("imap_generic_vector[31].imap_w", 446, 2),
+        ("imap_system_values_c.imap_vertex_id", 479, 1),
+        ("omap_target[0].omap_red", 576, 1),
+        ("omap_target[7].omap_alpha", 607, 1),
+        ("omap_sample_mask", 608, 1),
+        ("omap_depth", 609, 1),
+    ];
+    for (sph_type, own) in [("VTG", &vtg[..]), ("PS", &ps[..]), ("1", &vtg[..]), ("2", &ps[..])] {
+        let arg = format!("sph_type={sph_type}");
+        let o = isa(&["layout", "--target", "sph", "Sph", &arg, "--json"]);
+        assert_code(&o, 0);
+        let out = stdout(&o);
+        let line = out.trim();
+        assert!(line.starts_with(r#"{"layout": "Sph", "size": 640, "fields": ["#), "{line}");
+        let fields = layout_fields(line);
+        for &(name, offset, width) in common.iter().chain(own) {
+            assert!(
+                fields.iter().any(|(n, o, w)| n == name && *o == offset && *w == width),
+                "{sph_type}: no {name} at {offset}, {width} bits in {line}"
+            );
+        }
+        // Every one of the 640 bits belongs to exactly one member, reserved bits included.
+        let mut owner = vec![0u32; 640];
+        for (_, offset, width) in &fields {
+            for bit in *offset..offset + width {
+                owner[bit as usize] += 1;
+            }
+        }
+        assert!(owner.iter().all(|&n| n == 1), "{sph_type}: bits not covered once: {owner:?}");
+    }
+    // A nested table on its own: CommonWord4 is 32 bits with StoreReqEnd at 31:24.
+    let o = isa(&["layout", "--target", "sph", "CommonWord4", "--json"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.trim().starts_with(r#"{"layout": "CommonWord4", "size": 32, "fields": ["#), "{out}");
+    assert!(out.contains(r#"{"name": "store_req_end", "offset": 24, "width": 8}"#), "{out}");
+    // The text table: the header's size once, reserved bits marked.
+    let o = isa(&["layout", "--target", "sph", "Sph", "sph_type=PS"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.starts_with("Sph(sph_type = PS): 640 bits\n"), "{out}");
+    let depth = out.lines().find(|l| l.starts_with("omap_depth")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(depth.split_whitespace().collect::<Vec<_>>(), ["omap_depth", "609", "1", "bit", "609"]);
+    assert!(out.contains("common_word0.reserved_25_21 (reserved)"), "{out}");
+}
+
+#[test]
+fn layout_sph_type_mistakes_are_clear_errors() {
+    for (args, message) in [
+        (&[][..], "Sph: no value for `sph_type: VTG (1) | PS (2)`"),
+        (&["sph_type=3"][..], "Sph: `3` is not a value of `sph_type: VTG (1) | PS (2)`"),
+        (&["sph_type=GS"][..], "`sph_type=GS` is not `name=value`"),
+        (&["sph_type=PS", "version=3"][..], "Sph has no parameter `version`"),
+    ] {
+        let mut all = vec!["layout", "--target", "sph", "Sph"];
+        all.extend_from_slice(args);
+        let o = isa(&all);
+        assert_code(&o, 2);
+        assert_no_panic(&o);
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
 }
 
 #[test]

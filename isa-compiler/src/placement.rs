@@ -398,3 +398,46 @@ fn collect_reserved(
 pub fn default_slot(s: &ir::Slots) -> u64 {
     default_word(&s.slot) as u64
 }
+
+/// One member of a data layout at fixed bits, as `isa layout` lists it: a leaf, or reserved
+/// bits ([`reserved_leaves`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedPlace {
+    /// Dotted path (`common_word0.sph_type`); a leaf in several pieces names each piece by its
+    /// bits (`x@9:8`).
+    pub path: String,
+    /// The bits, relative to the layout.
+    pub piece: Piece,
+    /// Reserved bits rather than a value.
+    pub reserved: bool,
+}
+
+/// Every leaf and every reserved member of layout `id` (not a union: see [`Union::arms`]),
+/// nested layouts flattened and arrays expanded, lowest bit first. Reserved bits inside a
+/// switch arm depend on the tag and are left out, as [`leaves`] leaves switches out.
+///
+/// [`Union::arms`]: ir::Union::arms
+pub fn fixed_places(t: &Target, id: LayoutId) -> Vec<FixedPlace> {
+    let mut out = Vec::new();
+    for leaf in leaves(t, id) {
+        let split = leaf.pieces.len() > 1;
+        for p in &leaf.pieces {
+            let path = if split {
+                format!("{}@{}:{}", leaf.path, p.lo + p.width - 1, p.lo)
+            } else {
+                leaf.path.clone()
+            };
+            out.push(FixedPlace { path, piece: *p, reserved: false });
+        }
+    }
+    for r in reserved_leaves(t, id).into_iter().filter(|r| r.when.is_empty()) {
+        let split = r.pieces.len() > 1;
+        for p in &r.pieces {
+            let path =
+                if split { format!("{}@{}:{}", r.path, p.lo + p.width - 1, p.lo) } else { r.path.clone() };
+            out.push(FixedPlace { path, piece: *p, reserved: true });
+        }
+    }
+    out.sort_by_key(|p| p.piece.lo);
+    out
+}

@@ -125,6 +125,11 @@ pub enum ParamKind {
         /// Largest value.
         max: u32,
     },
+    /// One of named values (a union's tag: `sph_type: VTG | PS`), given by name or number.
+    Enum {
+        /// (name, value) pairs, in the spec's order.
+        values: &'static [(&'static str, u32)],
+    },
 }
 
 /// A parameter of an ABI layout.
@@ -142,6 +147,48 @@ impl Param {
         match self.kind {
             ParamKind::Bool => (0, 1),
             ParamKind::Int { min, max } => (min.into(), max.into()),
+            ParamKind::Enum { values } => {
+                let all = values.iter().map(|&(_, v)| i64::from(v));
+                (all.clone().min().unwrap_or(0), all.max().unwrap_or(-1))
+            }
+        }
+    }
+
+    /// Whether `value` is one of the parameter's values.
+    pub fn admits(&self, value: i64) -> bool {
+        match self.kind {
+            ParamKind::Enum { values } => values.iter().any(|&(_, v)| i64::from(v) == value),
+            _ => {
+                let (min, max) = self.range();
+                (min..=max).contains(&value)
+            }
+        }
+    }
+
+    /// The value named `name` (an enum parameter's value, ASCII case ignored).
+    pub fn value_named(&self, name: &str) -> Option<i64> {
+        match self.kind {
+            ParamKind::Enum { values } => {
+                values.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|&(_, v)| i64::from(v))
+            }
+            ParamKind::Bool => match name {
+                "true" => Some(1),
+                "false" => Some(0),
+                _ => None,
+            },
+            ParamKind::Int { .. } => None,
+        }
+    }
+
+    /// How `value` is written: `true`, `3`, `PS`.
+    pub fn show(&self, value: i64) -> String {
+        match self.kind {
+            ParamKind::Bool => format!("{}", value != 0),
+            ParamKind::Int { .. } => format!("{value}"),
+            ParamKind::Enum { values } => match values.iter().find(|&&(_, v)| i64::from(v) == value) {
+                Some((name, _)) => String::from(*name),
+                None => format!("{value}"),
+            },
         }
     }
 }
@@ -151,6 +198,13 @@ impl fmt::Display for Param {
         match self.kind {
             ParamKind::Bool => write!(f, "{}: bool", self.name),
             ParamKind::Int { min, max } => write!(f, "{} in {min}..={max}", self.name),
+            ParamKind::Enum { values } => {
+                write!(f, "{}:", self.name)?;
+                for (k, (name, value)) in values.iter().enumerate() {
+                    write!(f, "{} {name} ({value})", if k == 0 { "" } else { " |" })?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -198,6 +252,7 @@ impl fmt::Display for ParamError {
                 ParamKind::Int { min, max } => {
                     write!(f, "{layout}: `{}` = {value} is out of range {min}..={max}", param.name)
                 }
+                ParamKind::Enum { .. } => write!(f, "{layout}: `{value}` is not a value of `{param}`"),
             },
             ParamError::Missing { layout, param } => write!(f, "{layout}: no value for `{param}`"),
             ParamError::Unknown { layout, name } => write!(f, "{layout} has no parameter `{name}`"),
@@ -212,8 +267,7 @@ impl core::error::Error for ParamError {}
 
 /// Checks `value` against `param` (generated constructors call this for every parameter).
 pub fn check_param(layout: &'static str, param: Param, value: i64) -> Result<(), ParamError> {
-    let (min, max) = param.range();
-    if (min..=max).contains(&value) {
+    if param.admits(value) {
         Ok(())
     } else {
         Err(ParamError::OutOfRange { layout, param, value })
@@ -344,6 +398,75 @@ pub trait AbiLayout: Sync {
             }
         }
         self.place(&values)
+    }
+}
+
+/// A member of a [`DataLayout`]: bits fixed by the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixedMember {
+    /// Dotted path (`common_word0.sph_type`, `imap_generic_vector[3].x`), reserved bits by
+    /// their name in the layout's value (`common_word0.reserved_25_21`).
+    pub name: &'static str,
+    /// First bit.
+    pub offset: u32,
+    /// Width in bits.
+    pub width: u32,
+    /// Reserved bits rather than a value.
+    pub reserved: bool,
+}
+
+/// A data layout (a table of a header) as an [`AbiLayout`] measured in bits: its leaves, nested
+/// layouts flattened. A union (a layout chosen by a tag) has one parameter, the tag, and one
+/// list of members per arm.
+#[derive(Debug, Clone, Copy)]
+pub struct DataLayout {
+    /// The layout's name in the spec.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Width in bits.
+    pub size: u32,
+    /// No parameter, or a union's tag.
+    pub params: &'static [Param],
+    /// Per tag value (0 when there is no tag), the members, lowest bit first.
+    pub variants: &'static [(i64, &'static [FixedMember])],
+}
+
+impl AbiLayout for DataLayout {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn doc(&self) -> &'static str {
+        self.doc
+    }
+    fn unit(&self) -> &'static Unit {
+        &Unit::BIT
+    }
+    fn params(&self) -> &'static [Param] {
+        self.params
+    }
+    fn place(&self, values: &[i64]) -> Result<Placed, ParamError> {
+        let tag = match self.params.first() {
+            Some(&param) => {
+                let value =
+                    values.first().copied().ok_or(ParamError::Missing { layout: self.name, param })?;
+                check_param(self.name, param, value)?;
+                value
+            }
+            None => 0,
+        };
+        let members = self.variants.iter().find(|(v, _)| *v == tag).map_or(&[][..], |(_, m)| *m);
+        Ok(Placed {
+            size: self.size,
+            members: members
+                .iter()
+                .map(|m| Member {
+                    name: String::from(m.name),
+                    place: Place { offset: m.offset, width: m.width },
+                    reserved: m.reserved,
+                })
+                .collect(),
+        })
     }
 }
 

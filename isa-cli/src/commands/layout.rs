@@ -1,5 +1,5 @@
-//! `isa layout`: the ABI layouts of a target. Without a layout name, lists them with their
-//! parameters; with one and `name=value` arguments, prints each member's offset and width in
+//! `isa layout`: the ABI layouts and data layouts of a target. Without a layout name, lists
+//! them with their parameters; with one and `name=value` arguments, prints each member's offset and width in
 //! bits (and the registers it occupies) and the total size, or the same as JSON.
 
 use crate::builtin;
@@ -22,7 +22,7 @@ pub fn run(target: &str, layout: Option<&str>, args: &[String], json: bool) -> R
             known.join(", ")
         )));
     };
-    let values = args.iter().map(|a| parse_arg(a)).collect::<Result<Vec<_>>>()?;
+    let values = args.iter().map(|a| parse_arg(layout, a)).collect::<Result<Vec<_>>>()?;
     let named: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
     let placed = layout.place_named(&named).map_err(|e| Error::Usage(e.to_string()))?;
     if json {
@@ -32,7 +32,8 @@ pub fn run(target: &str, layout: Option<&str>, args: &[String], json: bool) -> R
     }
 }
 
-/// The target's ABI layouts: a built-in target without any is a usage error naming those with.
+/// The target's ABI and data layouts: a built-in target without any is a usage error naming
+/// those with.
 fn find(name: &str) -> Result<&'static AbiTarget> {
     if let Some(t) = crate::builtin::abi_targets().iter().copied().find(|t| t.name.eq_ignore_ascii_case(name))
     {
@@ -43,26 +44,32 @@ fn find(name: &str) -> Result<&'static AbiTarget> {
     let known = builtin::builtin_targets().iter().any(|t| t.name().eq_ignore_ascii_case(name))
         || builtin::find_data_target(name).is_some();
     Err(Error::Usage(if known {
-        format!("target `{name}` has no ABI layouts; targets with them: {with}")
+        format!("target `{name}` has no layouts; targets with them: {with}")
     } else {
-        format!("unknown target `{name}`; targets with ABI layouts: {with}")
+        format!("unknown target `{name}`; targets with layouts: {with}")
     }))
 }
 
-/// `n=3`, `compute=true`: a name and an integer (decimal or `0x` hex) or boolean.
-fn parse_arg(arg: &str) -> Result<(String, i64)> {
-    let bad = || Error::Usage(format!("`{arg}` is not `name=value` (a number, `true` or `false`)"));
+/// `n=3`, `compute=true`, `sph_type=PS`: a name and an integer (decimal or `0x` hex), a boolean
+/// or the name of one of the parameter's values.
+fn parse_arg(layout: &dyn AbiLayout, arg: &str) -> Result<(String, i64)> {
+    let bad =
+        || Error::Usage(format!("`{arg}` is not `name=value` (a number, `true`, `false` or a value's name)"));
     let (name, value) = arg.split_once('=').ok_or_else(bad)?;
-    let value = value.trim();
-    let v = match value {
-        "true" => 1,
-        "false" => 0,
-        _ => match value.strip_prefix("0x") {
-            Some(hex) => i64::from_str_radix(hex, 16).map_err(|_| bad())?,
-            None => value.parse().map_err(|_| bad())?,
+    let (name, value) = (name.trim(), value.trim());
+    let param = layout.params().iter().find(|p| p.name == name);
+    let v = match param.and_then(|p| p.value_named(value)) {
+        Some(v) => v,
+        None => match value {
+            "true" => 1,
+            "false" => 0,
+            _ => match value.strip_prefix("0x") {
+                Some(hex) => i64::from_str_radix(hex, 16).map_err(|_| bad())?,
+                None => value.parse().map_err(|_| bad())?,
+            },
         },
     };
-    Ok((name.trim().to_string(), v))
+    Ok((name.to_string(), v))
 }
 
 fn list(abi: &AbiTarget) -> Result<Outcome> {
@@ -91,23 +98,18 @@ fn print_table(layout: &dyn AbiLayout, args: &[(&str, i64)], placed: &Placed) ->
         .params()
         .iter()
         .filter_map(|p| args.iter().find(|(n, _)| *n == p.name).map(|(_, v)| (p, *v)))
-        .map(|(p, v)| match p.kind {
-            isa_runtime::abi::ParamKind::Bool => format!("{} = {}", p.name, v != 0),
-            isa_runtime::abi::ParamKind::Int { .. } => format!("{} = {v}", p.name),
-        })
+        .map(|(p, v)| format!("{} = {}", p.name, p.show(v)))
         .collect();
     let mut out = super::stdout();
     let w = placed.members.iter().map(|m| m.name.len()).max().unwrap_or(0).max("member".len());
-    writeln!(
-        out,
-        "{}({}): {} bits ({} {} units)",
-        layout.name(),
-        values.join(", "),
-        placed.size,
-        placed.size / unit.bits,
-        unit.name
-    )
-    .map_err(Error::output)?;
+    // A layout counted in bits says its size once.
+    let units = if unit.bits == 1 {
+        String::new()
+    } else {
+        format!(" ({} {} units)", placed.size / unit.bits, unit.name)
+    };
+    writeln!(out, "{}({}): {} bits{units}", layout.name(), values.join(", "), placed.size)
+        .map_err(Error::output)?;
     writeln!(out, "{:w$}  {:>6}  {:>5}  place", "member", "offset", "width").map_err(Error::output)?;
     for m in &placed.members {
         let name = if m.reserved { format!("{} (reserved)", m.name) } else { m.name.clone() };

@@ -249,3 +249,73 @@ fn a_program_counter_inside_an_instruction_is_a_trap() {
     m.state.pc = 2;
     assert_eq!(m.step_program(&p), Err(isa_runtime::interp::Trap::PcOutOfRange(2)));
 }
+
+/// Bit `i` of `bitop`'s result from its table `tt` (applegpu's `tt0 tt1 tt2 tt3`, facts of
+/// `BitopInstructionDesc`): entry `a_bit + 2 * b_bit`, bit by bit.
+fn truth_table(tt: [bool; 4], a: u32, b: u32) -> u32 {
+    (0..32).filter(|i| tt[((a >> i) & 1 | ((b >> i) & 1) << 1) as usize]).fold(0, |v, i| v | 1 << i)
+}
+
+#[test]
+fn bitop_applies_its_truth_table_on_registers_halves_and_immediates() {
+    let (a, b) = (0x1234_f0f0u32, 0x0ff0_cc33u32);
+    for (text, tt) in [
+        ("and              r0, r1, r2", [false, false, false, true]),
+        ("or               r0, r1, r2", [false, true, true, true]),
+        ("xor              r0, r1, r2", [false, true, true, false]),
+        ("nand             r0, r1, r2", [true, true, true, false]),
+        ("nor              r0, r1, r2", [true, false, false, false]),
+        ("xnor             r0, r1, r2", [true, false, false, true]),
+        ("bitop            1101, r0, r1, r2", [true, true, false, true]),
+        ("bitop            0100, r0, r1, r2", [false, true, false, false]),
+    ] {
+        let mut m = Machine::new(Thread);
+        (m.state.r[1], m.state.r[2]) = (a, b);
+        run_text(&mut m, text);
+        assert_eq!(m.state.r[0], truth_table(tt, a, b), "{text}");
+    }
+    // `not` and `mov` take B as the immediate 0; a half destination keeps the other half.
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[3]) = (a, 0xdead_beef);
+    run_text(&mut m, "not              r0, r1");
+    assert_eq!(m.state.r[0], !a);
+    run_text(&mut m, "mov              r4, r1");
+    assert_eq!(m.state.r[4], a);
+    run_text(&mut m, "xor              r3l, r1h, 255");
+    assert_eq!(m.state.r[3], 0xdead_0000 | ((a >> 16) ^ 255));
+    // A 16-bit source is zero-extended before the table: `not` into 32 bits sets the top half.
+    run_text(&mut m, "not              r5, r1l");
+    assert_eq!(m.state.r[5], !(a & 0xffff));
+    // 0011 and 1100 are undefined; applegpu's model passes A through.
+    (m.state.r[2]) = b;
+    run_text(&mut m, "bitop_mov_a      0011, r6, r1, r2");
+    assert_eq!(m.state.r[6], a);
+}
+
+#[test]
+fn icmpsel_selects_by_unsigned_and_signed_comparisons() {
+    // (cc, a, b, holds) with Rust's own comparisons; applegpu's conditions: ueq ult ugt and, with
+    // bit 2, the same on sign-extended sources (IConditionDesc).
+    let (a, b) = (0xffff_fffeu32, 3u32);
+    for (cc, holds) in [
+        ("ueq", a == b),
+        ("ult", a < b),
+        ("ugt", a > b),
+        ("seq", a == b),
+        ("slt", (a as i32) < (b as i32)),
+        ("sgt", (a as i32) > (b as i32)),
+    ] {
+        let mut m = Machine::new(Thread);
+        (m.state.r[1], m.state.r[2], m.state.r[3], m.state.r[4]) = (a, b, 0x1111_1111, 0x2222_2222);
+        run_text(&mut m, &format!("icmpsel          {cc}, r0, r1, r2, r3, r4"));
+        assert_eq!(m.state.r[0], if holds { 0x1111_1111 } else { 0x2222_2222 }, "{cc}");
+    }
+    // On halves: r1l = 0xfffe is -2 signed; X an immediate, Y a half, the other half kept.
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[2], m.state.r[5]) = (0x0000_fffe, 0x0000_0003, 0xabcd_0000);
+    m.state.r[4] = 0x7777_0042;
+    run_text(&mut m, "icmpsel          slt, r5l, r1l, r2l, 9, r4l");
+    assert_eq!(m.state.r[5], 0xabcd_0009, "-2 < 3 signed");
+    run_text(&mut m, "icmpsel          ult, r5l, r1l, r2l, 9, r4l");
+    assert_eq!(m.state.r[5], 0xabcd_0042, "0xfffe > 3 unsigned");
+}

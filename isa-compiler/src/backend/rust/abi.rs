@@ -14,7 +14,7 @@ use quote::{format_ident, quote};
 /// The ABI layouts of a target, their units and `ABI`.
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
-    if t.abi_layouts.is_empty() {
+    if t.abi_layouts.is_empty() && t.layouts.is_empty() {
         return TokenStream::new();
     }
     let mut out = TokenStream::new();
@@ -25,6 +25,11 @@ pub fn generate(m: &Model) -> TokenStream {
     for l in &t.abi_layouts {
         out.extend(layout(t, l));
         let info = format_ident!("{}", upper(&l.name));
+        statics.push(quote!(&#info));
+    }
+    for (i, l) in t.layouts.iter().enumerate() {
+        out.extend(data_layout(t, ir::LayoutId(i)));
+        let info = format_ident!("{}_PLACES", upper(&l.name));
         statics.push(quote!(&#info));
     }
     let (name, title) = (&t.name, &t.title);
@@ -53,6 +58,65 @@ fn unit_static(u: &ir::Unit) -> TokenStream {
     quote! {
         #d
         pub static #name_ident: isa_runtime::abi::Unit = isa_runtime::abi::Unit { name: #name, bits: #bits, registers: #registers };
+    }
+}
+
+/// A data layout's places for `isa layout`: its members at fixed bits (nested layouts
+/// flattened), per arm for a union, whose tag becomes the one parameter.
+fn data_layout(t: &ir::Target, id: ir::LayoutId) -> TokenStream {
+    let l = &t.layouts[id.0];
+    let info = format_ident!("{}_PLACES", upper(&l.name));
+    let (name, size) = (&l.name, l.width);
+    let summary = format!(" Where the members of data layout `{name}` lie, for `isa layout`.");
+    let members = |id: ir::LayoutId| {
+        let places = crate::placement::fixed_places(t, id).into_iter().map(|p| {
+            let (path, offset, width, reserved) = (p.path, p.piece.lo, p.piece.width, p.reserved);
+            quote!(isa_runtime::abi::FixedMember { name: #path, offset: #offset, width: #width, reserved: #reserved })
+        });
+        quote!(&[#(#places),*])
+    };
+    let (params, variants) = match &l.union {
+        Some(u) => {
+            let tag = u.tag.rsplit('.').next().unwrap_or(&u.tag);
+            let named: Vec<_> = u
+                .arms
+                .iter()
+                .map(|(value, _)| {
+                    let value_u32 = u32::try_from(*value).unwrap_or(u32::MAX);
+                    let label = match &u.tag_ty {
+                        ir::Type::Enum(e) => t.enums[e.0]
+                            .variant_of(*value)
+                            .map_or_else(|| value.to_string(), |v| t.enums[e.0].variants[v].name.clone()),
+                        _ => value.to_string(),
+                    };
+                    quote!((#label, #value_u32))
+                })
+                .collect();
+            let arms = u.arms.iter().map(|(value, arm)| {
+                let value = i64::try_from(*value).unwrap_or(i64::MAX);
+                let m = members(*arm);
+                quote!((#value, #m))
+            });
+            (
+                quote!(&[isa_runtime::abi::Param { name: #tag, kind: isa_runtime::abi::ParamKind::Enum { values: &[#(#named),*] } }]),
+                quote!(&[#(#arms),*]),
+            )
+        }
+        None => {
+            let m = members(id);
+            (quote!(&[]), quote!(&[(0, #m)]))
+        }
+    };
+    let ldoc = &l.doc;
+    quote! {
+        #[doc = #summary]
+        pub static #info: isa_runtime::abi::DataLayout = isa_runtime::abi::DataLayout {
+            name: #name,
+            doc: #ldoc,
+            size: #size,
+            params: #params,
+            variants: #variants,
+        };
     }
 }
 

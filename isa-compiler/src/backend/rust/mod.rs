@@ -46,9 +46,9 @@ pub fn data_target_name(t: &ir::Target) -> Option<&'static str> {
     t.root.map(|_| "TARGET")
 }
 
-/// The static describing a target's ABI layouts (`ABI`), if it has any.
+/// The static describing a target's ABI and data layouts (`ABI`), if it has any.
 pub fn abi_target_name(t: &ir::Target) -> Option<&'static str> {
-    (!t.abi_layouts.is_empty()).then_some("ABI")
+    (!t.abi_layouts.is_empty() || !t.layouts.is_empty()).then_some("ABI")
 }
 
 /// Like [`generate`], naming `source` in the header.
