@@ -524,8 +524,8 @@ fn follows_of_items(
                 r?;
                 true
             }
-            Item::AnyOrder(groups) => {
-                // After a group, another may come: anything may follow.
+            Item::AnyOrder(_, groups) => {
+                // After a group, another (or the separator before it) may come: anything may follow.
                 then.push(None);
                 let r = groups.iter().try_for_each(|g| {
                     follows_of_items(core::slice::from_ref(g), then, depth + 1, fold, out).map(|_| ())
@@ -648,7 +648,7 @@ fn first_of_item(item: &'static Item, depth: u32, fold: bool) -> (Bytes, bool) {
             set = first_of_items(body, depth + 1, fold).0;
             true
         }
-        Item::AnyOrder(groups) => {
+        Item::AnyOrder(_, groups) => {
             set = first_of_items(groups, depth + 1, fold).0;
             for g in groups.iter() {
                 union(&mut set, &first_of_item(g, depth + 1, fold).0);
