@@ -265,20 +265,23 @@ fn inexact_immediates_are_truncated_as_grate_does() {
 /// - `imm2.h = 1.5` (0x180) in bits 31:22 of the high half: `3E41F200 600FE7E8`.
 /// - `imm0 = -0.0` is 0, as grate's `float_to_fp20` returns for any zero: `3E000000 000FE7E8`.
 ///
+/// ALU3's two words in the ALU stream for the immediates `imm`, and the ALU3 line of the
+/// listing, which must assemble back to the same program.
+fn alu3(imm: &str) -> (Vec<u32>, String) {
+    let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
+        .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
+    let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
+    assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
+    let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());
+    (stream(&p, "alu")[6..8].to_vec(), line.unwrap_or_default())
+}
+
 /// grate's own parser, run locally (docs/research/tegra-grate-oracle.md), gives the same words.
 /// The listing prints an immediate as an fp20 when grate's `float_to_fp20` can write its bits,
 /// else as its halves (`imm0.l = 0.5, imm0.h = 0.0`: exponent 0), always with a decimal point,
 /// which grate's lexer requires (`imm0 = 1` is a syntax error there).
 #[test]
 fn alu3_immediates_take_fx10_halves() {
-    let alu3 = |imm: &str| {
-        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
-            .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
-        let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
-        assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
-        let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());
-        (stream(&p, "alu")[6..8].to_vec(), line.unwrap_or_default())
-    };
     let (words, line) = alu3("imm0.l = 0.5, imm0.h = -1.0");
     assert_eq!(words, [0x3EC00800, 0x000FE7E8]);
     // The same 20 bits 0xC0080 are an fp20: sign 1, exponent 0x20 (2^1), mantissa 0x80
@@ -310,14 +313,6 @@ fn alu3_immediates_take_fx10_halves() {
 /// Without the `,` between two items the line is an error, as in grate's grammar.
 #[test]
 fn alu3_immediates_in_any_order() {
-    let alu3 = |imm: &str| {
-        let p = bundle::assemble::<TegraFs>(&format!("EXEC ALU: ALU3: {imm} ;"), 0)
-            .unwrap_or_else(|e| panic!("{imm}: {e:?}"));
-        let listing = bundle::disassemble::<TegraFs>(&p, 0).expect("lists");
-        assert_eq!(bundle::assemble::<TegraFs>(&listing, 0), Ok(p.clone()), "{listing}");
-        let line = listing.lines().find(|l| l.contains("ALU3:")).map(|l| l.trim().to_string());
-        (stream(&p, "alu")[6..8].to_vec(), line.unwrap_or_default())
-    };
     let imm0 = (vec![0x3EC00800, 0x000FE7E8], "ALU3: imm0 = -2.03125".to_string());
     assert_eq!(alu3("imm0.h = -1.0, imm0.l = 0.5"), imm0);
     assert_eq!(alu3("imm0.h=-1.0 ,imm0.l=0.5"), imm0);
