@@ -1,6 +1,6 @@
 //! Checking and generating Rust for synthetic specs of 100, 1,000 and 10,000 encodings
 //! (`tests/compiler/synthetic.rs`): the goal is 10,000 in under 1 s. Run with
-//! `cargo bench -p isa-compiler --bench scaling`. Beside them, checking each shipped spec (what
+//! `cargo bench -p isa-compiler --features bench --bench scaling`. Beside them, checking each shipped spec (what
 //! the spec fuzzer pays for every mutation of one).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
