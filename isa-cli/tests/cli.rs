@@ -1515,6 +1515,38 @@ fn tegra_fs_streams_as_json_and_back() {
     assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
 }
 
+/// A fragment program through the directive core on the command line: an included file (from
+/// `-I`) gives a constant and a macro holding a bundle; the streams are the words worked by
+/// hand in `tegra_fs_programs` (`store rt3, r2, r3` is 0x2800d; the ALU schedule word of a
+/// bundle without ALU instructions is 0), and a mistake in the macro's body is an error at its
+/// line in the included file, with a note of the call.
+#[test]
+fn tegra_fs_includes_and_macros_with_the_expansion_noted() {
+    let dir = scratch("tegra_fs_includes");
+    let inc = dir.join("inc");
+    std::fs::create_dir_all(&inc).expect("create include dir");
+    let units = ".set RT, 3;\n.macro store_from, a, b;\nEXEC DW: store rt(RT), a, b;\n.endm;\n\
+                 .macro broken;\nEXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n.endm;\n";
+    std::fs::write(inc.join("units.s"), units).expect("write include");
+    let good = dir.join("good.txt");
+    std::fs::write(&good, ".include <units.s>;\n.asm\nstore_from r2, r3;\n").expect("write source");
+    let o = isa(&["asm", "--target", "tegra_fs", "-I", path_str(&inc), path_str(&good)]);
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert!(json.contains(r#""alu_sched": ["00000000"]"#), "{json}");
+    assert!(json.contains(r#""dw": ["0002800d"]"#), "{json}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, ".include <units.s>;\n.asm\nbroken;\n").expect("write source");
+    let o = isa(&["asm", "--target", "tegra_fs", "-I", path_str(&inc), path_str(&bad)]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    let at = format!("{}:7:33: error:", inc.join("units.s").display());
+    assert!(err.contains(&at), "{err}");
+    let note = format!("= note: in macro `broken` called from {}:3", bad.display());
+    assert!(err.contains(&note), "{err}");
+}
+
 /// grate's `fs_vs_tests.txt` (read from `ISA_GRATE_TESTS_DIR`, tests/data/tegra/README.md):
 /// `isa asm` writes its eight streams as one JSON object with grate's words
 /// (facts-tegra-agx.md A.7) and its header settings; `isa disasm` reads that object back into

@@ -20,6 +20,8 @@
 //!
 //! This module is the one assembler and disassembler of both kinds for every target.
 
+use crate::directives::{self, Includer, Kind, NoIncludes};
+use crate::expr;
 use crate::format::Format;
 use crate::syntax::{self, Context};
 use crate::target::{blank_comments, section_directive, Dialect, Isa};
@@ -203,23 +205,25 @@ fn starts_with_word(text: &str, word: &str, ignore_case: bool) -> bool {
 }
 
 /// Assembles `source` in dialect number `dialect` of a bundled target: header settings,
-/// sections, and one bundle per statement. Every error is returned, each with its line and
-/// column.
+/// sections, the directive core ([`crate::directives`]: symbols, conditionals, repetitions,
+/// macros; an `.include` is an error here, see [`assemble_files`]) and one bundle per
+/// statement. Every error is returned, each with its line and column.
 pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<AsmError>> {
     let mut errors = Vec::new();
-    let Some(b) = T::bundles() else {
-        errors.push(error_at(source, (0, 0), alloc::format!("{} programs are not bundles", T::NAME)));
-        return Err(errors);
-    };
-    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
-    // Comments blanked and line ends made blanks, byte for byte: offsets stay the source's.
+    let program =
+        assemble_files::<T>("", source, dialect, &mut NoIncludes, &mut |e, _| errors.push(e.clone()));
+    program.ok_or(errors)
+}
+
+/// The statements of a bundled program's file ([`directives::Spelling::statements`]): each
+/// header setting (`name = N`, which no separator ends), then every statement of the code up to
+/// its separator (bundles and directives alike; the separator is not in it), the sections of
+/// data left out (their tables are read by [`crate::table::read`]). The text they are read
+/// from has its comments blanked and its line ends made blanks, byte for byte.
+fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, usize)>) {
     let text: String = blank_comments(source, d).replace(['\n', '\r', '\t'], " ");
     let separator = d.separator.unwrap_or(";");
-    let mut program =
-        Program { streams: b.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
-    // Per unit, the entries earlier bundles hold.
-    let mut totals = alloc::vec![0u64; b.units.len()];
-    let mut bundles = 0u64;
+    let mut ranges = Vec::new();
     let mut in_data = false;
     let mut pos = 0;
     while pos < text.len() {
@@ -234,43 +238,136 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<Asm
             pos += len;
             continue;
         }
-        if let Some((consumed, setting)) = header_setting(trimmed, b, d) {
-            match setting {
-                Ok(s) => program.settings.push(s),
-                Err((at, message)) => errors.push(error_at(source, (pos + at.0, at.1), message)),
-            }
+        if let Some((consumed, _)) = header_setting(trimmed, b, d) {
+            ranges.push((pos, pos + consumed));
             pos += consumed;
             continue;
         }
         let end = trimmed.find(separator).map_or(text.len(), |e| pos + e);
         if !in_data {
-            if end == text.len() {
-                let message = alloc::format!("the statement does not end with `{separator}`");
-                errors.push(error_at(source, (pos, 0), message));
-            }
-            bundles += 1;
-            if let Some(max) = b.max.filter(|m| bundles > u64::from(*m)) {
-                let message = alloc::format!("over {max} bundles in a program");
-                errors.push(error_at(source, (pos, syntax::token_at(&text[pos..end], 0).1), message));
-            }
-            match bundle::<T>(b, d, dialect, &text[pos..end], &mut totals) {
-                Ok(words) => {
-                    for (stream, w) in words.into_iter().enumerate() {
-                        program.streams[stream].extend(w);
-                    }
-                }
-                Err(list) => {
-                    errors.extend(list.into_iter().map(|(at, m)| error_at(source, (pos + at.0, at.1), m)))
-                }
-            }
+            ranges.push((pos, end));
         }
         pos = end + separator.len();
     }
-    if errors.is_empty() {
-        Ok(program)
-    } else {
-        Err(errors)
+    (text, ranges)
+}
+
+/// [`assemble`] of a source named `name` (for diagnostics) whose `.include`s `includer`
+/// reads, handing each error to `report` as it is found, with the text of its line; `None`
+/// when there was one. Two passes, as [`crate::target::assemble_files`] makes them: the
+/// directive core expands the program's statements ([`statements`]), then each expanded
+/// statement is a header setting or a bundle, its errors located through the expansion (the
+/// line of a macro's body, with the call and the include it was expanded in). Bundles have no
+/// addresses for labels to name: a statement starts with no label, and operands' expressions
+/// name symbols only.
+pub fn assemble_files<T: Isa>(
+    name: &str,
+    source: &str,
+    dialect: usize,
+    includer: &mut dyn Includer,
+    report: &mut dyn FnMut(&AsmError, &str),
+) -> Option<Program> {
+    let Some(b) = T::bundles() else {
+        let e = error_at(source, (0, 0), alloc::format!("{} programs are not bundles", T::NAME));
+        report(&e, source.lines().next().unwrap_or(""));
+        return None;
+    };
+    let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
+    let separator = d.separator.unwrap_or(";");
+    let split = |text: &str| statements(text, b, d);
+    let spelling = directives::Spelling {
+        comments: d.comments,
+        directives: d.directives,
+        label_prefixes: d.label_prefixes,
+        ignore_case: d.ignore_case,
+        labels: false,
+        raw: d.raw,
+        statements: Some(&split),
+    };
+    let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
+    let (expanded, errors) = directives::expand(name, source, &spelling, &layout, includer);
+    for w in &expanded.warnings {
+        let w = expanded.located(w);
+        includer.warning(&w, expanded.source_line(&w));
     }
+    let mut failed = false;
+    let mut fail = |e: AsmError| {
+        failed = true;
+        report(&e, expanded.source_line(&e));
+    };
+    for e in &errors {
+        fail(expanded.located(e));
+    }
+    // Where a number goes, an expression (symbols are replaced by now; there are no labels).
+    // A name there, in a program that sets no symbol, is no symbol misspelt: it is read as
+    // text that is not a number at all, and the error lists what the operand takes.
+    let no_label = |_: &str| None;
+    let names = expr::Names {
+        symbol: &|_| None,
+        label: &no_label,
+        label_prefixes: &[],
+        call: None,
+        bare_names: false,
+    };
+    let named = expanded.defines_names();
+    let read = |text: &str| {
+        expr::evaluate(text, 0, &names).map_err(|e| match e {
+            e if e.undefined && !named && e.pos == 0 => expr::ExprError { undefined: false, end: None, ..e },
+            e => e,
+        })
+    };
+    let expression = (!d.directives.is_empty()).then_some(&read as &dyn Fn(&str) -> expr::Reading);
+    let mut program =
+        Program { streams: b.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+    // Per unit, the entries earlier bundles hold.
+    let mut totals = alloc::vec![0u64; b.units.len()];
+    let mut bundles = 0u64;
+    for e in &expanded.lines {
+        let Kind::Code(text) = &e.kind else {
+            let message = String::from("data has no place among a bundled program's streams");
+            fail(expanded.locate(e, 0, 0, message));
+            continue;
+        };
+        if let Some((consumed, setting)) = header_setting(text, b, d) {
+            match setting {
+                Ok(s) => program.settings.push(s),
+                Err((at, message)) => fail(expanded.locate(e, at.0, at.1, message)),
+            }
+            let rest = text[consumed..].trim();
+            if !rest.is_empty() {
+                let at = text.len() - text[consumed..].trim_start().len();
+                fail(expanded.locate(
+                    e,
+                    at,
+                    rest.len(),
+                    alloc::format!("unexpected `{rest}` after the setting"),
+                ));
+            }
+            continue;
+        }
+        if !expanded.after(&e.line).starts_with(separator) {
+            let message = alloc::format!("the statement does not end with `{separator}`");
+            fail(expanded.locate(e, 0, 0, message));
+        }
+        bundles += 1;
+        if let Some(max) = b.max.filter(|m| bundles > u64::from(*m)) {
+            let message = alloc::format!("over {max} bundles in a program");
+            fail(expanded.locate(e, 0, syntax::token_at(text, 0).1, message));
+        }
+        match bundle::<T>(b, d, dialect, text, expression, &mut totals) {
+            Ok(words) => {
+                for (stream, w) in words.into_iter().enumerate() {
+                    program.streams[stream].extend(w);
+                }
+            }
+            Err(list) => {
+                for ((pos, len), message) in list {
+                    fail(expanded.locate(e, pos, len, message));
+                }
+            }
+        }
+    }
+    (!failed).then_some(program)
 }
 
 /// A header setting read (name, value), or where and why its value is wrong.
@@ -341,12 +438,16 @@ fn labels(b: &Bundles, text: &str, ignore_case: bool) -> Vec<Label> {
     out
 }
 
+/// Reads an expression where a number goes, in a dialect with directives ([`Context`]).
+type Expression<'a> = Option<&'a dyn Fn(&str) -> expr::Reading>;
+
 /// A bundle's words per stream, or the errors (span in `text`, message).
 fn bundle<T: Isa>(
     b: &Bundles,
     d: &Dialect,
     dialect: usize,
     text: &str,
+    expression: Expression,
     totals: &mut [u64],
 ) -> Result<Vec<Vec<u128>>, Vec<(Span, String)>> {
     let mut errors = Vec::new();
@@ -403,7 +504,7 @@ fn bundle<T: Isa>(
                 }
                 last_unit = Some(l.unit);
                 if unit.slots.is_empty() {
-                    match word::<T>(stream, &[], d, dialect, text, content) {
+                    match word::<T>(stream, &[], d, dialect, text, content, expression) {
                         Ok(w) => words[unit.stream].push(w),
                         Err(e) => errors.push(e),
                     }
@@ -433,7 +534,7 @@ fn bundle<T: Isa>(
                     }
                     let alternatives: Vec<usize> =
                         unit.alternatives.iter().filter(|(slot, _)| *slot == s).map(|(_, f)| *f).collect();
-                    match word::<T>(stream, &alternatives, d, dialect, text, content) {
+                    match word::<T>(stream, &alternatives, d, dialect, text, content, expression) {
                         Ok(w) => slots[s] = w,
                         Err(e) => errors.push(e),
                     }
@@ -497,6 +598,7 @@ fn word<T: Isa>(
     dialect: usize,
     text: &str,
     span: Span,
+    expression: Expression,
 ) -> Result<u128, (Span, String)> {
     let raw = &text[span.0..span.1];
     let code = raw.trim();
@@ -508,7 +610,7 @@ fn word<T: Isa>(
         return w.map_err(|m| ((at, code.len()), m));
     }
     let none = |_: &str| None;
-    let ctx = Context { pc: 0, labels: &none, ignore_case: d.ignore_case, expression: None };
+    let ctx = Context { pc: 0, labels: &none, ignore_case: d.ignore_case, expression };
     let mut best: Option<syntax::Failure> = None;
     for &f in stream.formats.iter().chain(alternatives) {
         let format: &Format = T::formats()[f];

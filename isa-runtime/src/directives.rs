@@ -388,6 +388,12 @@ impl Program {
             .unwrap_or("")
     }
 
+    /// The text of `line`'s file after the statement: where the dialect ends statements with a
+    /// separator, the separator, unless the file ends first.
+    pub fn after(&self, line: &SourceLine) -> &str {
+        self.files.get(line.file as usize).and_then(|f| f.text.get(line.end as usize..)).unwrap_or("")
+    }
+
     /// The text of the source line error `e` is at.
     pub fn source_line(&self, e: &crate::AsmError) -> &str {
         let file = match &e.file {
@@ -485,6 +491,10 @@ pub struct Spelling<'a> {
     pub label_prefixes: &'a [&'a str],
     /// Whether names match without regard to ASCII case.
     pub ignore_case: bool,
+    /// Whether a statement may start with label definitions (`name:`, or the first label
+    /// prefix and a name). Not where a program has no addresses for labels to name (bundles,
+    /// whose units' words the schedule words place): there `ALU:` starts a unit, not a label.
+    pub labels: bool,
     /// The raw-word directive ([`crate::target::Dialect::raw`]): with one `0x` word it stays
     /// the raw directive even where a data directive has the same spelling (vc4asm's `.long`).
     pub raw: Option<&'a str>,
@@ -1898,7 +1908,7 @@ impl Expander<'_> {
     fn statement(&mut self, code: &str, line: SourceLine, frame: Option<u32>) {
         let mut rest_at = code.len() - code.trim_start().len();
         // Labels: `:name` (the dialect's prefix) or `name:`, several on one line.
-        loop {
+        while self.spelling.labels {
             let rest = &code[rest_at..];
             // The prefix alone before a blank (vc4asm's `:       bra -, ra_link`) names no
             // label: vc4asm's Parser::parseLabel only marks the instruction a branch target.
@@ -2095,6 +2105,7 @@ mod tests {
             directives: &[],
             label_prefixes: &[":", "r:"],
             ignore_case: false,
+            labels: true,
             raw: None,
             statements: None,
         };

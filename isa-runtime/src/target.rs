@@ -1410,6 +1410,7 @@ fn assemble_lines<T: Isa, X>(
         directives: d.directives,
         label_prefixes: d.label_prefixes,
         ignore_case: d.ignore_case,
+        labels: true,
         raw: d.raw,
         statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
     };
@@ -2390,6 +2391,17 @@ pub trait Target: Sync {
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
     fn assemble_bundles(&self, source: &str, dialect: usize)
         -> Result<crate::bundle::Program, Vec<AsmError>>;
+    /// [`Target::assemble_bundles`] of a source named `name` whose `.include`s `includer`
+    /// reads, handing each error to `report` with the text of its line
+    /// ([`crate::bundle::assemble_files`]); `None` when there was one.
+    fn assemble_bundle_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<crate::bundle::Program>;
     /// Prints a bundled program's streams as bundles ([`crate::bundle::disassemble`]).
     fn disassemble_bundles(
         &self,
@@ -2530,6 +2542,16 @@ impl<T: Isa> Target for T {
         dialect: usize,
     ) -> Result<crate::bundle::Program, Vec<AsmError>> {
         crate::bundle::assemble::<T>(source, dialect)
+    }
+    fn assemble_bundle_files(
+        &self,
+        name: &str,
+        source: &str,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+    ) -> Option<crate::bundle::Program> {
+        crate::bundle::assemble_files::<T>(name, source, dialect, includer, report)
     }
     fn disassemble_bundles(
         &self,

@@ -132,17 +132,19 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     };
     // A bundled target's program is several streams: written as one JSON object.
     if let Some(bundles) = target.streams().and_then(Streams::bundles) {
-        let program = match target.assemble_bundles(&source, dialect) {
-            Ok(p) => p,
-            Err(list) => {
-                let lines: Vec<&str> = source.lines().collect();
-                for e in list.iter().take(SHOWN) {
-                    let line = lines.get(e.line.saturating_sub(1)).copied().unwrap_or("");
-                    complain(format_args!("{}", report(&name, line, e)));
-                }
-                complain(format_args!("isa: {name}: found {}\n", plural(list.len(), "error")));
-                return Ok(Outcome::Failure);
+        let assembled = target.assemble_bundle_files(&name, &source, dialect, &mut files, &mut |e, line| {
+            errors += 1;
+            if errors <= SHOWN {
+                complain(format_args!("{}", report(&name, line, e)));
             }
+        });
+        let Some(program) = assembled else {
+            if errors > SHOWN {
+                let more = errors - SHOWN;
+                complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
+            }
+            complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
+            return Ok(Outcome::Failure);
         };
         let json = isa_runtime::table::add_to_json(&program.to_json(bundles), &tables) + "\n";
         match opts.out {

@@ -30,3 +30,21 @@ fn packet_limits_are_errors() {
     let e = bundle::assemble::<Packets>("ALU: add r1 ;", 0).expect_err("no keyword");
     assert_eq!(e[0].message, "expected `PACKET` to start a bundle");
 }
+
+#[test]
+fn packets_take_the_directive_core() {
+    // A symbol in an operand's expression and a repetition of a whole packet: `add r4` is
+    // op 1 at bits 31:24 and rd 4 at 7:0, each packet's head counting its one ALU word.
+    let p =
+        bundle::assemble::<Packets>(".set R, 4; .rep 2; PACKET ALU: add r(R); .endr;", 0).expect("assembles");
+    assert_eq!(p.streams, [vec![1, 1], vec![0x0100_0004, 0x0100_0004], vec![0, 0]]);
+    assert_eq!(bundle::assemble::<Packets>("PACKET ALU: add r4 ; PACKET ALU: add r4 ;", 0), Ok(p));
+    // An open `.rep` is an error at it; data has no place among the streams (said at its values).
+    let e = bundle::assemble::<Packets>(".rep 2; PACKET MEM: load r1 ;", 0).expect_err("open rep");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (1, 1, "`.rep` without its end"));
+    let e = bundle::assemble::<Packets>("PACKET MEM: load r1 ;\n  .int 1, 2;", 0).expect_err("data");
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].message.as_str()),
+        (2, 7, "data has no place among a bundled program's streams")
+    );
+}

@@ -211,3 +211,171 @@ last:
         &[("link.s", ".macro link_all, row\nLINK fp20, fp20, fp20, fp20, row.yxzw, export1\n.endm\n")];
     assert_eq!(assemble("tegra_linker", source, files), [0x0000fecd_00000008, 0x0000fecd_00000008, 16]);
 }
+
+/// A Tegra fragment program (bundles into eight streams) of `source` named `main.s`, whose
+/// `.include`s are `files`, through the `Target` API; the errors if it does not assemble.
+fn fragment(
+    source: &str,
+    files: &'static [(&'static str, &'static str)],
+) -> Result<isa_runtime::bundle::Program, Vec<isa_runtime::AsmError>> {
+    let mut errors = Vec::new();
+    let p = target("tegra_fs")
+        .assemble_bundle_files("main.s", source, 0, &mut Files(files), &mut |e, _| errors.push(e.clone()));
+    p.ok_or(errors)
+}
+
+/// Stream `name` of fragment program `p` as grate uploads it (32-bit parts, high part first).
+fn fragment_stream(p: &isa_runtime::bundle::Program, name: &str) -> Vec<u32> {
+    let b = target("tegra_fs").bundles().expect("bundled");
+    let i = b.streams.iter().position(|s| s.name == name).expect("stream");
+    b.streams[i].parts(&p.streams[i])
+}
+
+/// The units of shade_fs.txt's second bundle, a macro of an included file (`fs_units.s`), with
+/// the symbols main.s reads.
+const FS_UNITS: &str = "\
+// Symbols and a bundle for main.s.
+.equ BUFFERS, 2; .set SFU_REG, 2; .set SAMPLER, 5;
+.set RT, 1 + 2; .set HALF, 0.5; .set SRC, r2;
+.set STENCIL_FIRST, 0;
+.macro stencil, cond, reg;
+EXEC
+	MFU: NOP
+	TEX: tex r0, r1, tex0, r0, r1, r2
+	ALU:
+		ALU3: MAD cr5, r0.h, u1.l, #1, reg.l (cond) (other)
+	DW: store stencil
+;
+.endm;
+/* A bundle with a mistake: `q1` is no source. */
+.macro broken;
+EXEC
+	ALU:
+		ALU0: MAD r0.lh, r0, u0, q1
+;
+.endm;
+";
+
+#[test]
+fn tegra_fragment_program_in_gnu_as_spelling() {
+    // tests/data/tegra/shade_fs.txt (every word worked by hand from fragment_asm.h/.y:
+    // tegra_fs_programs::shade_fs_is_the_hand_worked_words) written with an include, constants
+    // (header settings, register numbers, a sampler, a render target, an immediate), a
+    // conditional and a macro taking a condition and a register: the same eight streams.
+    let source = "\
+/* shade_fs.txt through the directive core */
+.include \"fs_units.s\";
+alu_buffer_size = BUFFERS
+pseq_to_dw_exec_nb = BUFFERS
+
+.uniforms
+	[0].l = \"scale\";
+
+.constants
+	[0] = 0.5;
+	[1].l = 0.5;
+	[1].h = -1.0;
+	[2] = 0x12345;
+
+.asm
+.if STENCIL_FIRST;
+stencil ge, rB;
+.endif;
+EXEC
+	PSEQ: 0x00000081
+	MFU: sfu: rsq r(SFU_REG)
+	     mul1: r1, sfu, bar1
+	     ipl: sat(t1.fx10), t2.fp20, NOP, t3.fx10
+	MFU: mul0: bar, #1, r3
+	TEX: txb r2, r3, tex(SAMPLER), r2, r3, r0, r1
+	ALU:
+		ALU0: MUL r1.lh, -r0, abs(u2.h)*2, #0 (sat) (x2)
+		ALU1: MIN g3.l*, alu0-1, -abs(r4.l), #0
+		ALU2: MAX u5.*h, posx, imm1, SRC, rB (gt)
+		ALU3: imm0 = HALF * 2, imm1 = -2.5
+	ALU:
+		ALU1: CSEL kill, cr3, r1, r2, rC.h (/2) (this)
+	ALU_COMPLEMENT: 0x5
+	DW: store rt(RT), r2, r3
+;
+stencil ge, rB;
+";
+    let files: &[(&str, &str)] = &[("fs_units.s", FS_UNITS)];
+    let got = fragment(source, files).unwrap_or_else(|e| panic!("{e:#?}"));
+    let plain = fragment(&isa_tests::tegra_program("shade_fs.txt"), &[]).expect("shade_fs.txt");
+    assert_eq!(got, plain);
+    // The hand-worked words the symbols give: `rsq r2` (register 2 at bits 63:58), `txb ...
+    // tex5` (0x1435), ALU3's immediates 1.0 and -2.5 (`003E0000 000FEC08`), `store rt3, r2, r3`
+    // (0x2800d), and the macro's `MAD cr5, ..., rB.l (ge) (other)` (`20E16028 4241FA05`).
+    assert_eq!(fragment_stream(&got, "mfu")[0] >> 26, 2);
+    assert_eq!(fragment_stream(&got, "tex"), [0x1435, 0x400]);
+    assert_eq!(fragment_stream(&got, "alu")[6..8], [0x003e0000, 0x000fec08]);
+    assert_eq!(fragment_stream(&got, "alu")[22..24], [0x20e16028, 0x4241fa05]);
+    assert_eq!(fragment_stream(&got, "dw"), [0x2800d, 0x20409]);
+    assert_eq!(got.settings, [("alu_buffer_size".to_string(), 2), ("pseq_to_dw_exec_nb".to_string(), 2)]);
+}
+
+#[test]
+fn tegra_fragment_bundles_repeated_and_chosen() {
+    // `.rep i, 3` counts i from 0: three bundles storing to render targets 0, 1, 2 from r0, r1
+    // (fragment_asm.y's DW_INSTRUCTION: enable bit 0, target << 2, 2 << 16: 0x20001, 0x20005,
+    // 0x20009); the second also fetches (`tex r0, r1, tex0, r0, r1, r2`: enable, bit 10:
+    // 0x400), chosen by `.if`/`.else`. Written out by hand, the same streams.
+    let source = "\
+.asm
+.rep i, 3;
+.if i == 1;
+EXEC TEX: tex r0, r1, tex0, r0, r1, r2 DW: store rt(i), r0, r1;
+.else;
+EXEC DW: store rt(i), r0, r1;
+.endif;
+.endr;
+";
+    let plain = "\
+.asm
+EXEC DW: store rt0, r0, r1;
+EXEC TEX: tex r0, r1, tex0, r0, r1, r2 DW: store rt1, r0, r1;
+EXEC DW: store rt2, r0, r1;
+";
+    let got = fragment(source, &[]).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(got, fragment(plain, &[]).expect("plain"));
+    assert_eq!(fragment_stream(&got, "dw"), [0x20001, 0x20005, 0x20009]);
+    assert_eq!(fragment_stream(&got, "tex"), [0, 0x400, 0]);
+    assert_eq!(fragment_stream(&got, "pseq"), [0, 0, 0]);
+}
+
+#[test]
+fn tegra_fragment_errors_name_the_macro_and_the_include() {
+    // `q1` in the body of macro `broken` (line 18 of fs_units.s, column 28, after two tabs), called at line 3
+    // of main.s.
+    let e =
+        fragment(".include \"fs_units.s\";\n.asm\nbroken;\n", &[("fs_units.s", FS_UNITS)]).expect_err("q1");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!(e[0].file.as_deref(), Some("fs_units.s"));
+    assert_eq!((e[0].line, e[0].column, e[0].length), (18, 28, 2), "{e:#?}");
+    let calls: Vec<_> = e[0].expansion.iter().map(|x| (x.file.as_deref(), x.line, x.what.as_str())).collect();
+    assert_eq!(calls, [(None, 3, "in macro `broken` called from")]);
+    // A bundle in an included file: at its line there, the include named.
+    let files: &[(&str, &str)] = &[("bad.s", "EXEC\n  DW: store rt1, r0, r1\n  TEX: NOP\n;\n")];
+    let e = fragment("EXEC PSEQ: NOP;\n.include \"bad.s\";\n", files).expect_err("order");
+    assert_eq!((e[0].file.as_deref(), e[0].line, e[0].column, e[0].length), (Some("bad.s"), 3, 3, 4));
+    assert_eq!((e[0].expansion[0].file.as_deref(), e[0].expansion[0].line), (None, 2));
+    // A symbol's value that does not fit is an error at the expression holding it.
+    let e = fragment(".set RT, 99;\nEXEC DW: store rt(RT), r0, r1;\n", &[]).expect_err("rt99");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 18, 4), "{e:#?}");
+    assert_eq!(e[0].message, "expected a value that fits 4 bits, found `(99)`");
+    // Directives go on working as everywhere: an unknown macro argument count, an open `.if`.
+    let e = fragment(".macro m, a;\n.endm;\nm 1, 2;\n", &[]).expect_err("arguments");
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].message.as_str()),
+        (3, 1, "macro `m` takes 1 argument, found 2")
+    );
+    let e = fragment(".if 1;\nEXEC PSEQ: NOP;\n", &[]).expect_err("open if");
+    assert_eq!((e[0].line, e[0].column, e[0].message.as_str()), (1, 1, "`.if` without its end"));
+    // The last statement of an included file without its `;`: there.
+    let files: &[(&str, &str)] = &[("last.s", "EXEC PSEQ: NOP\n")];
+    let e = fragment(".include \"last.s\";\nEXEC PSEQ: NOP;\n", files).expect_err("separator");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!((e[0].file.as_deref(), e[0].line, e[0].column), (Some("last.s"), 1, 1));
+    assert_eq!(e[0].message, "the statement does not end with `;`");
+}
