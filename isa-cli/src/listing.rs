@@ -28,6 +28,9 @@ pub struct Marks {
     mnemonic: Vec<(&'static str, Vec<&'static str>)>,
     /// What starts a guard (`@`).
     guard: String,
+    /// The dialect's byte directive, which lists the bytes that end a program inside a word
+    /// (`isa disasm --listing` writes them after the listing).
+    byte: Option<&'static str>,
 }
 
 impl Marks {
@@ -38,6 +41,12 @@ impl Marks {
         let mut marks = Marks {
             pair: style.map_or(("{".into(), "}".into()), |s| (s.open.0.into(), s.close.0.into())),
             guard: style.map_or("@".into(), |s| s.guard.into()),
+            byte: target.dialects().get(dialect).and_then(|d| {
+                d.directives
+                    .iter()
+                    .find(|(_, k)| *k == isa_runtime::directives::Directive::Byte)
+                    .map(|(s, _)| *s)
+            }),
             ..Marks::default()
         };
         let Some(schedule) = target.schedule() else { return marks };
@@ -123,8 +132,9 @@ fn clean(text: &str, marks: &Marks) -> String {
 }
 
 /// `text` as assembly source when it is such a listing: one line per line of the listing, an
-/// instruction line becoming its slot (from the control word) and its text, every other line
-/// blank, so that errors keep their line numbers. `None` when `text` is no listing: no
+/// instruction line becoming its slot (from the control word) and its text, a line of the
+/// dialect's byte directive kept (the bytes a cut program ends in), every other line blank,
+/// so that errors keep their line numbers. `None` when `text` is no listing: no
 /// instruction line, or not as many word comments as its instructions and control words need.
 pub fn source(
     text: &str,
@@ -155,6 +165,11 @@ pub fn source(
             }
             out.push_str(&clean(t, marks));
             k += 1;
+        } else if let Some(byte) = marks.byte {
+            let data = line.trim_start().strip_prefix(byte);
+            if data.is_some_and(|rest| rest.starts_with(char::is_whitespace)) {
+                out.push_str(line);
+            }
         }
         out.push('\n');
     }
@@ -172,6 +187,7 @@ mod tests {
             operands: vec![".reuse"],
             mnemonic: vec![(".T", vec!["TLDS"]), (".P", vec!["TXQ"])],
             guard: "@".into(),
+            byte: Some(".byte"),
         }
     }
 

@@ -323,38 +323,37 @@ pub struct Cut {
 /// that end inside the last one are the same error (listed in full, it would assemble longer).
 pub fn from_binary(bytes: &[u8], target: &dyn Target) -> Result<Vec<u128>, String> {
     match split_binary(bytes, target)? {
-        (words, None) => Ok(words),
+        (pieces, None) => Ok(pieces.into_iter().map(|(w, _)| w).collect()),
         (_, Some(cut)) => Err(cut.reason),
     }
 }
 
-/// [`from_binary`], handing back the bytes that end inside a word apart from the whole words
-/// rather than refusing them (`disasm` lists them as data).
-pub fn split_binary(bytes: &[u8], target: &dyn Target) -> Result<(Vec<u128>, Option<Cut>), String> {
+/// A binary's words, each with its length in bytes, and the bytes that end it inside a word.
+pub type Split = (Vec<(u128, usize)>, Option<Cut>);
+
+/// [`from_binary`] with each word's length in bytes as the binary holds it (a fixed-length
+/// target's word size; where instructions differ in length, each piece's as
+/// [`Target::split_pieces`] reads it, which its word alone may not say), handing back the bytes
+/// that end inside a word apart from the whole words rather than refusing them (`disasm` lists
+/// them as data).
+pub fn split_binary(bytes: &[u8], target: &dyn Target) -> Result<Split, String> {
     if target.variable_length() {
-        let mut words = target.split_stream(bytes);
-        // Only the last piece can be shorter than its instruction (`split_stream` cuts it).
-        let Some(&last) = words.last() else { return Ok((words, None)) };
+        let mut pieces = target.split_pieces(bytes);
+        // Only the last piece can be cut short: its bytes are the rest of the stream, so the
+        // length its word says is the one the splitter read there.
+        let Some(&(last, length)) = pieces.last() else { return Ok((pieces, None)) };
         let needed = target.instruction_bytes(last);
-        // Where the last piece starts: the bytes from there make its word, and those before
-        // walk into the other words (a piece of no encoding may be written longer than it was
-        // read, so the words' lengths do not say it).
-        let before = &words[..words.len() - 1];
-        let most = word_bytes(target.word_bits()).min(bytes.len());
-        let start = (1..=most).map(|r| bytes.len() - r).find(|&p| {
-            word_from_bytes(&bytes[p..], true) == last && target.split_stream(&bytes[..p]) == before
-        });
-        if let Some(at) = start.filter(|&at| bytes.len() - at < needed) {
-            words.pop();
+        if length < needed {
+            pieces.pop();
+            let at = bytes.len() - length;
             let reason = format!(
-                "{} bytes end inside an instruction: the {} instruction at byte {at} needs {needed} bytes, {} are left",
+                "{} bytes end inside an instruction: the {} instruction at byte {at} needs {needed} bytes, {length} are left",
                 bytes.len(),
                 target.name(),
-                bytes.len() - at
             );
-            return Ok((words, Some(Cut { bytes: bytes[at..].to_vec(), at: at as u64, reason })));
+            return Ok((pieces, Some(Cut { bytes: bytes[at..].to_vec(), at: at as u64, reason })));
         }
-        return Ok((words, None));
+        return Ok((pieces, None));
     }
     let size = word_bytes(target.word_bits());
     if size == 0 || size > 16 {
@@ -365,7 +364,8 @@ pub fn split_binary(bytes: &[u8], target: &dyn Target) -> Result<(Vec<u128>, Opt
         ));
     }
     let rest = bytes.len() % size;
-    let words = bytes.chunks_exact(size).map(|c| word_from_bytes(c, target.little_endian())).collect();
+    let words =
+        bytes.chunks_exact(size).map(|c| (word_from_bytes(c, target.little_endian()), size)).collect();
     if rest != 0 {
         let at = bytes.len() - rest;
         let reason = partial(bytes.len() as u64, size, target);

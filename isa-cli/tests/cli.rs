@@ -1933,3 +1933,101 @@ fn listing_needs_a_listing_layout() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("`--listing` needs a target with control words"), "{}", stderr(&o));
 }
+
+/// Issue 12: a piece that the length rule reads short among the bytes after it lists as data.
+/// In applegpu's encodings `42 f8` alone begins a 6-byte `if_fcmp` (opcode 0x42 & 0x7f; bits
+/// 47:13 zero), so followed by `12 fa 42 f8 …` its bits 47:13 are not zero and the stream steps
+/// over it as a 2-byte piece, which its text or its `.word` would write as 6 bytes; `stop` is
+/// 88 00. The listing writes the piece as `.byte` and assembles back byte for byte; `decode`
+/// says the same of the piece and decodes the rest.
+#[test]
+fn disasm_lists_a_piece_the_stream_reads_short_as_data() {
+    let dir = scratch("disasm_short_piece");
+    let file = dir.join("short.bin");
+    let bytes = [0x42, 0xf8, 0x12, 0xfa, 0x42, 0xf8, 0x12, 0xfa, 0, 0, 0, 0, 0x88, 0x00];
+    std::fs::write(&file, bytes).expect("write binary");
+    let o = isa(&["disasm", "--target", "agx", "--address", path_str(&file)]);
+    assert_code(&o, 1);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(
+        lines[0],
+        "00000000: .byte 0x42, 0xf8 # a piece of 2 bytes where it stands (its length read with the bytes \
+         after it), which alone begins an instruction of 6 bytes"
+    );
+    assert!(lines[1].starts_with("00000002: "), "{out}");
+    assert_eq!(lines[2], "0000000c: stop");
+    let o = isa(&["disasm", "--target", "agx", path_str(&file)]);
+    let listing = dir.join("short.s");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let back = dir.join("back.bin");
+    let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&back).expect("read back"), bytes);
+    // `--hex` writes each piece at its length, one a line.
+    let o = isa(&["asm", "--target", "agx", "--hex", path_str(&listing)]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "42f8\n12fa42f812fa00000000\n8800\n");
+    let o = isa(&["decode", "--target", "agx", "42f812fa42f812fa000000008800"]);
+    assert_code(&o, 1);
+    let out = stdout(&o);
+    assert!(out.starts_with("42f8: error: a piece of 2 bytes where it stands"), "{out}");
+    assert!(out.ends_with("8800: stop (2 bytes)  stop\n"), "{out}");
+}
+
+/// Issue 12: a binary may begin with `{` (0x7b) without being the JSON object `isa asm --json`
+/// writes; it is read as binary (standard error says why) and lists back byte for byte.
+#[test]
+fn disasm_reads_a_binary_that_begins_with_a_brace_as_binary() {
+    let dir = scratch("disasm_brace");
+    let file = dir.join("brace.bin");
+    let bytes = [0x7b, 0xff, 0x00, 0x10, 0xe7, 0x09, 0x00, 0x10];
+    std::fs::write(&file, bytes).expect("write binary");
+    let o = isa(&["disasm", "--target", "vc4", path_str(&file)]);
+    assert!(stderr(&o).contains("begins with `{` but is no program's JSON"), "{}", stderr(&o));
+    let listing = dir.join("brace.s");
+    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let back = dir.join("back.bin");
+    let o = isa(&["asm", "--target", "vc4", path_str(&listing), "-o", path_str(&back)]);
+    assert_code(&o, 0);
+    assert_eq!(std::fs::read(&back).expect("read back"), bytes);
+}
+
+/// Issue 12: `--listing` of a program that ends inside a word lists those bytes after the
+/// listing as the dialect's byte directive with the reason, as plain `disasm` does, and the
+/// listing assembles back byte for byte (nvdisasm's 16 groups of a kernel of our own, then
+/// three bytes). The bytes follow the last group: no control word is made for them.
+#[test]
+fn disasm_listing_lists_bytes_that_end_inside_a_word_as_data() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_sum_sm52.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let mut bytes = Vec::new();
+    for w in listed_words(&text) {
+        bytes.extend(u64::from_str_radix(&w, 16).expect("a word").to_le_bytes());
+    }
+    assert_eq!(bytes.len(), 512);
+    bytes.extend([0xab, 0x00, 0xcd]);
+    let dir = scratch("disasm_listing_cut");
+    let file = dir.join("cut.bin");
+    std::fs::write(&file, &bytes).expect("write binary");
+    for args in [&["--listing"][..], &[]] {
+        let mut all = vec!["disasm", "--target", "maxwell"];
+        all.extend(args);
+        all.push(path_str(&file));
+        let o = isa(&all);
+        assert_code(&o, 1);
+        assert_eq!(
+            stdout(&o).lines().last(),
+            Some(".byte 0xab, 0x00, 0xcd // 515 bytes is not a whole number of 8-byte maxwell words (3 bytes left over)"),
+            "{args:?}"
+        );
+        assert!(stderr(&o).contains("listed as data: the last 3 bytes at address 0x200"), "{}", stderr(&o));
+        let listing = dir.join("cut.s");
+        std::fs::write(&listing, stdout(&o)).expect("write listing");
+        let back = dir.join("back.bin");
+        let o = isa(&["asm", "--target", "maxwell", path_str(&listing), "-o", path_str(&back)]);
+        assert_code(&o, 0);
+        assert_eq!(std::fs::read(&back).expect("read back"), bytes, "{args:?}");
+    }
+}

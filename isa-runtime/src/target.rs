@@ -300,10 +300,28 @@ fn own_bits<T: Isa>(word: u128) -> u128 {
 /// lowest: each instruction's length is read from its first bytes. Bytes that match no
 /// encoding are a piece of the shortest length (they list as the raw directive, as applegpu
 /// steps over them); a last
-/// instruction cut short keeps the bytes there are.
+/// instruction cut short keeps the bytes there are. The words alone do not always say how
+/// long each piece was ([`split_pieces`] does).
 pub fn split_stream<T: Isa>(bytes: &[u8]) -> Vec<u128> {
+    split_pieces::<T>(bytes).into_iter().map(|(word, _)| word).collect()
+}
+
+/// Why a piece of a stream ([`split_pieces`]) of `length` bytes is no instruction of that
+/// length: its word alone begins one of `own` bytes.
+pub fn piece_of_another_length(length: usize, own: usize) -> String {
+    alloc::format!(
+        "a piece of {length} bytes where it stands (its length read with the bytes after it), which alone begins an instruction of {own} bytes"
+    )
+}
+
+/// [`split_stream`] with each piece's length in bytes, as it was read from the stream. A
+/// length rule may read bits past an instruction's short form (AGX's `42 f8` reads as a 2-byte
+/// piece among the bytes that follow it, but alone begins one of 6 bytes), so a piece's word
+/// may give another length than the piece had: a listing shows such a piece as data
+/// ([`disassemble_words_from`]).
+pub fn split_pieces<T: Isa>(bytes: &[u8]) -> Vec<(u128, usize)> {
     let max = T::WORD_BITS.div_ceil(8) as usize;
-    let mut words = Vec::new();
+    let mut pieces = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
         let end = bytes.len().min(at + max);
@@ -313,10 +331,10 @@ pub fn split_stream<T: Isa>(bytes: &[u8]) -> Vec<u128> {
             None => shortest_length::<T>().div_ceil(8) as usize,
         };
         let length = length.clamp(1, end - at);
-        words.push(word_from_bytes(&bytes[at..at + length], true));
+        pieces.push((word_from_bytes(&bytes[at..at + length], true), length));
         at += length;
     }
-    words
+    pieces
 }
 
 /// The bytes of a program of instructions that differ in length, each word as long as its
@@ -691,7 +709,7 @@ pub fn disassemble_program_from<T: Isa>(
     out: &mut dyn FnMut(Line),
 ) {
     let Some(s) = T::schedule() else {
-        return disassemble_words_from::<T>(words, first, last, dialect, out);
+        return disassemble_words_from::<T>(words, &[], first, last, dialect, out);
     };
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
@@ -958,13 +976,27 @@ fn operand_end(text: &str, at: usize) -> usize {
 /// Prints words that are all instructions (no control words, whatever the target) in dialect
 /// number `dialect`, one line per word.
 pub fn disassemble_words<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
-    collect_lines(words.len(), |out| disassemble_words_from::<T>(words, 0, true, dialect, out))
+    collect_lines(words.len(), |out| disassemble_words_from::<T>(words, &[], 0, true, dialect, out))
+}
+
+/// Prints a byte stream of instructions that differ in length, split into its pieces as
+/// [`split_pieces`] reads them, in dialect number `dialect`: [`disassemble_words_from`] with
+/// each piece's length.
+pub fn disassemble_pieces<T: Isa>(pieces: &[(u128, usize)], dialect: usize) -> Vec<Line> {
+    let (words, lengths): (Vec<u128>, Vec<usize>) = pieces.iter().copied().unzip();
+    collect_lines(words.len(), |out| disassemble_words_from::<T>(&words, &lengths, 0, true, dialect, out))
 }
 
 /// [`disassemble_words`] of the words from word number `first` on, handing each line to `out`;
-/// `last`: the words end the program.
+/// `last`: the words end the program. Where instructions differ in length, `first` is the
+/// byte address of the first word and `lengths` the words' lengths in bytes as the stream
+/// held them ([`split_pieces`]; a word without one is as long as its instruction): a piece
+/// whose word says another length — its instruction's length rule reads bits past the
+/// piece — would assemble to other bytes, text and raw directive alike, so it lists as the
+/// dialect's byte directive with the reason, which the assembler writes as it is.
 pub fn disassemble_words_from<T: Isa>(
     words: &[u128],
+    lengths: &[usize],
     first: usize,
     last: bool,
     dialect: usize,
@@ -977,10 +1009,24 @@ pub fn disassemble_words_from<T: Isa>(
     let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
     let mut reading = Reading::indexed(index.as_ref());
     for (i, word) in words.iter().enumerate() {
-        // The program's last word reads back with the program-end bit the assembler sets there.
-        let (text, error) = listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
+        let own = instruction_bytes::<T>(*word);
+        let length = if variable { lengths.get(i).copied().unwrap_or(own) } else { bytes as usize };
+        let data = (variable && length != own).then(|| {
+            let mut piece = Vec::with_capacity(length);
+            word_to_bytes(*word, length, true, &mut piece);
+            let why = piece_of_another_length(length, own);
+            let error = DecodeError::NoMatchBytes { bytes: *word, length: length as u8 };
+            (data_text(dialect_of::<T>(dialect), &piece, Some(&why)), error)
+        });
+        let (text, error) = match data {
+            Some((Some(text), error)) => (text, Some(error)),
+            // The program's last word reads back with the program-end bit the assembler sets
+            // there. (A dialect without a byte directive shows a piece of another length as
+            // its word: the best it can.)
+            _ => listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading),
+        };
         out(Line { address, slot: None, text, error });
-        address += if variable { instruction_bytes::<T>(*word) as u64 } else { bytes };
+        address += if variable { length as u64 } else { bytes };
     }
 }
 
@@ -1078,38 +1124,46 @@ pub fn assemble_files<T: Isa>(
     assemble_exact::<T>(name, source, dialect, includer, report).map(|a| a.words)
 }
 
-/// An assembled program: its words, and where it ends in data shorter than the last word (a
-/// binary cut inside an instruction or a word, listed as data), how many bytes of that word
-/// are the program's. [`Assembled::bytes`] writes it byte for byte.
+/// An assembled program: its words, and the words that data makes at another length than
+/// their own: where instructions differ in length, data whose bytes begin an instruction of
+/// another length (a listing's piece that the length rule read short among the bytes after
+/// it); on any target, a program that ends in data shorter than its last word (a binary cut
+/// inside an instruction or a word, listed as data). [`Assembled::bytes`] writes it byte for
+/// byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assembled {
     /// The words, control words included where the target has them.
     pub words: Vec<u128>,
-    /// The bytes of the last word that the program holds, when fewer than the word's length
-    /// (its own instruction's length where instructions differ in length).
-    pub last_bytes: Option<usize>,
+    /// The words written at another length than their own (a fixed-length word's size, or
+    /// the length of the instruction its bytes begin), as (word number, bytes), in order.
+    pub lengths: Vec<(usize, usize)>,
 }
 
 impl Assembled {
-    /// The program in memory order: each word at its length (its instruction's length where
-    /// instructions differ in length), the last one cut to [`Assembled::last_bytes`] where the
-    /// program ends in part of a word.
+    /// How many bytes word number `i` takes in memory.
+    pub fn length(&self, i: usize, target: &dyn Target) -> usize {
+        match self.lengths.binary_search_by_key(&i, |(k, _)| *k) {
+            Ok(k) => self.lengths[k].1,
+            Err(_) if target.variable_length() => {
+                self.words.get(i).map_or(0, |w| target.instruction_bytes(*w))
+            }
+            Err(_) => target.word_bits().div_ceil(8) as usize,
+        }
+    }
+
+    /// The program in memory order: each word at its [`Assembled::length`] (a word cut short
+    /// keeps its first bytes in memory order).
     pub fn bytes(&self, target: &dyn Target) -> Vec<u8> {
         let mut out = Vec::new();
         let size = target.word_bits().div_ceil(8) as usize;
         for (i, w) in self.words.iter().enumerate() {
-            let (length, little) = if target.variable_length() {
-                (target.instruction_bytes(*w), true)
+            let length = self.length(i, target);
+            if target.variable_length() {
+                word_to_bytes(*w, length, true, &mut out);
             } else {
-                (size, target.little_endian())
-            };
-            let start = out.len();
-            word_to_bytes(*w, length, little, &mut out);
-            if i + 1 == self.words.len() {
-                if let Some(n) = self.last_bytes {
-                    // Only the bytes the program holds: the first ones in memory order.
-                    out.truncate(start + n.min(length));
-                }
+                let start = out.len();
+                word_to_bytes(*w, size, target.little_endian(), &mut out);
+                out.truncate(start + length.min(size));
             }
         }
         out
@@ -1132,13 +1186,28 @@ pub fn assemble_exact<T: Isa>(
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let (mut words, last_bytes) =
+    let (mut words, lengths) =
         assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
     if let Some((_, (last, true))) = words.last_mut() {
         finish_program::<T>(core::slice::from_mut(last));
     }
-    let words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
-    Some(Assembled { words: bundle::pack_program::<T>(&words), last_bytes })
+    let mut words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
+    // With control words, only the last word can be short: data that ends the program inside
+    // a word, which no group holds (a binary of whole groups and then those bytes, as `disasm`
+    // lists it), so it follows the groups.
+    let cut = match (T::schedule(), lengths.last()) {
+        (Some(_), Some(&(i, n))) if i + 1 == words.len() => words.pop().map(|(_, w)| (w, n)),
+        _ => None,
+    };
+    let mut packed = bundle::pack_program::<T>(&words);
+    let lengths = match cut {
+        Some((word, n)) => {
+            packed.push(word);
+            alloc::vec![(packed.len() - 1, n)]
+        }
+        None => lengths,
+    };
+    Some(Assembled { words: packed, lengths })
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -1367,8 +1436,8 @@ macro_rules! label_expressions {
 
 /// What [`assemble_lines`] makes of a program: each statement's slot and converted value, and
 /// the bytes of the last one the program holds where it ends inside a word
-/// ([`Assembled::last_bytes`]).
-type Lines<X> = (Vec<(u64, X)>, Option<usize>);
+/// ([`Assembled::lengths`]).
+type Lines<X> = (Vec<(u64, X)>, Vec<(usize, usize)>);
 
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
@@ -1378,7 +1447,8 @@ type Lines<X> = (Vec<(u64, X)>, Option<usize>);
 /// statement is read; both are linear in the expanded source. Where instructions differ in
 /// length, [`relax`] moves the labels to the instructions' byte offsets in between. Data that
 /// ends the program is written as it is: its last piece may be shorter than a word, and its
-/// length is returned with the statements ([`Assembled::last_bytes`]).
+/// length is returned with the statements ([`Assembled::lengths`]); so is that of data whose
+/// bytes begin an instruction of another length, where instructions differ in length.
 fn assemble_lines<T: Isa, X>(
     name: &str,
     source: &str,
@@ -1470,14 +1540,15 @@ fn assemble_lines<T: Isa, X>(
     // Where each data line's bytes start in `data`, to locate an error in them.
     let mut data_lines: Vec<(usize, &directives::Expanded)> = Vec::new();
     // Data as words: whole words, or where instructions differ in length, pieces as long as
-    // the instruction each piece's bytes begin, so that every byte is written as it is.
-    // At the end of the program (`end`), the last piece is as long as the bytes left, and
-    // `last_bytes` says so where that is not the length its word is written at.
+    // the instruction each piece's bytes begin where they can be ([`data_piece`]), so that
+    // every byte is written as it is. `lengths` records a piece written at another length
+    // than its word's own: at the end of the program (`end`) the last piece, as long as the
+    // bytes left; where instructions differ in length, any piece.
     let words_of = |data: &mut Vec<u8>,
                     lines: &mut Vec<(usize, &directives::Expanded)>,
                     out: &mut Vec<(u64, X)>,
                     end: bool,
-                    last_bytes: &mut Option<usize>|
+                    lengths: &mut Vec<(usize, usize)>|
      -> Option<(AsmError, directives::SourceLine)> {
         let line_at = |offset: usize| lines.iter().rev().find(|(s, _)| *s <= offset).or(lines.first());
         let mut error = None;
@@ -1485,38 +1556,30 @@ fn assemble_lines<T: Isa, X>(
         while at < data.len() {
             let start = at;
             let length = if variable {
-                data_piece::<T>(&data[at..], end)
+                data_piece::<T>(&data[at..])
             } else {
-                Ok(data.len().min(at + word_bytes as usize) - at)
+                data.len().min(at + word_bytes as usize) - at
             };
-            let message = match length {
-                Ok(length) => {
-                    // A fixed-length word's bytes from its first one in memory order, zeros
-                    // after a short last piece (which `last_bytes` then cuts off again).
-                    let mut piece = data[at..at + length].to_vec();
-                    if !variable {
-                        piece.resize(word_bytes as usize, 0);
-                    }
-                    let word = word_from_bytes(&piece, T::LITTLE_ENDIAN);
-                    at += length;
-                    let written = if variable { instruction_bytes::<T>(word) } else { word_bytes as usize };
-                    *last_bytes = (end && at == data.len() && written != length).then_some(length);
-                    match convert(Statement::Raw(word)) {
-                        Ok(x) => {
-                            // A data word takes the slot a raw word without one does.
-                            out.push((T::schedule().map_or(0, |s| s.default_slot), x));
-                            continue;
-                        }
-                        Err(message) => message,
-                    }
-                }
+            // A fixed-length word's bytes from its first one in memory order, zeros after a
+            // short last piece (which `lengths` then cuts off again).
+            let mut piece = data[at..at + length].to_vec();
+            if !variable {
+                piece.resize(word_bytes as usize, 0);
+            }
+            let word = word_from_bytes(&piece, T::LITTLE_ENDIAN);
+            at += length;
+            let written = if variable { instruction_bytes::<T>(word) } else { word_bytes as usize };
+            if written != length && (variable || end && at == data.len()) {
+                lengths.push((out.len(), length));
+            }
+            match convert(Statement::Raw(word)) {
+                // A data word takes the slot a raw word without one does.
+                Ok(x) => out.push((T::schedule().map_or(0, |s| s.default_slot), x)),
                 Err(message) => {
-                    at = data.len();
-                    message
+                    if let Some((_, e)) = line_at(start) {
+                        error = Some((program.locate(e, 0, 0, message), e.line));
+                    }
                 }
-            };
-            if let Some((_, e)) = line_at(start) {
-                error = Some((program.locate(e, 0, 0, message), e.line));
             }
         }
         data.clear();
@@ -1524,7 +1587,7 @@ fn assemble_lines<T: Isa, X>(
         error
     };
     let mut last_data: Option<&directives::Expanded> = None;
-    let mut last_bytes = None;
+    let mut lengths = Vec::new();
     for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
         match &e.kind {
@@ -1631,7 +1694,7 @@ fn assemble_lines<T: Isa, X>(
             }
             Kind::Code(text) => {
                 if last_data.take().is_some() {
-                    let written = words_of(&mut data, &mut data_lines, &mut out, false, &mut last_bytes);
+                    let written = words_of(&mut data, &mut data_lines, &mut out, false, &mut lengths);
                     if let Some((err, at)) = written {
                         fail(err, program.text(&at));
                     }
@@ -1677,47 +1740,28 @@ fn assemble_lines<T: Isa, X>(
     if last_data.is_some() {
         // Data that ends the program: no instruction follows, so nothing pads it and it is
         // written as it is, its last piece as long as the bytes left.
-        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out, true, &mut last_bytes) {
+        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out, true, &mut lengths) {
             fail(err, program.text(&at));
         }
     }
-    (!failed).then_some((out, last_bytes))
+    (!failed).then_some((out, lengths))
 }
 
 /// The length of the piece of data that `bytes` start with, where instructions differ in
-/// length: as many bytes as the instruction they begin (by the target's `length` rule), so that
-/// the piece's word, written at its instruction's length, is these bytes and no others, and
-/// the bytes split into the same words again ([`split_stream`], as `disasm` reads them). Fewer
-/// bytes left than that, or bytes that read as another length once cut there, cannot be
-/// written as they are: an error saying so, except at the `end` of the program, where the
-/// last piece is the bytes left (`split_stream` cuts the same piece when it reads them back).
-fn data_piece<T: Isa>(bytes: &[u8], end: bool) -> Result<usize, String> {
+/// length: as many bytes as the instruction they begin (by the target's `length` rule, as
+/// [`split_pieces`] reads them back), or the bytes left where fewer. A piece whose word alone
+/// says another length (its length rule reads bits past the piece, or the bytes end first) is
+/// written at this length all the same ([`Assembled::lengths`]): data is written as it is.
+fn data_piece<T: Isa>(bytes: &[u8]) -> usize {
     let max = T::WORD_BITS.div_ceil(8) as usize;
     let head = &bytes[..bytes.len().min(max)];
-    // As [`split_stream`] reads the bytes back: bytes that begin no instruction are a piece
-    // of the shortest length.
+    // Bytes that begin no instruction are a piece of the shortest length.
     let word = word_from_bytes(head, T::LITTLE_ENDIAN);
     let length = match T::match_format(word) {
         Some(_) => instruction_bytes::<T>(word),
         None => shortest_length::<T>().div_ceil(8) as usize,
     };
-    let cut = &bytes[..bytes.len().min(length)];
-    let read = instruction_bytes::<T>(word_from_bytes(cut, T::LITTLE_ENDIAN));
-    if cut.len() == length && read == length || end && cut.len() == bytes.len() {
-        return Ok(cut.len());
-    }
-    let shown: Vec<String> = cut.iter().map(|b| alloc::format!("{b:02x}")).collect();
-    let why = if cut.len() < length {
-        alloc::format!("only {} are left before the next instruction or the end", cut.len())
-    } else {
-        alloc::format!("these {length} alone begin one of {read}")
-    };
-    Err(alloc::format!(
-        "the data bytes {} begin an instruction of {length} bytes (the target's length rule), and \
-         {why}: where instructions differ in length, data is written in pieces of the lengths its \
-         bytes begin, so these bytes cannot be written as they are",
-        shown.join(" ")
-    ))
+    bytes.len().min(length).max(1)
 }
 
 /// How many times [`relax`] lays a program out before giving up.
@@ -2358,6 +2402,21 @@ pub trait Target: Sync {
         schedule: bool,
         out: &mut dyn FnMut(Line),
     );
+    /// Lists a piece of a byte stream of instructions that differ in length, from byte
+    /// `address` on: its words with their lengths as the stream held them ([`split_pieces`]),
+    /// a piece whose word says another length listed as data ([`disassemble_words_from`]).
+    fn disassemble_stream_from(
+        &self,
+        words: &[u128],
+        lengths: &[usize],
+        address: u64,
+        last: bool,
+        dialect: usize,
+        out: &mut dyn FnMut(Line),
+    );
+    /// Prints a whole byte stream split into pieces ([`Target::split_pieces`]):
+    /// [`disassemble_pieces`].
+    fn disassemble_pieces(&self, pieces: &[(u128, usize)], dialect: usize) -> Vec<Line>;
     /// Lists a piece of a program in the dialect's listing style ([`listing_from`]); nothing
     /// for a target without control words or a dialect without a listing style.
     fn listing_from(
@@ -2415,6 +2474,9 @@ pub trait Target: Sync {
     fn instruction_bytes(&self, word: u128) -> usize;
     /// A program's bytes split into its instructions' words ([`split_stream`]).
     fn split_stream(&self, bytes: &[u8]) -> Vec<u128>;
+    /// A program's bytes split into its instructions' words, each with its length in bytes as
+    /// the stream held it ([`split_pieces`]).
+    fn split_pieces(&self, bytes: &[u8]) -> Vec<(u128, usize)>;
     /// A program's words as bytes, each as long as its instruction ([`join_stream`]).
     fn join_stream(&self, words: &[u128]) -> Vec<u8>;
 }
@@ -2509,8 +2571,24 @@ impl<T: Isa> Target for T {
         if schedule {
             disassemble_program_from::<T>(words, first, last, dialect, out)
         } else {
-            disassemble_words_from::<T>(words, first, last, dialect, out)
+            disassemble_words_from::<T>(words, &[], first, last, dialect, out)
         }
+    }
+
+    fn disassemble_stream_from(
+        &self,
+        words: &[u128],
+        lengths: &[usize],
+        address: u64,
+        last: bool,
+        dialect: usize,
+        out: &mut dyn FnMut(Line),
+    ) {
+        disassemble_words_from::<T>(words, lengths, address as usize, last, dialect, out)
+    }
+
+    fn disassemble_pieces(&self, pieces: &[(u128, usize)], dialect: usize) -> Vec<Line> {
+        disassemble_pieces::<T>(pieces, dialect)
     }
 
     fn listing_from(
@@ -2568,6 +2646,9 @@ impl<T: Isa> Target for T {
     }
     fn split_stream(&self, bytes: &[u8]) -> Vec<u128> {
         split_stream::<T>(bytes)
+    }
+    fn split_pieces(&self, bytes: &[u8]) -> Vec<(u128, usize)> {
+        split_pieces::<T>(bytes)
     }
     fn join_stream(&self, words: &[u128]) -> Vec<u8> {
         join_stream::<T>(words)

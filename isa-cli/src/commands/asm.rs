@@ -172,18 +172,27 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         return Ok(Outcome::Failure);
     };
     // A program that ends in data shorter than a word (a listing of a binary cut inside an
-    // instruction) is bytes, not words: written as they are, or refused where words are asked for.
+    // instruction), or holds data whose bytes begin an instruction of another length, is
+    // bytes, not words: written as they are, or refused where words are asked for.
     let words = &program.words;
-    if let Some(n) = program.last_bytes.filter(|_| opts.json || opts.hex && !target.variable_length()) {
-        complain(format_args!(
-            "isa: {name}: the program ends in {} of data, part of a {}-byte word: {} holds whole words; write it as binary (-o FILE)\n",
-            plural(n, "byte"),
-            words::word_bytes(target.word_bits()),
-            if opts.json { "--json" } else { "--hex" }
-        ));
+    let whole = |_: &&(usize, usize)| opts.json || opts.hex && !target.variable_length();
+    if let Some(&(i, n)) = program.lengths.first().filter(whole) {
+        let format = if opts.json { "--json" } else { "--hex" };
+        if i + 1 == words.len() && !target.variable_length() {
+            complain(format_args!(
+                "isa: {name}: the program ends in {} of data, part of a {}-byte word: {format} holds whole words; write it as binary (-o FILE)\n",
+                plural(n, "byte"),
+                words::word_bytes(target.word_bits()),
+            ));
+        } else {
+            complain(format_args!(
+                "isa: {name}: word {i} is {} of data, which begin an instruction of {} bytes: {format} holds words at their own lengths; write it as binary (-o FILE)\n",
+                plural(n, "byte"),
+                target.instruction_bytes(words[i]),
+            ));
+        }
         return Ok(Outcome::Failure);
     }
-    let last = words.len().checked_sub(1);
     // The words are written as they are turned into bytes or text, never held a second time.
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         if opts.json {
@@ -193,26 +202,25 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         let size = words::word_bytes(target.word_bits());
         let mut bytes = Vec::with_capacity(size);
         for (i, w) in words.iter().enumerate() {
-            // The last word cut to the bytes the program holds, where it ends in data.
-            let cut = |length: usize| match program.last_bytes {
-                Some(n) if Some(i) == last => n.min(length),
-                _ => length,
-            };
+            // Each word at its length in memory: its own, or that of the data it holds.
+            let length = program.length(i, target);
             if opts.hex && target.variable_length() {
                 // One instruction a line, as its bytes in memory order (what `decode` reads).
                 bytes.clear();
-                word_to_bytes(*w, target.instruction_bytes(*w), true, &mut bytes);
-                bytes.truncate(cut(bytes.len()));
+                word_to_bytes(*w, length, true, &mut bytes);
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 writeln!(out, "{hex}")?;
             } else if opts.hex {
                 writeln!(out, "{}", words::to_hex(*w, target.word_bits()))?;
             } else {
                 bytes.clear();
-                // Instructions of different lengths: each written at its own length.
-                let size = if target.variable_length() { target.instruction_bytes(*w) } else { size };
-                word_to_bytes(*w, size, target.little_endian(), &mut bytes);
-                bytes.truncate(cut(bytes.len()));
+                if target.variable_length() {
+                    word_to_bytes(*w, length, true, &mut bytes);
+                } else {
+                    // The last word cut to the bytes the program holds, where it ends in data.
+                    word_to_bytes(*w, size, target.little_endian(), &mut bytes);
+                    bytes.truncate(length);
+                }
                 out.write_all(&bytes)?;
             }
         }

@@ -114,8 +114,26 @@ pub fn run(target: &dyn Target, dialect: usize, json: bool, args: &[String]) -> 
         if !target.variable_length() {
             return reader.line(n, text);
         }
-        match words::bytes_from_hex(text).and_then(|bytes| words::from_binary(&bytes, target)) {
-            Ok(words) => words.into_iter().map(words::Read::Word).collect(),
+        match words::bytes_from_hex(text).and_then(|bytes| words::split_binary(&bytes, target)) {
+            Ok((pieces, None)) => pieces
+                .into_iter()
+                .map(|(word, length)| {
+                    let own = target.instruction_bytes(word);
+                    if own == length {
+                        return words::Read::Word(word);
+                    }
+                    // A piece the length rule reads short among the bytes after it: no
+                    // instruction of its own length (`disasm` lists it as data).
+                    let mut bytes = Vec::new();
+                    isa_runtime::target::word_to_bytes(word, length, true, &mut bytes);
+                    let text = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    let message = isa_runtime::target::piece_of_another_length(length, own);
+                    words::Read::Bad { line: n, text, message }
+                })
+                .collect(),
+            Ok((_, Some(cut))) => {
+                vec![words::Read::Bad { line: n, text: text.to_string(), message: cut.reason }]
+            }
             Err(message) => vec![words::Read::Bad { line: n, text: text.to_string(), message }],
         }
     };

@@ -55,11 +55,18 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         return Ok(Outcome::Success);
     }
     // A program of one stream written as the JSON object `isa asm --json` writes: its words
-    // listed, then its data sections' tables.
-    if !opts.hex && starts_with_brace(opts.file) {
-        let text = files::read_text(opts.file)?;
+    // listed, then its data sections' tables. A binary may begin with `{` too: a file that is
+    // not such an object is read as binary, and the listing says why on standard error.
+    let json = (!opts.hex && starts_with_brace(opts.file))
+        .then(|| files::read_text(opts.file).map_err(|e| e.to_string()))
+        .map(|text| text.and_then(|text| Ok((target.program_from_json(&text)?, text))));
+    if let Some(Err(e)) = &json {
+        complain(format_args!(
+            "isa: {name}: begins with `{{` but is no program's JSON ({e}); read as binary\n"
+        ));
+    }
+    if let Some(Ok((words, text))) = json {
         let failed = |e: String| Error::Failed(format!("{name}: {e}"));
-        let words = target.program_from_json(&text).map_err(failed)?;
         // The code section's directive first, where the dialect has one (grate's `.asm`).
         let mut listing = target
             .dialects()
@@ -93,14 +100,20 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let mut out = stdout();
     let mut tally = Tally::default();
     let mut words = 0usize;
-    let mut list = |piece: &[u128], first: usize, last: bool| -> Result<()> {
+    let mut list = |piece: &[u128], lengths: &[usize], first: usize, last: bool| -> Result<()> {
         let mut written = Ok(());
-        target.disassemble_from(piece, first, last, dialect, schedule, &mut |line| {
+        let mut line = |line: Line| {
             if written.is_ok() {
                 written = tally.write(&mut out, &line, opts.address);
             }
-        });
-        words = first + piece.len();
+        };
+        if target.variable_length() {
+            // Each piece at its length in the stream, which its word alone may not say.
+            target.disassemble_stream_from(piece, lengths, first as u64, last, dialect, &mut line);
+        } else {
+            target.disassemble_from(piece, first, last, dialect, schedule, &mut line);
+        }
+        words += piece.len();
         written
     };
     // Bytes that end inside a word or an instruction, listed after the words as data.
@@ -119,12 +132,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let cut = listed?;
     let Tally { failed, controls } = tally;
     if let Some(cut) = &cut {
-        complain(format_args!(
-            "isa: {name}: {}; listed as data: the last {} at address {:#x}\n",
-            cut.reason,
-            plural(cut.bytes.len(), "byte"),
-            cut.at
-        ));
+        listed_as_data(&name, cut);
     }
     if failed > 0 {
         complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
@@ -137,6 +145,16 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         ));
     }
     Ok(Outcome::failed_if(failed > 0 || cut.is_some()))
+}
+
+/// Says on standard error that the bytes that end a program inside a word were listed as data.
+fn listed_as_data(name: &str, cut: &words::Cut) {
+    complain(format_args!(
+        "isa: {name}: {}; listed as data: the last {} at address {:#x}\n",
+        cut.reason,
+        plural(cut.bytes.len(), "byte"),
+        cut.at
+    ));
 }
 
 /// The line of a listing that shows bytes ending inside a word: the dialect's byte directive,
@@ -188,7 +206,7 @@ fn listing(target: &dyn Target, dialect: usize, opts: &Options<'_>, group: Optio
     // The word comments are aligned after the longest text, as nvdisasm aligns them: the
     // listing is held until the program ends.
     let mut lines = Vec::new();
-    let mut list = |piece: &[u128], first: usize, last: bool| -> Result<()> {
+    let mut list = |piece: &[u128], _: &[usize], first: usize, last: bool| -> Result<()> {
         target.listing_from(piece, first, last, dialect, &mut paired, &mut |line| {
             failed += usize::from(line.error.is_some());
             lines.push(line);
@@ -196,7 +214,13 @@ fn listing(target: &dyn Target, dialect: usize, opts: &Options<'_>, group: Optio
         words = first + piece.len();
         Ok(())
     };
-    read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list, None)?;
+    // Bytes that end inside a word, listed after the words as data (as without `--listing`).
+    let mut rest = None;
+    let mut keep = |cut: words::Cut| -> Result<()> {
+        rest = Some(cut);
+        Ok(())
+    };
+    read_program(opts.file, opts.hex, target, group * PIECE_GROUPS, &mut list, Some(&mut keep))?;
     let mut out = stdout();
     let mut written = Ok(());
     isa_runtime::target::align_listing(&lines, style, target.word_bits(), &mut |line| {
@@ -205,11 +229,16 @@ fn listing(target: &dyn Target, dialect: usize, opts: &Options<'_>, group: Optio
         }
     });
     written?;
+    let listed = rest.as_ref().map_or(Ok(()), |cut| cut_line(target, dialect, &name, cut, false, &mut out));
     out.flush().map_err(Error::output)?;
+    listed?;
+    if let Some(cut) = &rest {
+        listed_as_data(&name, cut);
+    }
     if failed > 0 {
         complain(format_args!("isa: {name}: {failed} of {words} words could not be decoded\n"));
     }
-    Ok(Outcome::failed_if(failed > 0))
+    Ok(Outcome::failed_if(failed > 0 || rest.is_some()))
 }
 
 /// What the listing has met so far.

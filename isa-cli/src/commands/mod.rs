@@ -65,9 +65,11 @@ pub fn report(
     Ok(crate::error::Outcome::failed_if(errors > 0))
 }
 
-/// What [`read_program`] hands each piece of a program to: its words, the number of its first
-/// word, and whether it is the last piece.
-pub type Each<'a> = dyn FnMut(&[u128], usize, bool) -> Result<()> + 'a;
+/// What [`read_program`] hands each piece of a program to: its words; where instructions
+/// differ in length, each word's length in bytes as the stream held it (empty otherwise);
+/// the number of its first word (where instructions differ in length: its byte address); and
+/// whether it is the last piece.
+pub type Each<'a> = dyn FnMut(&[u128], &[usize], usize, bool) -> Result<()> + 'a;
 
 /// Reads a program's words as a stream, handing them to `each` piece by piece: a binary file
 /// in the target's byte order, or with `hex` a text of hex words in any form
@@ -88,7 +90,8 @@ pub fn read_program(
     let name = files::name(path);
     // Targets whose words cannot be read as bytes are refused before anything is read.
     words::from_binary(&[], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-    let mut pieces = Pieces { piece, held: Vec::with_capacity(piece + 1), first: 0, each };
+    let mut pieces =
+        Pieces { piece, held: Vec::with_capacity(piece + 1), lengths: Vec::new(), first: 0, each };
     if hex && target.variable_length() {
         // Hex text of a byte stream: every line's bytes in memory order, in order (`isa asm
         // --hex` writes one instruction a line; `#` and `//` comments are skipped).
@@ -116,7 +119,7 @@ pub fn read_program(
         let mut take = |reads: Vec<words::Read>, pieces: &mut Pieces<'_, '_>| -> Result<()> {
             for read in reads {
                 match read {
-                    words::Read::Word(w) if errors == 0 => pieces.push(&[w])?,
+                    words::Read::Word(w) if errors == 0 => pieces.push(&[w], &[])?,
                     words::Read::Word(_) => {}
                     words::Read::Bad { line, message, .. } => {
                         if errors == 0 {
@@ -164,7 +167,7 @@ pub fn read_program(
         let whole = n - n % size;
         let words =
             words::from_binary(&buf[..whole], target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
-        pieces.push(&words)?;
+        pieces.push(&words, &[])?;
         if n < buf.len() {
             pieces.end()?;
             if n != whole {
@@ -189,12 +192,13 @@ fn split(
     pieces: &mut Pieces<'_, '_>,
     cut: Option<&mut dyn FnMut(words::Cut) -> Result<()>>,
 ) -> Result<()> {
-    let (words, rest) =
+    let (split, rest) =
         words::split_binary(bytes, target).map_err(|e| Error::Failed(format!("{name}: {e}")))?;
     if let (Some(rest), None) = (&rest, &cut) {
         return Err(Error::Failed(format!("{name}: {}", rest.reason)));
     }
-    pieces.push(&words)?;
+    let (words, lengths): (Vec<u128>, Vec<usize>) = split.into_iter().unzip();
+    pieces.push(&words, &lengths)?;
     pieces.end()?;
     match (rest, cut) {
         (Some(rest), Some(take)) => take(rest),
@@ -207,30 +211,42 @@ fn split(
 struct Pieces<'e, 'a> {
     piece: usize,
     held: Vec<u128>,
+    /// The held words' lengths in bytes, where instructions differ in length.
+    lengths: Vec<usize>,
+    /// The first held word's number (where instructions differ in length: byte address).
     first: usize,
     each: &'e mut Each<'a>,
 }
 
 impl Pieces<'_, '_> {
-    /// Takes `words`, handing on every piece that is known not to be the last.
-    fn push(&mut self, words: &[u128]) -> Result<()> {
-        for chunk in words.chunks(self.piece) {
+    /// Takes `words` (with their `lengths` in bytes where instructions differ in length, else
+    /// none), handing on every piece that is known not to be the last.
+    fn push(&mut self, words: &[u128], lengths: &[usize]) -> Result<()> {
+        for (k, chunk) in words.chunks(self.piece).enumerate() {
             self.held.extend_from_slice(chunk);
+            self.lengths.extend(lengths.iter().skip(k * self.piece).take(chunk.len()));
             if self.held.len() > self.piece {
-                (self.each)(&self.held[..self.piece], self.first, false)?;
-                self.first += self.piece;
-                self.held.drain(..self.piece);
+                self.hand_on(self.piece, false)?;
             }
         }
+        Ok(())
+    }
+
+    /// Hands on the first `n` held words.
+    fn hand_on(&mut self, n: usize, last: bool) -> Result<()> {
+        let lengths = &self.lengths[..n.min(self.lengths.len())];
+        (self.each)(&self.held[..n], lengths, self.first, last)?;
+        self.first += if self.lengths.is_empty() { n } else { lengths.iter().sum() };
+        self.held.drain(..n);
+        let cut = n.min(self.lengths.len());
+        self.lengths.drain(..cut);
         Ok(())
     }
 
     /// Hands on what is held as the last piece.
     fn end(&mut self) -> Result<()> {
         if !self.held.is_empty() {
-            (self.each)(&self.held, self.first, true)?;
-            self.first += self.held.len();
-            self.held.clear();
+            self.hand_on(self.held.len(), true)?;
         }
         Ok(())
     }

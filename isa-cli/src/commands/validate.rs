@@ -22,7 +22,7 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         hex,
         target,
         group * 4096,
-        &mut |piece, _, _| {
+        &mut |piece, _, _, _| {
             program.extend_from_slice(piece);
             Ok(())
         },

@@ -3,8 +3,9 @@
 //! words assembles back to them byte for byte (the lossless-listing property of issue 12).
 //! Half the words are uniform; the other half carry the opcode bits of a random encoding, so
 //! every encoding is hit, not only the ones with short opcodes. On a target whose instructions
-//! differ in length a program is a byte stream: each random word is cut to the instruction its
-//! own first bytes start, and the stream of the words splits back into the same words.
+//! differ in length a program is a byte stream: every other random word is cut to the
+//! instruction its first bytes begin, the others are whole (random bytes after an
+//! instruction), and the listing of the stream's pieces assembles back to the same bytes.
 
 use super::guard::{Guard, Outcome};
 use super::{case_seed, Findings, Rand};
@@ -23,8 +24,12 @@ pub struct WordCounts {
     pub words: u64,
     /// Words that decoded (and were encoded again).
     pub decoded: u64,
-    /// Words listed and assembled back, summed over the dialects with a raw directive.
+    /// Words listed and assembled back, summed over the dialects with a raw directive (where
+    /// instructions differ in length: the pieces of the streams, [`stream_of`]).
     pub listed: u64,
+    /// Where instructions differ in length: bytes of the streams whose listings assembled
+    /// back to them, summed over the dialects with a raw directive.
+    pub stream_bytes: u64,
     /// Cases that panicked.
     pub panics: u64,
     /// Cases that missed their deadline.
@@ -37,8 +42,16 @@ impl std::fmt::Display for WordCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "words {}, decoded {}, listed and assembled back {}, panics {}, hangs {}, round-trip failures {}",
-            self.words, self.decoded, self.listed, self.panics, self.hangs, self.round_trip_failures
+            "words {}, decoded {}, listed and assembled back {}",
+            self.words, self.decoded, self.listed
+        )?;
+        if self.stream_bytes > 0 {
+            write!(f, " (streams of {} bytes)", self.stream_bytes)?;
+        }
+        write!(
+            f,
+            ", panics {}, hangs {}, round-trip failures {}",
+            self.panics, self.hangs, self.round_trip_failures
         )
     }
 }
@@ -88,7 +101,9 @@ pub fn random_words(t: &dyn Target, seed: u64, n: usize) -> Vec<u128> {
             }
         })
         .collect();
-    let mut words: Vec<u128> = words.into_iter().map(|w| instruction_of(t, w)).collect();
+    // A stream's words are cut where it is made ([`stream_of`]).
+    let mask = mask(t.word_bits());
+    let mut words: Vec<u128> = words.into_iter().map(|w| w & mask).collect();
     // A target with control words: whole groups whose control words hold only slots the spec
     // defines (an undefined slot becomes the default one), so every group can be listed.
     if let Some(s) = t.schedule() {
@@ -105,6 +120,19 @@ pub fn random_words(t: &dyn Target, seed: u64, n: usize) -> Vec<u128> {
         }
     }
     words
+}
+
+/// The byte stream of random words on a target whose instructions differ in length: every
+/// other word cut to the instruction its first bytes begin (whole instructions, every encoding
+/// among them), the others whole (random bytes after an instruction, as data holds them).
+pub fn stream_of(t: &dyn Target, words: &[u128]) -> Vec<u8> {
+    let size = t.word_bits().div_ceil(8) as usize;
+    let mut out = Vec::with_capacity(words.len() * size);
+    for (i, w) in words.iter().enumerate() {
+        let length = if i % 2 == 0 { t.instruction_bytes(*w).min(size) } else { size };
+        isa_runtime::target::word_to_bytes(*w, length, true, &mut out);
+    }
+    out
 }
 
 /// The instruction words of a program (control words left out).
@@ -126,26 +154,14 @@ pub fn check_words(t: &dyn Target, words: &[u128], assemble: bool) -> (WordCount
     let mut counts = WordCounts { words: words.len() as u64, ..WordCounts::default() };
     let mut failures = Vec::new();
     let formats = t.formats();
-    // A byte stream walks into instructions that join back into it, and walks the same way
-    // again (a raw 2-byte piece may start a longer instruction once other bytes follow it, so
-    // the walk is compared with itself rather than with the words the stream was made of).
-    if t.variable_length() {
-        let bytes = t.join_stream(words);
-        let first = t.split_stream(&bytes);
-        let words = &first[..];
-        let split = t.split_stream(&t.join_stream(words));
-        if split != words || t.join_stream(words) != bytes {
-            let at =
-                split.iter().zip(words).position(|(a, b)| a != b).unwrap_or(split.len().min(words.len()));
-            failures.push(format!(
-                "{}: the stream of the words splits into others: word {at} is {:x?}, split as {:x?}",
-                t.name(),
-                words.get(at),
-                split.get(at)
-            ));
-        }
-    }
-    for (_, w) in instruction_words(t, words) {
+    // A byte stream: its pieces as the splitter reads them, each with its length.
+    let stream = t.variable_length().then(|| stream_of(t, words));
+    let pieces = stream.as_ref().map(|bytes| t.split_pieces(bytes));
+    let checked = match &pieces {
+        Some(pieces) => pieces.iter().map(|(w, _)| *w).enumerate().collect(),
+        None => instruction_words(t, words),
+    };
+    for (_, w) in checked {
         match t.reencode(w) {
             Ok((i, encoded)) => {
                 counts.decoded += 1;
@@ -171,6 +187,11 @@ pub fn check_words(t: &dyn Target, words: &[u128], assemble: bool) -> (WordCount
         for d in 0..t.dialects().len() {
             let _ = t.disassemble(w, d, 0);
         }
+    }
+    if let (Some(bytes), Some(pieces)) = (&stream, &pieces) {
+        check_stream(t, bytes, pieces, assemble, &mut counts, &mut failures);
+        counts.round_trip_failures = failures.len() as u64;
+        return (counts, failures);
     }
     // A target that limits its programs' instructions lists its words as programs within it.
     let programs = words.chunks(t.max_instructions().unwrap_or(words.len()).max(1));
@@ -215,6 +236,54 @@ pub fn check_words(t: &dyn Target, words: &[u128], assemble: bool) -> (WordCount
     (counts, failures)
 }
 
+/// A byte stream's listing in every dialect assembles back to the same bytes (compared with
+/// the bytes themselves, lengths included, not with another split of them).
+fn check_stream(
+    t: &dyn Target,
+    bytes: &[u8],
+    pieces: &[(u128, usize)],
+    assemble: bool,
+    counts: &mut WordCounts,
+    failures: &mut Vec<String>,
+) {
+    for (d, dialect) in t.dialects().iter().enumerate() {
+        let lines = t.disassemble_pieces(pieces, d);
+        if dialect.raw.is_none() || !assemble {
+            continue;
+        }
+        let text = listing(&lines);
+        let mut errors = Vec::new();
+        let mut includes = isa_runtime::directives::NoIncludes;
+        match t.assemble_exact("", &text, d, &mut includes, &mut |e, _| errors.push(format!("{e:?}"))) {
+            Some(back) => {
+                let back = back.bytes(t);
+                if back == bytes {
+                    counts.listed += pieces.len() as u64;
+                    counts.stream_bytes += bytes.len() as u64;
+                    continue;
+                }
+                let at =
+                    back.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(back.len().min(bytes.len()));
+                let line = lines.iter().take_while(|l| l.address <= at as u64).last();
+                failures.push(format!(
+                    "{} {}: the listing assembles to other bytes from byte {at}: the line there is {:?}; {} bytes back, {} in the stream",
+                    t.name(),
+                    dialect.name,
+                    line.map(|l| l.to_string()),
+                    back.len(),
+                    bytes.len()
+                ));
+            }
+            None => failures.push(format!(
+                "{} {}: the listing does not assemble: {}",
+                t.name(),
+                dialect.name,
+                errors.first().cloned().unwrap_or_default()
+            )),
+        }
+    }
+}
+
 fn listing(lines: &[Line]) -> String {
     let mut out = String::new();
     for l in lines {
@@ -257,6 +326,7 @@ pub fn fuzz_target(
                 total.words += counts.words;
                 total.decoded += counts.decoded;
                 total.listed += counts.listed;
+                total.stream_bytes += counts.stream_bytes;
                 total.round_trip_failures += counts.round_trip_failures;
                 for f in failures.iter().take(3) {
                     findings.record(&format!("words-{}", t.name()), "hex", f, &hex_words(&words));

@@ -169,6 +169,29 @@ fn varyings_interpolate_as_v_times_w_plus_c() {
     assert_eq!(m.semantics.writes, []);
 }
 
+/// The seed's varying program on all 16 elements with a W of each element's own (ra15 holds
+/// one per pixel): element e computes V · W(e) + C for each varying. W(e) = e + 0.5 and the
+/// V, C below keep every product and sum exact in binary, so the expected values are the
+/// real-number results, whatever the rounding.
+#[test]
+fn varyings_interpolate_in_each_element_with_its_own_w() {
+    let program = assemble(VARYING_PROGRAM);
+    let varyings = [(0.25f32, 0.5f32), (1.5, -1.0), (0.75, 0.125)];
+    let mut m = Machine::new(Fragment {
+        varyings: varyings.iter().map(|&(v, c)| (f(v), f(c))).collect(),
+        ..Fragment::default()
+    });
+    let w: [f32; 16] = core::array::from_fn(|e| e as f32 + 0.5);
+    m.state.ra[15] = w.map(f);
+    assert_eq!(m.run(&program, 100), Ok(7));
+    for (k, (v, c)) in varyings.iter().enumerate() {
+        let want: [u32; 16] = core::array::from_fn(|e| f(v * w[e] + c));
+        assert_eq!(m.state.acc[k], want, "varying {k}");
+    }
+    // Element 15, worked by hand: 0.25 · 15.5 + 0.5 = 4.375; 1.5 · 15.5 - 1 = 22.25.
+    assert_eq!((m.state.acc[0][15], m.state.acc[1][15]), (f(4.375), f(22.25)));
+}
+
 #[test]
 fn the_varying_read_writes_c_after_the_instruction_reads_r5() {
     // The worked word adds the previous C (in r5) and reads the next varying in the same
