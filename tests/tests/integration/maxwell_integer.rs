@@ -541,7 +541,8 @@ fn cc_flags_move_to_and_from_a_register_byte() {
         let s = run(&program, &[a, b, keep, flags_byte]);
         let (sum, c) = a.overflowing_add(b);
         let o = (a as i32).overflowing_add(b as i32).1;
-        let cc = u32::from(sum == 0) | u32::from((sum as i32) < 0) << 1 | u32::from(c) << 2 | u32::from(o) << 3;
+        let cc =
+            u32::from(sum == 0) | u32::from((sum as i32) < 0) << 1 | u32::from(c) << 2 | u32::from(o) << 3;
         assert_eq!(s.r[4], (keep & !0xff) | cc, "P2R CC after {a:#x} + {b:#x}");
         // R2P CC with mask 0b0101 replaces Z and C from bits 8 and 10 of R3, keeps S and O.
         let byte1 = flags_byte >> 8;
