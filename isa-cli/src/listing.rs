@@ -349,9 +349,9 @@ pub fn check_marks(
         };
         let control = words.get(k / (group - 1) * group).copied().unwrap_or(0);
         let message = format!(
-            "this line shows {}, but its control word {} gives {}: the marks are read from the control word; edit its `/* 0x... */` comment to change them",
+            "this line shows {}, but its control word 0x{} gives {}: the marks are read from the control word; edit its `/* 0x... */` comment to change them",
             theirs.describe(marks),
-            format!("0x{}", crate::words::to_hex(control, target.word_bits())),
+            crate::words::to_hex(control, target.word_bits()),
             mine.describe(marks)
         );
         errors.push((n + 1, base + at + 1, 1, message));
