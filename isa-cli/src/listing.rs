@@ -6,10 +6,13 @@
 //! The listing's text is what a user edits; its words are what the text came from. The
 //! instructions are read from the text, so an edited line assembles to its new word, and each
 //! instruction's scheduling slot is taken from the listed control word, so the listing rebuilds
-//! byte for byte. What the listing derives from the control words is dropped from the text,
-//! as the target declares it (its stream's `mark`s, its dialect's `listing` pair marks): the
+//! byte for byte. What the listing derives from the control words is read off the text, as
+//! the target declares it (its stream's `mark`s, its dialect's `listing` pair marks): the
 //! `{ }` around a dual-issued pair, the `.reuse` flags on operands and the `.T`/`.P` after a
-//! texture instruction's mnemonic; so are the listing's `(*"..."*)` annotations. A dual-issued pair's second instruction has its word
+//! texture instruction's mnemonic; so are the listing's `(*"..."*)` annotations. Those marks
+//! are then checked against the control words ([`check_marks`]): one edited into the text
+//! without its control word is an error, not dropped (nvdisasm shows them from the control
+//! word, so the comment is where they are changed). A dual-issued pair's second instruction has its word
 //! comment on the next line, so texts and words are collected apart and matched by position.
 
 use crate::words::parse_hex;
@@ -52,7 +55,11 @@ impl Marks {
         let Some(schedule) = target.schedule() else { return marks };
         for mark in schedule.marks {
             if !mark.mnemonic {
-                marks.operands.extend(mark.texts.iter().filter(|t| !t.is_empty()));
+                for t in mark.texts.iter().filter(|t| !t.is_empty()) {
+                    if !marks.operands.contains(t) {
+                        marks.operands.push(t);
+                    }
+                }
                 continue;
             }
             let mut leads = Vec::new();
@@ -174,6 +181,197 @@ pub fn source(
         out.push('\n');
     }
     Some(out)
+}
+
+/// What an instruction line shows of its control word: whether it opens or closes a
+/// dual-issued pair, the operands (by position, from 0) each operand mark follows, and the
+/// mnemonic mark; with where in the line each is (byte offsets), for errors.
+#[derive(Debug, Default)]
+struct Shown {
+    open: Option<usize>,
+    close: Option<usize>,
+    /// (operand, mark, offset of the mark).
+    after: Vec<(usize, &'static str, usize)>,
+    /// The end of each operand (where a mark after it would stand).
+    ends: Vec<usize>,
+    mnemonic: Option<(&'static str, usize)>,
+    /// Where the mnemonic ends.
+    mnemonic_end: usize,
+}
+
+impl Shown {
+    fn same(&self, other: &Shown) -> bool {
+        let after = |s: &Shown| s.after.iter().map(|(k, m, _)| (*k, *m)).collect::<Vec<_>>();
+        self.open.is_some() == other.open.is_some()
+            && self.close.is_some() == other.close.is_some()
+            && after(self) == after(other)
+            && self.mnemonic.map(|m| m.0) == other.mnemonic.map(|m| m.0)
+    }
+
+    /// In words: `{`, `.reuse` after operands 1 and 3, `.T` after the mnemonic, `}`.
+    fn describe(&self, marks: &Marks) -> String {
+        let mut parts = Vec::new();
+        if self.open.is_some() {
+            parts.push(format!("`{}` (a dual-issued pair opens)", marks.pair.0));
+        }
+        if let Some((m, _)) = self.mnemonic {
+            parts.push(format!("`{m}` after the mnemonic"));
+        }
+        let mut texts: Vec<&str> = self.after.iter().map(|(_, m, _)| *m).collect();
+        texts.dedup();
+        for m in texts {
+            let ks: Vec<String> =
+                self.after.iter().filter(|(_, t, _)| *t == m).map(|(k, _, _)| (k + 1).to_string()).collect();
+            let s = if ks.len() == 1 { "" } else { "s" };
+            parts.push(format!("`{m}` after operand{s} {}", ks.join(", ")));
+        }
+        if self.close.is_some() {
+            parts.push(format!("`{}` (a dual-issued pair closes)", marks.pair.1));
+        }
+        if parts.is_empty() {
+            "no marks".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// Reads what `text` (an instruction line's text after its address) shows of its control
+/// word, as [`clean`] finds the marks it drops.
+fn shown(text: &str, marks: &Marks) -> Shown {
+    let mut out = Shown::default();
+    // The word comment ends the text; annotations become blanks, keeping the offsets.
+    let end = text.find("/*").unwrap_or(text.len());
+    let mut t: Vec<u8> = text.as_bytes()[..end].to_vec();
+    let mut i = 0;
+    while let Some(start) = find(&t[i..], b"(*").map(|s| s + i) {
+        let stop = find(&t[start..], b"*)").map_or(t.len(), |e| start + e + 2);
+        t[start..stop].fill(b' ');
+        i = stop;
+    }
+    let t = String::from_utf8(t).unwrap_or_default();
+    let (open, close) = (marks.pair.0.as_str(), marks.pair.1.as_str());
+    let mut body_start = t.len() - t.trim_start().len();
+    if !open.is_empty() && t[body_start..].starts_with(open) {
+        let after = &t[body_start + open.len()..];
+        if after.starts_with(char::is_whitespace) {
+            out.open = Some(body_start);
+            body_start += open.len() + (after.len() - after.trim_start().len());
+        }
+    }
+    let mut body_end = t.trim_end().len();
+    if !close.is_empty() && t[..body_end].ends_with(close) {
+        let before = &t[..body_end - close.len()];
+        if before.ends_with(char::is_whitespace) && body_end - close.len() > body_start {
+            out.close = Some(body_end - close.len());
+            body_end = before.trim_end().len();
+        }
+    }
+    let body = t[..body_end].trim_end_matches(';').trim_end();
+    let body_end = body.len().max(body_start);
+    // The guard, then the mnemonic.
+    let mut at = body_start;
+    let word_end = |from: usize| body[from..].find(' ').map_or(body_end, |e| from + e);
+    if !marks.guard.is_empty() && body[at..].starts_with(marks.guard.as_str()) {
+        at = word_end(at);
+        at += body[at..].len() - body[at..].trim_start().len();
+    }
+    let mnemonic_end = word_end(at.min(body_end));
+    out.mnemonic_end = mnemonic_end;
+    let word = &body[at.min(mnemonic_end)..mnemonic_end];
+    let base = word.split('.').next().unwrap_or("");
+    if let Some((m, _)) = marks.mnemonic.iter().find(|(m, leads)| word.ends_with(m) && leads.contains(&base))
+    {
+        out.mnemonic = Some((m, mnemonic_end - m.len()));
+    }
+    // Operands: split at commas outside brackets and braces.
+    let bytes = body.as_bytes();
+    let (mut depth, mut operand) = (0i32, 0usize);
+    let mut k = mnemonic_end;
+    while k < body_end {
+        match bytes[k] {
+            b'[' | b'{' | b'(' => depth += 1,
+            b']' | b'}' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                out.ends.push(body[..k].trim_end().len());
+                operand += 1;
+            }
+            _ => {}
+        }
+        for m in &marks.operands {
+            let follows = bytes.get(k + m.len()).is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'));
+            if body[k..].starts_with(m) && follows {
+                out.after.push((operand, m, k));
+            }
+        }
+        k += 1;
+    }
+    out.ends.push(body_end);
+    out
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A listing's marks checked against the control words it was assembled with: `listed` are
+/// the listing lines the assembler read (`source` said it was a listing), `ours` the lines
+/// the target lists for the assembled words ([`Target::listing_from`]). The marks are derived
+/// from the control words, so one edited into the text without its control word (a `.reuse`
+/// added or removed, a brace moved) is an error at the line and column where they part:
+/// (line from 1, column from 1, length, message).
+pub fn check_marks(
+    text: &str,
+    words: &[u128],
+    target: &dyn Target,
+    dialect: usize,
+    marks: &Marks,
+) -> Vec<(usize, usize, usize, String)> {
+    let Some(schedule) = target.schedule() else { return Vec::new() };
+    let group = schedule.slots as usize + 1;
+    let mut ours = Vec::new();
+    let mut paired = false;
+    target.listing_from(words, 0, true, dialect, &mut paired, &mut |l| {
+        if !l.text.is_empty() {
+            ours.push((l.text, l.raw));
+        }
+    });
+    let mut errors = Vec::new();
+    let listed = text.lines().enumerate().filter_map(|(n, l)| instruction_text(l).map(|t| (n, l, t)));
+    for (k, ((n, line, t), (our_line, raw))) in listed.zip(&ours).enumerate() {
+        // A word the target lists raw shows none of its marks.
+        let Some(our_text) = instruction_text(our_line).filter(|_| !raw) else { continue };
+        let (theirs, mine) = (shown(t, marks), shown(our_text, marks));
+        if theirs.same(&mine) {
+            continue;
+        }
+        let base = line.len() - t.len();
+        // Where they part: the first mark of one that the other lacks.
+        let at = if theirs.open.is_some() != mine.open.is_some() {
+            theirs.open.unwrap_or(0)
+        } else if theirs.mnemonic.map(|m| m.0) != mine.mnemonic.map(|m| m.0) {
+            theirs.mnemonic.map_or(theirs.mnemonic_end, |m| m.1)
+        } else if let Some(&(_, _, at)) =
+            theirs.after.iter().find(|(k, m, _)| !mine.after.iter().any(|(j, n, _)| j == k && n == m))
+        {
+            at
+        } else if let Some(&(k, _, _)) =
+            mine.after.iter().find(|(k, m, _)| !theirs.after.iter().any(|(j, n, _)| j == k && n == m))
+        {
+            theirs.ends.get(k).copied().unwrap_or(t.len())
+        } else {
+            theirs.close.unwrap_or(t.trim_end().len())
+        };
+        let control = words.get(k / (group - 1) * group).copied().unwrap_or(0);
+        let message = format!(
+            "this line shows {}, but its control word 0x{} gives {}: the marks are read from the control word; edit its `/* 0x... */` comment to change them",
+            theirs.describe(marks),
+            crate::words::to_hex(control, target.word_bits()),
+            mine.describe(marks)
+        );
+        errors.push((n + 1, base + at + 1, 1, message));
+    }
+    errors
 }
 
 #[cfg(test)]

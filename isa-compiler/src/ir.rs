@@ -298,6 +298,9 @@ pub struct SlotMark {
     pub operands: Vec<String>,
     /// The encodings the mark is for (empty: those no other mark names).
     pub formats: Vec<String>,
+    /// Where the mark applies within those encodings (`only when { a_sel 6, 7 }`): each field's value
+    /// is one of its values; empty: always.
+    pub when: Vec<(String, Vec<u64>)>,
 }
 
 /// Parameters (name, type) and result type of an operation enum.

@@ -965,6 +965,9 @@ pub struct SlotMark {
     /// The encodings (or families: their forms are `name_form`) the mark is for (empty:
     /// those no other mark names).
     pub formats: &'static [&'static str],
+    /// Where among those encodings it applies: each (field, values), the field's value is one
+    /// of the values (`only when { a_sel 6, 7 }`); empty: always.
+    pub when: &'static [(&'static str, &'static [u64])],
 }
 
 impl SlotMark {
@@ -984,9 +987,16 @@ impl Schedule {
             && self.pair.iter().all(|&(f, v)| values.get(usize::from(f)).is_some_and(|x| *x == v))
     }
 
-    /// The mark that applies to encoding `format`, if any.
-    pub fn mark_for(&self, format: &str) -> Option<&'static SlotMark> {
-        let own = self.marks.iter().find(|m| m.names(format));
+    /// The mark that applies to an instruction of encoding `format` with field values
+    /// `values`, if any: the first that names the encoding and whose `only when` holds, or else
+    /// the one that names none.
+    pub fn mark_for(&self, format: &crate::format::Format, values: &[u64]) -> Option<&'static SlotMark> {
+        let holds = |m: &SlotMark| {
+            m.when.iter().all(|(field, vs)| {
+                format.field(field).and_then(|i| values.get(i)).is_some_and(|v| vs.contains(v))
+            })
+        };
+        let own = self.marks.iter().find(|m| m.names(format.name) && holds(m));
         own.or_else(|| self.marks.iter().find(|m| m.formats.is_empty()))
     }
 

@@ -917,12 +917,13 @@ fn marked<T: Isa>(
     let format = T::formats()[T::match_format(word)?];
     let syntax = format.syntax.get(dialect)?;
     let mut text = String::new();
-    let (complete, shown) = syntax::print_showing(syntax, &format.unpack(word), pc, &mut text);
+    let values = format.unpack(word);
+    let (complete, shown) = syntax::print_showing(syntax, &values, pc, &mut text);
     let ending = alloc::format!("{}{}", d.end.unwrap_or(""), d.separator.unwrap_or(""));
     if !complete || listed.strip_suffix(ending.as_str()) != Some(text.as_str()) {
         return None;
     }
-    let Some(mark) = s.mark_for(format.name) else { return Some(text) };
+    let Some(mark) = s.mark_for(format, &values) else { return Some(text) };
     let flags = s.slot.unpack(u128::from(slot));
     let set = |k: usize| mark.flags.get(k).and_then(|f| flags.get(usize::from(*f))).is_some_and(|v| *v != 0);
     let mut inserts: Vec<(usize, &str)> = Vec::new();

@@ -109,7 +109,11 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     // comments hold (`crate::listing`).
     let marks = listing::Marks::of(target, dialect);
     let schedule = target.streams().and_then(Streams::schedule);
-    let source = listing::source(&source, target.word_bits(), schedule, dialect, &marks).unwrap_or(source);
+    let listed = listing::source(&source, target.word_bits(), schedule, dialect, &marks);
+    let (source, listing_text) = match listed {
+        Some(read) => (read, Some(source)),
+        None => (source, None),
+    };
     let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
     let mut errors = 0usize;
@@ -171,6 +175,27 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
         return Ok(Outcome::Failure);
     };
+    // A listing's `.reuse` and pair marks are the control words': one edited into the text
+    // alone is an error, not dropped.
+    if let Some(text) = &listing_text {
+        let wrong = listing::check_marks(text, &program.words, target, dialect, &marks);
+        if !wrong.is_empty() {
+            let lines: Vec<&str> = text.lines().collect();
+            for (line, column, length, message) in wrong.iter().take(SHOWN) {
+                let e = AsmError {
+                    line: *line,
+                    column: *column,
+                    length: *length,
+                    message: message.clone(),
+                    file: None,
+                    expansion: Vec::new(),
+                };
+                complain(format_args!("{}", report(&name, lines.get(line - 1).copied().unwrap_or(""), &e)));
+            }
+            complain(format_args!("isa: {name}: found {}\n", plural(wrong.len(), "error")));
+            return Ok(Outcome::Failure);
+        }
+    }
     // A program that ends in data shorter than a word (a listing of a binary cut inside an
     // instruction), or holds data whose bytes begin an instruction of another length, is
     // bytes, not words: written as they are, or refused where words are asked for.

@@ -477,8 +477,14 @@ fn slot_mark(
             .label("`mark` names the slot's flags (an array of bools, one per mark)");
         return None;
     }
-    let mut mark =
-        ir::SlotMark { flags: indices, texts: Vec::new(), operands: Vec::new(), formats: Vec::new() };
+    let mut mark = ir::SlotMark {
+        flags: indices,
+        texts: Vec::new(),
+        operands: Vec::new(),
+        formats: Vec::new(),
+        when: Vec::new(),
+    };
+    let mut wheres = Vec::new();
     let names = |n: &ast::Setting| -> Vec<(String, ast::Span)> {
         n.values
             .iter()
@@ -532,12 +538,55 @@ fn slot_mark(
                     mark.formats.push(name);
                 }
             }
+            "only" => match n.values.as_slice() {
+                [ast::SettingValue::Name(when, conditions)] if when.name == "when" => {
+                    for c in conditions {
+                        let values: Vec<u64> = c
+                            .values
+                            .iter()
+                            .filter_map(
+                                |v| if let ast::SettingValue::Int(x, _) = v { Some(*x) } else { None },
+                            )
+                            .collect();
+                        if values.is_empty() || values.len() != c.values.len() {
+                            cx.error(c.name.span, "`only when { field 1, 2 }` gives each field its values");
+                            continue;
+                        }
+                        wheres.push((c.name.clone(), values));
+                    }
+                }
+                _ => {
+                    cx.error(
+                        n.name.span,
+                        "`only when { a_sel 6, 7 }` names fields of the mark's formats and their values",
+                    );
+                }
+            },
             _ => {
                 cx.error(n.name.span, format!("unknown mark setting `{}`", n.name.name)).note(
-                    "mark settings: `text \".reuse\"` with `operands ra, rb`, or `mnemonic \".T\", \".P\"`; `formats a, b`",
+                    "mark settings: `text \".reuse\"` with `operands ra, rb`, or `mnemonic \".T\", \".P\"`; `formats a, b`; `only when { field 1, 2 }`",
                 );
             }
         }
+    }
+    // A condition is on fields every encoding the mark names has.
+    for (field, values) in wheres {
+        if mark.formats.is_empty() {
+            cx.error(field.span, "`only when` needs the formats it chooses among (`formats vmad`)");
+            continue;
+        }
+        let named = |g: &ir::Format| {
+            mark.formats
+                .iter()
+                .any(|n| g.name == *n || g.name.strip_prefix(n.as_str()).is_some_and(|r| r.starts_with('_')))
+        };
+        let lacking = t.formats.iter().find(|g| named(g) && !g.fields.iter().any(|x| x.name == field.name));
+        if let Some(g) = lacking {
+            cx.error(field.span, format!("format `{}` has no field `{}`", g.name, field.name))
+                .label("`only when` tests a field of every format the mark names");
+            continue;
+        }
+        mark.when.push((field.name, values));
     }
     // A mark without text hides the flags on the formats it names.
     if mark.texts.is_empty() && mark.formats.is_empty() {

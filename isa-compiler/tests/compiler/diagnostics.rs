@@ -599,3 +599,25 @@ fn a_misused_any_order_separator() {
     let ok = format("separator \", \" { [a: \"a\"] [b: \"b\"] }");
     assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
 }
+
+/// A mark's `only when { field values }` tests fields of every encoding it names: one the
+/// named encodings lacks, a field given no numbers, and a condition without `formats` are
+/// each located errors; the well-formed mark checks.
+#[test]
+fn mark_conditions_are_checked() {
+    let target = |mark: &str| {
+        format!(
+            "target m {{\n    word 32\n    dialect asm\n    stream control {{\n        every 2; slot sched; pad 0x0\n        mark reuse {{ text \".reuse\"; operands ra }}\n        {mark}\n    }}\n}}\n\
+             format sched : 16 {{\n    reuse[1]: bool @ 0\n    unused @ 15:1\n    syntax asm {{ \"[]\" }}\n}}\n\
+             format nop {{\n    op: u8 @ 31:24 is 0\n    unused @ 23:0\n    syntax asm {{ \"nop\" }}\n}}\n\
+             format add {{\n    op: u8 @ 31:24 is 1\n    unused @ 23:16\n    ra: u8 @ 15:8\n    rb: u8 @ 7:0\n    syntax asm {{ \"add r\" {{ra}} \", r\" {{rb}} }}\n}}\n"
+        )
+    };
+    assert!(isa_compiler::check_source(&target("mark reuse { formats add; only when { ra 0, 1 } }")).is_ok());
+    let out = diagnose(&target("mark reuse { formats add, nop; only when { ra 0 } }"));
+    assert!(out.contains("format `nop` has no field `ra`") && out.contains("bad.isa:7:52"), "{out}");
+    let out = diagnose(&target("mark reuse { formats add; only when { ra \"zero\" } }"));
+    assert!(out.contains("`only when { field 1, 2 }` gives each field its values"), "{out}");
+    let out = diagnose(&target("mark reuse { text \".r\"; operands ra; only when { ra 0 } }"));
+    assert!(out.contains("`only when` needs the formats it chooses among"), "{out}");
+}

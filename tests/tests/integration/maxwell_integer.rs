@@ -456,3 +456,99 @@ fn predicates_move_to_and_from_a_register_byte() {
         }
     }
 }
+
+/// IMAD's carry chain is PTX's `mad.lo.cc` + `madc.hi` (the add of C sets the carry, `.X` adds
+/// it in): a 32 × 32-bit product plus a 64-bit C, and minus it (C negated as IADD's pair), is
+/// Rust's wrapping 64-bit arithmetic, with the carry out of the whole sum (or "no borrow");
+/// and `IADD.CC` + `IMAD.X` by one adds two 64-bit numbers.
+#[test]
+fn multiply_add_carry_chain_gives_64_bit_results() {
+    let add = assemble(
+        "IMAD.U32.U32 R4.CC, R0, R1, R2\n\
+         IMAD.U32.U32.HI.X R5.CC, R0, R1, R3\n\
+         EXIT",
+    );
+    let sub = assemble(
+        "IMAD.U32.U32 R4.CC, R0, R1, -R2\n\
+         IMAD.U32.U32.HI.X R5.CC, R0, R1, -R3\n\
+         EXIT",
+    );
+    let wide = assemble("IADD R4.CC, R0, R2\nIMAD.U32.U32.X R5, R1, R8, R3\nEXIT");
+    let values = operands(40);
+    for &x in &values {
+        for &c in &values {
+            let [a, b] = halves(x);
+            let regs = [&[a, b][..], &halves(c), &[0, 0, 0, 0, 1]].concat();
+            let product = u64::from(a) * u64::from(b);
+
+            let s = run(&add, &regs);
+            let (sum, carry) = product.overflowing_add(c);
+            assert_eq!(pair(s.r[4], s.r[5]), sum, "{a:#x} * {b:#x} + {c:#x}");
+            assert_eq!(s.carry, carry, "carry of {a:#x} * {b:#x} + {c:#x}");
+            assert_eq!((s.cc_sign, s.cc_zero), ((sum as i64) < 0, sum == 0), "{a:#x} * {b:#x} + {c:#x}");
+
+            let s = run(&sub, &regs);
+            let diff = product.wrapping_sub(c);
+            assert_eq!(pair(s.r[4], s.r[5]), diff, "{a:#x} * {b:#x} - {c:#x}");
+            assert_eq!(s.carry, product >= c, "no borrow: {a:#x} * {b:#x} - {c:#x}");
+
+            let regs = [halves(x), halves(c)].concat();
+            let s = run(&wide, &[regs.as_slice(), &[0, 0, 0, 0, 1]].concat());
+            assert_eq!(pair(s.r[4], s.r[5]), x.wrapping_add(c), "{x:#x} + {c:#x} by IMAD.X");
+        }
+    }
+}
+
+/// `IMAD.HI.SAT` is PTX's `mad.hi.sat.s32` (ptxas 11.8 compiles one to the other): the high
+/// word of the signed product plus C, clamped to the signed range; `.SAT` on the low word
+/// clamps the same add.
+#[test]
+fn saturating_multiply_adds() {
+    let program = assemble("IMAD.HI.SAT R4, R0, R1, R2\nIMAD.SAT R5, R0, R1, R2\nEXIT");
+    let values = operands(24);
+    for (i, &x) in values.iter().enumerate() {
+        let [a, b] = halves(x);
+        for &c in &values[i % 3..] {
+            let c = c as u32;
+            let s = run(&program, &[a, b, c]);
+            let hi = ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as i32;
+            assert_eq!(s.r[4] as i32, hi.saturating_add(c as i32), "hi({a:#x} * {b:#x}) + {c:#x}");
+            let lo = a.wrapping_mul(b) as i32;
+            assert_eq!(s.r[5] as i32, lo.saturating_add(c as i32), "lo({a:#x} * {b:#x}) + {c:#x}");
+        }
+    }
+}
+
+/// R2P and P2R in the CC file move Z, S, C and O as bits 0-3 (yuzu `r2p.cpp`, `p2r.cpp`): the
+/// flags an `IADD.CC` sets come out of P2R as Rust computes them, R2P sets only the masked
+/// flags, and a mask bit with no source (PT, bit 7; bits 4-7 of CC) writes zero.
+#[test]
+fn cc_flags_move_to_and_from_a_register_byte() {
+    let program = assemble(
+        "IADD RZ.CC, R0, R1\n\
+         P2R R4, CC, R2, 0xff\n\
+         R2P CC, R3.B1, 0x5\n\
+         P2R.B2 R5, CC, R2, 0xf\n\
+         R2P PR, R3, 0x7f\n\
+         P2R R6, PR, R2, 0xff\n\
+         EXIT",
+    );
+    let values = operands(32);
+    for (i, &x) in values.iter().enumerate() {
+        let [a, b] = halves(x);
+        let keep = values[(i + 7) % values.len()] as u32;
+        let flags_byte = (values[(i + 3) % values.len()] >> 13) as u32;
+        let s = run(&program, &[a, b, keep, flags_byte]);
+        let (sum, c) = a.overflowing_add(b);
+        let o = (a as i32).overflowing_add(b as i32).1;
+        let cc =
+            u32::from(sum == 0) | u32::from((sum as i32) < 0) << 1 | u32::from(c) << 2 | u32::from(o) << 3;
+        assert_eq!(s.r[4], (keep & !0xff) | cc, "P2R CC after {a:#x} + {b:#x}");
+        // R2P CC with mask 0b0101 replaces Z and C from bits 8 and 10 of R3, keeps S and O.
+        let byte1 = flags_byte >> 8;
+        let cc2 = (cc & 0b1010) | (byte1 & 0b0101);
+        assert_eq!(s.r[5], (keep & !(0xf << 16)) | (cc2 << 16), "P2R.B2 CC after R2P CC of {flags_byte:#x}");
+        assert_eq!((s.cc_zero, s.carry), (cc2 & 1 == 1, cc2 & 4 == 4), "R2P CC of {flags_byte:#x}");
+        assert_eq!(s.r[6], (keep & !0xff) | (flags_byte & 0x7f), "P2R PR: bit 7 (PT) writes zero");
+    }
+}

@@ -32,12 +32,14 @@ pub fn generate(m: &Model) -> TokenStream {
         let flags = mk.flags.iter().map(|f| *f as u16);
         let (texts, operands, formats) = (&mk.texts, &mk.operands, &mk.formats);
         let mnemonic = mk.operands.is_empty();
+        let when = mk.when.iter().map(|(f, vs)| quote!((#f, &[#(#vs),*])));
         quote!(isa_runtime::bundle::SlotMark {
             flags: &[#(#flags),*],
             texts: &[#(#texts),*],
             operands: &[#(#operands),*],
             mnemonic: #mnemonic,
             formats: &[#(#formats),*],
+            when: &[#(#when),*],
         })
     });
     let pair = s.pair.iter().map(|(f, v)| {
