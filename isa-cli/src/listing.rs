@@ -95,6 +95,45 @@ fn word_comments(line: &str) -> impl Iterator<Item = &str> {
     comments.map(|(inner, _)| inner.trim()).filter(|inner| is_word(inner))
 }
 
+/// The words of a listing's `/* 0x... */` comments, in order (a control word before the
+/// instructions it schedules, as in memory); `None` when one is not a word of the target.
+fn listed_words(text: &str, word_bits: u32) -> Option<Vec<u128>> {
+    text.lines().flat_map(word_comments).map(|w| parse_hex(w, word_bits).ok()).collect()
+}
+
+/// Unedited lines keep their listed words: returns how many did. nvdisasm prints some words
+/// alike (an FCMP's NaN immediate is `-QNAN` whatever its payload: docs/research/
+/// maxwell-sm5x-encodings.md §G.6), so such a line's text assembles to another word of the
+/// same text. A line whose text is the target's own text of the word in its comment was not
+/// edited, and that word is the one the listing holds; an edited line keeps the word its new
+/// text assembles to.
+pub fn keep_unedited(
+    text: &str,
+    words: &mut [u128],
+    target: &dyn Target,
+    dialect: usize,
+    marks: &Marks,
+) -> usize {
+    let Some(listed) = listed_words(text, target.word_bits()) else { return 0 };
+    // Each group of a scheduled target is its control word, then its slots.
+    let slots = target.schedule().map(|s| s.slots as usize);
+    let bytes = crate::words::word_bytes(target.word_bits()) as u64;
+    let mut kept = 0;
+    for (k, line) in text.lines().filter_map(instruction_text).enumerate() {
+        let at = slots.map_or(k, |n| k / n * (n + 1) + 1 + k % n);
+        let (Some(&theirs), Some(mine)) = (listed.get(at), words.get_mut(at)) else { break };
+        if theirs == *mine {
+            continue;
+        }
+        let Ok(Some(shown)) = target.text_of_word(theirs, dialect, at as u64 * bytes) else { continue };
+        if clean(&shown, marks) == clean(line, marks) {
+            *mine = theirs;
+            kept += 1;
+        }
+    }
+    kept
+}
+
 /// An instruction's text without its word comment, the pair marks, the `(*...*)`
 /// annotations, the marks of the control words, the closing `;` and the blank in
 /// `c[0x0] [0x8]`.
@@ -154,8 +193,7 @@ pub fn source(
     if instructions == 0 {
         return None;
     }
-    let words: Vec<u128> =
-        text.lines().flat_map(word_comments).map(|w| parse_hex(w, word_bits).ok()).collect::<Option<_>>()?;
+    let words = listed_words(text, word_bits)?;
     let group = schedule.map_or(1, |s| s.slots as usize);
     let controls = if schedule.is_some() { instructions.div_ceil(group) } else { 0 };
     if words.len() != instructions + controls {

@@ -1742,6 +1742,36 @@ fn edited_nvidia_listing_changes_one_word() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// nvdisasm prints an FCMP's NaN immediate as `-QNAN` whatever its payload (research §G.6), so
+/// the text of word 0x37ad07fff0031d09 in this group of nvdisasm's listing of our dmath kernel
+/// assembles to 0x37ad07ffc0031d09 (the immediate's bits 29:28 clear). The line as nvdisasm wrote
+/// it keeps its listed word; edited (Rc R15 → R14, Rc being bits 46:39: minus 1 << 39) it takes
+/// its text's word.
+#[test]
+fn unedited_lines_keep_words_their_text_shares() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_fcmp_nan_sm50.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let want = listed_words(&text);
+    assert_eq!(want, ["003c7800fee20f11", "5370080801c71e10", "37ad07fff0031d09", "5370080801e71e10"]);
+    let o = isa(&["asm", "--target", "maxwell", "--hex", path]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    // The text alone, without the listing around it, is the other word.
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "-"],
+        b"@P3 FCMP.NEU R9, R29, -QNAN , R15 ;\n",
+    );
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("37ad07ffc0031d09"), "{}", stdout(&o));
+    let edited = text.replace("-QNAN , R15", "-QNAN , R14");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    let mut want = want;
+    want[2] = format!("{:016x}", 0x37ad_07ff_c003_1d09u64 - (1 << 39));
+    assert_eq!(want[2], "37ad077fc0031d09");
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
 /// Issue 15: the `.reuse` flags and the `{ }` of a dual-issued pair are the control word's; one
 /// edited into the text alone (cuobjdump's listing of our sum kernel) is an error at the line
 /// and column where the text and the control word part, never dropped. The listing as it is

@@ -167,7 +167,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
             complain(format_args!("{}", report(&name, line, e)));
         }
     });
-    let Some(program) = assembled else {
+    let Some(mut program) = assembled else {
         if errors > SHOWN {
             let more = errors - SHOWN;
             complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
@@ -195,6 +195,9 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
             complain(format_args!("isa: {name}: found {}\n", plural(wrong.len(), "error")));
             return Ok(Outcome::Failure);
         }
+        // Lines as the disassembler printed them rebuild their own words, even where its text
+        // is the text of several.
+        listing::keep_unedited(text, &mut program.words, target, dialect, &marks);
     }
     // A program that ends in data shorter than a word (a listing of a binary cut inside an
     // instruction), or holds data whose bytes begin an instruction of another length, is
