@@ -917,6 +917,16 @@ fn a_mov_value_is_built_from_the_small_immediate_the_line_shares() {
         ),
         [minus_one_mul, minus_one_add, ftoi, not_first, not_second]
     );
+    // smiMap's order: 16 is `add` of 8 with itself before `ftoi` of 16.0, -18 `add` of -9
+    // (small immediate 23); 32 and 128 are `ftoi` of 32.0 (37) and 128.0 (39).
+    let built = |op_add, small_imm| alu(13, 0, (1, 1), (32, 33), (op_add, 4), (3, small_imm), [B, B, A, A]);
+    assert_eq!(built(12, 8), 0xd0024821_8c0c8ff6);
+    assert_eq!(built(12, 23), 0xd0024821_8c0d7ff6);
+    assert_eq!(built(7, 39), 0xd0024821_870e7ff6);
+    assert_eq!(
+        words("mov r0, 16; mov r1, ra3\nmov r0, 30; mov r1, ra3\nmov r0, -18; mov r1, ra3\nmov r0, 32; mov r1, ra3\nmov r0, 128; mov r1, ra3\n"),
+        [built(12, 8), built(12, 15), built(12, 23), built(7, 37), built(7, 39)]
+    );
     // A value a small immediate holds is that immediate (-1 is 31).
     assert_eq!(words("mov r0, -1; mov r1, ra3\n")[0] >> 12 & 63, 31);
 }
