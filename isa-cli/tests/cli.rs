@@ -972,6 +972,25 @@ fn asm_warns_where_zeros_align_an_instruction_after_data() {
     assert_eq!(stderr(&o), "");
 }
 
+/// The spec's per-instruction `warning`s are reported at the lines that break them: vc4.isa's
+/// vc4asm warnings A35 (a regfile-A mul input rotates within each quad, so rotation 8 is no
+/// full rotation there; AssembleInst.cpp's applyRot) and A33 (r5 takes no rotation). The words
+/// are assembled all the same; rotation 1 of file A and r0 is no warning.
+#[test]
+fn asm_warns_where_the_spec_declares_a_warning() {
+    let source = b"mul24 r2, ra0 << 8, r1 << 8\nmov r0, r5<<3\nfmul r0, r0<<1, ra0<<1\n";
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], source);
+    assert_code(&o, 0);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 3);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:1: warning: regfile A rotates within each quad of four elements: a rotation by 4 \
+         to 12 is no full vector rotation\n  |\n1 | mul24 r2, ra0 << 8, r1 << 8\n  | \
+         ^^^^^^^^^^^^^^^^^^^^^^^^^^^\n<stdin>:2:1: warning: r5 takes no vector rotation\n  |\n2 | \
+         mov r0, r5<<3\n  | ^^^^^^^^^^^^^\n"
+    );
+}
+
 /// Issue 14: the first errors are printed in full, the rest counted.
 #[test]
 fn asm_errors_stop_after_a_cap_with_the_count() {

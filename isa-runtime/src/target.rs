@@ -164,6 +164,13 @@ pub trait Isa: Sync + 'static {
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;
     /// Runs the per-instruction constraints and program rules of the spec.
     fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
+    /// The texts of the spec's per-instruction `warning`s that `insn` breaks (something that
+    /// assembles but is likely not meant: vc4asm's file-A rotation); the assembler reports them
+    /// at the instruction's line.
+    fn warnings(insn: &Self::Instruction) -> Vec<&'static str> {
+        let _ = insn;
+        Vec::new()
+    }
     /// The words that travel beside the target's instructions, if any: bundles or one stream
     /// interleaved with the instructions ([`Isa::bundles`] and [`Isa::schedule`] view it).
     fn streams() -> Option<&'static crate::bundle::Streams> {
@@ -1729,10 +1736,18 @@ fn assemble_lines<T: Isa, X>(
                 let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
                 let text = code[skip..].trim_start();
                 match read_statement::<T>(text, dialect, &ctx, &mut reading) {
-                    Ok(statement) => match convert(statement) {
-                        Ok(x) => out.push((slot, x)),
-                        Err(message) => error(StatementError::at(0, message), skip),
-                    },
+                    Ok(statement) => {
+                        if let Statement::Instruction(insn) = &statement {
+                            for message in T::warnings(insn) {
+                                let w = program.locate(e, skip, text.trim_end().len(), message.into());
+                                includer.warning(&w, program.source_line(&w));
+                            }
+                        }
+                        match convert(statement) {
+                            Ok(x) => out.push((slot, x)),
+                            Err(message) => error(StatementError::at(0, message), skip),
+                        }
+                    }
                     Err(err) => error(err, skip),
                 }
             }

@@ -863,3 +863,103 @@ fn an_integer_directive_stores_a_float_as_its_double_bits() {
     assert_eq!(words(".int 0.1\n.short 0.1\nnop\n"), [0x0000_999a_9999_999a, NOP]);
     assert_eq!(words(":dir .int 0.\n.int 1.5\nnop\n"), [0, NOP]);
 }
+
+// vc4asm's instruction selection (AssembleInst.cpp, AssembleInst.tables.cpp's smiMap): the
+// words below are worked from the instruction layout (seed 004; `alu` above) and are the words
+// vc4asm 0.3 gives for the same lines (run locally; nothing of it committed). Add op numbers
+// are Mesa's vc4_qpu_defines.h: add 12, sub 13, ftoi 7, not 23, or 21, av8adds 30, av8subs 31;
+// mul ops: fmul 1, v8min 4, v8adds 6, v8subs 7. ws is bit 44, pm 56, the pack 55:52.
+const WS: u128 = 1 << 44;
+
+#[test]
+fn the_mul_half_may_come_first() {
+    // GPU_FFT 256_new: a `mov` written first moves to the mul pipe when an add operation follows
+    // (tryALUSwap), `add …, 16` being `sub …, -16`; vw_setup is write address 49 of file B.
+    let swapped = alu(13, 0, (1, 7), (49, 35), (13, 4), (4, 16), [A, B, 1, 1]) | WS;
+    assert_eq!(swapped, 0xd003dc63_8d110dc9);
+    // `v8subs` goes to the mul pipe, the second one to the add pipe (vr_setup: 49 of file A).
+    let v8subs = alu(13, 0, (1, 1), (49, 33), (31, 7), (3, 8), [A, B, A, B]);
+    assert_eq!(v8subs, 0xd0024c61_ff0c8df7);
+    // Any mul operation first, then any add operation.
+    let fmul_add = alu(1, 0, (1, 1), (34, 32), (12, 1), (39, 39), [1, 3, 1, 2]);
+    assert_eq!(
+        words("mov.ifcc r3, r1; add vw_setup, ra4, 16\nv8subs r1, ra3, 8; v8subs vr_setup, ra3, 8\nfmul r0, r1, r2; add r2, r1, r3\n"),
+        [swapped, v8subs, fmul_add]
+    );
+    // Written the canonical way, the same words.
+    assert_eq!(
+        words("sub vw_setup, ra4, -16;  mov.ifcc r3, r1\nav8subs vr_setup, ra3, 8;  v8subs r1, ra3, 8\n"),
+        [swapped, v8subs]
+    );
+}
+
+#[test]
+fn a_mov_value_is_built_from_the_small_immediate_the_line_shares() {
+    // `mov r0, -1` beside small immediate -16: v8adds of -16 with itself (bytes 0xf0 + 0xf0
+    // saturate to 0xff); on the add pipe beside rotation 8 (56, read as -8) `av8adds`.
+    let minus_one_mul = alu(13, 0, (1, 1), (49, 32), (13, 6), (4, 16), [A, B, B, B]) | WS;
+    assert_eq!(minus_one_mul, 0xd0025c60_cd110dff);
+    let minus_one_add = alu(13, 5, (1, 4), (6, 35), (30, 6), (6, 56), [B, B, 3, A]) | WS;
+    assert_eq!(minus_one_add, 0xda0311a3_de1b8fde);
+    // smitest: 64 is no small immediate; beside a mov, `ftoi` of 64.0 (small immediate 38).
+    let ftoi = alu(13, 0, (1, 1), (34, 33), (7, 4), (3, 38), [B, B, A, A]);
+    assert_eq!(ftoi, 0xd00248a1_870e6ff6);
+    // asm.misc: 12 is `not` of -13 (small immediate 19), and 0xf3f3f3f3 is -13 through the
+    // regfile-A pack .8abcd (3) of a mov; vc4asm's order of the line decides the pipes.
+    let not_first = alu(13, 0, (1, 1), (0, 0), (23, 4), (39, 19), [B, B, B, B]) | 3 << 52 | WS;
+    assert_eq!(not_first, 0xd0325000_979d3fff);
+    let not_second = alu(13, 0, (1, 1), (0, 0), (23, 4), (39, 12), [B, B, B, B]) | 3 << 52;
+    assert_eq!(not_second, 0xd0324000_979ccfff);
+    assert_eq!(
+        words(
+            "add vw_setup, ra4, 16; mov r0, -1\nv8adds.ifn r3, r3>>8, ra6.8b; mov rb6, -1\n\
+             mov r2, 16*4; mov r1, ra3\nmov ra0, 0xf3f3f3f3; mov rb0, 12\nmov rb0, 12;  mov ra0.8abcdi, -13\n"
+        ),
+        [minus_one_mul, minus_one_add, ftoi, not_first, not_second]
+    );
+    // smiMap's order: 16 is `add` of 8 with itself before `ftoi` of 16.0, -18 `add` of -9
+    // (small immediate 23); 32 and 128 are `ftoi` of 32.0 (37) and 128.0 (39).
+    let built = |op_add, small_imm| alu(13, 0, (1, 1), (32, 33), (op_add, 4), (3, small_imm), [B, B, A, A]);
+    assert_eq!(built(12, 8), 0xd0024821_8c0c8ff6);
+    assert_eq!(built(12, 23), 0xd0024821_8c0d7ff6);
+    assert_eq!(built(7, 39), 0xd0024821_870e7ff6);
+    assert_eq!(
+        words("mov r0, 16; mov r1, ra3\nmov r0, 30; mov r1, ra3\nmov r0, -18; mov r1, ra3\nmov r0, 32; mov r1, ra3\nmov r0, 128; mov r1, ra3\n"),
+        [built(12, 8), built(12, 15), built(12, 23), built(7, 37), built(7, 39)]
+    );
+    // A value a small immediate holds is that immediate (-1 is 31).
+    assert_eq!(words("mov r0, -1; mov r1, ra3\n")[0] >> 12 & 63, 31);
+}
+
+#[test]
+fn rotations_on_the_destination_and_on_file_a_modulo_4() {
+    // parser.rot: rotating the result right by n is rotating the sources left by n (`r2>>8`:
+    // 56, `r2>>1`: 63); file A rotates within quads, so `ra0<<3` agrees with `r0<<7` (57: 9 and
+    // 13 are both 1 modulo 4).
+    let fmul = |waddr_mul, small_imm, mul_a| {
+        alu(13, 0, (0, 1), (39, waddr_mul), (0, 1), (0, small_imm), [0, 0, mul_a, A])
+    };
+    assert_eq!(fmul(32, 57, 0), 0xd00049e0_20039006);
+    assert_eq!(fmul(34, 56, 2), 0xd00049e2_20038016);
+    assert_eq!(fmul(34, 63, 4), 0xd00049e2_2003f026);
+    assert_eq!(
+        words("fmul r0, r0<<7, ra0<<3\nfmul r2>>8, r2, ra0\nfmul r2>>8, r4, ra0\nfmul r2>>1, r4, ra0\n"),
+        [fmul(32, 57, 0), fmul(34, 56, 2), fmul(34, 56, 4), fmul(34, 63, 4)]
+    );
+    // File A rotation 2 is not 1 modulo 4: no word.
+    assert!(assemble_with("fmul r0, r0<<7, ra0<<2\n", &[]).is_err());
+}
+
+#[test]
+fn an_unpack_on_the_operation_and_a_packed_zero() {
+    // asm.misc: `.unpack8af` on the opcode applies to r4 (pm 1, unpack 4); `mov ra10.8bsi, 0`
+    // alone is `ldi ra10.8bsi, 0` (pack 13, vc4asm's optimize keeps the pack of a zero).
+    let unpack = alu(1, 4, (1, 0), (32, 39), (12, 0), (1, 39), [4, A, 0, 0]) | 1 << 56;
+    assert_eq!(unpack, 0x19020827_0c067980);
+    let ldi = 0xe0020000_00000000u128 | 13 << 52 | 10 << 38 | 39 << 32;
+    assert_eq!(ldi, 0xe0d202a7_00000000);
+    assert_eq!(
+        words("add.unpack8af r0, r4, ra1\nadd r0, r4.8af, ra1\nmov ra10.8bsi, 0\n"),
+        [unpack, unpack, ldi]
+    );
+}

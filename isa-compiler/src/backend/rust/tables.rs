@@ -647,6 +647,10 @@ pub fn generate(m: &Model) -> TokenStream {
                 check_program(program)
             }
 
+            fn warnings(insn: &Instruction) -> Vec<&'static str> {
+                insn.broken_constraints().into_iter().filter(|c| c.3).map(|c| c.1).collect()
+            }
+
             fn write_text(insn: &Instruction, dialect: usize, pc: u64, out: &mut dyn isa_runtime::print::Sink) -> Result<(), isa_runtime::print::Stop> {
                 match Dialect::ALL.get(dialect) {
                     Some(d) => insn.write_text(*d, pc, out),
