@@ -150,6 +150,38 @@ fn hsetp2_compares_each_half() {
     }
 }
 
+/// HSET2 writes each lane's compare, combined with Pa, to its half of Rd: 0xffff, or 1.0
+/// (0x3c00) with `.BF` (yuzu `hset2.cpp`); the compares are IEEE's, on the halves' values.
+#[test]
+fn hset2_writes_each_half() {
+    let program = maxwell::assemble(
+        "HSET2.LT.AND R2, R0, R1, PT\nHSET2.BF.GE.OR R3, R0, R1, P6\nEXIT",
+        maxwell::Dialect::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let hs = halves();
+    for (i, &a_lo) in hs.iter().enumerate() {
+        for (j, &b_lo) in hs.iter().enumerate() {
+            let (a_hi, b_hi) = (hs[(i + 2 * j) % hs.len()], hs[(i * j + 1) % hs.len()]);
+            let mut m = Machine::new(NoMemory);
+            m.state.r[0] = pack(a_lo, a_hi);
+            m.state.r[1] = pack(b_lo, b_hi);
+            let p6 = (i + j) % 2 == 0;
+            m.state.preds[6] = p6;
+            assert_eq!(m.run(&program, 20), Ok(3));
+            let (al, ah, bl, bh) = (half_value(a_lo), half_value(a_hi), half_value(b_lo), half_value(b_hi));
+            let lane = |t: bool, one: u32| if t { one } else { 0 };
+            let what = format!("{:#x} vs {:#x}", m.state.r[0], m.state.r[1]);
+            assert_eq!(m.state.r[2], lane(ah < bh, 0xffff) << 16 | lane(al < bl, 0xffff), "LT: {what}");
+            assert_eq!(
+                m.state.r[3],
+                lane(ah >= bh || p6, 0x3c00) << 16 | lane(al >= bl || p6, 0x3c00),
+                "BF.GE.OR P6: {what}"
+            );
+        }
+    }
+}
+
 /// A finite half as an integer count of 2^-24 (every half is a multiple of 2^-24).
 fn count24(h: u16) -> i128 {
     let (e, m) = (((h >> 10) & 0x1f) as u32, i128::from(h & 0x3ff));
