@@ -16,7 +16,7 @@ fn every_word_assembles_back() {
             // op, h, n's low 5 bits, reg, bindless, round, u 3 when bindless; n's top 2 bits at 31:30.
             let word = 0xf1 | (low << 8) | ((n >> 5) << 30);
             for flags in 0..8u64 {
-                let w = word | ((flags & 3) << 14) | ((flags >> 2) << 20) | ((flags >> 1 & 1) * 3 << 16);
+                let w = word | ((flags & 3) << 14) | ((flags >> 2) << 20) | ((((flags >> 1) & 1) * 3) << 16);
                 if flags & 3 == 3 && low & 1 == 1 {
                     continue; // a bindless register is whole: its half bit does not print
                 }
