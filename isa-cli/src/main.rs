@@ -72,7 +72,7 @@ enum Command {
         #[arg(short = 'o', long = "out-dir", value_name = "DIR", default_value = "target/isa")]
         out: PathBuf,
     },
-    /// List the built-in targets: name, word bits, dialects (default first), title.
+    /// List the built-in targets: name, unit (instruction word or header), what it holds (encodings and dialects, default first; the root data layout; ABI layouts), title.
     Targets,
     /// Decode hex words given as arguments, or read from standard input (every hex form that
     /// `isa disasm --help` lists). Each word's text is in the chosen dialect; a word that

@@ -1161,6 +1161,33 @@ fn targets_lists_agx_with_its_abi_layouts() {
     assert!(line.contains("6 ABI layouts") && line.contains("Apple AGX G13"), "{line}");
 }
 
+/// Every line says what the target is: an instruction set (word size, encodings, dialects, ABI
+/// layouts) or a header (its size in bytes, NVIDIA's 20 words for the SPH; its root layout with
+/// the union's tag as `isa layout` names it; the other layouts).
+#[test]
+fn targets_describe_instructions_headers_and_layouts() {
+    let o = isa(&["targets"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} line in:\n{out}"))
+            .to_string()
+    };
+    let agx = line("agx");
+    assert!(agx.contains("96-bit words") && agx.contains("encodings in applegpu; 6 ABI layouts"), "{agx}");
+    let vc4 = line("vc4");
+    assert!(
+        vc4.contains("64-bit words") && vc4.contains("encodings in vc4asm, mesa (first the default)"),
+        "{vc4}"
+    );
+    let sph = line("sph");
+    assert!(sph.contains("80-byte header"), "{sph}");
+    assert!(sph.contains("data layout Sph(sph_type: VTG (1) | PS (2)); 23 more layouts"), "{sph}");
+    assert!(!sph.contains("layout Sph "), "{sph}");
+}
+
 #[test]
 fn layout_lists_the_layouts_and_their_parameters() {
     let o = isa(&["layout", "--target", "agx"]);

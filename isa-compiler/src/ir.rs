@@ -1439,7 +1439,7 @@ pub enum Builtin {
     Ftz,
     /// `f16(bits)`: the float16 in the low 16 bits, as f32.
     F16,
-    /// `bits16(x)`: f32 to float16 bits (to nearest even).
+    /// `bits16(x)`: f32 to float16 bits (to nearest even); `bits16(x, r)` in rounding mode `r`.
     Bits16,
     /// `sqrt(x)`, correctly rounded.
     Sqrt,

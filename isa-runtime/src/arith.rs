@@ -197,20 +197,35 @@ pub fn f16_to_f32(bits: u32) -> f32 {
 /// `x` as float16 bits, rounded to nearest even; too large a value becomes ±∞, NaN a quiet
 /// NaN.
 pub fn f32_to_f16(x: f32) -> u32 {
+    f32_to_f16_rounded(x, NEAREST)
+}
+
+/// `x` as float16 bits, rounded in `mode` (IEEE 754 §4.3): a value too large becomes ±∞ when
+/// the mode rounds away from zero on its side, else the largest finite value of its sign
+/// (±65504); NaN a quiet NaN.
+pub fn f32_to_f16_rounded(x: f32, mode: u32) -> u32 {
     let b = x.to_bits();
     let sign = (b >> 16) & 0x8000;
     let a = b & 0x7fff_ffff;
     if a > 0x7f80_0000 {
         return sign | 0x7e00;
     }
+    // Whether a magnitude that is not exact steps away from zero, apart from nearest-even ties.
+    let away = match mode {
+        UP => sign == 0,
+        DOWN => sign != 0,
+        _ => false,
+    };
     let exp = (a >> 23) as i32 - 127 + 15;
     if exp >= 31 {
-        return sign | 0x7c00;
+        let overflow = mode == NEAREST || away || a == 0x7f80_0000;
+        return sign | if overflow { 0x7c00 } else { 0x7bff };
     }
     let (mant, shift) = if exp <= 0 {
         // Subnormal (or zero) in float16: the implicit bit joins the mantissa.
         if exp < -10 {
-            return sign; // below half the smallest subnormal: rounds to zero
+            // Below half the smallest subnormal: zero, or that subnormal rounding away.
+            return sign | u32::from(a != 0 && away);
         }
         ((a & 0x7f_ffff) | 0x80_0000, (14 - exp) as u32)
     } else {
@@ -219,7 +234,10 @@ pub fn f32_to_f16(x: f32) -> u32 {
     let kept = mant >> shift;
     let rest = mant & ((1 << shift) - 1);
     let half = 1 << (shift - 1);
-    let round_up = rest > half || (rest == half && kept & 1 == 1);
+    let round_up = match mode {
+        NEAREST => rest > half || (rest == half && kept & 1 == 1),
+        _ => rest != 0 && away,
+    };
     let base = if exp <= 0 { kept } else { ((exp as u32) << 10) | kept };
     // A carry out of the mantissa steps the exponent, up to ∞: the encoding's order does it.
     sign | (base + round_up as u32)
@@ -486,6 +504,34 @@ mod tests {
         assert_eq!(f32_to_f16(2.0f32.powi(-24)), 0x0001);
         assert_eq!(f32_to_f16(2.0f32.powi(-25)), 0x0000, "half the smallest subnormal: even");
         assert_eq!(f32_to_f16(-0.0), 0x8000);
+    }
+
+    #[test]
+    fn float16_conversions_in_every_rounding_mode() {
+        // 1 + 2^-11 + 2^-12 lies between 0x3c00 (1) and 0x3c01 (1 + 2^-10), nearer the latter.
+        let x = 1.0 + 2.0f32.powi(-11) + 2.0f32.powi(-12);
+        assert_eq!(
+            [NEAREST, DOWN, UP, ZERO].map(|m| f32_to_f16_rounded(x, m)),
+            [0x3c01, 0x3c00, 0x3c01, 0x3c00]
+        );
+        assert_eq!(
+            [NEAREST, DOWN, UP, ZERO].map(|m| f32_to_f16_rounded(-x, m)),
+            [0xbc01, 0xbc01, 0xbc00, 0xbc00]
+        );
+        // 65535 is past the largest finite binary16 (65504): ∞ only where rounding goes away.
+        assert_eq!(
+            [NEAREST, DOWN, UP, ZERO].map(|m| f32_to_f16_rounded(65535.0, m)),
+            [0x7c00, 0x7bff, 0x7c00, 0x7bff]
+        );
+        assert_eq!(
+            [NEAREST, DOWN, UP, ZERO].map(|m| f32_to_f16_rounded(-1.0e9, m)),
+            [0xfc00, 0xfc00, 0xfbff, 0xfbff]
+        );
+        // 2^-30 is far below the smallest subnormal 2^-24: zero, or that subnormal upward.
+        let tiny = 2.0f32.powi(-30);
+        assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| f32_to_f16_rounded(tiny, m)), [0, 0, 1, 0]);
+        assert_eq!(f32_to_f16_rounded(f32::INFINITY, ZERO), 0x7c00, "∞ stays ∞");
+        assert_eq!(f32_to_f16_rounded(0.0, UP), 0, "an exact zero does not round");
     }
 
     #[test]

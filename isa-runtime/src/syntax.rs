@@ -1133,6 +1133,38 @@ fn view_parts(format: &crate::format::Format, slot: Slot) -> impl Iterator<Item 
     })
 }
 
+/// The values with each view that has none filled in from the fields that make it up, when all
+/// of them are known (`defaults`: or have a default); `None` when no view gains a value. Views
+/// with bits no field owns stay unknown.
+fn made_up_views(
+    format: &crate::format::Format,
+    vals: &[Option<u64>],
+    defaults: bool,
+) -> Option<Vec<Option<u64>>> {
+    let mut out: Option<Vec<Option<u64>>> = None;
+    for (i, f) in format.fields.iter().enumerate() {
+        if !f.view || vals[i].is_some() || print_only(format, i as Slot) {
+            continue;
+        }
+        let mut word = 0u128;
+        let mut all = true;
+        for part in view_parts(format, i as Slot) {
+            let field = &format.fields[part as usize];
+            match vals[part as usize].or(if defaults { field.default } else { None }) {
+                Some(v) => crate::bits::set(&mut word, field.pieces, v),
+                None => {
+                    all = false;
+                    break;
+                }
+            }
+        }
+        if all {
+            out.get_or_insert_with(|| vals.to_vec())[i] = Some(crate::bits::get(word, f.pieces));
+        }
+    }
+    out
+}
+
 /// Whether field `slot` is a view that cannot be read back: one with bits no field owns. A view
 /// of whole fields reads back into them; a view of part of a field (Maxwell's half-precision
 /// immediate in the low 16 bits of a 20-bit one) reads back into that part, the field's other
@@ -2603,10 +2635,16 @@ impl Parser<'_> {
     /// once per combination of choices; here each condition the defaults do not already
     /// satisfy is solved in turn, trying its parts in order.
     fn resolve(&mut self, pos: usize, st: &mut State) -> bool {
-        let defaulted = self.defaulted(st);
+        // A view the text did not spell (AGX's texture index `v`, read as its register and
+        // half) has the value its fields make up once they are known, as the printer sees it.
+        let views = made_up_views(self.format, &st.vals, false);
+        let vals = views.as_deref().unwrap_or(&st.vals);
+        let with_defaults = made_up_views(self.format, &st.vals, true);
+        let defaulted =
+            Defaulted { vals: with_defaults.as_deref().unwrap_or(&st.vals), fields: self.format.fields };
         let mut open = Vec::new();
         for (i, (e, want, frame)) in st.deferred.iter().enumerate() {
-            match eval(e, frame, &st.vals, self.ctx.pc) {
+            match eval(e, frame, vals, self.ctx.pc) {
                 Some(v) if (v != 0) == *want => continue,
                 Some(_) => return self.fail(pos, "operands consistent with each other"),
                 None => {}
@@ -2641,7 +2679,9 @@ impl Parser<'_> {
                 return true;
             }
         }
-        false
+        // No way to satisfy the conditions left: said at the end of the line, not left to an
+        // earlier reading's expectation (which named an operand the text spells correctly).
+        self.fail(pos, "operands consistent with each other")
     }
 
     /// Fills in the defaults and checks every deferred condition.

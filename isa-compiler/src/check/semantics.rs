@@ -719,6 +719,7 @@ impl Lower<'_, '_> {
             ("uint", _) => (B::ToUint, &[F], T::U32),
             ("ftz", _) => (B::Ftz, &[F], F),
             ("f16", _) => (B::F16, &[T::U32], F),
+            ("bits16", 2) => (B::Bits16, &[F, T::U32], T::U32),
             ("bits16", _) => (B::Bits16, &[F], T::U32),
             ("sqrt", _) => (B::Sqrt, &[F], F),
             ("exp2", _) => (B::Exp2, &[F], F),

@@ -2,6 +2,7 @@
 //! every generated target): run one module with `cargo test -p isa-derive --test derive <module>`.
 
 mod bundles;
+mod guarded_view;
 mod interleaved;
 mod marked;
 mod placement;

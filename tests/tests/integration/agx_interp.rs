@@ -319,3 +319,251 @@ fn icmpsel_selects_by_unsigned_and_signed_comparisons() {
     run_text(&mut m, "icmpsel          ult, r5l, r1l, r2l, 9, r4l");
     assert_eq!(m.state.r[5], 0xabcd_0042, "0xfffe > 3 unsigned");
 }
+
+/// Runs one line of applegpu's text and returns the trap it raises.
+fn trap_of(m: &mut Machine<Thread>, text: &str) -> isa_runtime::interp::Trap {
+    let insn = agx::assemble(text, agx::Dialect::Applegpu).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    m.execute(&insn[0]).expect_err(text)
+}
+
+/// The README program of applegpu (facts B.4): `convert u32_to_f`, `fmul32` by 0.5, `rcp`, from
+/// their bytes, with r0 = 8: 8.0, then 4.0, then 0.25 (IEEE values, exact).
+#[test]
+fn applegpus_readme_program_converts_halves_and_takes_the_reciprocal() {
+    let mut m = Machine::new(Thread);
+    m.state.r[0] = 8;
+    run(&mut m, "be890a042c00"); // convert u32_to_f, r2.cache, r0.discard, rte
+    assert_eq!(m.state.r[2], f(8.0));
+    run(&mut m, "9a85c4020200"); // fmul32 r1.cache, r2.discard, 0.5
+    assert_eq!(m.state.r[1], f(4.0));
+    run(&mut m, "0a05c282"); // rcp r1, r1.discard
+    assert_eq!(m.state.r[1], f(0.25));
+}
+
+/// applegpu's pseudocode for `asr` and `asrh` (`ArithmeticShiftRightInstructionDesc`,
+/// `ArithmeticShiftRightHighInstructionDesc`): A sign-extended from its width, shifted by B's
+/// low 7 bits; expected values from Rust's `i64` shifts.
+#[test]
+fn arithmetic_shifts_sign_extend_from_the_source_width() {
+    let a = 0x8000_0010u32;
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[2]) = (a, 4);
+    run_text(&mut m, "asr r0, r1, r2");
+    assert_eq!(m.state.r[0], ((a as i32) >> 4) as u32);
+    assert_eq!(m.state.r[0], 0xf800_0001);
+    // A shift past the width leaves the sign; only B's low 7 bits count (0x84 is 4).
+    m.state.r[2] = 40;
+    run_text(&mut m, "asr r0, r1, r2");
+    assert_eq!(m.state.r[0], 0xffff_ffff);
+    m.state.r[2] = 0x84;
+    run_text(&mut m, "asr r0, r1, r2");
+    assert_eq!(m.state.r[0], 0xf800_0001);
+    // A half is sign-extended from 16 bits: 0x0010 of r1l is positive, 0x8000 of r1h is not.
+    run_text(&mut m, "asr r3l, r1h, 3");
+    assert_eq!(m.state.r[3] & 0xffff, ((0x8000u16 as i16) >> 3) as u16 as u32);
+    run_text(&mut m, "asr r4, r1l, 1");
+    assert_eq!(m.state.r[4], 8);
+    // asrh: the low 32 bits of (A << 32) >> B, A sign-extended first.
+    for s in [0u32, 8, 31, 32, 40, 100] {
+        m.state.r[2] = s;
+        run_text(&mut m, "asrh r5, r1, r2");
+        let wide = ((a as i32 as i64) << 32) >> s.min(63);
+        assert_eq!(m.state.r[5], wide as u32, "asrh by {s}");
+    }
+    m.state.r[2] = 8;
+    run_text(&mut m, "asrh r5, r1, r2");
+    assert_eq!(m.state.r[5], 0x1000_0000, "by 8, A's low byte 0x10 lands in the top byte");
+}
+
+/// applegpu's pseudocode for the bit-field operations (`BaseBitfieldInstructionDesc` and its
+/// five subclasses), worked by hand on A = 0x12345678, B = 0x9abcdef0.
+#[test]
+fn bit_field_operations_insert_extract_and_funnel() {
+    let (a, b) = (0x1234_5678u32, 0x9abc_def0u32);
+    let mut m = Machine::new(Thread);
+    let mut go = |text: &str| {
+        (m.state.r[1], m.state.r[2]) = (a, b);
+        run_text(&mut m, text);
+        m.state.r[0]
+    };
+    // bfi: B's low byte 0xf0 into A at bit 8.
+    assert_eq!(go("bfi r0, r1, r2, 8, mask 0xFF"), 0x1234_f078);
+    // m = 0 is all 32 bits: B << 4 over A's bits above 4.
+    assert_eq!(go("bfi r0, r1, r2, 4"), 0xabcd_ef08);
+    // bfeil: A's bits above 4 over B's nibble at bit 12 (0xd).
+    assert_eq!(go("bfeil r0, r1, r2, 12, mask 0xF"), 0x1234_567d);
+    assert_eq!(go("bfeil r0, r1, r2, 16"), 0x0000_9abc);
+    // extr: 32 bits of the pair B:A from bit 8, and 12 bits from bit 28.
+    assert_eq!(go("extr r0, r1, r2, 8"), 0xf012_3456);
+    assert_eq!(go("extr r0, r1, r2, 28, mask 0xFFF"), 0x0000_0f01);
+    // shlhi, shift below 32: (B << 8) >> 32 is B's top byte 0x9a, under the mask 0xFF.
+    assert_eq!(go("shlhi r0, r1, r2, 8, mask 0xFF"), 0x1234_569a);
+    // shlhi, shift 36: B << 4 under the mask 0xFF << 4.
+    assert_eq!(go("shlhi r0, r1, r2, 36, mask 0xFF"), 0x1234_5f08);
+    // shrhi by 8: (B << 32) >> 8 is B << 24, under the mask 0xFF << 24: B's low byte at the top.
+    assert_eq!(go("shrhi r0, r1, r2, 8, mask 0xFF"), 0xf034_5678);
+    // shrhi by 4, all 32 bits: B << 28 under the mask 0xF << 28 (B's low nibble, 0), A's low
+    // 28 bits kept.
+    assert_eq!(go("shrhi r0, r1, r2, 4"), 0x0234_5678);
+    // A half destination takes the low 16 bits and keeps the other half.
+    m.state.r[3] = 0xaaaa_0000;
+    (m.state.r[1], m.state.r[2]) = (a, b);
+    run_text(&mut m, "bfi r3l, r1l, r2l, 4, mask 0xF");
+    assert_eq!(m.state.r[3], 0xaaaa_5608);
+}
+
+/// `fcmpsel` compares as applegpu's `fcompare_thread` (IEEE comparisons: false with a NaN) and
+/// selects X or Y as wide as the destination; ltn and gtn (Mesa's fmin and fmax) take the
+/// number over a NaN.
+#[test]
+fn fcmpsel_compares_floats_and_prefers_numbers_to_nan() {
+    let nan = f32::NAN;
+    for (a, b) in [(1.5f32, 2.5f32), (2.5, 1.5), (2.0, 2.0), (nan, 1.0), (1.0, nan)] {
+        for (cc, holds) in [
+            ("eq", a == b),
+            ("lt", a < b),
+            ("gt", a > b),
+            ("gte", a >= b),
+            ("lte", a <= b),
+            ("ltn", a < b || (b.is_nan() && !a.is_nan())),
+            ("gtn", a > b || (b.is_nan() && !a.is_nan())),
+        ] {
+            let mut m = Machine::new(Thread);
+            (m.state.r[1], m.state.r[2], m.state.r[3], m.state.r[4]) = (f(a), f(b), 0x1111_1111, 0x2222_2222);
+            run_text(&mut m, &format!("fcmpsel {cc}, r0, r1, r2, r3, r4"));
+            assert_eq!(m.state.r[0], if holds { 0x1111_1111 } else { 0x2222_2222 }, "{a} {cc} {b}");
+        }
+    }
+    // fmin as Mesa writes it, on binary16 halves: fcmpsel ltn, d, a, b, a, b.
+    let mut m = Machine::new(Thread);
+    m.state.r[1] = f16_bits(-3.0) << 16 | f16_bits(0.5);
+    m.state.r[0] = 0xabcd_0000;
+    run_text(&mut m, "fcmpsel ltn, r0l, r1l, r1h, r1l, r1h");
+    assert_eq!(m.state.r[0], 0xabcd_0000 | f16_bits(-3.0));
+    // Modifiers apply before the comparison: |-3| > 0.5.
+    run_text(&mut m, "fcmpsel gt, r0l, r1h.abs, r1l, 7, 9");
+    assert_eq!(m.state.r[0] & 0xffff, 7);
+}
+
+/// `if_fcmp`, `else_fcmp` and `while_fcmp` switch the thread as their integer forms do: a loop
+/// doubling r1 from 1.0 while it is below 10.0, then an if/else on it (16.0, Rust's values).
+#[test]
+fn float_conditions_drive_the_execution_mask() {
+    let p = program(
+        "mov_imm          r1, 0x3F800000, 0b0
+    again:
+        fadd32           r1, r1, r1
+        while_fcmp       r0l, lt, r1, 10.0, 1
+        jmp_exec_any     again
+        pop_exec         r0l, 1
+        if_fcmp          r0l, gt, r1, 12.0, 1
+        mov_imm          r2l, 1
+        else_fcmp        r0l, gt, r1, 12.0, 1
+        mov_imm          r2l, 2
+        pop_exec         r0l, 1
+        stop
+    ",
+    );
+    let mut m = Machine::new(Thread);
+    m.run(&p, 1000).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut x = 1.0f32;
+    while {
+        x += x;
+        x < 10.0
+    } {}
+    assert_eq!(m.state.r[1], f(x));
+    assert_eq!(m.state.r[2] & 0xffff, if x > 12.0 { 1 } else { 2 });
+    assert_eq!(m.state.r[0] & 0xffff, 0);
+}
+
+/// `convert` as Mesa uses it (agx_compile.c: f2i/f2u with rtz, i2f/u2f with rte) on worked
+/// values: the rounding of the instruction, integers saturating (the model's choice), binary16
+/// where the destination or the source is a half.
+#[test]
+fn convert_rounds_and_fills_the_destination() {
+    let mut m = Machine::new(Thread);
+    let mut go = |text: &str, src: u32| {
+        m.state.r[1] = src;
+        run_text(&mut m, text);
+        m.state.r[0]
+    };
+    assert_eq!(go("convert f_to_s32, r0, r1, rtz", f(-2.75)), -2i32 as u32);
+    assert_eq!(go("convert f_to_s32, r0, r1, rte", f(-2.75)), -3i32 as u32);
+    assert_eq!(go("convert f_to_s32, r0, r1, rte", f(2.5)), 2, "a tie to even");
+    assert_eq!(go("convert f_to_s32, r0, r1, rte", f(3.5)), 4);
+    assert_eq!(go("convert f_to_s32, r0, r1, rtz", f(3.0e9)), i32::MAX as u32);
+    assert_eq!(go("convert f_to_u32, r0, r1, rtz", f(3.0e9)), 3_000_000_000);
+    assert_eq!(go("convert f_to_u32, r0, r1, rtz", f(-5.0)), 0);
+    assert_eq!(go("convert f_to_u32, r0, r1, rtz", f(f32::NAN)), 0);
+    assert_eq!(go("convert f_to_u16, r0l, r1, rtz", f(70000.0)) & 0xffff, 0xffff);
+    assert_eq!(go("convert f_to_s16, r0l, r1, rtz", f(-40000.0)) & 0xffff, 0x8000);
+    // A half source is binary16: -3.5 to nearest even is -4.
+    assert_eq!(go("convert f_to_s16, r0l, r1l, rte", f16_bits(-3.5)) & 0xffff, 0xfffc);
+    // Integers to floats: the source's low 8, 16 or 32 bits, zero- or sign-extended.
+    assert_eq!(go("convert u8_to_f, r0, r1, rte", 0x1ff), f(255.0));
+    assert_eq!(go("convert s8_to_f, r0, r1, rte", 0x80), f(-128.0));
+    assert_eq!(go("convert s16_to_f, r0, r1l, rte", 0xfffe), f(-2.0));
+    assert_eq!(go("convert s32_to_f, r0, r1, rte", -7i32 as u32), f(-7.0));
+    // 2^32 - 1 is not a binary32: to nearest it is 2^32, toward zero 2^32 - 256.
+    assert_eq!(go("convert u32_to_f, r0, r1, rte", u32::MAX), f(4_294_967_296.0));
+    assert_eq!(go("convert u32_to_f, r0, r1, rtz", u32::MAX), f(4_294_967_040.0));
+    // Into a half: 65535 is past binary16's 65504, ∞ to nearest, 65504 (0x7bff) toward zero;
+    // 2049 lies between 2048 and 2050: to nearest even 2048, toward zero 2048.
+    assert_eq!(go("convert u16_to_f, r0l, r1l, rte", 0xffff) & 0xffff, 0x7c00);
+    assert_eq!(go("convert u16_to_f, r0l, r1l, rtz", 0xffff) & 0xffff, 0x7bff);
+    assert_eq!(go("convert u32_to_f, r0l, r1, rte", 2049) & 0xffff, f16_bits(2048.0));
+    assert_eq!(go("convert u32_to_f, r0l, r1, rte", 2051) & 0xffff, f16_bits(2052.0));
+}
+
+/// The float unary operations applegpu names (`FUnaryInstructionDesc` subclasses: floor, ceil,
+/// trunc, rint, reciprocal, rsqrt, log2, exp2) on values whose IEEE results are exact, 32-bit and
+/// binary16; `.sat` clamps as for the other float operations.
+#[test]
+fn float_unary_operations_on_registers_and_halves() {
+    let mut m = Machine::new(Thread);
+    let mut go = |text: &str, x: f32| {
+        m.state.r[1] = f(x);
+        run_text(&mut m, text);
+        f32::from_bits(m.state.r[0])
+    };
+    assert_eq!(go("floor r0, r1", -1.5), -2.0);
+    assert_eq!(go("ceil r0, r1", -1.5), -1.0);
+    assert_eq!(go("trunc r0, r1", -1.5), -1.0);
+    assert_eq!(go("rint r0, r1", 2.5), 2.0);
+    assert_eq!(go("rint r0, r1", 3.5), 4.0);
+    assert_eq!(go("rcp r0, r1", 4.0), 0.25);
+    assert_eq!(go("rcp r0, r1", 0.0), f32::INFINITY);
+    assert_eq!(go("rsqrt r0, r1", 16.0), 0.25);
+    assert_eq!(go("rsqrt_special r0, r1", 16.0), 0.25);
+    assert_eq!(go("log2 r0, r1", 8.0), 3.0);
+    assert_eq!(go("exp2 r0, r1", -2.0), 0.25);
+    assert_eq!(go("exp2.sat r0, r1", 3.0), 1.0);
+    assert!(go("rsqrt r0, r1", -1.0).is_nan());
+    // Halves in and out: floor(-2.5) = -3 into r2h, r2l kept.
+    let mut m = Machine::new(Thread);
+    (m.state.r[1], m.state.r[2]) = (f16_bits(-2.5) << 16, 0x0000_1234);
+    run_text(&mut m, "floor r2h, r1h");
+    assert_eq!(m.state.r[2], f16_bits(-3.0) << 16 | 0x1234);
+    run_text(&mut m, "rcp r3l, r1h.neg");
+    assert_eq!(
+        m.state.r[3] & 0xffff,
+        0x3666,
+        "1/2.5 = 0.4: 1.6 · 2^-2, mantissa 0.6 · 1024 = 614.4 to nearest, 614"
+    );
+}
+
+/// What the model leaves open traps `Unimplemented` instead of guessing: rsqrt_special of 0, ∞
+/// or a negative number, the two steps of a sine, derivatives (other threads' registers) and
+/// `fcmpsel` condition 4.
+#[test]
+fn undocumented_float_cases_trap() {
+    let mut m = Machine::new(Thread);
+    m.state.r[1] = f(0.0);
+    for text in ["rsqrt_special r0, r1", "sin_pt_1 r0, r1", "sin_pt_2 r0, r1", "dfdx r0, r1", "dfdy r0, r1"] {
+        assert!(matches!(trap_of(&mut m, text), isa_runtime::interp::Trap::Unimplemented(_)), "{text}");
+    }
+    assert!(matches!(
+        trap_of(&mut m, "fcmpsel 4, r0, r1, r1, 1, 2"),
+        isa_runtime::interp::Trap::Unimplemented(_)
+    ));
+}

@@ -78,7 +78,8 @@ fn instructions_convert_from_words_and_bytes() {
         agx::Instruction::try_from(&mov[..4]),
         Err(DecodeError::Truncated { needed: 6, available: 4 })
     );
-    assert_eq!(agx::Instruction::try_from(&[][..]), Err(DecodeError::Truncated { needed: 2, available: 0 }));
+    // No bytes read as zeros: applegpu's `jmp_incomplete` (bits 15:0 zero), 4 bytes long.
+    assert_eq!(agx::Instruction::try_from(&[][..]), Err(DecodeError::Truncated { needed: 4, available: 0 }));
 }
 
 /// An instruction whose fields do not encode (RZ's number as an R register) has no text: its

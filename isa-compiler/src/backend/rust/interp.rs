@@ -453,6 +453,7 @@ impl Gen<'_> {
             Builtin::ToUint => quote!((#a as u32)),
             Builtin::Ftz => quote!(isa_runtime::arith::flush_subnormal(#a)),
             Builtin::F16 => quote!(isa_runtime::arith::f16_to_f32(#a)),
+            Builtin::Bits16 if args.len() == 2 => quote!(isa_runtime::arith::f32_to_f16_rounded(#a, #second)),
             Builtin::Bits16 => quote!(isa_runtime::arith::f32_to_f16(#a)),
             Builtin::Sqrt => quote!(isa_runtime::arith::sqrt(#a)),
             Builtin::Exp2 => quote!(isa_runtime::arith::exp2(#a)),
