@@ -2012,7 +2012,17 @@ impl Expander<'_> {
                     return self.call(&m, &text[..head], &text[head..], at + head, line, frame);
                 }
             }
-            let (replaced, splices) = self.substitute(text, &[]);
+            // A quoted name is kept as written: no symbol is replaced inside quotes.
+            let mut quoted = Vec::new();
+            let mut open = None;
+            for (i, c) in text.char_indices().filter(|(_, c)| *c == '"') {
+                match open.take() {
+                    Some(start) => quoted.push((start, i + c.len_utf8(), text[start..=i].to_string())),
+                    None => open = Some(i),
+                }
+            }
+            let (replaced, mut splices) = self.substitute(text, &quoted);
+            splices.retain(|s| !quoted.iter().any(|q| q.0 == s.original));
             self.out.lines.push(Expanded {
                 line,
                 frame,

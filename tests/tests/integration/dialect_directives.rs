@@ -409,11 +409,12 @@ fn table_words(tables: &isa_runtime::table::Filled, name: &str) -> Vec<(u32, u32
 fn tegra_fragment_tables_from_includes_macros_and_symbols() {
     // The constants of tegra_constants::fragment_constants_are_fp20_fx10_halves_or_hex (Facts
     // A.5, fragment_asm.y): `[3].l = 0.5; [3].h = -1.0` is 0x000C0080, `[0] = 0.5` fp20
-    // 0x3C000, `[4] = 0x12345` the word; and a uniform named. Written with an included file,
+    // 0x3C000, `[4] = 0x12345` the word; and a uniform named (a quoted name as written, though
+    // a symbol has its name). Written with an included file,
     // a macro, a conditional, a repetition and symbols, the same tables as written out.
     let files: &[(&str, &str)] = &[(
         "tables.s",
-        ".set HALF, 0.5;\n.macro pair, n, lo, hi;\n[n].l = lo; [n].h = hi;\n.endm;\n.constants\n[4] = 0x12345;\n",
+        ".set HALF, 0.5; .set scale, 2;\n.macro pair, n, lo, hi;\n[n].l = lo; [n].h = hi;\n.endm;\n.constants\n[4] = 0x12345;\n",
     )];
     let source = "\
 .include \"tables.s\";
