@@ -159,6 +159,9 @@ pub struct Program {
     pub streams: Vec<Vec<u128>>,
     /// The header settings the text gives, in the order given.
     pub settings: Vec<(String, u64)>,
+    /// What the program's data sections write into the target's tables
+    /// ([`crate::table::fill`]).
+    pub tables: crate::table::Filled,
 }
 
 impl Stream {
@@ -225,6 +228,7 @@ fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, us
     let separator = d.separator.unwrap_or(";");
     let mut ranges = Vec::new();
     let mut in_data = false;
+    let sections: Vec<&str> = d.code_section.iter().chain(d.data_sections.iter()).copied().collect();
     let mut pos = 0;
     while pos < text.len() {
         let rest = &text[pos..];
@@ -234,19 +238,29 @@ fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, us
             break;
         }
         if let Some((data, len)) = section_directive(trimmed, d) {
+            // A statement of its own, which the expansion reads.
+            ranges.push((pos, pos + len));
             in_data = data;
             pos += len;
             continue;
         }
-        if let Some((consumed, _)) = header_setting(trimmed, b, d) {
+        if let Some((consumed, _)) = header_setting(trimmed, b, d).filter(|_| !in_data) {
             ranges.push((pos, pos + consumed));
             pos += consumed;
             continue;
         }
         let end = trimmed.find(separator).map_or(text.len(), |e| pos + e);
-        if !in_data {
-            ranges.push((pos, end));
+        // A data section's entry ends where the next section starts, if no separator comes first.
+        if in_data {
+            if let Some(cut) = crate::table::next_directive(&text[pos..end], &sections, d.ignore_case) {
+                if cut > 0 {
+                    ranges.push((pos, pos + text[pos..pos + cut].trim_end().len()));
+                    pos += cut;
+                    continue;
+                }
+            }
         }
+        ranges.push((pos, end));
         pos = end + separator.len();
     }
     (text, ranges)
@@ -282,6 +296,8 @@ pub fn assemble_files<T: Isa>(
         ignore_case: d.ignore_case,
         labels: false,
         raw: d.raw,
+        code_section: d.code_section,
+        data_sections: d.data_sections,
         statements: Some(&split),
     };
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
@@ -317,12 +333,18 @@ pub fn assemble_files<T: Isa>(
         })
     };
     let expression = (!d.directives.is_empty()).then_some(&read as &dyn Fn(&str) -> expr::Reading);
-    let mut program =
-        Program { streams: b.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+    let mut program = Program {
+        streams: b.streams.iter().map(|_| Vec::new()).collect(),
+        settings: Vec::new(),
+        tables: Vec::new(),
+    };
     // Per unit, the entries earlier bundles hold.
     let mut totals = alloc::vec![0u64; b.units.len()];
     let mut bundles = 0u64;
     for e in &expanded.lines {
+        if let Kind::Entry { .. } = e.kind {
+            continue;
+        }
         let Kind::Code(text) = &e.kind else {
             let message = String::from("data has no place among a bundled program's streams");
             fail(expanded.locate(e, 0, 0, message));
@@ -367,6 +389,12 @@ pub fn assemble_files<T: Isa>(
             }
         }
     }
+    // The tables the data sections' entries fill, from the expanded program.
+    let (tables, table_errors) = crate::table::fill(&expanded, d.data_sections, T::tables(), d.ignore_case);
+    for e in table_errors {
+        fail(e);
+    }
+    program.tables = tables;
     (!failed).then_some(program)
 }
 
@@ -867,8 +895,11 @@ impl Program {
     pub fn from_json(bundles: &Bundles, text: &str) -> Result<Program, StreamError> {
         let fail = |m: String| StreamError(m);
         let value = crate::value::parse_json(text).map_err(|e| fail(alloc::format!("{e}")))?;
-        let mut program =
-            Program { streams: bundles.streams.iter().map(|_| Vec::new()).collect(), settings: Vec::new() };
+        let mut program = Program {
+            streams: bundles.streams.iter().map(|_| Vec::new()).collect(),
+            settings: Vec::new(),
+            tables: Vec::new(),
+        };
         let entries = |key: &str| -> Result<Vec<(String, crate::value::Value)>, StreamError> {
             match value.get(key) {
                 None => Ok(Vec::new()),

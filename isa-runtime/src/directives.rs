@@ -275,6 +275,18 @@ pub struct Expanded {
     pub kind: Kind,
 }
 
+impl Expanded {
+    /// Whether expansion replaced symbols in the line's text (else the text is the source's).
+    pub fn replaced(&self) -> bool {
+        !self.splices.is_empty()
+    }
+
+    /// Byte offset in the source statement of the expanded text.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
 /// What an expanded line is.
 #[derive(Debug)]
 pub enum Kind {
@@ -291,6 +303,14 @@ pub enum Kind {
         values: Box<[(usize, usize)]>,
         /// The line's text after the directive, symbols replaced.
         text: Box<str>,
+    },
+    /// A statement of a data section ([`Spelling::data_sections`]): an entry of the table it
+    /// fills (`[0] = 0.5`), its symbols replaced; [`crate::table::fill`] reads it.
+    Entry {
+        /// The section: an index into [`Spelling::data_sections`].
+        section: u32,
+        /// The statement's text.
+        text: String,
     },
     /// Zero bytes.
     Zeros(u64),
@@ -316,6 +336,18 @@ pub enum Kind {
         /// The line's text after the directive, symbols replaced.
         text: Box<str>,
     },
+}
+
+impl Kind {
+    /// The expanded text of a line of code or data (its symbols replaced).
+    fn text(&self) -> Option<&str> {
+        match self {
+            Kind::Code(code) => Some(code),
+            Kind::Data { text, .. } | Kind::Bits { text, .. } => Some(text),
+            Kind::Entry { text, .. } => Some(text),
+            Kind::Zeros(_) | Kind::Pad { .. } => None,
+        }
+    }
 }
 
 /// The expanded program: its lines, the labels' byte addresses and every error found.
@@ -406,23 +438,25 @@ impl Program {
     /// Turns an error at byte `pos` (length `len`) of expanded line `e`'s text into one at its
     /// source line: a position inside a replaced symbol points at the symbol.
     pub fn locate(&self, e: &Expanded, pos: usize, len: usize, message: String) -> crate::AsmError {
-        let mut at = (pos, len);
-        for s in e.splices.iter().rev() {
-            if pos >= s.at + s.len {
-                at = (pos - (s.at + s.len) + s.original + s.original_len, len);
-                break;
+        // Each end of the span mapped to the source: a position inside a replaced symbol is the
+        // whole symbol, one after it moves with the difference in length.
+        let map = |p: usize, end: bool| {
+            for s in e.splices.iter().rev() {
+                if p >= s.at + s.len {
+                    return p - (s.at + s.len) + s.original + s.original_len;
+                }
+                if p > s.at || (p == s.at && !end) {
+                    return if end { s.original + s.original_len } else { s.original };
+                }
             }
-            if pos >= s.at {
-                at = (s.original, s.original_len);
-                break;
-            }
-        }
-        if e.splices.first().is_none_or(|s| pos < s.at) {
-            at = (pos, len);
-        }
+            p
+        };
+        let inside = e.splices.iter().find(|s| s.at <= pos && pos < s.at + s.len);
+        let start = map(pos, false);
+        let end = map(pos + len, true).max(inside.map_or(start, |s| s.original + s.original_len));
         let mut message = message;
-        if let Kind::Code(code) = &e.kind {
-            let source = self.text(&e.line).get(e.offset..).unwrap_or("");
+        let source = self.text(&e.line).get(e.offset..).unwrap_or("");
+        if let Some(code) = e.kind.text() {
             for s in e.splices.iter().filter(|s| s.numeric) {
                 if let (Some(new), Some(old)) =
                     (code.get(s.at..s.at + s.len), source.get(s.original..s.original + s.original_len))
@@ -430,8 +464,26 @@ impl Program {
                     message = message.replace(&format!("`{new}`"), &format!("`{old}`"));
                 }
             }
+            // A message quoting the text the symbols became says what the source wrote too,
+            // as the underline shows it: "found `(RT)` (`RT` = 99)".
+            let values: Vec<String> = e
+                .splices
+                .iter()
+                .filter(|s| !s.numeric && s.at < pos + len.max(1) && pos < s.at + s.len)
+                .filter_map(|s| {
+                    let name = source.get(s.original..s.original + s.original_len)?;
+                    Some(format!("`{name}` = {}", code.get(s.at..s.at + s.len)?))
+                })
+                .collect();
+            let quoted = code.get(pos..pos + len).zip(source.get(start..end));
+            if let Some((new, old)) = quoted.filter(|(new, old)| !values.is_empty() && new != old) {
+                let new = format!("`{new}`");
+                if message.contains(&new) {
+                    message = message.replacen(&new, &format!("`{old}` ({})", values.join(", ")), 1);
+                }
+            }
         }
-        self.error_at(&e.line, e.frame, e.offset + at.0, at.1, message)
+        self.error_at(&e.line, e.frame, e.offset + start, end - start, message)
     }
 
     /// An error at byte `pos` (length `len`) of source line `line`, expanded in `frame`.
@@ -498,6 +550,14 @@ pub struct Spelling<'a> {
     /// The raw-word directive ([`crate::target::Dialect::raw`]): with one `0x` word it stays
     /// the raw directive even where a data directive has the same spelling (vc4asm's `.long`).
     pub raw: Option<&'a str>,
+    /// The directive starting the code section, if the dialect has sections
+    /// ([`crate::target::Dialect::code_section`]).
+    pub code_section: Option<&'a str>,
+    /// The directives starting data sections, whose statements are table entries
+    /// ([`Kind::Entry`]), expanded as code is (symbols, conditionals, repetitions, macros,
+    /// includes). A section directive is a statement of its own (the splitter makes it one)
+    /// and holds until the next, across includes and macros, as GNU as's sections do.
+    pub data_sections: &'a [&'a str],
     /// How a file's text splits into statements, where the dialect has its own way
     /// (statements ending in a separator and spanning lines, block comments, sections): the
     /// text to read them from (the same bytes at the same offsets, comments and the line ends
@@ -592,6 +652,8 @@ struct Expander<'a> {
     labels_read: core::cell::RefCell<Vec<(String, Located)>>,
     /// Calls of the source's functions so far.
     calls: core::cell::Cell<usize>,
+    /// The data section statements are in ([`Spelling::data_sections`]); `None`: code.
+    section: Option<u32>,
 }
 
 /// A conditional block being read: whether its current branch is taken, and whether one was.
@@ -642,6 +704,7 @@ pub fn expand(
         current: None,
         labels_read: core::cell::RefCell::new(Vec::new()),
         calls: core::cell::Cell::new(0),
+        section: None,
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
@@ -658,9 +721,21 @@ pub fn expand(
     (x.out, x.errors)
 }
 
-/// Where the first comment marker of `line` starts (its length if none).
-fn comment_start(line: &str, comments: &[&str]) -> usize {
-    comments.iter().filter_map(|m| line.find(m)).min().unwrap_or(line.len())
+/// Where the first comment marker of `line` starts (its length if none). A marker inside
+/// double quotes closed on the line starts no comment: `.include "a//b"` names `a//b`.
+pub(crate) fn comment_start(line: &str, comments: &[&str]) -> usize {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        if c == '"' {
+            // A quote opens a string only where another closes it.
+            quoted = !quoted && line[i + 1..].contains('"');
+            continue;
+        }
+        if !quoted && comments.iter().any(|m| line[i..].starts_with(m)) {
+            return i;
+        }
+    }
+    line.len()
 }
 
 /// Byte ranges of the comma-separated parts of `text` at the top level (commas inside
@@ -1314,6 +1389,10 @@ impl Expander<'_> {
             if !active {
                 continue;
             }
+            if let Some(section) = self.section_directive(text) {
+                self.section = section;
+                continue;
+            }
             match directive {
                 Some((d, len)) if block_end(d).is_some() => {
                     let end = block_end(d).unwrap_or(d);
@@ -1836,6 +1915,7 @@ impl Expander<'_> {
             addresses.push(address);
             address += match &l.kind {
                 Kind::Code(_) => self.layout.word_bytes,
+                Kind::Entry { .. } => 0,
                 Kind::Zeros(n) | Kind::Pad { bytes: n, .. } => *n,
                 Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
                 Kind::Bits { bytes, .. } => *bytes,
@@ -1904,8 +1984,54 @@ impl Expander<'_> {
         }
     }
 
-    /// A line that is no directive: labels, then an instruction or a macro call.
+    /// Whether `text` is a section directive: `Some(None)` for the code section's,
+    /// `Some(Some(k))` for data section `k`'s.
+    fn section_directive(&self, text: &str) -> Option<Option<u32>> {
+        let same = |d: &str| {
+            if self.spelling.ignore_case {
+                d.eq_ignore_ascii_case(text)
+            } else {
+                d == text
+            }
+        };
+        if self.spelling.code_section.is_some_and(same) {
+            return Some(None);
+        }
+        self.spelling.data_sections.iter().position(|d| same(d)).map(|k| Some(k as u32))
+    }
+
+    /// A line that is no directive: labels, then an instruction or a macro call; in a data
+    /// section, a macro call or a table entry.
     fn statement(&mut self, code: &str, line: SourceLine, frame: Option<u32>) {
+        if let Some(section) = self.section {
+            let at = code.len() - code.trim_start().len();
+            let text = code[at..].trim_end();
+            let head = expr::name_len(text);
+            if let Some(m) = self.macros.get(&text[..head]).cloned().filter(|_| head > 0) {
+                if text[head..].is_empty() || text[head..].starts_with([' ', '\t']) {
+                    return self.call(&m, &text[..head], &text[head..], at + head, line, frame);
+                }
+            }
+            // A quoted name is kept as written: no symbol is replaced inside quotes.
+            let mut quoted = Vec::new();
+            let mut open = None;
+            for (i, c) in text.char_indices().filter(|(_, c)| *c == '"') {
+                match open.take() {
+                    Some(start) => quoted.push((start, i + c.len_utf8(), text[start..=i].to_string())),
+                    None => open = Some(i),
+                }
+            }
+            let (replaced, mut splices) = self.substitute(text, &quoted);
+            splices.retain(|s| !quoted.iter().any(|q| q.0 == s.original));
+            self.out.lines.push(Expanded {
+                line,
+                frame,
+                offset: at,
+                splices: splices.into(),
+                kind: Kind::Entry { section, text: replaced },
+            });
+            return;
+        }
         let mut rest_at = code.len() - code.trim_start().len();
         // Labels: `:name` (the dialect's prefix) or `name:`, several on one line.
         while self.spelling.labels {
@@ -1980,7 +2106,14 @@ impl Expander<'_> {
         // An instruction: on a word boundary after data.
         let align = self.layout.code_align.max(1);
         let pad = (align - self.bytes % align) % align;
-        let after_data = self.out.lines.last().is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
+        // Table entries are no data here: they take no bytes.
+        let after_data = self
+            .out
+            .lines
+            .iter()
+            .rev()
+            .find(|l| !matches!(l.kind, Kind::Entry { .. }))
+            .is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
         if after_data {
             // Where every instruction is a word, as vc4asm warns (P240): a label before the
             // zeros stays at the data's end, not at the instruction.
@@ -2107,6 +2240,8 @@ mod tests {
             ignore_case: false,
             labels: true,
             raw: None,
+            code_section: None,
+            data_sections: &[],
             statements: None,
         };
         let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };

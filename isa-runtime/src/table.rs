@@ -4,10 +4,10 @@
 //! naming entry `i` (a part of it), kept and printed back. The spec declares the section, the
 //! entries and their parts (`table` target setting); reading lives here once.
 
-use crate::bundle::error_at;
+use crate::directives::{self, Kind, Program};
 use crate::error::AsmError;
 pub use crate::number::Number;
-use crate::target::{blank_comments, Dialect};
+use crate::target::Dialect;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -67,9 +67,46 @@ impl Entries {
 /// What a program's text writes into each table, by the table's name.
 pub type Filled = Vec<(&'static str, Entries)>;
 
-/// Reads the entries of every table's sections in `source` (dialect `d`); the other sections
-/// and statements are left to the assembler. Every error is returned with its line and column.
+/// Reads the entries of every table's sections in `source` alone (dialect `d`; an `.include`
+/// is an error here): the program expanded ([`crate::directives`]: symbols, conditionals,
+/// repetitions, macros) and its entries read by [`fill`]; the other sections and statements
+/// are left to the assembler. Every error is returned with its line and column.
 pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<AsmError>> {
+    let split = |text: &str| crate::target::split_statements(text, d);
+    let spelling = directives::Spelling {
+        comments: d.comments,
+        directives: d.directives,
+        label_prefixes: d.label_prefixes,
+        ignore_case: d.ignore_case,
+        labels: false,
+        raw: d.raw,
+        code_section: d.code_section,
+        data_sections: d.data_sections,
+        statements: Some(&split),
+    };
+    let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
+    let (program, errors) = directives::expand("", source, &spelling, &layout, &mut directives::NoIncludes);
+    let mut errors: Vec<AsmError> = errors.iter().map(|e| program.located(e)).collect();
+    let (filled, table_errors) = fill(&program, d.data_sections, tables, d.ignore_case);
+    errors.extend(table_errors);
+    if errors.is_empty() {
+        Ok(filled)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The tables an expanded program's data sections fill: each [`Kind::Entry`] of section
+/// `sections[k]` written into the table of that section (a section no table has is left
+/// alone), in the order expanded, so an entry from an included file, a repetition or a macro,
+/// or one written with symbols, is read as the same entry written out. Every error is located
+/// through the expansion (the macro's body, the included file, with the calls that led there).
+pub fn fill(
+    program: &Program,
+    sections: &[&str],
+    tables: &[Table],
+    ignore_case: bool,
+) -> (Filled, Vec<AsmError>) {
     let mut filled: Filled = tables
         .iter()
         .map(|t| {
@@ -80,60 +117,28 @@ pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<A
         })
         .collect();
     let mut errors = Vec::new();
-    if tables.is_empty() {
-        return Ok(filled);
-    }
-    let text = blank_comments(source, d);
-    let separator = d.separator.unwrap_or("\n");
-    let sections: Vec<&str> = d.code_section.iter().chain(d.data_sections.iter()).copied().collect();
-    let mut current: Option<usize> = None;
-    let mut start = 0;
-    while start < text.len() {
-        let end = text[start..].find(separator).map_or(text.len(), |e| start + e);
-        let mut at = start;
-        let mut statement = &text[start..end];
-        // A section directive starts a new section wherever it stands at the start of a word
-        // (an empty section ends at the next directive, with no separator between; header
-        // settings, which have no separator, come before one): the piece before it belongs to
-        // the section before.
-        loop {
-            let cut = next_directive(statement, &sections, d.ignore_case).unwrap_or(statement.len());
-            let piece = statement[..cut].trim_start();
-            let piece_at = at + (cut - piece.len());
-            let piece = piece.trim_end();
-            if let Some(t) = current.filter(|_| !piece.is_empty()) {
-                let written = match &mut filled[t].1 {
-                    Entries::Words(words) => {
-                        entry(&tables[t], piece, d.ignore_case).map(|(word, mask, bits)| {
-                            let old = words.get(&word).copied().unwrap_or(0);
-                            words.insert(word, (old & !mask) | bits);
-                        })
-                    }
-                    // A name is read from the source itself: blanking comments may not touch it.
-                    Entries::Names(names) => {
-                        let raw = source.get(piece_at..piece_at + piece.len()).unwrap_or(piece);
-                        name_entry(&tables[t], raw, d.ignore_case, names)
-                    }
-                };
-                if let Err((offset, message)) = written {
-                    errors.push(error_at(source, (piece_at + offset, 0), message));
-                }
+    for e in &program.lines {
+        let Kind::Entry { section, text } = &e.kind else { continue };
+        let Some(name) = sections.get(*section as usize) else { continue };
+        let Some(t) = tables.iter().position(|t| same(t.section, name, ignore_case)) else { continue };
+        let written = match &mut filled[t].1 {
+            Entries::Words(words) => entry(&tables[t], text, ignore_case).map(|(word, mask, bits)| {
+                let old = words.get(&word).copied().unwrap_or(0);
+                words.insert(word, (old & !mask) | bits);
+            }),
+            // A name as the source writes it (its blanks as they are), where no symbol was
+            // replaced in it.
+            Entries::Names(names) => {
+                let raw = program.text(&e.line).get(e.offset()..e.offset() + text.len());
+                let raw = raw.filter(|_| !e.replaced()).unwrap_or(text);
+                name_entry(&tables[t], raw, ignore_case, names)
             }
-            let rest = &statement[cut..];
-            let Some(s) = sections.iter().find(|s| starts_with_directive(rest, s, d.ignore_case)) else {
-                break;
-            };
-            current = tables.iter().position(|t| same(t.section, s, d.ignore_case));
-            at += cut + s.len();
-            statement = &rest[s.len()..];
+        };
+        if let Err((offset, message)) = written {
+            errors.push(program.locate(e, offset, 0, message));
         }
-        start = end + separator.len();
     }
-    if errors.is_empty() {
-        Ok(filled)
-    } else {
-        Err(errors)
-    }
+    (filled, errors)
 }
 
 /// Reads `[i]` or `[i].part` and the `=` after it: the index, the part and the text after
@@ -232,7 +237,7 @@ fn same(a: &str, b: &str, ignore_case: bool) -> bool {
 
 /// Where the first section directive of `text` starts: at the start of `text` or after a
 /// blank, outside quotes.
-fn next_directive(text: &str, sections: &[&str], ignore_case: bool) -> Option<usize> {
+pub(crate) fn next_directive(text: &str, sections: &[&str], ignore_case: bool) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut quoted = false;
     for (i, c) in bytes.iter().enumerate() {

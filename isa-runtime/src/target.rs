@@ -13,6 +13,7 @@ use crate::program::Violation;
 use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -1053,13 +1054,7 @@ pub fn disassemble<T: Isa>(insn: &T::Instruction, dialect: usize, pc: u64) -> Re
 
 /// Splits a source line into (label, instruction text and its byte offset).
 fn split_line<'a>(line: &'a str, dialect: &Dialect) -> (Option<&'a str>, &'a str, usize) {
-    let mut end = line.len();
-    for marker in dialect.comments {
-        if let Some(i) = line.find(marker) {
-            end = end.min(i);
-        }
-    }
-    let code = &line[..end];
+    let code = &line[..directives::comment_start(line, dialect.comments)];
     let start = code.len() - code.trim_start().len();
     let rest = &code[start..];
     let ident_len = rest
@@ -1145,6 +1140,9 @@ pub struct Assembled {
     /// The words written at another length than their own (a fixed-length word's size, or
     /// the length of the instruction its bytes begin), as (word number, bytes), in order.
     pub lengths: Vec<(usize, usize)>,
+    /// What the program's data sections write into the target's tables
+    /// ([`crate::table::fill`]), read from the expanded program.
+    pub tables: crate::table::Filled,
 }
 
 impl Assembled {
@@ -1194,7 +1192,7 @@ pub fn assemble_exact<T: Isa>(
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let (mut words, lengths) =
+    let (mut words, lengths, tables) =
         assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
     if let Some((_, (last, true))) = words.last_mut() {
         finish_program::<T>(core::slice::from_mut(last));
@@ -1215,7 +1213,7 @@ pub fn assemble_exact<T: Isa>(
         }
         None => lengths,
     };
-    Some(Assembled { words: packed, lengths })
+    Some(Assembled { words: packed, lengths, tables })
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -1230,7 +1228,7 @@ pub fn assemble_scheduled<T: Isa>(
     let mut errors = Vec::new();
     let mut report = |e: &AsmError, _: &str| errors.push(e.clone());
     match assemble_lines::<T, T::Instruction>("", source, dialect, &mut NoIncludes, &convert, &mut report) {
-        Some((mut program, _)) => {
+        Some((mut program, _, _)) => {
             // The program-end bit goes on the last instruction, as for the words.
             if let Some((_, last)) = program.last_mut() {
                 if let Ok(mut word) = T::encode(last) {
@@ -1338,37 +1336,52 @@ pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The statements of a file's `text` in dialect `d` ([`directives::Spelling::statements`]): the
+/// text to read them from and each statement's byte range ([`pieces`]).
+pub(crate) fn split_statements(text: &str, d: &Dialect) -> (String, Vec<(usize, usize)>) {
+    let blanked = (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(text, d));
+    let ranges: Vec<(usize, usize)> = pieces(text, &blanked, d)
+        .iter()
+        .map(|p| (p.label.map_or(p.start, |(_, at)| at.min(p.start)), p.start + p.code.len()))
+        .collect();
+    let code = blanked.unwrap_or_else(|| text.to_string());
+    let code = if d.separator.is_some() { code.replace(['\n', '\r', '\t'], " ") } else { code };
+    (code, ranges)
+}
+
 /// The statements of `source` in dialect `d`: one per line, or, where the dialect has a
-/// separator, one per separator (spanning lines); block comments anywhere.
+/// separator, one per separator (spanning lines); block comments anywhere. A section directive
+/// is a statement of its own wherever it starts a word outside quotes (an empty section ends
+/// at the next directive, with no separator between); a data section's statements have no
+/// labels (the expansion reads them as table entries).
 fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<Piece<'a>> {
     let mut out = Vec::new();
     let text = blanked.as_deref().unwrap_or(source);
     // Whether the statements read are in a data section.
     let mut in_data = false;
+    let sections: Vec<&str> = d.code_section.iter().chain(d.data_sections.iter()).copied().collect();
     // `chunk` starts at byte `start` of `text`; `flat` when its line ends were made blanks.
     let mut push = |start: usize, chunk: &str, flat: bool| {
-        // A section directive starts the statement it is in.
-        let (start, chunk) = match section_directive(chunk, d) {
-            Some((data, len)) => {
-                in_data = data;
-                (start + len, &chunk[len..])
+        let (mut start, mut chunk) = (start, chunk);
+        // Section directives, each a statement of its own, and the pieces between them.
+        while let Some(cut) = crate::table::next_directive(chunk, &sections, d.ignore_case) {
+            let Some((data, len)) = section_directive(&chunk[cut..], d) else { break };
+            if !chunk[..cut].trim().is_empty() {
+                out.push(piece(text, start, &chunk[..cut], flat, in_data, d));
             }
-            None => (start, chunk),
-        };
-        if in_data {
-            return;
+            let code = chunk[cut..cut + len].trim_start();
+            let at = start + cut + len - code.len();
+            let code =
+                if flat { Cow::Owned(code.to_string()) } else { Cow::Borrowed(&text[at..at + code.len()]) };
+            out.push(Piece { start: at, code, label: None });
+            in_data = data;
+            start += cut + len;
+            chunk = &chunk[cut + len..];
+            if chunk.trim().is_empty() {
+                return;
+            }
         }
-        let (label, code, offset) = split_line(chunk, d);
-        let label = label.map(|l| {
-            let at = start + (l.as_ptr() as usize - chunk.as_ptr() as usize);
-            (&text[at..at + l.len()], at)
-        });
-        let code = if flat {
-            alloc::borrow::Cow::Owned(code.to_string())
-        } else {
-            alloc::borrow::Cow::Borrowed(&text[start + offset..start + offset + code.len()])
-        };
-        out.push(Piece { start: start + offset, code, label });
+        out.push(piece(text, start, chunk, flat, in_data, d));
     };
     match d.separator {
         Some(sep) => {
@@ -1392,6 +1405,27 @@ fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<
         }
     }
     out
+}
+
+/// The statement `chunk` at byte `start` of `text` (`flat`: its line ends made blanks): its
+/// label and code, or in a data section, its text whole (a table entry has no label).
+fn piece<'a>(text: &'a str, start: usize, chunk: &str, flat: bool, in_data: bool, d: &Dialect) -> Piece<'a> {
+    let (label, code, offset) = if in_data {
+        let code = chunk[..directives::comment_start(chunk, d.comments)].trim();
+        (None, code, chunk.len() - chunk.trim_start().len())
+    } else {
+        split_line(chunk, d)
+    };
+    let label = label.map(|l| {
+        let at = start + (l.as_ptr() as usize - chunk.as_ptr() as usize);
+        (&text[at..at + l.len()], at)
+    });
+    let code = if flat {
+        Cow::Owned(code.to_string())
+    } else {
+        Cow::Borrowed(&text[start + offset..start + offset + code.len()])
+    };
+    Piece { start: start + offset, code, label }
 }
 
 /// The section directive that starts `chunk` (after blanks), if any: whether it starts a data
@@ -1444,8 +1478,8 @@ macro_rules! label_expressions {
 
 /// What [`assemble_lines`] makes of a program: each statement's slot and converted value, and
 /// the bytes of the last one the program holds where it ends inside a word
-/// ([`Assembled::lengths`]).
-type Lines<X> = (Vec<(u64, X)>, Vec<(usize, usize)>);
+/// ([`Assembled::lengths`]) and the tables the data sections fill.
+type Lines<X> = (Vec<(u64, X)>, Vec<(usize, usize)>, crate::table::Filled);
 
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
@@ -1468,17 +1502,7 @@ fn assemble_lines<T: Isa, X>(
     let d = dialect_of::<T>(dialect);
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
-    let split = |text: &str| {
-        let blanked =
-            (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(text, d));
-        let ranges: Vec<(usize, usize)> = pieces(text, &blanked, d)
-            .iter()
-            .map(|p| (p.label.map_or(p.start, |(_, at)| at.min(p.start)), p.start + p.code.len()))
-            .collect();
-        let code = blanked.unwrap_or_else(|| text.to_string());
-        let code = if d.separator.is_some() { code.replace(['\n', '\r', '\t'], " ") } else { code };
-        (code, ranges)
-    };
+    let split = |text: &str| split_statements(text, d);
     let own_statements = d.separator.is_some()
         || !d.block_comments.is_empty()
         || d.code_section.is_some()
@@ -1490,6 +1514,8 @@ fn assemble_lines<T: Isa, X>(
         ignore_case: d.ignore_case,
         labels: true,
         raw: d.raw,
+        code_section: d.code_section,
+        data_sections: d.data_sections,
         statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
     };
     let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
@@ -1700,6 +1726,8 @@ fn assemble_lines<T: Isa, X>(
                 bytes += added;
                 last_data = Some(e);
             }
+            // Read into the tables below.
+            Kind::Entry { .. } => {}
             Kind::Code(text) => {
                 if last_data.take().is_some() {
                     let written = words_of(&mut data, &mut data_lines, &mut out, false, &mut lengths);
@@ -1760,7 +1788,12 @@ fn assemble_lines<T: Isa, X>(
             fail(err, program.text(&at));
         }
     }
-    (!failed).then_some((out, lengths))
+    // The tables the data sections' entries fill, from the expanded program.
+    let (tables, table_errors) = crate::table::fill(&program, d.data_sections, T::tables(), d.ignore_case);
+    for e in table_errors {
+        fail(e, "");
+    }
+    (!failed).then_some((out, lengths, tables))
 }
 
 /// The length of the piece of data that `bytes` start with, where instructions differ in
@@ -1815,6 +1848,7 @@ fn relax<T: Isa>(
             Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
             Kind::Bits { bytes, .. } => *bytes,
             Kind::Code(_) => word_bytes,
+            Kind::Entry { .. } => 0,
         })
         .collect();
     let starts = |lengths: &[u64]| {

@@ -120,20 +120,6 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
     let mut files = Files { base, search: opts.include, preludes, name: name.clone() };
-    // The tables the data sections fill (`.constants`), shown with the words in JSON.
-    let read = target.dialects().get(dialect).map(|d| isa_runtime::table::read(&source, d, target.tables()));
-    let tables = match read.unwrap_or_else(|| Ok(Vec::new())) {
-        Ok(t) => t,
-        Err(list) => {
-            let lines: Vec<&str> = source.lines().collect();
-            for e in list.iter().take(SHOWN) {
-                let line = lines.get(e.line.saturating_sub(1)).copied().unwrap_or("");
-                complain(format_args!("{}", report(&name, line, e)));
-            }
-            complain(format_args!("isa: {name}: found {}\n", plural(list.len(), "error")));
-            return Ok(Outcome::Failure);
-        }
-    };
     // A bundled target's program is several streams: written as one JSON object.
     if let Some(bundles) = target.streams().and_then(Streams::bundles) {
         let assembled = target.assemble_bundle_files(&name, &source, dialect, &mut files, &mut |e, line| {
@@ -150,7 +136,8 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
             complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
             return Ok(Outcome::Failure);
         };
-        let json = isa_runtime::table::add_to_json(&program.to_json(bundles), &tables) + "\n";
+        // The tables the data sections fill (`.constants`), shown with the streams.
+        let json = isa_runtime::table::add_to_json(&program.to_json(bundles), &program.tables) + "\n";
         match opts.out {
             Some(path) => files::write(path, json.as_bytes())?,
             None => {
@@ -224,7 +211,11 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     // The words are written as they are turned into bytes or text, never held a second time.
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         if opts.json {
-            writeln!(out, "{}", isa_runtime::table::add_to_json(&target.program_json(words), &tables))?;
+            writeln!(
+                out,
+                "{}",
+                isa_runtime::table::add_to_json(&target.program_json(words), &program.tables)
+            )?;
             return out.flush();
         }
         let size = words::word_bytes(target.word_bits());

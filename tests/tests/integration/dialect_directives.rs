@@ -343,6 +343,20 @@ EXEC DW: store rt2, r0, r1;
 }
 
 #[test]
+fn a_comment_marker_inside_quotes_starts_no_comment() {
+    // `.include "a//b.s"` names `a//b.s`: `//` in the quotes is no comment (GNU as reads a
+    // string as one token). Its `RT` = 2 stores to render target 2 (fragment_asm.y's
+    // DW_INSTRUCTION: enable bit 0, target << 2, 2 << 16: 0x20009).
+    let files: &[(&str, &str)] = &[("a//b.s", ".set RT, 2; // the target\n")];
+    let got = fragment(".include \"a//b.s\"; // the symbols\nEXEC DW: store rt(RT), r0, r1;\n", files)
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(fragment_stream(&got, "dw"), [0x20009]);
+    // An unclosed quote opens no string: the comment after it is one.
+    let e = fragment(".include \"a//b.s; \n", files).expect_err("unclosed");
+    assert_eq!((e[0].line, e[0].column), (1, 10), "{e:#?}");
+}
+
+#[test]
 fn tegra_fragment_errors_name_the_macro_and_the_include() {
     // `q1` in the body of macro `broken` (line 18 of fs_units.s, column 28, after two tabs), called at line 3
     // of main.s.
@@ -361,7 +375,12 @@ fn tegra_fragment_errors_name_the_macro_and_the_include() {
     // A symbol's value that does not fit is an error at the expression holding it.
     let e = fragment(".set RT, 99;\nEXEC DW: store rt(RT), r0, r1;\n", &[]).expect_err("rt99");
     assert_eq!((e[0].line, e[0].column, e[0].length), (2, 18, 4), "{e:#?}");
-    assert_eq!(e[0].message, "expected a value that fits 4 bits, found `(99)`");
+    assert_eq!(e[0].message, "expected a value that fits 4 bits, found `(RT)` (`RT` = 99)");
+    // Its value shorter than its name: the underline is still the source's (`(TARGET)`, 8
+    // columns), and the message says both (render targets are 0..15: 4 bits, fragment_asm.y).
+    let e = fragment(".set TARGET, 16;\nEXEC DW: store rt(TARGET), r0, r1;\n", &[]).expect_err("rt16");
+    assert_eq!((e[0].line, e[0].column, e[0].length), (2, 18, 8), "{e:#?}");
+    assert_eq!(e[0].message, "expected a value that fits 4 bits, found `(TARGET)` (`TARGET` = 16)");
     // Directives go on working as everywhere: an unknown macro argument count, an open `.if`.
     let e = fragment(".macro m, a;\n.endm;\nm 1, 2;\n", &[]).expect_err("arguments");
     assert_eq!(
@@ -376,4 +395,77 @@ fn tegra_fragment_errors_name_the_macro_and_the_include() {
     assert_eq!(e.len(), 1, "{e:#?}");
     assert_eq!((e[0].file.as_deref(), e[0].line, e[0].column), (Some("last.s"), 1, 1));
     assert_eq!(e[0].message, "the statement does not end with `;`");
+}
+
+/// The words table `name` of `tables` holds: (word index, word).
+fn table_words(tables: &isa_runtime::table::Filled, name: &str) -> Vec<(u32, u32)> {
+    let (_, entries) = tables.iter().find(|(n, _)| *n == name).expect("table");
+    entries.words().expect("words").iter().map(|(k, v)| (*k, *v)).collect()
+}
+
+#[test]
+fn tegra_fragment_tables_from_includes_macros_and_symbols() {
+    // The constants of tegra_constants::fragment_constants_are_fp20_fx10_halves_or_hex (Facts
+    // A.5, fragment_asm.y): `[3].l = 0.5; [3].h = -1.0` is 0x000C0080, `[0] = 0.5` fp20
+    // 0x3C000, `[4] = 0x12345` the word; and a uniform named (a quoted name as written, though
+    // a symbol has its name). Written with an included file,
+    // a macro, a conditional, a repetition and symbols, the same tables as written out.
+    let files: &[(&str, &str)] = &[(
+        "tables.s",
+        ".set HALF, 0.5; .set scale, 2;\n.macro pair, n, lo, hi;\n[n].l = lo; [n].h = hi;\n.endm;\n.constants\n[4] = 0x12345;\n",
+    )];
+    let source = "\
+.include \"tables.s\";
+.uniforms
+.if HALF > 0; [0].l = \"scale\"; .endif;
+.constants
+.rep 2; [0] = HALF; .endr;
+pair 3, HALF, -2 * HALF;
+.asm
+EXEC DW: store rt1, r0, r1;
+";
+    let plain = "\
+.uniforms [0].l = \"scale\";
+.constants [0] = 0.5; [3].l = 0.5; [3].h = -1.0; [4] = 0x12345;
+.asm
+EXEC DW: store rt1, r0, r1;
+";
+    let got = fragment(source, files).unwrap_or_else(|e| panic!("{e:#?}"));
+    let written = fragment(plain, &[]).expect("plain");
+    assert_eq!(got, written);
+    assert_eq!(table_words(&got.tables, "constants"), [(0, 0x3c000), (3, 0x000c0080), (4, 0x12345)]);
+    let json = isa_runtime::table::add_to_json("{}", &got.tables);
+    assert!(json.contains("\"uniforms\": {\"0.l\": \"scale\"}"), "{json}");
+}
+
+#[test]
+fn tegra_vertex_tables_from_includes_macros_and_symbols() {
+    // tegra_constants::vertex_constants_are_ieee_singles (vertex_asm.y): `[77].x = -1.5` is
+    // 0xBFC00000 at word 308, `[1].z = 0x12345678` word 6.
+    let files: &[(&str, &str)] = &[("k.s", ".constants\n[1].z = 0x12345678;\n.asm\n")];
+    let source = "\
+.set K, 77; .set X, -1.5;
+.macro konst, n, v; .constants; [n].x = v; .asm; .endm;
+.include \"k.s\";
+konst K, X;
+EXEC_END NOPv NOPs;
+";
+    let mut errors = Vec::new();
+    let got = target("tegra_vs")
+        .assemble_exact("main.s", source, 0, &mut Files(files), &mut |e, _| errors.push(e.clone()))
+        .unwrap_or_else(|| panic!("{errors:#?}"));
+    assert_eq!(table_words(&got.tables, "constants"), [(6, 0x1234_5678), (308, 0xbfc0_0000)]);
+}
+
+#[test]
+fn tegra_table_errors_are_located_through_the_expansion() {
+    // An entry index out of range (`.constants` has 32 entries, fragment_asm.y) in a macro's
+    // body in an included file: at its line there, with the call and the include.
+    let files: &[(&str, &str)] = &[("k.s", ".macro konst, n;\n.constants\n  [n] = 1;\n.asm\n.endm;\n")];
+    let e = fragment(".include \"k.s\";\nkonst 99;\n", files).expect_err("index");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!((e[0].file.as_deref(), e[0].line, e[0].column), (Some("k.s"), 3, 4), "{e:#?}");
+    assert!(e[0].message.starts_with("entry index 99 is out of range"), "{}", e[0].message);
+    let calls: Vec<_> = e[0].expansion.iter().map(|x| (x.file.as_deref(), x.line, x.what.as_str())).collect();
+    assert_eq!(calls, [(None, 2, "in macro `konst` called from")]);
 }
