@@ -15,6 +15,12 @@
 //! - A text that no reading of the syntax matches when guards are ignored (a context-free
 //!   superset, decided by memoised recognition) fails at once, with the furthest position any
 //!   reading reached.
+//! - Where only success matters (the assembler trying formats), an arm, an optional group
+//!   (present or absent) or a name is not tried when the text after it could not be read,
+//!   guards ignored, judged by its next token: the search keeps a stack of what follows the
+//!   item at hand, and a memoised first-token check of each item list at each position rules
+//!   out most arms before their guards are solved. Name tables are indexed by the character a
+//!   spelling starts with.
 //! - Choices (`a || b`, `!(a && b)`) are deferred while the text is read and made after it, so
 //!   a line fails in its text once rather than once per combination of choices; a deferred
 //!   condition that an assignment decides wrongly ends that reading at once.
@@ -819,6 +825,16 @@ pub struct Table {
     pub entries: &'static [Entry],
 }
 
+/// A [`Table`]'s entries by the character they start with ([`Table::index`]).
+struct TableIndex {
+    /// Entry numbers, by bucket and in table order within each.
+    order: Vec<u32>,
+    /// Where each bucket's run of `order` starts (the last ends where the next starts): 0 to
+    /// 255 by the text's first character (lowercased), 256 to 511 by its first after blanks,
+    /// 512 the entries that may match any text.
+    starts: Vec<u32>,
+}
+
 /// One entry of a [`Table`].
 #[derive(Debug)]
 pub enum Entry {
@@ -891,6 +907,87 @@ impl Table {
     }
 
     fn candidates(&self, text: &str, pos: usize, fold: bool, f: &mut dyn FnMut(usize, u64)) {
+        self.candidates_among(0..self.entries.len(), text, pos, fold, f)
+    }
+
+    /// Where each entry's spelling must match the text ([`Table::candidates`]): its first
+    /// character against the text's first (`Some(false)`), against the text's first after
+    /// blanks (`Some(true)`), or anything (`None`); with that character, lowercased.
+    fn head(e: &Entry) -> Option<(bool, u8)> {
+        match *e {
+            Entry::Name(s, _) => match s.as_bytes().iter().position(|c| *c != b' ') {
+                None => None,
+                Some(0) if s.as_bytes()[0].is_ascii_alphanumeric() => Some((false, s.as_bytes()[0])),
+                Some(i) => Some((true, s.as_bytes()[i])),
+            },
+            Entry::Range { prefix, .. } => prefix.bytes().next().map(|b| (false, b)),
+            // Never read: filed where no text looks.
+            Entry::Many(..) | Entry::Else(_) => Some((false, 0)),
+        }
+        .map(|(after_blanks, b)| (after_blanks, b.to_ascii_lowercase()))
+    }
+
+    /// The entries by the character they must start with ([`Table::head`]), so that reading
+    /// a name looks only at the entries that can match there.
+    fn index(&self) -> TableIndex {
+        let bucket = |e: &Entry| match Table::head(e) {
+            Some((false, b)) => usize::from(b),
+            Some((true, b)) => 256 + usize::from(b),
+            None => 512,
+        };
+        let mut starts = vec![0u32; 514];
+        for e in self.entries {
+            starts[bucket(e) + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0u32; self.entries.len()];
+        for (i, e) in self.entries.iter().enumerate() {
+            let b = bucket(e);
+            order[next[b] as usize] = i as u32;
+            next[b] += 1;
+        }
+        TableIndex { order, starts }
+    }
+
+    /// [`Table::candidates`] through the table's [`Table::index`].
+    fn candidates_indexed(
+        &self,
+        index: &TableIndex,
+        text: &str,
+        pos: usize,
+        fold: bool,
+        f: &mut dyn FnMut(usize, u64),
+    ) {
+        let bytes = text.as_bytes().get(pos..).unwrap_or_default();
+        let first = bytes.first().map_or(0, |b| b.to_ascii_lowercase());
+        let after = bytes.iter().find(|b| **b != b' ' && **b != b'\t').map_or(0, |b| b.to_ascii_lowercase());
+        let run = |b: usize| &index.order[index.starts[b] as usize..index.starts[b + 1] as usize];
+        let (mut x, mut y, mut z) = (run(usize::from(first)), run(256 + usize::from(after)), run(512));
+        // The three runs merged, in table order.
+        let merged = core::iter::from_fn(|| {
+            let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
+            for r in [&mut x, &mut y, &mut z] {
+                if r.first() == Some(&head) {
+                    *r = &r[1..];
+                }
+            }
+            Some(head as usize)
+        });
+        self.candidates_among(merged, text, pos, fold, f)
+    }
+
+    /// The spellings of the entries numbered `among` (in order) that match at `pos`.
+    fn candidates_among(
+        &self,
+        among: impl Iterator<Item = usize>,
+        text: &str,
+        pos: usize,
+        fold: bool,
+        f: &mut dyn FnMut(usize, u64),
+    ) {
         let rest = &text[pos..];
         // Names are whole words: `b` does not match the start of `bogus`.
         let word_end = |len: usize| {
@@ -909,7 +1006,7 @@ impl Table {
         let first = bytes.first().copied();
         let first_after_blanks = bytes.iter().copied().find(|b| *b != b' ' && *b != b'\t');
         let same = |a: Option<u8>, c: u8| a.is_some_and(|a| a == c || (fold && a.eq_ignore_ascii_case(&c)));
-        for e in self.entries {
+        for e in among.filter_map(|i| self.entries.get(i)) {
             match *e {
                 Entry::Name(s, v) => {
                     let head = match s.as_bytes().iter().position(|c| *c != b' ') {
@@ -1992,10 +2089,25 @@ impl<T> Memo<T> {
     }
 }
 
+/// The [`Table::index`] of each table met, by the table's address.
+#[derive(Default)]
+struct TableIndexes {
+    by_address: alloc::collections::BTreeMap<usize, TableIndex>,
+}
+
+impl TableIndexes {
+    fn get(&mut self, t: &'static Table) -> &TableIndex {
+        self.by_address.entry(t as *const Table as usize).or_insert_with(|| t.index())
+    }
+}
+
 /// Memory a parse works in, kept for the next so that reading many lines allocates once.
 #[derive(Default)]
 pub struct Scratch {
     memo: Memo<usize>,
+    follow: Vec<Option<(&'static [Item], usize)>>,
+    starts: Memo<()>,
+    tables: TableIndexes,
     spellings: Memo<(usize, u64)>,
     collecting: Vec<usize>,
     mids: Vec<usize>,
@@ -2085,6 +2197,36 @@ fn shape_of(e: &Expr, fields: &mut u64, params: &mut u64) {
     }
 }
 
+/// Whether a text can start at a place ([`Parser::starts`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Start {
+    /// Nothing it reads matches there.
+    Never = 0,
+    /// Its first token may match there.
+    Maybe = 1,
+    /// It reads nothing there (what follows it decides).
+    Empty = 2,
+}
+
+impl Start {
+    fn from(n: usize) -> Self {
+        match n {
+            0 => Start::Never,
+            2 => Start::Empty,
+            _ => Start::Maybe,
+        }
+    }
+
+    /// Of two alternatives: the one that says more may match.
+    fn or(self, other: Start) -> Start {
+        match (self, other) {
+            (Start::Maybe, _) | (_, Start::Maybe) => Start::Maybe,
+            (Start::Empty, _) | (_, Start::Empty) => Start::Empty,
+            _ => Start::Never,
+        }
+    }
+}
+
 struct Parser<'t> {
     format: &'t Format,
     text: &'t str,
@@ -2095,6 +2237,18 @@ struct Parser<'t> {
     budget: u32,
     /// [`Parser::ends`]' answers: end positions.
     memo: Memo<usize>,
+    /// [`Parser::starts`]' answers, each as the range `a..a` of its [`Start`] number `a`.
+    starts: Memo<()>,
+    /// The name tables met so far, indexed (static: kept from one parse to the next).
+    tables: TableIndexes,
+    /// What the search reads after the item at hand, innermost last: the rest of each
+    /// enclosing item list (from an index), or `None` where that is not known (inside a group
+    /// read in any order). Below the first entry is the end of the line.
+    follow: Vec<Option<(&'static [Item], usize)>>,
+    /// Whether the search skips, unsolved, arms, optional groups and names after which the
+    /// line cannot be read to its end whatever the guards ([`Parser::viable`]); off when a
+    /// failure is described, so that the search still names what each of them expected.
+    prune: bool,
     /// [`Parser::spellings`]' answers: (length, value) of each spelling a table has at a
     /// position, read once however often the search comes back there.
     spellings: Memo<(usize, u64)>,
@@ -2153,6 +2307,18 @@ pub fn parse_prefix(
     parse_text(format, syntax, text, ctx, true)
 }
 
+/// [`parse_prefix`] when only success matters, working in `scratch` ([`parses_in`]): the same
+/// values and end when it reads the text, `None` where [`parse_prefix`] fails.
+pub fn parse_prefix_in(
+    scratch: &mut Scratch,
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+) -> Option<(Vec<u64>, usize)> {
+    read(format, syntax, text, ctx, true, false, scratch).ok()
+}
+
 fn parse_text(
     format: &Format,
     syntax: &'static Syntax,
@@ -2190,6 +2356,10 @@ fn read(
         result: None,
         budget: SEARCH_BUDGET,
         memo: core::mem::take(&mut scratch.memo),
+        follow: core::mem::take(&mut scratch.follow),
+        starts: core::mem::take(&mut scratch.starts),
+        tables: core::mem::take(&mut scratch.tables),
+        prune: !describe,
         spellings: core::mem::take(&mut scratch.spellings),
         collecting: core::mem::take(&mut scratch.collecting),
         mids: core::mem::take(&mut scratch.mids),
@@ -2246,11 +2416,16 @@ fn read(
         }
     };
     p.memo.clear();
+    p.follow.clear();
+    p.starts.clear();
     p.spellings.clear();
     p.collecting.clear();
     p.mids.clear();
     *scratch = Scratch {
         memo: p.memo,
+        follow: p.follow,
+        starts: p.starts,
+        tables: p.tables,
         spellings: p.spellings,
         collecting: p.collecting,
         mids: p.mids,
@@ -2565,6 +2740,97 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether `items[i..]` read from `pos`, then what [`Parser::follow`] says comes after,
+    /// can read the line when guards, conditions and value ranges are ignored, judged by the
+    /// first token ([`Parser::starts`]). A superset of what the search reads: where it is
+    /// false, the search would fail whatever its guards made of the fields, so it is not tried.
+    fn viable(&mut self, items: &'static [Item], i: usize, pos: usize) -> bool {
+        match self.starts(items, i, pos) {
+            Start::Never => false,
+            Start::Maybe => true,
+            Start::Empty => self.completes(self.follow.len(), pos),
+        }
+    }
+
+    /// Whether the first `depth` entries of [`Parser::follow`] (the innermost last) can read
+    /// the line from `pos`, as [`Parser::viable`]; the end of the line below them.
+    fn completes(&mut self, depth: usize, pos: usize) -> bool {
+        let mut d = depth;
+        loop {
+            let Some(next) = d.checked_sub(1).map(|d| self.follow[d]) else {
+                return self.prefix || skip_blanks(self.text, pos) == self.text.len();
+            };
+            let Some((items, i)) = next else { return true };
+            match self.starts(items, i, pos) {
+                Start::Never => return false,
+                Start::Maybe => return true,
+                Start::Empty => d -= 1,
+            }
+        }
+    }
+
+    /// Whether the text read by `items[i..]` can start at `pos`, guards ignored, judged by
+    /// the first item that reads text there: a literal or a name of a table that matches, a
+    /// number (not looked at), a call one of whose arms can start there.
+    fn starts(&mut self, items: &'static [Item], i: usize, pos: usize) -> Start {
+        let key = (items.as_ptr() as usize, i as u32, pos as u32);
+        if let Some(r) = self.starts.get(key) {
+            return Start::from(r.start);
+        }
+        // A re-entry at the same place (a template calling itself first) decides nothing.
+        self.starts.insert(key, Start::Maybe as usize..Start::Maybe as usize);
+        let mut answer = Start::Empty;
+        for item in items.iter().skip(i) {
+            let first = match item {
+                Item::Lit(s) => match self.literal(s, pos) {
+                    Some(end) if end > pos => Start::Maybe,
+                    Some(_) => Start::Empty,
+                    None => Start::Never,
+                },
+                Item::Show(Expr::Arith(..) | Expr::If(..), _) | Item::Show(_, Show::Num(_)) => Start::Maybe,
+                Item::Show(_, Show::Table(t)) => self.table_starts(t, pos),
+                Item::Show(_, Show::TableIf(_, a, b)) => {
+                    self.table_starts(a, pos).or(self.table_starts(b, pos))
+                }
+                Item::Call(sub, _) => {
+                    let mut any = Start::Never;
+                    for arm in sub.arms {
+                        any = any.or(self.starts(arm.items, 0, pos));
+                        if any == Start::Maybe {
+                            break;
+                        }
+                    }
+                    any
+                }
+                Item::Opt(_, body) => match self.starts(body, 0, pos) {
+                    Start::Maybe => Start::Maybe,
+                    Start::Never | Start::Empty => Start::Empty,
+                },
+                Item::AnyOrder(..) => Start::Maybe,
+            };
+            if first != Start::Empty {
+                answer = first;
+                break;
+            }
+        }
+        self.starts.insert(key, answer as usize..answer as usize);
+        answer
+    }
+
+    /// [`Parser::starts`] for a name of `t`: one at `pos` that reads text, only empty ones, or
+    /// none.
+    fn table_starts(&mut self, t: &'static Table, pos: usize) -> Start {
+        let (in_order, _) = self.spellings(t, pos);
+        let mut answer = Start::Never;
+        for k in in_order {
+            match self.spellings.items[k].0 {
+                0 => answer = Start::Empty,
+                _ => return Start::Maybe,
+            }
+        }
+        answer
+    }
+
     /// The spellings of `t` at `pos` as (length, value), as indices into `self.spellings`:
     /// in table order, and longest first (the order the search tries them).
     fn spellings(
@@ -2578,7 +2844,10 @@ impl Parser<'_> {
             None => {
                 let items = &mut self.spellings.items;
                 let first = items.len();
-                t.candidates(self.text, pos, self.ctx.ignore_case, &mut |len, v| items.push((len, v)));
+                let index = self.tables.get(t);
+                t.candidates_indexed(index, self.text, pos, self.ctx.ignore_case, &mut |len, v| {
+                    items.push((len, v))
+                });
                 let n = items.len() - first;
                 items.extend_from_within(first..first + n);
                 items[first + n..].sort_by_key(|c| core::cmp::Reverse(c.0));
@@ -2730,14 +2999,22 @@ impl Parser<'_> {
         let fits = |p: &Self, arm: &Arm, st: &State| {
             arm.guard.is_none_or(|g| eval_in(g, frame, &p.defaulted(st), p.ctx.pc).unwrap_or(1) != 0)
         };
-        let mut fitting = 0u128;
+        // Arms after which the line cannot be read are left out before their guards are
+        // looked at.
+        let (mut fitting, mut open) = (0u128, 0u128);
         for (index, arm) in syntax.arms.iter().enumerate().take(128) {
-            fitting |= u128::from(fits(self, arm, st)) << index;
+            if !self.prune || self.viable(arm.items, 0, pos) {
+                open |= 1 << index;
+                fitting |= u128::from(fits(self, arm, st)) << index;
+            }
         }
         for first in [true, false] {
             for (index, arm) in syntax.arms.iter().enumerate() {
-                let fit = if index < 128 { fitting >> index & 1 == 1 } else { fits(self, arm, st) };
-                if fit != first {
+                let (open, fit) = match index < 128 {
+                    true => (open >> index & 1 == 1, fitting >> index & 1 == 1),
+                    false => (!self.prune || self.viable(arm.items, 0, pos), fits(self, arm, st)),
+                };
+                if !open || fit != first {
                     continue;
                 }
                 let mark = st.mark();
@@ -2817,8 +3094,32 @@ impl Parser<'_> {
         let Some(item) = items.get(i) else {
             return k(self, pos, st);
         };
-        let mut rest =
-            |p: &mut Parser, pos: usize, st: &mut State| p.items(items, i + 1, frame, pos, st, &mut *k);
+        // What follows the item is the rest of the list, then what followed the list.
+        self.follow.push(Some((items, i + 1)));
+        let ok = self.item(item, items, i, frame, pos, st, k);
+        self.follow.pop();
+        ok
+    }
+
+    /// Reads `item`, `items[i]`, then the rest of `items` and `k` ([`Parser::items`]).
+    #[allow(clippy::too_many_arguments)]
+    fn item(
+        &mut self,
+        item: &'static Item,
+        items: &'static [Item],
+        i: usize,
+        frame: &[Bound],
+        pos: usize,
+        st: &mut State,
+        k: K,
+    ) -> bool {
+        // Reading the rest, its entry of `follow` is no longer to come: taken off meanwhile.
+        let mut rest = |p: &mut Parser, pos: usize, st: &mut State| {
+            let next = p.follow.pop();
+            let ok = p.items(items, i + 1, frame, pos, st, &mut *k);
+            p.follow.extend(next);
+            ok
+        };
         match item {
             Item::Lit(s) => match self.literal(s, pos) {
                 Some(end) => rest(self, end, st),
@@ -2869,18 +3170,27 @@ impl Parser<'_> {
                 let body: &'static [Item] = body;
                 let absent_first =
                     eval_in(cond, frame, &self.defaulted(st), self.ctx.pc).is_some_and(|v| v == 0);
-                let as_written = self_describing(cond, body, frame);
+                let mut as_written = None;
+                let depth = self.follow.len();
+                let (can_be, can_not) = match self.prune {
+                    true => (self.viable(body, 0, pos), self.completes(depth, pos)),
+                    false => (true, true),
+                };
                 for present in [!absent_first, absent_first] {
+                    if !(if present { can_be } else { can_not }) {
+                        continue;
+                    }
                     let mark = st.mark();
-                    let ok = if present && as_written {
-                        self.items(body, 0, frame, pos, st, &mut rest)
-                    } else if present {
-                        self.require(cond, true, frame, pos, st, &mut |p, pos, st| {
-                            p.items(body, 0, frame, pos, st, &mut rest)
-                        })
-                    } else {
-                        self.require(cond, false, frame, pos, st, &mut rest)
-                    };
+                    let ok =
+                        if present && *as_written.get_or_insert_with(|| self_describing(cond, body, frame)) {
+                            self.items(body, 0, frame, pos, st, &mut rest)
+                        } else if present {
+                            self.require(cond, true, frame, pos, st, &mut |p, pos, st| {
+                                p.items(body, 0, frame, pos, st, &mut rest)
+                            })
+                        } else {
+                            self.require(cond, false, frame, pos, st, &mut rest)
+                        };
                     if ok {
                         return true;
                     }
@@ -2926,9 +3236,17 @@ impl Parser<'_> {
             let body: &'static [Item] = body;
             let mark = st.mark();
             let mut present = |p: &mut Parser, _: usize, st: &mut State| {
-                p.items(body, 0, frame, start, st, &mut |p, after, st| {
-                    after > start && p.any_order(sep, groups, used | (1 << n), frame, after, st, &mut *k)
-                })
+                // After the group another may come: what follows it is not known.
+                p.follow.push(None);
+                let ok = p.items(body, 0, frame, start, st, &mut |p, after, st| {
+                    let unknown = p.follow.pop();
+                    let ok =
+                        after > start && p.any_order(sep, groups, used | (1 << n), frame, after, st, &mut *k);
+                    p.follow.extend(unknown);
+                    ok
+                });
+                p.follow.pop();
+                ok
             };
             let ok = if self_describing(cond, body, frame) {
                 present(self, pos, st)
@@ -3027,8 +3345,12 @@ impl Parser<'_> {
 
     fn table(&mut self, t: &'static Table, b: Bound, pos: usize, st: &mut State, k: K) -> bool {
         let (_, longest_first) = self.spellings(t, pos);
+        let depth = self.follow.len();
         for i in longest_first {
             let (len, v) = self.spellings.items[i];
+            if self.prune && !self.completes(depth, pos + len) {
+                continue;
+            }
             let mark = st.mark();
             if self.assign(b, v, st) {
                 note_spelling(b, t, len, v, st);
@@ -3426,6 +3748,47 @@ mod tests {
         ],
     };
     static OP: Table = Table { name: "Op", entries: &[Entry::Name("fadd", 0), Entry::Name("add", 1)] };
+
+    /// The index by first character finds, at every place of every text, the spellings the
+    /// plain walk over every entry finds, in the same order (case folded or not).
+    #[test]
+    fn indexed_names_are_the_names_of_the_plain_walk() {
+        static MIXED: Table = Table {
+            name: "Mixed",
+            entries: &[
+                Entry::Name("", 0),
+                Entry::Name("ra5", 1),
+                Entry::Range { prefix: "ra", suffix: "", lo: 0, hi: 31, shift: 0 },
+                Entry::Name(".16a", 2),
+                Entry::Name(" >> 1", 3),
+                Entry::Range { prefix: "", suffix: "s", lo: 0, hi: 9, shift: 0 },
+                Entry::Many("???", 40, 50),
+                Entry::Name("R5", 4),
+                Entry::Name("nop;", 5),
+                Entry::Else("?"),
+            ],
+        };
+        let texts = ["ra5.16a", "RA5 .16a", "r5 >> 1, 3s", "  nop ;", "ra31 >>1", "", "?? 7s", "\tR5"];
+        for table in [&MIXED, &REG, &OP, &IDLE] {
+            let index = table.index();
+            for text in texts {
+                for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                    for fold in [false, true] {
+                        let (mut plain, mut indexed) = (Vec::new(), Vec::new());
+                        table.candidates(text, pos, fold, &mut |len, v| plain.push((len, v)));
+                        table.candidates_indexed(&index, text, pos, fold, &mut |len, v| {
+                            indexed.push((len, v))
+                        });
+                        assert_eq!(plain, indexed, "{} at {pos} of {text:?} (fold {fold})", table.name);
+                    }
+                }
+            }
+        }
+        // Not vacuous: the walk finds names here.
+        let mut found = Vec::new();
+        MIXED.candidates("RA5 .16a", 0, true, &mut |len, v| found.push((len, v)));
+        assert_eq!(found, [(0, 0), (3, 1), (3, 5)]);
+    }
     static IDLE: Table = Table { name: "Idle", entries: &[Entry::Name("", 0), Entry::Name("nop", 1)] };
     /// `@P0 ` or nothing, as a guard before a mnemonic.
     static GUARD: Syntax = Syntax {

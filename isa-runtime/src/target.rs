@@ -1272,11 +1272,21 @@ impl core::error::Error for StatementError {}
 
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
 /// instruction starts. Text that does not start a slot gets the default slot; a slot that
-/// starts but is wrong is an error at its position.
-fn read_slot<T: Isa>(code: &str, dialect: usize, ctx: &Context) -> Result<(u64, usize), StatementError> {
+/// starts but is wrong is an error at its position. A slot is read in `scratch`, and read
+/// again to describe a failure only when that fails.
+fn read_slot<T: Isa>(
+    code: &str,
+    dialect: usize,
+    ctx: &Context,
+    scratch: &mut syntax::Scratch,
+) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
-    match syntax::parse_prefix(s.slot, syntax, code, ctx) {
+    let read = match syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx) {
+        Some(read) => Ok(read),
+        None => syntax::parse_prefix(s.slot, syntax, code, ctx),
+    };
+    match read {
         Ok((values, end)) if end > 0 => {
             let raw = s.slot.pack(&values) as u64;
             (s.check)(raw).map(|_| (raw, end)).map_err(|e| StatementError::at(0, e.to_string()))
@@ -1754,7 +1764,7 @@ fn assemble_lines<T: Isa, X>(
                     fail(program.locate(e, skip + err.pos, err.length, err.message), line);
                 };
                 let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
-                let (slot, skip) = match read_slot::<T>(code, dialect, &ctx) {
+                let (slot, skip) = match read_slot::<T>(code, dialect, &ctx, &mut reading.scratch) {
                     Ok(s) => s,
                     Err(err) => {
                         error(err, 0);
