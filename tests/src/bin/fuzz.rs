@@ -25,7 +25,14 @@ Options (counts accept 1_000_000 and 1e6):
   --lines N           mutated assembly lines, spread over the targets (default 1e5)
   --specs N           mutated specs: shipped specs and generated ones (default 1e4)
   --generated N       generated specs, unmutated (default 1e3)
-  --compile-shipped N accepted mutations of shipped specs compiled by rustc (default 20)
+  --compile-shipped-one-in K
+                      one in K accepted mutations of shipped specs is compiled by rustc, chosen
+                      by the seed and the case's number (default 100; 0: none)
+  --spec-from N       the spec stage starts at case N (default 0): a stopped run goes on from
+                      the `next case` its last progress line printed
+  --spec-to N         and stops before case N (default: all). The cases are numbered
+                      0..generated+specs, each depends on the seed and its number alone, so
+                      shards (--spec-from 0 --spec-to 50000; --spec-from 50000) add up to a run
   --no-rustc          check specs, but do not compile the accepted ones
   --only STAGES       comma-separated: words, headers, lines, specs (default: all)
   --targets NAMES     comma-separated instruction targets of the words stage (default: all)
@@ -33,6 +40,10 @@ Options (counts accept 1_000_000 and 1e6):
                       a case blocked for 30 times it on the clock is a hang too)
   --minutes M         stop every stage after M minutes of the whole run (counts say how far it got)
   --out DIR           findings and the scratch crate (default $CARGO_TARGET_DIR/fuzz or target/fuzz)
+
+The shipped specs, the golden corpora and the isa-runtime that rustc compiles generated modules
+against come from the repository the binary was built in, or from $ISA_FUZZ_REPOSITORY (a long
+run reads a checkout that does not change under it).
 ";
 
 struct Args {
@@ -43,7 +54,9 @@ struct Args {
     lines: u64,
     specs: u64,
     generated: u64,
-    compile_shipped: u64,
+    compile_shipped_one_in: u64,
+    spec_from: u64,
+    spec_to: Option<u64>,
     rustc: bool,
     only: Vec<String>,
     targets: Option<Vec<String>>,
@@ -80,7 +93,9 @@ fn parse() -> Result<Args, String> {
         lines: 100_000,
         specs: 10_000,
         generated: 1_000,
-        compile_shipped: 20,
+        compile_shipped_one_in: 100,
+        spec_from: 0,
+        spec_to: None,
         rustc: true,
         only: vec!["words".into(), "headers".into(), "lines".into(), "specs".into()],
         targets: None,
@@ -99,7 +114,9 @@ fn parse() -> Result<Args, String> {
             "--lines" => a.lines = count(&value()?)?,
             "--specs" => a.specs = count(&value()?)?,
             "--generated" => a.generated = count(&value()?)?,
-            "--compile-shipped" => a.compile_shipped = count(&value()?)?,
+            "--compile-shipped-one-in" => a.compile_shipped_one_in = count(&value()?)?,
+            "--spec-from" => a.spec_from = count(&value()?)?,
+            "--spec-to" => a.spec_to = Some(count(&value()?)?),
             "--no-rustc" => a.rustc = false,
             "--only" => a.only = value()?.split(',').map(str::to_string).collect(),
             "--targets" => a.targets = Some(value()?.split(',').map(str::to_string).collect()),
@@ -214,7 +231,9 @@ fn main() {
             generated: args.generated,
             max_mutations: 4,
             compile: args.rustc,
-            compile_shipped: args.compile_shipped,
+            compile_shipped_one_in: args.compile_shipped_one_in,
+            first: args.spec_from,
+            end: args.spec_to,
         };
         let mut scratch =
             match rustc::Scratch::new(&args.out.join("scratch"), &args.out.join("scratch-target")) {
@@ -229,7 +248,7 @@ fn main() {
         let c = specs::fuzz_specs(&plan, args.seed, &mut guard, &mut findings, scratch.as_mut(), &mut |c| {
             ticker.tick(|| format!("specs: {c}"))
         });
-        println!("specs: {c} ({:.1} s)", start.elapsed().as_secs_f64());
+        println!("specs: {c} ({:.1} s; {})", start.elapsed().as_secs_f64(), specs::SpecTimes::now());
         bad += c.unlocated + c.panics + c.hangs + c.compile_failures + c.undecodable;
     }
     println!("fuzz: seed {}: {} findings, {} failing cases", args.seed, findings.written().len(), bad);

@@ -118,9 +118,14 @@ impl Findings {
     }
 }
 
-/// The repository's root (this crate is `tests/` in it).
+/// The repository's root (this crate is `tests/` in it), or `$ISA_FUZZ_REPOSITORY`: the shipped
+/// specs, the golden corpora and the `isa-runtime` that rustc compiles generated modules
+/// against are read from it, so a long run can read a checkout that does not change under it.
 pub fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    match std::env::var_os("ISA_FUZZ_REPOSITORY") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+    }
 }
 
 /// Numbers a mutated spec puts where a number was: the edges of widths and bit positions.

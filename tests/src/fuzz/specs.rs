@@ -379,6 +379,74 @@ pub fn generate(rng: &mut Rand) -> String {
     s
 }
 
+/// The parts of a spec case whose CPU time the stage adds up ([`SpecTimes`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Phase {
+    /// Making the case's spec: generating it, mutating it.
+    Make,
+    /// `isa_compiler::check_source`: parsing and checking.
+    Check,
+    /// The Rust backend, on an accepted spec.
+    Rust,
+    /// The documentation backends (Markdown and HTML), on an accepted spec.
+    Docs,
+    /// Rendering the diagnostics of a rejected spec.
+    Diagnostics,
+}
+
+/// Nanoseconds spent in each [`Phase`] by every case so far (cases run on the guard's worker
+/// thread, so the totals are shared).
+static PHASE_NANOS: [std::sync::atomic::AtomicU64; 5] = [const { std::sync::atomic::AtomicU64::new(0) }; 5];
+
+/// Runs `f`, adding its time to `phase`.
+fn timed<R>(phase: Phase, f: impl FnOnce() -> R) -> R {
+    let start = std::time::Instant::now();
+    let r = f();
+    let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    PHASE_NANOS[phase as usize].fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
+    r
+}
+
+/// Seconds spent in each phase of the spec stage so far (on the clock, in the worker: on an
+/// idle machine its CPU time), rustc excluded.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SpecTimes {
+    /// Generating and mutating specs.
+    pub make: f64,
+    /// Parsing and checking.
+    pub check: f64,
+    /// The Rust backend.
+    pub rust: f64,
+    /// The documentation backends.
+    pub docs: f64,
+    /// Rendering diagnostics.
+    pub diagnostics: f64,
+}
+
+impl SpecTimes {
+    /// The totals so far.
+    pub fn now() -> Self {
+        let s = |p: Phase| PHASE_NANOS[p as usize].load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e9;
+        SpecTimes {
+            make: s(Phase::Make),
+            check: s(Phase::Check),
+            rust: s(Phase::Rust),
+            docs: s(Phase::Docs),
+            diagnostics: s(Phase::Diagnostics),
+        }
+    }
+}
+
+impl std::fmt::Display for SpecTimes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "make {:.1} s, check {:.1} s, rust {:.1} s, docs {:.1} s, diagnostics {:.1} s",
+            self.make, self.check, self.rust, self.docs, self.diagnostics
+        )
+    }
+}
+
 /// What the checker made of one spec.
 #[derive(Debug)]
 pub enum Checked {
@@ -399,15 +467,34 @@ pub enum Checked {
 /// The whole front of the pipeline on one spec: check, then on acceptance the Rust backend
 /// and the documentation; on rejection, the diagnostics rendered. Panics are the caller's.
 pub fn check_spec(source: &str) -> Checked {
-    match isa_compiler::check_source(source) {
+    check_spec_for(source, true)
+}
+
+/// [`check_spec`], with the Rust module formatted only when `formatted` (it is going to rustc):
+/// otherwise the backend makes its tokens and [`Checked::Accepted`]'s `rust` is empty.
+/// Formatting (syn and prettyplease) is most of the backend's time, and most accepted
+/// mutations of the shipped specs are not compiled.
+pub fn check_spec_for(source: &str, formatted: bool) -> Checked {
+    let checked = timed(Phase::Check, || isa_compiler::check_source(source));
+    match checked {
         Ok(target) => {
-            let rust = isa_compiler::backend::rust::generate_from(&target, "fuzz.isa");
-            let _ = isa_compiler::backend::docs::markdown(&target);
-            let _ = isa_compiler::backend::docs::html(&target);
+            let rust = timed(Phase::Rust, || {
+                if formatted {
+                    isa_compiler::backend::rust::generate_from(&target, "fuzz.isa")
+                } else {
+                    drop(isa_compiler::backend::rust::generate_tokens(&target));
+                    String::new()
+                }
+            });
+            timed(Phase::Docs, || {
+                let _ = isa_compiler::backend::docs::markdown(&target);
+                let _ = isa_compiler::backend::docs::html(&target);
+            });
             Checked::Accepted { rust, unit: isa_compiler::backend::rust::target_type_name(&target) }
         }
         Err(diagnostics) => {
-            let _ = isa_compiler::diag::render("fuzz.isa", source, &diagnostics);
+            let _ =
+                timed(Phase::Diagnostics, || isa_compiler::diag::render("fuzz.isa", source, &diagnostics));
             let inside = |s: isa_compiler::diag::Span| {
                 s.start <= s.end
                     && s.end <= source.len()
@@ -441,9 +528,33 @@ pub struct SpecPlan {
     pub max_mutations: usize,
     /// Whether accepted specs go through rustc.
     pub compile: bool,
-    /// At most this many accepted mutations of the shipped specs go through rustc (they are
-    /// large: rustc takes seconds for each); accepted generated specs always do.
-    pub compile_shipped: u64,
+    /// One in this many accepted mutations of the shipped specs goes through rustc (0: none):
+    /// they are large, rustc takes seconds for each. Which ones is decided by the seed and the
+    /// case's number alone ([`compiles_shipped`]), so that shards of a run compile what the
+    /// whole run would. Accepted generated specs always go through rustc.
+    pub compile_shipped_one_in: u64,
+    /// The cases to run: case numbers `first..end` of the stage's `generated + mutated`
+    /// (`None`: to the last). A run cut in shards (`--spec-from`, `--spec-to`) adds up to the
+    /// whole run, each case depending on the seed and its number alone.
+    pub first: u64,
+    /// See [`SpecPlan::first`].
+    pub end: Option<u64>,
+}
+
+impl SpecPlan {
+    /// The case numbers this plan runs.
+    pub fn cases(&self) -> std::ops::Range<u64> {
+        let all = self.generated + self.mutated;
+        self.first.min(all)..self.end.unwrap_or(all).clamp(self.first.min(all), all)
+    }
+}
+
+/// Whether case `case` of the run seeded `seed`, a mutation of a shipped spec, goes through
+/// rustc when the checker accepts it (one in [`SpecPlan::compile_shipped_one_in`]).
+pub fn compiles_shipped(plan: &SpecPlan, seed: u64, case: u64) -> bool {
+    // A case seed's lowest bit is always set: the bits above it decide.
+    plan.compile_shipped_one_in != 0
+        && (super::case_seed(seed, 0xc0de, case) >> 1) % plan.compile_shipped_one_in == 0
 }
 
 /// What the specs did.
@@ -467,12 +578,15 @@ pub struct SpecCounts {
     pub compiled: u64,
     /// Accepted specs whose Rust was the same as an earlier one's (compiled once).
     pub same_code: u64,
-    /// Accepted specs not sent to rustc (beyond `compile_shipped`, or compiling off).
+    /// Accepted specs not sent to rustc (mutations of shipped specs not chosen, or compiling off).
     pub not_compiled: u64,
     /// Accepted specs whose Rust did not compile (or warned).
     pub compile_failures: u64,
     /// Accepted specs with a format for which no word decodes.
     pub undecodable: u64,
+    /// The number of the next case to run: a run stopped here goes on with `--spec-from`
+    /// this number.
+    pub next: u64,
 }
 
 impl std::fmt::Display for SpecCounts {
@@ -481,7 +595,7 @@ impl std::fmt::Display for SpecCounts {
             f,
             "mutated {}, generated {}, accepted {}, rejected {} (unlocated {}), panics {}, hangs {}; \
              rustc: compiled {} (+{} with the same code), not compiled {}, compile failures {}, \
-             specs with a format that decodes nothing {}",
+             specs with a format that decodes nothing {}; next case {}",
             self.mutated,
             self.generated,
             self.accepted,
@@ -493,7 +607,8 @@ impl std::fmt::Display for SpecCounts {
             self.same_code,
             self.not_compiled,
             self.compile_failures,
-            self.undecodable
+            self.undecodable,
+            self.next
         )
     }
 }
@@ -574,9 +689,12 @@ pub fn fuzz_specs(
     let mut counts = SpecCounts::default();
     let mut seen = std::collections::HashSet::new();
     let mut batch: Vec<super::rustc::Unit> = Vec::new();
-    let mut compiled_shipped = 0u64;
-    for case in 0..plan.generated + plan.mutated {
-        let (origin, source, from_shipped) = spec_case(plan, &bases, seed, case);
+    let cases = plan.cases();
+    for case in cases.clone() {
+        let (origin, source, from_shipped) = timed(Phase::Make, || spec_case(plan, &bases, seed, case));
+        // Known before checking: only the Rust that goes to rustc is formatted.
+        let wanted =
+            plan.compile && scratch.is_some() && (!from_shipped || compiles_shipped(plan, seed, case));
         if from_shipped {
             counts.mutated += 1;
         } else if case < plan.generated {
@@ -586,7 +704,7 @@ pub fn fuzz_specs(
         }
         findings.in_flight("isa", &source);
         let input = source.clone();
-        match guard.run(move || check_spec(&input)) {
+        match guard.run(move || check_spec_for(&input, wanted)) {
             Outcome::Done(Checked::Rejected { unlocated }) => {
                 counts.rejected += 1;
                 if let Some(why) = unlocated {
@@ -596,13 +714,11 @@ pub fn fuzz_specs(
             }
             Outcome::Done(Checked::Accepted { rust, unit }) => {
                 counts.accepted += 1;
-                let wanted = plan.compile && (!from_shipped || compiled_shipped < plan.compile_shipped);
-                if !wanted || scratch.is_none() {
+                if !wanted {
                     counts.not_compiled += 1;
                 } else if !seen.insert(hash(&rust)) {
                     counts.same_code += 1;
                 } else {
-                    compiled_shipped += u64::from(from_shipped);
                     batch.push(super::rustc::Unit { origin, source, rust, unit });
                 }
             }
@@ -616,8 +732,9 @@ pub fn fuzz_specs(
             }
         }
         let size: usize = batch.iter().map(|u| u.rust.len()).sum();
+        counts.next = case + 1;
         let stop = !progress(&counts);
-        let last = stop || case + 1 == plan.generated + plan.mutated;
+        let last = stop || case + 1 == cases.end;
         if let Some(s) = scratch.as_deref_mut() {
             if !batch.is_empty() && (last || batch.len() >= 48 || size > 3 << 20) {
                 compile_batch(s, std::mem::take(&mut batch), &mut counts, findings);

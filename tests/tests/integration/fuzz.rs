@@ -75,7 +75,15 @@ fn mutated_and_generated_specs_check_and_compile() {
     let mut findings = Findings::new(&dir.join("findings"));
     let mut guard = Guard::new(Duration::from_secs(60));
     let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
-    let plan = SpecPlan { mutated: 80, generated: 12, max_mutations: 3, compile: true, compile_shipped: 0 };
+    let plan = SpecPlan {
+        mutated: 80,
+        generated: 12,
+        max_mutations: 3,
+        compile: true,
+        compile_shipped_one_in: 0,
+        first: 0,
+        end: None,
+    };
     let c = specs::fuzz_specs(&plan, SEED, &mut guard, &mut findings, Some(&mut scratch), &mut |_| true);
     assert_eq!(
         (c.unlocated, c.panics, c.hangs, c.compile_failures, c.undecodable),
@@ -88,13 +96,57 @@ fn mutated_and_generated_specs_check_and_compile() {
     assert!(c.compiled >= 12, "{c}");
 }
 
+/// A run of the spec stage cut in shards (`--spec-from`, `--spec-to`) adds up to the whole
+/// run: each case depends on the seed and its number alone, and so does the choice of the
+/// accepted mutations of shipped specs that go to rustc.
+#[test]
+fn spec_shards_add_up_to_the_run() {
+    let plan = |first: u64, end: Option<u64>| SpecPlan {
+        mutated: 14,
+        generated: 2,
+        max_mutations: 2,
+        compile: false,
+        compile_shipped_one_in: 0,
+        first,
+        end,
+    };
+    let run = |plan: &SpecPlan| {
+        let mut findings = Findings::new(&out("shards").join("findings"));
+        let mut guard = Guard::new(Duration::from_secs(60));
+        specs::fuzz_specs(plan, SEED, &mut guard, &mut findings, None, &mut |_| true)
+    };
+    let whole = run(&plan(0, None));
+    let (a, b) = (run(&plan(0, Some(7))), run(&plan(7, None)));
+    let key = |c: &specs::SpecCounts| (c.mutated, c.generated, c.accepted, c.rejected, c.panics, c.hangs);
+    assert_eq!((whole.mutated, whole.generated, whole.next), (14, 2, 16));
+    assert_eq!((a.next, b.next), (7, 16));
+    let (ka, kb) = (key(&a), key(&b));
+    assert_eq!(key(&whole), (ka.0 + kb.0, ka.1 + kb.1, ka.2 + kb.2, ka.3 + kb.3, ka.4 + kb.4, ka.5 + kb.5));
+    // A shard past the end runs nothing.
+    assert_eq!(run(&plan(40, None)).mutated, 0);
+    // One in a hundred shipped mutations is chosen for rustc, by case number: the same in
+    // every run of the seed.
+    let choose = SpecPlan { compile_shipped_one_in: 100, ..plan(0, None) };
+    let chosen: Vec<u64> = (0..10_000).filter(|&c| specs::compiles_shipped(&choose, SEED, c)).collect();
+    assert!((50..=150).contains(&chosen.len()), "{}", chosen.len());
+    assert!(chosen.iter().all(|&c| specs::compiles_shipped(&choose, SEED, c)));
+    assert!(!(0..1000).any(|c| specs::compiles_shipped(&plan(0, None), SEED, c)));
+}
+
 /// Every generated spec of the first hundred is accepted: the generator makes valid specs, so
 /// their mutations start close to the checker's edge.
 #[test]
 fn generated_specs_are_accepted() {
     for case in 0..100 {
-        let plan =
-            SpecPlan { mutated: 0, generated: 100, max_mutations: 1, compile: false, compile_shipped: 0 };
+        let plan = SpecPlan {
+            mutated: 0,
+            generated: 100,
+            max_mutations: 1,
+            compile: false,
+            compile_shipped_one_in: 0,
+            first: 0,
+            end: None,
+        };
         let (origin, source, _) = specs::spec_case(&plan, &[], SEED, case);
         match specs::check_spec(&source) {
             Checked::Accepted { unit, .. } => assert_eq!(unit.as_deref(), Some("G"), "{origin}"),
