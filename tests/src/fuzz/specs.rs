@@ -554,7 +554,7 @@ impl SpecPlan {
 pub fn compiles_shipped(plan: &SpecPlan, seed: u64, case: u64) -> bool {
     // A case seed's lowest bit is always set: the bits above it decide.
     plan.compile_shipped_one_in != 0
-        && (super::case_seed(seed, 0xc0de, case) >> 1) % plan.compile_shipped_one_in == 0
+        && (super::case_seed(seed, 0xc0de, case) >> 1).is_multiple_of(plan.compile_shipped_one_in)
 }
 
 /// What the specs did.
