@@ -289,17 +289,7 @@ pub fn assemble_files<T: Isa>(
     let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
     let separator = d.separator.unwrap_or(";");
     let split = |text: &str| statements(text, b, d);
-    let spelling = directives::Spelling {
-        comments: d.comments,
-        directives: d.directives,
-        label_prefixes: d.label_prefixes,
-        ignore_case: d.ignore_case,
-        labels: false,
-        raw: d.raw,
-        code_section: d.code_section,
-        data_sections: d.data_sections,
-        statements: Some(&split),
-    };
+    let spelling = directives::Spelling::of(d, false, Some(&split));
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
     let (expanded, errors) = directives::expand(name, source, &spelling, &layout, includer);
     for w in &expanded.warnings {

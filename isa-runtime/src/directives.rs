@@ -562,11 +562,29 @@ pub struct Spelling<'a> {
     /// (statements ending in a separator and spanning lines, block comments, sections): the
     /// text to read them from (the same bytes at the same offsets, comments and the line ends
     /// inside statements blanked) and each statement's byte range. `None`: one per line.
-    #[allow(clippy::type_complexity)]
-    pub statements: Option<&'a dyn Fn(&str) -> (String, Vec<(usize, usize)>)>,
+    pub statements: Option<Statements<'a>>,
 }
 
+/// How a dialect splits a file's text into statements ([`Spelling::statements`]).
+pub type Statements<'a> = &'a dyn Fn(&str) -> (String, Vec<(usize, usize)>);
+
 impl<'a> Spelling<'a> {
+    /// The spellings dialect `d` declares, with labels or not (a bundled target's units are
+    /// no labels) and its own statement splitter where it has one.
+    pub fn of(d: &'a crate::target::Dialect, labels: bool, statements: Option<Statements<'a>>) -> Self {
+        Spelling {
+            comments: d.comments,
+            directives: d.directives,
+            label_prefixes: d.label_prefixes,
+            ignore_case: d.ignore_case,
+            labels,
+            raw: d.raw,
+            code_section: d.code_section,
+            data_sections: d.data_sections,
+            statements,
+        }
+    }
+
     /// The longest label prefix `text` starts with (`r:` before `:`).
     fn label_prefix(&self, text: &str) -> Option<&'a str> {
         self.label_prefixes.iter().copied().filter(|p| text.starts_with(p)).max_by_key(|p| p.len())

@@ -73,17 +73,7 @@ pub type Filled = Vec<(&'static str, Entries)>;
 /// are left to the assembler. Every error is returned with its line and column.
 pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<AsmError>> {
     let split = |text: &str| crate::target::split_statements(text, d);
-    let spelling = directives::Spelling {
-        comments: d.comments,
-        directives: d.directives,
-        label_prefixes: d.label_prefixes,
-        ignore_case: d.ignore_case,
-        labels: false,
-        raw: d.raw,
-        code_section: d.code_section,
-        data_sections: d.data_sections,
-        statements: Some(&split),
-    };
+    let spelling = directives::Spelling::of(d, false, Some(&split));
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
     let (program, errors) = directives::expand("", source, &spelling, &layout, &mut directives::NoIncludes);
     let mut errors: Vec<AsmError> = errors.iter().map(|e| program.located(e)).collect();

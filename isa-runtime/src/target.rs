@@ -1517,17 +1517,8 @@ fn assemble_lines<T: Isa, X>(
         || !d.block_comments.is_empty()
         || d.code_section.is_some()
         || !d.data_sections.is_empty();
-    let spelling = directives::Spelling {
-        comments: d.comments,
-        directives: d.directives,
-        label_prefixes: d.label_prefixes,
-        ignore_case: d.ignore_case,
-        labels: true,
-        raw: d.raw,
-        code_section: d.code_section,
-        data_sections: d.data_sections,
-        statements: own_statements.then_some(&split as &dyn Fn(&str) -> (String, Vec<(usize, usize)>)),
-    };
+    let spelling =
+        directives::Spelling::of(d, true, own_statements.then_some(&split as directives::Statements));
     let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
     // Instructions that differ in length: labels at the instructions' real byte offsets, data
     // padded only to the shortest instruction.
