@@ -9,11 +9,12 @@
 //! byte for byte. What the listing derives from the control words is read off the text, as
 //! the target declares it (its stream's `mark`s, its dialect's `listing` pair marks): the
 //! `{ }` around a dual-issued pair, the `.reuse` flags on operands and the `.T`/`.P` after a
-//! texture instruction's mnemonic; so are the listing's `(*"..."*)` annotations. Those marks
-//! are then checked against the control words ([`check_marks`]): one edited into the text
-//! without its control word is an error, not dropped (nvdisasm shows them from the control
-//! word, so the comment is where they are changed). A dual-issued pair's second instruction has its word
-//! comment on the next line, so texts and words are collected apart and matched by position.
+//! texture instruction's mnemonic; so are the listing's `(*"..."*)` annotations. A mark
+//! edited into the text is then written into its control word ([`write_marks`]): the slot's
+//! reuse flags, or the fields that open a dual-issued pair, as the target declares them; one
+//! no slot gives is an error ([`check_marks`]), not dropped. A dual-issued pair's second
+//! instruction has its word comment on the next line, so texts and words are collected apart
+//! and matched by position.
 
 use crate::words::parse_hex;
 use isa_runtime::bundle::Schedule;
@@ -238,12 +239,16 @@ struct Shown {
 }
 
 impl Shown {
-    fn same(&self, other: &Shown) -> bool {
+    /// The same marks of the flags: after the same operands and the mnemonic.
+    fn same_flags(&self, other: &Shown) -> bool {
         let after = |s: &Shown| s.after.iter().map(|(k, m, _)| (*k, *m)).collect::<Vec<_>>();
+        after(self) == after(other) && self.mnemonic.map(|m| m.0) == other.mnemonic.map(|m| m.0)
+    }
+
+    fn same(&self, other: &Shown) -> bool {
         self.open.is_some() == other.open.is_some()
             && self.close.is_some() == other.close.is_some()
-            && after(self) == after(other)
-            && self.mnemonic.map(|m| m.0) == other.mnemonic.map(|m| m.0)
+            && self.same_flags(other)
     }
 
     /// In words: `{`, `.reuse` after operands 1 and 3, `.T` after the mnemonic, `}`.
@@ -352,12 +357,136 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// The marks a user edited into a listing's text written into its control words: where a
+/// line's operand and mnemonic marks (`.reuse`, `.T`) are not what its control word gives, the
+/// slot fields the target's marks are declared on (its stream's `mark`s: maxwell.isa's reuse
+/// flags, slot bits 19:17) take the values that give the line's marks, the fewest flags
+/// changed; so do the fields of the stream's `pair when` where a line opens a pair its control
+/// word does not. `listed` are the listing lines as the assembler read them, `words` the
+/// assembled program (control words included). Marks no values give (`.reuse` on a
+/// destination, a pair's opening mark taken away, which says no stall count) are left for
+/// [`check_marks`] to report. Returns how many slots changed.
+pub fn write_marks(
+    text: &str,
+    words: &mut [u128],
+    target: &dyn Target,
+    dialect: usize,
+    marks: &Marks,
+) -> usize {
+    let Some(schedule) = target.schedule() else { return 0 };
+    let mut fields: Vec<u16> = Vec::new();
+    for f in schedule.marks.iter().flat_map(|m| m.flags.iter()) {
+        if !fields.contains(f) {
+            fields.push(*f);
+        }
+    }
+    // Each choice of the flags is tried; more than 8 flags would be too many to try.
+    if fields.is_empty() || fields.len() > 8 {
+        return 0;
+    }
+    let slots = schedule.slots as usize;
+    let group = slots + 1;
+    let ours = listed_lines(words, target, dialect);
+    let lines: Vec<&str> = text.lines().filter_map(instruction_text).collect();
+    let mut changed = 0;
+    for (k, (theirs, (our_line, raw))) in lines.iter().zip(&ours).enumerate() {
+        let Some(our_text) = instruction_text(our_line).filter(|_| !*raw) else { continue };
+        let (want, mine) = (shown(theirs, marks), shown(our_text, marks));
+        let opens = want.open.is_some() && mine.open.is_none() && !schedule.pair.is_empty();
+        if want.same_flags(&mine) && !opens {
+            continue;
+        }
+        let (g, i) = (k / slots, k % slots);
+        let at = g * group;
+        let Some(chunk) = words.get(at..(at + group).min(words.len())) else { continue };
+        let control = chunk[0];
+        let mut slot = u128::from(schedule.slot(control, i as u32));
+        if opens {
+            for &(f, v) in schedule.pair {
+                if let Some(field) = schedule.slot.fields.get(usize::from(f)) {
+                    isa_runtime::bits::set(&mut slot, field.pieces, v);
+                }
+            }
+        }
+        let flag = |slot: u128, f: u16| {
+            schedule
+                .slot
+                .fields
+                .get(usize::from(f))
+                .is_some_and(|x| isa_runtime::bits::get(slot, x.pieces) != 0)
+        };
+        let mut best: Option<(u32, u128)> = None;
+        for choice in 0u32..1 << fields.len() {
+            let mut candidate = slot;
+            let mut moved = 0;
+            for (b, &f) in fields.iter().enumerate() {
+                let on = choice >> b & 1 == 1;
+                moved += u32::from(on != flag(slot, f));
+                if let Some(field) = schedule.slot.fields.get(usize::from(f)) {
+                    isa_runtime::bits::set(&mut candidate, field.pieces, u64::from(on));
+                }
+            }
+            if best.is_some_and(|(m, _)| m <= moved) {
+                continue;
+            }
+            let mut group_words = chunk.to_vec();
+            group_words[0] = with_slot(control, i, candidate, schedule.slot_bits);
+            let listed = listed_lines_from(&group_words, at, at + group >= words.len(), target, dialect);
+            let fits = listed
+                .get(i)
+                .and_then(|(l, raw)| instruction_text(l).filter(|_| !*raw))
+                .is_some_and(|t| shown(t, marks).same_flags(&want));
+            if fits {
+                best = Some((moved, candidate));
+            }
+        }
+        let Some((_, candidate)) = best else { continue };
+        let control = with_slot(control, i, candidate, schedule.slot_bits);
+        if control != words[at] {
+            words[at] = control;
+            changed += 1;
+        }
+    }
+    changed
+}
+
+/// Control word `control` with slot `i` (of `bits` bits) replaced by `slot`.
+fn with_slot(control: u128, i: usize, slot: u128, bits: u32) -> u128 {
+    let shift = bits * i as u32;
+    let mask = ((1u128 << bits) - 1) << shift;
+    (control & !mask) | ((slot << shift) & mask)
+}
+
+/// The instruction lines the target lists for a program's words, each with whether it is a
+/// raw directive (which shows no marks).
+fn listed_lines(words: &[u128], target: &dyn Target, dialect: usize) -> Vec<(String, bool)> {
+    listed_lines_from(words, 0, true, target, dialect)
+}
+
+/// [`listed_lines`] of the groups from word `first` on; `last`: they end the program.
+fn listed_lines_from(
+    words: &[u128],
+    first: usize,
+    last: bool,
+    target: &dyn Target,
+    dialect: usize,
+) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut paired = false;
+    target.listing_from(words, first, last, dialect, &mut paired, &mut |l| {
+        if !l.text.is_empty() {
+            out.push((l.text, l.raw));
+        }
+    });
+    out
+}
+
 /// A listing's marks checked against the control words it was assembled with: `listed` are
 /// the listing lines the assembler read (`source` said it was a listing), `ours` the lines
 /// the target lists for the assembled words ([`Target::listing_from`]). The marks are derived
-/// from the control words, so one edited into the text without its control word (a `.reuse`
-/// added or removed, a brace moved) is an error at the line and column where they part:
-/// (line from 1, column from 1, length, message).
+/// from the control words, so one that the control words do not give after [`write_marks`]
+/// (a `.reuse` on an operand no flag marks, a pair's opening mark taken away) is an error at
+/// the line and column where they part: (line from 1, column from 1, length, message).
 pub fn check_marks(
     text: &str,
     words: &[u128],
@@ -367,13 +496,7 @@ pub fn check_marks(
 ) -> Vec<(usize, usize, usize, String)> {
     let Some(schedule) = target.schedule() else { return Vec::new() };
     let group = schedule.slots as usize + 1;
-    let mut ours = Vec::new();
-    let mut paired = false;
-    target.listing_from(words, 0, true, dialect, &mut paired, &mut |l| {
-        if !l.text.is_empty() {
-            ours.push((l.text, l.raw));
-        }
-    });
+    let ours = listed_lines(words, target, dialect);
     let mut errors = Vec::new();
     let listed = text.lines().enumerate().filter_map(|(n, l)| instruction_text(l).map(|t| (n, l, t)));
     for (k, ((n, line, t), (our_line, raw))) in listed.zip(&ours).enumerate() {
@@ -402,7 +525,7 @@ pub fn check_marks(
         };
         let control = words.get(k / (group - 1) * group).copied().unwrap_or(0);
         let message = format!(
-            "this line shows {}, but its control word 0x{} gives {}: the marks are read from the control word; edit its `/* 0x... */` comment to change them",
+            "this line shows {}, but its control word 0x{} gives {}: no value of the fields its marks are read from gives that; edit the `/* 0x... */` comment to change them",
             theirs.describe(marks),
             crate::words::to_hex(control, target.word_bits()),
             mine.describe(marks)

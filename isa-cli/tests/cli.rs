@@ -1819,15 +1819,73 @@ fn unedited_lines_keep_words_their_text_shares() {
 }
 
 /// Issue 15: the `.reuse` flags and the `{ }` of a dual-issued pair are the control word's; one
-/// edited into the text alone (cuobjdump's listing of our sum kernel) is an error at the line
-/// and column where the text and the control word part, never dropped. The listing as it is
-/// still rebuilds.
+/// edited into the text (cuobjdump's listing of our sum kernel) is written into its control
+/// word. The layout (research §B; NVIDIA's `OEReuseA/B/C` and `OEUSchedInfo`, maxas
+/// `printCtrl`, CuAssembler's control codes): slot i of a control word is its bits
+/// 21i+20..21i; in a slot, the reuse flags of the operands in Ra, Rb, Rc are bits 17, 18, 19,
+/// the stall count bits 3:0 and bit 4 the one nvdisasm pairs on (stall 0 with bit 4 set opens a
+/// dual-issued pair, research §G.4).
 #[test]
-fn marks_edited_without_their_control_word_are_errors() {
+fn marks_edited_into_a_listing_write_its_control_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/cuobjdump_sum_sm52.sass");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let reuse = |slot: u32, flag: u32| 1u64 << (21 * slot + 17 + flag);
+    let edits = [
+        // Slot 2 of 0x083fc400e7e007f1: Ra's flag cleared.
+        ("ISETP.NE.U32.AND P0, PT, R5.reuse, RZ, PT ;", "ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;"),
+        // Slots 1 and 2 of 0x001f9400fe2217f1: Ra's flags set.
+        ("XMAD.MRG R3, R0, c[0x0] [0x8].H1, RZ ;", "XMAD.MRG R3, R0.reuse, c[0x0] [0x8].H1, RZ ;"),
+        ("SHL R5, R5, 0x2 ;", "SHL R5, R5.reuse, 0x2 ;"),
+        // Slot 0 of 0x001ff400fda007f6 (stall 6, bit 4 set) opens a pair: stall 0.
+        (
+            "        /*0068*/                   XMAD.PSL.CBCC",
+            "        /*0068*/         {         XMAD.PSL.CBCC",
+        ),
+        (
+            "PT ;  /* 0x4b6c03800547000f */\n        /*0078*/",
+            "PT         }  /* 0x4b6c03800547000f */\n        /*0078*/",
+        ),
+    ];
+    let mut edited = text.clone();
+    for (from, to) in edits {
+        assert_eq!(edited.matches(from).count(), 1, "the listing has {from} once");
+        edited = edited.replace(from, to);
+    }
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    let mut want = listed_words(&text);
+    let mut set = |from: u64, to: u64| {
+        let at = want.iter().position(|w| *w == format!("{from:016x}")).expect("the control word");
+        want[at] = format!("{to:016x}");
+    };
+    set(0x083f_c400_e7e0_07f1, 0x083f_c400_e7e0_07f1 & !reuse(2, 0));
+    set(0x001f_9400_fe22_17f1, 0x001f_9400_fe22_17f1 | reuse(1, 0) | reuse(2, 0));
+    set(0x001f_f400_fda0_07f6, (0x001f_f400_fda0_07f6 & !0xf) | 0x10);
+    assert_eq!(want[4], "003fc400e7e007f1");
+    assert_eq!(want[8], "081f9440fe2217f1");
+    assert_eq!(want[12], "001ff400fda007f0");
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    // Listed again, the edited words show the edited marks.
+    let o = isa_with_input(
+        &["disasm", "--target", "maxwell", "--hex", "--listing", "-"],
+        want.join("\n").as_bytes(),
+    );
+    assert_code(&o, 0);
+    for line in
+        ["XMAD.MRG R3, R0.reuse, c[0x0] [0x8].H1, RZ ;", "{         XMAD.PSL.CBCC R0, R0.H1, R3.H1, R2 ;"]
+    {
+        assert!(stdout(&o).contains(line), "{line}\n{}", stdout(&o));
+    }
+}
+
+/// Marks no slot gives stay errors, at the line and column where the text and the control word
+/// part: `.reuse` after a destination (no flag marks it), and a pair's `{` taken away (which
+/// says no stall count). The listing as it is still rebuilds.
+#[test]
+fn marks_no_control_word_gives_are_errors() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/cuobjdump_sum_sm52.sass");
     let text = std::fs::read_to_string(path).expect("listing");
     let edits = [
-        ("ISETP.NE.U32.AND P0, PT, R5.reuse, RZ, PT ;", "ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;"),
         ("SHR.U32 R3, R0.reuse, 0x1e ;", "SHR.U32 R3.reuse, R0, 0x1e ;"),
         ("{         FFMA R4, R2, R2, R4 ;", "          FFMA R4, R2, R2, R4 ;"),
     ];
@@ -1840,10 +1898,9 @@ fn marks_edited_without_their_control_word_are_errors() {
     assert_code(&o, 1);
     let err = stderr(&o);
     for want in [
-        "<stdin>:13:63: error: this line shows no marks, but its control word 0x083fc400e7e007f1 gives `.reuse` after operand 3",
         "<stdin>:23:46: error: this line shows `.reuse` after operand 1, but its control word 0x001fc800fec207f1 gives `.reuse` after operand 2",
         "<stdin>:35:17: error: this line shows no marks, but its control word 0x001ff400ffa107f0 gives `{` (a dual-issued pair opens)",
-        "found 3 errors",
+        "found 2 errors",
     ] {
         assert!(err.contains(want), "{want}\n{err}");
     }
@@ -1977,6 +2034,52 @@ fn disasm_listing_is_nvdisasm_s() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
 }
 
+/// Issue 15: words whose text nvdisasm prints for another word too (bits it ignores, NaN
+/// payloads: research §G.6) list in `--listing` as nvdisasm's text, the word in its comment:
+/// the 69 such words of a run of random operand bits over every encoding (F2F, F2I, TLD.B,
+/// TXD.B, IPA.IDX, B2R, DEPBAR, BAR, ALD, and half-precision NaN immediates), as nvdisasm
+/// 11.8's `-b SM53 -hex` listing of them (tests/data/maxwell/nvdisasm_shared_sm53.txt) prints
+/// them, byte for byte: its word comments stand where a guarded line counts its guard twice
+/// (the longest line is `@!P3 F2F.FTZ.INVALIDFPDEST0.F64.RP.SAT R21.CC, R235 ;`: the column
+/// is 110, not 105). nvdisasm's listing and ours rebuild the words, the comments keeping the
+/// bits the text does not hold. Plain `disasm`, which has no word comments, lists each as the
+/// raw `.quad` with nvdisasm's text in its comment: its text would assemble to another word.
+#[test]
+fn listing_shows_nvdisasm_s_text_of_words_it_shares() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_shared_sm53.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let words = listed_words(&text);
+    assert_eq!(words.len(), 23 * 4, "23 groups of a control word and three instructions");
+    let o = isa_with_input(
+        &["disasm", "--target", "maxwell", "--hex", "--listing", "-"],
+        words.join("\n").as_bytes(),
+    );
+    assert_code(&o, 0);
+    let want: Vec<&str> = text.lines().filter(|l| !l.contains(".headerflags")).collect();
+    let listing = stdout(&o);
+    assert_eq!(listing.lines().collect::<Vec<_>>(), want);
+    assert_eq!(want[1].find("/* 0x"), Some(110), "{}", want[1]);
+    for source in [&text, &listing] {
+        let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], source.as_bytes());
+        assert_code(&o, 0);
+        assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
+    }
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "-"], words.join("\n").as_bytes());
+    assert_code(&o, 0);
+    let plain = stdout(&o);
+    assert!(
+        plain.contains(
+            ".quad 0x5cac95000ebb0c15 ; // @!P3 F2F.FTZ.INVALIDFPDEST0.F64.RP.SAT R21.CC, R235 ; \
+             (assembles to 0x5cac91000ebb0c15)"
+        ),
+        "{plain}"
+    );
+    assert_eq!(plain.lines().filter(|l| l.contains(".quad")).count(), 69, "{plain}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], plain.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
+}
+
 /// What nvdisasm 11.8 shows of the reuse flags (slot bits 19:17), per encoding: one word of
 /// every encoding of our ptxas corpus with each of the 7 combinations, each the first
 /// instruction of a group (stall 1, the other two slots NOPs), and nvdisasm's line for it
@@ -2010,11 +2113,6 @@ fn listing_marks_are_nvdisasm_s() {
         let text = want.split("*/").nth(1).unwrap_or("").trim_start();
         let text = text.split_once(' ').filter(|(g, _)| g.starts_with('@')).map_or(text, |(_, t)| t);
         if ["BRA ", "CAL ", "SSY ", "PBK ", "PCNT ", "PRET "].iter().any(|b| text.starts_with(b)) {
-            continue;
-        }
-        // The FCMP whose NaN operand text does not give its bits back is listed raw.
-        if r[1] == "0x37ad07fff0031d09" {
-            assert!(got.contains(".quad 0x37ad07fff0031d09 ;"), "{got}");
             continue;
         }
         if got != want {

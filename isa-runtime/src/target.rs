@@ -603,13 +603,18 @@ pub fn text_of_word<T: Isa>(word: u128, dialect: usize, pc: u64) -> Result<Optio
 ///
 /// The program's `last` word is compared as the assembler makes it, with its program-end bit
 /// set ([`Isa::program_end`]): a last word without it is listed raw.
+///
+/// The third value is the word's own text where the line is raw only because that text
+/// assembles to another word (bits the dialect does not print): a listing whose comments
+/// carry the words shows it, as the vendor's disassembler does, and keeps the word in its
+/// comment ([`listing_from`]).
 fn listed<T: Isa>(
     word: u128,
     dialect: usize,
     pc: u64,
     last: bool,
     reading: &mut Reading,
-) -> (String, Option<DecodeError>) {
+) -> (String, Option<DecodeError>, Option<String>) {
     let d = dialect_of::<T>(dialect);
     match show::<T>(word, dialect, pc) {
         Ok(Shown::Text(text)) => {
@@ -633,23 +638,25 @@ fn listed<T: Isa>(
                 Ok(Statement::Raw(w)) => Some(w),
                 Err(_) => None,
             };
-            let why = match (back, &error) {
-                (Some(w), _) if w == word => return (text, error),
+            let (why, shared) = match (back, &error) {
+                (Some(w), _) if w == word => return (text, error, None),
                 // Why the word is no instruction says more than a text that is not it.
-                (_, Some(e)) => alloc::format!("{}", e.reason()),
-                (Some(w), None) => alloc::format!("{text} (assembles to {w:#x})"),
-                (None, None) => alloc::format!("{text} (does not assemble)"),
+                (_, Some(e)) => (alloc::format!("{}", e.reason()), false),
+                (Some(w), None) => (alloc::format!("{text} (assembles to {w:#x})"), true),
+                (None, None) => (alloc::format!("{text} (does not assemble)"), false),
             };
-            (raw_text::<T>(d, word, Some(&why)).unwrap_or(text), error)
+            let raw = raw_text::<T>(d, word, Some(&why));
+            let shared = (shared && raw.is_some()).then(|| text.clone());
+            (raw.unwrap_or(text), error, shared)
         }
         Ok(Shown::Hidden { format }) => {
             let why = alloc::format!("{format}: no arm of the {} syntax shows this word", d.name);
-            (raw_text::<T>(d, word, Some(&why)).unwrap_or_default(), None)
+            (raw_text::<T>(d, word, Some(&why)).unwrap_or_default(), None, None)
         }
         Err(e) => {
             let text =
                 raw_text::<T>(d, word, Some(&e.reason())).unwrap_or_else(|| alloc::format!("<error: {e}>"));
-            (text, Some(e))
+            (text, Some(e), None)
         }
     }
 }
@@ -733,7 +740,7 @@ pub fn disassemble_program_from<T: Isa>(
         match s.read_control(control, instructions.len()) {
             Ok(slots) if !instructions.is_empty() => {
                 for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
-                    let (text, error) = listed::<T>(*word, dialect, address(i + 1), false, &mut reading);
+                    let (text, error, _) = listed::<T>(*word, dialect, address(i + 1), false, &mut reading);
                     let slot = Some(slot_text(s, slot, dialect));
                     out(Line { address: address(i + 1), slot, text, error });
                 }
@@ -780,7 +787,8 @@ pub fn listing_from<T: Isa>(
     let (Some(s), Some(style)) = (T::schedule(), dialect_of::<T>(dialect).listing) else { return };
     let d = dialect_of::<T>(dialect);
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
-    let alone = |word: u128| ListingLine { text: String::new(), word: Some(word), error: None, raw: false };
+    let alone =
+        |word: u128| ListingLine { text: String::new(), word: Some(word), error: None, raw: false, guard: 0 };
     let group = s.slots as usize + 1;
     let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
     let mut reading = Reading::indexed(index.as_ref());
@@ -794,8 +802,8 @@ pub fn listing_from<T: Isa>(
             let why = e.reason();
             for (i, word) in instructions.iter().enumerate() {
                 let text = raw_text::<T>(d, *word, Some(&why)).unwrap_or_default();
-                let line = listing_line(style, at(i + 1) as u64 * bytes, "", &text, false, false);
-                out(ListingLine { text: line, word: Some(*word), error: None, raw: true });
+                let (line, guard) = listing_line(style, at(i + 1) as u64 * bytes, "", &text, false, false);
+                out(ListingLine { text: line, word: Some(*word), error: None, raw: true, guard });
             }
             *paired = false;
             continue;
@@ -804,11 +812,15 @@ pub fn listing_from<T: Isa>(
         for (i, (word, slot)) in instructions.iter().zip(slots).enumerate() {
             let pc = at(i + 1) as u64 * bytes;
             let end = last && g * group + i + 1 == last_word;
-            let (text, error) = listed::<T>(*word, dialect, pc, end, &mut reading);
+            // A word whose text is another's too shows that text here, as nvdisasm prints it:
+            // the word comment holds its bits, and the listing reader keeps them for a line
+            // left as it is (isa-cli `listing::keep_unedited`).
+            let (text, error, shared) = listed::<T>(*word, dialect, pc, end, &mut reading);
             let close = core::mem::take(paired);
             let open = !close && s.pairs(slot);
             *paired = open;
-            let shown = marked::<T>(*word, &text, slot, s, dialect, pc, style.guard);
+            let shown =
+                marked::<T>(*word, shared.as_deref().unwrap_or(&text), slot, s, dialect, pc, style.guard);
             let (body, decorated) = match &shown {
                 Some(t) => (t.as_str(), true),
                 None => (text.as_str(), false),
@@ -823,12 +835,12 @@ pub fn listing_from<T: Isa>(
             } else {
                 String::new()
             };
-            let line = listing_line(style, pc, &end_text, body, open, close);
+            let (line, guard) = listing_line(style, pc, &end_text, body, open, close);
             if close {
-                out(ListingLine { text: line, word: None, error, raw: false });
+                out(ListingLine { text: line, word: None, error, raw: false, guard });
                 out(alone(*word));
             } else {
-                out(ListingLine { text: line, word: Some(*word), error, raw: !decorated });
+                out(ListingLine { text: line, word: Some(*word), error, raw: !decorated, guard });
             }
         }
     }
@@ -847,15 +859,21 @@ pub struct ListingLine {
     /// The text is the dialect's raw directive (with its reason), which the alignment of the
     /// word comments leaves out.
     pub raw: bool,
+    /// Characters of the guard (and the blank after it) in the guard's field of `text`, which
+    /// the alignment of the word comments counts once more ([`align_listing`]).
+    pub guard: usize,
 }
 
 /// Writes listing lines with their word comments at one column, as nvdisasm aligns them:
 /// `style.words.0` blanks after the longest text with a word, and not left of the end of the
 /// longest text without one (raw directives, which the disassembler does not print, left
 /// out); each comment is `style.words.1`, the word in `word_bits / 4` hex digits after
-/// `0x`, and `style.words.2`.
+/// `0x`, and `style.words.2`. A text's length counts its guard twice: nvdisasm 11.8 measures
+/// the columns before the text and then the whole instruction, guard included, though the
+/// guard stands in those columns (`@!P0 ` puts every comment 5 columns further right when its
+/// line is the longest; research §G.7).
 pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32, out: &mut dyn FnMut(&str)) {
-    let width = |l: &ListingLine| l.text.chars().count();
+    let width = |l: &ListingLine| l.text.chars().count() + l.guard;
     let with = lines.iter().filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw).map(width).max();
     let without = lines.iter().filter(|l| l.word.is_none() && !l.raw).map(width).max().unwrap_or(0);
     let column = with.map_or(0, |w| w + style.words.0 as usize).max(without);
@@ -865,7 +883,7 @@ pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32
         line.clear();
         line.push_str(&l.text);
         if let Some(word) = l.word {
-            let blanks = column.saturating_sub(width(l));
+            let blanks = column.saturating_sub(l.text.chars().count());
             line.push_str(&" ".repeat(blanks));
             line.push_str(&alloc::format!("{}0x{word:0digits$x}{}", style.words.1, style.words.2));
         }
@@ -874,8 +892,16 @@ pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32
 }
 
 /// One instruction line of a listing: indent, address, the field holding the pair's opening
-/// mark and the guard, the text and its end (or the pair's closing mark).
-fn listing_line(style: &ListingStyle, pc: u64, end: &str, text: &str, open: bool, close: bool) -> String {
+/// mark and the guard, the text and its end (or the pair's closing mark); with the characters
+/// of the guard and its blank (0 without a guard).
+fn listing_line(
+    style: &ListingStyle,
+    pc: u64,
+    end: &str,
+    text: &str,
+    open: bool,
+    close: bool,
+) -> (String, usize) {
     let (a0, a1, digits) = style.address;
     let mut field: Vec<char> = alloc::vec![' '; style.column as usize];
     let (guard, rest) = match text.split_once(' ') {
@@ -901,11 +927,12 @@ fn listing_line(style: &ListingStyle, pc: u64, end: &str, text: &str, open: bool
     } else {
         end.into()
     };
-    alloc::format!(
+    let line = alloc::format!(
         "{}{a0}{pc:0w$x}{a1}{field}{rest}{tail}",
         " ".repeat(style.indent as usize),
         w = digits as usize
-    )
+    );
+    (line, if guard.is_empty() { 0 } else { guard.chars().count() + 1 })
 }
 
 /// The text of instruction `word` with the marks its slot implies ([`crate::bundle::SlotMark`]),
@@ -1032,7 +1059,11 @@ pub fn disassemble_words_from<T: Isa>(
             // The program's last word reads back with the program-end bit the assembler sets
             // there. (A dialect without a byte directive shows a piece of another length as
             // its word: the best it can.)
-            _ => listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading),
+            _ => {
+                let (text, error, _) =
+                    listed::<T>(*word, dialect, address, last && i + 1 == words.len(), &mut reading);
+                (text, error)
+            }
         };
         out(Line { address, slot: None, text, error });
         address += if variable { length as u64 } else { bytes };

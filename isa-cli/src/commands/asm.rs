@@ -162,9 +162,11 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
         return Ok(Outcome::Failure);
     };
-    // A listing's `.reuse` and pair marks are the control words': one edited into the text
-    // alone is an error, not dropped.
+    // A listing's `.reuse` and pair marks are the control words': one edited into the text is
+    // written into its control word where the slot's declared fields can give it, and is an
+    // error where they cannot, never dropped.
     if let Some(text) = &listing_text {
+        listing::write_marks(text, &mut program.words, target, dialect, &marks);
         let wrong = listing::check_marks(text, &program.words, target, dialect, &marks);
         if !wrong.is_empty() {
             let lines: Vec<&str> = text.lines().collect();

@@ -427,6 +427,26 @@ fn multiply_adds_add_c_to_the_chosen_word_of_the_product() {
     }
 }
 
+/// IMAD.HI with A negated and C not (bit 52 alone; nvdisasm 11.8 prints it `IMAD.HI R3, -R4,
+/// R5, R6`) is not modelled: whether the minus applies to the 32-bit A or to the 64-bit product
+/// changes the high word, and no public source settles it (research §G.7: nouveau's gm107
+/// emitter reads bits 52/51 as C's and the product's negation, against nvdisasm's text; ptxas
+/// never emits it, not even for `neg` + `mad.hi`). It traps as unimplemented instead of
+/// guessing; the low word and the `.PO` pair execute.
+#[test]
+fn a_negated_a_in_the_high_word_traps() {
+    let program = assemble("IMAD.HI R3, -R0, R1, R2\nEXIT");
+    let mut m = Machine::new(Bank::default());
+    m.state.r[..3].copy_from_slice(&[5, 7, 11]);
+    assert!(
+        matches!(m.run(&program, 10), Err(isa_runtime::interp::Trap::Unimplemented(_))),
+        "IMAD.HI with -A must trap"
+    );
+    let s = run(&assemble("IMAD.HI.PO R3, R0, R1, R2\nIMAD R4, -R0, R1, R2\nEXIT"), &[5, 7, 11]);
+    assert_eq!(s.r[3], 11 + 1, "the high word of 35 is 0: 0 + 11 + 1");
+    assert_eq!(s.r[4], 11u32.wrapping_sub(35), "-5 * 7 + 11");
+}
+
 /// R2P sets the predicates from a byte of a register under a mask, P2R packs them back into a
 /// byte under a mask, keeping A's other bits: bit i is Pi.
 #[test]
