@@ -72,9 +72,13 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             out,
             "\n<h2 id=\"instruction-encodings\">Instruction encodings</h2>\n\
              <p>Bits are numbered from 0, the least significant bit of the {}-bit word. In the\n\
-             patterns, <code>x</code> is a bit the encoding does not fix.</p>\n",
+             patterns, <code>x</code> is a bit the encoding does not fix. In a syntax,\n\
+             <code>{{field}}</code> is where a field's value is printed, <code>[...]</code> text\n\
+             printed only under a condition (brackets of the instruction's own text aside) and\n\
+             <code>(a | b)</code> one of a template's forms.</p>\n",
             t.word_bits
         )?;
+        summary(out, t)?;
         for f in &t.formats {
             format(out, f)?;
         }
@@ -288,6 +292,30 @@ fn contents(out: &mut String, t: &Target) -> fmt::Result {
     Ok(())
 }
 
+/// Every encoding in one table: its fixed bits and its syntax in the default dialect.
+fn summary(out: &mut String, t: &Target) -> fmt::Result {
+    let dialect = t.dialect_names.first().map_or("", String::as_str);
+    write!(
+        out,
+        "\n<table>\n<tr><th>Encoding</th><th>Fixed bits (value/mask)</th><th>Syntax ({})</th></tr>\n",
+        esc(dialect)
+    )?;
+    for f in &t.formats {
+        let syntax = f.syntax.iter().find(|(d, _)| d == dialect).map_or(String::new(), |(_, arms)| {
+            arms.iter().map(|a| code_cell(a)).collect::<Vec<_>>().join("<br>")
+        });
+        let opcode = if f.opcode.is_empty() { String::new() } else { code_cell(&f.opcode) };
+        writeln!(
+            out,
+            "<tr><td><a href=\"#{}\">{}</a></td><td>{opcode}</td><td>{syntax}</td></tr>",
+            esc(&f.anchor),
+            code_cell(&f.name)
+        )?;
+    }
+    out.push_str("</table>\n");
+    Ok(())
+}
+
 fn format(out: &mut String, f: &Format) -> fmt::Result {
     write!(
         out,
@@ -312,6 +340,13 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
         }
         if f.more_patterns > 0 {
             writeln!(out, "... and {} more", f.more_patterns)?;
+        }
+        out.push_str("</pre>");
+    }
+    for (dialect, arms) in &f.syntax {
+        write!(out, "\n<p>Syntax ({}):</p>\n<pre>", esc(dialect))?;
+        for a in arms {
+            writeln!(out, "{}", esc(a))?;
         }
         out.push_str("</pre>");
     }

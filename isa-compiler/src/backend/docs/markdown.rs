@@ -4,7 +4,7 @@
 use std::fmt::{self, Write};
 
 use super::model::{FieldRow, Format, Layout, Streams, Target, TypePart};
-use super::render::{md_block as block, md_inline as md};
+use super::render::{code, md_block as block, md_inline as md};
 
 /// The document, ending in one newline.
 pub(super) fn document(t: &Target) -> String {
@@ -46,9 +46,12 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
             out,
             "\n## Instruction encodings\n\n\
              Bits are numbered from 0, the least significant bit of the {}-bit word. In the\n\
-             patterns, `x` is a bit the encoding does not fix.\n",
+             patterns, `x` is a bit the encoding does not fix. In a syntax, `{{field}}` is where a\n\
+             field's value is printed, `[...]` text printed only under a condition (brackets of\n\
+             the instruction's own text aside) and `(a | b)` one of a template's forms.\n",
             t.word_bits
         )?;
+        summary(out, t)?;
         for f in &t.formats {
             format(out, f)?;
         }
@@ -258,6 +261,20 @@ fn entries<'a>(
     Ok(())
 }
 
+/// Every encoding in one table: its fixed bits and its syntax in the default dialect.
+fn summary(out: &mut String, t: &Target) -> fmt::Result {
+    let dialect = t.dialect_names.first().map_or("", String::as_str);
+    write!(out, "\n| Encoding | Fixed bits (value/mask) | Syntax ({}) |\n|---|---|---|\n", md(dialect))?;
+    for f in &t.formats {
+        let syntax = f.syntax.iter().find(|(d, _)| d == dialect).map_or(String::new(), |(_, arms)| {
+            arms.iter().map(|a| md(&code(a))).collect::<Vec<_>>().join("<br>")
+        });
+        let opcode = if f.opcode.is_empty() { String::new() } else { code(&f.opcode) };
+        writeln!(out, "| [`{}`](#{}) | {opcode} | {syntax} |", f.name, f.anchor)?;
+    }
+    Ok(())
+}
+
 fn format(out: &mut String, f: &Format) -> fmt::Result {
     write!(out, "\n### Format `{}`\n\n", f.name)?;
     doc_paragraph(out, &f.doc)?;
@@ -276,6 +293,13 @@ fn format(out: &mut String, f: &Format) -> fmt::Result {
         }
         if f.more_patterns > 0 {
             writeln!(out, "... and {} more", f.more_patterns)?;
+        }
+        out.push_str("```\n\n");
+    }
+    for (dialect, arms) in &f.syntax {
+        write!(out, "Syntax ({}):\n\n```text\n", md(dialect))?;
+        for a in arms {
+            writeln!(out, "{a}")?;
         }
         out.push_str("```\n\n");
     }

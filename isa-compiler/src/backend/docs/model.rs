@@ -68,6 +68,11 @@ pub(super) struct Format {
     pub(super) reserved: String,
     pub(super) constraints: Vec<ConstraintRow>,
     pub(super) properties: String,
+    /// The fixed bits of the first pattern, `value/mask` in hex (empty: none, or too wide).
+    pub(super) opcode: String,
+    /// Per dialect with a syntax for the encoding: its name and the syntax's arms as a
+    /// synopsis ([`synopsis`]).
+    pub(super) syntax: Vec<(String, Vec<String>)>,
 }
 
 /// The scheduling control word: its grouping and its slot's table.
@@ -454,6 +459,22 @@ impl<'a> Model<'a> {
             reserved: f.reserved.clone().unwrap_or_default(),
             constraints: f.constraints.iter().map(constraint_row).collect(),
             properties,
+            opcode: f
+                .pattern
+                .first()
+                .filter(|_| width <= 128)
+                .map(|&(m, v)| {
+                    let digits = width.div_ceil(4) as usize;
+                    format!("0x{v:0digits$x}/0x{m:0digits$x}")
+                })
+                .unwrap_or_default(),
+            syntax: f
+                .syntax
+                .iter()
+                .zip(&self.t.dialects)
+                .filter(|(x, _)| !x.parts.is_empty())
+                .map(|(x, d)| (d.name.clone(), synopsis(f, x)))
+                .collect(),
         }
     }
 
@@ -1061,4 +1082,120 @@ fn undefined_values(e: &ir::Enum) -> String {
         x += 1;
     }
     ranges.join(", ")
+}
+
+// ---- Syntax synopses -----------------------------------------------------------------------
+
+/// Deepest nesting of templates expanded in a synopsis.
+const MAX_CALLS: usize = 8;
+
+/// A format's syntax as a reader scans it: one line per arm of its top level (aliases, which
+/// only the assembler reads, left out), literal text as it is printed, `{field}` where a
+/// field's value is shown, `[...]` around text printed only under a condition, and each
+/// template written out in place: a template of one arm as that arm, of an empty arm and one
+/// other as the other in `[...]`, of two or three arms as `(a | b)`, of more as its last arm
+/// (the general case). Arms that read alike (they differ in how a value is spelt) are written
+/// once.
+pub(super) fn synopsis(f: &ir::Format, s: &ir::Syntax) -> Vec<String> {
+    let Some(top) = s.parts.first() else { return Vec::new() };
+    let names = slot_names(f);
+    let mut lines: Vec<String> = Vec::new();
+    for a in top.arms.iter().filter(|a| !a.alias) {
+        let mut out = String::new();
+        synopsis_items(s, &names, &a.items, &[], 0, &mut out);
+        if !lines.contains(&out) {
+            lines.push(out);
+        }
+    }
+    lines
+}
+
+/// The name of every field slot of `f` (`reuse[1]` for an array element).
+fn slot_names(f: &ir::Format) -> Vec<String> {
+    f.slots()
+        .iter()
+        .map(|slot| {
+            let name = &f.field(slot.field).name;
+            slot.element.map_or_else(|| name.clone(), |e| format!("{name}[{e}]"))
+        })
+        .collect()
+}
+
+/// What a value shown or passed to a template is, in a synopsis: a field's name, an argument's
+/// (`args`), a number, else `…`.
+fn synopsis_value(e: &ir::CondExpr, names: &[String], args: &[String]) -> String {
+    match e {
+        ir::CondExpr::Field(slot) => names.get(slot.0).cloned().unwrap_or_else(|| "…".into()),
+        ir::CondExpr::Param(i) => args.get(*i).cloned().unwrap_or_else(|| "…".into()),
+        ir::CondExpr::Int(v) => v.to_string(),
+        ir::CondExpr::Pc => "pc".into(),
+        _ => "…".into(),
+    }
+}
+
+fn synopsis_items(
+    s: &ir::Syntax,
+    names: &[String],
+    items: &[ir::SyntaxItem],
+    args: &[String],
+    depth: usize,
+    out: &mut String,
+) {
+    for item in items {
+        match item {
+            ir::SyntaxItem::Lit(t) => out.push_str(t),
+            ir::SyntaxItem::Show(e, _) => {
+                out.push('{');
+                out.push_str(&synopsis_value(e, names, args));
+                out.push('}');
+            }
+            ir::SyntaxItem::Opt(_, inner) => {
+                let mut t = String::new();
+                synopsis_items(s, names, inner, args, depth, &mut t);
+                if !t.is_empty() {
+                    out.push('[');
+                    out.push_str(&t);
+                    out.push(']');
+                }
+            }
+            ir::SyntaxItem::AnyOrder(_, inner) => synopsis_items(s, names, inner, args, depth, out),
+            ir::SyntaxItem::Call(n, call_args) => {
+                let Some(part) = s.parts.get(*n) else { continue };
+                if depth >= MAX_CALLS {
+                    out.push_str(&format!("⟨{}⟩", part.name));
+                    continue;
+                }
+                let values: Vec<String> = call_args.iter().map(|e| synopsis_value(e, names, args)).collect();
+                let arms: Vec<String> = part
+                    .arms
+                    .iter()
+                    .filter(|a| !a.alias)
+                    .map(|a| {
+                        let mut t = String::new();
+                        synopsis_items(s, names, &a.items, &values, depth + 1, &mut t);
+                        t
+                    })
+                    .collect();
+                // Forms that differ only in how a value is spelt read alike: written once.
+                let mut shown: Vec<&str> = Vec::new();
+                for a in arms.iter().filter(|a| !a.is_empty()) {
+                    if !shown.contains(&a.as_str()) {
+                        shown.push(a);
+                    }
+                }
+                let empty = arms.iter().any(String::is_empty);
+                let text = match shown.as_slice() {
+                    [] => continue,
+                    [only] => (*only).to_string(),
+                    _ if arms.len() > 3 => shown[shown.len() - 1].to_string(),
+                    _ => format!("({})", shown.join(" | ")),
+                };
+                if empty && arms.len() <= 3 {
+                    out.push_str(&format!("[{text}]"));
+                } else {
+                    out.push_str(&text);
+                }
+            }
+        }
+    }
 }
