@@ -183,6 +183,11 @@ enum Command {
         /// (vc4asm's `-i vc4.qinc`); give it several times for several, read in that order.
         #[arg(short = 'i', long = "prelude", value_name = "FILE")]
         prelude: Vec<PathBuf>,
+        /// Also check the assembled program against the spec's constraints and program rules
+        /// (hazards between neighbouring instructions), each broken one a warning at its
+        /// instruction's line (vc4asm's `-V`); the program is written all the same.
+        #[arg(short = 'V', long)]
+        validate: bool,
     },
     /// List a target's ABI and data layouts and their parameters, or place one: each member's
     /// offset and width in bits (and its registers) and the total size, for `name=value`
@@ -254,7 +259,7 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, json, include, prelude } => {
+        Command::Asm { target, file, out, hex, json, include, prelude, validate } => {
             let (t, d) = target.resolve()?;
             let opts = asm::Options {
                 file: &file,
@@ -263,6 +268,7 @@ fn run(command: Command) -> Result<Outcome> {
                 json,
                 include: &include,
                 prelude: &prelude,
+                validate,
             };
             asm::run(t, d, &opts)
         }

@@ -2234,3 +2234,34 @@ fn disasm_listing_lists_bytes_that_end_inside_a_word_as_data() {
         assert_eq!(std::fs::read(&back).expect("read back"), bytes, "{args:?}");
     }
 }
+
+/// Issue 16: `isa asm -V` (vc4asm's `-V`) checks the program against the spec's constraints and
+/// rules, each broken one a warning at its instruction's line; the words are written all the
+/// same, and without `-V` nothing is said. vc4asm's validator warns of both lines (V110.1 at
+/// a VPM read and write setup written together, V10 at two branches less than three apart).
+#[test]
+fn asm_validate_reports_broken_rules_at_their_lines() {
+    let source = b"mov vr_setup, r0; mov vw_setup, r1\nbrr -, r:1f\nbrr -, r:1f\nnop\nnop\nnop\n:1\nnop\n";
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-V", "-"], source);
+    assert_code(&o, 0);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 7);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "<stdin>:1:1: warning: the VPM read and write setups must not be written in one instruction, \
+             nor a setup beside a VPM write (`vpm_setup_writes`)\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "<stdin>:3:1: warning: two branch instructions within less than 3 instructions \
+             (`branch_after_branch`), with the instruction at line 2\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches(": warning: ").count(), 2, "{err}");
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], source);
+    assert_code(&o, 0);
+    assert_eq!(stderr(&o), "");
+}

@@ -512,6 +512,8 @@ pub struct Rule {
     pub message: String,
     /// The quantified condition.
     pub body: Quantified,
+    /// A `warning`: breaking it is reported but is not an error.
+    pub warning: bool,
     /// Where.
     pub span: Span,
 }

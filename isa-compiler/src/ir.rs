@@ -227,6 +227,8 @@ pub struct Dialect {
     /// An integer data directive given a float stores the float's IEEE double bits, cut to
     /// its width (vc4asm's `.int 0.`), where otherwise it is an error.
     pub float_bits: bool,
+    /// A conditional open at the end of a file is a warning, not an error (vc4asm's P145).
+    pub open_if_warns: bool,
     /// Block comments: (opening, closing) markers (`/*`, `*/`); they may span lines.
     pub block_comments: Vec<(String, String)>,
     /// Text that ends every statement (grate's `;`): statements then span lines, and the
@@ -1208,6 +1210,8 @@ pub struct Rule {
     pub quantifiers: Vec<Quantifier>,
     /// What must hold for every binding.
     pub body: RuleExpr,
+    /// Breaking it is a warning, not an error.
+    pub warning: bool,
 }
 
 /// `each var in lo..=hi where filter`.

@@ -230,10 +230,11 @@ fn item(p: Pair<Rule>) -> Item {
             Item::Property(PropertyDecl { doc, name, ty, default })
         }
         Rule::rule_def => {
+            let warning = inner.next().expect("kind").as_str() == "warning";
             let name = ident(inner.next().expect("name"));
             let message = string_value(inner.next().expect("message"));
             let body = quantified(inner.next().expect("body"));
-            Item::Rule(crate::ast::Rule { doc, name, message, body, span: sp })
+            Item::Rule(crate::ast::Rule { doc, name, message, body, warning, span: sp })
         }
         Rule::machine_def => {
             let mut elements = None;

@@ -217,6 +217,13 @@ pub trait Includer {
     fn warning(&mut self, warning: &crate::AsmError, line: &str) {
         let _ = (warning, line);
     }
+
+    /// Whether the assembled program is also checked against the spec's constraints and
+    /// program rules, each broken one a [`Includer::warning`] at its instruction's line
+    /// (vc4asm's `-V`; `isa asm --validate`). Off by default.
+    fn validates(&self) -> bool {
+        false
+    }
 }
 
 /// An [`Includer`] for sources that include nothing: every `.include` is an error.
@@ -563,6 +570,9 @@ pub struct Spelling<'a> {
     /// text to read them from (the same bytes at the same offsets, comments and the line ends
     /// inside statements blanked) and each statement's byte range. `None`: one per line.
     pub statements: Option<Statements<'a>>,
+    /// A conditional open at the end of a file is a warning, not an error
+    /// ([`crate::target::Dialect::open_if_warns`]).
+    pub open_if_warns: bool,
 }
 
 /// How a dialect splits a file's text into statements ([`Spelling::statements`]).
@@ -582,6 +592,7 @@ impl<'a> Spelling<'a> {
             code_section: d.code_section,
             data_sections: d.data_sections,
             statements,
+            open_if_warns: d.open_if_warns,
         }
     }
 
@@ -672,6 +683,9 @@ struct Expander<'a> {
     calls: core::cell::Cell<usize>,
     /// The data section statements are in ([`Spelling::data_sections`]); `None`: code.
     section: Option<u32>,
+    /// The next [`Expander::block`] is a whole file's (a main file, prelude or include), where
+    /// a conditional left open may be a warning ([`Spelling::open_if_warns`]).
+    whole_file: bool,
 }
 
 /// A conditional block being read: whether its current branch is taken, and whether one was.
@@ -723,6 +737,7 @@ pub fn expand(
         labels_read: core::cell::RefCell::new(Vec::new()),
         calls: core::cell::Cell::new(0),
         section: None,
+        whole_file: false,
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
@@ -731,8 +746,10 @@ pub fn expand(
     x.out.lines.reserve(lines.len());
     for (prelude, text) in x.includer.preludes() {
         let prelude_lines = x.add_file(prelude, Rc::from(text));
+        x.whole_file = true;
         x.block(&prelude_lines, None);
     }
+    x.whole_file = true;
     x.block(&lines, None);
     x.fill_clones();
     x.out.labels_read = x.labels_read.take();
@@ -1323,6 +1340,7 @@ impl Expander<'_> {
     }
     /// Expands `lines` in `frame`.
     fn block(&mut self, lines: &[SourceLine], frame: Option<u32>) {
+        let whole_file = core::mem::take(&mut self.whole_file);
         if self.depth >= MAX_DEPTH {
             if let Some(first) = lines.first() {
                 self.error(*first, frame, 0, 0, format!("expansion nested deeper than {MAX_DEPTH} levels"));
@@ -1442,13 +1460,21 @@ impl Expander<'_> {
                 None => self.statement(code, line, frame),
             }
         }
-        // An open conditional at the end of a file is an error, as an open `.rep` or `.macro`
-        // is (vc4asm only warns: the lines after it would be kept or dropped silently).
-        if let Some(c) = conds.last() {
+        // An open conditional at the end of a block is an error, as an open `.rep` or
+        // `.macro` is (GNU as: "end of file inside conditional"). At the end of a file a
+        // dialect may make it a warning (vc4asm's P145): the file is read as if it closed
+        // there, and the warning says so, so the lines kept or dropped are not silent.
+        for c in conds.iter().rev() {
             let (at, (pos, len)) = (c.at, c.pos);
             let full = self.text(&at);
             let name = full.get(pos..pos + len).unwrap_or("conditional").to_string();
-            self.error(at, frame, pos, len, format!("`{name}` without its end"));
+            if whole_file && self.spelling.open_if_warns {
+                let message = format!("`{name}` without its end: closed at the end of the file");
+                self.out.warnings.push(Located { line: at, frame, pos, length: len, message });
+            } else {
+                self.error(at, frame, pos, len, format!("`{name}` without its end"));
+                break;
+            }
         }
         self.leave();
     }
@@ -1995,6 +2021,7 @@ impl Expander<'_> {
                 let lines = self.add_file(shown, Rc::from(text));
                 let f = self.frame("in the file included from".into(), line, frame);
                 self.enter_context();
+                self.whole_file = true;
                 self.block(&lines, f);
                 self.leave_context();
             }
@@ -2261,6 +2288,7 @@ mod tests {
             code_section: None,
             data_sections: &[],
             statements: None,
+            open_if_warns: false,
         };
         let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
         let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);

@@ -144,8 +144,8 @@ fn target<'a>(
     let rest = text.strip_prefix('[').ok_or_else(|| (0, syntax()))?;
     let close = rest.find(']').ok_or_else(|| (0, syntax()))?;
     let index_text = rest[..close].trim();
-    let index: u32 =
-        index_text.parse().map_err(|_| (1, alloc::format!("`{index_text}` is not an entry index")))?;
+    let index =
+        entry_index(index_text).ok_or_else(|| (1, alloc::format!("`{index_text}` is not an entry index")))?;
     if index >= t.entries {
         let message =
             alloc::format!("entry index {index} is out of range: `{}` has {}", t.section, t.entries);
@@ -170,6 +170,25 @@ fn target<'a>(
     })?;
     let value_text = rest.strip_prefix('=').ok_or_else(|| (text.len() - rest.len(), syntax()))?.trim();
     Ok((index, part, value_text, text.len() - value_text.len()))
+}
+
+/// An entry's index: a number, or an integer expression (`i + 1` with the repetition's or the
+/// macro's `i` replaced by the expander), whole, not negative.
+fn entry_index(text: &str) -> Option<u32> {
+    if let Ok(index) = text.parse() {
+        return Some(index);
+    }
+    let names = crate::expr::Names {
+        symbol: &|_| None,
+        label: &|_| None,
+        label_prefixes: &[],
+        call: None,
+        bare_names: false,
+    };
+    match crate::expr::evaluate(text, 0, &names) {
+        Ok((crate::expr::Value::Int(v), end)) if end == text.len() => u32::try_from(v).ok(),
+        _ => None,
+    }
 }
 
 /// Reads `[i] = v` or `[i].part = v`: the word index it writes, and the mask and bits it sets

@@ -37,6 +37,10 @@ pub struct Dialect {
     /// An integer data directive given a float stores the float's IEEE double bits, cut to
     /// its width (vc4asm's `.int 0.`), where otherwise it is an error.
     pub float_bits: bool,
+    /// A conditional still open at the end of a file is a warning, the file read as if it
+    /// closed there (vc4asm's P145), where otherwise it is an error (GNU as's "end of file
+    /// inside conditional").
+    pub open_if_warns: bool,
     /// Text that ends every statement (grate's `;`): statements then span lines, and the
     /// printer ends each instruction with it.
     pub separator: Option<&'static str>,
@@ -1654,6 +1658,9 @@ fn assemble_lines<T: Isa, X>(
     };
     let mut last_data: Option<&directives::Expanded> = None;
     let mut lengths = Vec::new();
+    // The instructions and their lines, to check the program's rules when asked.
+    let validates = includer.validates();
+    let mut checked: Vec<(T::Instruction, &directives::Expanded, usize, usize)> = Vec::new();
     for (n_line, e) in program.lines.iter().enumerate() {
         let line = program.text(&e.line);
         match &e.kind {
@@ -1802,6 +1809,9 @@ fn assemble_lines<T: Isa, X>(
                                 let w = program.locate(e, skip, text.trim_end().len(), message.into());
                                 includer.warning(&w, program.source_line(&w));
                             }
+                            if validates {
+                                checked.push((insn.clone(), e, skip, text.trim_end().len()));
+                            }
                         }
                         match convert(statement) {
                             Ok(x) => out.push((slot, x)),
@@ -1824,6 +1834,31 @@ fn assemble_lines<T: Isa, X>(
     let (tables, table_errors) = crate::table::fill(&program, d.data_sections, T::tables(), d.ignore_case);
     for e in table_errors {
         fail(e, "");
+    }
+    // The spec's constraints and rules over the instructions in program order, each broken
+    // one at the line of the instruction it is reported at; the spec's per-instruction
+    // `warning`s were reported above already.
+    if validates && !failed {
+        let insns: Vec<T::Instruction> = checked.iter().map(|(i, ..)| i.clone()).collect();
+        for v in T::check_program(&insns) {
+            let Some((_, e, skip, length)) = checked.get(v.index) else { continue };
+            if v.warning && v.layout.is_empty() && T::warnings(&insns[v.index]).contains(&v.message) {
+                continue;
+            }
+            let mut message = alloc::format!("{} (`{}`)", v.message, v.rule);
+            if let Some(other) = v.detail.strip_prefix("with instruction ") {
+                // The other instruction of a rule over two, by its line.
+                let at = other.parse::<usize>().ok().and_then(|k| checked.get(k));
+                if let Some((_, o, ..)) = at {
+                    let o = program.locate(o, 0, 0, String::new());
+                    message = alloc::format!("{message}, with the instruction at line {}", o.line);
+                }
+            } else if !v.detail.is_empty() {
+                message = alloc::format!("{message}: {}", v.detail);
+            }
+            let w = program.locate(e, *skip, *length, message);
+            includer.warning(&w, program.source_line(&w));
+        }
     }
     (!failed).then_some((out, lengths, tables))
 }

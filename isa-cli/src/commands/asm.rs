@@ -28,6 +28,8 @@ pub struct Options<'a> {
     pub include: &'a [PathBuf],
     /// Files assembled before the source (`-i`).
     pub prelude: &'a [PathBuf],
+    /// Check the program's constraints and rules too, as warnings (`-V`).
+    pub validate: bool,
 }
 
 /// Reads included files from the including file's directory and the `-I` directories.
@@ -39,6 +41,8 @@ struct Files<'a> {
     preludes: Vec<(String, String)>,
     /// The source's name in diagnostics.
     name: String,
+    /// Whether the program's rules are checked (`-V`).
+    validate: bool,
 }
 
 impl Includer for Files<'_> {
@@ -84,6 +88,10 @@ impl Includer for Files<'_> {
     fn warning(&mut self, warning: &AsmError, line: &str) {
         complain(format_args!("{}", diagnostic(&self.name, line, warning, "warning")));
     }
+
+    fn validates(&self) -> bool {
+        self.validate
+    }
 }
 
 /// Reads the `-i` files: each as given, else from the first `-I` directory holding it.
@@ -119,7 +127,8 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let mut errors = 0usize;
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
-    let mut files = Files { base, search: opts.include, preludes, name: name.clone() };
+    let mut files =
+        Files { base, search: opts.include, preludes, name: name.clone(), validate: opts.validate };
     // A bundled target's program is several streams: written as one JSON object.
     if let Some(bundles) = target.streams().and_then(Streams::bundles) {
         let assembled = target.assemble_bundle_files(&name, &source, dialect, &mut files, &mut |e, line| {

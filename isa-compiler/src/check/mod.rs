@@ -380,6 +380,7 @@ impl Checker {
                                 raw: None,
                                 end: None,
                                 float_bits: false,
+                                open_if_warns: false,
                                 block_comments: Vec::new(),
                                 separator: None,
                                 code_section: None,
@@ -399,6 +400,7 @@ impl Checker {
                                     }
                                     ("ignore_case", _) => d.ignore_case = true,
                                     ("float_bits", _) => d.float_bits = true,
+                                    ("open_if_warns", _) => d.open_if_warns = true,
                                     ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
                                     ("end", Some(ast::SettingValue::Str(r, _))) => d.end = Some(r.clone()),
                                     ("separator", Some(ast::SettingValue::Str(r, sp))) => {
@@ -444,7 +446,7 @@ impl Checker {
                                     }
                                     _ => {
                                         self.error(n.name.span, format!("unknown dialect setting `{}`", n.name.name))
-                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `float_bits`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, `listing nvdisasm { ... }`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
+                                            .note("dialect settings: `comment \"#\"`, `ignore_case`, `float_bits`, `open_if_warns`, `raw \".long\"`, `end \" ;\"`, `separator \";\"`, `block_comment \"/*\", \"*/\"`, `code_section \".asm\"`, `data_section \".constants\"`, `label \":\"`, `listing nvdisasm { ... }`, and a directive's spellings (`set \".set\", \".equ\"`; README §2)");
                                     }
                                 }
                             }
@@ -470,6 +472,7 @@ impl Checker {
                 raw: None,
                 end: None,
                 float_bits: false,
+                open_if_warns: false,
                 block_comments: Vec::new(),
                 separator: None,
                 code_section: None,

@@ -97,6 +97,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 message: r.message.clone(),
                 quantifiers,
                 body,
+                warning: r.warning,
             });
         }
     }

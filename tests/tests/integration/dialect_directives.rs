@@ -469,3 +469,28 @@ fn tegra_table_errors_are_located_through_the_expansion() {
     let calls: Vec<_> = e[0].expansion.iter().map(|x| (x.file.as_deref(), x.line, x.what.as_str())).collect();
     assert_eq!(calls, [(None, 2, "in macro `konst` called from")]);
 }
+
+#[test]
+fn tegra_table_entry_indices_are_expressions() {
+    // tegra_constants::fragment_constants_are_fp20_fx10_halves_or_hex (fragment_asm.y):
+    // `[3].l = 0.5; [3].h = -1.0` is 0x000C0080, `[4] = 0x12345` the word. The indices written
+    // as expressions of a symbol and of a macro's parameter give the same table.
+    let source = "\
+.set K, 2;
+.macro konst, n, v;
+[n * 2] = v;
+.endm;
+.constants
+[K + 1].l = 0.5; [(K + 1)].h = -1.0;
+konst K, 0x12345;
+.asm
+EXEC DW: store rt1, r0, r1;
+";
+    let got = fragment(source, &[]).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(table_words(&got.tables, "constants"), [(3, 0x000c0080), (4, 0x12345)]);
+    // An index that is no whole number from 0 is said as written.
+    let e = fragment(".set K, 2;\n.constants\n[K - 3] = 1;\n.asm\nEXEC DW: store rt1, r0, r1;\n", &[])
+        .expect_err("negative index");
+    assert_eq!((e[0].line, e[0].column), (3, 2), "{e:#?}");
+    assert!(e[0].message.ends_with("is not an entry index"), "{}", e[0].message);
+}

@@ -916,7 +916,11 @@ impl<'a> Model<'a> {
         self.t
             .rules
             .iter()
-            .map(|r| Rule { name: r.name.clone(), message: r.message.clone(), doc: r.doc.clone() })
+            .map(|r| Rule {
+                name: r.name.clone(),
+                message: if r.warning { format!("warning: {}", r.message) } else { r.message.clone() },
+                doc: r.doc.clone(),
+            })
             .collect()
     }
 

@@ -428,6 +428,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let comments = &d.comments;
         let ic = d.ignore_case;
         let float_bits = d.float_bits;
+        let open_if_warns = d.open_if_warns;
         let raw = match &d.raw {
             Some(r) => quote!(Some(#r)),
             None => quote!(None),
@@ -484,6 +485,7 @@ pub fn generate(m: &Model) -> TokenStream {
             raw: #raw,
             end: #end,
             float_bits: #float_bits,
+            open_if_warns: #open_if_warns,
             separator: #separator,
             code_section: #code_section,
             data_sections: &[#(#data_sections),*],

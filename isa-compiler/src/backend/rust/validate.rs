@@ -314,7 +314,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let vars: Vec<proc_macro2::Ident> =
             r.quantifiers.iter().map(|q| format_ident!("{}", q.var)).collect();
         let body = as_bool(rule_expr(t, &vars, &r.body));
-        let (name, msg) = (&r.name, &r.message);
+        let (name, msg, warning) = (&r.name, &r.message, r.warning);
         let last = vars.last().cloned().unwrap_or_else(|| format_ident!("i"));
         let first = vars.first().cloned().unwrap_or_else(|| format_ident!("i"));
         let detail = if vars.len() > 1 {
@@ -324,7 +324,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         let mut inner = quote! {
             if (0..len).contains(&#last) && !#body {
-                out.push(Violation { rule: #name, message: #msg, index: #last as usize, layout: "", fields: &[], warning: false, detail: #detail });
+                out.push(Violation { rule: #name, message: #msg, index: #last as usize, layout: "", fields: &[], warning: #warning, detail: #detail });
             }
         };
         for (qi, q) in r.quantifiers.iter().enumerate().rev() {
