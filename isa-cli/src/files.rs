@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use std::fs;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 /// Whether `path` means standard input.
@@ -111,13 +111,6 @@ pub fn without_bom(text: &str) -> &str {
 /// Writes `data` to `path`.
 pub fn write(path: &Path, data: &[u8]) -> Result<()> {
     fs::write(path, data).map_err(|e| Error::Failed(format!("cannot write `{}`: {e}", path.display())))
-}
-
-/// Writes `path` through `write`, buffered.
-pub fn write_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    let error = |e: io::Error| Error::Failed(format!("cannot write `{}`: {e}", path.display()));
-    let mut out = io::BufWriter::new(fs::File::create(path).map_err(error)?);
-    write(&mut out).map_err(error)
 }
 
 /// Creates directory `dir` (and its parents) if it does not exist.

@@ -667,6 +667,13 @@ struct Expander<'a> {
     depth: usize,
     /// The line being expanded, and the labels read so far (see [`Program::labels_read`]).
     current: Option<(SourceLine, Option<u32>)>,
+    /// Where [`expand_streaming`] hands the lines as they are final.
+    sink: Option<&'a mut dyn FnMut(&Program, Vec<Expanded>)>,
+    /// `Back` bodies being expanded (their lines move once the body ends: none is final).
+    moving: usize,
+    /// A `Clone` was read: its placeholders are filled once every line is known, so the lines
+    /// are no longer handed over as they come.
+    cloned: bool,
     labels_read: core::cell::RefCell<Vec<(String, Located)>>,
     /// Calls of the source's functions so far.
     calls: core::cell::Cell<usize>,
@@ -723,21 +730,84 @@ pub fn expand(
         labels_read: core::cell::RefCell::new(Vec::new()),
         calls: core::cell::Cell::new(0),
         section: None,
+        sink: None,
+        moving: 0,
+        cloned: false,
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
     // At most a line (and its padding) per source line without macros or repetitions: room
     // for them at once rather than by doubling (the records are most of `asm`'s memory).
     x.out.lines.reserve(lines.len());
-    for (prelude, text) in x.includer.preludes() {
-        let prelude_lines = x.add_file(prelude, Rc::from(text));
-        x.block(&prelude_lines, None);
-    }
-    x.block(&lines, None);
-    x.fill_clones();
-    x.out.labels_read = x.labels_read.take();
+    x.run(&lines);
     (x.out, x.errors)
 }
+
+/// [`expand`], handing the lines to `sink` as they become final (with the program so far, to
+/// locate errors in them) rather than keeping them: the program returned holds none, and the
+/// memory the expansion keeps is that of its symbols, macros, labels and sources, not of the
+/// expanded program. The lines come in order, each exactly once; the labels are final only at
+/// the end, so a second pass reads the program again (the expansion is deterministic: the
+/// same source, symbols and labels at every line).
+///
+/// `None` where the lines cannot be handed over before the end: a `Clone` fills its
+/// placeholders from lines anywhere in the program (then [`expand`] keeps them all).
+pub fn expand_streaming(
+    name: &str,
+    source: &str,
+    spelling: &Spelling,
+    layout: &Layout,
+    includer: &mut dyn Includer,
+    sink: &mut dyn FnMut(&Program, Vec<Expanded>),
+) -> Option<(Program, Vec<Located>)> {
+    let mut x = Expander {
+        spelling,
+        layout,
+        includer,
+        out: Program {
+            lines: Vec::new(),
+            labels: BTreeMap::new(),
+            labels_read: Vec::new(),
+            symbols_set: false,
+            warnings: Vec::new(),
+            files: Vec::new(),
+            frames: Vec::new(),
+        },
+        errors: Vec::new(),
+        symbols: BTreeMap::new(),
+        macros: BTreeMap::new(),
+        functions: BTreeMap::new(),
+        contexts: Vec::new(),
+        next_context: 1,
+        numeric_labels: BTreeMap::new(),
+        defined: Vec::new(),
+        clones: Vec::new(),
+        bytes: 0,
+        bit_offset: 0,
+        depth: 0,
+        current: None,
+        labels_read: core::cell::RefCell::new(Vec::new()),
+        calls: core::cell::Cell::new(0),
+        section: None,
+        sink: Some(sink),
+        moving: 0,
+        cloned: false,
+    };
+    let lines = x.add_file(name.to_string(), Rc::from(source));
+    x.run(&lines);
+    if x.cloned {
+        return None;
+    }
+    x.flush(0);
+    Some((x.out, x.errors))
+}
+
+/// Lines an expansion handed to a sink keeps back, so that `Back` (which moves lines over at
+/// most five instructions) and the padding after data see the lines before them.
+const KEEP: usize = 8;
+
+/// Lines an expansion handed to a sink gathers before handing them over.
+const GATHER: usize = 1024;
 
 /// Where the first comment marker of `line` starts (its length if none). A marker inside
 /// double quotes closed on the line starts no comment: `.include "a//b"` names `a//b`.
@@ -787,6 +857,31 @@ fn split_args(text: &str) -> Vec<(usize, usize)> {
 }
 
 impl Expander<'_> {
+    /// The preludes, then the main source's `lines`; then the `Clone`s filled in.
+    fn run(&mut self, lines: &[SourceLine]) {
+        for (prelude, text) in self.includer.preludes() {
+            let prelude_lines = self.add_file(prelude, Rc::from(text));
+            self.block(&prelude_lines, None);
+        }
+        self.block(lines, None);
+        self.fill_clones();
+        self.out.labels_read = self.labels_read.take();
+    }
+
+    /// Hands the lines that are final to the sink, if there is one, all but the last `keep`.
+    fn flush(&mut self, keep: usize) {
+        if self.moving > 0 || self.cloned {
+            return;
+        }
+        if let Some(sink) = self.sink.as_mut() {
+            let end = self.out.lines.len().saturating_sub(keep);
+            if end > 0 {
+                let lines: Vec<Expanded> = self.out.lines.drain(..end).collect();
+                sink(&self.out, lines);
+            }
+        }
+    }
+
     fn add_file(&mut self, name: String, text: Rc<str>) -> Vec<SourceLine> {
         let file = self.out.files.len() as u32;
         let mut line_starts = alloc::vec![0];
@@ -1333,6 +1428,9 @@ impl Expander<'_> {
         let mut conds: Vec<Cond> = Vec::new();
         let mut i = 0;
         while i < lines.len() {
+            if self.out.lines.len() >= GATHER + KEEP {
+                self.flush(KEEP);
+            }
             let line = lines[i];
             i += 1;
             self.current = Some((line, frame));
@@ -1862,7 +1960,9 @@ impl Expander<'_> {
         }
         let (mark, bytes, labels) = (self.out.lines.len(), self.bytes, self.defined.len());
         let back_bytes = count as u64 * self.layout.word_bytes;
+        self.moving += 1;
         self.block(body, frame);
+        self.moving -= 1;
         let moved: Vec<Expanded> = self.out.lines.drain(mark..).collect();
         if moved.iter().any(|l| !matches!(l.kind, Kind::Code(_))) {
             let message = "only instructions can move back".into();
@@ -1908,6 +2008,7 @@ impl Expander<'_> {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
         self.clones.push((self.out.lines.len(), name.to_string(), count));
+        self.cloned = true;
         self.bit_offset = 0;
         for _ in 0..count {
             self.bytes += self.layout.word_bytes;
@@ -2307,6 +2408,57 @@ mod tests {
                 "nop",
                 "brr -, r:_0_pass_1"
             ]
+        );
+    }
+
+    #[test]
+    fn streaming_hands_the_lines_over_as_they_come() {
+        // 5,000 instructions with labels both ways: handed over in batches of at most
+        // GATHER + KEEP lines, in order, each once; the labels are those `expand` finds, and
+        // the program returned keeps no line.
+        let mut source = alloc::string::String::from("brr -, r:end\n");
+        for k in 0..5000 {
+            source.push_str(&alloc::format!(":l{k}\nnop\n"));
+        }
+        source.push_str(":end\nbrr -, r:l0\n");
+        let whole = expand_vc4asm_labels(&source);
+        let spelling = Spelling {
+            comments: &["#"],
+            directives: &[],
+            label_prefixes: &[":", "r:"],
+            ignore_case: false,
+            labels: true,
+            raw: None,
+            code_section: None,
+            data_sections: &[],
+            statements: None,
+        };
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let mut batches = Vec::new();
+        let mut code = Vec::new();
+        let streamed = super::expand_streaming(
+            "t.qasm",
+            &source,
+            &spelling,
+            &layout,
+            &mut NoIncludes,
+            &mut |_, lines| {
+                batches.push(lines.len());
+                for l in lines {
+                    if let Kind::Code(c) = l.kind {
+                        code.push(c);
+                    }
+                }
+            },
+        );
+        let (program, errors) = streamed.expect("no `.clone`: streamed");
+        assert!(errors.is_empty() && program.lines.is_empty());
+        assert_eq!(program.labels, whole.labels);
+        assert_eq!(code, self::code(&whole));
+        assert_eq!(code.len(), 5002);
+        assert!(
+            batches.len() >= 4 && batches.iter().all(|&n| n <= super::GATHER + super::KEEP),
+            "{batches:?}"
         );
     }
 
