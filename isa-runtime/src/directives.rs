@@ -668,7 +668,7 @@ struct Expander<'a> {
     /// The line being expanded, and the labels read so far (see [`Program::labels_read`]).
     current: Option<(SourceLine, Option<u32>)>,
     /// Where [`expand_streaming`] hands the lines as they are final.
-    sink: Option<&'a mut dyn FnMut(&Program, Vec<Expanded>)>,
+    sink: Option<&'a mut Sink<'a>>,
     /// `Back` bodies being expanded (their lines move once the body ends: none is final).
     moving: usize,
     /// A `Clone` was read: its placeholders are filled once every line is known, so the lines
@@ -801,6 +801,9 @@ pub fn expand_streaming(
     x.flush(0);
     Some((x.out, x.errors))
 }
+
+/// What [`expand_streaming`] hands the lines to, with the program so far.
+pub type Sink<'a> = dyn FnMut(&Program, Vec<Expanded>) + 'a;
 
 /// Lines an expansion handed to a sink keeps back, so that `Back` (which moves lines over at
 /// most five instructions) and the padding after data see the lines before them.
