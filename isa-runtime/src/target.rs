@@ -5,7 +5,7 @@
 //! object-safe face of it, so the `isa` command handles every target without matching on them.
 
 use crate::bundle::{self, Schedule};
-use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
+use crate::directives::{self, Directive, Handed, Includer, Kind, NoIncludes, Source};
 use crate::expr::{self, Names};
 use crate::format::{Format, Length};
 use crate::print::Stop;
@@ -1188,7 +1188,8 @@ pub fn assemble_exact<T: Isa>(
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Assembled> {
     let (mut words, mut lengths) = (Vec::new(), Vec::new());
-    let tables = assemble_stream::<T>(name, source, dialect, includer, report, &mut |w, length| {
+    let mut text = directives::Text::new(source);
+    let tables = assemble_stream::<T>(name, &mut text, dialect, includer, report, &mut |w, length| {
         if let Some(n) = length {
             lengths.push((words.len(), n));
         }
@@ -1207,7 +1208,7 @@ pub fn assemble_exact<T: Isa>(
 /// drop them).
 pub fn assemble_stream<T: Isa>(
     name: &str,
-    source: &str,
+    source: &mut dyn Source,
     dialect: usize,
     includer: &mut dyn Includer,
     report: &mut dyn FnMut(&AsmError, &str),
@@ -1308,7 +1309,7 @@ pub fn assemble_scheduled<T: Isa>(
     let mut program = Vec::new();
     let assembled = assemble_lines::<T, T::Instruction>(
         "",
-        source,
+        &mut directives::Text::new(source),
         dialect,
         &mut NoIncludes,
         &convert,
@@ -1586,7 +1587,7 @@ macro_rules! label_expressions {
 /// bytes begin an instruction of another length, where instructions differ in length.
 fn assemble_lines<T: Isa, X>(
     name: &str,
-    source: &str,
+    source: &mut dyn Source,
     dialect: usize,
     includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
@@ -1618,11 +1619,6 @@ fn assemble_lines<T: Isa, X>(
     let preludes = includer.preludes();
     let mut given = Given { inner: includer, preludes };
     let mut failed = false;
-    // Each error with the text of the source line it is at (a statement may span lines).
-    let mut fail = |program: &directives::Program, e: AsmError| {
-        failed = true;
-        report(&e, program.source_line(&e));
-    };
     // Pass 1: expansion and label addresses. Where the layout is final when expansion ends
     // (every instruction a word), its lines are counted and dropped as they come, and pass 2
     // expands the source again and writes each line as it comes: the memory is that of the
@@ -1632,29 +1628,55 @@ fn assemble_lines<T: Isa, X>(
     let code_lines =
         |lines: &[directives::Expanded]| lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
     let mut statements = 0usize;
+    // The expansion's errors and warnings, placed as they are found (with their line's text,
+    // while it is held), reported once the pass is over.
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
     let streamed = if variable {
         None
     } else {
-        directives::expand_streaming(name, source, &spelling, &layout, &mut given, &mut |_, lines| {
-            statements += code_lines(&lines);
+        directives::expand_streaming(name, source, &spelling, &layout, &mut given, &mut |p, handed| {
+            let keep = |list: &mut Vec<(AsmError, String)>, l: &directives::Located| {
+                let e = p.located(l);
+                let line = p.source_line(&e).to_string();
+                list.push((e, line));
+            };
+            match handed {
+                Handed::Lines(lines) => statements += code_lines(&lines),
+                Handed::Error(e) => keep(&mut errors, &e),
+                Handed::Warning(w) => keep(&mut warnings, &w),
+            }
         })
     };
     let streaming = streamed.is_some();
-    let (mut program, errors) = match streamed {
+    let mut program = match streamed {
         Some(p) => p,
         None => {
-            let (p, e) = directives::expand(name, source, &spelling, &layout, &mut given);
+            // Held whole: the first pass's findings are found again.
+            let text = directives::read_all(source);
+            let (p, e) = directives::expand(name, &text, &spelling, &layout, &mut given);
             statements = code_lines(&p.lines);
-            (p, e)
+            let placed = |l: &directives::Located| {
+                let e = p.located(l);
+                let line = p.source_line(&e).to_string();
+                (e, line)
+            };
+            errors = e.iter().map(placed).collect();
+            warnings = p.warnings.iter().map(placed).collect();
+            p
         }
     };
-    for e in &errors {
-        fail(&program, program.located(e));
+    for (e, line) in errors {
+        failed = true;
+        report(&e, &line);
     }
-    for w in &program.warnings {
-        let w = program.located(w);
-        given.inner.warning(&w, program.source_line(&w));
+    for (w, line) in warnings {
+        given.inner.warning(&w, &line);
     }
+    // Each error with the text of the source line it is at (a statement may span lines).
+    let mut fail = |program: &directives::Program, e: AsmError| {
+        failed = true;
+        report(&e, program.source_line(&e));
+    };
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
     let index = worth_indexing(statements).then(|| FormatIndex::new::<T>(dialect));
@@ -1897,18 +1919,17 @@ fn assemble_lines<T: Isa, X>(
             &spelling,
             &layout,
             &mut Shared(&shared),
-            &mut |p, lines| {
-                for e in lines {
-                    step(p, n_line, e);
-                    n_line += 1;
+            &mut |p, handed| {
+                // Its errors and warnings are the first pass's again, reported already.
+                if let Handed::Lines(lines) = handed {
+                    for e in lines {
+                        step(p, n_line, e);
+                        n_line += 1;
+                    }
                 }
             },
         );
-        // Its errors and warnings are the first pass's again, reported already.
-        match again {
-            Some((p, _)) => p,
-            None => return None,
-        }
+        again?
     } else {
         let lines = core::mem::take(&mut program.lines);
         for (n_line, e) in lines.into_iter().enumerate() {
@@ -2599,7 +2620,7 @@ pub trait Target: Sync {
     fn assemble_stream(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),
@@ -2774,7 +2795,7 @@ impl<T: Isa> Target for T {
     fn assemble_stream(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),

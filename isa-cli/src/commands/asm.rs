@@ -8,7 +8,7 @@ use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, listing, words};
 use isa_runtime::bundle::Streams;
-use isa_runtime::directives::Includer;
+use isa_runtime::directives::{Includer, Source};
 use isa_runtime::target::{word_to_bytes, Target};
 use isa_runtime::AsmError;
 use std::io::{IsTerminal, Write};
@@ -104,7 +104,20 @@ pub const SHOWN: usize = 100;
 
 /// Assembles the source file.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
-    let source = files::read_text(opts.file)?;
+    // A source file is read a piece at a time as it is assembled, so memory stays flat
+    // whatever its size; held whole where the whole program is kept anyway (a bundled
+    // target's streams, `--json`), for a listing (its words are checked against its text)
+    // and from standard input (read once, and assembling reads twice).
+    let bundled = target.streams().and_then(Streams::bundles).is_some();
+    let mut pieces = None;
+    if !bundled && !opts.json && !files::is_stdin(opts.file) {
+        let mut file = files::Pieces::open(opts.file)?;
+        let first = file.piece().unwrap_or_default();
+        if file.error.is_none() && !listing::looks_like(&first) {
+            pieces = Some(file);
+        }
+    }
+    let source = if pieces.is_some() { String::new() } else { files::read_text(opts.file)? };
     // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
     // comments hold (`crate::listing`).
     let marks = listing::Marks::of(target, dialect);
@@ -232,7 +245,12 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let mut count = 0usize;
     // A word at another length where `--hex` holds whole words: the first one, refused.
     let mut refused: Option<(usize, usize, u128)> = None;
-    let tables = target.assemble_stream(&name, &source, dialect, &mut files, &mut print, &mut |w, length| {
+    let mut text = isa_runtime::directives::Text::new(&source);
+    let source: &mut dyn Source = match pieces.as_mut() {
+        Some(p) => p,
+        None => &mut text,
+    };
+    let tables = target.assemble_stream(&name, source, dialect, &mut files, &mut print, &mut |w, length| {
         if let (Some(n), None) = (length.filter(|_| whole(&(count, 0))), refused) {
             refused = Some((count, n, w));
         }
@@ -248,6 +266,11 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
         count += 1;
     });
+    // A read error or text that is not UTF-8 past the first piece ended the source early.
+    if let Some(e) = pieces.and_then(|p| p.error) {
+        output.abandon();
+        return Err(Error::Failed(e));
+    }
     if tables.is_none() {
         output.abandon();
         return failed(errors);
