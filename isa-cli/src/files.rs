@@ -128,6 +128,8 @@ pub const PIECE: usize = 1 << 20;
 /// for the caller to report.
 pub struct Pieces {
     path: std::path::PathBuf,
+    /// The file's name in messages.
+    shown: String,
     reader: Option<io::BufReader<fs::File>>,
     /// Lines read so far, for the line of an error.
     lines: usize,
@@ -136,16 +138,22 @@ pub struct Pieces {
 }
 
 impl Pieces {
-    /// Opens `path` (a file, not standard input).
-    pub fn open(path: &Path) -> Result<Self> {
-        let mut pieces = Pieces { path: path.to_path_buf(), reader: None, lines: 0, error: None };
+    /// Opens `path` (a file, not standard input), named `shown` in messages.
+    pub fn open(path: &Path, shown: &str) -> Result<Self> {
+        let mut pieces = Pieces {
+            path: path.to_path_buf(),
+            shown: shown.to_string(),
+            reader: None,
+            lines: 0,
+            error: None,
+        };
         pieces.reader = Some(pieces.reopen()?);
         Ok(pieces)
     }
 
     fn reopen(&self) -> Result<io::BufReader<fs::File>> {
         let file = fs::File::open(&self.path)
-            .map_err(|e| Error::Failed(format!("cannot read `{}`: {e}", name(&self.path))))?;
+            .map_err(|e| Error::Failed(format!("cannot read `{}`: {e}", self.shown)))?;
         Ok(io::BufReader::new(file))
     }
 }
@@ -170,7 +178,7 @@ impl isa_runtime::directives::Source for Pieces {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => {
-                    self.error.get_or_insert(format!("cannot read `{}`: {e}", name(&self.path)));
+                    self.error.get_or_insert(format!("cannot read `{}`: {e}", self.shown));
                     self.reader = None;
                     return None;
                 }
@@ -194,13 +202,44 @@ impl isa_runtime::directives::Source for Pieces {
                 let line = self.lines + e.as_bytes()[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
                 self.error.get_or_insert(format!(
                     "`{}` is not UTF-8 text (line {line}): {}",
-                    name(&self.path),
+                    self.shown,
                     e.utf8_error()
                 ));
                 self.reader = None;
                 None
             }
         }
+    }
+}
+
+/// Standard input copied to a file of its own in the temporary directory, for input that is
+/// read more than once (`isa asm` reads its source once a pass); the file goes when this does.
+pub struct Spool(std::path::PathBuf);
+
+impl Spool {
+    /// Copies standard input to the file.
+    pub fn stdin() -> Result<Self> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!("isa-stdin-{}-{nanos}", std::process::id()));
+        let failed =
+            |e: io::Error| Error::Failed(format!("cannot copy <stdin> to `{}`: {e}", path.display()));
+        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(failed)?;
+        let spool = Spool(path.clone());
+        io::copy(&mut io::stdin().lock(), &mut file).map_err(failed)?;
+        Ok(spool)
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
     }
 }
 
@@ -229,7 +268,7 @@ mod tests {
         }
         text.push_str("last line without its end");
         let path = temp("pieces", format!("{BOM}{text}").as_bytes());
-        let mut pieces = Pieces::open(&path).unwrap();
+        let mut pieces = Pieces::open(&path, "t.s").unwrap();
         let mut read = Vec::new();
         while let Some(p) = pieces.piece() {
             read.push(p);
@@ -250,7 +289,7 @@ mod tests {
         let mut data = "a\n".repeat(PIECE / 2 + 3).into_bytes();
         data.extend_from_slice(b"b\xff\n");
         let path = temp("not-utf8", &data);
-        let mut pieces = Pieces::open(&path).unwrap();
+        let mut pieces = Pieces::open(&path, "t.s").unwrap();
         let first = pieces.piece().unwrap();
         assert_eq!(first.len(), PIECE);
         assert_eq!(pieces.piece(), None);

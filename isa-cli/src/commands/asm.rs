@@ -105,19 +105,31 @@ pub const SHOWN: usize = 100;
 /// Assembles the source file.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     // A source file is read a piece at a time as it is assembled, so memory stays flat
-    // whatever its size; held whole where the whole program is kept anyway (a bundled
-    // target's streams, `--json`), for a listing (its words are checked against its text)
-    // and from standard input (read once, and assembling reads twice).
+    // whatever its size (standard input copied to a temporary file first, since assembling
+    // reads the source twice); held whole where the whole program is kept anyway (a bundled
+    // target's streams, `--json`), and for a listing (its words are checked against its text).
     let bundled = target.streams().and_then(Streams::bundles).is_some();
+    let streamed = !bundled && !opts.json;
+    let spool = if streamed && files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
+    let path = spool.as_ref().map_or(opts.file, |s| s.path());
     let mut pieces = None;
-    if !bundled && !opts.json && !files::is_stdin(opts.file) {
-        let mut file = files::Pieces::open(opts.file)?;
+    if streamed {
+        let mut file = files::Pieces::open(path, &files::name(opts.file))?;
         let first = file.piece().unwrap_or_default();
         if file.error.is_none() && !listing::looks_like(&first) {
             pieces = Some(file);
         }
     }
-    let source = if pieces.is_some() { String::new() } else { files::read_text(opts.file)? };
+    let source = match (&pieces, &spool) {
+        (Some(_), _) => String::new(),
+        // Standard input was read into the spool: its text is there (its name stays <stdin>).
+        (None, Some(s)) => {
+            let text = String::from_utf8(files::read_bytes(s.path())?)
+                .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text: {e}", files::name(opts.file))))?;
+            files::without_bom(&text).to_string()
+        }
+        (None, None) => files::read_text(opts.file)?,
+    };
     // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
     // comments hold (`crate::listing`).
     let marks = listing::Marks::of(target, dialect);
