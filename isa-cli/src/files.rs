@@ -3,11 +3,11 @@
 
 use crate::error::{Error, Result};
 use std::fs;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 /// Whether `path` means standard input.
-fn is_stdin(path: &Path) -> bool {
+pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
@@ -113,15 +113,189 @@ pub fn write(path: &Path, data: &[u8]) -> Result<()> {
     fs::write(path, data).map_err(|e| Error::Failed(format!("cannot write `{}`: {e}", path.display())))
 }
 
-/// Writes `path` through `write`, buffered.
-pub fn write_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    let error = |e: io::Error| Error::Failed(format!("cannot write `{}`: {e}", path.display()));
-    let mut out = io::BufWriter::new(fs::File::create(path).map_err(error)?);
-    write(&mut out).map_err(error)
-}
-
 /// Creates directory `dir` (and its parents) if it does not exist.
 pub fn create_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir)
         .map_err(|e| Error::Failed(format!("cannot create directory `{}`: {e}", dir.display())))
+}
+
+/// Bytes of a source file read at a time by [`Pieces`] (then on to the end of the line).
+pub const PIECE: usize = 1 << 20;
+
+/// A source file read a piece at a time (`isa asm` on a large source): each piece whole lines,
+/// about [`PIECE`] bytes, the byte order mark skipped; read again from its start for each pass.
+/// A read error, or text that is not UTF-8, ends the text and is kept in [`Pieces::error`]
+/// for the caller to report.
+pub struct Pieces {
+    path: std::path::PathBuf,
+    /// The file's name in messages.
+    shown: String,
+    reader: Option<io::BufReader<fs::File>>,
+    /// Lines read so far, for the line of an error.
+    lines: usize,
+    /// Why the text ended early, if it did.
+    pub error: Option<String>,
+}
+
+impl Pieces {
+    /// Opens `path` (a file, not standard input), named `shown` in messages.
+    pub fn open(path: &Path, shown: &str) -> Result<Self> {
+        let mut pieces = Pieces {
+            path: path.to_path_buf(),
+            shown: shown.to_string(),
+            reader: None,
+            lines: 0,
+            error: None,
+        };
+        pieces.reader = Some(pieces.reopen()?);
+        Ok(pieces)
+    }
+
+    fn reopen(&self) -> Result<io::BufReader<fs::File>> {
+        let file = fs::File::open(&self.path)
+            .map_err(|e| Error::Failed(format!("cannot read `{}`: {e}", self.shown)))?;
+        Ok(io::BufReader::new(file))
+    }
+}
+
+impl isa_runtime::directives::Source for Pieces {
+    fn rewind(&mut self) {
+        self.lines = 0;
+        match self.reopen() {
+            Ok(r) => self.reader = Some(r),
+            Err(e) => {
+                self.reader = None;
+                self.error.get_or_insert(e.to_string());
+            }
+        }
+    }
+
+    fn piece(&mut self) -> Option<String> {
+        let reader = self.reader.as_mut()?;
+        let mut piece = Vec::with_capacity(PIECE + 256);
+        while piece.len() < PIECE {
+            match reader.read_until(b'\n', &mut piece) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    self.error.get_or_insert(format!("cannot read `{}`: {e}", self.shown));
+                    self.reader = None;
+                    return None;
+                }
+            }
+        }
+        if piece.is_empty() {
+            self.reader = None;
+            return None;
+        }
+        let first = self.lines == 0;
+        match String::from_utf8(piece) {
+            Ok(mut text) => {
+                self.lines += text.matches('\n').count();
+                if first && text.starts_with(BOM) {
+                    text.drain(..BOM.len_utf8());
+                }
+                Some(text)
+            }
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                let line = self.lines + e.as_bytes()[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+                self.error.get_or_insert(format!(
+                    "`{}` is not UTF-8 text (line {line}): {}",
+                    self.shown,
+                    e.utf8_error()
+                ));
+                self.reader = None;
+                None
+            }
+        }
+    }
+}
+
+/// Standard input copied to a file of its own in the temporary directory, for input that is
+/// read more than once (`isa asm` reads its source once a pass); the file goes when this does.
+pub struct Spool(std::path::PathBuf);
+
+impl Spool {
+    /// Copies standard input to the file.
+    pub fn stdin() -> Result<Self> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!("isa-stdin-{}-{nanos}", std::process::id()));
+        let failed =
+            |e: io::Error| Error::Failed(format!("cannot copy <stdin> to `{}`: {e}", path.display()));
+        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(failed)?;
+        let spool = Spool(path.clone());
+        io::copy(&mut io::stdin().lock(), &mut file).map_err(failed)?;
+        Ok(spool)
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isa_runtime::directives::Source;
+
+    /// A file of this test's own in the temporary directory.
+    fn temp(name: &str, data: &[u8]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("isa-files-{}-{name}", std::process::id()));
+        fs::write(&path, data).unwrap();
+        path
+    }
+
+    #[test]
+    fn pieces_are_whole_lines_and_read_again_from_the_start() {
+        // 2.5 pieces of numbered lines after a byte order mark: each piece ends at a line end
+        // at most a line past PIECE bytes, together they are the text without the mark, and a
+        // rewind reads the same pieces again.
+        let mut text = String::new();
+        let mut k = 0;
+        while text.len() < PIECE * 5 / 2 {
+            text.push_str(&format!("line {k}\n"));
+            k += 1;
+        }
+        text.push_str("last line without its end");
+        let path = temp("pieces", format!("{BOM}{text}").as_bytes());
+        let mut pieces = Pieces::open(&path, "t.s").unwrap();
+        let mut read = Vec::new();
+        while let Some(p) = pieces.piece() {
+            read.push(p);
+        }
+        assert_eq!(read.len(), 3);
+        // (The first piece without the mark's 3 bytes.)
+        let sizes = |p: &String| p.ends_with('\n') && p.len() + 3 >= PIECE && p.len() < PIECE + 16;
+        assert!(read[..2].iter().all(sizes));
+        assert_eq!(read.concat(), text);
+        pieces.rewind();
+        assert_eq!(pieces.piece().as_deref(), Some(read[0].as_str()));
+        assert!(pieces.error.is_none());
+        fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn pieces_end_at_text_that_is_not_utf8_with_its_line() {
+        let mut data = "a\n".repeat(PIECE / 2 + 3).into_bytes();
+        data.extend_from_slice(b"b\xff\n");
+        let path = temp("not-utf8", &data);
+        let mut pieces = Pieces::open(&path, "t.s").unwrap();
+        let first = pieces.piece().unwrap();
+        assert_eq!(first.len(), PIECE);
+        assert_eq!(pieces.piece(), None);
+        let line = PIECE / 2 + 4;
+        let error = pieces.error.clone().unwrap();
+        assert!(error.contains(&format!("is not UTF-8 text (line {line})")), "{error}");
+        fs::remove_file(&path).unwrap();
+    }
 }

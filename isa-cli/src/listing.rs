@@ -85,6 +85,11 @@ fn instruction_text(line: &str) -> Option<&str> {
     (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some(text)
 }
 
+/// Whether `text` (the start of a source) has lines of a listing ([`source`] reads it).
+pub fn looks_like(text: &str) -> bool {
+    text.lines().any(|l| instruction_text(l).is_some())
+}
+
 /// Whether a comment's contents are one hex word, `0x4c98078000870001`.
 fn is_word(inner: &str) -> bool {
     inner.strip_prefix("0x").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_hexdigit()))

@@ -11,6 +11,7 @@
 //! once and replayed, and nesting is bounded, so no source makes it recurse without end.
 
 use crate::expr::{self, Names, Term, Value};
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -383,7 +384,15 @@ struct SourceFile {
     name: String,
     text: Rc<str>,
     code: Rc<str>,
+    /// Empty once the text is let go ([`Expander::release`]).
     line_starts: Vec<usize>,
+    /// Lines of the file before this text: a piece of the main source read in pieces
+    /// ([`Source`]), or a macro's body copied out of one, starts further down the file.
+    first_line: u32,
+    /// Whether it is the main source (or a piece of it): errors in it name no file.
+    main: bool,
+    /// A piece of the main source: its text is let go once nothing points into it.
+    piece: bool,
 }
 
 impl SourceFile {
@@ -435,11 +444,17 @@ impl Program {
 
     /// The text of the source line error `e` is at.
     pub fn source_line(&self, e: &crate::AsmError) -> &str {
-        let file = match &e.file {
-            None => self.files.first(),
-            Some(name) => self.files.iter().skip(1).find(|f| &f.name == name),
+        // The main source may be in pieces: the one holding the line (still held).
+        let line = e.line.saturating_sub(1);
+        let holds = |f: &&SourceFile| {
+            let first = f.first_line as usize;
+            first <= line && line < first + f.line_starts.len()
         };
-        file.map_or("", |f| f.line(e.line.saturating_sub(1)))
+        let file = match &e.file {
+            None => self.files.iter().filter(|f| f.main).find(holds),
+            Some(name) => self.files.iter().filter(|f| !f.main).find(|f| &f.name == name),
+        };
+        file.map_or("", |f| f.line(line - f.first_line as usize))
     }
 
     /// Turns an error at byte `pos` (length `len`) of expanded line `e`'s text into one at its
@@ -506,11 +521,12 @@ impl Program {
         let statement = line.end.saturating_sub(line.start) as usize;
         let pos = line.start as usize + pos.min(statement);
         let (number, text, begin) = match self.files.get(line.file as usize) {
-            Some(f) => {
+            Some(f) if !f.line_starts.is_empty() => {
                 let n = f.line_index(pos);
-                (n + 1, f.line(n), f.line_starts.get(n).copied().unwrap_or(0))
+                (f.first_line as usize + n + 1, f.line(n), f.line_starts.get(n).copied().unwrap_or(0))
             }
-            None => (line.number as usize, "", pos),
+            // A piece let go: the statement's first line, without its text.
+            _ => (line.number as usize, "", pos),
         };
         let pos = pos.saturating_sub(begin).min(text.len());
         let end = (pos + len).min(text.len());
@@ -530,7 +546,8 @@ impl Program {
     }
 
     fn file_name(&self, file: u32) -> Option<String> {
-        (file != 0).then(|| self.files.get(file as usize).map(|f| f.name.clone()).unwrap_or_default())
+        let f = self.files.get(file as usize);
+        (file != 0 && !f.is_some_and(|f| f.main)).then(|| f.map(|f| f.name.clone()).unwrap_or_default())
     }
 
     /// The error `l` of the expansion, located.
@@ -678,6 +695,13 @@ struct Expander<'a> {
     depth: usize,
     /// The line being expanded, and the labels read so far (see [`Program::labels_read`]).
     current: Option<(SourceLine, Option<u32>)>,
+    /// Where [`expand_streaming`] hands the lines as they are final.
+    sink: Option<&'a mut Sink<'a>>,
+    /// `Back` bodies being expanded (their lines move once the body ends: none is final).
+    moving: usize,
+    /// A `Clone` was read: its placeholders are filled once every line is known, so the lines
+    /// are no longer handed over as they come.
+    cloned: bool,
     labels_read: core::cell::RefCell<Vec<(String, Located)>>,
     /// Calls of the source's functions so far.
     calls: core::cell::Cell<usize>,
@@ -738,23 +762,177 @@ pub fn expand(
         calls: core::cell::Cell::new(0),
         section: None,
         whole_file: false,
+        sink: None,
+        moving: 0,
+        cloned: false,
     };
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
     // At most a line (and its padding) per source line without macros or repetitions: room
     // for them at once rather than by doubling (the records are most of `asm`'s memory).
     x.out.lines.reserve(lines.len());
-    for (prelude, text) in x.includer.preludes() {
-        let prelude_lines = x.add_file(prelude, Rc::from(text));
-        x.whole_file = true;
-        x.block(&prelude_lines, None);
-    }
-    x.whole_file = true;
-    x.block(&lines, None);
-    x.fill_clones();
-    x.out.labels_read = x.labels_read.take();
+    x.run(&lines);
     (x.out, x.errors)
 }
+
+/// [`expand`], handing the lines to `sink` as they become final (with the program so far, to
+/// locate errors in them) rather than keeping them: the program returned holds none, and the
+/// memory the expansion keeps is that of its symbols, macros, labels and sources, not of the
+/// expanded program. The lines come in order, each exactly once; the labels are final only at
+/// the end, so a second pass reads the program again (the expansion is deterministic: the
+/// same source, symbols and labels at every line).
+///
+/// `None` where the lines cannot be handed over before the end: a `Clone` fills its
+/// placeholders from lines anywhere in the program (then [`expand`] keeps them all).
+pub fn expand_streaming(
+    name: &str,
+    source: &mut dyn Source,
+    spelling: &Spelling,
+    layout: &Layout,
+    includer: &mut dyn Includer,
+    sink: &mut Sink<'_>,
+) -> Option<Program> {
+    let mut x = Expander {
+        spelling,
+        layout,
+        includer,
+        out: Program {
+            lines: Vec::new(),
+            labels: BTreeMap::new(),
+            labels_read: Vec::new(),
+            symbols_set: false,
+            warnings: Vec::new(),
+            files: Vec::new(),
+            frames: Vec::new(),
+        },
+        errors: Vec::new(),
+        symbols: BTreeMap::new(),
+        macros: BTreeMap::new(),
+        functions: BTreeMap::new(),
+        contexts: Vec::new(),
+        next_context: 1,
+        numeric_labels: BTreeMap::new(),
+        defined: Vec::new(),
+        clones: Vec::new(),
+        bytes: 0,
+        bit_offset: 0,
+        depth: 0,
+        current: None,
+        labels_read: core::cell::RefCell::new(Vec::new()),
+        calls: core::cell::Cell::new(0),
+        section: None,
+        whole_file: false,
+        sink: Some(sink),
+        moving: 0,
+        cloned: false,
+    };
+    source.rewind();
+    if spelling.statements.is_some() {
+        // Statements may span lines (a separator, a block comment): the dialect's splitter
+        // reads the whole text, which is held.
+        let text = read_all(source);
+        let lines = x.add_file(name.to_string(), Rc::from(text));
+        x.run(&lines);
+    } else {
+        // The main source is file 0, whatever is read before it.
+        let first = source.piece().unwrap_or_default();
+        let mut pieces = Pieces { source, name, next_line: 0 };
+        let lines = pieces.add(&mut x, first);
+        for (prelude, text) in x.includer.preludes() {
+            let prelude_lines = x.add_file(prelude, Rc::from(text));
+            x.whole_file = true;
+            x.block(&prelude_lines, None);
+        }
+        x.whole_file = true;
+        x.block_in(&lines, None, Some(&mut pieces));
+        x.fill_clones();
+        x.out.labels_read = x.labels_read.take();
+    }
+    if x.cloned {
+        return None;
+    }
+    x.flush(0);
+    Some(x.out)
+}
+
+/// The main source's pieces still to read, for [`Expander::block_in`].
+struct Pieces<'s> {
+    source: &'s mut dyn Source,
+    name: &'s str,
+    /// Lines of the main source read so far.
+    next_line: u32,
+}
+
+impl Pieces<'_> {
+    /// Adds `text`, the next piece, to `x`'s files: its lines.
+    fn add(&mut self, x: &mut Expander<'_>, text: String) -> Vec<SourceLine> {
+        let first_line = self.next_line;
+        self.next_line += text.matches('\n').count() as u32;
+        x.add_text(self.name.to_string(), Rc::from(text), first_line, true, true)
+    }
+}
+
+/// What [`expand_streaming`] hands the lines to, with the program so far.
+pub type Sink<'a> = dyn FnMut(&Program, Handed) + 'a;
+
+/// What [`expand_streaming`] hands over, in the order found.
+pub enum Handed {
+    /// Lines that are final, in order.
+    Lines(Vec<Expanded>),
+    /// An error of the expansion ([`Program::located`] places it while its text is held).
+    Error(Located),
+    /// A warning of the expansion.
+    Warning(Located),
+}
+
+/// The main source of [`expand_streaming`], read a piece at a time so that it is never held
+/// whole: a file of gigabytes is read as it is assembled.
+pub trait Source {
+    /// Starts again from the beginning (the assembler reads the source once a pass).
+    fn rewind(&mut self);
+    /// The next piece of the text: whole lines (the last may end without a line end); `None`
+    /// at the end.
+    fn piece(&mut self) -> Option<String>;
+}
+
+/// A text held whole, as a [`Source`]: one piece.
+pub struct Text<'a> {
+    text: &'a str,
+    read: bool,
+}
+
+impl<'a> Text<'a> {
+    /// `text` as a source.
+    pub fn new(text: &'a str) -> Self {
+        Text { text, read: false }
+    }
+}
+
+impl Source for Text<'_> {
+    fn rewind(&mut self) {
+        self.read = false;
+    }
+    fn piece(&mut self) -> Option<String> {
+        (!core::mem::replace(&mut self.read, true)).then(|| self.text.to_string())
+    }
+}
+
+/// The whole text of `source`, from its start.
+pub fn read_all(source: &mut dyn Source) -> String {
+    source.rewind();
+    let mut text = String::new();
+    while let Some(piece) = source.piece() {
+        text.push_str(&piece);
+    }
+    text
+}
+
+/// Lines an expansion handed to a sink keeps back, so that `Back` (which moves lines over at
+/// most five instructions) and the padding after data see the lines before them.
+const KEEP: usize = 8;
+
+/// Lines an expansion handed to a sink gathers before handing them over.
+const GATHER: usize = 1024;
 
 /// Where the first comment marker of `line` starts (its length if none). A marker inside
 /// double quotes closed on the line starts no comment: `.include "a//b"` names `a//b`.
@@ -804,7 +982,56 @@ fn split_args(text: &str) -> Vec<(usize, usize)> {
 }
 
 impl Expander<'_> {
+    /// The preludes, then the main source's `lines`; then the `Clone`s filled in.
+    fn run(&mut self, lines: &[SourceLine]) {
+        for (prelude, text) in self.includer.preludes() {
+            let prelude_lines = self.add_file(prelude, Rc::from(text));
+            self.whole_file = true;
+            self.block(&prelude_lines, None);
+        }
+        self.whole_file = true;
+        self.block(lines, None);
+        self.fill_clones();
+        self.out.labels_read = self.labels_read.take();
+    }
+
+    /// Hands the lines that are final to the sink, if there is one, all but the last `keep`.
+    fn flush(&mut self, keep: usize) {
+        if self.moving > 0 || self.cloned {
+            return;
+        }
+        if let Some(sink) = self.sink.as_mut() {
+            // Errors and warnings while the text they are at is held.
+            for e in core::mem::take(&mut self.errors) {
+                sink(&self.out, Handed::Error(e));
+            }
+            for w in core::mem::take(&mut self.out.warnings) {
+                sink(&self.out, Handed::Warning(w));
+            }
+            // Only relaxation reads them (and it keeps the program).
+            self.labels_read.borrow_mut().clear();
+            let end = self.out.lines.len().saturating_sub(keep);
+            if end > 0 {
+                let lines: Vec<Expanded> = self.out.lines.drain(..end).collect();
+                sink(&self.out, Handed::Lines(lines));
+            }
+        }
+    }
+
     fn add_file(&mut self, name: String, text: Rc<str>) -> Vec<SourceLine> {
+        let main = self.out.files.is_empty();
+        self.add_text(name, text, 0, main, false)
+    }
+
+    /// A file's text (or a piece of the main source's, `first_line` lines down) and its lines.
+    fn add_text(
+        &mut self,
+        name: String,
+        text: Rc<str>,
+        first_line: u32,
+        main: bool,
+        piece: bool,
+    ) -> Vec<SourceLine> {
         let file = self.out.files.len() as u32;
         let mut line_starts = alloc::vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -816,7 +1043,7 @@ impl Expander<'_> {
                     let n = line_starts.partition_point(|s| *s <= start).max(1) - 1;
                     lines.push(SourceLine {
                         file,
-                        number: n as u32 + 1,
+                        number: first_line + n as u32 + 1,
                         start: start as u32,
                         end: end as u32,
                     });
@@ -835,7 +1062,7 @@ impl Expander<'_> {
                     let body = body.strip_suffix('\r').unwrap_or(body);
                     lines.push(SourceLine {
                         file,
-                        number: n as u32 + 1,
+                        number: first_line + n as u32 + 1,
                         start: start as u32,
                         end: (start + body.len()) as u32,
                     });
@@ -844,8 +1071,61 @@ impl Expander<'_> {
                 text.clone()
             }
         };
-        self.out.files.push(SourceFile { name, text, code, line_starts });
+        self.out.files.push(SourceFile { name, text, code, line_starts, first_line, main, piece });
         lines
+    }
+
+    /// A macro's or function's body kept past the piece of the main source it is in: its
+    /// lines' text copied into a file of its own (the same name and line numbers), so the
+    /// piece can be let go. Bodies elsewhere are returned as they are.
+    fn own(&mut self, body: Rc<[SourceLine]>) -> Rc<[SourceLine]> {
+        let (Some(first), Some(last)) = (body.first(), body.last()) else { return body };
+        let Some(f) = self.out.files.get(first.file as usize).filter(|f| f.piece) else { return body };
+        let (start, end) = (first.start as usize, (last.end as usize).max(first.start as usize));
+        let n = f.line_index(start);
+        let line_starts: Vec<usize> =
+            f.line_starts[n..].iter().take_while(|&&p| p <= end).map(|p| p.saturating_sub(start)).collect();
+        let copy = SourceFile {
+            name: f.name.clone(),
+            text: Rc::from(f.text.get(start..end).unwrap_or("")),
+            code: Rc::from(f.code.get(start..end).unwrap_or("")),
+            line_starts,
+            first_line: f.first_line + n as u32,
+            main: f.main,
+            piece: false,
+        };
+        let file = self.out.files.len() as u32;
+        self.out.files.push(copy);
+        let moved: Vec<SourceLine> = body
+            .iter()
+            .map(|l| SourceLine { file, start: l.start - start as u32, end: l.end - start as u32, ..*l })
+            .collect();
+        Rc::from(moved)
+    }
+
+    /// Lets go of the text of the main source's pieces that nothing points into any more: not
+    /// the lines still to read (`window`), nor the expanded lines not handed over, nor open
+    /// conditionals (`open`). First hands over the lines that are final, and the errors and
+    /// warnings found so far, while their text is held.
+    fn release(&mut self, window: &[SourceLine], open: &[SourceLine]) {
+        if self.sink.is_none() || self.moving > 0 || self.cloned {
+            return;
+        }
+        self.flush(KEEP);
+        let live: alloc::collections::BTreeSet<u32> = window
+            .iter()
+            .chain(open)
+            .map(|l| l.file)
+            .chain(self.out.lines.iter().map(|e| e.line.file))
+            .chain(self.current.map(|(l, _)| l.file))
+            .collect();
+        for (k, f) in self.out.files.iter_mut().enumerate() {
+            if f.piece && !f.line_starts.is_empty() && !live.contains(&(k as u32)) {
+                f.text = Rc::from("");
+                f.code = Rc::from("");
+                f.line_starts = Vec::new();
+            }
+        }
     }
 
     fn text(&self, line: &SourceLine) -> Rc<str> {
@@ -1340,6 +1620,14 @@ impl Expander<'_> {
     }
     /// Expands `lines` in `frame`.
     fn block(&mut self, lines: &[SourceLine], frame: Option<u32>) {
+        self.block_in(lines, frame, None);
+    }
+
+    /// [`Expander::block`], the lines after `lines` read from `more` as they are needed: at
+    /// the end of those read, or where a block (`.macro`, `.rep`, ...) opened in them ends
+    /// further on. The lines read are let go as the expansion moves past them, and the text
+    /// of the pieces they are in with them ([`Expander::release`]).
+    fn block_in(&mut self, lines: &[SourceLine], frame: Option<u32>, mut more: Option<&mut Pieces<'_>>) {
         let whole_file = core::mem::take(&mut self.whole_file);
         if self.depth >= MAX_DEPTH {
             if let Some(first) = lines.first() {
@@ -1349,8 +1637,34 @@ impl Expander<'_> {
         }
         self.depth += 1;
         let mut conds: Vec<Cond> = Vec::new();
+        let mut lines: Cow<'_, [SourceLine]> = Cow::Borrowed(lines);
         let mut i = 0;
-        while i < lines.len() {
+        // Reads the next piece into `lines`, letting go of the lines before `i` (but the one
+        // being read) and of the pieces nothing points into; false at the end of the source.
+        let mut read_more =
+            |x: &mut Self, lines: &mut Cow<'_, [SourceLine]>, i: &mut usize, conds: &[Cond]| {
+                let Some(pieces) = more.as_deref_mut() else { return false };
+                let Some(text) = pieces.source.piece() else { return false };
+                let from = i.saturating_sub(1);
+                let window = lines.to_mut();
+                window.drain(..from);
+                *i -= from;
+                let open: Vec<SourceLine> = conds.iter().map(|c| c.at).collect();
+                x.release(window, &open);
+                let added = pieces.add(x, text);
+                window.extend(added);
+                true
+            };
+        loop {
+            if i == lines.len() && !read_more(self, &mut lines, &mut i, &conds) {
+                break;
+            }
+            if i == lines.len() {
+                continue;
+            }
+            if self.out.lines.len() >= GATHER + KEEP {
+                self.flush(KEEP);
+            }
             let line = lines[i];
             i += 1;
             self.current = Some((line, frame));
@@ -1432,7 +1746,15 @@ impl Expander<'_> {
             match directive {
                 Some((d, len)) if block_end(d).is_some() => {
                     let end = block_end(d).unwrap_or(d);
-                    let Some(body_end) = self.find_end(lines, i, d, end) else {
+                    // A block may end in a piece not read yet.
+                    let body_end = loop {
+                        match self.find_end(&lines, i, d, end) {
+                            Some(k) => break Some(k),
+                            None if read_more(self, &mut lines, &mut i, &conds) => {}
+                            None => break None,
+                        }
+                    };
+                    let Some(body_end) = body_end else {
                         self.error(line, frame, start, len, format!("`{}` without its end", &text[..len]));
                         return self.leave();
                     };
@@ -1442,8 +1764,14 @@ impl Expander<'_> {
                     match d {
                         Directive::Rep => self.rep(args, at, line, frame, &body),
                         Directive::Foreach => self.foreach(args, at, line, frame, &body),
-                        Directive::Macro => self.define_macro(args, at, line, frame, body),
-                        Directive::Func => self.define_function(args, at, line, frame, Body::Lines(body)),
+                        Directive::Macro => {
+                            let body = self.own(body);
+                            self.define_macro(args, at, line, frame, body)
+                        }
+                        Directive::Func => {
+                            let body = self.own(body);
+                            self.define_function(args, at, line, frame, Body::Lines(body))
+                        }
                         Directive::Back => self.back(args, at, line, frame, &body),
                         _ => {
                             self.enter_context();
@@ -1888,7 +2216,9 @@ impl Expander<'_> {
         }
         let (mark, bytes, labels) = (self.out.lines.len(), self.bytes, self.defined.len());
         let back_bytes = count as u64 * self.layout.word_bytes;
+        self.moving += 1;
         self.block(body, frame);
+        self.moving -= 1;
         let moved: Vec<Expanded> = self.out.lines.drain(mark..).collect();
         if moved.iter().any(|l| !matches!(l.kind, Kind::Code(_))) {
             let message = "only instructions can move back".into();
@@ -1934,6 +2264,7 @@ impl Expander<'_> {
             return self.error(line, frame, at + ls, le - ls, "expected a label".into());
         }
         self.clones.push((self.out.lines.len(), name.to_string(), count));
+        self.cloned = true;
         self.bit_offset = 0;
         for _ in 0..count {
             self.bytes += self.layout.word_bytes;
@@ -2273,7 +2604,11 @@ fn label_len(s: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{expand, split_args, Kind, Layout, NoIncludes, Program, Spelling};
+    use super::{
+        expand, split_args, Directive, Handed, Kind, Layout, NoIncludes, Program, Source, Spelling, Text,
+    };
+    use alloc::rc::Rc;
+    use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
     /// `source` expanded with vc4asm's label prefixes and 8-byte instructions, no directives.
@@ -2336,6 +2671,172 @@ mod tests {
                 "brr -, r:_0_pass_1"
             ]
         );
+    }
+
+    #[test]
+    fn streaming_hands_the_lines_over_as_they_come() {
+        // 5,000 instructions with labels both ways: handed over in batches of at most
+        // GATHER + KEEP lines, in order, each once; the labels are those `expand` finds, and
+        // the program returned keeps no line.
+        let mut source = alloc::string::String::from("brr -, r:end\n");
+        for k in 0..5000 {
+            source.push_str(&alloc::format!(":l{k}\nnop\n"));
+        }
+        source.push_str(":end\nbrr -, r:l0\n");
+        let whole = expand_vc4asm_labels(&source);
+        let spelling = Spelling {
+            comments: &["#"],
+            directives: &[],
+            label_prefixes: &[":", "r:"],
+            ignore_case: false,
+            labels: true,
+            raw: None,
+            code_section: None,
+            data_sections: &[],
+            statements: None,
+            open_if_warns: false,
+        };
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let mut batches = Vec::new();
+        let mut code = Vec::new();
+        let mut errors = 0;
+        let streamed = super::expand_streaming(
+            "t.qasm",
+            &mut Text::new(&source),
+            &spelling,
+            &layout,
+            &mut NoIncludes,
+            &mut |_, handed| match handed {
+                Handed::Lines(lines) => {
+                    batches.push(lines.len());
+                    for l in lines {
+                        if let Kind::Code(c) = l.kind {
+                            code.push(c);
+                        }
+                    }
+                }
+                Handed::Error(_) | Handed::Warning(_) => errors += 1,
+            },
+        );
+        let program = streamed.expect("no `.clone`: streamed");
+        assert!(errors == 0 && program.lines.is_empty());
+        assert_eq!(program.labels, whole.labels);
+        assert_eq!(code, self::code(&whole));
+        assert_eq!(code.len(), 5002);
+        assert!(
+            batches.len() >= 4 && batches.iter().all(|&n| n <= super::GATHER + super::KEEP),
+            "{batches:?}"
+        );
+    }
+
+    /// A source in pieces that counts how many were read.
+    struct Counted {
+        pieces: Vec<String>,
+        next: usize,
+        read: Rc<core::cell::Cell<usize>>,
+    }
+
+    impl Source for Counted {
+        fn rewind(&mut self) {
+            self.next = 0;
+        }
+        fn piece(&mut self) -> Option<String> {
+            let piece = self.pieces.get(self.next)?.clone();
+            self.next += 1;
+            self.read.set(self.next);
+            Some(piece)
+        }
+    }
+
+    #[test]
+    fn pieces_are_read_as_the_lines_are_handed_over_and_let_go() {
+        // 50 pieces of 100 lines: macros defined in the first piece and called in the last
+        // ones, a `.rep` and an `.if` open across the ends of pieces, an error in a macro
+        // called at line 4,611. The lines come as `expand` makes them from the whole text;
+        // each batch is handed over with at most a few pieces read past it, and at the end at
+        // most two pieces' text is held (the macros' bodies kept on their own).
+        let mut lines: Vec<String> = (0..5000).map(|k| alloc::format!("nop{k}")).collect();
+        lines[0] = ".macro m".into();
+        lines[1] = "in_m".into();
+        lines[2] = ".endm".into();
+        lines[3] = ".macro bad".into();
+        lines[4] = ".if )".into();
+        lines[5] = ".endif".into();
+        lines[6] = ".endm".into();
+        lines[1097] = ".rep 3".into();
+        lines[1098] = "in_rep".into();
+        lines[1101] = ".endr".into();
+        lines[2099] = ".if 1".into();
+        lines[2101] = ".endif".into();
+        lines[4550] = "m".into();
+        lines[4610] = "bad".into();
+        let pieces: Vec<String> = lines.chunks(100).map(|c| c.join("\n") + "\n").collect();
+        let whole: String = pieces.concat();
+        let spelling = Spelling {
+            comments: &["#"],
+            directives: &[
+                (".macro", Directive::Macro),
+                (".endm", Directive::Endm),
+                (".rep", Directive::Rep),
+                (".endr", Directive::Endr),
+                (".if", Directive::If),
+                (".endif", Directive::Endif),
+                (".set", Directive::Set),
+            ],
+            label_prefixes: &[],
+            ignore_case: false,
+            labels: true,
+            raw: None,
+            code_section: None,
+            data_sections: &[],
+            statements: None,
+            open_if_warns: false,
+        };
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let (expected, expected_errors) = expand("t.s", &whole, &spelling, &layout, &mut NoIncludes);
+        let read = Rc::new(core::cell::Cell::new(0));
+        let mut source = Counted { pieces, next: 0, read: read.clone() };
+        let (mut code, mut handed, mut errors) = (Vec::new(), 0usize, Vec::new());
+        let mut first_batch_at = None;
+        let program =
+            super::expand_streaming("t.s", &mut source, &spelling, &layout, &mut NoIncludes, &mut |p, h| {
+                match h {
+                    Handed::Lines(lines) => {
+                        handed += lines.len();
+                        first_batch_at.get_or_insert(read.get());
+                        assert!(
+                            read.get() * 100 <= handed + 400,
+                            "{} pieces read, {handed} lines handed",
+                            read.get()
+                        );
+                        code.extend(lines.into_iter().filter_map(|l| match l.kind {
+                            Kind::Code(c) => Some(c),
+                            _ => None,
+                        }));
+                    }
+                    Handed::Error(e) => {
+                        let e = p.located(&e);
+                        let line = p.source_line(&e).to_string();
+                        errors.push((
+                            e.line,
+                            e.column,
+                            line,
+                            e.expansion.iter().map(|x| x.line).collect::<Vec<_>>(),
+                        ));
+                    }
+                    Handed::Warning(_) => {}
+                }
+            })
+            .expect("no `.clone`: streamed");
+        assert_eq!(code, self::code(&expected));
+        assert!(code.iter().filter(|c| *c == "in_rep").count() == 3 && code.contains(&"in_m".to_string()));
+        assert!(first_batch_at.is_some_and(|n| n <= 12), "{first_batch_at:?}");
+        assert_eq!(expected_errors.len(), 1);
+        let e = expected.located(&expected_errors[0]);
+        assert_eq!((e.line, e.column, expected.source_line(&e)), (5, 5, ".if )"));
+        assert_eq!(errors, [(5, 5, ".if )".to_string(), alloc::vec![4611])]);
+        let held = program.files.iter().filter(|f| f.piece && !f.line_starts.is_empty()).count();
+        assert!(held <= 2, "{held} pieces held");
     }
 
     #[test]

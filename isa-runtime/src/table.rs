@@ -97,21 +97,50 @@ pub fn fill(
     tables: &[Table],
     ignore_case: bool,
 ) -> (Filled, Vec<AsmError>) {
-    let mut filled: Filled = tables
-        .iter()
-        .map(|t| {
-            (
-                t.name,
-                if t.names.is_some() { Entries::Names(Vec::new()) } else { Entries::Words(BTreeMap::new()) },
-            )
-        })
-        .collect();
+    let mut filler = Filler::new(sections, tables, ignore_case);
     let mut errors = Vec::new();
     for e in &program.lines {
-        let Kind::Entry { section, text } = &e.kind else { continue };
-        let Some(name) = sections.get(*section as usize) else { continue };
-        let Some(t) = tables.iter().position(|t| same(t.section, name, ignore_case)) else { continue };
-        let written = match &mut filled[t].1 {
+        errors.extend(filler.line(program, e));
+    }
+    (filler.filled, errors)
+}
+
+/// [`fill`] a line at a time, for a program whose expanded lines are not kept (`isa asm`
+/// reading them as they come): the same entries, the same errors, in the same order.
+pub struct Filler<'a> {
+    sections: &'a [&'a str],
+    tables: &'a [Table],
+    ignore_case: bool,
+    /// The tables filled so far.
+    pub filled: Filled,
+}
+
+impl<'a> Filler<'a> {
+    /// Empty tables.
+    pub fn new(sections: &'a [&'a str], tables: &'a [Table], ignore_case: bool) -> Self {
+        let filled: Filled = tables
+            .iter()
+            .map(|t| {
+                (
+                    t.name,
+                    if t.names.is_some() {
+                        Entries::Names(Vec::new())
+                    } else {
+                        Entries::Words(BTreeMap::new())
+                    },
+                )
+            })
+            .collect();
+        Filler { sections, tables, ignore_case, filled }
+    }
+
+    /// Writes line `e` of `program` into its table, where it is an entry of one; its error.
+    pub fn line(&mut self, program: &Program, e: &crate::directives::Expanded) -> Option<AsmError> {
+        let (sections, tables, ignore_case) = (self.sections, self.tables, self.ignore_case);
+        let Kind::Entry { section, text } = &e.kind else { return None };
+        let name = sections.get(*section as usize)?;
+        let t = tables.iter().position(|t| same(t.section, name, ignore_case))?;
+        let written = match &mut self.filled[t].1 {
             Entries::Words(words) => entry(&tables[t], text, ignore_case).map(|(word, mask, bits)| {
                 let old = words.get(&word).copied().unwrap_or(0);
                 words.insert(word, (old & !mask) | bits);
@@ -124,11 +153,8 @@ pub fn fill(
                 name_entry(&tables[t], raw, ignore_case, names)
             }
         };
-        if let Err((offset, message)) = written {
-            errors.push(program.locate(e, offset, 0, message));
-        }
+        written.err().map(|(offset, message)| program.locate(e, offset, 0, message))
     }
-    (filled, errors)
 }
 
 /// Reads `[i]` or `[i].part` and the `=` after it: the index, the part and the text after

@@ -5,7 +5,7 @@
 //! object-safe face of it, so the `isa` command handles every target without matching on them.
 
 use crate::bundle::{self, Schedule};
-use crate::directives::{self, Directive, Includer, Kind, NoIncludes};
+use crate::directives::{self, Directive, Handed, Includer, Kind, NoIncludes, Source};
 use crate::expr::{self, Names};
 use crate::format::{Format, Length};
 use crate::print::Stop;
@@ -1222,33 +1222,112 @@ pub fn assemble_exact<T: Isa>(
     includer: &mut dyn Includer,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Assembled> {
+    let (mut words, mut lengths) = (Vec::new(), Vec::new());
+    let mut text = directives::Text::new(source);
+    let tables = assemble_stream::<T>(name, &mut text, dialect, includer, report, &mut |w, length| {
+        if let Some(n) = length {
+            lengths.push((words.len(), n));
+        }
+        words.push(w);
+    })?;
+    Some(Assembled { words, lengths, tables })
+}
+
+/// [`assemble_exact`] handing each word of the program to `write` in order as it is made,
+/// with its length in bytes where it is not its own ([`Assembled::lengths`]), rather than
+/// keeping them (the last one held back for the program-end bit, a target's control words
+/// with their group): with [`directives::expand_streaming`], the memory of assembling is that
+/// of the symbols, labels and sources, whatever the program's size. Returns the tables the
+/// data sections fill ([`Assembled::tables`]) when the program has no error; words already
+/// written before an error was found are not taken back (a caller writes them where it can
+/// drop them).
+pub fn assemble_stream<T: Isa>(
+    name: &str,
+    source: &mut dyn Source,
+    dialect: usize,
+    includer: &mut dyn Includer,
+    report: &mut dyn FnMut(&AsmError, &str),
+    write: &mut dyn FnMut(u128, Option<usize>),
+) -> Option<crate::table::Filled> {
     // Instructions carry whether they were text: a raw directive's word stays as written.
     let convert = |statement| match statement {
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let (mut words, lengths, tables) =
-        assemble_lines::<T, (u128, bool)>(name, source, dialect, includer, &convert, report)?;
-    if let Some((_, (last, true))) = words.last_mut() {
-        finish_program::<T>(core::slice::from_mut(last));
-    }
-    let mut words: Vec<(u64, u128)> = words.into_iter().map(|(slot, (w, _))| (slot, w)).collect();
-    // With control words, only the last word can be short: data that ends the program inside
-    // a word, which no group holds (a binary of whole groups and then those bytes, as `disasm`
-    // lists it), so it follows the groups.
-    let cut = match (T::schedule(), lengths.last()) {
-        (Some(_), Some(&(i, n))) if i + 1 == words.len() => words.pop().map(|(_, w)| (w, n)),
-        _ => None,
-    };
-    let mut packed = bundle::pack_program::<T>(&words);
-    let lengths = match cut {
-        Some((word, n)) => {
-            packed.push(word);
-            alloc::vec![(packed.len() - 1, n)]
+    let mut packer = Packer::<T> { held: None, group: Vec::new(), write, target: core::marker::PhantomData };
+    let tables = assemble_lines::<T, (u128, bool)>(
+        name,
+        source,
+        dialect,
+        includer,
+        &convert,
+        report,
+        &mut |slot, (w, text), length| packer.push(slot, w, text, length),
+    );
+    packer.finish();
+    tables
+}
+
+/// Writes a program's words in order as they come ([`bundle::pack_program`] as a stream): the
+/// last one held back, for the program-end bit goes on the last instruction, and where the
+/// target interleaves control words, each group's instructions until its control word is
+/// written before them.
+struct Packer<'w, T> {
+    /// The last word: slot, word, whether it is an instruction's (not a raw or data word), its
+    /// length where not its own.
+    held: Option<(u64, u128, bool, Option<usize>)>,
+    group: Vec<(u64, u128)>,
+    write: &'w mut dyn FnMut(u128, Option<usize>),
+    target: core::marker::PhantomData<T>,
+}
+
+impl<T: Isa> Packer<'_, T> {
+    fn push(&mut self, slot: u64, word: u128, instruction: bool, length: Option<usize>) {
+        if let Some((slot, word, _, length)) = self.held.replace((slot, word, instruction, length)) {
+            self.add(slot, word, length);
         }
-        None => lengths,
-    };
-    Some(Assembled { words: packed, lengths, tables })
+    }
+
+    fn add(&mut self, slot: u64, word: u128, length: Option<usize>) {
+        let Some(s) = T::schedule() else {
+            return (self.write)(word, length);
+        };
+        self.group.push((slot, word));
+        if self.group.len() == s.slots as usize {
+            self.write_group();
+        }
+    }
+
+    /// The group's control word and words, the missing slots padded as
+    /// [`bundle::pack_program`] pads them.
+    fn write_group(&mut self) {
+        for w in bundle::pack_program::<T>(&core::mem::take(&mut self.group)) {
+            (self.write)(w, None);
+        }
+    }
+
+    fn finish(mut self) {
+        if let Some((slot, mut word, instruction, length)) = self.held.take() {
+            if instruction {
+                finish_program::<T>(core::slice::from_mut(&mut word));
+            }
+            match length {
+                // With control words, only the last word can be short: data that ends the
+                // program inside a word, which no group holds (a binary of whole groups and
+                // then those bytes, as `disasm` lists it), so it follows the groups.
+                Some(_) if T::schedule().is_some() => {
+                    if !self.group.is_empty() {
+                        self.write_group();
+                    }
+                    return (self.write)(word, length);
+                }
+                _ => self.add(slot, word, length),
+            }
+        }
+        if !self.group.is_empty() {
+            self.write_group();
+        }
+    }
 }
 
 /// [`assemble`] keeping each instruction's scheduling slot.
@@ -1262,8 +1341,18 @@ pub fn assemble_scheduled<T: Isa>(
     };
     let mut errors = Vec::new();
     let mut report = |e: &AsmError, _: &str| errors.push(e.clone());
-    match assemble_lines::<T, T::Instruction>("", source, dialect, &mut NoIncludes, &convert, &mut report) {
-        Some((mut program, _, _)) => {
+    let mut program = Vec::new();
+    let assembled = assemble_lines::<T, T::Instruction>(
+        "",
+        &mut directives::Text::new(source),
+        dialect,
+        &mut NoIncludes,
+        &convert,
+        &mut report,
+        &mut |slot, insn, _| program.push((slot, insn)),
+    );
+    match assembled {
+        Some(_) => {
             // The program-end bit goes on the last instruction, as for the words.
             if let Some((_, last)) = program.last_mut() {
                 if let Ok(mut word) = T::encode(last) {
@@ -1521,11 +1610,6 @@ macro_rules! label_expressions {
     };
 }
 
-/// What [`assemble_lines`] makes of a program: each statement's slot and converted value, and
-/// the bytes of the last one the program holds where it ends inside a word
-/// ([`Assembled::lengths`]) and the tables the data sections fill.
-type Lines<X> = (Vec<(u64, X)>, Vec<(usize, usize)>, crate::table::Filled);
-
 /// Assembles every statement of `source` (one per line, or per separator where the dialect has
 /// one: [`pieces`]) into its scheduling slot and what `convert` makes of it (data becomes raw
 /// words); `convert`'s errors are reported at the statement. Each error goes to `report` as it
@@ -1538,12 +1622,13 @@ type Lines<X> = (Vec<(u64, X)>, Vec<(usize, usize)>, crate::table::Filled);
 /// bytes begin an instruction of another length, where instructions differ in length.
 fn assemble_lines<T: Isa, X>(
     name: &str,
-    source: &str,
+    source: &mut dyn Source,
     dialect: usize,
     includer: &mut dyn Includer,
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
-) -> Option<Lines<X>> {
+    emit: &mut dyn FnMut(u64, X, Option<usize>),
+) -> Option<crate::table::Filled> {
     let d = dialect_of::<T>(dialect);
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
@@ -1565,61 +1650,108 @@ fn assemble_lines<T: Isa, X>(
         code_align,
         scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
     };
-    // Pass 1: expansion and label addresses.
-    let (program, errors) = directives::expand(name, source, &spelling, &layout, includer);
+    // The `-i` files, read once for both passes.
+    let preludes = includer.preludes();
+    let validates = includer.validates();
+    let mut given = Given { inner: includer, preludes };
     let mut failed = false;
+    // Pass 1: expansion and label addresses. Where the layout is final when expansion ends
+    // (every instruction a word), its lines are counted and dropped as they come, and pass 2
+    // expands the source again and writes each line as it comes: the memory is that of the
+    // symbols, labels and sources, not of the program. Where instructions differ in length
+    // (relaxation lays the program out again and again) or a `.clone` copies lines from
+    // anywhere, the expanded lines are kept.
+    let code_lines =
+        |lines: &[directives::Expanded]| lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
+    let mut statements = 0usize;
+    // The expansion's errors and warnings, placed as they are found (with their line's text,
+    // while it is held), reported once the pass is over.
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+    let streamed = if variable {
+        None
+    } else {
+        directives::expand_streaming(name, source, &spelling, &layout, &mut given, &mut |p, handed| {
+            let keep = |list: &mut Vec<(AsmError, String)>, l: &directives::Located| {
+                let e = p.located(l);
+                let line = p.source_line(&e).to_string();
+                list.push((e, line));
+            };
+            match handed {
+                Handed::Lines(lines) => statements += code_lines(&lines),
+                Handed::Error(e) => keep(&mut errors, &e),
+                Handed::Warning(w) => keep(&mut warnings, &w),
+            }
+        })
+    };
+    let streaming = streamed.is_some();
+    let mut program = match streamed {
+        Some(p) => p,
+        None => {
+            // Held whole: the first pass's findings are found again.
+            let text = directives::read_all(source);
+            let (p, e) = directives::expand(name, &text, &spelling, &layout, &mut given);
+            statements = code_lines(&p.lines);
+            let placed = |l: &directives::Located| {
+                let e = p.located(l);
+                let line = p.source_line(&e).to_string();
+                (e, line)
+            };
+            errors = e.iter().map(placed).collect();
+            warnings = p.warnings.iter().map(placed).collect();
+            p
+        }
+    };
+    for (e, line) in errors {
+        failed = true;
+        report(&e, &line);
+    }
+    for (w, line) in warnings {
+        given.inner.warning(&w, &line);
+    }
     // Each error with the text of the source line it is at (a statement may span lines).
-    let mut fail = |e: AsmError, _: &str| {
+    let mut fail = |program: &directives::Program, e: AsmError| {
         failed = true;
         report(&e, program.source_line(&e));
     };
-    for e in &errors {
-        fail(program.located(e), program.text(&e.line));
-    }
-    for w in &program.warnings {
-        let w = program.located(w);
-        includer.warning(&w, program.source_line(&w));
-    }
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
-    let statements = program.lines.iter().filter(|e| matches!(e.kind, Kind::Code(_))).count();
     let index = worth_indexing(statements).then(|| FormatIndex::new::<T>(dialect));
     let relaxed = if variable {
         match relax::<T>(&program, dialect, word_bytes, index.as_ref()) {
             Ok(r) => Some(r),
             Err(e) => {
-                fail(e, "");
+                fail(&program, e);
                 None
             }
         }
     } else {
         None
     };
-    let labels_at = relaxed.as_ref().map_or(&program.labels, |r| &r.labels);
+    let defines_names = program.defines_names();
+    let labels = core::mem::take(&mut program.labels);
+    let labels_at = relaxed.as_ref().map_or(&labels, |r| &r.labels);
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| labels_at.get(name).copied();
-    label_expressions!(labels_at, program.defines_names(), d, names, expression);
+    label_expressions!(labels_at, defines_names, d, names, expression);
     let mut reading = Reading::indexed(index.as_ref());
-    // A word per instruction (and the few of data): room for them at once, not by doubling.
-    let mut out = Vec::with_capacity(statements);
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
     let mut index = 0usize;
     let mut bytes = 0u64;
     let mut data: Vec<u8> = Vec::new();
     // Where each data line's bytes start in `data`, to locate an error in them.
-    let mut data_lines: Vec<(usize, &directives::Expanded)> = Vec::new();
+    let mut data_lines: Vec<(usize, directives::Expanded)> = Vec::new();
     // Data as words: whole words, or where instructions differ in length, pieces as long as
     // the instruction each piece's bytes begin where they can be ([`data_piece`]), so that
-    // every byte is written as it is. `lengths` records a piece written at another length
-    // than its word's own: at the end of the program (`end`) the last piece, as long as the
+    // every byte is written as it is. A piece written at another length than its word's own
+    // goes with its length: at the end of the program (`end`) the last piece, as long as the
     // bytes left; where instructions differ in length, any piece.
-    let words_of = |data: &mut Vec<u8>,
-                    lines: &mut Vec<(usize, &directives::Expanded)>,
-                    out: &mut Vec<(u64, X)>,
-                    end: bool,
-                    lengths: &mut Vec<(usize, usize)>|
-     -> Option<(AsmError, directives::SourceLine)> {
+    let words_of = |program: &directives::Program,
+                    data: &mut Vec<u8>,
+                    lines: &mut Vec<(usize, directives::Expanded)>,
+                    emit: &mut dyn FnMut(u64, X, Option<usize>),
+                    end: bool|
+     -> Option<AsmError> {
         let line_at = |offset: usize| lines.iter().rev().find(|(s, _)| *s <= offset).or(lines.first());
         let mut error = None;
         let mut at = 0;
@@ -1631,7 +1763,7 @@ fn assemble_lines<T: Isa, X>(
                 data.len().min(at + word_bytes as usize) - at
             };
             // A fixed-length word's bytes from its first one in memory order, zeros after a
-            // short last piece (which `lengths` then cuts off again).
+            // short last piece (which its length then cuts off again).
             let mut piece = data[at..at + length].to_vec();
             if !variable {
                 piece.resize(word_bytes as usize, 0);
@@ -1639,15 +1771,13 @@ fn assemble_lines<T: Isa, X>(
             let word = word_from_bytes(&piece, T::LITTLE_ENDIAN);
             at += length;
             let written = if variable { instruction_bytes::<T>(word) } else { word_bytes as usize };
-            if written != length && (variable || end && at == data.len()) {
-                lengths.push((out.len(), length));
-            }
+            let cut = (written != length && (variable || end && at == data.len())).then_some(length);
             match convert(Statement::Raw(word)) {
                 // A data word takes the slot a raw word without one does.
-                Ok(x) => out.push((T::schedule().map_or(0, |s| s.default_slot), x)),
+                Ok(x) => emit(T::schedule().map_or(0, |s| s.default_slot), x, cut),
                 Err(message) => {
                     if let Some((_, e)) = line_at(start) {
-                        error = Some((program.locate(e, 0, 0, message), e.line));
+                        error = Some(program.locate(e, 0, 0, message));
                     }
                 }
             }
@@ -1656,13 +1786,15 @@ fn assemble_lines<T: Isa, X>(
         lines.clear();
         error
     };
-    let mut last_data: Option<&directives::Expanded> = None;
-    let mut lengths = Vec::new();
-    // The instructions and their lines, to check the program's rules when asked.
-    let validates = includer.validates();
-    let mut checked: Vec<(T::Instruction, &directives::Expanded, usize, usize)> = Vec::new();
-    for (n_line, e) in program.lines.iter().enumerate() {
-        let line = program.text(&e.line);
+    let mut last_data = false;
+    // The instructions, each located at its line (with the line's text, which streaming lets
+    // go), to check the program's rules at the end when asked (`-V`: the rules relate
+    // instructions anywhere in the program, so these are held).
+    let mut checked: Vec<(T::Instruction, AsmError, String)> = Vec::new();
+    let shared = core::cell::RefCell::new(given);
+    // The tables the data sections' entries fill, line by line.
+    let mut filler = crate::table::Filler::new(d.data_sections, T::tables(), d.ignore_case);
+    let mut step = |program: &directives::Program, n_line: usize, e: directives::Expanded| {
         match &e.kind {
             Kind::Zeros(_) | Kind::Pad { .. } => {
                 // Padding as the real layout needs it, where relaxation laid the program out.
@@ -1671,25 +1803,25 @@ fn assemble_lines<T: Isa, X>(
                     (Kind::Zeros(n) | Kind::Pad { bytes: n, .. }, _) => *n,
                     _ => 0,
                 };
-                data_lines.push((data.len(), e));
                 data.extend(core::iter::repeat_n(0, n as usize));
                 bytes += n;
-                last_data = Some(e);
+                last_data = true;
+                data_lines.push((data.len() - n as usize, e));
             }
             Kind::Data { width, float, values, text } => {
-                data_lines.push((data.len(), e));
+                let first = data.len();
                 for &(s, end) in values {
                     let value = &text[s..end];
-                    let bad = |message: String| program.locate(e, s, end - s, message);
+                    let bad = |message: String| program.locate(&e, s, end - s, message);
                     let v = match expr::evaluate(value, 0, &names) {
                         Ok((v, len)) if len == value.len() => v,
                         Ok((_, len)) => {
                             let message = alloc::format!("unexpected `{}` after the value", &value[len..]);
-                            fail(program.locate(e, s + len, value.len() - len, message), line);
+                            fail(program, program.locate(&e, s + len, value.len() - len, message));
                             continue;
                         }
                         Err(x) => {
-                            fail(program.locate(e, s + x.pos, x.length, x.message), line);
+                            fail(program, program.locate(&e, s + x.pos, x.length, x.message));
                             continue;
                         }
                     };
@@ -1710,13 +1842,13 @@ fn assemble_lines<T: Isa, X>(
                             f.to_bits() & crate::bits::mask(bits)
                         }
                         (false, expr::Value::Float(_)) => {
-                            fail(bad("an integer directive takes integers".into()), line);
+                            fail(program, bad("an integer directive takes integers".into()));
                             continue;
                         }
                         (false, v) => {
                             let x = i128::from(v.int().unwrap_or(0));
                             if bits < 64 && (x < -(1i128 << (bits - 1)) || x >= 1i128 << bits) {
-                                fail(bad(alloc::format!("{value} does not fit in {bits} bits")), line);
+                                fail(program, bad(alloc::format!("{value} does not fit in {bits} bits")));
                                 continue;
                             }
                             x as u64
@@ -1727,29 +1859,23 @@ fn assemble_lines<T: Isa, X>(
                     data.extend(le);
                 }
                 bytes += u64::from(*width) * values.len() as u64;
-                last_data = Some(e);
+                last_data = true;
+                data_lines.push((first, e));
             }
             Kind::Bits { first, bytes: added, values, text } => {
-                data_lines.push((data.len(), e));
+                let start = data.len();
                 let mut bit = *first;
                 for &(s, end) in values {
                     let value = &text[s..end];
                     let v = match expr::evaluate(value, 0, &names) {
                         Ok((expr::Value::Int(v @ 0..=1), len)) if len == value.len() => v as u8,
                         Ok(_) => {
-                            fail(
-                                program.locate(
-                                    e,
-                                    s,
-                                    end - s,
-                                    alloc::format!("{value} is not a bit (0 or 1)"),
-                                ),
-                                line,
-                            );
+                            let message = alloc::format!("{value} is not a bit (0 or 1)");
+                            fail(program, program.locate(&e, s, end - s, message));
                             0
                         }
                         Err(x) => {
-                            fail(program.locate(e, s + x.pos, x.length, x.message), line);
+                            fail(program, program.locate(&e, s + x.pos, x.length, x.message));
                             0
                         }
                     };
@@ -1763,15 +1889,18 @@ fn assemble_lines<T: Isa, X>(
                     bit = (bit + 1) % 8;
                 }
                 bytes += added;
-                last_data = Some(e);
+                last_data = true;
+                data_lines.push((start, e));
             }
-            // Read into the tables below.
-            Kind::Entry { .. } => {}
+            Kind::Entry { .. } => {
+                if let Some(err) = filler.line(program, &e) {
+                    fail(program, err);
+                }
+            }
             Kind::Code(text) => {
-                if last_data.take().is_some() {
-                    let written = words_of(&mut data, &mut data_lines, &mut out, false, &mut lengths);
-                    if let Some((err, at)) = written {
-                        fail(err, program.text(&at));
+                if core::mem::take(&mut last_data) {
+                    if let Some(err) = words_of(program, &mut data, &mut data_lines, &mut *emit, false) {
+                        fail(program, err);
                     }
                 }
                 let pc = match &relaxed {
@@ -1785,19 +1914,19 @@ fn assemble_lines<T: Isa, X>(
                 if T::max_instructions() == Some(index) {
                     let skip = code.len() - code.trim_start().len();
                     let message = alloc::format!("a program holds at most {index} instructions");
-                    fail(program.locate(e, skip, code.trim().len(), message), line);
+                    fail(program, program.locate(&e, skip, code.trim().len(), message));
                 }
                 index += 1;
                 bytes += word_bytes;
                 let mut error = |err: StatementError, skip: usize| {
-                    fail(program.locate(e, skip + err.pos, err.length, err.message), line);
+                    fail(program, program.locate(&e, skip + err.pos, err.length, err.message));
                 };
                 let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
                 let (slot, skip) = match read_slot::<T>(code, dialect, &ctx, &mut reading.scratch) {
                     Ok(s) => s,
                     Err(err) => {
                         error(err, 0);
-                        continue;
+                        return;
                     }
                 };
                 let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
@@ -1806,15 +1935,17 @@ fn assemble_lines<T: Isa, X>(
                     Ok(statement) => {
                         if let Statement::Instruction(insn) = &statement {
                             for message in T::warnings(insn) {
-                                let w = program.locate(e, skip, text.trim_end().len(), message.into());
-                                includer.warning(&w, program.source_line(&w));
+                                let w = program.locate(&e, skip, text.trim_end().len(), message.into());
+                                shared.borrow_mut().inner.warning(&w, program.source_line(&w));
                             }
                             if validates {
-                                checked.push((insn.clone(), e, skip, text.trim_end().len()));
+                                let at = program.locate(&e, skip, text.trim_end().len(), String::new());
+                                let line = program.source_line(&at).to_string();
+                                checked.push((insn.clone(), at, line));
                             }
                         }
                         match convert(statement) {
-                            Ok(x) => out.push((slot, x)),
+                            Ok(x) => emit(slot, x, None),
                             Err(message) => error(StatementError::at(0, message), skip),
                         }
                     }
@@ -1822,18 +1953,41 @@ fn assemble_lines<T: Isa, X>(
                 }
             }
         }
-    }
-    if last_data.is_some() {
+    };
+    let program = if streaming {
+        // The first pass's sources go before the second reads them again.
+        drop(program);
+        let mut n_line = 0usize;
+        let again = directives::expand_streaming(
+            name,
+            source,
+            &spelling,
+            &layout,
+            &mut Shared(&shared),
+            &mut |p, handed| {
+                // Its errors and warnings are the first pass's again, reported already.
+                if let Handed::Lines(lines) = handed {
+                    for e in lines {
+                        step(p, n_line, e);
+                        n_line += 1;
+                    }
+                }
+            },
+        );
+        again?
+    } else {
+        let lines = core::mem::take(&mut program.lines);
+        for (n_line, e) in lines.into_iter().enumerate() {
+            step(&program, n_line, e);
+        }
+        program
+    };
+    if last_data {
         // Data that ends the program: no instruction follows, so nothing pads it and it is
         // written as it is, its last piece as long as the bytes left.
-        if let Some((err, at)) = words_of(&mut data, &mut data_lines, &mut out, true, &mut lengths) {
-            fail(err, program.text(&at));
+        if let Some(err) = words_of(&program, &mut data, &mut data_lines, emit, true) {
+            fail(&program, err);
         }
-    }
-    // The tables the data sections' entries fill, from the expanded program.
-    let (tables, table_errors) = crate::table::fill(&program, d.data_sections, T::tables(), d.ignore_case);
-    for e in table_errors {
-        fail(e, "");
     }
     // The spec's constraints and rules over the instructions in program order, each broken
     // one at the line of the instruction it is reported at; the spec's per-instruction
@@ -1841,7 +1995,7 @@ fn assemble_lines<T: Isa, X>(
     if validates && !failed {
         let insns: Vec<T::Instruction> = checked.iter().map(|(i, ..)| i.clone()).collect();
         for v in T::check_program(&insns) {
-            let Some((_, e, skip, length)) = checked.get(v.index) else { continue };
+            let Some((_, at, line)) = checked.get(v.index) else { continue };
             if v.warning && v.layout.is_empty() && T::warnings(&insns[v.index]).contains(&v.message) {
                 continue;
             }
@@ -1849,18 +2003,57 @@ fn assemble_lines<T: Isa, X>(
             if let Some(other) = v.detail.strip_prefix("with instruction ") {
                 // The other instruction of a rule over two, by its line.
                 let at = other.parse::<usize>().ok().and_then(|k| checked.get(k));
-                if let Some((_, o, ..)) = at {
-                    let o = program.locate(o, 0, 0, String::new());
+                if let Some((_, o, _)) = at {
                     message = alloc::format!("{message}, with the instruction at line {}", o.line);
                 }
             } else if !v.detail.is_empty() {
                 message = alloc::format!("{message}: {}", v.detail);
             }
-            let w = program.locate(e, *skip, *length, message);
-            includer.warning(&w, program.source_line(&w));
+            let w = AsmError { message, ..at.clone() };
+            shared.borrow_mut().inner.warning(&w, line);
         }
     }
-    (!failed).then_some((out, lengths, tables))
+    (!failed).then_some(filler.filled)
+}
+
+/// The includer of both passes of [`assemble_lines`]: the `-i` files read once, given to each.
+struct Given<'a> {
+    inner: &'a mut dyn Includer,
+    preludes: Vec<(String, String)>,
+}
+
+impl Includer for Given<'_> {
+    fn load(&mut self, name: &str, system: bool, from: Option<&str>) -> Result<(String, String), String> {
+        self.inner.load(name, system, from)
+    }
+    fn preludes(&mut self) -> Vec<(String, String)> {
+        self.preludes.clone()
+    }
+    fn warning(&mut self, warning: &AsmError, line: &str) {
+        self.inner.warning(warning, line);
+    }
+    fn validates(&self) -> bool {
+        self.inner.validates()
+    }
+}
+
+/// [`Given`] shared by the second pass's expansion (which reads the includes again) and the
+/// statements read as it hands them over (whose warnings go to the same includer).
+struct Shared<'r, 'a>(&'r core::cell::RefCell<Given<'a>>);
+
+impl Includer for Shared<'_, '_> {
+    fn load(&mut self, name: &str, system: bool, from: Option<&str>) -> Result<(String, String), String> {
+        self.0.borrow_mut().load(name, system, from)
+    }
+    fn preludes(&mut self) -> Vec<(String, String)> {
+        self.0.borrow_mut().preludes()
+    }
+    fn warning(&mut self, warning: &AsmError, line: &str) {
+        self.0.borrow_mut().warning(warning, line);
+    }
+    fn validates(&self) -> bool {
+        self.0.borrow().validates()
+    }
 }
 
 /// The length of the piece of data that `bytes` start with, where instructions differ in
@@ -2496,6 +2689,18 @@ pub trait Target: Sync {
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Assembled>;
+    /// [`Target::assemble_exact`] handing the words to `write` in order as they are made, each
+    /// with its length where not its own ([`assemble_stream`]); returns
+    /// [`Assembled::tables`] when there was no error.
+    fn assemble_stream(
+        &self,
+        name: &str,
+        source: &mut dyn Source,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+        write: &mut dyn FnMut(u128, Option<usize>),
+    ) -> Option<crate::table::Filled>;
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
@@ -2661,6 +2866,17 @@ impl<T: Isa> Target for T {
         report: &mut dyn FnMut(&AsmError, &str),
     ) -> Option<Assembled> {
         assemble_exact::<T>(name, source, dialect, includer, report)
+    }
+    fn assemble_stream(
+        &self,
+        name: &str,
+        source: &mut dyn Source,
+        dialect: usize,
+        includer: &mut dyn Includer,
+        report: &mut dyn FnMut(&AsmError, &str),
+        write: &mut dyn FnMut(u128, Option<usize>),
+    ) -> Option<crate::table::Filled> {
+        assemble_stream::<T>(name, source, dialect, includer, report, write)
     }
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)> {
         let program: Vec<T::Instruction> =

@@ -8,7 +8,7 @@ use super::{complain, plural, stdout};
 use crate::error::{Error, Outcome, Result};
 use crate::{files, listing, words};
 use isa_runtime::bundle::Streams;
-use isa_runtime::directives::Includer;
+use isa_runtime::directives::{Includer, Source};
 use isa_runtime::target::{word_to_bytes, Target};
 use isa_runtime::AsmError;
 use std::io::{IsTerminal, Write};
@@ -112,7 +112,32 @@ pub const SHOWN: usize = 100;
 
 /// Assembles the source file.
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
-    let source = files::read_text(opts.file)?;
+    // A source file is read a piece at a time as it is assembled, so memory stays flat
+    // whatever its size (standard input copied to a temporary file first, since assembling
+    // reads the source twice); held whole where the whole program is kept anyway (a bundled
+    // target's streams, `--json`), and for a listing (its words are checked against its text).
+    let bundled = target.streams().and_then(Streams::bundles).is_some();
+    let streamed = !bundled && !opts.json;
+    let spool = if streamed && files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
+    let path = spool.as_ref().map_or(opts.file, |s| s.path());
+    let mut pieces = None;
+    if streamed {
+        let mut file = files::Pieces::open(path, &files::name(opts.file))?;
+        let first = file.piece().unwrap_or_default();
+        if file.error.is_none() && !listing::looks_like(&first) {
+            pieces = Some(file);
+        }
+    }
+    let source = match (&pieces, &spool) {
+        (Some(_), _) => String::new(),
+        // Standard input was read into the spool: its text is there (its name stays <stdin>).
+        (None, Some(s)) => {
+            let text = String::from_utf8(files::read_bytes(s.path())?)
+                .map_err(|e| Error::Failed(format!("`{}` is not UTF-8 text: {e}", files::name(opts.file))))?;
+            files::without_bom(&text).to_string()
+        }
+        (None, None) => files::read_text(opts.file)?,
+    };
     // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
     // comments hold (`crate::listing`).
     let marks = listing::Marks::of(target, dialect);
@@ -157,118 +182,280 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
         return Ok(Outcome::Success);
     }
-    let assembled = target.assemble_exact(&name, &source, dialect, &mut files, &mut |e, line| {
+    let mut print = |e: &AsmError, line: &str| {
         errors += 1;
         if errors <= SHOWN {
             complain(format_args!("{}", report(&name, line, e)));
         }
-    });
-    let Some(mut program) = assembled else {
+    };
+    let failed = |errors: usize| {
         if errors > SHOWN {
             let more = errors - SHOWN;
             complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
         }
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
-        return Ok(Outcome::Failure);
+        Ok(Outcome::Failure)
     };
-    // A listing's `.reuse` and pair marks are the control words': one edited into the text is
-    // written into its control word where the slot's declared fields can give it, and is an
-    // error where they cannot, never dropped.
-    if let Some(text) = &listing_text {
-        listing::write_marks(text, &mut program.words, target, dialect, &marks);
-        let wrong = listing::check_marks(text, &program.words, target, dialect, &marks);
-        if !wrong.is_empty() {
-            let lines: Vec<&str> = text.lines().collect();
-            for (line, column, length, message) in wrong.iter().take(SHOWN) {
-                let e = AsmError {
-                    line: *line,
-                    column: *column,
-                    length: *length,
-                    message: message.clone(),
-                    file: None,
-                    expansion: Vec::new(),
-                };
-                complain(format_args!("{}", report(&name, lines.get(line - 1).copied().unwrap_or(""), &e)));
-            }
-            complain(format_args!("isa: {name}: found {}\n", plural(wrong.len(), "error")));
-            return Ok(Outcome::Failure);
-        }
-        // Lines as the disassembler printed them rebuild their own words, even where its text
-        // is the text of several.
-        listing::keep_unedited(text, &mut program.words, target, dialect, &marks);
+    if opts.out.is_none() && !opts.json && !opts.hex && stdout().get_ref().is_terminal() {
+        return Err(Error::Usage("not writing binary words to a terminal; use -o FILE or --hex".into()));
     }
-    // A program that ends in data shorter than a word (a listing of a binary cut inside an
-    // instruction), or holds data whose bytes begin an instruction of another length, is
-    // bytes, not words: written as they are, or refused where words are asked for.
-    let words = &program.words;
-    let whole = |_: &&(usize, usize)| opts.json || opts.hex && !target.variable_length();
-    if let Some(&(i, n)) = program.lengths.first().filter(whole) {
-        let format = if opts.json { "--json" } else { "--hex" };
-        if i + 1 == words.len() && !target.variable_length() {
-            complain(format_args!(
-                "isa: {name}: the program ends in {} of data, part of a {}-byte word: {format} holds whole words; write it as binary (-o FILE)\n",
-                plural(n, "byte"),
-                words::word_bytes(target.word_bits()),
-            ));
-        } else {
-            complain(format_args!(
-                "isa: {name}: word {i} is {} of data, which begin an instruction of {} bytes: {format} holds words at their own lengths; write it as binary (-o FILE)\n",
-                plural(n, "byte"),
-                target.instruction_bytes(words[i]),
-            ));
-        }
-        return Ok(Outcome::Failure);
-    }
-    // The words are written as they are turned into bytes or text, never held a second time.
-    let write = |out: &mut dyn Write| -> std::io::Result<()> {
-        if opts.json {
-            writeln!(
-                out,
-                "{}",
-                isa_runtime::table::add_to_json(&target.program_json(words), &program.tables)
-            )?;
-            return out.flush();
-        }
-        let size = words::word_bytes(target.word_bits());
-        let mut bytes = Vec::with_capacity(size);
-        for (i, w) in words.iter().enumerate() {
-            // Each word at its length in memory: its own, or that of the data it holds.
-            let length = program.length(i, target);
-            if opts.hex && target.variable_length() {
-                // One instruction a line, as its bytes in memory order (what `decode` reads).
-                bytes.clear();
-                word_to_bytes(*w, length, true, &mut bytes);
-                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                writeln!(out, "{hex}")?;
-            } else if opts.hex {
-                writeln!(out, "{}", words::to_hex(*w, target.word_bits()))?;
-            } else {
-                bytes.clear();
-                if target.variable_length() {
-                    word_to_bytes(*w, length, true, &mut bytes);
-                } else {
-                    // The last word cut to the bytes the program holds, where it ends in data.
-                    word_to_bytes(*w, size, target.little_endian(), &mut bytes);
-                    bytes.truncate(length);
+    // Words at their own lengths, or a program ending inside a word, where `--hex` or `--json`
+    // holds whole words: a program that ends in data shorter than a word (a listing of a
+    // binary cut inside an instruction), or holds data whose bytes begin an instruction of
+    // another length, is bytes, not words: written as they are, or refused.
+    let whole = |_: &(usize, usize)| opts.json || opts.hex && !target.variable_length();
+    if opts.json || listing_text.is_some() {
+        // JSON holds the whole program, and a listing's words are checked and kept against
+        // its text once all are known: the words are kept.
+        let Some(mut program) = target.assemble_exact(&name, &source, dialect, &mut files, &mut print) else {
+            return failed(errors);
+        };
+        // A listing's `.reuse` and pair marks are the control words': one edited into the
+        // text is written into its control word where the slot's declared fields can give it,
+        // and is an error where they cannot, never dropped.
+        if let Some(text) = &listing_text {
+            listing::write_marks(text, &mut program.words, target, dialect, &marks);
+            let wrong = listing::check_marks(text, &program.words, target, dialect, &marks);
+            if !wrong.is_empty() {
+                let lines: Vec<&str> = text.lines().collect();
+                for (line, column, length, message) in wrong.iter().take(SHOWN) {
+                    let e = AsmError {
+                        line: *line,
+                        column: *column,
+                        length: *length,
+                        message: message.clone(),
+                        file: None,
+                        expansion: Vec::new(),
+                    };
+                    complain(format_args!(
+                        "{}",
+                        report(&name, lines.get(line - 1).copied().unwrap_or(""), &e)
+                    ));
                 }
-                out.write_all(&bytes)?;
+                complain(format_args!("isa: {name}: found {}\n", plural(wrong.len(), "error")));
+                return Ok(Outcome::Failure);
+            }
+            // Lines as the disassembler printed them rebuild their own words, even where its
+            // text is the text of several.
+            listing::keep_unedited(text, &mut program.words, target, dialect, &marks);
+        }
+        let words = &program.words;
+        if let Some(&(i, n)) = program.lengths.first().filter(|l| whole(l)) {
+            return not_words(target, &name, (i, n), i + 1 == words.len(), words[i], opts.json);
+        }
+        let mut output = Output { buffer: Vec::new(), sink: None, out: opts.out, error: None };
+        if opts.json {
+            let json = target.program_json(words);
+            let json = isa_runtime::table::add_to_json(&json, &program.tables) + "\n";
+            output.buffer = json.into_bytes();
+        } else {
+            for (i, w) in words.iter().enumerate() {
+                put(target, opts.hex, *w, program.length(i, target), &mut output.buffer);
+                output.spill();
             }
         }
-        out.flush()
+        output.finish()?;
+        return Ok(Outcome::Success);
+    }
+    // Binary or hex: each word written as it is made (the source is expanded twice and never
+    // held expanded, the words never held at all), so memory stays flat whatever the
+    // program's size. What comes before the first error stays in memory up to STREAM_AFTER
+    // bytes, so a short program with an error writes nothing; a longer one goes to a file
+    // beside `-o FILE` that replaces it only once the whole program assembled.
+    let mut output = Output { buffer: Vec::new(), sink: None, out: opts.out, error: None };
+    // The last word is held back: only it can end the program inside a word.
+    let mut held: Option<(usize, u128, Option<usize>)> = None;
+    let mut count = 0usize;
+    // A word at another length where `--hex` holds whole words: the first one, refused.
+    let mut refused: Option<(usize, usize, u128)> = None;
+    let mut text = isa_runtime::directives::Text::new(&source);
+    let source: &mut dyn Source = match pieces.as_mut() {
+        Some(p) => p,
+        None => &mut text,
     };
-    match opts.out {
-        Some(path) => files::write_with(path, write)?,
-        None => {
-            let mut out = stdout();
-            if !opts.hex && out.get_ref().is_terminal() {
-                return Err(Error::Usage(
-                    "not writing binary words to a terminal; use -o FILE or --hex".into(),
-                ));
+    let tables = target.assemble_stream(&name, source, dialect, &mut files, &mut print, &mut |w, length| {
+        if let (Some(n), None) = (length.filter(|_| whole(&(count, 0))), refused) {
+            refused = Some((count, n, w));
+        }
+        if let Some((_, previous, length)) = held.replace((count, w, length)) {
+            put(
+                target,
+                opts.hex,
+                previous,
+                length.unwrap_or_else(|| own_length(target, previous)),
+                &mut output.buffer,
+            );
+            output.spill();
+        }
+        count += 1;
+    });
+    // A read error or text that is not UTF-8 past the first piece ended the source early.
+    if let Some(e) = pieces.and_then(|p| p.error) {
+        output.abandon();
+        return Err(Error::Failed(e));
+    }
+    if tables.is_none() {
+        output.abandon();
+        return failed(errors);
+    }
+    if let Some((i, n, w)) = refused {
+        output.abandon();
+        return not_words(target, &name, (i, n), i + 1 == count, w, false);
+    }
+    if let Some((_, w, length)) = held {
+        put(target, opts.hex, w, length.unwrap_or_else(|| own_length(target, w)), &mut output.buffer);
+    }
+    output.finish()?;
+    Ok(Outcome::Success)
+}
+
+/// Refuses a program that is bytes, not words, where `--hex` or `--json` (`json`) holds words:
+/// word `i` is `n` bytes of data (the last one, `last`: the program ends inside a word).
+fn not_words(
+    target: &dyn Target,
+    name: &str,
+    (i, n): (usize, usize),
+    last: bool,
+    word: u128,
+    json: bool,
+) -> Result<Outcome> {
+    let format = if json { "--json" } else { "--hex" };
+    if last && !target.variable_length() {
+        complain(format_args!(
+            "isa: {name}: the program ends in {} of data, part of a {}-byte word: {format} holds whole words; write it as binary (-o FILE)\n",
+            plural(n, "byte"),
+            words::word_bytes(target.word_bits()),
+        ));
+    } else {
+        complain(format_args!(
+            "isa: {name}: word {i} is {} of data, which begin an instruction of {} bytes: {format} holds words at their own lengths; write it as binary (-o FILE)\n",
+            plural(n, "byte"),
+            target.instruction_bytes(word),
+        ));
+    }
+    Ok(Outcome::Failure)
+}
+
+/// How many bytes word `w` takes in memory where the assembler gave no other length.
+fn own_length(target: &dyn Target, w: u128) -> usize {
+    if target.variable_length() {
+        target.instruction_bytes(w)
+    } else {
+        words::word_bytes(target.word_bits())
+    }
+}
+
+/// Bytes of output kept in memory before they are written (see [`run`]).
+const STREAM_AFTER: usize = 1 << 20;
+
+/// Where `isa asm` writes its words: a buffer, then standard output or a file beside the
+/// output file that replaces it at the end.
+struct Output<'a> {
+    buffer: Vec<u8>,
+    sink: Option<Box<dyn Write>>,
+    out: Option<&'a Path>,
+    error: Option<std::io::Error>,
+}
+
+impl Output<'_> {
+    /// The file written before it replaces `-o FILE`.
+    fn partial(path: &Path) -> PathBuf {
+        let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".partial");
+        path.with_file_name(name)
+    }
+
+    /// Writes the buffer out once it holds more than [`STREAM_AFTER`] bytes.
+    fn spill(&mut self) {
+        if self.buffer.len() < STREAM_AFTER || self.error.is_some() {
+            return;
+        }
+        if self.sink.is_none() {
+            self.sink = match self.out {
+                Some(path) => match std::fs::File::create(Self::partial(path)) {
+                    Ok(f) => Some(Box::new(std::io::BufWriter::new(f))),
+                    Err(e) => {
+                        self.error = Some(e);
+                        return;
+                    }
+                },
+                None => Some(Box::new(stdout())),
+            };
+        }
+        if let Some(sink) = self.sink.as_mut() {
+            if let Err(e) = sink.write_all(&self.buffer) {
+                self.error = Some(e);
             }
-            write(&mut out).map_err(Error::output)?;
+        }
+        self.buffer.clear();
+    }
+
+    /// The program did not assemble: the file beside `-o FILE` goes (standard output keeps
+    /// what it was given).
+    fn abandon(mut self) {
+        if let (Some(path), Some(_)) = (self.out, self.sink.take()) {
+            let _ = std::fs::remove_file(Self::partial(path));
         }
     }
-    Ok(Outcome::Success)
+
+    /// The rest written; the file beside `-o FILE` replaces it.
+    fn finish(mut self) -> Result<()> {
+        let fail =
+            |path: &Path, e: std::io::Error| Error::Failed(format!("cannot write `{}`: {e}", path.display()));
+        if let Some(e) = self.error.take() {
+            return match self.out {
+                Some(path) => {
+                    let _ = std::fs::remove_file(Self::partial(path));
+                    Err(fail(path, e))
+                }
+                None => Err(Error::output(e)),
+            };
+        }
+        match (self.out, self.sink.take()) {
+            (Some(path), None) => files::write(path, &self.buffer),
+            (Some(path), Some(mut sink)) => {
+                let partial = Self::partial(path);
+                let written = sink.write_all(&self.buffer).and_then(|()| sink.flush());
+                drop(sink);
+                if let Err(e) = written.and_then(|()| std::fs::rename(&partial, path)) {
+                    let _ = std::fs::remove_file(&partial);
+                    return Err(fail(path, e));
+                }
+                Ok(())
+            }
+            (None, sink) => {
+                let mut sink = sink.unwrap_or_else(|| Box::new(stdout()));
+                sink.write_all(&self.buffer).and_then(|()| sink.flush()).map_err(Error::output)
+            }
+        }
+    }
+}
+
+/// Appends word `w` as the output has it, `length` bytes of memory
+/// ([`isa_runtime::target::Assembled::length`]):
+/// binary in the target's byte order (instructions of different lengths each at its length,
+/// a fixed-length word cut to it where the program ends inside the word), or hex text, a word
+/// a line.
+fn put(target: &dyn Target, hex: bool, w: u128, length: usize, out: &mut Vec<u8>) {
+    if hex && target.variable_length() {
+        // One instruction a line, as its bytes in memory order (what `decode` reads).
+        let mut bytes = Vec::new();
+        word_to_bytes(w, length, true, &mut bytes);
+        for b in bytes {
+            out.extend_from_slice(format!("{b:02x}").as_bytes());
+        }
+        out.push(b'\n');
+    } else if hex {
+        out.extend_from_slice(words::to_hex(w, target.word_bits()).as_bytes());
+        out.push(b'\n');
+    } else if target.variable_length() {
+        word_to_bytes(w, length, true, out);
+    } else {
+        let size = words::word_bytes(target.word_bits());
+        let start = out.len();
+        word_to_bytes(w, size, target.little_endian(), out);
+        out.truncate(start + length.min(size));
+    }
 }
 
 /// One error as `FILE:LINE:COL: error: message`, then its line with carets under the token it

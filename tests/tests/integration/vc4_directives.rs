@@ -417,6 +417,34 @@ fn back_moves_a_branch_into_its_delay_slots() {
 }
 
 #[test]
+fn a_long_program_moves_labels_and_branches_across_the_streamed_passes() {
+    // `isa asm` expands a long program twice and writes it as it goes (issue 14): a branch
+    // from the first line to a label 3,000 lines on, `.back` and label differences far
+    // from the start, and an error's line there, as in a short program. Addresses: `:loop`
+    // at 3000 * 8 = 24000, `:after` 32 further, `:far` at 24040; `brr` at 0 to it is
+    // 24040 - 32 = 0x5dc8 (the branch counts from four instructions on, as the test above).
+    let source = format!(
+        "  brr -, r:far\n{}:loop\n  mov r0, 1\n  mov r1, 2\n  mov r2, 3\n  .back 3\n    brr -, r:loop\n  \
+         .endb\n:after\n  ldi r3, :after - :loop\n:far\n",
+        "  nop\n".repeat(2999)
+    );
+    let mut expected = alloc_words(0xf0f809e7_00005dc8, 2999);
+    expected.extend([0xf0f809e7_ffffffe0, ldi(0, 1), ldi(1, 2), ldi(2, 3), ldi(3, 0x20)]);
+    assert_eq!(words(&source), expected);
+    let e = errors(&format!("{}  bogus r1\n.back 6\n.endb\n", "nop\n".repeat(3000)));
+    // The expansion's error first, then the statement's, as in a short program.
+    let found: Vec<_> = e.iter().map(|e| (e.line, e.message.as_str())).collect();
+    assert_eq!(found, [(3002, "the count must be an integer 0 to 5"), (3001, "unknown mnemonic `bogus`")]);
+}
+
+/// `first`, then `nops` NOPs.
+fn alloc_words(first: u128, nops: usize) -> Vec<u128> {
+    let mut w = vec![first];
+    w.extend(std::iter::repeat_n(NOP, nops));
+    w
+}
+
+#[test]
 fn clone_copies_instructions_from_a_label_further_on() {
     // The branch skips the three cloned moves at :target; vc4asm 0.3 gives these words.
     let source = "\
