@@ -1282,7 +1282,12 @@ fn read_slot<T: Isa>(
 ) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
-    let read = match syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx) {
+    let quick = match syntax::quick_in(scratch, s.slot, syntax, code, ctx, true) {
+        syntax::Quick::Read(values, end) => Some((values, end)),
+        syntax::Quick::Never => None,
+        syntax::Quick::Unsure => syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx),
+    };
+    let read = match quick {
         Some(read) => Ok(read),
         None => syntax::parse_prefix(s.slot, syntax, code, ctx),
     };
@@ -2237,6 +2242,12 @@ fn read_statement<T: Isa>(
     let scratch = &mut reading.scratch;
     let mut first = |format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
+        // The quick reader decides the common line; the search the rest.
+        match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
+            syntax::Quick::Read(values, _) => return Some(values),
+            syntax::Quick::Never => return None,
+            syntax::Quick::Unsure => {}
+        }
         syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
     };
     match reading.index {
