@@ -3766,6 +3766,11 @@ struct QuickState {
     assigned: Vec<Slot>,
     checks: Vec<Check>,
     frames: Vec<Bound>,
+    /// Fields a name has spelled out (bit `s` for field `s`), and fields read through an
+    /// empty alias of a name the table prints as text, whose value must be spelled out
+    /// elsewhere in the line ([`note_spelling`]).
+    shown: u64,
+    owed: u64,
     /// The first complete reading: its values, checks, frames and end.
     found_vals: Vec<Option<u64>>,
     found_checks: Vec<Check>,
@@ -3788,8 +3793,9 @@ struct QuickState {
 /// leaves unsolved conditions to the defaults and checks them as here. No reading at all is
 /// [`Quick::Never`]: every reading of the search is one of these. Anything else (two
 /// readings, a check that fails and that the search might satisfy by choosing values,
-/// constructs it does not read: views, echoes, labels, expressions, groups in any order,
-/// names that stand for a value written elsewhere) is [`Quick::Unsure`].
+/// constructs it does not read: views, echoes, labels, expressions, groups in any order) is
+/// [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
+/// name must spell out elsewhere in the line, as in the search ([`note_spelling`]).
 /// The differential test `format_index::quick_reader_reads_what_the_search_reads` holds it to
 /// the search on every golden line and the texts of random words.
 pub fn quick_in(
@@ -3809,6 +3815,8 @@ pub fn quick_in(
     st.assigned.clear();
     st.checks.clear();
     st.frames.clear();
+    st.shown = 0;
+    st.owed = 0;
     st.readings = 0;
     st.unsure = false;
     st.steps = 0;
@@ -3816,7 +3824,8 @@ pub fn quick_in(
     let start = skip_blanks(text, 0);
     q.syntax(syntax, (0, 0), start, &mut |q, pos| {
         let end = skip_blanks(q.text, pos);
-        if end != q.text.len() && !q.prefix {
+        // As the search's `complete`: a value owed is no reading.
+        if (end != q.text.len() && !q.prefix) || q.st.owed != 0 {
             return;
         }
         // A condition the values the text gave already make false ends the reading, as an
@@ -3885,14 +3894,15 @@ type QFrame = (u32, u32);
 
 type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 
-/// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`.
-type QMark = (usize, usize, usize);
+/// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
+/// and `owed`.
+type QMark = (usize, usize, usize, u64, u64);
 
 impl QuickReader<'_> {
     /// The spellings of `t` at `pos`, each (length, value) once; `None` when there are more
-    /// than eight.
-    fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<[Option<(usize, u64)>; 8]> {
-        let mut found = [None; 8];
+    /// than sixteen.
+    fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<[Option<(usize, u64)>; 16]> {
+        let mut found = [None; 16];
         let mut n = 0;
         let mut many = false;
         let index = self.tables.get(t);
@@ -3924,7 +3934,26 @@ impl QuickReader<'_> {
     }
 
     fn mark(&self) -> QMark {
-        (self.st.assigned.len(), self.st.checks.len(), self.st.frames.len())
+        (self.st.assigned.len(), self.st.checks.len(), self.st.frames.len(), self.st.shown, self.st.owed)
+    }
+
+    /// [`note_spelling`] on bit sets: false for a field beyond the 64th, left to the search.
+    fn note(&mut self, b: Bound, t: &Table, len: usize, v: u64) -> bool {
+        let slot = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => s,
+            Bound::Const(_) => return true,
+        };
+        if slot >= 64 {
+            return false;
+        }
+        let bit = 1u64 << slot;
+        if len > 0 {
+            self.st.shown |= bit;
+            self.st.owed &= !bit;
+        } else if (self.st.shown | self.st.owed) & bit == 0 && prints_text(t, v) {
+            self.st.owed |= bit;
+        }
+        true
     }
 
     fn undo(&mut self, m: QMark) {
@@ -3933,6 +3962,8 @@ impl QuickReader<'_> {
         }
         self.st.checks.truncate(m.1);
         self.st.frames.truncate(m.2);
+        self.st.shown = m.3;
+        self.st.owed = m.4;
     }
 
     /// [`Parser::assign`] without deferred conditions (they are checked at the end).
@@ -4042,13 +4073,11 @@ impl QuickReader<'_> {
                 let b = bind(e, self.frame(f));
                 let Some(found) = self.spellings(t, pos) else { return self.unsure() };
                 for &(len, v) in found.iter().flatten() {
-                    // An empty alias of a value printed as text stands for a value written
-                    // elsewhere in the line: the search's business.
-                    if len == 0 && prints_text(t, v) {
-                        return self.unsure();
-                    }
                     let m = self.mark();
                     if self.assign(b, v) {
+                        if !self.note(b, t, len, v) {
+                            return self.unsure();
+                        }
                         rest(self, pos + len);
                     }
                     self.undo(m);
@@ -4065,7 +4094,7 @@ impl QuickReader<'_> {
                 else {
                     return self.unsure();
                 };
-                let mut cands = [(0usize, 0u64, None::<bool>); 16];
+                let mut cands = [(0usize, 0u64, None::<bool>); 32];
                 let mut n = 0;
                 for &(len, v) in in_a.iter().flatten() {
                     let want = if in_other.contains(&Some((len, v))) { None } else { Some(true) };
@@ -4080,12 +4109,14 @@ impl QuickReader<'_> {
                 }
                 for &(len, v, want) in &cands[..n] {
                     let t = if want == Some(false) { other } else { a };
-                    if len == 0 && prints_text(t, v) {
-                        return self.unsure();
-                    }
                     let m = self.mark();
-                    if self.assign(b, v) && want.is_none_or(|w| self.require(c, w, f)) {
-                        rest(self, pos + len);
+                    if self.assign(b, v) {
+                        if !self.note(b, t, len, v) {
+                            return self.unsure();
+                        }
+                        if want.is_none_or(|w| self.require(c, w, f)) {
+                            rest(self, pos + len);
+                        }
                     }
                     self.undo(m);
                     if self.done() {
