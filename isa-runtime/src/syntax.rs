@@ -3753,7 +3753,7 @@ pub enum Quick {
 }
 
 /// How many item lists the quick reader enters before it leaves a text to the search.
-const QUICK_BUDGET: u32 = 4_000;
+const QUICK_BUDGET: u32 = 1_000;
 
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).

@@ -2181,7 +2181,15 @@ struct Reading<'a> {
     mnemonics: Option<Vec<&'static str>>,
     /// The parser's tables, for the next parse.
     scratch: syntax::Scratch,
+    /// For each format (by index), how many statements in a row the quick reader left to the
+    /// search: one that keeps doing so (VideoCore IV's ALU syntax, read many ways) is no
+    /// longer asked, so its walk is not paid on top of the search's.
+    unsure: Vec<u8>,
 }
+
+/// How many statements in a row the quick reader may leave a format to the search before it
+/// is no longer asked for that format ([`Reading::unsure`]).
+const UNSURE_STREAK: u8 = 8;
 
 impl<'a> Reading<'a> {
     /// For reading many statements through `index` (none: every format is tried).
@@ -2240,13 +2248,23 @@ fn read_statement<T: Isa>(
     // Formats whose syntax cannot start the text, or whose literals it lacks, cannot match:
     // only the others are parsed...
     let scratch = &mut reading.scratch;
-    let mut first = |format: &'static Format| {
+    let unsure = &mut reading.unsure;
+    unsure.resize(T::formats().len(), 0);
+    let mut first = |i: usize, format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
         // The quick reader decides the common line; the search the rest.
-        match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
-            syntax::Quick::Read(values, _) => return Some(values),
-            syntax::Quick::Never => return None,
-            syntax::Quick::Unsure => {}
+        if unsure[i] < UNSURE_STREAK {
+            match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
+                syntax::Quick::Read(values, _) => {
+                    unsure[i] = 0;
+                    return Some(values);
+                }
+                syntax::Quick::Never => {
+                    unsure[i] = 0;
+                    return None;
+                }
+                syntax::Quick::Unsure => unsure[i] += 1,
+            }
         }
         syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
     };
@@ -2256,17 +2274,18 @@ fn read_statement<T: Isa>(
             for (w, &bits) in reading.candidates.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    let format = T::formats()[w * 64 + bits.trailing_zeros() as usize];
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    let format = T::formats()[i];
                     bits &= bits - 1;
-                    if let Some(values) = first(format) {
+                    if let Some(values) = first(i, format) {
                         return decode(format, &values);
                     }
                 }
             }
         }
         None => {
-            for format in T::formats() {
-                if let Some(values) = first(format) {
+            for (i, format) in T::formats().iter().enumerate() {
+                if let Some(values) = first(i, format) {
                     return decode(format, &values);
                 }
             }
