@@ -2181,15 +2181,15 @@ struct Reading<'a> {
     mnemonics: Option<Vec<&'static str>>,
     /// The parser's tables, for the next parse.
     scratch: syntax::Scratch,
-    /// For each format (by index), how many statements in a row the quick reader left to the
-    /// search: one that keeps doing so (VideoCore IV's ALU syntax, read many ways) is no
-    /// longer asked, so its walk is not paid on top of the search's.
-    unsure: Vec<u8>,
+    /// For each format (by index), how many statements the quick reader left to the search
+    /// and how many it read: a format it mostly leaves (VideoCore IV's ALU syntax, read many
+    /// ways) is no longer asked, so its walk is not paid on top of the search's.
+    unsure: Vec<(u32, u32)>,
 }
 
-/// How many statements in a row the quick reader may leave a format to the search before it
-/// is no longer asked for that format ([`Reading::unsure`]).
-const UNSURE_STREAK: u8 = 8;
+/// How many statements the quick reader may leave a format to the search before it is no
+/// longer asked for that format, unless it read a quarter as many ([`Reading::unsure`]).
+const UNSURE_LIMIT: u32 = 8;
 
 impl<'a> Reading<'a> {
     /// For reading many statements through `index` (none: every format is tried).
@@ -2249,21 +2249,19 @@ fn read_statement<T: Isa>(
     // only the others are parsed...
     let scratch = &mut reading.scratch;
     let unsure = &mut reading.unsure;
-    unsure.resize(T::formats().len(), 0);
+    unsure.resize(T::formats().len(), (0, 0));
     let mut first = |i: usize, format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
         // The quick reader decides the common line; the search the rest.
-        if unsure[i] < UNSURE_STREAK {
+        let (left, read) = unsure[i];
+        if left < UNSURE_LIMIT || left <= 4 * read {
             match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
                 syntax::Quick::Read(values, _) => {
-                    unsure[i] = 0;
+                    unsure[i].1 += 1;
                     return Some(values);
                 }
-                syntax::Quick::Never => {
-                    unsure[i] = 0;
-                    return None;
-                }
-                syntax::Quick::Unsure => unsure[i] += 1,
+                syntax::Quick::Never => return None,
+                syntax::Quick::Unsure => unsure[i].0 += 1,
             }
         }
         syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
