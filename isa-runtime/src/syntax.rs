@@ -34,6 +34,13 @@
 //! - A number shown for a field the line has already given is an echo (Mesa's `0x3f800000
 //!   (1.000000)`): it must be the printer's text for that value, which it then agrees with.
 //!
+//! - Before the search, the assembler asks the quick reader ([`quick_in`]), which reads the
+//!   common line without backtracking machinery: it walks the readings the items allow,
+//!   makes the assignments that guards state outright, and checks the other conditions once
+//!   on the values with defaults. Where it finds exactly one reading whose checks hold, that
+//!   is the search's reading; where it finds none, the search finds none; anything else is
+//!   left to the search.
+//!
 //! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
 //! printed text determines every field, which the generated targets' property tests check on
 //! random words.
@@ -2114,6 +2121,8 @@ pub struct Scratch {
     reads: ReadSets,
     /// The state of the last parse, whose lists are emptied and filled again.
     state: State,
+    /// The quick reader's ([`quick_in`]).
+    quick: QuickState,
 }
 
 /// What each condition deferred so far reads, by the condition's address: the fields it names
@@ -2431,6 +2440,7 @@ fn read(
         mids: p.mids,
         reads: p.reads,
         state: st,
+        quick: core::mem::take(&mut scratch.quick),
     };
     result
 }
@@ -2525,6 +2535,43 @@ fn solvable(e: &Expr) -> bool {
         Expr::And(xs) | Expr::Or(xs) => xs.iter().any(solvable),
         _ => false,
     }
+}
+
+/// Matches literal `s` in `text` at `pos` ([`Parser::literal`]); returns the end. Blanks before
+/// punctuation, inside the literal where it has spaces, and before its separators (`,` `;`)
+/// are skipped.
+fn literal_at(text: &str, s: &str, pos: usize, ignore_case: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut p = pos;
+    if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
+        p = skip_blanks(text, p);
+    }
+    for &c in s.as_bytes() {
+        if separator(c) {
+            p = skip_blanks(text, p);
+        }
+        if c == b' ' {
+            p = skip_blanks(text, p);
+        } else if p < bytes.len() && (bytes[p] == c || (ignore_case && bytes[p].eq_ignore_ascii_case(&c))) {
+            p += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(p)
+}
+
+/// Whether a number read for a field `width` bits wide fits it ([`Parser::number`]): a signed
+/// field takes its signed range, an unsigned one its unsigned range or the negative numbers of
+/// the same width (`-1` for all ones); a signed field shown as raw bits (`raw_hex`) also reads
+/// what it prints.
+fn fits_width(value: i128, width: u32, signed: bool, raw_hex: bool) -> bool {
+    if width >= 64 {
+        return true;
+    }
+    let lo = -(1i128 << (width - 1));
+    let hi = if signed && !raw_hex { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
+    value >= lo && value <= hi
 }
 
 fn skip_blanks(text: &str, mut pos: usize) -> usize {
@@ -3270,26 +3317,7 @@ impl Parser<'_> {
     /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation, inside the
     /// literal where it has spaces, and before its separators (`,` `;`) are skipped.
     fn literal(&self, s: &str, pos: usize) -> Option<usize> {
-        let text = self.text.as_bytes();
-        let mut p = pos;
-        if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
-            p = skip_blanks(self.text, p);
-        }
-        for &c in s.as_bytes() {
-            if separator(c) {
-                p = skip_blanks(self.text, p);
-            }
-            if c == b' ' {
-                p = skip_blanks(self.text, p);
-            } else if p < text.len()
-                && (text[p] == c || (self.ctx.ignore_case && text[p].eq_ignore_ascii_case(&c)))
-            {
-                p += 1;
-            } else {
-                return None;
-            }
-        }
-        Some(p)
+        literal_at(self.text, s, pos, self.ctx.ignore_case)
     }
 
     fn show(
@@ -3447,14 +3475,7 @@ impl Parser<'_> {
         // hex bits (`#x`: Maxwell's `[0xfffff8]`; `#x*4`: ATOMS's `[0xda914c]`) also reads what
         // it prints.
         let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
-        let fits = |value: i128| {
-            if width >= 64 {
-                return true;
-            }
-            let lo = -(1i128 << (width - 1));
-            let hi = if signed && !raw_hex { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
-            value >= lo && value <= hi
-        };
+        let fits = |value: i128| fits_width(value, width, signed, raw_hex);
         let mut fitted = false;
         let mut within = allowed.is_empty();
         for (value, len) in readings.into_iter().flatten() {
@@ -3714,6 +3735,495 @@ impl Parser<'_> {
             st.reads.push(bits);
         }
         k(self, pos, st)
+    }
+}
+
+// ---- The quick reader ------------------------------------------------------------------------
+
+/// What [`quick_in`] makes of a text for one format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Quick {
+    /// The search reads the text to these values, its reading ending here: what [`parses_in`]
+    /// (or, for a prefix, [`parse_prefix_in`]) gives.
+    Read(Vec<u64>, usize),
+    /// The search does not read the text.
+    Never,
+    /// Not decided here: the search must be asked.
+    Unsure,
+}
+
+/// How many item lists the quick reader enters before it leaves a text to the search.
+const QUICK_BUDGET: u32 = 1_000;
+
+/// A condition the quick reader checks once a reading is complete: the condition, the truth
+/// it must have, and its frame (start and length in [`QuickState::frames`]).
+type Check = (&'static Expr, bool, u32, u32);
+
+/// Working memory of the quick reader, kept in [`Scratch`] from one text to the next.
+#[derive(Default)]
+struct QuickState {
+    vals: Vec<Option<u64>>,
+    assigned: Vec<Slot>,
+    checks: Vec<Check>,
+    frames: Vec<Bound>,
+    /// Fields a name has spelled out (bit `s` for field `s`), and fields read through an
+    /// empty alias of a name the table prints as text, whose value must be spelled out
+    /// elsewhere in the line ([`note_spelling`]).
+    shown: u64,
+    owed: u64,
+    /// The first complete reading: its values, checks, frames and end.
+    found_vals: Vec<Option<u64>>,
+    found_checks: Vec<Check>,
+    found_frames: Vec<Bound>,
+    found_end: usize,
+    /// Complete readings met (the search stops at two).
+    readings: u32,
+    /// A construct the quick reader leaves to the search was met, or the budget ran out.
+    unsure: bool,
+    steps: u32,
+}
+
+/// Reads `text` with `syntax` without the search's machinery, for the common line whose
+/// syntax reads it one way only. It walks every reading of the text that the syntax's items
+/// allow (literals, names, numbers, calls, optional groups), with the assignments that guards
+/// and conditions make outright (a flag, `field == value`, and their conjunctions) and the
+/// values the text gives; every other condition is kept, to be checked once the reading is
+/// complete, on the values with defaults. One reading whose checks hold is the search's
+/// reading ([`Quick::Read`]): the search reads the same items, makes the same assignments,
+/// leaves unsolved conditions to the defaults and checks them as here. No reading at all is
+/// [`Quick::Never`]: every reading of the search is one of these. Anything else (two
+/// readings, a check that fails and that the search might satisfy by choosing values,
+/// constructs it does not read: views, echoes, labels, expressions, groups in any order) is
+/// [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
+/// name must spell out elsewhere in the line, as in the search ([`note_spelling`]).
+/// The differential test `format_index::quick_reader_reads_what_the_search_reads` holds it to
+/// the search on every golden line and the texts of random words.
+pub fn quick_in(
+    scratch: &mut Scratch,
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+    prefix: bool,
+) -> Quick {
+    if format.fields.iter().any(|f| f.view) {
+        return Quick::Unsure;
+    }
+    let mut st = core::mem::take(&mut scratch.quick);
+    st.vals.clear();
+    st.vals.extend(format.fields.iter().map(|f| f.fixed));
+    st.assigned.clear();
+    st.checks.clear();
+    st.frames.clear();
+    st.shown = 0;
+    st.owed = 0;
+    st.readings = 0;
+    st.unsure = false;
+    st.steps = 0;
+    let mut q = QuickReader { format, text, ctx, prefix, st, tables: core::mem::take(&mut scratch.tables) };
+    let start = skip_blanks(text, 0);
+    q.syntax(syntax, (0, 0), start, &mut |q, pos| {
+        let end = skip_blanks(q.text, pos);
+        // As the search's `complete`: a value owed is no reading.
+        if (end != q.text.len() && !q.prefix) || q.st.owed != 0 {
+            return;
+        }
+        // A condition the values the text gave already make false ends the reading, as an
+        // assignment that contradicts a deferred condition ends the search's.
+        let st = &q.st;
+        let contradicted = st.checks.iter().any(|&(e, want, at, len)| {
+            let frame = &st.frames[at as usize..(at + len) as usize];
+            eval(e, frame, &st.vals, q.ctx.pc).is_some_and(|v| (v != 0) != want)
+        });
+        if contradicted {
+            return;
+        }
+        q.st.readings += 1;
+        if q.st.readings == 1 {
+            let st = &mut q.st;
+            st.found_vals.clone_from(&st.vals);
+            st.found_checks.clone_from(&st.checks);
+            st.found_frames.clone_from(&st.frames);
+            st.found_end = end;
+        }
+    });
+    let QuickReader { st: mut state, tables, .. } = q;
+    let answer = match (state.unsure, state.readings) {
+        (true, _) => Quick::Unsure,
+        (false, 0) => Quick::Never,
+        (false, 1) => finish_quick(format, &mut state, ctx.pc),
+        _ => Quick::Unsure,
+    };
+    scratch.quick = state;
+    scratch.tables = tables;
+    answer
+}
+
+/// The values of the one reading found, with defaults, if every check holds on them.
+fn finish_quick(format: &Format, st: &mut QuickState, pc: u64) -> Quick {
+    let mut values = Vec::with_capacity(format.fields.len());
+    for (v, f) in st.found_vals.iter_mut().zip(format.fields) {
+        match v.or(f.default) {
+            Some(x) => {
+                *v = Some(x);
+                values.push(x);
+            }
+            None => return Quick::Unsure,
+        }
+    }
+    for &(e, want, at, len) in &st.found_checks {
+        let frame = &st.found_frames[at as usize..(at + len) as usize];
+        if eval(e, frame, &st.found_vals, pc).is_none_or(|v| (v != 0) != want) {
+            return Quick::Unsure;
+        }
+    }
+    Quick::Read(values, st.found_end)
+}
+
+struct QuickReader<'t> {
+    format: &'t Format,
+    text: &'t str,
+    ctx: &'t Context<'t>,
+    prefix: bool,
+    st: QuickState,
+    tables: TableIndexes,
+}
+
+/// A frame of the quick reader: start and length in [`QuickState::frames`].
+type QFrame = (u32, u32);
+
+type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
+
+/// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
+/// and `owed`.
+type QMark = (usize, usize, usize, u64, u64);
+
+impl QuickReader<'_> {
+    /// The spellings of `t` at `pos`, each (length, value) once; `None` when there are more
+    /// than sixteen.
+    fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<[Option<(usize, u64)>; 16]> {
+        let mut found = [None; 16];
+        let mut n = 0;
+        let mut many = false;
+        let index = self.tables.get(t);
+        t.candidates_indexed(index, self.text, pos, self.ctx.ignore_case, &mut |len, v| {
+            if found[..n].contains(&Some((len, v))) {
+                return;
+            }
+            match found.get_mut(n) {
+                Some(slot) => {
+                    *slot = Some((len, v));
+                    n += 1;
+                }
+                None => many = true,
+            }
+        });
+        (!many).then_some(found)
+    }
+
+    fn done(&self) -> bool {
+        self.st.unsure || self.st.readings >= 2
+    }
+
+    fn unsure(&mut self) {
+        self.st.unsure = true;
+    }
+
+    fn frame(&self, f: QFrame) -> &[Bound] {
+        &self.st.frames[f.0 as usize..(f.0 + f.1) as usize]
+    }
+
+    fn mark(&self) -> QMark {
+        (self.st.assigned.len(), self.st.checks.len(), self.st.frames.len(), self.st.shown, self.st.owed)
+    }
+
+    /// [`note_spelling`] on bit sets: false for a field beyond the 64th, left to the search.
+    fn note(&mut self, b: Bound, t: &Table, len: usize, v: u64) -> bool {
+        let slot = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => s,
+            Bound::Const(_) => return true,
+        };
+        if slot >= 64 {
+            return false;
+        }
+        let bit = 1u64 << slot;
+        if len > 0 {
+            self.st.shown |= bit;
+            self.st.owed &= !bit;
+        } else if (self.st.shown | self.st.owed) & bit == 0 && prints_text(t, v) {
+            self.st.owed |= bit;
+        }
+        true
+    }
+
+    fn undo(&mut self, m: QMark) {
+        for s in self.st.assigned.drain(m.0..) {
+            self.st.vals[s as usize] = None;
+        }
+        self.st.checks.truncate(m.1);
+        self.st.frames.truncate(m.2);
+        self.st.shown = m.3;
+        self.st.owed = m.4;
+    }
+
+    /// [`Parser::assign`] without deferred conditions (they are checked at the end).
+    fn assign(&mut self, b: Bound, v: u64) -> bool {
+        let slot = match b {
+            Bound::Const(c) => return c as u64 == v,
+            Bound::Slot(s) | Bound::NotSlot(s) => s,
+        };
+        let v = match b {
+            Bound::NotSlot(_) if v > 1 => return false,
+            Bound::NotSlot(_) => 1 - v,
+            _ => v,
+        };
+        match self.st.vals[slot as usize] {
+            Some(old) => old == v,
+            None => {
+                self.st.vals[slot as usize] = Some(v);
+                self.st.assigned.push(slot);
+                true
+            }
+        }
+    }
+
+    /// Makes `e` come out `want`: the assignments [`Parser::require`] makes whatever the
+    /// defaults (a one-bit field, `field == value`, conjunctions of them), the rest kept as
+    /// checks. False when an assignment contradicts a value already given.
+    fn require(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
+        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+        match e {
+            Expr::Not(x) => return self.require(x, !want, f),
+            Expr::And(xs) if want => return xs.iter().all(|x| self.require(x, true, f)),
+            Expr::Or(xs) if !want => return xs.iter().all(|x| self.require(x, false, f)),
+            Expr::Field(_) | Expr::Param(_) => {
+                let b = bind(e, self.frame(f));
+                match b {
+                    Bound::Const(c) => return (c != 0) == want,
+                    Bound::Slot(s) | Bound::NotSlot(s)
+                        if crate::bits::width(self.format.fields[s as usize].pieces) == 1 =>
+                    {
+                        return self.assign(b, want as u64)
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
+                let target = match (&**a, &**c) {
+                    (x, Expr::Int(v)) if named(x) => Some((x, *v)),
+                    (Expr::Int(v), x) if named(x) => Some((x, *v)),
+                    _ => None,
+                };
+                if let Some((x, v)) = target {
+                    let b = bind(x, self.frame(f));
+                    return self.assign(b, v as u64);
+                }
+            }
+            _ => {}
+        }
+        self.st.checks.push((e, want, f.0, f.1));
+        true
+    }
+
+    fn syntax(&mut self, syntax: &'static Syntax, f: QFrame, pos: usize, k: QK) {
+        for (index, arm) in syntax.arms.iter().enumerate() {
+            if self.done() {
+                return;
+            }
+            let m = self.mark();
+            // As the search: choosing an arm that is no alias makes every earlier guard false.
+            let mut ok = true;
+            if !arm.alias {
+                for earlier in &syntax.arms[..index] {
+                    if let Arm { guard: Some(g), alias: false, .. } = earlier {
+                        ok = ok && self.require(g, false, f);
+                    }
+                }
+            }
+            if let Some(g) = arm.guard {
+                ok = ok && self.require(g, true, f);
+            }
+            if ok {
+                self.items(arm.items, 0, f, pos, k);
+            }
+            self.undo(m);
+        }
+    }
+
+    fn items(&mut self, items: &'static [Item], i: usize, f: QFrame, pos: usize, k: QK) {
+        if self.done() {
+            return;
+        }
+        self.st.steps += 1;
+        if self.st.steps > QUICK_BUDGET {
+            return self.unsure();
+        }
+        let Some(item) = items.get(i) else {
+            return k(self, pos);
+        };
+        let mut rest = |q: &mut QuickReader, pos: usize| q.items(items, i + 1, f, pos, &mut *k);
+        match item {
+            Item::Lit(s) => {
+                if let Some(end) = literal_at(self.text, s, pos, self.ctx.ignore_case) {
+                    rest(self, end)
+                }
+            }
+            Item::Show(Expr::Arith(..) | Expr::If(..), _) => self.unsure(),
+            Item::Show(e, Show::Table(t)) => {
+                let b = bind(e, self.frame(f));
+                let Some(found) = self.spellings(t, pos) else { return self.unsure() };
+                for &(len, v) in found.iter().flatten() {
+                    let m = self.mark();
+                    if self.assign(b, v) {
+                        if !self.note(b, t, len, v) {
+                            return self.unsure();
+                        }
+                        rest(self, pos + len);
+                    }
+                    self.undo(m);
+                    if self.done() {
+                        return;
+                    }
+                }
+            }
+            Item::Show(e, Show::TableIf(c, a, other)) => {
+                // As the search: a name both tables give the same value leaves the condition
+                // free, a name of one table only makes it true (`a`) or false.
+                let b = bind(e, self.frame(f));
+                let (Some(in_a), Some(in_other)) = (self.spellings(a, pos), self.spellings(other, pos))
+                else {
+                    return self.unsure();
+                };
+                let mut cands = [(0usize, 0u64, None::<bool>); 32];
+                let mut n = 0;
+                for &(len, v) in in_a.iter().flatten() {
+                    let want = if in_other.contains(&Some((len, v))) { None } else { Some(true) };
+                    cands[n] = (len, v, want);
+                    n += 1;
+                }
+                for &(len, v) in in_other.iter().flatten() {
+                    if !in_a.contains(&Some((len, v))) {
+                        cands[n] = (len, v, Some(false));
+                        n += 1;
+                    }
+                }
+                for &(len, v, want) in &cands[..n] {
+                    let t = if want == Some(false) { other } else { a };
+                    let m = self.mark();
+                    if self.assign(b, v) {
+                        if !self.note(b, t, len, v) {
+                            return self.unsure();
+                        }
+                        if want.is_none_or(|w| self.require(c, w, f)) {
+                            rest(self, pos + len);
+                        }
+                    }
+                    self.undo(m);
+                    if self.done() {
+                        return;
+                    }
+                }
+            }
+            Item::Show(e, Show::Num(n)) => {
+                let b = bind(e, self.frame(f));
+                let (width, signed, allowed) = match b {
+                    Bound::Slot(s) | Bound::NotSlot(s) => {
+                        let fi = &self.format.fields[s as usize];
+                        (crate::bits::width(fi.pieces), fi.signed, fi.allowed)
+                    }
+                    Bound::Const(_) => (64, false, &[][..]),
+                };
+                let is_target = matches!(n, Num::Label { .. } | Num::Target { .. });
+                // A value already given is echoed ([`Parser::echo`]): the search's business.
+                if !is_target && bound_value(b, &self.st.vals).is_some() {
+                    return self.unsure();
+                }
+                let start = number_start(self.text, pos);
+                let text = &self.text[start..];
+                let plain = match n {
+                    Num::Label { .. } | Num::Target { .. } => match scan_integer(text) {
+                        Some((x, len)) => match n {
+                            Num::Target { base, .. } => {
+                                match eval(base, self.frame(f), &self.st.vals, self.ctx.pc) {
+                                    Some(base) => Some((x - base as i128, len)),
+                                    None => return self.unsure(),
+                                }
+                            }
+                            _ => Some((x, len)),
+                        },
+                        // A label.
+                        None => return self.unsure(),
+                    },
+                    _ => scan_number(*n, width, text),
+                };
+                // An expression that reads more (or other) text than the plain number.
+                if let Some(read) = self.ctx.expression.filter(|_| takes_expression(n)) {
+                    if let Ok((_, len)) = read(text) {
+                        if plain.is_none_or(|p| p.1 != len) {
+                            return self.unsure();
+                        }
+                    }
+                }
+                let Some((value, len)) = plain else { return };
+                let raw_hex =
+                    matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
+                if !fits_width(value, width, signed, raw_hex) {
+                    return;
+                }
+                let raw = (value as u64) & crate::bits::mask(width);
+                if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
+                    return;
+                }
+                let m = self.mark();
+                if self.assign(b, raw) {
+                    rest(self, start + len);
+                }
+                self.undo(m);
+            }
+            Item::Call(sub, args) => {
+                let m = self.mark();
+                let at = self.st.frames.len() as u32;
+                for a in args.iter() {
+                    let b = bind(a, self.frame(f));
+                    self.st.frames.push(b);
+                }
+                self.syntax(sub, (at, args.len() as u32), pos, &mut rest);
+                self.undo(m);
+            }
+            Item::Opt(cond, body) => {
+                let m = self.mark();
+                // Present: as the search, a group that shows the fields its condition reads
+                // is read as written.
+                if self_describing(cond, body, self.frame(f)) || self.require(cond, true, f) {
+                    self.items(body, 0, f, pos, &mut rest);
+                }
+                self.undo(m);
+                if self.done() {
+                    return;
+                }
+                if self.require(cond, false, f) {
+                    rest(self, pos);
+                }
+                self.undo(m);
+            }
+            Item::AnyOrder(..) => self.unsure(),
+        }
+    }
+}
+
+/// Whether table `t` prints value `v` as some text ([`note_spelling`]).
+fn prints_text(t: &Table, v: u64) -> bool {
+    let mut printed = Nonempty(false);
+    t.write(v, &mut printed).is_some() && printed.0
+}
+
+/// A writer that only notes whether anything was written.
+struct Nonempty(bool);
+
+impl Write for Nonempty {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 |= !s.is_empty();
+        Ok(())
     }
 }
 

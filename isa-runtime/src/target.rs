@@ -1406,7 +1406,12 @@ fn read_slot<T: Isa>(
 ) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
-    let read = match syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx) {
+    let quick = match syntax::quick_in(scratch, s.slot, syntax, code, ctx, true) {
+        syntax::Quick::Read(values, end) => Some((values, end)),
+        syntax::Quick::Never => None,
+        syntax::Quick::Unsure => syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx),
+    };
+    let read = match quick {
         Some(read) => Ok(read),
         None => syntax::parse_prefix(s.slot, syntax, code, ctx),
     };
@@ -2435,7 +2440,15 @@ struct Reading<'a> {
     mnemonics: Option<Vec<&'static str>>,
     /// The parser's tables, for the next parse.
     scratch: syntax::Scratch,
+    /// For each format (by index), how many statements the quick reader left to the search
+    /// and how many it read: a format it mostly leaves (VideoCore IV's ALU syntax, read many
+    /// ways) is no longer asked, so its walk is not paid on top of the search's.
+    unsure: Vec<(u32, u32)>,
 }
+
+/// How many statements the quick reader may leave a format to the search before it is no
+/// longer asked for that format, unless it read a quarter as many ([`Reading::unsure`]).
+const UNSURE_LIMIT: u32 = 8;
 
 impl<'a> Reading<'a> {
     /// For reading many statements through `index` (none: every format is tried).
@@ -2494,8 +2507,22 @@ fn read_statement<T: Isa>(
     // Formats whose syntax cannot start the text, or whose literals it lacks, cannot match:
     // only the others are parsed...
     let scratch = &mut reading.scratch;
-    let mut first = |format: &'static Format| {
+    let unsure = &mut reading.unsure;
+    unsure.resize(T::formats().len(), (0, 0));
+    let mut first = |i: usize, format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
+        // The quick reader decides the common line; the search the rest.
+        let (left, read) = unsure[i];
+        if left < UNSURE_LIMIT || left <= 4 * read {
+            match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
+                syntax::Quick::Read(values, _) => {
+                    unsure[i].1 += 1;
+                    return Some(values);
+                }
+                syntax::Quick::Never => return None,
+                syntax::Quick::Unsure => unsure[i].0 += 1,
+            }
+        }
         syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
     };
     match reading.index {
@@ -2504,17 +2531,18 @@ fn read_statement<T: Isa>(
             for (w, &bits) in reading.candidates.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    let format = T::formats()[w * 64 + bits.trailing_zeros() as usize];
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    let format = T::formats()[i];
                     bits &= bits - 1;
-                    if let Some(values) = first(format) {
+                    if let Some(values) = first(i, format) {
                         return decode(format, &values);
                     }
                 }
             }
         }
         None => {
-            for format in T::formats() {
-                if let Some(values) = first(format) {
+            for (i, format) in T::formats().iter().enumerate() {
+                if let Some(values) = first(i, format) {
                     return decode(format, &values);
                 }
             }

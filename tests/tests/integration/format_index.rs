@@ -9,11 +9,13 @@
 //! The search that reads a format also skips, where only success matters, what the text after
 //! it could not match: it must read exactly what the search that describes failures reads.
 
+use isa_generated::agx::Agx;
 use isa_generated::maxwell::Maxwell;
+use isa_generated::tegra_linker::TegraLinker;
 use isa_generated::tegra_vs::TegraVs;
 use isa_generated::vc4::Vc4;
 use isa_runtime::syntax::{self, Context};
-use isa_runtime::target::{assemble_program, disassemble_word, FormatIndex, Isa};
+use isa_runtime::target::{assemble_program, disassemble_word, slot_text, FormatIndex, Isa};
 
 fn data(path: &str) -> String {
     let path = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -207,4 +209,108 @@ fn pruned_search_reads_what_the_describing_search_reads() {
     let mesa: Vec<String> = tsv_texts(&data("vc4/mesa_golden.tsv"), 1).into_iter().step_by(2).collect();
     let read = pruned_agrees::<Vc4>(&mesa, 1);
     assert!(read > 2_000, "mesa: {read} of {} texts read", mesa.len());
+}
+
+/// Reads each text with every format of dialect `dialect` two ways: the quick reader and the
+/// search. Where the quick reader decides, it must decide as the search: its values where it
+/// reads the text, none where it says no reading exists. Returns (pairs the quick reader read,
+/// pairs it left to the search).
+fn quick_agrees<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
+    let d = &T::dialects()[dialect];
+    let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
+    let (mut scratch, mut search) = (syntax::Scratch::default(), syntax::Scratch::default());
+    let (mut read, mut unsure, mut failures) = (0, 0, Vec::new());
+    for text in texts {
+        let text = d
+            .end
+            .map(str::trim)
+            .and_then(|e| text.trim_end().strip_suffix(e))
+            .map_or(&text[..], str::trim_end);
+        let text = d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
+        for format in T::formats() {
+            let Some(s) = format.syntax.get(dialect) else { continue };
+            let full = match syntax::quick_in(&mut scratch, format, s, text, &ctx, false) {
+                syntax::Quick::Unsure => {
+                    unsure += 1;
+                    continue;
+                }
+                syntax::Quick::Never if !s.may_match(text, d.ignore_case) => continue,
+                quick => (quick, syntax::parses_in(&mut search, format, s, text, &ctx)),
+            };
+            match full {
+                (syntax::Quick::Read(v, _), Some(w)) if v == w => read += 1,
+                (syntax::Quick::Never, None) => {}
+                (quick, search) => failures.push(format!(
+                    "{} {text:?} as {}: quick {quick:?}, search {search:?}",
+                    T::NAME,
+                    format.name
+                )),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    (read, unsure)
+}
+
+#[test]
+fn quick_reader_reads_what_the_search_reads() {
+    let mut texts = tsv_texts(&data("maxwell/nvdisasm_golden.tsv"), 1);
+    texts.extend(tsv_texts(&data("maxwell/nvdisasm_compute.tsv"), 1));
+    texts.extend(random_texts::<Maxwell>(0, 4));
+    let (read, unsure) = quick_agrees::<Maxwell>(&texts, 0);
+    eprintln!("maxwell: {} texts, quick reads {read}, leaves {unsure} (text, format) pairs", texts.len());
+    assert!(read > 5_000, "maxwell: quick reads {read} of {} texts", texts.len());
+    let corpora = [
+        (0, tsv_texts(&data("vc4/vc4asm_asm_golden.tsv"), 0)),
+        (1, tsv_texts(&data("vc4/mesa_golden.tsv"), 1)),
+    ];
+    for (dialect, mut texts) in corpora {
+        texts.extend(random_texts::<Vc4>(dialect, 16));
+        let (read, unsure) = quick_agrees::<Vc4>(&texts, dialect);
+        eprintln!("vc4 dialect {dialect}: {} texts, quick reads {read}, leaves {unsure}", texts.len());
+    }
+    for dialect in 0..Agx::dialects().len() {
+        let (read, unsure) = quick_agrees::<Agx>(&random_texts::<Agx>(dialect, 8), dialect);
+        eprintln!("agx dialect {dialect}: quick reads {read}, leaves {unsure}");
+    }
+    for dialect in 0..TegraVs::dialects().len() {
+        let (read, unsure) = quick_agrees::<TegraVs>(&random_texts::<TegraVs>(dialect, 8), dialect);
+        eprintln!("tegra_vs dialect {dialect}: quick reads {read}, leaves {unsure}");
+    }
+    for dialect in 0..TegraLinker::dialects().len() {
+        let (read, unsure) = quick_agrees::<TegraLinker>(&random_texts::<TegraLinker>(dialect, 8), dialect);
+        eprintln!("tegra_linker dialect {dialect}: quick reads {read}, leaves {unsure}");
+    }
+}
+
+/// Maxwell's scheduling slots read as a prefix: the quick reader and the search agree on every
+/// slot of random control bits, before an instruction.
+#[test]
+fn quick_reader_reads_slots_as_the_search() {
+    let s = Maxwell::schedule().expect("maxwell has scheduling slots");
+    let syntax = s.slot.syntax[0];
+    let ctx = Context { pc: 0, labels: &|_| None, ignore_case: false, expression: None };
+    let (mut scratch, mut search) = (syntax::Scratch::default(), syntax::Scratch::default());
+    let mut rng = 0x5107_u64;
+    let mut read = 0;
+    for _ in 0..4_000 {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let slot = (rng >> 20) & 0x1f_ffff;
+        let text = format!("{}  FADD R0, R1, R2", slot_text(s, slot, 0));
+        let full = syntax::parse_prefix_in(&mut search, s.slot, syntax, &text, &ctx);
+        match syntax::quick_in(&mut scratch, s.slot, syntax, &text, &ctx, true) {
+            syntax::Quick::Read(v, end) => {
+                assert_eq!(Some((v, end)), full, "{text:?}");
+                read += 1;
+            }
+            syntax::Quick::Never => assert_eq!(full, None, "{text:?}"),
+            syntax::Quick::Unsure => {}
+        }
+    }
+    assert!(read > 2_000, "quick reads {read} of 4000 slots");
 }
