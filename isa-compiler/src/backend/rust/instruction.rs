@@ -423,7 +423,7 @@ pub fn generate(m: &Model) -> TokenStream {
         impl Instruction {
             /// Decodes a word: a decision tree over the opcode fields, then the encoding's
             /// typed fields. Words that match nothing, or hold undefined values, are errors.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
             pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
                 #decode_tree
             }
@@ -447,7 +447,7 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             /// The index of the encoding whose opcode bits match the word, fields unchecked.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
             #match_allow
             pub fn match_format(word: #word_ty) -> Option<usize> {
                 #match_tree
