@@ -55,14 +55,24 @@ enum Node {
 /// switching on the 3 bits every opcode covers took five nested switches to reach MOV.
 const PARTIAL_KEY_BITS: u32 = 8;
 
+/// The same bound for the tree's first switch: up to 13 bits, listed value by value so that
+/// the compiler makes it one jump table (8 K entries at most). Maxwell's opcodes are the top
+/// 6 to 13 bits: one jump on bits 63:51 reaches most leaves, where a switch on the top byte
+/// then one on bits 55:51 took two indirect jumps (callgrind 111 → 99 instructions a word,
+/// 7.2 → 6.3 ns on the `maxwell/subset` words; the hand-written decoder: 97, 4.7 ns).
+const ROOT_KEY_BITS: u32 = 13;
+
+/// The most leaves a decoder inlines (VC4 has 7, Maxwell 297).
+const INLINED_LEAVES: usize = 16;
+
 /// The values a constraint allows at bits lo..lo+width, when it covers those bits (or the top
-/// or bottom part of a range of at most [`PARTIAL_KEY_BITS`]) and allows few enough values to
+/// or bottom part of a range of at most `key_bits`) and allows few enough values to
 /// list (fixed opcodes): `None` otherwise.
-fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
+fn projection(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> Option<Ranges> {
     if (c.lo, c.width) == (lo, width) {
         return Some(c.ranges.clone());
     }
-    if !projects(c, lo, width) {
+    if !projects(c, lo, width, key_bits) {
         return None;
     }
     let (overlap_lo, overlap_hi) = (lo.max(c.lo), (lo + width).min(c.lo + c.width));
@@ -88,7 +98,7 @@ fn projection(c: &Constraint, lo: u32, width: u32) -> Option<Ranges> {
 }
 
 /// Whether [`projection`] gives values for the range, without listing them.
-fn projects(c: &Constraint, lo: u32, width: u32) -> bool {
+fn projects(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> bool {
     if (c.lo, c.width) == (lo, width) {
         return true;
     }
@@ -97,12 +107,12 @@ fn projects(c: &Constraint, lo: u32, width: u32) -> bool {
     // its bottom bit (opcodes are prefixes, from the top on Maxwell, from bit 0 on AGX).
     let overlaps = lo < c.lo + c.width && c.lo < lo + width;
     let aligned = lo + width == c.lo + c.width || lo == c.lo;
-    (contained || (overlaps && aligned && width <= PARTIAL_KEY_BITS))
+    (contained || (overlaps && aligned && width <= key_bits))
         && c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)))
             <= 64
 }
 
-fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
+fn build(cands: Vec<(usize, Vec<Constraint>)>, key_bits: u32) -> Node {
     if cands.len() <= 1 {
         return Node::Leaf(cands);
     }
@@ -119,10 +129,12 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
     keys.sort_by_key(first_met);
     let mut best: Option<((u32, u32), usize)> = None;
     for key in keys {
-        let count =
-            cands.iter().filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1))).count();
+        let count = cands
+            .iter()
+            .filter(|(_, o)| o.iter().any(|x| !x.late && projects(x, key.0, key.1, key_bits)))
+            .count();
         // Ties: the wider range (up to a byte: one jump table), then the higher bits.
-        let rank = |(lo, width): (u32, u32), n: usize| (n, width.min(PARTIAL_KEY_BITS), lo);
+        let rank = |(lo, width): (u32, u32), n: usize| (n, width.min(key_bits), lo);
         if best.is_none_or(|(k, n)| rank(key, count) > rank(k, n)) {
             best = Some((key, count));
         }
@@ -143,7 +155,7 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
             let used = early()
                 .find(|(_, c)| (c.lo, c.width) == (lo, width))
                 .map(|(i, c)| (i, c.ranges.clone()))
-                .or_else(|| early().find_map(|(i, c)| projection(c, lo, width).map(|r| (i, r))));
+                .or_else(|| early().find_map(|(i, c)| projection(c, lo, width, key_bits).map(|r| (i, r))));
             // The switch decides a constraint that lies within its range: it is not checked
             // again below.
             let decided = used.as_ref().map(|(i, _)| *i).filter(|i| {
@@ -212,7 +224,7 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>) -> Node {
         .into_iter()
         .map(|(ranges, set)| {
             let sub = set.iter().map(|k| (per[*k].0, per[*k].2.clone())).collect();
-            (ranges, build(sub))
+            (ranges, build(sub, PARTIAL_KEY_BITS))
         })
         .collect();
     Node::Switch { lo, width, arms }
@@ -229,7 +241,11 @@ fn bits_expr(word_ty: &TokenStream, lo: u32, width: u32) -> TokenStream {
     super::model::word_u64(word_ty, masked)
 }
 
-fn pattern(ranges: &[(u64, u64)]) -> TokenStream {
+fn pattern(ranges: &[(u64, u64)], listed: bool) -> TokenStream {
+    if listed {
+        let pats = ranges.iter().flat_map(|(a, b)| *a..=*b).map(|v| lit(v as u128));
+        return quote!(#(#pats)|*);
+    }
     let pats = ranges.iter().map(|(a, b)| {
         if a == b {
             lit(*a as u128)
@@ -260,7 +276,7 @@ fn render(
                 }
                 let checks = rest.iter().map(|c| {
                     let b = bits_expr(word_ty, c.lo, c.width);
-                    let p = pattern(&c.ranges);
+                    let p = pattern(&c.ranges, false);
                     if c.late {
                         let i = lit(*f as u128);
                         quote!({ let word = LENGTHS[#i].truncate(word as u128) as #word_ty; matches!(#b, #p) })
@@ -275,7 +291,9 @@ fn render(
         Node::Switch { lo, width, arms } => {
             let b = bits_expr(word_ty, *lo, *width);
             let arms_ts = arms.iter().map(|(ranges, sub)| {
-                let p = pattern(ranges);
+                // A range pattern is a comparison: wider than a byte, only listed values make
+                // one jump table.
+                let p = pattern(ranges, *width > PARTIAL_KEY_BITS);
                 let body = render(word_ty, sub, hit, miss);
                 quote!(#p => #body)
             });
@@ -289,7 +307,7 @@ pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
     let word_ty = &m.word_ty;
     let cands = t.formats.iter().enumerate().map(|(i, f)| (i, constraints(f))).collect();
-    let tree = build(cands);
+    let tree = build(cands, ROOT_KEY_BITS);
     let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
     // The encodings the tree reaches (a bundled target's slot formats are read per stream).
     let reached = std::cell::RefCell::new(std::collections::BTreeSet::new());
@@ -367,14 +385,19 @@ pub fn generate(m: &Model) -> TokenStream {
     // the decoder returns. A large decoder does not inline `from_word`; called from it, the
     // struct was stored byte by byte into a temporary and copied into the `Instruction` with
     // wide loads that wait on those stores (Maxwell's decoder spent most of its time there).
-    // Here `from_word` is inlined into a small function whose result is the decoder's own, so
-    // where the decoder does not inline the leaf it jumps to it.
-    let leaves = reached.into_inner().into_iter().map(|i| {
+    // Here `from_word` is inlined into a small function whose result is the decoder's own.
+    // A decoder of a few encodings inlines its leaves and is one function; in a larger one
+    // the leaves stay out of line, so the decoder needs no registers of its own: where LLVM
+    // inlined some of Maxwell's 297 leaves, every word paid for saving six registers
+    // (callgrind 125 → 111 instructions a word with every leaf out of line).
+    let reached = reached.into_inner();
+    let inline = if reached.len() <= INLINED_LEAVES { quote!(#[inline]) } else { quote!(#[inline(never)]) };
+    let leaves = reached.into_iter().map(|i| {
         let n = &names[i];
         quote! {
             impl #n {
                 /// The instruction of a word the decoder's tree gave to this encoding.
-                #[inline]
+                #inline
                 fn decode_leaf(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
                     Self::from_word(word).map(Instruction::#n)
                 }
@@ -400,7 +423,7 @@ pub fn generate(m: &Model) -> TokenStream {
         impl Instruction {
             /// Decodes a word: a decision tree over the opcode fields, then the encoding's
             /// typed fields. Words that match nothing, or hold undefined values, are errors.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
             pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
                 #decode_tree
             }
@@ -424,7 +447,7 @@ pub fn generate(m: &Model) -> TokenStream {
             }
 
             /// The index of the encoding whose opcode bits match the word, fields unchecked.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return)]
+            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
             #match_allow
             pub fn match_format(word: #word_ty) -> Option<usize> {
                 #match_tree
