@@ -179,10 +179,11 @@ mod tests {
 
     #[test]
     fn spec_errors_are_compile_errors() {
-        let out = expand(quote!("tests/ui/spec_error.isa")).to_string();
+        // The compile-fail test's spec, in the isa-derive-ui package.
+        let out = expand(quote!("ui/tests/ui/spec_error.isa")).to_string();
         assert!(out.contains("include_bytes"), "{out}");
         assert!(
-            out.contains("tests/ui/spec_error.isa:9:10: value 4 does not fit the 2-bit enum `Cond`"),
+            out.contains("ui/tests/ui/spec_error.isa:9:10: value 4 does not fit the 2-bit enum `Cond`"),
             "{out}"
         );
         assert_eq!(out.matches("compile_error").count(), 6, "{out}");

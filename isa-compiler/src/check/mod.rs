@@ -149,6 +149,33 @@ impl Checker {
         // `dialect` became a second `Dialect`, E0428); and two of them whose names differ only
         // where CamelCase loses it (`f0` and `F0`) would be one type twice.
         let mut rust_types: HashMap<String, (&str, &ast::Ident)> = HashMap::new();
+        // An enum with a signature also names methods (`apply_…`) by its CamelCase name in
+        // snake_case, where `ABC` and `Abc` (from `a_b_c` and `abc`) meet.
+        let mut apply_names: HashMap<String, &ast::Ident> = HashMap::new();
+        for item in &file.items {
+            let ast::Item::Enum(e) = item else { continue };
+            if e.signature.is_none() {
+                continue;
+            }
+            let snake = crate::backend::rust::names::snake(&crate::backend::rust::names::camel(&e.name.name));
+            match apply_names.get(&snake) {
+                Some(old) if old.name != e.name.name => {
+                    self.error(
+                        e.name.span,
+                        format!(
+                            "the enums `{}` and `{}` are both the methods `apply_{snake}` in the generated Rust",
+                            old.name, e.name.name
+                        ),
+                    )
+                    .with(old.span, format!("`{}` defined here", old.name))
+                    .note("the generated machine names an operation enum's methods in snake_case; rename one of them");
+                }
+                Some(_) => {}
+                None => {
+                    apply_names.insert(snake, &e.name);
+                }
+            }
+        }
         for item in &file.items {
             let (what, name) = match item {
                 ast::Item::Enum(e) => ("enum", &e.name),

@@ -5,6 +5,7 @@ use super::cond::{bin_op, un_op};
 use super::Checker;
 use crate::ast::{self, Span};
 use crate::ir::{self, ArithOp, BinOp, Builtin, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt};
+use std::collections::HashMap;
 
 /// Resolves a scalar type name.
 pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
@@ -25,6 +26,35 @@ pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
 pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let mut sem = ir::Semantics::default();
     let mut any = false;
+    // Functions are methods of the generated machine and hooks of its `Semantics` trait, named
+    // in snake_case: two names that differ only where snake_case loses it (`readA` and
+    // `read_a`) would be one method twice. (The same name twice is reported with the names.)
+    let mut methods: HashMap<(&str, String), &ast::Ident> = HashMap::new();
+    for item in &file.items {
+        let (what, name) = match item {
+            ast::Item::Fn(f) => ("function", &f.name),
+            ast::Item::Hook(h) => ("hook", &h.name),
+            _ => continue,
+        };
+        let snake = crate::backend::rust::names::snake(&name.name);
+        match methods.get(&(what, snake.clone())) {
+            Some(old) if old.name != name.name => {
+                cx.error(
+                    name.span,
+                    format!(
+                        "the {what}s `{}` and `{}` are both the method `{snake}` in the generated Rust",
+                        old.name, name.name
+                    ),
+                )
+                .with(old.span, format!("`{}` defined here", old.name))
+                .note(format!("the generated Rust names a {what} in snake_case; rename one of them"));
+            }
+            Some(_) => {}
+            None => {
+                methods.insert((what, snake), name);
+            }
+        }
+    }
     for item in &file.items {
         match item {
             ast::Item::Machine(m) => {

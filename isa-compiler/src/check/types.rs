@@ -87,6 +87,10 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     // The generated enum's variants are the values' names in CamelCase: two names that differ
     // only where CamelCase loses it (`f0` and `F0`, `a_b` and `aB`) would be one variant twice.
     let mut rust_names: HashMap<String, &ast::Ident> = HashMap::new();
+    // An operation's values are also methods of the `Semantics` trait, in snake_case: `NOP` and
+    // `nop` (or `Nop`) would be one method twice.
+    let operation = e.signature.as_ref().is_some_and(|s| !s.params.is_empty());
+    let mut method_names: HashMap<String, &ast::Ident> = HashMap::new();
     for v in &e.variants {
         if let Some(old) = names.get(v.name.name.as_str()) {
             cx.error(
@@ -110,6 +114,25 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             .note("the generated enum names its variants in CamelCase; rename one of the values");
         } else {
             rust_names.insert(camel, &v.name);
+        }
+        if operation {
+            let snake = crate::backend::rust::names::snake(&v.name.name);
+            match method_names.get(&snake) {
+                Some(old) => {
+                    cx.error(
+                        v.name.span,
+                        format!(
+                            "operations `{}` and `{}` of `{}` are both the method `…_{snake}` in the generated Rust",
+                            old.name, v.name.name, e.name.name
+                        ),
+                    )
+                    .with(old.span, format!("`{}` defined here", old.name))
+                    .note("the generated `Semantics` trait names an operation's method in snake_case; rename one of the values");
+                }
+                None => {
+                    method_names.insert(snake, &v.name);
+                }
+            }
         }
         let (values, lo, hi, sp) = match &v.value {
             ast::VariantValue::One(x, sp) => (ir::Values::One(*x), *x, *x, *sp),

@@ -577,6 +577,33 @@ fn names_that_are_one_rust_name_in_camel_case() {
     assert!(text.ends_with("found 3 errors\n"), "{text}");
 }
 
+/// The same for snake_case, where acronyms are one word (`NOP` → `nop`): operations of one
+/// enum, functions, hooks and operation enums whose generated methods would be one method
+/// twice (rustc: E0201, E0428) are located errors at the second name.
+#[test]
+fn names_that_are_one_rust_name_in_snake_case() {
+    let text = diagnose(&spec(
+        "enum Op : u2 (a: u32) -> u32 {\n    NOP = 0\n    nop = 1 => a\n}\n\
+         enum a_b_c : u1 (a: u32) -> u32 {\n    x = 0\n}\n\
+         enum abc : u1 (a: u32) -> u32 {\n    y = 0\n}\n\
+         machine {\n    r: u32\n}\n\
+         fn readA() -> u32 {\n    r\n}\n\
+         fn read_a() -> u32 {\n    r\n}\n\
+         hook fetchX() -> u32\nhook fetch_x() -> u32\n\
+         format f {\n    op: Op @ 31:30\n    x: u30 @ 29:0\n    syntax asm { \"f \" {x} }\n}\n",
+    ));
+    let expect = [
+        "error: operations `NOP` and `nop` of `Op` are both the method `…_nop` in the generated Rust\n  --> bad.isa:7:5\n",
+        "error: the enums `a_b_c` and `abc` are both the methods `apply_abc` in the generated Rust\n   --> bad.isa:12:6\n",
+        "error: the functions `readA` and `read_a` are both the method `read_a` in the generated Rust\n   --> bad.isa:21:4\n",
+        "error: the hooks `fetchX` and `fetch_x` are both the method `fetch_x` in the generated Rust\n   --> bad.isa:25:6\n",
+    ];
+    for e in expect {
+        assert!(text.contains(e), "{e}\nnot in\n{text}");
+    }
+    assert!(text.ends_with("found 4 errors\n"), "{text}");
+}
+
 /// An `any_order`'s separator stands between the groups written: a blank one cannot tell them
 /// apart (a blank reads any run of blanks or none), and a group that writes it too would
 /// double it.

@@ -12,6 +12,14 @@ mod names {
         assert_eq!(camel("f1_256"), "F1_256");
         assert_eq!(camel("p8888"), "P8888");
         assert_eq!(snake("AddOp"), "add_op");
+        // An acronym is one word; a capital after a digit or a lower-case letter starts one.
+        assert_eq!(snake("VectorOpNOP"), "vector_op_nop");
+        assert_eq!(snake("HTTPServer"), "http_server");
+        assert_eq!(snake("ICondN"), "i_cond_n");
+        assert_eq!(snake("F32Add"), "f32_add");
+        assert_eq!(snake("RCP"), "rcp");
+        assert_eq!(snake("read_a"), "read_a");
+        assert_eq!(snake("Read_A"), "read_a");
         assert_eq!(upper("alu"), "ALU");
         assert_eq!(ident("type").to_string(), "r#type");
     }

@@ -217,3 +217,17 @@ fn spec_names_do_not_collide_with_generated_ones() {
     assert_eq!(m.state.r[1], 36);
     assert_eq!(m.state.r[2..], [0, 0]);
 }
+
+/// An `if` and a `match` whose conditions call functions with machine-calling arguments, and
+/// an `if` statement of the same kind: r[1] = 2, so pick(r[1], 1) = 33 > 16 (1), pick(r[1], 0)
+/// = 32 is past 15 (20), and 1 > r[0] = 0 writes r[2] = 7.
+#[test]
+fn conditions_that_call_the_machine() {
+    struct Plain;
+    impl hygiene::Semantics for Plain {}
+    let mut m = hygiene::Machine::new(Plain);
+    m.state.r[1] = 2;
+    let insn = hygiene::Instruction::decode(0x2000_0001).unwrap();
+    m.execute(&insn).unwrap();
+    assert_eq!(m.state.r, [0, 2, 7, 21]);
+}

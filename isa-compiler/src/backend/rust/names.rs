@@ -21,12 +21,22 @@ pub fn camel(name: &str) -> String {
     out
 }
 
-/// snake_case for functions, fields and modules.
+/// snake_case for functions, fields and modules. A word starts at a capital after a lower-case
+/// letter or a digit, and at the last capital of a run that a lower-case letter follows, so an
+/// acronym stays one word: `VectorOpNOP` → `vector_op_nop`, `HTTPServer` → `http_server`,
+/// `ICond` → `i_cond`.
 pub fn snake(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
     let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_uppercase() {
-            if i > 0 && !out.ends_with('_') {
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let starts = match i.checked_sub(1).map(|j| chars[j]) {
+                Some(p) if p.is_ascii_lowercase() || p.is_ascii_digit() => true,
+                Some(p) if p.is_ascii_uppercase() => next_lower,
+                _ => false,
+            };
+            if starts && !out.ends_with('_') {
                 out.push('_');
             }
             out.push(c.to_ascii_lowercase());
