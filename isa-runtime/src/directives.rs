@@ -732,40 +732,7 @@ pub fn expand(
     layout: &Layout,
     includer: &mut dyn Includer,
 ) -> (Program, Vec<Located>) {
-    let mut x = Expander {
-        spelling,
-        layout,
-        includer,
-        out: Program {
-            lines: Vec::new(),
-            labels: BTreeMap::new(),
-            labels_read: Vec::new(),
-            symbols_set: false,
-            warnings: Vec::new(),
-            files: Vec::new(),
-            frames: Vec::new(),
-        },
-        errors: Vec::new(),
-        symbols: BTreeMap::new(),
-        macros: BTreeMap::new(),
-        functions: BTreeMap::new(),
-        contexts: Vec::new(),
-        next_context: 1,
-        numeric_labels: BTreeMap::new(),
-        defined: Vec::new(),
-        clones: Vec::new(),
-        bytes: 0,
-        bit_offset: 0,
-        depth: 0,
-        current: None,
-        labels_read: core::cell::RefCell::new(Vec::new()),
-        calls: core::cell::Cell::new(0),
-        section: None,
-        whole_file: false,
-        sink: None,
-        moving: 0,
-        cloned: false,
-    };
+    let mut x = Expander::new(spelling, layout, includer, None);
     // The main source is file 0, whatever is read before it.
     let lines = x.add_file(name.to_string(), Rc::from(source));
     // At most a line (and its padding) per source line without macros or repetitions: room
@@ -792,40 +759,7 @@ pub fn expand_streaming(
     includer: &mut dyn Includer,
     sink: &mut Sink<'_>,
 ) -> Option<Program> {
-    let mut x = Expander {
-        spelling,
-        layout,
-        includer,
-        out: Program {
-            lines: Vec::new(),
-            labels: BTreeMap::new(),
-            labels_read: Vec::new(),
-            symbols_set: false,
-            warnings: Vec::new(),
-            files: Vec::new(),
-            frames: Vec::new(),
-        },
-        errors: Vec::new(),
-        symbols: BTreeMap::new(),
-        macros: BTreeMap::new(),
-        functions: BTreeMap::new(),
-        contexts: Vec::new(),
-        next_context: 1,
-        numeric_labels: BTreeMap::new(),
-        defined: Vec::new(),
-        clones: Vec::new(),
-        bytes: 0,
-        bit_offset: 0,
-        depth: 0,
-        current: None,
-        labels_read: core::cell::RefCell::new(Vec::new()),
-        calls: core::cell::Cell::new(0),
-        section: None,
-        whole_file: false,
-        sink: Some(sink),
-        moving: 0,
-        cloned: false,
-    };
+    let mut x = Expander::new(spelling, layout, includer, Some(sink));
     source.rewind();
     if spelling.statements.is_some() {
         // Statements may span lines (a separator, a block comment): the dialect's splitter
@@ -979,6 +913,51 @@ fn split_args(text: &str) -> Vec<(usize, usize)> {
     }
     push(start, text.len());
     out
+}
+
+impl<'a> Expander<'a> {
+    /// An expander with nothing defined yet, handing its lines to `sink` if there is one.
+    fn new(
+        spelling: &'a Spelling<'a>,
+        layout: &'a Layout<'a>,
+        includer: &'a mut dyn Includer,
+        sink: Option<&'a mut Sink<'a>>,
+    ) -> Self {
+        Expander {
+            spelling,
+            layout,
+            includer,
+            out: Program {
+                lines: Vec::new(),
+                labels: BTreeMap::new(),
+                labels_read: Vec::new(),
+                symbols_set: false,
+                warnings: Vec::new(),
+                files: Vec::new(),
+                frames: Vec::new(),
+            },
+            errors: Vec::new(),
+            symbols: BTreeMap::new(),
+            macros: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            contexts: Vec::new(),
+            next_context: 1,
+            numeric_labels: BTreeMap::new(),
+            defined: Vec::new(),
+            clones: Vec::new(),
+            bytes: 0,
+            bit_offset: 0,
+            depth: 0,
+            current: None,
+            labels_read: core::cell::RefCell::new(Vec::new()),
+            calls: core::cell::Cell::new(0),
+            section: None,
+            whole_file: false,
+            sink,
+            moving: 0,
+            cloned: false,
+        }
+    }
 }
 
 impl Expander<'_> {
