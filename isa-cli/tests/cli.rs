@@ -2080,6 +2080,21 @@ fn listing_shows_nvdisasm_s_text_of_words_it_shares() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
 }
 
+/// A listing after more than a piece (1 MiB) of other lines is still read as a listing: its
+/// words come back from their comments, not from nvdisasm's text that several words share.
+#[test]
+fn a_listing_after_the_first_mebibyte_keeps_its_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_shared_sm53.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let words = listed_words(&text);
+    let mut source = "// a line of padding before the listing\n".repeat(30_000);
+    assert!(source.len() > 1 << 20);
+    source.push_str(&text);
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], source.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
+}
+
 /// What nvdisasm 11.8 shows of the reuse flags (slot bits 19:17), per encoding: one word of
 /// every encoding of our ptxas corpus with each of the 7 combinations, each the first
 /// instruction of a group (stall 1, the other two slots NOPs), and nvdisasm's line for it

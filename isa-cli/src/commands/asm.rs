@@ -122,9 +122,18 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let path = spool.as_ref().map_or(opts.file, |s| s.path());
     let mut pieces = None;
     if streamed {
+        // A listing anywhere in the file is read whole, as a short one is: every piece is
+        // looked at first, one at a time, so the file's size never decides how it is read.
         let mut file = files::Pieces::open(path, &files::name(opts.file))?;
-        let first = file.piece().unwrap_or_default();
-        if file.error.is_none() && !listing::looks_like(&first) {
+        let mut listed = false;
+        while let Some(piece) = file.piece() {
+            if listing::looks_like(&piece) {
+                listed = true;
+                break;
+            }
+        }
+        if file.error.is_none() && !listed {
+            isa_runtime::directives::Source::rewind(&mut file);
             pieces = Some(file);
         }
     }
