@@ -2590,9 +2590,9 @@ mod tests {
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
-    /// `source` expanded with vc4asm's label prefixes and 8-byte instructions, no directives.
-    fn expand_vc4asm_labels(source: &str) -> Program {
-        let spelling = Spelling {
+    /// vc4asm's comments and label prefixes, no directives.
+    fn vc4asm_labels() -> Spelling<'static> {
+        Spelling {
             comments: &["#"],
             directives: &[],
             label_prefixes: &[":", "r:"],
@@ -2603,7 +2603,12 @@ mod tests {
             data_sections: &[],
             statements: None,
             open_if_warns: false,
-        };
+        }
+    }
+
+    /// `source` expanded with vc4asm's label prefixes and 8-byte instructions, no directives.
+    fn expand_vc4asm_labels(source: &str) -> Program {
+        let spelling = vc4asm_labels();
         let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
         let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);
         let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
@@ -2663,18 +2668,7 @@ mod tests {
         }
         source.push_str(":end\nbrr -, r:l0\n");
         let whole = expand_vc4asm_labels(&source);
-        let spelling = Spelling {
-            comments: &["#"],
-            directives: &[],
-            label_prefixes: &[":", "r:"],
-            ignore_case: false,
-            labels: true,
-            raw: None,
-            code_section: None,
-            data_sections: &[],
-            statements: None,
-            open_if_warns: false,
-        };
+        let spelling = vc4asm_labels();
         let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
         let mut batches = Vec::new();
         let mut code = Vec::new();
