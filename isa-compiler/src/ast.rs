@@ -616,6 +616,8 @@ pub enum ExprKind {
     Float(f64),
     /// `true` / `false`.
     Bool(bool),
+    /// `"text"`: only as an argument of a group or form, whose parameter prints it in syntax.
+    Str(String),
     /// A name.
     Name(String),
     /// `a.b`

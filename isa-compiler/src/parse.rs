@@ -400,14 +400,14 @@ fn body<'a>(
                 let mut prefix = None;
                 for x in it {
                     match x.as_rule() {
-                        Rule::family_args => args = x.into_inner().map(expr).collect(),
+                        Rule::family_args => args = x.into_inner().map(family_arg).collect(),
                         Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
                         Rule::form_picks => {
                             for pick in x.into_inner() {
                                 let mut pi = pick.into_inner();
                                 let name = ident(pi.next().expect("form name"));
                                 let args =
-                                    pi.next().map(|a| a.into_inner().map(expr).collect()).unwrap_or_default();
+                                    pi.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
                                 picks.push((name, args));
                             }
                         }
@@ -415,6 +415,14 @@ fn body<'a>(
                     }
                 }
                 l.uses.push(Use { group, args, picks, prefix, after: l.fields.len(), span: sp });
+            }
+            Rule::format_use => {
+                // `format name = group(args)`: the group's members come first.
+                let sp = span(&p);
+                let mut it = p.into_inner();
+                let group = ident(it.next().expect("group name"));
+                let args = it.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
+                l.uses.push(Use { group, args, picks: Vec::new(), prefix: None, after: 0, span: sp });
             }
             Rule::form_def => {
                 let sp = span(&p);
@@ -540,6 +548,15 @@ fn abi_member(p: Pair<Rule>, when: &[Expr], l: &mut AbiLayout) {
         }
         _ => l.unsupported.push(sp),
     }
+}
+
+/// An argument of a group or form: an expression, or a string (text the syntax prints).
+fn family_arg(p: Pair<Rule>) -> Expr {
+    if p.as_rule() == Rule::string {
+        let sp = span(&p);
+        return Expr { kind: ExprKind::Str(string_value(p)), span: sp };
+    }
+    expr(p)
 }
 
 /// The name, parameters and members of a group or form (after its keyword).

@@ -14,6 +14,7 @@
 
 use super::Checker;
 use crate::ast::{self, Expr, ExprKind, Ident, Layout, MatchBody, Span, Stmt, TItem, TableChoice};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// One encoding a body yields: the names of the forms it took, and its members.
@@ -59,7 +60,7 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             ast::Item::Template(t) => {
                 let mut t = t.clone();
                 let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
-                Subst { map: &globals }.template_body(&mut t.body, &shadow);
+                Subst::new(&globals).template_body(&mut t.body, &shadow);
                 items.push(ast::Item::Template(t));
             }
             other => items.push(other.clone()),
@@ -88,7 +89,7 @@ impl Expander<'_> {
         let mut own = body.clone();
         own.uses.clear();
         own.forms.clear();
-        Subst { map: bindings }.layout(&mut own);
+        Subst::new(bindings).layout(&mut own);
 
         // What each `use` and the forms contribute, at the field position they stand.
         let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
@@ -163,7 +164,7 @@ impl Expander<'_> {
                 .with(group.name.span, "declared here");
             return None;
         }
-        let subst = Subst { map: bindings };
+        let subst = Subst::new(bindings);
         let mut inner = Vec::new();
         for (p, a) in group.params.iter().zip(&u.args) {
             let mut a = a.clone();
@@ -344,7 +345,7 @@ impl Expander<'_> {
                 map.push((other.name.name.clone(), v));
             }
         }
-        Subst { map: &map }.expr(&mut value, &[]);
+        Subst::new(&map).expr(&mut value, &[]);
         visiting.pop();
         Some(value)
     }
@@ -361,8 +362,15 @@ impl Expander<'_> {
         }
         let lets = std::mem::take(&mut body.lets);
         let map = self.resolve_lets(&lets, globals);
-        let subst = Subst { map: &map };
+        let texts = RefCell::new(Vec::new());
+        let subst = Subst { map: &map, texts: Some(&texts) };
         subst.layout(body);
+        // A string argument is text for the syntax; anywhere else it has no value.
+        for at in texts.into_inner() {
+            self.cx
+                .error(at, "a string argument stands where a value is wanted")
+                .note("a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`");
+        }
         if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
             body.execute = body
                 .execute
@@ -382,7 +390,7 @@ fn prefixed(body: &mut Layout, prefix: &str) {
         .map(|n| (n.name.clone(), Expr { kind: ExprKind::Name(renamed(&n.name)), span: n.span }))
         .collect();
     // References point at the declaration they now name.
-    Subst { map: &map }.layout(body);
+    Subst::new(&map).layout(body);
     let templates: Vec<String> = body.templates.iter().map(|t| t.name.name.clone()).collect();
     fn calls(items: &mut [TItem], templates: &[String], renamed: &dyn Fn(&str) -> String) {
         for item in items {
@@ -437,7 +445,7 @@ fn mentions(e: &Expr, n: &str) -> bool {
     let mut found = false;
     let probe = [(n.to_string(), Expr { kind: ExprKind::Bool(true), span: Span::default() })];
     let mut copy = e.clone();
-    Subst { map: &probe }.visit(&mut copy, &[], &mut |_| found = true);
+    Subst::new(&probe).visit(&mut copy, &[], &mut |_| found = true);
     found
 }
 
@@ -534,11 +542,22 @@ impl Members {
 /// the names a template parameter, a `let` statement or an array index `i` shadows.
 struct Subst<'a> {
     map: &'a [(String, Expr)],
+    /// Where a string (an argument bound to a parameter) stands in an expression, collected.
+    texts: Option<&'a RefCell<Vec<Span>>>,
 }
 
-impl Subst<'_> {
+impl<'a> Subst<'a> {
+    fn new(map: &'a [(String, Expr)]) -> Self {
+        Subst { map, texts: None }
+    }
+
+    /// Whether there is nothing to do.
+    fn idle(&self) -> bool {
+        self.map.is_empty() && self.texts.is_none()
+    }
+
     fn layout(&self, l: &mut Layout) {
-        if self.map.is_empty() {
+        if self.idle() {
             return;
         }
         for f in &mut l.fields {
@@ -600,6 +619,17 @@ impl Subst<'_> {
 
     fn titems(&self, items: &mut [TItem], shadow: &[String]) {
         for item in items {
+            // A parameter bound to a string, named as an item, is that text.
+            if let TItem::Call(name, args, at) = item {
+                if let Some((_, Expr { kind: ExprKind::Str(text), .. })) =
+                    self.map.iter().find(|(k, _)| *k == name.name).filter(|_| !shadow.contains(&name.name))
+                {
+                    if args.is_empty() {
+                        *item = TItem::Lit(text.clone(), *at);
+                        continue;
+                    }
+                }
+            }
             match item {
                 TItem::Lit(..) => {}
                 TItem::Hole { expr, table, base, .. } => {
@@ -622,13 +652,13 @@ impl Subst<'_> {
     }
 
     fn block(&self, b: &mut ast::Block, shadow: &[String]) {
-        if !self.map.is_empty() {
+        if !self.idle() {
             self.block_visit(b, &mut shadow.to_vec(), &mut |_| {});
         }
     }
 
     fn expr(&self, e: &mut Expr, shadow: &[String]) {
-        if !self.map.is_empty() {
+        if !self.idle() {
             self.visit(e, shadow, &mut |_| {});
         }
     }
@@ -646,6 +676,11 @@ impl Subst<'_> {
                 }
             }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
+            ExprKind::Str(_) => {
+                if let Some(texts) = self.texts {
+                    texts.borrow_mut().push(e.span);
+                }
+            }
             ExprKind::Member(base, _) => self.visit(base, shadow, hit),
             ExprKind::Index(base, index) => {
                 self.visit(base, shadow, hit);

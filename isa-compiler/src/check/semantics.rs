@@ -346,6 +346,8 @@ impl Lower<'_, '_> {
             }
             K::Float(f) => ex(SemKind::Float(*f), T::F32),
             K::Bool(b) => ex(SemKind::Bool(*b), T::Bool),
+            // Only a group's argument is a string; the family expansion reports it in a value.
+            K::Str(_) => self.err(e.span, "a string has no value"),
             K::Name(n) => self.name(n, e.span),
             K::Index(base, idx) => {
                 if let K::Name(n) = &base.kind {
