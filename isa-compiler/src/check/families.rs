@@ -617,8 +617,9 @@ impl<'a> Subst<'a> {
         }
     }
 
-    fn titems(&self, items: &mut [TItem], shadow: &[String]) {
-        for item in items {
+    fn titems(&self, items: &mut Vec<TItem>, shadow: &[String]) {
+        let mut texts = false;
+        for item in items.iter_mut() {
             // A parameter bound to a string, named as an item, is that text.
             if let TItem::Call(name, args, at) = item {
                 if let Some((_, Expr { kind: ExprKind::Str(text), .. })) =
@@ -626,6 +627,7 @@ impl<'a> Subst<'a> {
                 {
                     if args.is_empty() {
                         *item = TItem::Lit(text.clone(), *at);
+                        texts = true;
                         continue;
                     }
                 }
@@ -648,6 +650,16 @@ impl<'a> Subst<'a> {
                 }
                 TItem::AnyOrder(_, groups, _) => self.titems(groups, shadow),
             }
+        }
+        // The text joins the literals beside it, as if the syntax had written them as one.
+        if texts {
+            items.dedup_by(|next, prev| match (prev, next) {
+                (TItem::Lit(a, _), TItem::Lit(b, _)) => {
+                    a.push_str(b);
+                    true
+                }
+                _ => false,
+            });
         }
     }
 
@@ -678,7 +690,9 @@ impl<'a> Subst<'a> {
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
             ExprKind::Str(_) => {
                 if let Some(texts) = self.texts {
+                    // Reported once, here; 0 stands in so that nothing reports it again.
                     texts.borrow_mut().push(e.span);
+                    e.kind = ExprKind::Int(0);
                 }
             }
             ExprKind::Member(base, _) => self.visit(base, shadow, hit),

@@ -187,3 +187,37 @@ fn a_prefixed_use_names_each_operand() {
     let guard = format!("{:?}", f.syntax[0].parts[2].arms[0].guard);
     assert!(guard.contains("Not(Field(SlotId(5)))"), "{guard}");
 }
+
+/// A string argument is text: the parameter it binds prints it where the syntax names it (in a
+/// group, a form, or a group the group uses). `format name = group(args)` is an encoding of its
+/// own name, so formats that differ in opcode and mnemonic share one group and keep their names.
+#[test]
+fn string_arguments_print_as_text_and_formats_take_their_names() {
+    let t = check(
+        "group flow(op, m) {\n    opcode: u8 @ 31:24 is op\n    cc: u4 @ 3:0\n    syntax asm { m [cc != 0: \" \" {cc}] }\n}\n\
+         group named(op, m) {\n    use flow(op, m)\n}\n\
+         property stops: bool = false\n\
+         format ret = flow(0x12, \"RET\")\n\
+         format brk = named(0x13, \"BRK\") {\n    property stops = true\n}\n\
+         group src {\n    form r(op, m) {\n        opcode: u8 @ 31:24 is op\n        template name { m }\n    }\n}\n\
+         format mov {\n    use src { r(0x20, \"MOV.R\") }\n    syntax asm { name }\n}\n",
+    );
+    let names: Vec<&str> = t.formats.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["ret", "brk", "mov_r"]);
+    assert_eq!(field(&t.formats[0], "opcode").fixed, Some(0x12));
+    assert_eq!(field(&t.formats[1], "opcode").fixed, Some(0x13));
+    assert_eq!(t.formats[1].properties.len(), 1);
+    for (f, text) in t.formats.iter().zip(["RET", "BRK", "MOV.R"]) {
+        let syntax = format!("{:?}", f.syntax[0]);
+        assert!(syntax.contains(&format!("Lit({text:?})")), "{}: {syntax}", f.name);
+    }
+}
+
+/// A string argument where a value is wanted is an error at the argument.
+#[test]
+fn a_string_argument_is_no_value() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g(op) {\n    opcode: u8 @ 31:24 is op\n    syntax asm { \"g\" }\n}\n\
+         format f = g(\"RET\")\n"
+    )));
+}
