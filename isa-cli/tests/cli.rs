@@ -2080,6 +2080,34 @@ fn listing_shows_nvdisasm_s_text_of_words_it_shares() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
 }
 
+/// Issue 15: nvdisasm 11.8 prints DEPBAR.LE's scoreboards 6 and 7 as `???6`/`???7`, measured as
+/// nothing and then padded out to the listing's widest text (the guard counted; maxwell.isa's
+/// `widen "???"`): 49 blanks beside a guarded IMAD of 58 characters, 5 beside `@P2 DEPBAR.LE `,
+/// and the word comments one blank after them. nvdisasm's own `-hex` listings (data), ours
+/// equal to them line for line, and both rebuild the words.
+#[test]
+fn listing_widens_nvdisasm_s_unknown_scoreboards_as_nvdisasm_does() {
+    for (file, blanks) in [("nvdisasm_depbar_sm53.txt", 49), ("nvdisasm_depbar_short_sm53.txt", 5)] {
+        let path = format!("{}/../tests/data/maxwell/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("listing");
+        let words = listed_words(&text);
+        let want: Vec<&str> = text.lines().filter(|l| !l.contains(".headerflags")).collect();
+        assert!(want[1].contains(&format!("DEPBAR.LE{}???6, 0x3;", " ".repeat(blanks))), "{file}: {}", want[1]);
+        let o = isa_with_input(
+            &["disasm", "--target", "maxwell", "--hex", "--listing", "-"],
+            words.join("\n").as_bytes(),
+        );
+        assert_code(&o, 0);
+        let listing = stdout(&o);
+        assert_eq!(listing.lines().collect::<Vec<_>>(), want, "{file}");
+        for source in [&text, &listing] {
+            let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], source.as_bytes());
+            assert_code(&o, 0);
+            assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words, "{file}");
+        }
+    }
+}
+
 /// A listing after more than a piece (1 MiB) of other lines is still read as a listing: its
 /// words come back from their comments, not from nvdisasm's text that several words share.
 #[test]

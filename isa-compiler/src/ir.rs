@@ -268,6 +268,8 @@ pub struct Listing {
     pub words: (u32, String, String),
     /// The end of an instruction whose slot is the value given.
     pub end: Option<(String, u64)>,
+    /// A text holding this after a blank has that blank widened to the longest other text.
+    pub widen: String,
 }
 
 /// An interleaved stream's words (`every 3; slot sched_slot; pad 0x...`): one before every

@@ -90,6 +90,9 @@ pub struct ListingStyle {
     /// The end of an instruction whose slot is exactly the value given, in place of the
     /// dialect's (nvdisasm's `NOP;` where the schedule says nothing).
     pub end: Option<(&'static str, u64)>,
+    /// A text holding this after a blank (nvdisasm's `???6`; empty: none) has that blank widened
+    /// to the longest other text ([`align_listing`]).
+    pub widen: &'static str,
 }
 
 /// A dialect name a target does not have.
@@ -876,11 +879,21 @@ pub struct ListingLine {
 /// the columns before the text and then the whole instruction, guard included, though the
 /// guard stands in those columns (`@!P0 ` puts every comment 5 columns further right when its
 /// line is the longest; research §G.7).
+///
+/// With `style.widen` (`???`), a text holding it after a blank has that blank widened so that
+/// it starts where the longest text ends: each text measured from its mnemonic, its guard
+/// added, and such a text only up to that blank. Its comment stands one blank nearer, its guard
+/// counted once. nvdisasm 11.8 so prints `DEPBAR.LE ???6, 0x3;` (a scoreboard above 5): it
+/// measures `???6` and what follows as nothing, then pads it out to the widest (research §G.7).
 pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32, out: &mut dyn FnMut(&str)) {
-    let width = |l: &ListingLine| l.text.chars().count() + l.guard;
-    let with = lines.iter().filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw).map(width).max();
+    let widened = widen_listing(lines, style);
+    let lines: &[ListingLine] = widened.as_deref().unwrap_or(lines);
+    let marked = |l: &ListingLine| widens(l, style);
+    let width = |l: &ListingLine| l.text.chars().count() + if marked(l) { 0 } else { l.guard };
+    let slack = |l: &ListingLine| (style.words.0 as usize).saturating_sub(usize::from(marked(l)));
+    let with = lines.iter().filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw).map(|l| width(l) + slack(l)).max();
     let without = lines.iter().filter(|l| l.word.is_none() && !l.raw).map(width).max().unwrap_or(0);
-    let column = with.map_or(0, |w| w + style.words.0 as usize).max(without);
+    let column = with.unwrap_or(0).max(without);
     let digits = word_bits.div_ceil(4) as usize;
     let mut line = String::new();
     for l in lines {
@@ -893,6 +906,44 @@ pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32
         }
         out(&line);
     }
+}
+
+/// The lines with `style.widen`'s blanks widened ([`align_listing`]), or `None` when no line
+/// holds it.
+fn widen_listing(lines: &[ListingLine], style: &ListingStyle) -> Option<Vec<ListingLine>> {
+    let marker = alloc::format!(" {}", style.widen);
+    let marked = |l: &ListingLine| widens(l, style);
+    if !lines.iter().any(marked) {
+        return None;
+    }
+    // Where the mnemonic starts: after the address's closing text and the guard's field.
+    let start = |l: &ListingLine| {
+        let a1 = style.address.1;
+        l.text.find(a1).map(|at| l.text[..at + a1.len()].chars().count() + style.column as usize)
+    };
+    let measured = |l: &ListingLine| {
+        let end = if marked(l) { l.text.find(marker.as_str())? + 1 } else { l.text.len() };
+        Some(l.text[..end].chars().count().checked_sub(start(l)?)? + l.guard)
+    };
+    let longest = lines.iter().filter(|l| l.word.is_some() && !l.raw).filter_map(measured).max().unwrap_or(0);
+    let widened = lines
+        .iter()
+        .map(|l| {
+            let (Some(from), Some(at)) = (start(l).filter(|_| marked(l)), l.text.find(marker.as_str())) else {
+                return l.clone();
+            };
+            let before = l.text[..at].chars().count().saturating_sub(from);
+            let blanks = longest.saturating_sub(before).max(1);
+            let text = alloc::format!("{}{}{}", &l.text[..at], " ".repeat(blanks), &l.text[at + 1..]);
+            ListingLine { text, ..l.clone() }
+        })
+        .collect();
+    Some(widened)
+}
+
+/// Whether `l` holds `style.widen` after a blank.
+fn widens(l: &ListingLine, style: &ListingStyle) -> bool {
+    !style.widen.is_empty() && !l.raw && l.text.contains(alloc::format!(" {}", style.widen).as_str())
 }
 
 /// One instruction line of a listing: indent, address, the field holding the pair's opening

@@ -535,9 +535,10 @@ impl Checker {
                 ("close", [Str(m, _), Int(v, _)]) => l.close = (m.clone(), num(v)),
                 ("words", [Int(v, _), Str(a, _), Str(b, _)]) => l.words = (num(v), a.clone(), b.clone()),
                 ("end", [Str(e, _), Int(v, _)]) => l.end = Some((e.clone(), *v)),
+                ("widen", [Str(w, _)]) => l.widen = w.clone(),
                 _ => {
                     self.error(n.name.span, format!("unknown or malformed listing setting `{}`", n.name.name)).note(
-                        "listing settings: `indent 8`, `address \"/*\", \"*/\", 4`, `guard \"@\", 19`, `open \"{\", 9`, `close \"}\", 9`, `words 2, \"/* \", \" */\"`, `end \";\", 0x7e0`",
+                        "listing settings: `indent 8`, `address \"/*\", \"*/\", 4`, `guard \"@\", 19`, `open \"{\", 9`, `close \"}\", 9`, `words 2, \"/* \", \" */\"`, `end \";\", 0x7e0`, `widen \"???\"`",
                     );
                 }
             }

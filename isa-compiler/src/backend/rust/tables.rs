@@ -460,6 +460,7 @@ pub fn generate(m: &Model) -> TokenStream {
                 let (open, open_at) = (&l.open.0, l.open.1);
                 let (close, close_gap) = (&l.close.0, l.close.1);
                 let (words, w0, w1) = (l.words.0, &l.words.1, &l.words.2);
+                let widen = &l.widen;
                 let end = match &l.end {
                     Some((e, v)) => quote!(Some((#e, #v))),
                     None => quote!(None),
@@ -473,6 +474,7 @@ pub fn generate(m: &Model) -> TokenStream {
                     close: (#close, #close_gap),
                     words: (#words, #w0, #w1),
                     end: #end,
+                    widen: #widen,
                 }))
             }
             None => quote!(None),
