@@ -2092,7 +2092,11 @@ fn listing_widens_nvdisasm_s_unknown_scoreboards_as_nvdisasm_does() {
         let text = std::fs::read_to_string(&path).expect("listing");
         let words = listed_words(&text);
         let want: Vec<&str> = text.lines().filter(|l| !l.contains(".headerflags")).collect();
-        assert!(want[1].contains(&format!("DEPBAR.LE{}???6, 0x3;", " ".repeat(blanks))), "{file}: {}", want[1]);
+        assert!(
+            want[1].contains(&format!("DEPBAR.LE{}???6, 0x3;", " ".repeat(blanks))),
+            "{file}: {}",
+            want[1]
+        );
         let o = isa_with_input(
             &["disasm", "--target", "maxwell", "--hex", "--listing", "-"],
             words.join("\n").as_bytes(),

@@ -406,8 +406,10 @@ fn body<'a>(
                             for pick in x.into_inner() {
                                 let mut pi = pick.into_inner();
                                 let name = ident(pi.next().expect("form name"));
-                                let args =
-                                    pi.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
+                                let args = pi
+                                    .next()
+                                    .map(|a| a.into_inner().map(family_arg).collect())
+                                    .unwrap_or_default();
                                 picks.push((name, args));
                             }
                         }
@@ -890,7 +892,7 @@ fn titem(p: Pair<Rule>) -> TItem {
         Rule::call => {
             let mut it = p.into_inner();
             let name = ident(it.next().expect("callee"));
-            TItem::Call(name, it.map(expr).collect(), sp)
+            TItem::Call(name, it.map(family_arg).collect(), sp)
         }
         Rule::opt_group => {
             let mut it = p.into_inner();

@@ -891,7 +891,11 @@ pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32
     let marked = |l: &ListingLine| widens(l, style);
     let width = |l: &ListingLine| l.text.chars().count() + if marked(l) { 0 } else { l.guard };
     let slack = |l: &ListingLine| (style.words.0 as usize).saturating_sub(usize::from(marked(l)));
-    let with = lines.iter().filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw).map(|l| width(l) + slack(l)).max();
+    let with = lines
+        .iter()
+        .filter(|l| l.word.is_some() && !l.text.is_empty() && !l.raw)
+        .map(|l| width(l) + slack(l))
+        .max();
     let without = lines.iter().filter(|l| l.word.is_none() && !l.raw).map(width).max().unwrap_or(0);
     let column = with.unwrap_or(0).max(without);
     let digits = word_bits.div_ceil(4) as usize;
@@ -929,7 +933,8 @@ fn widen_listing(lines: &[ListingLine], style: &ListingStyle) -> Option<Vec<List
     let widened = lines
         .iter()
         .map(|l| {
-            let (Some(from), Some(at)) = (start(l).filter(|_| marked(l)), l.text.find(marker.as_str())) else {
+            let (Some(from), Some(at)) = (start(l).filter(|_| marked(l)), l.text.find(marker.as_str()))
+            else {
                 return l.clone();
             };
             let before = l.text[..at].chars().count().saturating_sub(from);

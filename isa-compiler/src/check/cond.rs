@@ -11,6 +11,8 @@ use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, FieldId, Slot, SlotId, Ty
 pub struct Binding {
     pub expr: CondExpr,
     pub ty: Option<Type>,
+    /// A string argument: the text the template prints where it names the parameter.
+    pub text: Option<String>,
 }
 
 /// Name resolution context.
@@ -82,6 +84,11 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
         K::Bool(b) => (CondExpr::Int(*b as i64), Some(Type::Bool)),
         K::Name(n) => {
             if let Some(i) = s.params.iter().position(|(p, _)| p == n) {
+                if s.params[i].1.text.is_some() {
+                    cx.error(e.span, format!("`{n}` is text (a string argument), not a value"))
+                        .note("a string parameter prints where the syntax names it as an item");
+                    return (CondExpr::Int(0), None);
+                }
                 return (CondExpr::Param(i), s.params[i].1.ty.clone());
             }
             if n == "pc" {

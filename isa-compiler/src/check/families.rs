@@ -367,9 +367,9 @@ impl Expander<'_> {
         subst.layout(body);
         // A string argument is text for the syntax; anywhere else it has no value.
         for at in texts.into_inner() {
-            self.cx
-                .error(at, "a string argument stands where a value is wanted")
-                .note("a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`");
+            self.cx.error(at, "a string argument stands where a value is wanted").note(
+                "a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`",
+            );
         }
         if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
             body.execute = body
@@ -643,7 +643,11 @@ impl<'a> Subst<'a> {
                         self.expr(b, shadow);
                     }
                 }
-                TItem::Call(_, args, _) => args.iter_mut().for_each(|a| self.expr(a, shadow)),
+                // A string stays a template's argument (its text).
+                TItem::Call(_, args, _) => args
+                    .iter_mut()
+                    .filter(|a| !matches!(a.kind, ExprKind::Str(_)))
+                    .for_each(|a| self.expr(a, shadow)),
                 TItem::Opt(c, inner, _) => {
                     self.expr(c, shadow);
                     self.titems(inner, shadow);

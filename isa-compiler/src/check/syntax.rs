@@ -279,17 +279,32 @@ impl Lowerer<'_, '_> {
 
     fn items(&mut self, items: &[ast::TItem], params: &[(String, Binding)]) -> Vec<SyntaxItem> {
         let mut out = Vec::new();
+        // Whether the last item is a string parameter's text (the only literal a call gives).
+        let mut text_last = false;
         for it in items {
+            let text_before = std::mem::take(&mut text_last);
             match it {
-                ast::TItem::Lit(s, _) => out.push(SyntaxItem::Lit(s.clone())),
+                ast::TItem::Lit(s, _) => match out.last_mut() {
+                    Some(SyntaxItem::Lit(before)) if text_before => before.push_str(s),
+                    _ => out.push(SyntaxItem::Lit(s.clone())),
+                },
                 ast::TItem::Hole { expr, fmt, table, base, span } => {
                     if let Some(x) = self.hole(expr, fmt, table, base, *span, params) {
                         out.push(x);
                     }
                 }
                 ast::TItem::Call(name, args, span) => {
-                    if let Some(x) = self.call(name, args, *span, params) {
-                        out.push(x);
+                    match (self.call(name, args, *span, params), out.last_mut()) {
+                        // Text joins the literals beside it, as if written as one.
+                        (Some(SyntaxItem::Lit(text)), Some(SyntaxItem::Lit(before))) => {
+                            before.push_str(&text);
+                            text_last = true;
+                        }
+                        (Some(x), _) => {
+                            text_last = matches!(x, SyntaxItem::Lit(_));
+                            out.push(x);
+                        }
+                        (None, _) => {}
                     }
                 }
                 ast::TItem::Opt(c, body, _) => match self.lower_cond(c, params) {
@@ -329,6 +344,12 @@ impl Lowerer<'_, '_> {
     fn value(&mut self, e: &ast::Expr, params: &[(String, Binding)]) -> Option<(CondExpr, Option<Type>)> {
         let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
         let (c, ty) = cond::lower(self.cx, &scope, e);
+        let text = |(p, b): &(String, Binding)| {
+            b.text.is_some() && matches!(&e.kind, ast::ExprKind::Name(n) if n == p)
+        };
+        if params.iter().any(text) {
+            return None; // reported by `lower`
+        }
         match &c {
             CondExpr::Field(_) | CondExpr::Param(_) => Some((c, ty)),
             // A value computed from fields (the second register of a pair, `{n + 1}`): the
@@ -435,6 +456,12 @@ impl Lowerer<'_, '_> {
         span: Span,
         params: &[(String, Binding)],
     ) -> Option<SyntaxItem> {
+        // A parameter bound to a string, named as an item, is that text.
+        if let Some((_, b)) = params.iter().find(|(p, b)| *p == name.name && b.text.is_some()) {
+            if args.is_empty() {
+                return b.text.clone().map(SyntaxItem::Lit);
+            }
+        }
         let Some(td) = self.templates.get(name.name.as_str()).copied() else {
             self.cx.error(name.span, format!("unknown template `{}`", name.name));
             return None;
@@ -458,6 +485,11 @@ impl Lowerer<'_, '_> {
         }
         let mut bindings = Vec::new();
         for (p, a) in td.params.iter().zip(args) {
+            if let ast::ExprKind::Str(text) = &a.kind {
+                let text = Some(text.clone());
+                bindings.push((p.name.clone(), Binding { expr: CondExpr::Int(0), ty: None, text }));
+                continue;
+            }
             let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
             let (c, ty) = cond::lower(self.cx, &scope, a);
             let c = cond::fold(&c, &self.known(), params);
@@ -471,10 +503,13 @@ impl Lowerer<'_, '_> {
                 return None;
             }
             let ty = if matches!(c, CondExpr::Not(_)) { Some(Type::Bool) } else { ty };
-            bindings.push((p.name.clone(), Binding { expr: c, ty }));
+            bindings.push((p.name.clone(), Binding { expr: c, ty, text: None }));
         }
-        let key =
-            format!("{}{:?}", name.name, bindings.iter().map(|b| (&b.1.expr, &b.1.ty)).collect::<Vec<_>>());
+        let key = format!(
+            "{}{:?}",
+            name.name,
+            bindings.iter().map(|b| (&b.1.expr, &b.1.ty, &b.1.text)).collect::<Vec<_>>()
+        );
         if let Some((_, idx)) = self.instances.iter().find(|(k, _)| *k == key) {
             let args = bindings.into_iter().map(|b| b.1.expr).collect();
             return Some(SyntaxItem::Call(*idx, args));
@@ -495,7 +530,7 @@ impl Lowerer<'_, '_> {
                     CondExpr::Int(v) => CondExpr::Int(v),
                     _ => CondExpr::Param(i),
                 };
-                (n.clone(), Binding { expr, ty: b.ty.clone() })
+                (n.clone(), Binding { expr, ty: b.ty.clone(), text: b.text.clone() })
             })
             .collect();
         self.depth += 1;

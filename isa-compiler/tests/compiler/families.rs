@@ -221,3 +221,27 @@ fn a_string_argument_is_no_value() {
          format f = g(\"RET\")\n"
     )));
 }
+
+/// A template's string argument is text too, joined with the literals beside it; a group's
+/// string parameter passes on to a template as its argument.
+#[test]
+fn templates_take_string_arguments() {
+    let t = check(
+        "template op(m) { m \" \" {rd} }\n\
+         group g(code, m) {\n    opcode: u8 @ 31:24 is code\n    rd: u8 @ 7:0\n    syntax asm { op(m) }\n}\n\
+         format neg = g(1, \"NEG\")\n\
+         format f {\n    opcode: u8 @ 31:24 is 2\n    rd: u8 @ 7:0\n    syntax asm { \"<\" op(\"ABS\") }\n}\n",
+    );
+    let parts: Vec<String> = t.formats.iter().map(|f| format!("{:?}", f.syntax[0].parts)).collect();
+    assert!(parts[0].contains("Lit(\"NEG \")"), "{}", parts[0]);
+    assert!(parts[1].contains("Lit(\"ABS \")"), "{}", parts[1]);
+}
+
+/// A template's string parameter where a value is wanted is an error at the use.
+#[test]
+fn a_template_s_text_is_no_value() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "template op(m) { m \" \" {m} }\n\
+         format f {\n    opcode: u8 @ 31:24 is 2\n    syntax asm { op(\"ABS\") }\n}\n"
+    )));
+}
