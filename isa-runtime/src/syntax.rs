@@ -2864,6 +2864,37 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether `items[i..]` read from `pos`, then what [`Parser::follow`] says comes after, can
+    /// read the rest of the line when guards, conditions and value ranges are ignored, as
+    /// [`Parser::recognizes`] judges the whole line (from the memoised end positions of each
+    /// item list). A superset of what the search reads, as [`Parser::viable`], but judged on
+    /// the whole rest of the line rather than its first token: a reading that cannot get to
+    /// the end of the line is not tried, whatever its guards.
+    fn reaches_end(&mut self, items: &'static [Item], i: usize, pos: usize) -> bool {
+        let depth = self.follow.len();
+        self.ends_reach(items, i, pos, depth)
+    }
+
+    /// [`Parser::reaches_end`] with the first `depth` entries of [`Parser::follow`] after.
+    fn ends_reach(&mut self, items: &'static [Item], i: usize, pos: usize, depth: usize) -> bool {
+        let ends = self.ends(items, i, pos);
+        ends.into_iter().any(|k| {
+            let end = self.memo.items[k];
+            self.follow_reaches(depth, end)
+        })
+    }
+
+    /// Whether the first `depth` entries of [`Parser::follow`] can read the rest of the line
+    /// from `pos` ([`Parser::reaches_end`]); the end of the line below them. An entry that is
+    /// not known (inside a group read in any order) can.
+    fn follow_reaches(&mut self, depth: usize, pos: usize) -> bool {
+        match depth.checked_sub(1).map(|d| self.follow[d]) {
+            None => self.prefix || skip_blanks(self.text, pos) == self.text.len(),
+            Some(None) => true,
+            Some(Some((items, i))) => self.ends_reach(items, i, pos, depth - 1),
+        }
+    }
+
     /// Whether the first `depth` entries of [`Parser::follow`] (the innermost last) can read
     /// the line from `pos`, as [`Parser::viable`]; the end of the line below them.
     fn completes(&mut self, depth: usize, pos: usize) -> bool {
@@ -3115,7 +3146,7 @@ impl Parser<'_> {
         // looked at.
         let (mut fitting, mut open) = (0u128, 0u128);
         for (index, arm) in syntax.arms.iter().enumerate().take(128) {
-            if !self.prune || self.viable(arm.items, 0, pos) {
+            if !self.prune || self.viable(arm.items, 0, pos) && self.reaches_end(arm.items, 0, pos) {
                 open |= 1 << index;
                 fitting |= u128::from(fits(self, arm, st)) << index;
             }
@@ -3124,7 +3155,10 @@ impl Parser<'_> {
             for (index, arm) in syntax.arms.iter().enumerate() {
                 let (open, fit) = match index < 128 {
                     true => (open >> index & 1 == 1, fitting >> index & 1 == 1),
-                    false => (!self.prune || self.viable(arm.items, 0, pos), fits(self, arm, st)),
+                    false => (
+                        !self.prune || self.viable(arm.items, 0, pos) && self.reaches_end(arm.items, 0, pos),
+                        fits(self, arm, st),
+                    ),
                 };
                 if !open || fit != first {
                     continue;
@@ -3284,7 +3318,10 @@ impl Parser<'_> {
                 let mut as_written = None;
                 let depth = self.follow.len();
                 let (can_be, can_not) = match self.prune {
-                    true => (self.viable(body, 0, pos), self.completes(depth, pos)),
+                    true => (
+                        self.viable(body, 0, pos) && self.reaches_end(body, 0, pos),
+                        self.completes(depth, pos) && self.follow_reaches(depth, pos),
+                    ),
                     false => (true, true),
                 };
                 for present in [!absent_first, absent_first] {
@@ -3453,7 +3490,7 @@ impl Parser<'_> {
         let depth = self.follow.len();
         for i in longest_first {
             let (len, v) = self.spellings.items[i];
-            if self.prune && !self.completes(depth, pos + len) {
+            if self.prune && !(self.completes(depth, pos + len) && self.follow_reaches(depth, pos + len)) {
                 continue;
             }
             let mark = st.mark();
