@@ -373,10 +373,11 @@ mod hand {
         (word >> pos) & 1 != 0
     }
 
-    /// MUL pack codes 1, 2 and 8-15 are undefined.
+    /// MUL pack codes 1, 2 and 8-10 are undefined; 11-15 are vc4asm's (undefined in the
+    /// reference; vc4.isa decodes them and Mesa's text shows `???`).
     #[inline]
     fn check_pack(word: u64, pm: bool, pack: u8) -> Result<(), Error> {
-        if pm && !matches!(pack, 0 | 3..=7) {
+        if pm && !matches!(pack, 0 | 3..=7 | 11..=15) {
             return Err(Error::Undefined { field: "pack", value: pack, word });
         }
         Ok(())
