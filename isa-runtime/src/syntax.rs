@@ -1508,6 +1508,22 @@ fn eval_both(
         (v.map(|v| v as i64), v.or(fields[s as usize].default).map(|v| v as i64))
     };
     let both = |x: Option<i64>| (x, x);
+    // The common leaves (`field == constant`, a flag) without a call per part.
+    let leaf = |x: &Expr| match x {
+        Expr::Field(s) => Some(field(*s)),
+        Expr::Cmp(op, a, b) => match (&**a, &**b) {
+            (Expr::Field(s), Expr::Int(v)) => {
+                let (k, d) = field(*s);
+                let cmp = |x: Option<i64>| x.map(|x| compare(*op, x, *v) as i64);
+                Some((cmp(k), cmp(d)))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(r) = leaf(e) {
+        return r;
+    }
     match e {
         Expr::Int(v) => both(Some(*v)),
         Expr::Field(s) => field(*s),
@@ -1531,7 +1547,7 @@ fn eval_both(
             let (mut k, mut d) = (Some(go), Some(go));
             let (mut k_done, mut d_done) = (false, false);
             for x in xs.iter() {
-                let (xk, xd) = eval_both(x, frame, vals, fields, pc);
+                let (xk, xd) = leaf(x).unwrap_or_else(|| eval_both(x, frame, vals, fields, pc));
                 if !k_done {
                     match xk {
                         Some(v) if (v != 0) as i64 == stop => {
@@ -1977,8 +1993,35 @@ struct Mark {
     settled: usize,
     shown: usize,
     violated: bool,
-    /// `owed` loses entries as well as gaining them; it is short and mostly empty.
-    owed: Vec<Slot>,
+    /// `owed` loses entries as well as gaining them; it is short and mostly empty, so it is
+    /// copied inline (a mark allocates nothing).
+    owed: Owed,
+}
+
+/// A copy of [`State::owed`]: inline when short.
+enum Owed {
+    Few(u8, [Slot; 6]),
+    Many(Vec<Slot>),
+}
+
+impl Owed {
+    fn new(owed: &[Slot]) -> Self {
+        let mut few = [0; 6];
+        match few.get_mut(..owed.len()) {
+            Some(head) => {
+                head.copy_from_slice(owed);
+                Owed::Few(owed.len() as u8, few)
+            }
+            None => Owed::Many(owed.to_vec()),
+        }
+    }
+
+    fn as_slice(&self) -> &[Slot] {
+        match self {
+            Owed::Few(n, few) => &few[..*n as usize],
+            Owed::Many(many) => many,
+        }
+    }
 }
 
 impl State {
@@ -1989,7 +2032,7 @@ impl State {
             settled: self.settled.len(),
             shown: self.shown.len(),
             violated: self.violated,
-            owed: self.owed.clone(),
+            owed: Owed::new(&self.owed),
         }
     }
 
@@ -2009,8 +2052,10 @@ impl State {
         }
         self.shown.truncate(m.shown);
         self.violated = m.violated;
-        if self.owed != m.owed {
-            self.owed.clone_from(&m.owed);
+        let owed = m.owed.as_slice();
+        if self.owed != owed {
+            self.owed.clear();
+            self.owed.extend_from_slice(owed);
         }
     }
 }
@@ -2206,6 +2251,19 @@ fn shape_of(e: &Expr, fields: &mut u64, params: &mut u64) {
     }
 }
 
+/// The fields a leaf condition reads (a field, its negation, a comparison of one with a
+/// constant), as [`slot_bits`] gives them, without [`ReadSets`]' table; `None` for others.
+#[inline]
+fn leaf_bits(e: &Expr, frame: &[Bound]) -> Option<u64> {
+    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+    match e {
+        Expr::Field(_) | Expr::Param(_) => Some(slot_bits(e, frame)),
+        Expr::Not(x) if named(x) => Some(slot_bits(x, frame)),
+        Expr::Cmp(_, a, b) if named(a) && matches!(**b, Expr::Int(_)) => Some(slot_bits(a, frame)),
+        _ => None,
+    }
+}
+
 /// Whether a text can start at a place ([`Parser::starts`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Start {
@@ -2274,6 +2332,9 @@ struct Parser<'t> {
     prefix: bool,
     /// Where the accepted reading ended.
     end: usize,
+    /// During a speculative search ([`read`]): the syntax and start that recognition checks
+    /// when the small budget runs out.
+    recognize: Option<(&'static Syntax, usize)>,
 }
 
 /// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
@@ -2376,6 +2437,7 @@ fn read(
         lazy: true,
         prefix,
         end: 0,
+        recognize: None,
     };
     // Every field unknown but the fixed ones; the lists of the last parse emptied, not freed.
     let fresh = |mut st: State| {
@@ -2392,37 +2454,26 @@ fn read(
     };
     let mut st = fresh(core::mem::take(&mut scratch.state));
     let start = skip_blanks(text, 0);
-    // When only success matters, the search first runs alone with a small budget: a text it
-    // reads needs no recognition (which accepts a superset), and one it rejects within the
-    // budget is rejected as the search below would (the same search, step for step, until the
-    // budget runs out). Only a search that runs out goes the long way below.
-    let mut settled = None;
-    if !describe {
+    // When only success matters, the search runs with a small budget first: a text it reads
+    // needs no recognition (which accepts a superset), and one it rejects within the budget is
+    // rejected. When the small budget runs out, recognition is asked there ([`Parser::step`]):
+    // text no reading matches whatever the fields ends the search, other text goes on with
+    // the rest of the full budget, where it is (the search below, after recognition, is the
+    // same search step for step, so going on gives what starting it again would).
+    let result = if !describe {
         p.budget = SPECULATIVE_BUDGET;
+        p.recognize = Some((syntax, start));
         p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
-        match p.result.take() {
-            Some(v) => settled = Some(Ok((v, p.end))),
-            None if p.budget > 0 => settled = Some(Err(None)),
-            None => {
-                p.budget = SEARCH_BUDGET;
-                st = fresh(st);
-            }
-        }
-    }
-    // Text that no reading of the syntax matches, whatever the fields, fails here quickly; the
-    // search below would try every way to satisfy the guards before giving up.
-    let result = if let Some(r) = settled {
-        r
+        p.result.take().map(|v| (v, p.end)).ok_or(None)
     } else if !p.recognizes(syntax, start) {
-        Err(describe.then(|| p.failure()))
+        // Text that no reading of the syntax matches, whatever the fields, fails here quickly;
+        // the search would try every way to satisfy the guards before giving up.
+        Err(Some(p.failure()))
     } else {
         p.furthest = 0;
         p.expected.clear();
         p.syntax(syntax, &[], start, &mut st, &mut |p, pos, st| p.finish(pos, st));
-        match p.result.take() {
-            Some(v) => Ok((v, p.end)),
-            None => Err(describe.then(|| p.failure())),
-        }
+        p.result.take().map(|v| (v, p.end)).ok_or_else(|| Some(p.failure()))
     };
     p.memo.clear();
     p.follow.clear();
@@ -2514,11 +2565,8 @@ fn note_spelling(b: Bound, t: &Table, len: usize, v: u64, st: &mut State) {
             st.shown.push(slot);
         }
         st.owed.retain(|x| *x != slot);
-    } else if !st.shown.contains(&slot) && !st.owed.contains(&slot) {
-        let mut printed = String::new();
-        if t.write(v, &mut printed).is_some() && !printed.is_empty() {
-            st.owed.push(slot);
-        }
+    } else if !st.shown.contains(&slot) && !st.owed.contains(&slot) && prints_text(t, v) {
+        st.owed.push(slot);
     }
 }
 
@@ -2583,6 +2631,23 @@ fn skip_blanks(text: &str, mut pos: usize) -> usize {
 }
 
 impl Parser<'_> {
+    /// Takes a step of the budget; false once it has run out. A speculative search ([`read`])
+    /// whose small budget runs out asks recognition once: when some reading of the syntax
+    /// matches the text (guards ignored), it goes on with the rest of the full budget; else it
+    /// ends, as the search would after trying every way to satisfy the guards.
+    fn step(&mut self) -> bool {
+        if self.budget == 0 {
+            match self.recognize.take() {
+                Some((syntax, start)) if self.recognizes(syntax, start) => {
+                    self.budget = SEARCH_BUDGET - SPECULATIVE_BUDGET;
+                }
+                _ => return false,
+            }
+        }
+        self.budget -= 1;
+        true
+    }
+
     fn fail(&mut self, pos: usize, what: &'static str) -> bool {
         self.fail_with(pos, Want::Kind(what))
     }
@@ -2796,6 +2861,37 @@ impl Parser<'_> {
             Start::Never => false,
             Start::Maybe => true,
             Start::Empty => self.completes(self.follow.len(), pos),
+        }
+    }
+
+    /// Whether `items[i..]` read from `pos`, then what [`Parser::follow`] says comes after, can
+    /// read the rest of the line when guards, conditions and value ranges are ignored, as
+    /// [`Parser::recognizes`] judges the whole line (from the memoised end positions of each
+    /// item list). A superset of what the search reads, as [`Parser::viable`], but judged on
+    /// the whole rest of the line rather than its first token: a reading that cannot get to
+    /// the end of the line is not tried, whatever its guards.
+    fn reaches_end(&mut self, items: &'static [Item], i: usize, pos: usize) -> bool {
+        let depth = self.follow.len();
+        self.ends_reach(items, i, pos, depth)
+    }
+
+    /// [`Parser::reaches_end`] with the first `depth` entries of [`Parser::follow`] after.
+    fn ends_reach(&mut self, items: &'static [Item], i: usize, pos: usize, depth: usize) -> bool {
+        let ends = self.ends(items, i, pos);
+        ends.into_iter().any(|k| {
+            let end = self.memo.items[k];
+            self.follow_reaches(depth, end)
+        })
+    }
+
+    /// Whether the first `depth` entries of [`Parser::follow`] can read the rest of the line
+    /// from `pos` ([`Parser::reaches_end`]); the end of the line below them. An entry that is
+    /// not known (inside a group read in any order) can.
+    fn follow_reaches(&mut self, depth: usize, pos: usize) -> bool {
+        match depth.checked_sub(1).map(|d| self.follow[d]) {
+            None => self.prefix || skip_blanks(self.text, pos) == self.text.len(),
+            Some(None) => true,
+            Some(Some((items, i))) => self.ends_reach(items, i, pos, depth - 1),
         }
     }
 
@@ -3050,7 +3146,7 @@ impl Parser<'_> {
         // looked at.
         let (mut fitting, mut open) = (0u128, 0u128);
         for (index, arm) in syntax.arms.iter().enumerate().take(128) {
-            if !self.prune || self.viable(arm.items, 0, pos) {
+            if !self.prune || self.viable(arm.items, 0, pos) && self.reaches_end(arm.items, 0, pos) {
                 open |= 1 << index;
                 fitting |= u128::from(fits(self, arm, st)) << index;
             }
@@ -3059,7 +3155,10 @@ impl Parser<'_> {
             for (index, arm) in syntax.arms.iter().enumerate() {
                 let (open, fit) = match index < 128 {
                     true => (open >> index & 1 == 1, fitting >> index & 1 == 1),
-                    false => (!self.prune || self.viable(arm.items, 0, pos), fits(self, arm, st)),
+                    false => (
+                        !self.prune || self.viable(arm.items, 0, pos) && self.reaches_end(arm.items, 0, pos),
+                        fits(self, arm, st),
+                    ),
                 };
                 if !open || fit != first {
                     continue;
@@ -3134,10 +3233,9 @@ impl Parser<'_> {
         st: &mut State,
         k: K,
     ) -> bool {
-        if self.budget == 0 {
+        if !self.step() {
             return false;
         }
-        self.budget -= 1;
         let Some(item) = items.get(i) else {
             return k(self, pos, st);
         };
@@ -3220,7 +3318,10 @@ impl Parser<'_> {
                 let mut as_written = None;
                 let depth = self.follow.len();
                 let (can_be, can_not) = match self.prune {
-                    true => (self.viable(body, 0, pos), self.completes(depth, pos)),
+                    true => (
+                        self.viable(body, 0, pos) && self.reaches_end(body, 0, pos),
+                        self.completes(depth, pos) && self.follow_reaches(depth, pos),
+                    ),
                     false => (true, true),
                 };
                 for present in [!absent_first, absent_first] {
@@ -3263,10 +3364,9 @@ impl Parser<'_> {
         st: &mut State,
         k: K,
     ) -> bool {
-        if self.budget == 0 {
+        if !self.step() {
             return false;
         }
-        self.budget -= 1;
         // Where the next group starts: after the separator, unless it is the first.
         let start = match used {
             0 => Some(pos),
@@ -3338,18 +3438,32 @@ impl Parser<'_> {
                 let (in_a, _) = self.spellings(a, pos);
                 let (in_e, _) = self.spellings(e, pos);
                 let (in_a, in_e) = (&self.spellings.items[in_a], &self.spellings.items[in_e]);
-                let mut cands: Vec<(usize, u64, Option<bool>)> = Vec::new();
+                // On the stack unless the names are many: reading a name allocates nothing.
+                let mut few = [(0usize, 0u64, None::<bool>); 16];
+                let mut many = Vec::new();
+                let room = in_a.len() + in_e.len();
+                let cands = match few.get_mut(..room) {
+                    Some(few) => few,
+                    None => {
+                        many.resize(room, (0, 0, None));
+                        &mut many[..]
+                    }
+                };
+                let mut n = 0;
                 for &(len, v) in in_a {
                     let want = if in_e.contains(&(len, v)) { None } else { Some(true) };
-                    cands.push((len, v, want));
+                    cands[n] = (len, v, want);
+                    n += 1;
                 }
                 for &(len, v) in in_e {
                     if !in_a.contains(&(len, v)) {
-                        cands.push((len, v, Some(false)));
+                        cands[n] = (len, v, Some(false));
+                        n += 1;
                     }
                 }
+                let cands = &mut cands[..n];
                 cands.sort_by_key(|c| core::cmp::Reverse(c.0));
-                for (len, v, want) in cands {
+                for &(len, v, want) in cands.iter() {
                     let mark = st.mark();
                     if !self.assign(b, v, st) {
                         st.undo(&mark);
@@ -3376,7 +3490,7 @@ impl Parser<'_> {
         let depth = self.follow.len();
         for i in longest_first {
             let (len, v) = self.spellings.items[i];
-            if self.prune && !self.completes(depth, pos + len) {
+            if self.prune && !(self.completes(depth, pos + len) && self.follow_reaches(depth, pos + len)) {
                 continue;
             }
             let mark = st.mark();
@@ -3610,7 +3724,7 @@ impl Parser<'_> {
             Expr::Not(x) => self.contradicts(x, !want, frame, vals, bit, changed_only),
             // Evaluated whole, `a && b` is false as soon as one part is, `a || b` true.
             Expr::And(xs) | Expr::Or(xs) if matches!(e, Expr::And(_)) == want => xs.iter().any(|x| {
-                (!changed_only || self.reads.bits(x, frame) & bit != 0)
+                (!changed_only || leaf_bits(x, frame).unwrap_or_else(|| self.reads.bits(x, frame)) & bit != 0)
                     && self.contradicts(x, want, frame, vals, bit, changed_only)
             }),
             // `a && b` that must not hold is contradicted when every part holds (`a || b` that
