@@ -2127,6 +2127,81 @@ fn a_listing_after_the_first_mebibyte_keeps_its_words() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
 }
 
+/// Issue 14: `asm` reads a source of more than a MiB a piece at a time (files::Pieces). The
+/// words of nvdisasm's listing of a real kernel (tests/data/maxwell/nvdisasm_sum_sm52.txt: 16
+/// groups, control words included) repeated 520 times, listed by `disasm` as plain assembly
+/// (1.07 MB: branch targets are the copies' own addresses), assemble to exactly those words.
+#[test]
+fn maxwell_source_of_more_than_a_mebibyte_assembles_to_its_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_sum_sm52.txt");
+    let words = listed_words(&std::fs::read_to_string(path).expect("listing"));
+    assert_eq!(words.len(), 64);
+    let program: Vec<String> = (0..520).flat_map(|_| words.iter().map(|w| format!("0x{w}\n"))).collect();
+    let listed =
+        isa_with_input(&["disasm", "--target", "maxwell", "--hex", "-"], program.concat().as_bytes());
+    assert_code(&listed, 0);
+    assert!(listed.stdout.len() > 1 << 20, "{}", listed.stdout.len());
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], &listed.stdout);
+    assert_code(&o, 0);
+    let want: Vec<&str> = program.iter().map(|w| w.trim().trim_start_matches("0x")).collect();
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// Issue 14: a Tegra vertex source whose statements span lines and pieces (grate's `;` and
+/// `/* */`, read by the dialect's splitter a piece at a time): grate's words of
+/// tests/data/tegra/grate_random_vertex.txt, each statement's operands on lines of their own
+/// after a block comment of 6 KB that holds `;`, `//` and a quote closed nowhere (1.2 MB in
+/// all). The words are grate's, the end-of-program bit (bit 0) on the last instruction only,
+/// as grate_shader_parse_vertex_asm sets it (the one `EXEC_END` line, which shows the bit,
+/// left out).
+#[test]
+fn tegra_statements_spanning_pieces_assemble_to_grate_s_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/grate_random_vertex.txt");
+    let text = std::fs::read_to_string(path).expect("words");
+    let rows: Vec<(u128, &str)> = text
+        .lines()
+        .filter(|l| !l.contains("EXEC_END"))
+        .map(|l| l.split_once(' ').expect("word and text"))
+        .map(|(w, t)| (u128::from_str_radix(w, 16).expect("hex"), t))
+        .collect();
+    assert_eq!(rows.len(), 199);
+    let comment = format!("/*\n{} */\n", " * a comment; with // and a quote \" closed nowhere\n".repeat(120));
+    let mut source = String::from(".asm\n");
+    for (_, t) in &rows {
+        source.push_str(&comment);
+        source.push_str(&t.trim_end_matches(';').replace(", ", ",\n\t"));
+        source.push_str("\n;\n");
+    }
+    assert!(source.len() > 1 << 20, "{}", source.len());
+    let o = isa_with_input(&["asm", "--target", "tegra_vs", "--hex", "-"], source.as_bytes());
+    assert_code(&o, 0);
+    let want: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, (w, _))| format!("{:032x}", if k + 1 == rows.len() { w | 1 } else { w & !1 }))
+        .collect();
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// Issue 14: every error of a source read in pieces shows its line's text, the first line of a
+/// piece too (it was shown empty while the piece before was held): `nop` lines of 4 bytes,
+/// so the first MiB ends after line 262,144, with bad lines on both sides of that end.
+#[test]
+fn errors_at_the_ends_of_pieces_show_their_lines() {
+    let mut lines = vec!["nop".to_string(); 270_000];
+    for (k, line) in lines.iter_mut().enumerate().take(262_148).skip(262_140) {
+        *line = format!("bad_op{k} r0");
+    }
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], (lines.join("\n") + "\n").as_bytes());
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    for k in 262_140..262_148 {
+        let want = format!("<stdin>:{}:1: error: unknown mnemonic `bad_op{k}`", k + 1);
+        assert!(err.contains(&want), "{want}\n{err}");
+        assert!(err.contains(&format!("{} | bad_op{k} r0\n", k + 1)), "line {}\n{err}", k + 1);
+    }
+}
+
 /// What nvdisasm 11.8 shows of the reuse flags (slot bits 19:17), per encoding: one word of
 /// every encoding of our ptxas corpus with each of the 7 combinations, each the first
 /// instruction of a group (stall 1, the other two slots NOPs), and nvdisasm's line for it

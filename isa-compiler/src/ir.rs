@@ -1214,6 +1214,11 @@ pub struct Rule {
     pub body: RuleExpr,
     /// Breaking it is a warning, not an error.
     pub warning: bool,
+    /// How many instructions before and after the outermost variable's the rule looks at
+    /// (every index the outermost variable plus a constant, through inner ranges of that
+    /// form, and `len` only as the end of the outermost range): a window that wide checks it
+    /// for that instruction. `None`: it may look anywhere (the whole program).
+    pub reach: Option<(u32, u32)>,
 }
 
 /// `each var in lo..=hi where filter`.

@@ -288,7 +288,12 @@ pub fn assemble_files<T: Isa>(
     };
     let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
     let separator = d.separator.unwrap_or(";");
-    let split = |text: &str| statements(text, b, d);
+    // Expanded whole ([`directives::expand`]): where more of a file would follow, nothing is
+    // split until it has (a piece may end nowhere).
+    let split = |text: &str, _: bool, more: bool| {
+        let (code, ranges) = if more { (String::new(), Vec::new()) } else { statements(text, b, d) };
+        directives::Split { code, ranges, end: if more { 0 } else { text.len() }, in_data: false }
+    };
     let spelling = directives::Spelling::of(d, false, Some(&split));
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
     let (expanded, errors) = directives::expand(name, source, &spelling, &layout, includer);

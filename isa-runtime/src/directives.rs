@@ -448,7 +448,9 @@ impl Program {
         let line = e.line.saturating_sub(1);
         let holds = |f: &&SourceFile| {
             let first = f.first_line as usize;
-            first <= line && line < first + f.line_starts.len()
+            // A piece ending in a line end holds no line after it: that is the next piece's first.
+            let end = f.line_starts.last().is_some_and(|&s| s > 0 && s == f.text.len());
+            first <= line && line < first + f.line_starts.len() - usize::from(end)
         };
         let file = match &e.file {
             None => self.files.iter().filter(|f| f.main).find(holds),
@@ -583,17 +585,33 @@ pub struct Spelling<'a> {
     /// and holds until the next, across includes and macros, as GNU as's sections do.
     pub data_sections: &'a [&'a str],
     /// How a file's text splits into statements, where the dialect has its own way
-    /// (statements ending in a separator and spanning lines, block comments, sections): the
-    /// text to read them from (the same bytes at the same offsets, comments and the line ends
-    /// inside statements blanked) and each statement's byte range. `None`: one per line.
+    /// (statements ending in a separator and spanning lines, block comments, sections):
+    /// [`Split`]. `None`: one per line.
     pub statements: Option<Statements<'a>>,
     /// A conditional open at the end of a file is a warning, not an error
     /// ([`crate::target::Dialect::open_if_warns`]).
     pub open_if_warns: bool,
 }
 
-/// How a dialect splits a file's text into statements ([`Spelling::statements`]).
-pub type Statements<'a> = &'a dyn Fn(&str) -> (String, Vec<(usize, usize)>);
+/// How a dialect splits a file's text into statements ([`Spelling::statements`]): the text,
+/// whether it starts in a data section (where the piece before it ended), and whether more of
+/// the file follows it (the main source read in pieces).
+pub type Statements<'a> = &'a dyn Fn(&str, bool, bool) -> Split;
+
+/// A text split into statements ([`Statements`]).
+pub struct Split {
+    /// The text to read them from: the same bytes at the same offsets, comments and the line
+    /// ends inside statements blanked.
+    pub code: String,
+    /// Each statement's byte range.
+    pub ranges: Vec<(usize, usize)>,
+    /// How much of the text was split: all of it, or where more follows, up to where a piece
+    /// may end (a line start with no statement and no block comment open; 0 if none). The
+    /// rest is split again with the text that follows it.
+    pub end: usize,
+    /// Whether the statements after `end` are in a data section.
+    pub in_data: bool,
+}
 
 impl<'a> Spelling<'a> {
     /// The spellings dialect `d` declares, with labels or not (a bundled target's units are
@@ -761,27 +779,18 @@ pub fn expand_streaming(
 ) -> Option<Program> {
     let mut x = Expander::new(spelling, layout, includer, Some(sink));
     source.rewind();
-    if spelling.statements.is_some() {
-        // Statements may span lines (a separator, a block comment): the dialect's splitter
-        // reads the whole text, which is held.
-        let text = read_all(source);
-        let lines = x.add_file(name.to_string(), Rc::from(text));
-        x.run(&lines);
-    } else {
-        // The main source is file 0, whatever is read before it.
-        let first = source.piece().unwrap_or_default();
-        let mut pieces = Pieces { source, name, next_line: 0 };
-        let lines = pieces.add(&mut x, first);
-        for (prelude, text) in x.includer.preludes() {
-            let prelude_lines = x.add_file(prelude, Rc::from(text));
-            x.whole_file = true;
-            x.block(&prelude_lines, None);
-        }
+    // The main source is file 0, whatever is read before it.
+    let mut pieces = Pieces { source, name, next_line: 0, rest: String::new(), in_data: false, ended: false };
+    let lines = pieces.next(&mut x).unwrap_or_default();
+    for (prelude, text) in x.includer.preludes() {
+        let prelude_lines = x.add_file(prelude, Rc::from(text));
         x.whole_file = true;
-        x.block_in(&lines, None, Some(&mut pieces));
-        x.fill_clones();
-        x.out.labels_read = x.labels_read.take();
+        x.block(&prelude_lines, None);
     }
+    x.whole_file = true;
+    x.block_in(&lines, None, Some(&mut pieces));
+    x.fill_clones();
+    x.out.labels_read = x.labels_read.take();
     if x.cloned {
         return None;
     }
@@ -795,14 +804,49 @@ struct Pieces<'s> {
     name: &'s str,
     /// Lines of the main source read so far.
     next_line: u32,
+    /// Where the dialect splits statements itself ([`Spelling::statements`]): the text after
+    /// the last place a piece could end (a statement or block comment still open there),
+    /// split again with the next piece, and whether it starts in a data section.
+    rest: String,
+    in_data: bool,
+    /// The source has no more pieces.
+    ended: bool,
 }
 
 impl Pieces<'_> {
-    /// Adds `text`, the next piece, to `x`'s files: its lines.
-    fn add(&mut self, x: &mut Expander<'_>, text: String) -> Vec<SourceLine> {
+    /// Reads the next piece and adds it to `x`'s files: its lines (none where no statement
+    /// ends in it yet); `None` at the end of the source.
+    fn next(&mut self, x: &mut Expander<'_>) -> Option<Vec<SourceLine>> {
         let first_line = self.next_line;
+        let Some(split) = x.spelling.statements else {
+            let text = self.source.piece()?;
+            self.next_line += text.matches('\n').count() as u32;
+            return Some(x.add_text(self.name.to_string(), Rc::from(text), first_line, true, true, None));
+        };
+        if self.ended {
+            return None;
+        }
+        // Whether more follows is known only by reading on: a piece is split as if it did,
+        // and what is left at the end is split whole.
+        let mut text = core::mem::take(&mut self.rest);
+        let more = match self.source.piece() {
+            Some(piece) => {
+                text.push_str(&piece);
+                true
+            }
+            None => {
+                self.ended = true;
+                if text.is_empty() {
+                    return None;
+                }
+                false
+            }
+        };
+        let split = split(&text, self.in_data, more);
+        self.in_data = split.in_data;
+        self.rest = text.split_off(split.end.min(text.len()));
         self.next_line += text.matches('\n').count() as u32;
-        x.add_text(self.name.to_string(), Rc::from(text), first_line, true, true)
+        Some(x.add_text(self.name.to_string(), Rc::from(text), first_line, true, true, Some(split)))
     }
 }
 
@@ -999,10 +1043,11 @@ impl Expander<'_> {
 
     fn add_file(&mut self, name: String, text: Rc<str>) -> Vec<SourceLine> {
         let main = self.out.files.is_empty();
-        self.add_text(name, text, 0, main, false)
+        self.add_text(name, text, 0, main, false, None)
     }
 
-    /// A file's text (or a piece of the main source's, `first_line` lines down) and its lines.
+    /// A file's text (or a piece of the main source's, `first_line` lines down) and its lines:
+    /// its statements as `split` (a piece's) or the dialect's splitter finds them, or one a line.
     fn add_text(
         &mut self,
         name: String,
@@ -1010,14 +1055,15 @@ impl Expander<'_> {
         first_line: u32,
         main: bool,
         piece: bool,
+        split: Option<Split>,
     ) -> Vec<SourceLine> {
         let file = self.out.files.len() as u32;
         let mut line_starts = alloc::vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let mut lines = Vec::new();
-        let code = match self.spelling.statements {
-            Some(split) => {
-                let (code, ranges) = split(&text);
+        let split = split.or_else(|| self.spelling.statements.map(|s| s(&text, false, false)));
+        let code = match split {
+            Some(Split { code, ranges, .. }) => {
                 for (start, end) in ranges {
                     let n = line_starts.partition_point(|s| *s <= start).max(1) - 1;
                     lines.push(SourceLine {
@@ -1623,14 +1669,13 @@ impl Expander<'_> {
         let mut read_more =
             |x: &mut Self, lines: &mut Cow<'_, [SourceLine]>, i: &mut usize, conds: &[Cond]| {
                 let Some(pieces) = more.as_deref_mut() else { return false };
-                let Some(text) = pieces.source.piece() else { return false };
                 let from = i.saturating_sub(1);
                 let window = lines.to_mut();
                 window.drain(..from);
                 *i -= from;
                 let open: Vec<SourceLine> = conds.iter().map(|c| c.at).collect();
                 x.release(window, &open);
-                let added = pieces.add(x, text);
+                let Some(added) = pieces.next(x) else { return false };
                 window.extend(added);
                 true
             };
@@ -2719,6 +2764,90 @@ mod tests {
             self.read.set(self.next);
             Some(piece)
         }
+    }
+
+    #[test]
+    fn statements_spanning_lines_are_read_a_piece_at_a_time() {
+        // grate's spelling (`;` ends a statement, `/* */` comments anywhere, sections) in 56
+        // pieces of 30 lines cut anywhere: inside statements, inside block comments (one
+        // holding `;` and a quote that closes nowhere), inside a data section, a statement
+        // spanning three pieces. The statements come as `expand` makes them from the whole
+        // text, at the same lines, and at most two pieces are held at the end.
+        let dialect = crate::target::Dialect {
+            name: "grate",
+            comments: &["//"],
+            block_comments: &[("/*", "*/")],
+            ignore_case: true,
+            raw: None,
+            end: None,
+            float_bits: false,
+            open_if_warns: false,
+            separator: Some(";"),
+            code_section: Some(".asm"),
+            data_sections: &[".constants"],
+            directives: &[(".rep", Directive::Rep), (".endr", Directive::Endr)],
+            label_prefixes: &[],
+            listing: None,
+        };
+        let mut lines: Vec<String> = Vec::new();
+        for k in 0..1000 {
+            match k % 5 {
+                0 => lines.extend(["/* a comment;".into(), " with \" a quote */".into()]),
+                1 => lines.push(alloc::format!("MOV r{k},")),
+                2 => lines.push(alloc::format!("  r{} ; ADD r1, r2, r3 ; SUB", k + 1)),
+                3 => lines.extend([alloc::format!("  r{k}, r1"), "// a line comment".into(), ";".into()]),
+                _ => lines.push(alloc::format!("l{k}: NOP /* c */ ;")),
+            }
+            if k == 100 {
+                lines.extend([
+                    ".constants".into(),
+                    "[1] =".into(),
+                    "2;".into(),
+                    "[3] = 4;".into(),
+                    ".asm".into(),
+                ]);
+            }
+            if k == 200 {
+                lines.push("LONG a,".into());
+                lines.extend((0..70).map(|j| alloc::format!("  b{j},")));
+                lines.push("  c;".into());
+            }
+        }
+        let pieces: Vec<String> = lines.chunks(30).map(|c| c.join("\n") + "\n").collect();
+        let whole: String = pieces.concat();
+        let split = |text: &str, in_data: bool, more: bool| {
+            crate::target::split_statements(text, &dialect, in_data, more)
+        };
+        let spelling = Spelling::of(&dialect, true, Some(&split));
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let (expected, errors) = expand("t.s", &whole, &spelling, &layout, &mut NoIncludes);
+        assert!(errors.is_empty());
+        let read = Rc::new(core::cell::Cell::new(0));
+        let n = pieces.len();
+        let mut source = Counted { pieces, next: 0, read };
+        let mut got: Vec<(String, u32)> = Vec::new();
+        let program =
+            super::expand_streaming("t.s", &mut source, &spelling, &layout, &mut NoIncludes, &mut |_, h| {
+                if let Handed::Lines(lines) = h {
+                    got.extend(lines.into_iter().filter_map(|l| match l.kind {
+                        Kind::Code(c) | Kind::Entry { text: c, .. } => Some((c, l.line.number)),
+                        _ => None,
+                    }));
+                }
+            })
+            .expect("streamed");
+        let want: Vec<(String, u32)> = expected
+            .lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                Kind::Code(c) | Kind::Entry { text: c, .. } => Some((c.clone(), l.line.number)),
+                _ => None,
+            })
+            .collect();
+        assert!(n >= 40 && want.len() > 700, "{n} pieces, {} statements", want.len());
+        assert_eq!(got, want);
+        let held = program.files.iter().filter(|f| f.piece && !f.line_starts.is_empty()).count();
+        assert!(held <= 2, "{held} pieces held");
     }
 
     #[test]

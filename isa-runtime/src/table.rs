@@ -72,7 +72,8 @@ pub type Filled = Vec<(&'static str, Entries)>;
 /// repetitions, macros) and its entries read by [`fill`]; the other sections and statements
 /// are left to the assembler. Every error is returned with its line and column.
 pub fn read(source: &str, d: &Dialect, tables: &[Table]) -> Result<Filled, Vec<AsmError>> {
-    let split = |text: &str| crate::target::split_statements(text, d);
+    let split =
+        |text: &str, in_data: bool, more: bool| crate::target::split_statements(text, d, in_data, more);
     let spelling = directives::Spelling::of(d, false, Some(&split));
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
     let (program, errors) = directives::expand("", source, &spelling, &layout, &mut directives::NoIncludes);

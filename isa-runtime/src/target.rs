@@ -1500,7 +1500,13 @@ struct Piece<'a> {
 /// double quotes closed on its line is no comment's start: grate's `.uniforms [0] =
 /// "a//b";` names `a//b` (its lexers read `"..."` as one token).
 pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
+    blank_comments_open(source, d).0
+}
+
+/// [`blank_comments`], and where a block comment that `source` does not close opens.
+fn blank_comments_open(source: &str, d: &Dialect) -> (String, Option<usize>) {
     let mut out = source.as_bytes().to_vec();
+    let mut open = None;
     let mut i = 0;
     while i < source.len() {
         let rest = &source[i..];
@@ -1512,8 +1518,14 @@ pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
             }
         }
         let block = d.block_comments.iter().find(|(open, _)| rest.starts_with(open));
-        let end = if let Some((open, close)) = block {
-            rest[open.len()..].find(close).map_or(source.len(), |e| i + open.len() + e + close.len())
+        let end = if let Some((start, close)) = block {
+            match rest[start.len()..].find(close) {
+                Some(e) => i + start.len() + e + close.len(),
+                None => {
+                    open = Some(i);
+                    source.len()
+                }
+            }
         } else if d.comments.iter().any(|m| rest.starts_with(m)) {
             rest.find('\n').map_or(source.len(), |e| i + e)
         } else {
@@ -1528,20 +1540,57 @@ pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
         i = end;
     }
     // Whole comments (ASCII-delimited) became ASCII blanks: still UTF-8.
-    String::from_utf8(out).unwrap_or_default()
+    (String::from_utf8(out).unwrap_or_default(), open)
 }
 
-/// The statements of a file's `text` in dialect `d` ([`directives::Spelling::statements`]): the
-/// text to read them from and each statement's byte range ([`pieces`]).
-pub(crate) fn split_statements(text: &str, d: &Dialect) -> (String, Vec<(usize, usize)>) {
-    let blanked = (!d.block_comments.is_empty() || d.separator.is_some()).then(|| blank_comments(text, d));
-    let ranges: Vec<(usize, usize)> = pieces(text, &blanked, d)
+/// The statements of a file's `text` in dialect `d` ([`directives::Spelling::statements`]):
+/// the text to read them from and each statement's byte range ([`pieces`]), `in_data` when
+/// the text starts in a data section. Where `more` of the file follows (the main source read
+/// in pieces), only the statements certainly whole are split: up to the start of the last line
+/// at which no block comment and no statement is open ([`piece_end`]); the rest is split with
+/// what follows.
+pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: bool) -> directives::Split {
+    let (blanked, open) = if !d.block_comments.is_empty() || d.separator.is_some() {
+        let (b, open) = blank_comments_open(text, d);
+        (Some(b), open)
+    } else {
+        (None, None)
+    };
+    let end = if more { piece_end(blanked.as_deref().unwrap_or(text), open, d) } else { text.len() };
+    // Cut at a line start outside comments and quotes: the blanked prefix is the prefix's own.
+    let text = &text[..end];
+    let blanked = blanked.map(|mut b| {
+        b.truncate(end);
+        b
+    });
+    let mut in_data = in_data;
+    let ranges: Vec<(usize, usize)> = pieces(text, &blanked, d, &mut in_data)
         .iter()
         .map(|p| (p.label.map_or(p.start, |(_, at)| at.min(p.start)), p.start + p.code.len()))
         .collect();
     let code = blanked.unwrap_or_else(|| text.to_string());
     let code = if d.separator.is_some() { code.replace(['\n', '\r', '\t'], " ") } else { code };
-    (code, ranges)
+    directives::Split { code, ranges, end, in_data }
+}
+
+/// Where a piece of a file's text may end, its comments blanked (`blanked`; a block comment
+/// opened at `open` and not closed in it): the start of the last line before which no block
+/// comment is open and, where the dialect ends statements with a separator, the last statement
+/// ended with it (only blanks after it). 0 where there is none: the piece is read with more.
+fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
+    let limit = open.unwrap_or(blanked.len());
+    // Line starts from the last one not past the limit, backwards.
+    let mut at = blanked[..limit].rfind('\n').map_or(0, |n| n + 1);
+    loop {
+        let before = blanked[..at].trim_end();
+        if d.separator.is_none_or(|sep| before.is_empty() || before.ends_with(sep)) {
+            return at;
+        }
+        match blanked[..before.len()].rfind('\n') {
+            Some(n) => at = n + 1,
+            None => return 0,
+        }
+    }
 }
 
 /// The statements of `source` in dialect `d`: one per line, or, where the dialect has a
@@ -1549,11 +1598,14 @@ pub(crate) fn split_statements(text: &str, d: &Dialect) -> (String, Vec<(usize, 
 /// is a statement of its own wherever it starts a word outside quotes (an empty section ends
 /// at the next directive, with no separator between); a data section's statements have no
 /// labels (the expansion reads them as table entries).
-fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<Piece<'a>> {
+fn pieces<'a>(
+    source: &'a str,
+    blanked: &'a Option<String>,
+    d: &Dialect,
+    in_data: &mut bool,
+) -> Vec<Piece<'a>> {
     let mut out = Vec::new();
     let text = blanked.as_deref().unwrap_or(source);
-    // Whether the statements read are in a data section.
-    let mut in_data = false;
     let sections: Vec<&str> = d.code_section.iter().chain(d.data_sections.iter()).copied().collect();
     // `chunk` starts at byte `start` of `text`; `flat` when its line ends were made blanks.
     let mut push = |start: usize, chunk: &str, flat: bool| {
@@ -1562,21 +1614,21 @@ fn pieces<'a>(source: &'a str, blanked: &'a Option<String>, d: &Dialect) -> Vec<
         while let Some(cut) = crate::table::next_directive(chunk, &sections, d.ignore_case) {
             let Some((data, len)) = section_directive(&chunk[cut..], d) else { break };
             if !chunk[..cut].trim().is_empty() {
-                out.push(piece(text, start, &chunk[..cut], flat, in_data, d));
+                out.push(piece(text, start, &chunk[..cut], flat, *in_data, d));
             }
             let code = chunk[cut..cut + len].trim_start();
             let at = start + cut + len - code.len();
             let code =
                 if flat { Cow::Owned(code.to_string()) } else { Cow::Borrowed(&text[at..at + code.len()]) };
             out.push(Piece { start: at, code, label: None });
-            in_data = data;
+            *in_data = data;
             start += cut + len;
             chunk = &chunk[cut + len..];
             if chunk.trim().is_empty() {
                 return;
             }
         }
-        out.push(piece(text, start, chunk, flat, in_data, d));
+        out.push(piece(text, start, chunk, flat, *in_data, d));
     };
     match d.separator {
         Some(sep) => {
@@ -1693,7 +1745,7 @@ fn assemble_lines<T: Isa, X>(
     let d = dialect_of::<T>(dialect);
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
-    let split = |text: &str| split_statements(text, d);
+    let split = |text: &str, in_data: bool, more: bool| split_statements(text, d, in_data, more);
     let own_statements = d.separator.is_some()
         || !d.block_comments.is_empty()
         || d.code_section.is_some()
@@ -1769,10 +1821,11 @@ fn assemble_lines<T: Isa, X>(
     for (w, line) in warnings {
         given.inner.warning(&w, &line);
     }
-    // Each error with the text of the source line it is at (a statement may span lines).
-    let mut fail = |program: &directives::Program, e: AsmError| {
+    // Each error with the text of the source line it is at (a statement may span lines), or
+    // the text kept with it where the line may have been let go.
+    let mut fail = |program: &directives::Program, e: AsmError, line: Option<&str>| {
         failed = true;
-        report(&e, program.source_line(&e));
+        report(&e, line.unwrap_or_else(|| program.source_line(&e)));
     };
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
@@ -1781,7 +1834,7 @@ fn assemble_lines<T: Isa, X>(
         match relax::<T>(&program, dialect, word_bytes, index.as_ref()) {
             Ok(r) => Some(r),
             Err(e) => {
-                fail(&program, e);
+                fail(&program, e, None);
                 None
             }
         }
@@ -1800,23 +1853,30 @@ fn assemble_lines<T: Isa, X>(
     let mut index = 0usize;
     let mut bytes = 0u64;
     let mut data: Vec<u8> = Vec::new();
-    // Where each data line's bytes start in `data`, to locate an error in them.
-    let mut data_lines: Vec<(usize, directives::Expanded)> = Vec::new();
+    // Where each data line's bytes start in `data`, to locate an error in them, with the
+    // line's text (its piece of the source may be let go before the word is made).
+    let mut data_lines: Vec<(usize, directives::Expanded, String)> = Vec::new();
+    // The most bytes a word takes: data is made into words as soon as more bytes than that
+    // follow it (the same words as at the next instruction: a piece's length is read off
+    // that many bytes), so a long run of data is not held until its end.
+    let longest = T::WORD_BITS.div_ceil(8) as usize;
     // Data as words: whole words, or where instructions differ in length, pieces as long as
     // the instruction each piece's bytes begin where they can be ([`data_piece`]), so that
     // every byte is written as it is. A piece written at another length than its word's own
     // goes with its length: at the end of the program (`end`) the last piece, as long as the
-    // bytes left; where instructions differ in length, any piece.
+    // bytes left; where instructions differ in length, any piece. `all`: every byte (an
+    // instruction or the end follows), else only the words more bytes follow.
     let words_of = |program: &directives::Program,
                     data: &mut Vec<u8>,
-                    lines: &mut Vec<(usize, directives::Expanded)>,
+                    lines: &mut Vec<(usize, directives::Expanded, String)>,
                     emit: &mut dyn FnMut(u64, X, Option<usize>),
-                    end: bool|
-     -> Option<AsmError> {
-        let line_at = |offset: usize| lines.iter().rev().find(|(s, _)| *s <= offset).or(lines.first());
+                    end: bool,
+                    all: bool|
+     -> Option<(AsmError, String)> {
+        let line_at = |offset: usize| lines.iter().rev().find(|(s, ..)| *s <= offset).or(lines.first());
         let mut error = None;
         let mut at = 0;
-        while at < data.len() {
+        while at < data.len() && (all || data.len() - at > longest) {
             let start = at;
             let length = if variable {
                 data_piece::<T>(&data[at..])
@@ -1837,14 +1897,19 @@ fn assemble_lines<T: Isa, X>(
                 // A data word takes the slot a raw word without one does.
                 Ok(x) => emit(T::schedule().map_or(0, |s| s.default_slot), x, cut),
                 Err(message) => {
-                    if let Some((_, e)) = line_at(start) {
-                        error = Some(program.locate(e, 0, 0, message));
+                    if let Some((_, e, text)) = line_at(start) {
+                        error = Some((program.locate(e, 0, 0, message), text.clone()));
                     }
                 }
             }
         }
-        data.clear();
-        lines.clear();
+        // The lines from the one holding the first byte left.
+        let first = if all { lines.len() } else { lines.iter().rposition(|(s, ..)| *s <= at).unwrap_or(0) };
+        lines.drain(..first);
+        for line in lines.iter_mut() {
+            line.0 = line.0.saturating_sub(at);
+        }
+        data.drain(..at);
         error
     };
     let mut last_data = false;
@@ -1856,6 +1921,13 @@ fn assemble_lines<T: Isa, X>(
     // The tables the data sections' entries fill, line by line.
     let mut filler = crate::table::Filler::new(d.data_sections, T::tables(), d.ignore_case);
     let mut step = |program: &directives::Program, n_line: usize, e: directives::Expanded| {
+        if last_data {
+            // The data so far made into the words more bytes follow.
+            if let Some((err, line)) = words_of(program, &mut data, &mut data_lines, &mut *emit, false, false)
+            {
+                fail(program, err, Some(&line));
+            }
+        }
         match &e.kind {
             Kind::Zeros(_) | Kind::Pad { .. } => {
                 // Padding as the real layout needs it, where relaxation laid the program out.
@@ -1867,7 +1939,8 @@ fn assemble_lines<T: Isa, X>(
                 data.extend(core::iter::repeat_n(0, n as usize));
                 bytes += n;
                 last_data = true;
-                data_lines.push((data.len() - n as usize, e));
+                let line = data_line(program, &e);
+                data_lines.push((data.len() - n as usize, e, line));
             }
             Kind::Data { width, float, values, text } => {
                 let first = data.len();
@@ -1878,11 +1951,11 @@ fn assemble_lines<T: Isa, X>(
                         Ok((v, len)) if len == value.len() => v,
                         Ok((_, len)) => {
                             let message = alloc::format!("unexpected `{}` after the value", &value[len..]);
-                            fail(program, program.locate(&e, s + len, value.len() - len, message));
+                            fail(program, program.locate(&e, s + len, value.len() - len, message), None);
                             continue;
                         }
                         Err(x) => {
-                            fail(program, program.locate(&e, s + x.pos, x.length, x.message));
+                            fail(program, program.locate(&e, s + x.pos, x.length, x.message), None);
                             continue;
                         }
                     };
@@ -1903,13 +1976,17 @@ fn assemble_lines<T: Isa, X>(
                             f.to_bits() & crate::bits::mask(bits)
                         }
                         (false, expr::Value::Float(_)) => {
-                            fail(program, bad("an integer directive takes integers".into()));
+                            fail(program, bad("an integer directive takes integers".into()), None);
                             continue;
                         }
                         (false, v) => {
                             let x = i128::from(v.int().unwrap_or(0));
                             if bits < 64 && (x < -(1i128 << (bits - 1)) || x >= 1i128 << bits) {
-                                fail(program, bad(alloc::format!("{value} does not fit in {bits} bits")));
+                                fail(
+                                    program,
+                                    bad(alloc::format!("{value} does not fit in {bits} bits")),
+                                    None,
+                                );
                                 continue;
                             }
                             x as u64
@@ -1921,7 +1998,8 @@ fn assemble_lines<T: Isa, X>(
                 }
                 bytes += u64::from(*width) * values.len() as u64;
                 last_data = true;
-                data_lines.push((first, e));
+                let line = data_line(program, &e);
+                data_lines.push((first, e, line));
             }
             Kind::Bits { first, bytes: added, values, text } => {
                 let start = data.len();
@@ -1932,11 +2010,11 @@ fn assemble_lines<T: Isa, X>(
                         Ok((expr::Value::Int(v @ 0..=1), len)) if len == value.len() => v as u8,
                         Ok(_) => {
                             let message = alloc::format!("{value} is not a bit (0 or 1)");
-                            fail(program, program.locate(&e, s, end - s, message));
+                            fail(program, program.locate(&e, s, end - s, message), None);
                             0
                         }
                         Err(x) => {
-                            fail(program, program.locate(&e, s + x.pos, x.length, x.message));
+                            fail(program, program.locate(&e, s + x.pos, x.length, x.message), None);
                             0
                         }
                     };
@@ -1951,17 +2029,20 @@ fn assemble_lines<T: Isa, X>(
                 }
                 bytes += added;
                 last_data = true;
-                data_lines.push((start, e));
+                let line = data_line(program, &e);
+                data_lines.push((start, e, line));
             }
             Kind::Entry { .. } => {
                 if let Some(err) = filler.line(program, &e) {
-                    fail(program, err);
+                    fail(program, err, None);
                 }
             }
             Kind::Code(text) => {
                 if core::mem::take(&mut last_data) {
-                    if let Some(err) = words_of(program, &mut data, &mut data_lines, &mut *emit, false) {
-                        fail(program, err);
+                    if let Some((err, line)) =
+                        words_of(program, &mut data, &mut data_lines, &mut *emit, false, true)
+                    {
+                        fail(program, err, Some(&line));
                     }
                 }
                 let pc = match &relaxed {
@@ -1975,12 +2056,12 @@ fn assemble_lines<T: Isa, X>(
                 if T::max_instructions() == Some(index) {
                     let skip = code.len() - code.trim_start().len();
                     let message = alloc::format!("a program holds at most {index} instructions");
-                    fail(program, program.locate(&e, skip, code.trim().len(), message));
+                    fail(program, program.locate(&e, skip, code.trim().len(), message), None);
                 }
                 index += 1;
                 bytes += word_bytes;
                 let mut error = |err: StatementError, skip: usize| {
-                    fail(program, program.locate(&e, skip + err.pos, err.length, err.message));
+                    fail(program, program.locate(&e, skip + err.pos, err.length, err.message), None);
                 };
                 let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
                 let (slot, skip) = match read_slot::<T>(code, dialect, &ctx, &mut reading.scratch) {
@@ -2046,8 +2127,8 @@ fn assemble_lines<T: Isa, X>(
     if last_data {
         // Data that ends the program: no instruction follows, so nothing pads it and it is
         // written as it is, its last piece as long as the bytes left.
-        if let Some(err) = words_of(&program, &mut data, &mut data_lines, emit, true) {
-            fail(&program, err);
+        if let Some((err, line)) = words_of(&program, &mut data, &mut data_lines, emit, true, true) {
+            fail(&program, err, Some(&line));
         }
     }
     // The spec's constraints and rules over the instructions in program order, each broken
@@ -2075,6 +2156,11 @@ fn assemble_lines<T: Isa, X>(
         }
     }
     (!failed).then_some(filler.filled)
+}
+
+/// The text of the source line data line `e` starts at.
+fn data_line(program: &directives::Program, e: &directives::Expanded) -> String {
+    program.source_line(&program.locate(e, 0, 0, String::new())).to_string()
 }
 
 /// The includer of both passes of [`assemble_lines`]: the `-i` files read once, given to each.

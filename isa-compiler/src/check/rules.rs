@@ -91,6 +91,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                     ast::QBody::Expr(e) => break rule_expr(cx, t, &vars, e),
                 }
             };
+            let reach = reach(&quantifiers, &body);
             t.rules.push(ir::Rule {
                 name: r.name.name.clone(),
                 doc: r.doc.clone(),
@@ -98,8 +99,59 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 quantifiers,
                 body,
                 warning: r.warning,
+                reach,
             });
         }
+    }
+}
+
+/// How far a rule looks from its outermost variable's instruction ([`ir::Rule::reach`]).
+fn reach(quantifiers: &[ir::Quantifier], body: &RuleExpr) -> Option<(u32, u32)> {
+    // Each variable's offsets from the outermost one.
+    let mut offsets: Vec<(i64, i64)> = Vec::new();
+    for (k, q) in quantifiers.iter().enumerate() {
+        let range = match (k, &q.range) {
+            (0, _) => (0, 0),
+            (_, Some((lo, hi))) => (offset(lo, &offsets)?.0, offset(hi, &offsets)?.1),
+            (_, None) => return None,
+        };
+        offsets.push(range);
+    }
+    let mut far = (0i64, 0i64);
+    let mut exprs: Vec<&RuleExpr> = quantifiers.iter().filter_map(|q| q.filter.as_ref()).collect();
+    exprs.push(body);
+    while let Some(e) = exprs.pop() {
+        match e {
+            RuleExpr::Int(_) | RuleExpr::Var(_) => {}
+            RuleExpr::Len => return None,
+            RuleExpr::Prop(_, index) => {
+                let (lo, hi) = offset(index, &offsets)?;
+                far = (far.0.max(-lo), far.1.max(hi));
+            }
+            RuleExpr::Not(a) => exprs.push(a),
+            RuleExpr::Binary(_, a, b) => exprs.extend([&**a, &**b]),
+        }
+    }
+    Some((u32::try_from(far.0).ok()?, u32::try_from(far.1).ok()?))
+}
+
+/// The offsets from the outermost variable an index `e` takes: a variable plus or minus a
+/// constant; `None` for anything else.
+fn offset(e: &RuleExpr, offsets: &[(i64, i64)]) -> Option<(i64, i64)> {
+    use ir::{ArithOp, BinOp};
+    match e {
+        RuleExpr::Var(v) => offsets.get(*v).copied(),
+        RuleExpr::Binary(BinOp::Arith(ArithOp::Add), a, b) => match (&**a, &**b) {
+            (x, RuleExpr::Int(c)) | (RuleExpr::Int(c), x) => {
+                offset(x, offsets).map(|(lo, hi)| (lo + c, hi + c))
+            }
+            _ => None,
+        },
+        RuleExpr::Binary(BinOp::Arith(ArithOp::Sub), a, b) => match &**b {
+            RuleExpr::Int(c) => offset(a, offsets).map(|(lo, hi)| (lo - c, hi - c)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

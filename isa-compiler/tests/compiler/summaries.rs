@@ -38,3 +38,38 @@ fn summary_mistakes_are_located() {
     let d = diagnose(&spec("    part_order sideways\n"));
     assert!(d.contains("part order is `high_first` or `low_first`"), "{d}");
 }
+
+/// Issue 14: each program rule's reach (instructions before and after the outermost
+/// variable's) is in the IR, from the rule's index expressions. vc4.isa's rules, as
+/// Broadcom's reference states them: the thread end and its two delay slots (0, 2), the
+/// previous instruction (1, 0), three after a TMU_NOSWAP write (0, 3); none reaches further.
+#[test]
+fn rules_say_how_far_they_reach() {
+    let t = isa_compiler::check_source(include_str!("../../../isa-specs/vc4.isa")).expect("vc4.isa");
+    let reach = |name: &str| t.rules.iter().find(|r| r.name == name).map(|r| r.reach);
+    assert_eq!(reach("thread_end_fifo"), Some(Some((0, 2))));
+    assert_eq!(reach("thread_end_physical"), Some(Some((0, 0))));
+    assert_eq!(reach("read_after_write"), Some(Some((1, 0))));
+    assert_eq!(reach("thread_end_tlbz"), Some(Some((0, 2))));
+    assert_eq!(reach("tmu_noswap"), Some(Some((0, 3))));
+    assert_eq!(reach("early_scoreboard_wait"), Some(Some((0, 0))));
+    let widest =
+        t.rules.iter().map(|r| r.reach.expect("bounded")).fold((0, 0), |a, r| (a.0.max(r.0), a.1.max(r.1)));
+    assert_eq!(widest, (1, 3));
+    // A rule that indexes past its variables, or with `len`, may look anywhere.
+    let anywhere = spec_with_rules(
+        "rule a \"a\" { each i where p[i]: each j in 0..=i: !p[j] }\nrule b \"b\" { each i: !p[len - 1] }\n",
+    );
+    let t = isa_compiler::check_source(&anywhere)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &anywhere, &d)));
+    assert!(
+        t.rules.iter().all(|r| r.reach.is_none()),
+        "{:?}",
+        t.rules.iter().map(|r| r.reach).collect::<Vec<_>>()
+    );
+}
+
+/// [`spec`] with a property `p` and `rules`.
+fn spec_with_rules(rules: &str) -> String {
+    format!("{}property p: bool = false\n{rules}", spec(""))
+}
