@@ -98,7 +98,7 @@ fn unformatted_module_is_the_formatted_one() {
     let mut compared = 0;
     for (path, source) in &sources {
         // Some of the derive tests' specs are meant not to check.
-        let Ok(target) = isa_compiler::check_source(&source) else { continue };
+        let Ok(target) = isa_compiler::check_source(source) else { continue };
         let formatted = isa_compiler::backend::rust::generate_from(&target, "x.isa");
         let compact = isa_compiler::backend::rust::generate_compact_from(&target, "x.isa");
         let file = syn::parse_file(&compact).unwrap_or_else(|e| panic!("{path}: {e}"));
