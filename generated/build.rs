@@ -28,7 +28,7 @@ fn main() {
             Ok(t) => t,
             Err(d) => fail(&isa_compiler::diag::render(&format!("isa-specs/{name}"), &source, &d)),
         };
-        let code = isa_compiler::backend::rust::generate_from(&target, &format!("isa-specs/{name}"));
+        let code = isa_compiler::backend::rust::generate_compact_from(&target, &format!("isa-specs/{name}"));
         let file = out.join(format!("{}.rs", target.name));
         if let Err(e) = std::fs::write(&file, code) {
             fail(&format!("cannot write {}: {e}", file.display()));

@@ -1,5 +1,6 @@
 //! Checking and generating Rust for synthetic specs of 100, 1,000 and 10,000 encodings
-//! (`tests/compiler/synthetic.rs`): the goal is 10,000 in under 1 s. Run with
+//! (`tests/compiler/synthetic.rs`), formatted (`isa gen`) and unformatted (the build script's):
+//! the goal is 10,000 in under 1 s. Run with
 //! `cargo bench -p isa-compiler --features bench --bench scaling`. Beside them, checking each shipped spec (what
 //! the spec fuzzer pays for every mutation of one).
 
@@ -20,6 +21,10 @@ fn scaling(c: &mut Criterion) {
         let Ok(target) = isa_compiler::check_source(&source) else { panic!("the synthetic spec checks") };
         group.bench_with_input(BenchmarkId::new("generate", n), &target, |b, t| {
             b.iter(|| isa_compiler::backend::rust::generate(black_box(t)).len())
+        });
+        // What the `isa-generated` build script writes: the same module, unformatted.
+        group.bench_with_input(BenchmarkId::new("generate_compact", n), &target, |b, t| {
+            b.iter(|| isa_compiler::backend::rust::generate_compact_from(black_box(t), "synthetic.isa").len())
         });
     }
     group.finish();

@@ -122,8 +122,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
             return quote!(#track #errors);
         }
     };
-    let code = isa_compiler::backend::rust::generate_from(&target, shown);
-    let mut file = match syn::parse_file(&code) {
+    // The module's tokens as they are: formatting them as text to parse it back was most of
+    // the macro's time.
+    let mut file = match syn::parse2::<syn::File>(isa_compiler::backend::rust::generate_tokens(&target)) {
         Ok(f) => f,
         Err(e) => {
             return error(format!("{shown}: the generated code does not parse: {e}")).to_compile_error()

@@ -70,7 +70,8 @@ pub fn gen(path: &Path, dir: &Path) -> Result<Outcome> {
 fn write_rust(path: &Path, t: &ir::Target, dir: &Path) -> Result<()> {
     let stem = file_stem(t)?;
     // The header names the spec as given, so `isa gen isa-specs/x.isa` run from the workspace
-    // root writes exactly what the `isa-generated` build script writes.
+    // root writes what the `isa-generated` build script writes, formatted (the build script
+    // writes the same tokens unformatted: only rustc reads them).
     let code = backend::rust::generate_from(t, &files::name(path));
     write_all(dir, &[(format!("{stem}.rs"), code)])
 }

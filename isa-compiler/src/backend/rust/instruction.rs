@@ -311,6 +311,8 @@ pub fn generate(m: &Model) -> TokenStream {
     let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
     // The encodings the tree reaches (a bundled target's slot formats are read per stream).
     let reached = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    // Once, not per leaf: the question walks every format.
+    let variable_length = t.variable_length();
     let decode_tree = render(
         word_ty,
         &tree,
@@ -322,7 +324,7 @@ pub fn generate(m: &Model) -> TokenStream {
                 return quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }));
             }
             reached.borrow_mut().insert(i);
-            if t.variable_length() {
+            if variable_length {
                 // What follows a shorter instruction is the next one: it reads as zero.
                 let i = lit(i as u128);
                 quote!(#n::decode_leaf(LENGTHS[#i].truncate(word as u128) as #word_ty))
