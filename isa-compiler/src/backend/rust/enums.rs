@@ -313,14 +313,31 @@ fn payload_def(m: &Model, id: ir::EnumId, vi: usize) -> TokenStream {
         let hi = lit(hi);
         conds.push(quote!(n <= #hi));
     }
-    let mut others: Vec<TokenStream> =
-        ones.iter().filter(|&&n| (lo..=hi).contains(&n)).map(|&n| lit(n)).collect();
+    // Other variants' values, adjacent ones as one range (clippy's manual_range_patterns).
+    let mut taken: Vec<(u128, u128)> =
+        ones.iter().filter(|&&n| (lo..=hi).contains(&n)).map(|&n| (n, n)).collect();
     if rest {
-        others.extend(ranges.iter().map(|&(a, b)| {
-            let (a, b) = (lit(a), lit(b));
-            quote!(#a..=#b)
-        }));
+        taken.extend(ranges.iter().copied());
     }
+    taken.sort_unstable();
+    let mut runs: Vec<(u128, u128)> = Vec::new();
+    for (a, b) in taken {
+        match runs.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => runs.push((a, b)),
+        }
+    }
+    let others: Vec<TokenStream> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                lit(a)
+            } else {
+                let (a, b) = (lit(a), lit(b));
+                quote!(#a..=#b)
+            }
+        })
+        .collect();
     if !others.is_empty() {
         conds.push(quote!(!matches!(n, #(#others)|*)));
     }
