@@ -31,7 +31,8 @@ mod target;
 /// }
 ///
 /// let insn = toy::Instruction::decode(0x41fe).unwrap();
-/// assert_eq!(insn, toy::Instruction::Li(toy::Li { rd: toy::Reg::R(1), imm: -2 }));
+/// let r1 = toy::Reg::R(toy::RegR::new(1).unwrap());
+/// assert_eq!(insn, toy::Instruction::Li(toy::Li { rd: r1, imm: -2 }));
 /// assert_eq!(toy::disassemble(0x41fe, toy::Dialect::default()).unwrap(), "li r1, -2");
 /// assert_eq!(toy::assemble("sub r3, r4", toy::Dialect::default()).unwrap()[0].encode(), Ok(0x0b80));
 /// ```

@@ -321,7 +321,8 @@ fn a_field_may_not_take_a_reserved_member_s_name() {
 }
 
 /// A catch-all variant carries a payload of a wider Rust type: `from_bits` takes no value
-/// wider than the field, so neither decode nor `from_value` nor a setter cuts one to fit.
+/// wider than the field, so neither decode nor `from_value` nor a setter cuts one to fit; the
+/// payload's own type takes no such value either, nor another variant's (POINTS).
 #[test]
 fn a_catch_all_takes_only_values_that_fit() {
     let source = "target demo {\n    word 32\n}\n\nenum Topology : u4 {\n    POINTS = 1\n    other(_)\n}\n\nlayout L : 8 {\n    t: Topology @ 3:0\n    u: u4 @ 7:4\n}\n";
@@ -329,7 +330,15 @@ fn a_catch_all_takes_only_values_that_fit() {
     let text = prettyplease::unparse(
         &syn::parse_file(&isa_compiler::backend::rust::generate(&t)).expect("generated code parses"),
     );
-    assert_contains(&text, &["_ if bits >> 4 != 0 => None,", "_ => Some(Topology::Other(bits as u8)),"]);
+    assert_contains(
+        &text,
+        &[
+            "_ if bits >> 4 != 0 => None,",
+            "_ => { match TopologyOther::new(bits as u8) {",
+            "pub struct TopologyOther(core::num::NonZeroU8);",
+            "pub const fn new(n: u8) -> Option<Self> { if n <= 15 && !matches!(n, 1) {",
+        ],
+    );
     // From JSON, a number the field cannot hold is out of range, naming the field's width.
     assert_contains(
         &text,

@@ -82,15 +82,16 @@ fn instructions_convert_from_words_and_bytes() {
     assert_eq!(agx::Instruction::try_from(&[][..]), Err(DecodeError::Truncated { needed: 4, available: 0 }));
 }
 
-/// An instruction whose fields do not encode (RZ's number as an R register) has no text: its
-/// `Display` shows its fields, never an error message in place of an instruction.
+/// An instruction whose fields do not encode (an address that does not fit its 11 signed bits)
+/// has no text: its `Display` shows its fields, never an error message in place of an
+/// instruction.
 #[test]
 fn display_never_shows_an_error_as_text() {
     // `AST a[0x78], R0` (maxwell_facts: encode_errors_for_out_of_range_values).
     let Ok(maxwell::Instruction::Ast(ast)) = maxwell::Instruction::decode(0xEFF0_7F80_0787_FF00) else {
         panic!("decodes as AST")
     };
-    let bad = maxwell::Instruction::Ast(maxwell::Ast { rb: maxwell::Reg::R(255), ..ast });
+    let bad = maxwell::Instruction::Ast(maxwell::Ast { offset: 1024, ..ast });
     assert!(bad.encode().is_err());
     assert_eq!(bad.to_string(), format!("{bad:?}"));
 }

@@ -231,7 +231,7 @@ fn every_control_word_decodes_to_its_slots() {
             let slot = SchedSlot::from_word(raw).unwrap_or_else(|e| panic!("{:#x} slot {i}: {e}", row.word));
             let barrier = |b: Barrier| match b {
                 Barrier::None => None,
-                Barrier::Sb(n) => Some(n),
+                Barrier::Sb(n) => Some(n.get()),
             };
             let got = Slot {
                 stall: slot.stall,

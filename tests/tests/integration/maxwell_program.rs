@@ -11,7 +11,7 @@
 //!   is filled with NOPs, and a word with bit 63 set where a control word belongs is an error.
 
 use isa_generated::maxwell::{
-    decode_program, encode_program, Barrier, Instruction, Maxwell, SchedSlot, SCHEDULE,
+    decode_program, encode_program, Barrier, BarrierSb, Instruction, Maxwell, SchedSlot, SCHEDULE,
 };
 use isa_runtime::target::{assemble_program, disassemble_program};
 use isa_tests::Rng;
@@ -62,8 +62,8 @@ fn worked_control_words_decode_to_their_slots() {
             0x0067_bc00_e220_07e6,
             [
                 slot(6, false, Barrier::None, Barrier::None, 0, 0),
-                slot(1, true, Barrier::Sb(0), Barrier::None, 0, 0),
-                slot(15, false, Barrier::None, Barrier::Sb(1), 0x3, 0),
+                slot(1, true, sb(0), Barrier::None, 0, 0),
+                slot(15, false, Barrier::None, sb(1), 0x3, 0),
             ],
         ),
         (
@@ -116,7 +116,7 @@ impl Draw for Rng {
     fn barrier(&mut self) -> Barrier {
         match self.next() % 7 {
             6 => Barrier::None,
-            n => Barrier::Sb(n as u8),
+            n => sb(n as u8),
         }
     }
 }
@@ -194,4 +194,9 @@ fn bad_slots_are_errors() {
     assert!(errors[0].message.starts_with("in the scheduling slot: "), "{errors:?}");
     // A line that does not start a slot is an instruction with the default slot.
     assert!(assemble_program::<Maxwell>("EXIT\n", 0).is_ok());
+}
+
+/// Scoreboard `n` (0 to 5).
+fn sb(n: u8) -> Barrier {
+    Barrier::Sb(BarrierSb::new(n).expect("a scoreboard"))
 }

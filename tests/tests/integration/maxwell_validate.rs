@@ -9,7 +9,7 @@
 //! - "Writing attribute addresses above 1024 (256*4) or below 0 will result in the write being
 //!   silently discarded."
 
-use isa_generated::maxwell::{check_program, Ald, Ast, AttrSize, Instruction, Maxwell, Pred, Reg};
+use isa_generated::maxwell::{check_program, Ald, Ast, AttrSize, Instruction, Maxwell, Pred, Reg, RegR};
 use isa_runtime::target::assemble;
 
 fn program(source: &str) -> Vec<Instruction> {
@@ -28,7 +28,7 @@ const AST: Ast = Ast {
     pred_neg: false,
     pred: Pred::Pt,
     ra: Reg::Rz,
-    rb: Reg::R(0),
+    rb: r(0),
 };
 
 const ALD: Ald = Ald {
@@ -40,7 +40,7 @@ const ALD: Ald = Ald {
     pred_neg: false,
     pred: Pred::Pt,
     ra: Reg::Rz,
-    rd: Reg::R(0),
+    rd: r(0),
 };
 
 #[test]
@@ -63,16 +63,15 @@ fn a_well_formed_shader_passes() {
 
 #[test]
 fn phys_needs_a_zero_immediate() {
-    let good =
-        [Instruction::Ast(Ast { ra: Reg::R(2), ..AST }), Instruction::Ald(Ald { ra: Reg::R(2), ..ALD })];
+    let good = [Instruction::Ast(Ast { ra: r(2), ..AST }), Instruction::Ald(Ald { ra: r(2), ..ALD })];
     assert_eq!(broken(&good), vec![]);
     let bad = [
-        Instruction::Ast(Ast { ra: Reg::R(2), offset: 0x20, ..AST }),
-        Instruction::Ald(Ald { ra: Reg::R(2), offset: 0x20, ..ALD }),
+        Instruction::Ast(Ast { ra: r(2), offset: 0x20, ..AST }),
+        Instruction::Ald(Ald { ra: r(2), offset: 0x20, ..ALD }),
     ];
     assert_eq!(broken(&bad), vec![("phys_offset", 0), ("phys_offset", 1)]);
     // With .P the offset is allowed.
-    let patch = [Instruction::Ast(Ast { ra: Reg::R(2), offset: 0x20, patch: true, ..AST })];
+    let patch = [Instruction::Ast(Ast { ra: r(2), offset: 0x20, patch: true, ..AST })];
     assert_eq!(broken(&patch), vec![]);
 }
 
@@ -124,4 +123,12 @@ fn the_address_range_rule_is_a_warning() {
     let found: Vec<(&str, bool)> =
         isa_generated::maxwell::check_program(&bad).iter().map(|v| (v.rule, v.warning)).collect();
     assert_eq!(found, [("address_range", true), ("aligned_32", false)]);
+}
+
+/// R`n` (a register number the test knows to be one).
+const fn r(n: u8) -> Reg {
+    match RegR::new(n) {
+        Some(n) => Reg::R(n),
+        None => panic!("not an R register"),
+    }
 }

@@ -12,7 +12,7 @@
 use super::sph_roundtrip::{
     bytes_of, with_types, without_reserved, RESERVED_COMMON, RESERVED_TYPE1, RESERVED_TYPE2,
 };
-use isa_generated::sph::{CommonWord3, OutputTopology, TARGET};
+use isa_generated::sph::{CommonWord3, OutputTopology, OutputTopologyUnset, TARGET};
 use isa_runtime::layout::DataTarget;
 use isa_runtime::value::parse_json;
 use isa_runtime::EncodeError;
@@ -196,16 +196,19 @@ fn output_topology_that_does_not_fit_is_an_error() {
         bits: 4,
         signed: false,
     };
-    // The typed setter: the catch-all's payload must fit the 4-bit field.
+    // The typed value: the catch-all holds a value of the 4-bit field that no named topology
+    // has (POINTLIST 1, LINESTRIP 6, TRIANGLESTRIP 7), so `Unset(17)` cannot be made.
+    assert_eq!(OutputTopologyUnset::new(17), None);
+    assert_eq!(OutputTopologyUnset::new(16), None);
+    assert_eq!(OutputTopologyUnset::new(6), None, "LINESTRIP is named");
+    let unset15 = OutputTopologyUnset::new(15).expect("15 fits and has no name");
+    assert_eq!(unset15.get(), 15);
     let mut word3 = CommonWord3::default();
-    assert_eq!(word3.set_output_topology(OutputTopology::Unset(17)), Err(out_of_range(17)));
-    assert_eq!(word3.to_words(), [0], "nothing was written");
-    assert_eq!(word3.set_output_topology(OutputTopology::Unset(15)), Ok(()));
+    assert_eq!(word3.set_output_topology(OutputTopology::Unset(unset15)), Ok(()));
     assert_eq!(word3.to_words(), [15 << 24]);
-    assert!(!OutputTopology::Unset(17).is_valid() && OutputTopology::Unset(15).is_valid());
     assert_eq!(OutputTopology::from_bits(17), None);
     assert_eq!(OutputTopology::from_bits(1 << 40), None);
-    assert_eq!(OutputTopology::from_bits(15), Some(OutputTopology::Unset(15)));
+    assert_eq!(OutputTopology::from_bits(15), Some(OutputTopology::Unset(unset15)));
     // JSON, as `isa encode` reads it: the 17 and 2^40, and -1.
     for (text, value) in [("17", 17), ("1099511627776", 1 << 40), ("-1", -1), ("16", 16)] {
         let json = format!(

@@ -10,7 +10,8 @@
 
 use isa_generated::vc4::{
     self, AddOp, Alu, AluSmallImm, Branch, BranchCond, Cond, Instruction, LoadImm, LoadImmPerElemSigned,
-    LoadImmPerElemUnsigned, MulOp, MulPack, Mux, Pack, ReadA, RegfilePack, Semaphore, Sig, SmallImm, Unpack,
+    LoadImmPerElemUnsigned, MulOp, MulPack, Mux, Pack, ReadARa, RegfilePack, Semaphore, Sig, SmallImm,
+    SmallImmInt, SmallImmNeg, SmallImmRotate, Unpack,
 };
 use isa_runtime::value::Value;
 use isa_runtime::{DecodeError, EncodeError};
@@ -239,7 +240,7 @@ fn small_immediate_add() {
     assert_eq!(x.cond_add, Cond::Always);
     assert_eq!(x.waddr_add, 33, "r1");
     assert_eq!((x.add_a, x.add_b), (Mux::R0, Mux::B));
-    assert_eq!(x.small_imm, SmallImm::Int(4));
+    assert_eq!(x.small_imm, SmallImm::Int(SmallImmInt::new(4).expect("0..=15")));
     assert_eq!((x.op_mul, x.cond_mul, x.waddr_mul), (MulOp::Nop, Cond::Never, 39));
     assert_eq!(vc4asm(word), "add r1, r0, 4");
     assert_eq!(mesa(word), "sig_small_imm add r1, r0, 4 ; nop nop, r0, r0");
@@ -448,12 +449,11 @@ fn encoding_out_of_range_values_is_an_error() {
         Alu { raddr_b: 200, ..nop }.to_word(),
         Err(EncodeError::OutOfRange { format: "alu", field: "raddr_b", value: 200, bits: 6, .. })
     ));
-    // A range variant's payload outside its range: `int` holds 0..=15, `neg` 16..=31.
-    for small_imm in [SmallImm::Int(16), SmallImm::Neg(5), SmallImm::Rotate(47)] {
-        let err = AluSmallImm { small_imm, ..worked }.to_word().expect_err("out of range");
-        assert!(matches!(err, EncodeError::OutOfRange { field: "small_imm", .. }), "{small_imm:?}: {err:?}");
-    }
-    assert!(!ReadA::Ra(40).is_valid() && ReadA::Ra(31).is_valid());
+    // A range variant holds only its range, so it cannot be made outside it (and needs no check
+    // when encoded): `int` holds 0..=15, `neg` 16..=31, `rotate` 48..=63; regfile A 0..=31.
+    assert_eq!((SmallImmInt::new(16), SmallImmNeg::new(5), SmallImmRotate::new(47)), (None, None, None));
+    assert_eq!((SmallImmInt::MAX.get(), SmallImmNeg::MIN.get(), SmallImmRotate::MIN.get()), (15, 16, 48));
+    assert_eq!((ReadARa::new(40), ReadARa::new(31).map(ReadARa::get)), (None, Some(31)));
     // A signed field: per-element values are -2..=1.
     let Instruction::LoadImmPerElemSigned(ldipes) = decode(0xe202_0827_0000_ffff) else { panic!() };
     let mut elements = [0i8; 16];

@@ -282,7 +282,10 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         let first = m.variant_ident(*e, 0);
                         match m.t.enums[e.0].variants[0].values {
                             ir::Values::One(_) => quote!(#en::#first),
-                            ir::Values::Range(..) | ir::Values::Rest => quote!(#en::#first(0)),
+                            ir::Values::Range(..) | ir::Values::Rest => {
+                                let pt = m.payload_ident(*e, 0);
+                                quote!(#en::#first(#pt::MIN))
+                            }
                         }
                     }
                     Type::Layout(l) => {
@@ -342,15 +345,9 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                         quote!(let v = #val as u64;)
                     }
                 }
-                Type::Enum(_) | Type::Switch { .. } => {
-                    let w = lit(width as u128);
-                    quote! {
-                        if !#val.is_valid() {
-                            return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: #val.bits() as i128, bits: #w, signed: false });
-                        }
-                        let v = #val.bits();
-                    }
-                }
+                // An enum value is always one the spec defines (range and catch-all values are
+                // checked when made), so its bits fit the field.
+                Type::Enum(_) | Type::Switch { .. } => quote!(let v = #val.bits();),
                 Type::Layout(l) => {
                     let parts = (0..layout_word_count(m, *l)).map(|k| {
                         let shift = lit(32 * k as u128);

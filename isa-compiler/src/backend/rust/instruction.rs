@@ -72,7 +72,11 @@ fn projection(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> Option<Rang
     if (c.lo, c.width) == (lo, width) {
         return Some(c.ranges.clone());
     }
-    if !projects(c, lo, width, key_bits) {
+    // A constraint anywhere inside a range of at most `key_bits` is one too (Maxwell's bit 55
+    // of FFMA against DSET inside the first switch's 13 bits): it narrows a candidate's values
+    // but does not count in choosing the range.
+    let inside = c.lo >= lo && c.lo + c.width <= lo + width && width <= key_bits && listable(c);
+    if !inside && !projects(c, lo, width, key_bits) {
         return None;
     }
     let (overlap_lo, overlap_hi) = (lo.max(c.lo), (lo + width).min(c.lo + c.width));
@@ -97,6 +101,26 @@ fn projection(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> Option<Rang
     Some(out)
 }
 
+/// The values both range lists allow (each list disjoint), in order.
+fn intersect(a: &[(u64, u64)], b: &[(u64, u64)]) -> Ranges {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        let (lo, hi) = (a[i].0.max(b[j].0), a[i].1.min(b[j].1));
+        if lo <= hi {
+            out.push((lo, hi));
+        }
+        if a[i].1 < b[j].1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
 /// Whether [`projection`] gives values for the range, without listing them.
 fn projects(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> bool {
     if (c.lo, c.width) == (lo, width) {
@@ -107,9 +131,12 @@ fn projects(c: &Constraint, lo: u32, width: u32, key_bits: u32) -> bool {
     // its bottom bit (opcodes are prefixes, from the top on Maxwell, from bit 0 on AGX).
     let overlaps = lo < c.lo + c.width && c.lo < lo + width;
     let aligned = lo + width == c.lo + c.width || lo == c.lo;
-    (contained || (overlaps && aligned && width <= key_bits))
-        && c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1)))
-            <= 64
+    (contained || (overlaps && aligned && width <= key_bits)) && listable(c)
+}
+
+/// Whether a constraint allows few enough values to list (fixed opcodes).
+fn listable(c: &Constraint) -> bool {
+    c.ranges.iter().fold(0u64, |n, (a, b)| n.saturating_add(b.saturating_sub(*a).saturating_add(1))) <= 64
 }
 
 fn build(cands: Vec<(usize, Vec<Constraint>)>, key_bits: u32) -> Node {
@@ -151,22 +178,27 @@ fn build(cands: Vec<(usize, Vec<Constraint>)>, key_bits: u32) -> Node {
             // A candidate that fixes a wider range holding this one (a longer opcode), or the
             // top or bottom part of it (a shorter one), takes the projection of its values:
             // without it, it would be copied into every arm.
-            let early = || cs.iter().enumerate().filter(|(_, c)| !c.late);
-            let used = early()
-                .find(|(_, c)| (c.lo, c.width) == (lo, width))
-                .map(|(i, c)| (i, c.ranges.clone()))
-                .or_else(|| early().find_map(|(i, c)| projection(c, lo, width, key_bits).map(|r| (i, r))));
+            // Every constraint that projects onto the range narrows the candidate's values
+            // there: Maxwell's opcode byte (bits 63:56) and its `opcode_lo` (55:51) both lie in
+            // the first switch's 13 bits, which then reach an encoding in one step, where the
+            // byte alone left a second switch on 55:51 for each arm.
+            let used: Vec<(usize, Ranges)> = cs
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.late)
+                .filter_map(|(i, c)| projection(c, lo, width, key_bits).map(|r| (i, r)))
+                .collect();
             // The switch decides a constraint that lies within its range: it is not checked
             // again below.
-            let decided = used.as_ref().map(|(i, _)| *i).filter(|i| {
-                let c = &cs[*i];
-                c.lo >= lo && c.lo + c.width <= lo + width
-            });
-            let ranges = used.map_or_else(|| vec![(0, full)], |(_, r)| r);
+            let decided = |i: usize| {
+                let c = &cs[i];
+                used.iter().any(|(u, _)| *u == i) && c.lo >= lo && c.lo + c.width <= lo + width
+            };
+            let ranges = used.iter().fold(vec![(0, full)], |acc, (_, r)| intersect(&acc, r));
             let rest = cs
                 .iter()
                 .enumerate()
-                .filter(|(i, c)| c.late || ((c.lo, c.width) != (lo, width) && decided != Some(*i)))
+                .filter(|(i, c)| c.late || ((c.lo, c.width) != (lo, width) && !decided(*i)))
                 .map(|(_, c)| c.clone())
                 .collect();
             (*f, ranges, rest)
@@ -303,6 +335,62 @@ fn render(
     }
 }
 
+/// The decoder's first switch, each arm a call of a function out of line: the encoding's leaf
+/// where the arm is one encoding with nothing left to check, else a function of the arm's
+/// subtree. Returns those functions and the `match` that `decode` is.
+fn split_root(
+    m: &Model,
+    lo: u32,
+    width: u32,
+    arms: &[(Ranges, Node)],
+    hit: &dyn Fn(usize) -> TokenStream,
+    miss: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let word_ty = &m.word_ty;
+    let mut bodies = Vec::new();
+    let mut calls = Vec::new();
+    // Once, not per arm: the question walks every format.
+    let variable_length = m.t.variable_length();
+    for (k, (ranges, sub)) in arms.iter().enumerate() {
+        let direct = match sub {
+            Node::Leaf(c) => match c.first() {
+                Some((f, rest))
+                    if rest.is_empty() && m.t.formats[*f].reserved.is_none() && !variable_length =>
+                {
+                    let _ = hit(*f);
+                    let n = m.format_ident(*f);
+                    Some(quote!(#n::decode_leaf(word)))
+                }
+                _ => None,
+            },
+            Node::Switch { .. } => None,
+        };
+        let call = direct.unwrap_or_else(|| {
+            let name = quote::format_ident!("decode_arm_{}", k + 1);
+            let body = render(word_ty, sub, hit, miss);
+            bodies.push(quote! {
+                #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns, unused_parens)]
+                #[inline(never)]
+                fn #name(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                    #body
+                }
+            });
+            quote!(#name(word))
+        });
+        let p = pattern(ranges, true);
+        calls.push(quote!(#p => #call));
+    }
+    let key = bits_expr(word_ty, lo, width);
+    let word = super::model::word_field(word_ty);
+    let call = quote! {
+        match #key {
+            #(#calls,)*
+            _ => Err(isa_runtime::DecodeError::NoMatch { #word }),
+        }
+    };
+    (quote!(#(#bodies)*), call)
+}
+
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
     let word_ty = &m.word_ty;
@@ -313,30 +401,47 @@ pub fn generate(m: &Model) -> TokenStream {
     let reached = std::cell::RefCell::new(std::collections::BTreeSet::new());
     // Once, not per leaf: the question walks every format.
     let variable_length = t.variable_length();
-    let decode_tree = render(
-        word_ty,
-        &tree,
-        &|i| {
-            let n = &names[i];
-            // A reserved encoding's words are no instruction to the typed decoder; the
-            // printers still find them through `match_format`.
-            if t.formats[i].reserved.is_some() {
-                return quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }));
-            }
-            reached.borrow_mut().insert(i);
-            if variable_length {
-                // What follows a shorter instruction is the next one: it reads as zero.
-                let i = lit(i as u128);
-                quote!(#n::decode_leaf(LENGTHS[#i].truncate(word as u128) as #word_ty))
-            } else {
-                quote!(#n::decode_leaf(word))
-            }
-        },
-        &{
-            let word = super::model::word_field(word_ty);
-            quote!(return Err(isa_runtime::DecodeError::NoMatch { #word });)
-        },
-    );
+    let decode_hit = |i: usize| {
+        let n = &names[i];
+        // A reserved encoding's words are no instruction to the typed decoder; the
+        // printers still find them through `match_format`.
+        if t.formats[i].reserved.is_some() {
+            return quote!(Err(isa_runtime::DecodeError::NoMatch { word: word as u128 }));
+        }
+        reached.borrow_mut().insert(i);
+        if variable_length {
+            // What follows a shorter instruction is the next one: it reads as zero.
+            let i = lit(i as u128);
+            quote!(#n::decode_leaf(LENGTHS[#i].truncate(word as u128) as #word_ty))
+        } else {
+            quote!(#n::decode_leaf(word))
+        }
+    };
+    let decode_miss = {
+        let word = super::model::word_field(word_ty);
+        quote!(return Err(isa_runtime::DecodeError::NoMatch { #word });)
+    };
+    let decode_tree = render(word_ty, &tree, &decode_hit, &decode_miss);
+    let reached_count = reached.borrow().len();
+    // A large decoder whose first switch is wide: `decode` is that switch, each arm a call
+    // (of the leaf, or of a function of the arm's subtree), inlined into its caller, so that a
+    // word costs one jump through the switch's table and one call of the leaf, which returns
+    // to the caller. As one function out of line, every word paid for a second call and ret
+    // and a saved register; through a table of function pointers, for the call's target
+    // known later (Maxwell `maxwell/subset` words, driver, in one run: 6.4 ns a word out of
+    // line, 5.7 through function pointers, 5.1 inlined; hand-written 4.7 ns).
+    let split = match &tree {
+        Node::Switch { lo, width, arms } if reached_count > INLINED_LEAVES && *width > PARTIAL_KEY_BITS => {
+            Some(split_root(m, *lo, *width, arms, &decode_hit, &decode_miss))
+        }
+        Node::Switch { .. } | Node::Leaf(_) => None,
+    };
+    let decode_body = match &split {
+        Some((_, call)) => call.clone(),
+        None => decode_tree,
+    };
+    let decode_inline = if split.is_some() { quote!(#[inline(always)]) } else { quote!() };
+    let tables = split.map(|(arms, _)| arms);
     let match_tree = render(
         word_ty,
         &tree,
@@ -421,13 +526,16 @@ pub fn generate(m: &Model) -> TokenStream {
 
         #(#leaves)*
 
+        #tables
+
         #[allow(unused_parens)]
         impl Instruction {
             /// Decodes a word: a decision tree over the opcode fields, then the encoding's
             /// typed fields. Words that match nothing, or hold undefined values, are errors.
             #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
+            #decode_inline
             pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                #decode_tree
+                #decode_body
             }
 
             /// Decodes a word as [`Instruction::decode`] does, except that a word of an encoding

@@ -144,13 +144,14 @@ fn enum_fallback(m: &Model, e: ir::EnumId) -> TokenStream {
         .or_else(|| variants.iter().enumerate().next())
         .expect("an enum has variants");
     let vid = m.variant_ident(e, vi);
+    let pt = m.payload_ident(e, vi);
     match v.values {
         ir::Values::One(_) => quote!(#en::#vid),
-        ir::Values::Range(lo, _) => {
-            let lo = lit(lo as u128);
-            quote!(#en::#vid(#lo))
-        }
-        ir::Values::Rest => quote!(#en::#vid(raw as #payload)),
+        ir::Values::Range(..) => quote!(#en::#vid(#pt::MIN)),
+        ir::Values::Rest => quote!(#en::#vid(match #pt::new(raw as #payload) {
+            Some(v) => v,
+            None => #pt::MIN,
+        })),
     }
 }
 
@@ -202,7 +203,6 @@ fn read_typed(m: &Model, ty: &Type, src: &TokenStream, place: &Place) -> TokenSt
 /// Statements checking value `val` of type `ty` and writing it at `place` of `dst`;
 /// `err_field` names the field in the error.
 fn write_typed(
-    m: &Model,
     ty: &Type,
     val: &TokenStream,
     dst: &TokenStream,
@@ -261,15 +261,9 @@ fn write_typed(
                 #write
             }
         }
-        Type::Enum(e) => {
-            let check = if m.t.enums[e.0].has_payload() {
-                let err = out_of_range(quote!(i128::from(#val.bits())), false);
-                quote!(if !#val.is_valid() { #err })
-            } else {
-                quote!()
-            };
+        // An enum value is always one the spec defines: its bits fit the field.
+        Type::Enum(_) => {
             quote! {
-                #check
                 let v = #val.bits();
                 #write
             }
@@ -510,7 +504,7 @@ fn field_accessors(m: &Model, l: &ir::Layout, f: &ir::Field) -> Accessors {
             let value = lit(*value as u128);
             let read = read_typed(m, ty, &this, &place);
             reads.extend(quote!(#value => Some(#sw::#v(#read)),));
-            let write = write_typed(m, ty, &quote!(x), &this_mut, &place, spec_name, fname);
+            let write = write_typed(ty, &quote!(x), &this_mut, &place, spec_name, fname);
             writes.extend(quote!(#sw::#v(x) => { #write }));
         }
         let tag_write = write_raw(&this_mut, &tag_place);
@@ -571,7 +565,7 @@ fn field_accessors(m: &Model, l: &ir::Layout, f: &ir::Field) -> Accessors {
         None => {
             let place = fixed_place(&f.pieces);
             let read = read_typed(m, &f.ty, &this, &place);
-            let write = write_typed(m, &f.ty, &quote!(v), &dst, &place, spec_name, fname);
+            let write = write_typed(&f.ty, &quote!(v), &dst, &place, spec_name, fname);
             let setter = if f.view {
                 quote!()
             } else {
@@ -600,7 +594,7 @@ fn field_accessors(m: &Model, l: &ir::Layout, f: &ir::Field) -> Accessors {
         Some((n, _)) => {
             let place = element_place(f);
             let read = read_typed(m, &f.ty, &this, &place);
-            let write = write_typed(m, &f.ty, &quote!(v), &dst, &place, spec_name, fname);
+            let write = write_typed(&f.ty, &quote!(v), &dst, &place, spec_name, fname);
             let count = lit(*n as u128);
             let index_bits = lit((32 - n.saturating_sub(1).leading_zeros()).max(1) as u128);
             let index_field = format!("{fname}[]");
@@ -827,7 +821,7 @@ fn from_value_fn(m: &Model, l: &ir::Layout) -> TokenStream {
                 let mut cases = TokenStream::new();
                 for (value, ty) in choices {
                     let conv = convert(m, ty, fname, &quote!(v));
-                    let write = write_typed(m, ty, &quote!(e), &words, &place, spec_name, fname);
+                    let write = write_typed(ty, &quote!(e), &words, &place, spec_name, fname);
                     let value = lit(*value as u128);
                     cases.extend(quote!(#value => { let e = #conv; #write }));
                 }
@@ -846,12 +840,12 @@ fn from_value_fn(m: &Model, l: &ir::Layout) -> TokenStream {
             }
             (ty, None) => {
                 let conv = convert(m, ty, fname, &quote!(v));
-                let write = write_typed(m, ty, &quote!(e), &words, &fixed_place(&f.pieces), spec_name, fname);
+                let write = write_typed(ty, &quote!(e), &words, &fixed_place(&f.pieces), spec_name, fname);
                 arms.extend(quote!(#fname => { let e = #conv; #write }));
             }
             (ty, Some((count, _))) => {
                 let conv = convert(m, ty, fname, &quote!(item));
-                let write = write_typed(m, ty, &quote!(e), &words, &element_place(f), spec_name, fname);
+                let write = write_typed(ty, &quote!(e), &words, &element_place(f), spec_name, fname);
                 let len = lit(*count as u128);
                 let want = format!("expected an array of {count} elements");
                 arms.extend(quote!(#fname => {

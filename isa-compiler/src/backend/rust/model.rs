@@ -153,9 +153,30 @@ impl<'a> Model<'a> {
         ident(&snake(name))
     }
 
-    /// Payload type of an enum's range variants.
+    /// The integer type of an enum's range and catch-all values (what [`Self::payload_ident`]'s
+    /// `new` takes and `get` gives).
     pub fn payload_ty(&self, e: ir::EnumId) -> TokenStream {
         uint(self.t.enums[e.0].width)
+    }
+
+    /// The checked value type of variant `v` of enum `e` (a range or the catch-all): the
+    /// enum's and the variant's CamelCase names (`Reg` + `R` = `RegR`), with `Value` appended
+    /// when another generated type already has that name.
+    pub fn payload_ident(&self, e: ir::EnumId, v: usize) -> Ident {
+        let name =
+            format!("{}{}", camel(&self.t.enums[e.0].name), camel(&self.t.enums[e.0].variants[v].name));
+        let taken = super::target_type_name(self.t).as_deref() == Some(name.as_str())
+            || name == "Instruction"
+            || name == "Dialect"
+            || self.t.enums.iter().any(|x| camel(&x.name) == name)
+            || self.t.formats.iter().any(|f| camel(&f.name) == name)
+            || self.t.layouts.iter().any(|l| camel(&l.name) == name)
+            || self.switches.iter().any(|s| s.name == name);
+        if taken {
+            format_ident!("{name}Value")
+        } else {
+            format_ident!("{name}")
+        }
     }
 }
 

@@ -98,4 +98,14 @@ mod not_a_path {
     isa_derive::target!(42);
 }
 
+// A register enum's range variant holds a checked value, not a number: `Reg::R(255)` does not
+// compile (RZ is 255 in Maxwell; the toy's R registers are 0 to 7), `RegR::new(n)` checks.
+mod registers {
+    isa_derive::target!(concat!(env!("ISA_DERIVE_UI"), "/../../../tests/specs/toy.isa"));
+
+    pub fn r255() -> Reg {
+        Reg::R(255)
+    }
+}
+
 fn main() {}
