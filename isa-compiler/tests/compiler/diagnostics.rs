@@ -190,10 +190,16 @@ mod fuzz {
         format!("{}{}{}", &base[..cut], junk, &base[cut..])
     }
 
-    // Random bytes mixed into a valid spec never panic the compiler: 300 cases over the first
-    // 600 bytes, in three tests of 100 (a third of the bytes each) that run side by side.
+    /// Cases of each test below: 50, or `PROPTEST_CASES` when set (the spec fuzzer mutates the
+    /// shipped specs at scale: `fuzz --only specs`, README).
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(50)
+    }
+
+    // Random bytes mixed into a valid spec never panic the compiler: cases over the first 600
+    // bytes, in three tests (a third of the bytes each) that run side by side.
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
         #[test]
         fn mutated_specs_never_panic(pos in 0usize..200, junk in "[ -~]{0,12}") {
             let _ = isa_compiler::check_source(&mutated(pos, &junk));
