@@ -3,7 +3,7 @@
 //!
 //! One case, `tests/ui/mistakes.rs`, holds every mistake. rustc checks it here directly, with
 //! the isa-derive this test was built against (the proc macro in the test's own `deps`
-//! directory), and its errors must be `tests/ui/mistakes.stderr` line for line, spans
+//! directory; every dev-dependency of this package alike), and its errors must be `tests/ui/mistakes.stderr` line for line, spans
 //! included. (trybuild did the same through a crate of its own in a target directory of its
 //! own, where it built isa-derive, the compiler, syn and pest a second time: ~20 s of every
 //! clean test run.) The case names its specs through `ISA_DERIVE_UI` (`target!` accepts
@@ -21,21 +21,23 @@ const EXPECTED: &str = "tests/ui/mistakes.stderr";
 #[test]
 fn ui() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let derive = proc_macro();
-    let deps = derive.parent().expect("the proc macro's directory");
+    let deps = std::env::current_exe().expect("the test binary's path");
+    let deps = deps.parent().expect("the test binary's directory");
     let out = std::env::temp_dir().join(format!("isa-derive-ui-{}", std::process::id()));
-    let output = Command::new(rustc())
+    let mut rustc = Command::new(rustc());
+    rustc
         .current_dir(dir)
         .env("ISA_DERIVE_UI", dir.join("tests/ui"))
         .args(["--edition=2021", "--crate-type=bin", "--crate-name=mistakes", "--emit=metadata"])
         .args(["--color=never", "--diagnostic-width=140", "-A", "dead_code", CASE])
-        .arg("--extern")
-        .arg(format!("isa_derive={}", derive.display()))
         .arg(format!("-Ldependency={}", deps.display()))
         .arg("-o")
-        .arg(&out)
-        .output()
-        .expect("rustc runs");
+        .arg(&out);
+    // The case sees this package's dev-dependencies, as trybuild's crate did.
+    for name in dev_dependencies(dir) {
+        rustc.arg("--extern").arg(format!("{name}={}", artifact(deps, &name).display()));
+    }
+    let output = rustc.output().expect("rustc runs");
     let _ = std::fs::remove_file(&out);
     assert!(!output.status.success(), "{CASE} compiled: every item in it is a mistake");
     let stderr = normalize(&String::from_utf8_lossy(&output.stderr), dir);
@@ -89,18 +91,38 @@ fn rustc() -> PathBuf {
         .unwrap_or_else(|| "rustc".into())
 }
 
-/// isa-derive's proc macro beside this test binary (`target/<profile>/deps`). Another build of
-/// it (another profile) may lie there too: the newest is the one built from the sources as
-/// they are now, since cargo built this test's own before running it.
-fn proc_macro() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let deps = exe.parent().expect("the test binary's directory");
-    let prefix = format!("{DLL_PREFIX}isa_derive-");
+/// The crate names of this package's `[dev-dependencies]` (`isa-derive` → `isa_derive`).
+fn dev_dependencies(dir: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("Cargo.toml");
+    let mut section = "";
+    let mut names = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dev-dependencies]" && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            names.push(name.replace('-', "_"));
+        }
+    }
+    names
+}
+
+/// A dependency's library beside this test binary (`target/<profile>/deps`): the proc macro
+/// or the rlib. Another build of it (another profile) may lie there too: the newest is the one
+/// built from the sources as they are now, since cargo built this test's own before running it.
+fn artifact(deps: &Path, name: &str) -> PathBuf {
+    let prefix = format!("lib{name}-");
+    let proc_macro = format!("{DLL_PREFIX}{name}-");
     let newest = std::fs::read_dir(deps)
         .expect("the deps directory")
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(&prefix) && n.ends_with(DLL_SUFFIX)))
+        .filter(|e| {
+            e.file_name().to_str().is_some_and(|n| {
+                (n.starts_with(&prefix) && n.ends_with(".rlib"))
+                    || (n.starts_with(&proc_macro) && n.ends_with(DLL_SUFFIX))
+            })
+        })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .max();
-    newest.map(|(_, path)| path).unwrap_or_else(|| panic!("no {prefix}*{DLL_SUFFIX} in {}", deps.display()))
+    newest.map(|(_, path)| path).unwrap_or_else(|| panic!("no library of {name} in {}", deps.display()))
 }
