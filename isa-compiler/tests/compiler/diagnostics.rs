@@ -180,16 +180,39 @@ fn arbitrary_text_never_panics() {
 mod fuzz {
     use proptest::prelude::*;
 
+    /// `junk` put into vc4.isa at byte `pos` (or the nearest character boundary before it).
+    fn mutated(pos: usize, junk: &str) -> String {
+        let base = include_str!("../../../isa-specs/vc4.isa");
+        let mut cut = pos.min(base.len());
+        while !base.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{}{}", &base[..cut], junk, &base[cut..])
+    }
+
+    /// Cases of each test below: 50, or `PROPTEST_CASES` when set (the spec fuzzer mutates the
+    /// shipped specs at scale: `fuzz --only specs`, README).
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(50)
+    }
+
+    // Random bytes mixed into a valid spec never panic the compiler: cases over the first 600
+    // bytes, in three tests (a third of the bytes each) that run side by side.
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-        /// Random bytes mixed into a valid spec never panic the compiler.
+        #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
         #[test]
-        fn mutated_specs_never_panic(pos in 0usize..600, junk in "[ -~]{0,12}") {
-            let base = include_str!("../../../isa-specs/vc4.isa");
-            let mut cut = pos.min(base.len());
-            while !base.is_char_boundary(cut) { cut -= 1; }
-            let text = format!("{}{}{}", &base[..cut], junk, &base[cut..]);
-            let _ = isa_compiler::check_source(&text);
+        fn mutated_specs_never_panic(pos in 0usize..200, junk in "[ -~]{0,12}") {
+            let _ = isa_compiler::check_source(&mutated(pos, &junk));
+        }
+
+        #[test]
+        fn mutated_specs_never_panic_further(pos in 200usize..400, junk in "[ -~]{0,12}") {
+            let _ = isa_compiler::check_source(&mutated(pos, &junk));
+        }
+
+        #[test]
+        fn mutated_specs_never_panic_furthest(pos in 400usize..600, junk in "[ -~]{0,12}") {
+            let _ = isa_compiler::check_source(&mutated(pos, &junk));
         }
     }
 }

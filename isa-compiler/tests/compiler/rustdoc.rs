@@ -3,14 +3,26 @@
 //! (the one warning `cargo doc -p isa-generated` gave: maxwell's `a[0x70]`). Checked on the
 //! generated text, without running rustdoc.
 
-fn generated(name: &str) -> String {
-    let path = format!("isa-specs/{name}");
-    let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
-    let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    match isa_compiler::compile(&path, &source) {
-        Ok(out) => out.rust,
-        Err(rendered) => panic!("{rendered}"),
-    }
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// The generated Rust of shipped spec `name`, made once per test run: the tests below read the
+/// same texts, and agx's and maxwell's take seconds each to make.
+fn generated(name: &str) -> Arc<String> {
+    type Made = BTreeMap<String, Arc<OnceLock<Arc<String>>>>;
+    static MADE: Mutex<Made> = Mutex::new(BTreeMap::new());
+    let once =
+        MADE.lock().unwrap_or_else(PoisonError::into_inner).entry(name.to_string()).or_default().clone();
+    once.get_or_init(|| {
+        let path = format!("isa-specs/{name}");
+        let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+        let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+        match isa_compiler::compile(&path, &source) {
+            Ok(out) => Arc::new(out.rust),
+            Err(rendered) => panic!("{rendered}"),
+        }
+    })
+    .clone()
 }
 
 /// The doc comment right above `pub struct {name} {`.
@@ -68,22 +80,30 @@ fn doc_prose_has_no_bare_brackets() {
         .collect();
     specs.sort();
     assert!(specs.len() >= 6, "{specs:?}");
-    for spec in specs {
-        let rust = generated(&spec);
-        for line in rust.lines().map(str::trim_start).filter(|l| l.starts_with("///")) {
-            let mut in_code = false;
-            let mut prev = ' ';
-            let mut chars = line.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '`' {
-                    while chars.next_if_eq(&'`').is_some() {}
-                    in_code = !in_code;
-                } else if (c == '[' || c == ']') && !in_code {
-                    let link = if c == '[' { chars.peek() == Some(&'`') } else { prev == '`' };
-                    assert!(prev == '\\' || link, "{spec}: bare bracket in `{line}`");
-                }
-                prev = c;
+    // One thread a spec: the largest take most of the test's time.
+    std::thread::scope(|scope| {
+        for spec in &specs {
+            scope.spawn(move || no_bare_brackets(spec, &generated(spec)));
+        }
+    });
+}
+
+/// Asserts that every `///` line of `rust` escapes its brackets outside code spans, but for
+/// intra-doc links to code (``[`FORMATS`]``).
+fn no_bare_brackets(spec: &str, rust: &str) {
+    for line in rust.lines().map(str::trim_start).filter(|l| l.starts_with("///")) {
+        let mut in_code = false;
+        let mut prev = ' ';
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '`' {
+                while chars.next_if_eq(&'`').is_some() {}
+                in_code = !in_code;
+            } else if (c == '[' || c == ']') && !in_code {
+                let link = if c == '[' { chars.peek() == Some(&'`') } else { prev == '`' };
+                assert!(prev == '\\' || link, "{spec}: bare bracket in `{line}`");
             }
+            prev = c;
         }
     }
 }

@@ -235,7 +235,7 @@ fn a_user_can_follow_the_documentation_from_a_clone() {
     let readme = std::fs::read_to_string(root.join("README.md")).expect("read README.md");
     assert!(readme.contains("```sh\ncargo install --path isa-cli\n```"), "no install command");
     assert!(readme.contains("the main job takes about 40 seconds"), "no build time");
-    assert!(readme.contains("the test suite about 4 to 5 minutes"), "no test-suite time");
+    assert!(readme.contains("the test suite about 3 minutes"), "no test-suite time");
     let reference = std::fs::read_to_string(root.join("isa-specs/README.md")).expect("read the reference");
     assert!(reference.contains("### Using a spec from your own crate: `target!`"), "no target! section");
     assert!(reference.contains("isa_derive::target!(\"../../isa-specs/sph.isa\");"), "no target! example");

@@ -13,10 +13,10 @@ use isa_generated::vc4::{self, Instruction};
 use isa_runtime::DecodeError;
 use isa_tests::Rng;
 
-/// Words per encoding: 20,000 in the test suite, or `VC4_ROUNDTRIP_WORDS` when set (the README's
+/// Words per encoding: 10,000 in the test suite, or `VC4_ROUNDTRIP_WORDS` when set (the README's
 /// long run uses 1,000,000).
 fn words_per_class() -> usize {
-    std::env::var("VC4_ROUNDTRIP_WORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000)
+    std::env::var("VC4_ROUNDTRIP_WORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000)
 }
 
 /// One encoding: how to force a random word into it, and its don't-care bits.
