@@ -68,12 +68,16 @@ pub fn gen(path: &Path, dir: &Path) -> Result<Outcome> {
 
 /// Writes a checked spec's Rust module, `DIR/<target>.rs`.
 fn write_rust(path: &Path, t: &ir::Target, dir: &Path) -> Result<()> {
+    write_all(dir, &[rust_of(path, t)?])
+}
+
+/// A checked spec's Rust module: its file name and text.
+fn rust_of(path: &Path, t: &ir::Target) -> Result<(String, String)> {
     let stem = file_stem(t)?;
     // The header names the spec as given, so `isa gen isa-specs/x.isa` run from the workspace
     // root writes what the `isa-generated` build script writes, formatted (the build script
     // writes the same tokens unformatted: only rustc reads them).
-    let code = backend::rust::generate_from(t, &files::name(path));
-    write_all(dir, &[(format!("{stem}.rs"), code)])
+    Ok((format!("{stem}.rs"), backend::rust::generate_from(t, &files::name(path))))
 }
 
 /// `isa docs FILE -o DIR`: writes `DIR/<target>.md` and `DIR/<target>.html`.
@@ -87,14 +91,13 @@ pub fn docs(path: &Path, dir: &Path) -> Result<Outcome> {
 
 /// Writes a checked spec's documentation, `DIR/<target>.md` and `DIR/<target>.html`.
 fn write_docs(t: &ir::Target, dir: &Path) -> Result<()> {
+    write_all(dir, &docs_of(t)?)
+}
+
+/// A checked spec's documentation: file names and texts.
+fn docs_of(t: &ir::Target) -> Result<[(String, String); 2]> {
     let stem = file_stem(t)?;
-    write_all(
-        dir,
-        &[
-            (format!("{stem}.md"), backend::docs::markdown(t)),
-            (format!("{stem}.html"), backend::docs::html(t)),
-        ],
-    )
+    Ok([(format!("{stem}.md"), backend::docs::markdown(t)), (format!("{stem}.html"), backend::docs::html(t))])
 }
 
 /// `isa build SPECS -o DIR`: every spec in `SPECS`, checked, with its Rust in `DIR/rust` and its
@@ -131,9 +134,40 @@ pub fn build(specs: &Path, dir: &Path) -> Result<Outcome> {
             )));
         }
     }
-    for (path, t) in &checked {
-        write_rust(path, t, &dir.join("rust"))?;
-        write_docs(t, &dir.join("docs"))?;
+    for (rust, docs) in generate_all(&checked) {
+        write_all(&dir.join("rust"), &[rust?])?;
+        write_all(&dir.join("docs"), &docs?)?;
     }
     Ok(outcome)
+}
+
+/// Each checked spec's Rust and documentation, in the specs' order. Generating is most of a
+/// build's time and each target's is its own, so the targets are shared out over the machine's
+/// cores, each thread taking the next target not yet taken.
+#[allow(clippy::type_complexity)]
+fn generate_all(
+    checked: &[(&Path, ir::Target)],
+) -> Vec<(Result<(String, String)>, Result<[(String, String); 2]>)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(checked.len());
+    let mut done: Vec<(usize, _)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((path, t)) = checked.get(k) else { break mine };
+                        mine.push((k, (rust_of(path, t), docs_of(t))));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, out)| out).collect()
 }
