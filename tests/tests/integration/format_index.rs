@@ -15,7 +15,7 @@ use isa_generated::tegra_linker::TegraLinker;
 use isa_generated::tegra_vs::TegraVs;
 use isa_generated::vc4::Vc4;
 use isa_runtime::syntax::{self, Context};
-use isa_runtime::target::{assemble_program, disassemble_word, slot_text, FormatIndex, Isa};
+use isa_runtime::target::{assemble_program, disassemble_word, slot_text, Dialect, FormatIndex, Isa};
 
 fn data(path: &str) -> String {
     let path = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -30,6 +30,12 @@ fn tsv_texts(text: &str, column: usize) -> Vec<String> {
         .collect()
 }
 
+/// A listed text as the syntax reads it: without the dialect's end mark and statement separator.
+fn statement<'a>(d: &Dialect, text: &'a str) -> &'a str {
+    let text = d.end.map(str::trim).and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
+    d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end)
+}
+
 /// The first of `formats` whose syntax in dialect `dialect` reads `text`.
 fn first_reading<T: Isa>(
     formats: impl IntoIterator<Item = usize>,
@@ -37,8 +43,7 @@ fn first_reading<T: Isa>(
     dialect: usize,
 ) -> Option<usize> {
     let d = &T::dialects()[dialect];
-    let text = d.end.map(str::trim).and_then(|e| text.trim_end().strip_suffix(e)).map_or(text, str::trim_end);
-    let text = d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
+    let text = statement(d, text);
     let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
     formats.into_iter().find(|&i| {
         let format = T::formats()[i];
@@ -179,12 +184,7 @@ fn pruned_agrees<T: Isa>(texts: &[String], dialect: usize) -> usize {
     let mut scratch = syntax::Scratch::default();
     let (mut read, mut failures) = (0, Vec::new());
     for text in texts {
-        let text = d
-            .end
-            .map(str::trim)
-            .and_then(|e| text.trim_end().strip_suffix(e))
-            .map_or(&text[..], str::trim_end);
-        let text = d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
+        let text = statement(d, text);
         for i in index.formats(text) {
             let format = T::formats()[i];
             let Some(s) = format.syntax.get(dialect) else { continue };
@@ -233,12 +233,7 @@ fn quick_agrees<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
     let (mut scratch, mut search) = (syntax::Scratch::default(), syntax::Scratch::default());
     let (mut read, mut unsure, mut failures) = (0, 0, Vec::new());
     for text in texts {
-        let text = d
-            .end
-            .map(str::trim)
-            .and_then(|e| text.trim_end().strip_suffix(e))
-            .map_or(&text[..], str::trim_end);
-        let text = d.separator.and_then(|e| text.strip_suffix(e)).map_or(text, str::trim_end);
+        let text = statement(d, text);
         for format in T::formats() {
             let Some(s) = format.syntax.get(dialect) else { continue };
             let full = match syntax::quick_in(&mut scratch, format, s, text, &ctx, false) {
