@@ -208,6 +208,8 @@ pub struct Enum {
     pub repr: Ident,
     /// Operation signature, for enums whose values are operations.
     pub signature: Option<Signature>,
+    /// `use Other`: enums whose values this one takes, its own values replacing theirs.
+    pub uses: Vec<Ident>,
     /// The values.
     pub variants: Vec<Variant>,
     /// Spellings of undefined values: (dialect or default, text).

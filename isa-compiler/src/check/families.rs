@@ -38,11 +38,21 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
+    let enums: BTreeMap<String, ast::Enum> = file
+        .items
+        .iter()
+        .filter_map(
+            |i| if let ast::Item::Enum(e) = i { Some((e.name.name.clone(), e.clone())) } else { None },
+        )
+        .collect();
     let mut x = Expander { cx, groups, stack: Vec::new() };
     let globals = x.resolve_lets(&global_lets, &[]);
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
         match item {
+            ast::Item::Enum(e) if !e.uses.is_empty() => {
+                items.push(ast::Item::Enum(enum_with_uses(x.cx, &enums, e, &mut Vec::new())));
+            }
             ast::Item::Layout(l) => {
                 let alternatives = x.flatten(l, &[], None, l.span);
                 if l.kind == ast::LayoutKind::Data && (alternatives.len() > 1 || !l.forms.is_empty()) {
@@ -89,7 +99,16 @@ impl Expander<'_> {
         let mut own = body.clone();
         own.uses.clear();
         own.forms.clear();
-        Subst::new(bindings).layout(&mut own);
+        // Parameters are bound here, types included: a parameter standing as a type takes the
+        // type its argument names.
+        let types = RefCell::new(Vec::new());
+        Subst { types: Some(&types), ..Subst::new(bindings) }.layout(&mut own);
+        for (arg, at) in types.into_inner() {
+            self.cx
+                .error(arg, "this argument stands where a type is wanted")
+                .with(at, "used as a type here")
+                .note("a parameter used as a field's type takes a type name: `use mem(0x1de8, MemSize)`");
+        }
 
         // What each `use` and the forms contribute, at the field position they stand.
         let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
@@ -363,7 +382,7 @@ impl Expander<'_> {
         let lets = std::mem::take(&mut body.lets);
         let map = self.resolve_lets(&lets, globals);
         let texts = RefCell::new(Vec::new());
-        let subst = Subst { map: &map, texts: Some(&texts) };
+        let subst = Subst { map: &map, texts: Some(&texts), types: None };
         subst.layout(body);
         // A string argument is text for the syntax; anywhere else it has no value.
         for at in texts.into_inner() {
@@ -378,6 +397,96 @@ impl Expander<'_> {
                 .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
+}
+
+/// `enum E : uN { use Other, ... }`: `Other`'s values (and theirs, recursively) in its order,
+/// then `E`'s own. An own value replaces an included one of its name or of a value it holds,
+/// in its place: `enum LdSize : u3 { use MemSize, u128 = 7 ".U.128" }` is `MemSize` with 7
+/// spelled otherwise. An included range must be replaced whole or not at all (else its other
+/// values would vanish unsaid); an operation enum is included only by one with its signature.
+fn enum_with_uses(
+    cx: &mut Checker,
+    enums: &BTreeMap<String, ast::Enum>,
+    e: &ast::Enum,
+    stack: &mut Vec<String>,
+) -> ast::Enum {
+    stack.push(e.name.name.clone());
+    let mut inherited: Vec<ast::Variant> = Vec::new();
+    let mut else_spellings = Vec::new();
+    for u in &e.uses {
+        let Some(base) = enums.get(&u.name) else {
+            cx.error(u.span, format!("unknown enum `{}`", u.name));
+            continue;
+        };
+        if stack.contains(&base.name.name) {
+            let path = stack.join(" → ");
+            cx.error(u.span, format!("enum `{}` includes itself", base.name.name))
+                .label(format!("{path} → {}", base.name.name));
+            continue;
+        }
+        fn signature(s: &Option<ast::Signature>) -> Option<(Vec<(&str, &str)>, Option<&str>)> {
+            s.as_ref().map(|s| {
+                let params = s.params.iter().map(|(n, t)| (n.name.as_str(), t.name.as_str())).collect();
+                (params, s.ret.as_ref().map(|r| r.name.as_str()))
+            })
+        }
+        if base.signature.is_some() && signature(&base.signature) != signature(&e.signature) {
+            cx.error(u.span, format!("`{}` is an operation enum with another signature", base.name.name))
+                .with(base.name.span, "declared here")
+                .note("an enum that includes an operation enum declares the same parameters and result");
+            continue;
+        }
+        let base = if base.uses.is_empty() { base.clone() } else { enum_with_uses(cx, enums, base, stack) };
+        inherited.extend(base.variants);
+        else_spellings.extend(base.else_spellings);
+    }
+    stack.pop();
+    let range = |v: &ast::VariantValue| match *v {
+        ast::VariantValue::One(n, _) => Some((n, n)),
+        ast::VariantValue::Range(lo, hi, _) => Some((lo, hi)),
+        ast::VariantValue::Rest(_) => None,
+    };
+    let mut variants: Vec<ast::Variant> = Vec::new();
+    let mut own: Vec<Option<&ast::Variant>> = e.variants.iter().map(Some).collect();
+    for v in inherited {
+        let replaces = |o: &ast::Variant| {
+            o.name.name == v.name.name
+                || match (range(&o.value), range(&v.value)) {
+                    (Some((a, b)), Some((c, d))) => a <= d && c <= b,
+                    _ => matches!(
+                        (&o.value, &v.value),
+                        (ast::VariantValue::Rest(_), ast::VariantValue::Rest(_))
+                    ),
+                }
+        };
+        let replacing: Vec<usize> = (0..own.len()).filter(|&i| replaces(&e.variants[i])).collect();
+        if replacing.is_empty() {
+            variants.push(v);
+            continue;
+        }
+        if let Some((lo, hi)) = range(&v.value).filter(|(lo, hi)| lo < hi) {
+            let covered = |n: u64| {
+                replacing.iter().any(|&i| range(&e.variants[i].value).is_some_and(|(a, b)| a <= n && n <= b))
+            };
+            if let Some(n) = (lo..=hi).find(|&n| !covered(n)) {
+                cx.error(
+                    e.variants[replacing[0]].span,
+                    format!("replaces part of `{}({lo}..={hi})`", v.name.name),
+                )
+                .with(v.span, "the included range")
+                .note(format!("{n} would be left without a value; replace all of the range"));
+            }
+        }
+        // The replacing values stand where the first value they replace stood.
+        variants.extend(replacing.iter().filter_map(|&i| own[i].take()).cloned());
+    }
+    variants.extend(own.into_iter().flatten().cloned());
+    // The own spellings of undefined values, per dialect, replace the included ones.
+    else_spellings.retain(|(d, _, _): &(Option<Ident>, String, Span)| {
+        !e.else_spellings.iter().any(|(o, _, _)| o.as_ref().map(|i| &i.name) == d.as_ref().map(|i| &i.name))
+    });
+    else_spellings.extend(e.else_spellings.iter().cloned());
+    ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
 }
 
 /// `use g as a`: the names a group's body declares (fields, views, lets, templates) become
@@ -544,11 +653,14 @@ struct Subst<'a> {
     map: &'a [(String, Expr)],
     /// Where a string (an argument bound to a parameter) stands in an expression, collected.
     texts: Option<&'a RefCell<Vec<Span>>>,
+    /// Whether names standing as types are replaced too (parameters, not lets), and where an
+    /// argument that names no type stood as one (the argument, the type's place), collected.
+    types: Option<&'a RefCell<Vec<(Span, Span)>>>,
 }
 
 impl<'a> Subst<'a> {
     fn new(map: &'a [(String, Expr)]) -> Self {
-        Subst { map, texts: None }
+        Subst { map, texts: None, types: None }
     }
 
     /// Whether there is nothing to do.
@@ -580,8 +692,14 @@ impl<'a> Subst<'a> {
                     ast::BitPiece::Bit(a, _) => self.expr(a, &shadow),
                 }
             }
-            if let ast::TypeExpr::Switch { arms, .. } = &mut f.ty {
-                arms.iter_mut().for_each(|(e, _)| self.expr(e, &[]));
+            match &mut f.ty {
+                ast::TypeExpr::Named(t) => self.type_name(t),
+                ast::TypeExpr::Switch { arms, .. } => {
+                    for (e, t) in arms {
+                        self.expr(e, &[]);
+                        self.type_name(t);
+                    }
+                }
             }
         }
         for (_, body) in &mut l.syntax {
@@ -605,6 +723,16 @@ impl<'a> Subst<'a> {
         }
         if let Some(b) = &mut l.execute {
             self.block(b, &[]);
+        }
+    }
+
+    /// A type name that is a parameter becomes the type its argument names.
+    fn type_name(&self, t: &mut Ident) {
+        let Some(types) = self.types else { return };
+        match self.map.iter().find(|(k, _)| *k == t.name) {
+            Some((_, Expr { kind: ExprKind::Name(n), span })) => *t = Ident { name: n.clone(), span: *span },
+            Some((_, other)) => types.borrow_mut().push((other.span, t.span)),
+            None => {}
         }
     }
 
@@ -636,8 +764,14 @@ impl<'a> Subst<'a> {
                 TItem::Lit(..) => {}
                 TItem::Hole { expr, table, base, .. } => {
                     self.expr(expr, shadow);
-                    if let Some(TableChoice::If(c, _, _)) = table {
-                        self.expr(c, shadow);
+                    match table {
+                        Some(TableChoice::If(c, a, b)) => {
+                            self.expr(c, shadow);
+                            self.type_name(a);
+                            self.type_name(b);
+                        }
+                        Some(TableChoice::One(t)) => self.type_name(t),
+                        None => {}
                     }
                     if let Some(b) = base {
                         self.expr(b, shadow);
