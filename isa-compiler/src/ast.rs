@@ -160,6 +160,8 @@ pub struct LetDef {
     pub doc: String,
     /// Name.
     pub name: Ident,
+    /// Parameters: `let lane(i) = ...` is used as `lane(0)`, its value with `i` bound.
+    pub params: Vec<Ident>,
     /// The value.
     pub value: Expr,
 }

@@ -614,8 +614,13 @@ fn zero_field(p: Pair<Rule>) -> Field {
 /// `let name = expr` (after its doc comment).
 fn let_def<'a>(doc: String, mut inner: impl Iterator<Item = Pair<'a, Rule>>) -> LetDef {
     let name = ident(inner.next().expect("let name"));
-    let value = expr(inner.next().expect("let value"));
-    LetDef { doc, name, value }
+    let mut next = inner.next().expect("let value");
+    let mut params = Vec::new();
+    if next.as_rule() == Rule::family_params {
+        params = next.into_inner().map(ident).collect();
+        next = inner.next().expect("let value");
+    }
+    LetDef { doc, name, params, value: expr(next) }
 }
 
 /// `template name(params) { body }` (after its doc comment).

@@ -14,7 +14,7 @@
 
 use super::Checker;
 use crate::ast::{self, Expr, ExprKind, Ident, Layout, MatchBody, Span, Stmt, TItem, TableChoice};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 /// One encoding a body yields: the names of the forms it took, and its members.
@@ -45,7 +45,9 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             |i| if let ast::Item::Enum(e) = i { Some((e.name.name.clone(), e.clone())) } else { None },
         )
         .collect();
-    let mut x = Expander { cx, groups, stack: Vec::new() };
+    let (global_calls, global_lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
+        global_lets.into_iter().partition(|l| !l.params.is_empty());
+    let mut x = Expander { cx, groups, stack: Vec::new(), global_calls };
     let globals = x.resolve_lets(&global_lets, &[]);
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
@@ -70,7 +72,8 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             ast::Item::Template(t) => {
                 let mut t = t.clone();
                 let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
-                Subst::new(&globals).template_body(&mut t.body, &shadow);
+                let calls = x.global_calls.clone();
+                Subst { calls: &calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
                 items.push(ast::Item::Template(t));
             }
             other => items.push(other.clone()),
@@ -84,6 +87,8 @@ struct Expander<'c> {
     groups: BTreeMap<String, ast::Group>,
     /// The groups being expanded, outermost first, with the `use` that entered each.
     stack: Vec<(String, Span)>,
+    /// The file's lets with parameters (`let lane(i) = ...`).
+    global_calls: Vec<ast::LetDef>,
 }
 
 impl Expander<'_> {
@@ -380,10 +385,30 @@ impl Expander<'_> {
             }
         }
         let lets = std::mem::take(&mut body.lets);
+        let (mut calls, lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
+            lets.into_iter().partition(|l| !l.params.is_empty());
         let map = self.resolve_lets(&lets, globals);
+        // A let with parameters is written out where it is called: its value with the plain
+        // lets substituted here, its parameters bound at each call.
+        let own: Vec<String> = calls.iter().chain(&lets).map(|l| l.name.name.clone()).collect();
+        calls.extend(self.global_calls.iter().filter(|l| !own.contains(&l.name.name)).cloned());
+        for c in &mut calls {
+            let shadow: Vec<String> = c.params.iter().map(|p| p.name.clone()).collect();
+            Subst::new(&map).expr(&mut c.value, &shadow);
+        }
         let texts = RefCell::new(Vec::new());
-        let subst = Subst { map: &map, texts: Some(&texts), types: None };
+        let call_errors = RefCell::new(Vec::new());
+        let subst = Subst {
+            map: &map,
+            texts: Some(&texts),
+            calls: &calls,
+            call_errors: Some(&call_errors),
+            ..Subst::new(&[])
+        };
         subst.layout(body);
+        for (at, message) in call_errors.into_inner() {
+            self.cx.error(at, message);
+        }
         // A string argument is text for the syntax; anywhere else it has no value.
         for at in texts.into_inner() {
             self.cx.error(at, "a string argument stands where a value is wanted").note(
@@ -494,7 +519,12 @@ fn enum_with_uses(
 /// operands of an instruction (AGX's sources A, B and C).
 fn prefixed(body: &mut Layout, prefix: &str) {
     let renamed = |n: &str| format!("{prefix}_{n}");
-    let values = body.fields.iter().map(|f| &f.name).chain(body.lets.iter().map(|l| &l.name));
+    // A let with parameters keeps its name: it is called, not named.
+    let values = body
+        .fields
+        .iter()
+        .map(|f| &f.name)
+        .chain(body.lets.iter().filter(|l| l.params.is_empty()).map(|l| &l.name));
     let map: Vec<(String, Expr)> = values
         .map(|n| (n.name.clone(), Expr { kind: ExprKind::Name(renamed(&n.name)), span: n.span }))
         .collect();
@@ -524,7 +554,7 @@ fn prefixed(body: &mut Layout, prefix: &str) {
             }
         }
     }
-    for l in &mut body.lets {
+    for l in body.lets.iter_mut().filter(|l| l.params.is_empty()) {
         l.name.name = renamed(&l.name.name);
     }
     for t in &mut body.templates {
@@ -656,16 +686,23 @@ struct Subst<'a> {
     /// Whether names standing as types are replaced too (parameters, not lets), and where an
     /// argument that names no type stood as one (the argument, the type's place), collected.
     types: Option<&'a RefCell<Vec<(Span, Span)>>>,
+    /// Lets with parameters, written out at their calls; their values have no plain lets left.
+    calls: &'a [ast::LetDef],
+    /// Calls of them that could not be written out (wrong number of arguments, a let that
+    /// calls itself), collected.
+    call_errors: Option<&'a RefCell<Vec<(Span, String)>>>,
+    /// How many calls deep the expansion is.
+    depth: Cell<u32>,
 }
 
 impl<'a> Subst<'a> {
     fn new(map: &'a [(String, Expr)]) -> Self {
-        Subst { map, texts: None, types: None }
+        Subst { map, texts: None, types: None, calls: &[], call_errors: None, depth: Cell::new(0) }
     }
 
     /// Whether there is nothing to do.
     fn idle(&self) -> bool {
-        self.map.is_empty() && self.texts.is_none()
+        self.map.is_empty() && self.texts.is_none() && self.calls.is_empty()
     }
 
     fn layout(&self, l: &mut Layout) {
@@ -823,6 +860,8 @@ impl<'a> Subst<'a> {
                 if let Some((name, value)) = self.map.iter().find(|(k, _)| k == n) {
                     hit(name);
                     *e = value.clone();
+                    // A let's value may call a let with parameters.
+                    self.write_out_calls(e);
                 }
             }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
@@ -839,7 +878,12 @@ impl<'a> Subst<'a> {
                 self.visit(index, shadow, hit);
             }
             ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => self.visit(x, shadow, hit),
-            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| self.visit(a, shadow, hit)),
+            ExprKind::Call(name, args) => {
+                args.iter_mut().for_each(|a| self.visit(a, shadow, hit));
+                if !shadow.contains(&name.name) {
+                    self.call(e);
+                }
+            }
             ExprKind::Binary(_, a, b) => {
                 self.visit(a, shadow, hit);
                 self.visit(b, shadow, hit);
@@ -862,6 +906,45 @@ impl<'a> Subst<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// `e`, a call of a let with parameters, replaced by that let's value with the arguments
+    /// bound (and the calls in it written out too).
+    fn call(&self, e: &mut Expr) {
+        let ExprKind::Call(name, args) = &e.kind else { return };
+        let Some(l) = self.calls.iter().find(|l| l.name.name == name.name) else { return };
+        let mistake = if args.len() != l.params.len() {
+            Some(format!("`let {}` takes {}, {} given", l.name.name, arguments(l.params.len()), args.len()))
+        } else if self.depth.get() >= 32 {
+            Some(format!("`let {}` calls itself", l.name.name))
+        } else {
+            None
+        };
+        if let Some(message) = mistake {
+            if let Some(errors) = self.call_errors {
+                errors.borrow_mut().push((e.span, message));
+            }
+            // Reported once, here; 0 stands in so that nothing reports it again.
+            e.kind = ExprKind::Int(0);
+            return;
+        }
+        let bindings: Vec<(String, Expr)> =
+            l.params.iter().map(|p| p.name.clone()).zip(args.iter().cloned()).collect();
+        let mut value = l.value.clone();
+        Subst::new(&bindings).expr(&mut value, &[]);
+        self.depth.set(self.depth.get() + 1);
+        self.write_out_calls(&mut value);
+        self.depth.set(self.depth.get() - 1);
+        *e = value;
+    }
+
+    /// Writes out the calls of lets with parameters in `e` (whose names are already substituted).
+    fn write_out_calls(&self, e: &mut Expr) {
+        if !self.calls.is_empty() {
+            let calls_only = Subst { calls: self.calls, call_errors: self.call_errors, ..Subst::new(&[]) };
+            calls_only.depth.set(self.depth.get());
+            calls_only.visit(e, &[], &mut |_| {});
         }
     }
 

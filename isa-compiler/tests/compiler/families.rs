@@ -326,3 +326,31 @@ fn enum_use_mistakes_are_located() {
          enum E : u3 { use R, five = 5 }\n"
     )));
 }
+
+/// A `let` with parameters is written out where it is called, its parameters bound to the
+/// arguments: in expressions of every kind (lets, guards, semantics), from a group, a form or
+/// the top of the file, and calling other lets.
+#[test]
+fn a_let_with_parameters_is_written_out_at_its_calls() {
+    let t = check(
+        "machine {\n    r[16]: u32\n}\n\
+         let lane(v, i) = (v >> (i * 16)) & 0xffff\n\
+         group src {\n    rb: u4 @ 11:8\n    let b_lane(i) = lane(r[rb], i)\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use src\n    rd: u4 @ 3:0\n    let lo = b_lane(0)\n\
+         \x20   syntax asm { \"f \" {rd} \", \" {rb} }\n    execute { r[rd] = lo + b_lane(1); }\n}\n",
+    );
+    let e = format!("{:?}", t.formats[0].execute);
+    // Nothing is called: both lanes are the expressions themselves, with 0 and 1 for `i`.
+    assert!(!e.contains("Call"), "{e}");
+    assert!(e.contains("Int(16)"), "{e}");
+}
+
+/// A call with the wrong number of arguments, or a let that calls itself, is an error at the call.
+#[test]
+fn let_with_parameters_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    r[16]: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    rd: u4 @ 3:0\n    let half(v, i) = v >> (i * 16)\n    let again(v) = again(v) + 1\n\
+         \x20   syntax asm { \"f \" {rd} }\n    execute { r[rd] = half(r[rd]) + again(2); }\n}\n"
+    )));
+}
