@@ -449,10 +449,12 @@ fn enum_with_uses(
                 .label(format!("{path} → {}", base.name.name));
             continue;
         }
-        fn signature(s: &Option<ast::Signature>) -> Option<(Vec<(&str, &str)>, Option<&str>)> {
+        /// `(a: u32, b: u32) -> u32` as a text, to compare two signatures.
+        fn signature(s: &Option<ast::Signature>) -> Option<String> {
             s.as_ref().map(|s| {
-                let params = s.params.iter().map(|(n, t)| (n.name.as_str(), t.name.as_str())).collect();
-                (params, s.ret.as_ref().map(|r| r.name.as_str()))
+                let params: Vec<String> =
+                    s.params.iter().map(|(n, t)| format!("{}: {}", n.name, t.name)).collect();
+                format!("({}) -> {}", params.join(", "), s.ret.as_ref().map_or("", |r| r.name.as_str()))
             })
         }
         if base.signature.is_some() && signature(&base.signature) != signature(&e.signature) {
