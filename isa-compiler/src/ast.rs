@@ -160,6 +160,8 @@ pub struct LetDef {
     pub doc: String,
     /// Name.
     pub name: Ident,
+    /// Parameters: `let lane(i) = ...` is used as `lane(0)`, its value with `i` bound.
+    pub params: Vec<Ident>,
     /// The value.
     pub value: Expr,
 }
@@ -208,6 +210,8 @@ pub struct Enum {
     pub repr: Ident,
     /// Operation signature, for enums whose values are operations.
     pub signature: Option<Signature>,
+    /// `use Other`: enums whose values this one takes, its own values replacing theirs.
+    pub uses: Vec<Ident>,
     /// The values.
     pub variants: Vec<Variant>,
     /// Spellings of undefined values: (dialect or default, text).

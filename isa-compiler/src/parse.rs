@@ -71,7 +71,7 @@ fn describe(r: Rule) -> String {
         Rule::type_expr => "a type".into(),
         Rule::variant => "an enum value".into(),
         Rule::field => "a field".into(),
-        Rule::kw_use | Rule::use_group => "`use`".into(),
+        Rule::kw_use | Rule::use_group | Rule::enum_use => "`use`".into(),
         Rule::kw_zero | Rule::zero_bits => "`zero`".into(),
         Rule::kw_form | Rule::form_def => "`form`".into(),
         Rule::execute_when => "`execute when`".into(),
@@ -168,15 +168,19 @@ fn item(p: Pair<Rule>) -> Item {
             let mut signature = None;
             let mut variants = Vec::new();
             let mut else_spellings = Vec::new();
+            let mut uses = Vec::new();
             for p in inner {
                 match p.as_rule() {
                     Rule::signature => signature = Some(signature_of(p)),
+                    Rule::enum_use => {
+                        uses.extend(p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(ident))
+                    }
                     Rule::variant => variants.push(variant(p)),
                     Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
                     _ => {}
                 }
             }
-            Item::Enum(Enum { doc, name, repr, signature, variants, else_spellings })
+            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));
@@ -610,8 +614,13 @@ fn zero_field(p: Pair<Rule>) -> Field {
 /// `let name = expr` (after its doc comment).
 fn let_def<'a>(doc: String, mut inner: impl Iterator<Item = Pair<'a, Rule>>) -> LetDef {
     let name = ident(inner.next().expect("let name"));
-    let value = expr(inner.next().expect("let value"));
-    LetDef { doc, name, value }
+    let mut next = inner.next().expect("let value");
+    let mut params = Vec::new();
+    if next.as_rule() == Rule::family_params {
+        params = next.into_inner().map(ident).collect();
+        next = inner.next().expect("let value");
+    }
+    LetDef { doc, name, params, value: expr(next) }
 }
 
 /// `template name(params) { body }` (after its doc comment).

@@ -14,7 +14,7 @@
 
 use super::Checker;
 use crate::ast::{self, Expr, ExprKind, Ident, Layout, MatchBody, Span, Stmt, TItem, TableChoice};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 /// One encoding a body yields: the names of the forms it took, and its members.
@@ -38,11 +38,23 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
-    let mut x = Expander { cx, groups, stack: Vec::new() };
+    let enums: BTreeMap<String, ast::Enum> = file
+        .items
+        .iter()
+        .filter_map(
+            |i| if let ast::Item::Enum(e) = i { Some((e.name.name.clone(), e.clone())) } else { None },
+        )
+        .collect();
+    let (global_calls, global_lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
+        global_lets.into_iter().partition(|l| !l.params.is_empty());
+    let mut x = Expander { cx, groups, stack: Vec::new(), global_calls };
     let globals = x.resolve_lets(&global_lets, &[]);
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
         match item {
+            ast::Item::Enum(e) if !e.uses.is_empty() => {
+                items.push(ast::Item::Enum(enum_with_uses(x.cx, &enums, e, &mut Vec::new())));
+            }
             ast::Item::Layout(l) => {
                 let alternatives = x.flatten(l, &[], None, l.span);
                 if l.kind == ast::LayoutKind::Data && (alternatives.len() > 1 || !l.forms.is_empty()) {
@@ -60,7 +72,8 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             ast::Item::Template(t) => {
                 let mut t = t.clone();
                 let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
-                Subst::new(&globals).template_body(&mut t.body, &shadow);
+                let calls = x.global_calls.clone();
+                Subst { calls: &calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
                 items.push(ast::Item::Template(t));
             }
             other => items.push(other.clone()),
@@ -74,6 +87,8 @@ struct Expander<'c> {
     groups: BTreeMap<String, ast::Group>,
     /// The groups being expanded, outermost first, with the `use` that entered each.
     stack: Vec<(String, Span)>,
+    /// The file's lets with parameters (`let lane(i) = ...`).
+    global_calls: Vec<ast::LetDef>,
 }
 
 impl Expander<'_> {
@@ -89,7 +104,16 @@ impl Expander<'_> {
         let mut own = body.clone();
         own.uses.clear();
         own.forms.clear();
-        Subst::new(bindings).layout(&mut own);
+        // Parameters are bound here, types included: a parameter standing as a type takes the
+        // type its argument names.
+        let types = RefCell::new(Vec::new());
+        Subst { types: Some(&types), ..Subst::new(bindings) }.layout(&mut own);
+        for (arg, at) in types.into_inner() {
+            self.cx
+                .error(arg, "this argument stands where a type is wanted")
+                .with(at, "used as a type here")
+                .note("a parameter used as a field's type takes a type name: `use mem(0x1de8, MemSize)`");
+        }
 
         // What each `use` and the forms contribute, at the field position they stand.
         let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
@@ -361,10 +385,30 @@ impl Expander<'_> {
             }
         }
         let lets = std::mem::take(&mut body.lets);
+        let (mut calls, lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
+            lets.into_iter().partition(|l| !l.params.is_empty());
         let map = self.resolve_lets(&lets, globals);
+        // A let with parameters is written out where it is called: its value with the plain
+        // lets substituted here, its parameters bound at each call.
+        let own: Vec<String> = calls.iter().chain(&lets).map(|l| l.name.name.clone()).collect();
+        calls.extend(self.global_calls.iter().filter(|l| !own.contains(&l.name.name)).cloned());
+        for c in &mut calls {
+            let shadow: Vec<String> = c.params.iter().map(|p| p.name.clone()).collect();
+            Subst::new(&map).expr(&mut c.value, &shadow);
+        }
         let texts = RefCell::new(Vec::new());
-        let subst = Subst { map: &map, texts: Some(&texts) };
+        let call_errors = RefCell::new(Vec::new());
+        let subst = Subst {
+            map: &map,
+            texts: Some(&texts),
+            calls: &calls,
+            call_errors: Some(&call_errors),
+            ..Subst::new(&[])
+        };
         subst.layout(body);
+        for (at, message) in call_errors.into_inner() {
+            self.cx.error(at, message);
+        }
         // A string argument is text for the syntax; anywhere else it has no value.
         for at in texts.into_inner() {
             self.cx.error(at, "a string argument stands where a value is wanted").note(
@@ -380,12 +424,109 @@ impl Expander<'_> {
     }
 }
 
+/// `enum E : uN { use Other, ... }`: `Other`'s values (and theirs, recursively) in its order,
+/// then `E`'s own. An own value replaces an included one of its name or of a value it holds,
+/// in its place: `enum LdSize : u3 { use MemSize, u128 = 7 ".U.128" }` is `MemSize` with 7
+/// spelled otherwise. An included range must be replaced whole or not at all (else its other
+/// values would vanish unsaid); an operation enum is included only by one with its signature.
+fn enum_with_uses(
+    cx: &mut Checker,
+    enums: &BTreeMap<String, ast::Enum>,
+    e: &ast::Enum,
+    stack: &mut Vec<String>,
+) -> ast::Enum {
+    stack.push(e.name.name.clone());
+    let mut inherited: Vec<ast::Variant> = Vec::new();
+    let mut else_spellings = Vec::new();
+    for u in &e.uses {
+        let Some(base) = enums.get(&u.name) else {
+            cx.error(u.span, format!("unknown enum `{}`", u.name));
+            continue;
+        };
+        if stack.contains(&base.name.name) {
+            let path = stack.join(" → ");
+            cx.error(u.span, format!("enum `{}` includes itself", base.name.name))
+                .label(format!("{path} → {}", base.name.name));
+            continue;
+        }
+        /// `(a: u32, b: u32) -> u32` as a text, to compare two signatures.
+        fn signature(s: &Option<ast::Signature>) -> Option<String> {
+            s.as_ref().map(|s| {
+                let params: Vec<String> =
+                    s.params.iter().map(|(n, t)| format!("{}: {}", n.name, t.name)).collect();
+                format!("({}) -> {}", params.join(", "), s.ret.as_ref().map_or("", |r| r.name.as_str()))
+            })
+        }
+        if base.signature.is_some() && signature(&base.signature) != signature(&e.signature) {
+            cx.error(u.span, format!("`{}` is an operation enum with another signature", base.name.name))
+                .with(base.name.span, "declared here")
+                .note("an enum that includes an operation enum declares the same parameters and result");
+            continue;
+        }
+        let base = if base.uses.is_empty() { base.clone() } else { enum_with_uses(cx, enums, base, stack) };
+        inherited.extend(base.variants);
+        else_spellings.extend(base.else_spellings);
+    }
+    stack.pop();
+    let range = |v: &ast::VariantValue| match *v {
+        ast::VariantValue::One(n, _) => Some((n, n)),
+        ast::VariantValue::Range(lo, hi, _) => Some((lo, hi)),
+        ast::VariantValue::Rest(_) => None,
+    };
+    let mut variants: Vec<ast::Variant> = Vec::new();
+    let mut own: Vec<Option<&ast::Variant>> = e.variants.iter().map(Some).collect();
+    for v in inherited {
+        let replaces = |o: &ast::Variant| {
+            o.name.name == v.name.name
+                || match (range(&o.value), range(&v.value)) {
+                    (Some((a, b)), Some((c, d))) => a <= d && c <= b,
+                    _ => matches!(
+                        (&o.value, &v.value),
+                        (ast::VariantValue::Rest(_), ast::VariantValue::Rest(_))
+                    ),
+                }
+        };
+        let replacing: Vec<usize> = (0..own.len()).filter(|&i| replaces(&e.variants[i])).collect();
+        if replacing.is_empty() {
+            variants.push(v);
+            continue;
+        }
+        if let Some((lo, hi)) = range(&v.value).filter(|(lo, hi)| lo < hi) {
+            let covered = |n: u64| {
+                replacing.iter().any(|&i| range(&e.variants[i].value).is_some_and(|(a, b)| a <= n && n <= b))
+            };
+            if let Some(n) = (lo..=hi).find(|&n| !covered(n)) {
+                cx.error(
+                    e.variants[replacing[0]].span,
+                    format!("replaces part of `{}({lo}..={hi})`", v.name.name),
+                )
+                .with(v.span, "the included range")
+                .note(format!("{n} would be left without a value; replace all of the range"));
+            }
+        }
+        // The replacing values stand where the first value they replace stood.
+        variants.extend(replacing.iter().filter_map(|&i| own[i].take()).cloned());
+    }
+    variants.extend(own.into_iter().flatten().cloned());
+    // The own spellings of undefined values, per dialect, replace the included ones.
+    else_spellings.retain(|(d, _, _): &(Option<Ident>, String, Span)| {
+        !e.else_spellings.iter().any(|(o, _, _)| o.as_ref().map(|i| &i.name) == d.as_ref().map(|i| &i.name))
+    });
+    else_spellings.extend(e.else_spellings.iter().cloned());
+    ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
+}
+
 /// `use g as a`: the names a group's body declares (fields, views, lets, templates) become
 /// `a_name`, where declared and wherever the body reads them, so one group can describe several
 /// operands of an instruction (AGX's sources A, B and C).
 fn prefixed(body: &mut Layout, prefix: &str) {
     let renamed = |n: &str| format!("{prefix}_{n}");
-    let values = body.fields.iter().map(|f| &f.name).chain(body.lets.iter().map(|l| &l.name));
+    // A let with parameters keeps its name: it is called, not named.
+    let values = body
+        .fields
+        .iter()
+        .map(|f| &f.name)
+        .chain(body.lets.iter().filter(|l| l.params.is_empty()).map(|l| &l.name));
     let map: Vec<(String, Expr)> = values
         .map(|n| (n.name.clone(), Expr { kind: ExprKind::Name(renamed(&n.name)), span: n.span }))
         .collect();
@@ -415,7 +556,7 @@ fn prefixed(body: &mut Layout, prefix: &str) {
             }
         }
     }
-    for l in &mut body.lets {
+    for l in body.lets.iter_mut().filter(|l| l.params.is_empty()) {
         l.name.name = renamed(&l.name.name);
     }
     for t in &mut body.templates {
@@ -544,16 +685,26 @@ struct Subst<'a> {
     map: &'a [(String, Expr)],
     /// Where a string (an argument bound to a parameter) stands in an expression, collected.
     texts: Option<&'a RefCell<Vec<Span>>>,
+    /// Whether names standing as types are replaced too (parameters, not lets), and where an
+    /// argument that names no type stood as one (the argument, the type's place), collected.
+    types: Option<&'a RefCell<Vec<(Span, Span)>>>,
+    /// Lets with parameters, written out at their calls; their values have no plain lets left.
+    calls: &'a [ast::LetDef],
+    /// Calls of them that could not be written out (wrong number of arguments, a let that
+    /// calls itself), collected.
+    call_errors: Option<&'a RefCell<Vec<(Span, String)>>>,
+    /// How many calls deep the expansion is.
+    depth: Cell<u32>,
 }
 
 impl<'a> Subst<'a> {
     fn new(map: &'a [(String, Expr)]) -> Self {
-        Subst { map, texts: None }
+        Subst { map, texts: None, types: None, calls: &[], call_errors: None, depth: Cell::new(0) }
     }
 
     /// Whether there is nothing to do.
     fn idle(&self) -> bool {
-        self.map.is_empty() && self.texts.is_none()
+        self.map.is_empty() && self.texts.is_none() && self.calls.is_empty()
     }
 
     fn layout(&self, l: &mut Layout) {
@@ -580,8 +731,14 @@ impl<'a> Subst<'a> {
                     ast::BitPiece::Bit(a, _) => self.expr(a, &shadow),
                 }
             }
-            if let ast::TypeExpr::Switch { arms, .. } = &mut f.ty {
-                arms.iter_mut().for_each(|(e, _)| self.expr(e, &[]));
+            match &mut f.ty {
+                ast::TypeExpr::Named(t) => self.type_name(t),
+                ast::TypeExpr::Switch { arms, .. } => {
+                    for (e, t) in arms {
+                        self.expr(e, &[]);
+                        self.type_name(t);
+                    }
+                }
             }
         }
         for (_, body) in &mut l.syntax {
@@ -605,6 +762,16 @@ impl<'a> Subst<'a> {
         }
         if let Some(b) = &mut l.execute {
             self.block(b, &[]);
+        }
+    }
+
+    /// A type name that is a parameter becomes the type its argument names.
+    fn type_name(&self, t: &mut Ident) {
+        let Some(types) = self.types else { return };
+        match self.map.iter().find(|(k, _)| *k == t.name) {
+            Some((_, Expr { kind: ExprKind::Name(n), span })) => *t = Ident { name: n.clone(), span: *span },
+            Some((_, other)) => types.borrow_mut().push((other.span, t.span)),
+            None => {}
         }
     }
 
@@ -636,8 +803,14 @@ impl<'a> Subst<'a> {
                 TItem::Lit(..) => {}
                 TItem::Hole { expr, table, base, .. } => {
                     self.expr(expr, shadow);
-                    if let Some(TableChoice::If(c, _, _)) = table {
-                        self.expr(c, shadow);
+                    match table {
+                        Some(TableChoice::If(c, a, b)) => {
+                            self.expr(c, shadow);
+                            self.type_name(a);
+                            self.type_name(b);
+                        }
+                        Some(TableChoice::One(t)) => self.type_name(t),
+                        None => {}
                     }
                     if let Some(b) = base {
                         self.expr(b, shadow);
@@ -689,6 +862,8 @@ impl<'a> Subst<'a> {
                 if let Some((name, value)) = self.map.iter().find(|(k, _)| k == n) {
                     hit(name);
                     *e = value.clone();
+                    // A let's value may call a let with parameters.
+                    self.write_out_calls(e);
                 }
             }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
@@ -705,7 +880,12 @@ impl<'a> Subst<'a> {
                 self.visit(index, shadow, hit);
             }
             ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => self.visit(x, shadow, hit),
-            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| self.visit(a, shadow, hit)),
+            ExprKind::Call(name, args) => {
+                args.iter_mut().for_each(|a| self.visit(a, shadow, hit));
+                if !shadow.contains(&name.name) {
+                    self.call(e);
+                }
+            }
             ExprKind::Binary(_, a, b) => {
                 self.visit(a, shadow, hit);
                 self.visit(b, shadow, hit);
@@ -728,6 +908,45 @@ impl<'a> Subst<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// `e`, a call of a let with parameters, replaced by that let's value with the arguments
+    /// bound (and the calls in it written out too).
+    fn call(&self, e: &mut Expr) {
+        let ExprKind::Call(name, args) = &e.kind else { return };
+        let Some(l) = self.calls.iter().find(|l| l.name.name == name.name) else { return };
+        let mistake = if args.len() != l.params.len() {
+            Some(format!("`let {}` takes {}, {} given", l.name.name, arguments(l.params.len()), args.len()))
+        } else if self.depth.get() >= 32 {
+            Some(format!("`let {}` calls itself", l.name.name))
+        } else {
+            None
+        };
+        if let Some(message) = mistake {
+            if let Some(errors) = self.call_errors {
+                errors.borrow_mut().push((e.span, message));
+            }
+            // Reported once, here; 0 stands in so that nothing reports it again.
+            e.kind = ExprKind::Int(0);
+            return;
+        }
+        let bindings: Vec<(String, Expr)> =
+            l.params.iter().map(|p| p.name.clone()).zip(args.iter().cloned()).collect();
+        let mut value = l.value.clone();
+        Subst::new(&bindings).expr(&mut value, &[]);
+        self.depth.set(self.depth.get() + 1);
+        self.write_out_calls(&mut value);
+        self.depth.set(self.depth.get() - 1);
+        *e = value;
+    }
+
+    /// Writes out the calls of lets with parameters in `e` (whose names are already substituted).
+    fn write_out_calls(&self, e: &mut Expr) {
+        if !self.calls.is_empty() {
+            let calls_only = Subst { calls: self.calls, call_errors: self.call_errors, ..Subst::new(&[]) };
+            calls_only.depth.set(self.depth.get());
+            calls_only.visit(e, &[], &mut |_| {});
         }
     }
 

@@ -245,3 +245,112 @@ fn a_template_s_text_is_no_value() {
          format f {\n    opcode: u8 @ 31:24 is 2\n    syntax asm { op(\"ABS\") }\n}\n"
     )));
 }
+
+/// A parameter may stand as a type: a field's, a switch arm's or a hole's table (`{x as T}`);
+/// each use of the group gives its own, passed on through groups that use it.
+#[test]
+fn a_parameter_is_a_type_where_it_stands_as_one() {
+    let t = check(
+        "enum Size : u2 { b8 = 0 \".8\", b16 = 1 \".16\" }\n\
+         enum LdSize : u2 { b8 = 0 \".U8\", b16 = 1 \".U16\", b128 = 3 \".U.128\" }\n\
+         group mem(op, T) {\n    opcode: u8 @ 31:24 is op\n    size: T @ 1:0\n    syntax asm { \"m\" {size} \" \" {size as T} }\n}\n\
+         group load(op, T) {\n    use mem(op, T)\n}\n\
+         format st = mem(1, Size)\n\
+         format ld = load(2, LdSize)\n",
+    );
+    let names: Vec<&str> = t.formats.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["st", "ld"]);
+    for (f, want) in t.formats.iter().zip(["Size", "LdSize"]) {
+        let ir::Type::Enum(id) = field(f, "size").ty else { panic!("{}: {:?}", f.name, field(f, "size").ty) };
+        assert_eq!(t.enums[id.0].name, want, "{}", f.name);
+        assert!(
+            format!("{:?}", f.syntax[0]).contains(&format!("Table({id:?})")),
+            "{}: the table is {want}",
+            f.name
+        );
+    }
+}
+
+/// An argument that is no type name, where its parameter stands as a type, is an error at the
+/// argument, with the place it stands; an unknown type name is reported at the argument.
+#[test]
+fn a_type_argument_must_name_a_type() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group mem(op, T) {\n    opcode: u8 @ 31:24 is op\n    size: T @ 1:0\n    syntax asm { \"m\" {size} }\n}\n\
+         format a = mem(1, 3)\n\
+         format b = mem(2, Sise)\n"
+    )));
+}
+
+/// `use Other` in an enum takes `Other`'s values, spellings and semantics; the enum's own
+/// values replace those of their name or value, in their place, and a range is replaced by
+/// values that cover it.
+#[test]
+fn an_enum_takes_another_s_values_and_replaces_some() {
+    let t = check(
+        "enum Size : u3 { u8 = 0 \".U8\", b32 = 4 \"\", b64 = 5 \".64\", invalid7 = 7 \".INVALIDSIZE7\" }\n\
+         enum LdSize : u3 { use Size, u128 = 7 \".U.128\", b64 = 5 \".W64\", s8 = 1 \".S8\" }\n\
+         enum Op : u4 (a: u32, b: u32) -> u32 { add = 0 \".ADD\" => a + b, safe = 10 \".SAFE\", invalid(11..=15) \".INVALIDOP{v}\" }\n\
+         enum SOp : u4 (a: u32, b: u32) -> u32 { use Op, invalid(9..=15) \".INVALIDSOP{v}\" }\n\
+         enum Twice : u3 { use LdSize }\n",
+    );
+    let summary = |name: &str| -> Vec<String> {
+        let e = t.enums.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no enum {name}"));
+        e.variants.iter().map(|v| format!("{} {:?} {}", v.name, v.values, v.spellings[0][0].text)).collect()
+    };
+    let ld = summary("LdSize");
+    assert_eq!(ld.len(), 5, "{ld:?}");
+    assert!(ld[0].starts_with("u8 ") && ld[0].ends_with(" .U8"), "{ld:?}");
+    assert!(ld[2].starts_with("b64 ") && ld[2].ends_with(" .W64"), "{ld:?}");
+    assert!(ld[3].starts_with("u128 ") && ld[3].ends_with(" .U.128"), "{ld:?}");
+    assert!(ld[4].starts_with("s8 "), "{ld:?}");
+    assert_eq!(summary("Twice"), ld, "an included enum's own includes come along");
+    let sop = summary("SOp");
+    assert_eq!(sop.len(), 2, "{sop:?}");
+    assert!(sop[1].starts_with("invalid ") && sop[1].ends_with(".INVALIDSOP{v}"), "{sop:?}");
+    let e = t.enums.iter().find(|e| e.name == "SOp").expect("SOp");
+    assert!(e.signature.is_some() && e.variants[0].semantics.is_some(), "the semantics come along");
+}
+
+/// An unknown enum, an enum that includes itself, an operation enum in one of another
+/// signature and a range replaced in part are errors at the `use` or the value.
+#[test]
+fn enum_use_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 { use B, x = 0 }\n\
+         enum B : u2 { use A, y = 1 }\n\
+         enum C : u2 { use Nope, z = 2 }\n\
+         enum Op : u2 (a: u32) -> u32 { id = 0 => a }\n\
+         enum D : u2 { use Op }\n\
+         enum R : u3 { r(0..=5) \"R{v}\" }\n\
+         enum E : u3 { use R, five = 5 }\n"
+    )));
+}
+
+/// A `let` with parameters is written out where it is called, its parameters bound to the
+/// arguments: in expressions of every kind (lets, guards, semantics), from a group, a form or
+/// the top of the file, and calling other lets.
+#[test]
+fn a_let_with_parameters_is_written_out_at_its_calls() {
+    let t = check(
+        "machine {\n    r[16]: u32\n}\n\
+         let lane(v, i) = (v >> (i * 16)) & 0xffff\n\
+         group src {\n    rb: u4 @ 11:8\n    let b_lane(i) = lane(r[rb], i)\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use src\n    rd: u4 @ 3:0\n    let lo = b_lane(0)\n\
+         \x20   syntax asm { \"f \" {rd} \", \" {rb} }\n    execute { r[rd] = lo + b_lane(1); }\n}\n",
+    );
+    let e = format!("{:?}", t.formats[0].execute);
+    // Nothing is called: both lanes are the expressions themselves, with 0 and 1 for `i`.
+    assert!(!e.contains("Call"), "{e}");
+    assert!(e.contains("Int(16)"), "{e}");
+}
+
+/// A call with the wrong number of arguments, or a let that calls itself, is an error at the call.
+#[test]
+fn let_with_parameters_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    r[16]: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    rd: u4 @ 3:0\n    let half(v, i) = v >> (i * 16)\n    let again(v) = again(v) + 1\n\
+         \x20   syntax asm { \"f \" {rd} }\n    execute { r[rd] = half(r[rd]) + again(2); }\n}\n"
+    )));
+}
