@@ -2130,7 +2130,8 @@ fn a_listing_after_the_first_mebibyte_keeps_its_words() {
 /// Issue 14: `asm` reads a source of more than a MiB a piece at a time (files::Pieces). The
 /// words of nvdisasm's listing of a real kernel (tests/data/maxwell/nvdisasm_sum_sm52.txt: 16
 /// groups, control words included) repeated 520 times, listed by `disasm` as plain assembly
-/// (1.07 MB: branch targets are the copies' own addresses), assemble to exactly those words.
+/// (1.07 MB: branch targets are the copies' own addresses), assemble to exactly those words,
+/// as hex and as `--json`.
 #[test]
 fn maxwell_source_of_more_than_a_mebibyte_assembles_to_its_words() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_sum_sm52.txt");
@@ -2145,6 +2146,14 @@ fn maxwell_source_of_more_than_a_mebibyte_assembles_to_its_words() {
     assert_code(&o, 0);
     let want: Vec<&str> = program.iter().map(|w| w.trim().trim_start_matches("0x")).collect();
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    // `--json` is written as the words come: each word's 32-bit parts, the most significant
+    // first (maxwell.isa declares no `part_order`), then the settings (none in maxwell.isa).
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--json", "-"], &listed.stdout);
+    assert_code(&o, 0);
+    let parts: Vec<String> =
+        want.iter().flat_map(|w| [&w[..8], &w[8..]]).map(|p| format!("\"{p}\"")).collect();
+    let json = format!("{{\"streams\": {{\"maxwell\": [{}]}}, \"settings\": {{}}}}\n", parts.join(", "));
+    assert!(stdout(&o) == json, "{} bytes, want {}", o.stdout.len(), json.len());
 }
 
 /// Issue 14: a Tegra vertex source whose statements span lines and pieces (grate's `;` and

@@ -379,20 +379,32 @@ pub struct Summary {
 
 /// Each of the target's summaries over `words`, by name, in declaration order.
 pub fn summarize<T: Isa>(words: &[u128]) -> Vec<(&'static str, u64)> {
-    T::summaries()
-        .iter()
-        .map(|s| {
-            let highest = words
-                .iter()
-                .filter_map(|w| {
-                    let format = T::formats().get(T::match_format(*w)?)?;
-                    let field = format.fields.iter().find(|f| f.name == s.field)?;
-                    Some(crate::bits::get(*w, field.pieces).saturating_add(s.plus))
-                })
-                .max();
-            (s.name, highest.unwrap_or(0).max(s.least))
-        })
-        .collect()
+    let mut highest = alloc::vec![None; T::summaries().len()];
+    for w in words {
+        fold_summaries::<T>(*w, &mut highest);
+    }
+    summaries_of(T::summaries(), &highest)
+}
+
+/// [`summarize`] a word at a time: `highest` (one entry per summary, `None` at first) takes
+/// the largest value of each summary's field plus its `plus` over the words seen so far, so
+/// a program's summaries are known as its words go by without keeping them.
+pub fn fold_summaries<T: Isa>(word: u128, highest: &mut [Option<u64>]) {
+    for (s, high) in T::summaries().iter().zip(highest.iter_mut()) {
+        let value = T::match_format(word).and_then(|i| T::formats().get(i)).and_then(|format| {
+            let field = format.fields.iter().find(|f| f.name == s.field)?;
+            Some(crate::bits::get(word, field.pieces).saturating_add(s.plus))
+        });
+        if let Some(v) = value {
+            *high = Some(high.map_or(v, |h| h.max(v)));
+        }
+    }
+}
+
+/// The summaries' values from what [`fold_summaries`] kept: the largest value, at least the
+/// summary's `least` (also the value of a program whose words lack the field).
+fn summaries_of(summaries: &'static [Summary], highest: &[Option<u64>]) -> Vec<(&'static str, u64)> {
+    summaries.iter().zip(highest).map(|(s, h)| (s.name, h.unwrap_or(0).max(s.least))).collect()
 }
 
 /// Words of `bits` bits as 32-bit parts in upload order: least significant part of each
@@ -426,23 +438,79 @@ pub fn words_of_parts(parts: &[u32], bits: u32, low_first: bool) -> Option<Vec<u
 /// ([`crate::bundle::Program::to_json`]): `streams` maps the target's name to its words as
 /// 32-bit hex parts in upload order, `settings` each summary to its value.
 pub fn program_json<T: Isa>(words: &[u128]) -> String {
-    use core::fmt::Write;
-    let mut out = String::from("{\"streams\": {");
-    crate::value::write_json_string(&mut out, T::NAME);
-    out.push_str(": [");
-    for (k, part) in word_parts(words, T::WORD_BITS, T::PARTS_LOW_FIRST).iter().enumerate() {
-        let _ = write!(out, "{}\"{part:08x}\"", if k > 0 { ", " } else { "" });
+    let mut json = ProgramJson::of::<T>();
+    let mut out = String::new();
+    json.start(&mut out);
+    for w in words {
+        json.word(*w, &mut out);
     }
-    out.push_str("]}, \"settings\": {");
-    for (i, (name, value)) in summarize::<T>(words).iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        crate::value::write_json_string(&mut out, name);
-        let _ = write!(out, ": {value}");
-    }
-    out.push_str("}}");
+    json.settings(&mut out);
+    out.push('}');
     out
+}
+
+/// [`program_json`] written as the words come, so that a program of any size is written
+/// without keeping its words: [`ProgramJson::start`] opens the object and the stream's list,
+/// [`ProgramJson::word`] writes each word's parts, [`ProgramJson::settings`] closes the list
+/// and writes the summaries (folds over the words, [`fold_summaries`], known at the end);
+/// what follows them (the tables, [`crate::table::write_tables`]) and the closing `}` are the
+/// caller's.
+#[derive(Debug, Clone)]
+pub struct ProgramJson {
+    name: &'static str,
+    bits: u32,
+    low_first: bool,
+    summaries: &'static [Summary],
+    fold: fn(u128, &mut [Option<u64>]),
+    highest: Vec<Option<u64>>,
+    /// Parts written so far.
+    parts: usize,
+}
+
+impl ProgramJson {
+    /// The writer of target `T`'s programs.
+    pub fn of<T: Isa>() -> Self {
+        ProgramJson {
+            name: T::NAME,
+            bits: T::WORD_BITS,
+            low_first: T::PARTS_LOW_FIRST,
+            summaries: T::summaries(),
+            fold: fold_summaries::<T>,
+            highest: alloc::vec![None; T::summaries().len()],
+            parts: 0,
+        }
+    }
+
+    /// `{"streams": {"name": [`.
+    pub fn start(&self, out: &mut String) {
+        out.push_str("{\"streams\": {");
+        crate::value::write_json_string(out, self.name);
+        out.push_str(": [");
+    }
+
+    /// The next word's 32-bit parts in upload order.
+    pub fn word(&mut self, word: u128, out: &mut String) {
+        use core::fmt::Write;
+        for part in word_parts(&[word], self.bits, self.low_first) {
+            let _ = write!(out, "{}\"{part:08x}\"", if self.parts > 0 { ", " } else { "" });
+            self.parts += 1;
+        }
+        (self.fold)(word, &mut self.highest);
+    }
+
+    /// `]}, "settings": {...}`: the list closed and each summary's value over the words.
+    pub fn settings(&self, out: &mut String) {
+        use core::fmt::Write;
+        out.push_str("]}, \"settings\": {");
+        for (i, (name, value)) in summaries_of(self.summaries, &self.highest).iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(out, name);
+            let _ = write!(out, ": {value}");
+        }
+        out.push('}');
+    }
 }
 
 /// Reads the JSON object [`program_json`] writes back into the program's words. Its summaries
@@ -2937,6 +3005,8 @@ pub trait Target: Sync {
     fn tables(&self) -> &'static [crate::table::Table];
     /// A program of one word stream as JSON, with its summaries ([`program_json`]).
     fn program_json(&self, words: &[u128]) -> String;
+    /// [`Target::program_json`] written as the words come ([`ProgramJson`]).
+    fn program_json_writer(&self) -> ProgramJson;
     /// The words of a program of one word stream from its JSON ([`program_from_json`]).
     fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String>;
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
@@ -3113,6 +3183,9 @@ impl<T: Isa> Target for T {
     }
     fn program_json(&self, words: &[u128]) -> String {
         program_json::<T>(words)
+    }
+    fn program_json_writer(&self) -> ProgramJson {
+        ProgramJson::of::<T>()
     }
     fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String> {
         program_from_json::<T>(text)
