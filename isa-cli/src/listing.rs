@@ -147,11 +147,6 @@ pub struct At {
     pub last: bool,
 }
 
-impl At {
-    /// A whole listing.
-    pub const WHOLE: At = At { first: 0, last: true };
-}
-
 /// An instruction's text without its word comment, the pair marks, the `(*...*)`
 /// annotations, the marks of the control words, the closing `;` and the blank in
 /// `c[0x0] [0x8]`.
@@ -904,6 +899,132 @@ mod tests {
             word_comments("/*0010*/ NOP ; /* 0x50b0000000070f00 */").collect::<Vec<_>>(),
             ["0x50b0000000070f00"]
         );
+    }
+
+    /// A text handed over `n` lines at a time.
+    struct Lines {
+        lines: Vec<String>,
+        n: usize,
+        at: usize,
+    }
+
+    impl Lines {
+        fn new(text: &str, n: usize) -> Self {
+            Lines { lines: text.split_inclusive('\n').map(String::from).collect(), n, at: 0 }
+        }
+    }
+
+    impl isa_runtime::directives::Source for Lines {
+        fn rewind(&mut self) {
+            self.at = 0;
+        }
+        fn piece(&mut self) -> Option<String> {
+            let end = self.at.saturating_add(self.n).min(self.lines.len());
+            let piece = self.lines[self.at..end].concat();
+            self.at = end;
+            (!piece.is_empty()).then_some(piece)
+        }
+    }
+
+    /// What assembling a listing given `n` lines at a time gives: its words (with their
+    /// lengths), its mark errors, and the most words and bytes of text the checker held.
+    struct Run {
+        words: Vec<(u128, Option<usize>)>,
+        wrong: Vec<Wrong>,
+        ok: bool,
+        words_held: usize,
+        text_held: usize,
+    }
+
+    fn assemble(text: &str, n: usize) -> Run {
+        let target = crate::builtin::find_target("maxwell").unwrap();
+        let mut converted = Converted::new(Lines::new(text, n), target, 0);
+        let mut checker = Checker::new(Lines::new(text, n), target, 0);
+        let (mut words, mut wrong) = (Vec::new(), Vec::new());
+        let mut errors = Vec::new();
+        let tables = target.assemble_stream(
+            "t",
+            &mut converted,
+            0,
+            &mut isa_runtime::directives::NoIncludes,
+            &mut |e, _| errors.push(e.message.clone()),
+            &mut |w, l| checker.word(w, l, &mut |w, l| words.push((w, l)), &mut |e| wrong.push(e)),
+        );
+        checker.finish(&mut |w, l| words.push((w, l)), &mut |e| wrong.push(e));
+        assert!(errors.is_empty(), "{errors:?}");
+        Run {
+            words,
+            wrong,
+            ok: tables.is_some(),
+            words_held: checker.most_held,
+            text_held: checker.most_text_held().max(converted.groups.most_held),
+        }
+    }
+
+    fn data(file: &str) -> String {
+        std::fs::read_to_string(format!("{}/../tests/data/maxwell/{file}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+    }
+
+    /// A listing read in pieces (cut after groups' words, `Groups`) gives what it gives read
+    /// whole, word for word and error for error: cuobjdump's listing of our sum kernel with
+    /// marks edited in (`.reuse` set and cleared, a pair opened in the last slot of a group and
+    /// closed in the first of the next, a `.reuse` on a destination and a pair's `{` taken
+    /// away, which no control word gives), and nvdisasm's listings as they are, given 1 to 50
+    /// lines at a time and whole.
+    #[test]
+    fn a_listing_in_pieces_is_the_listing_whole() {
+        let sum = data("cuobjdump_sum_sm52.sass");
+        let edits = [
+            ("ISETP.NE.U32.AND P0, PT, R5.reuse, RZ, PT ;", "ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;"),
+            ("SHL R5, R5, 0x2 ;", "SHL R5, R5.reuse, 0x2 ;"),
+            ("/*0078*/               @P1 SYNC ;", "/*0078*/         {     @P1 SYNC ;"),
+            ("SHR.U32 R3, R0.reuse, 0x1e ;", "SHR.U32 R3.reuse, R0, 0x1e         }"),
+            ("{         FFMA R4, R2, R2, R4 ;", "          FFMA R4, R2, R2, R4 ;"),
+        ];
+        let mut edited = sum.clone();
+        for (from, to) in edits {
+            assert_eq!(edited.matches(from).count(), 1, "{from}");
+            edited = edited.replace(from, to);
+        }
+        let texts = [
+            edited,
+            sum,
+            data("nvdisasm_sum_sm52.txt"),
+            data("nvdisasm_shared_sm53.txt"),
+            data("nvdisasm_depbar_sm53.txt"),
+            data("nvdisasm_fcmp_nan_sm50.txt"),
+        ];
+        for (t, text) in texts.iter().enumerate() {
+            let whole = assemble(text, usize::MAX);
+            assert!(whole.ok);
+            // The edited listing: the two marks no control word gives are errors, the rest not.
+            assert_eq!(whole.wrong.len(), if t == 0 { 2 } else { 0 }, "{:?}", whole.wrong);
+            for n in [1, 2, 3, 7, 50] {
+                let pieces = assemble(text, n);
+                assert_eq!(pieces.words, whole.words, "text {t}, {n} lines a piece");
+                assert_eq!(pieces.wrong, whole.wrong, "text {t}, {n} lines a piece");
+                assert!(pieces.text_held < text.len() || text.lines().count() <= 50, "text {t}, {n}");
+            }
+        }
+    }
+
+    /// Issue 14: what the checker holds does not grow with the listing: nvdisasm's listing of
+    /// shared texts (23 groups) 1, 4 and 16 times, given 8 lines at a time, holds the same most
+    /// words and bytes of text, fewer than one copy's; the words are the listing's.
+    #[test]
+    fn a_listing_is_held_a_piece_at_a_time() {
+        let shared = data("nvdisasm_shared_sm53.txt");
+        let mut held = Vec::new();
+        for copies in [1, 4, 16] {
+            let text = shared.repeat(copies);
+            let run = assemble(&text, 8);
+            let want = listed_words(&text, 64).unwrap();
+            assert_eq!(run.words.iter().map(|(w, _)| *w).collect::<Vec<_>>(), want);
+            assert!(run.words_held < 92 && run.text_held < shared.len(), "{copies}: {held:?}");
+            held.push((run.words_held, run.text_held));
+        }
+        assert!(held.windows(2).all(|w| w[0] == w[1]), "{held:?}");
     }
 
     #[test]
