@@ -469,6 +469,7 @@ impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
     }
 
     /// The most bytes of the listing's text held at once.
+    #[cfg(test)]
     pub fn most_text_held(&self) -> usize {
         self.groups.most_held
     }

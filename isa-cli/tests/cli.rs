@@ -2244,6 +2244,37 @@ fn tegra_statements_spanning_pieces_assemble_to_grate_s_words() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// Issue 14: a bundled program's source of more than a MiB is read a piece at a time, each
+/// piece up to where its statements are certainly whole (isa-runtime bundle::statements): the
+/// first of grate's random fragment programs (tests/data/tegra/grate_random_fragment.txt, three
+/// bundles; docs/research/tegra-grate-oracle.md), each bundle after a block comment of 400 KB
+/// holding `;`, `//` and a quote closed nowhere and with a line comment on its `EXEC` (1.2 MB,
+/// the second comment open across the first MiB's end), assembles to the words grate made of
+/// its text, stream by stream, with the header settings it gives.
+#[test]
+fn tegra_fs_source_of_more_than_a_mebibyte_assembles_to_grate_s_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/grate_random_fragment.txt");
+    let text = std::fs::read_to_string(path).expect("programs");
+    let record = text.split("== grate\n").nth(1).expect("a program");
+    let (words, program) = record.split_once("== text\n").expect("its text");
+    assert_eq!(program.matches("EXEC\n").count(), 3);
+    let comment =
+        format!("/*\n{} */\n", " * a comment; with // and a quote \" closed nowhere\n".repeat(8000));
+    let source = program.replace("EXEC\n", &format!("{comment}EXEC // a bundle\n"));
+    assert!(source.len() > 1 << 20, "{}", source.len());
+    let o = isa_with_input(&["asm", "--target", "tegra_fs", "-"], source.as_bytes());
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert_eq!(words.lines().count(), 8);
+    for line in words.lines() {
+        let (name, parts) = line.split_once(": ").expect("stream: words");
+        let parts: Vec<String> = parts.split_whitespace().map(|w| format!("\"{w}\"")).collect();
+        let want = format!("\"{name}\": [{}]", parts.join(", "));
+        assert!(json.contains(&want), "{want}\n{json}");
+    }
+    assert!(json.contains(r#""settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}"#), "{json}");
+}
+
 /// Issue 14: every error of a source read in pieces shows its line's text, the first line of a
 /// piece too (it was shown empty while the piece before was held): `nop` lines of 4 bytes,
 /// so the first MiB ends after line 262,144, with bad lines on both sides of that end.

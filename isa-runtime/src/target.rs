@@ -1566,13 +1566,9 @@ struct Piece<'a> {
 /// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
 /// byte, line ends kept, so offsets and line numbers stay those of the source. A string in
 /// double quotes closed on its line is no comment's start: grate's `.uniforms [0] =
-/// "a//b";` names `a//b` (its lexers read `"..."` as one token).
-pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
-    blank_comments_open(source, d).0
-}
-
-/// [`blank_comments`], and where a block comment that `source` does not close opens.
-fn blank_comments_open(source: &str, d: &Dialect) -> (String, Option<usize>) {
+/// "a//b";` names `a//b` (its lexers read `"..."` as one token). Also where a block comment
+/// that `source` does not close opens.
+pub(crate) fn blank_comments_open(source: &str, d: &Dialect) -> (String, Option<usize>) {
     let mut out = source.as_bytes().to_vec();
     let mut open = None;
     let mut i = 0;
@@ -1645,7 +1641,7 @@ pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: boo
 /// opened at `open` and not closed in it): the start of the last line before which no block
 /// comment is open and, where the dialect ends statements with a separator, the last statement
 /// ended with it (only blanks after it). 0 where there is none: the piece is read with more.
-fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
+pub(crate) fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
     let limit = open.unwrap_or(blanked.len());
     // Line starts from the last one not past the limit, backwards.
     let mut at = blanked[..limit].rfind('\n').map_or(0, |n| n + 1);
@@ -3018,7 +3014,7 @@ pub trait Target: Sync {
     fn assemble_bundle_files(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),
@@ -3200,7 +3196,7 @@ impl<T: Isa> Target for T {
     fn assemble_bundle_files(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),

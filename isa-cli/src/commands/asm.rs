@@ -114,10 +114,9 @@ pub const SHOWN: usize = 100;
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     // A source file is read a piece at a time as it is assembled, so memory stays flat
     // whatever its size (standard input copied to a temporary file first, since assembling
-    // reads the source twice); held whole where the whole program is kept anyway (a bundled
-    // target's streams).
+    // reads the source twice).
     let bundled = target.streams().and_then(Streams::bundles).is_some();
-    let spool = if !bundled && files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
+    let spool = if files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
     let path = spool.as_ref().map_or(opts.file, |s| s.path());
     let name = files::name(opts.file);
     let schedule = target.streams().and_then(Streams::schedule);
@@ -125,21 +124,18 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     // comments hold (`crate::listing`). Every piece is looked at first, one at a time, so a
     // listing after the first MiB is read as one and the file's size never decides how.
     let mut listed = false;
-    let mut pieces = None;
+    let mut file = files::Pieces::open(path, &name)?;
     if !bundled {
-        let mut file = files::Pieces::open(path, &name)?;
         let mut count = listing::Count::default();
         while let Some(piece) = file.piece() {
             for line in piece.lines() {
                 count.line(line, target.word_bits());
             }
         }
-        if file.error.is_none() {
-            listed = count.is_listing(schedule);
-            isa_runtime::directives::Source::rewind(&mut file);
-            pieces = Some(file);
-        }
+        listed = file.error.is_none() && count.is_listing(schedule);
+        isa_runtime::directives::Source::rewind(&mut file);
     }
+    let mut pieces = file.error.is_none().then_some(file);
     let source = match (&pieces, &spool) {
         (Some(_), _) => String::new(),
         // Standard input was read into the spool: its text is there (its name stays <stdin>).
@@ -171,9 +167,19 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
         Ok(Outcome::Failure)
     };
-    // A bundled target's program is several streams: written as one JSON object.
+    // A bundled target's program is several streams (a few KB at most: tegra_fs.isa holds 64
+    // bundles): written as one JSON object once it is whole.
     if let Some(bundles) = target.streams().and_then(Streams::bundles) {
-        let assembled = target.assemble_bundle_files(&name, &source, dialect, &mut files, &mut { print });
+        let mut text = isa_runtime::directives::Text::new(&source);
+        let source: &mut dyn Source = match pieces.as_mut() {
+            Some(p) => p,
+            None => &mut text,
+        };
+        let assembled = target.assemble_bundle_files(&name, source, dialect, &mut files, &mut { print });
+        // A read error or text that is not UTF-8 past the first piece ended the source early.
+        if let Some(e) = pieces.and_then(|p| p.error) {
+            return Err(Error::Failed(e));
+        }
         let Some(program) = assembled else {
             return failed();
         };
