@@ -25,7 +25,7 @@ use crate::directives::{Handed, Source};
 use crate::expr;
 use crate::format::Format;
 use crate::syntax::{self, Context};
-use crate::target::{blank_comments_open, piece_end, section_directive, Dialect, Isa};
+use crate::target::{alone_in_line, blank_comments_open, piece_end, section_directive, Dialect, Isa};
 use crate::{AsmError, DecodeError, EncodeError};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -218,13 +218,22 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<Asm
 /// text starts in a data section. Where `more` of the file follows (the source read in
 /// pieces), only the statements certainly whole are split, as a flat target's are
 /// ([`crate::target::split_statements`]): up to the start of the last line before which no
-/// block comment is open and the last statement ended with the separator; the rest is split
-/// with what follows. A dialect without a separator has no such line: its text is split whole.
+/// block comment is open and the last statement ended with the separator, or with lines that
+/// are a section directive or a header setting alone; the rest is split with what follows. A dialect without a separator has no such line: its text is split whole.
 fn statements(source: &str, b: &Bundles, d: &Dialect, in_data: bool, more: bool) -> directives::Split {
     let (mut blanked, open) = blank_comments_open(source, d);
     let end = match (more, d.separator) {
         (false, _) => source.len(),
-        (true, Some(_)) => piece_end(&blanked, open, d),
+        (true, Some(_)) => {
+            // A line that is a section directive or a header setting (its value on the line)
+            // is a statement of its own.
+            let alone = |line: &str| {
+                alone_in_line(line, d)
+                    || line.ends_with(|c: char| c.is_ascii_alphanumeric())
+                        && header_setting(line, b, d).is_some_and(|(n, _)| n == line.len())
+            };
+            piece_end(&blanked, open, d, &alone)
+        }
         (true, None) => 0,
     };
     blanked.truncate(end);

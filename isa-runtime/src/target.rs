@@ -1620,7 +1620,8 @@ pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: boo
     } else {
         (None, None)
     };
-    let end = if more { piece_end(blanked.as_deref().unwrap_or(text), open, d) } else { text.len() };
+    let alone = |line: &str| alone_in_line(line, d);
+    let end = if more { piece_end(blanked.as_deref().unwrap_or(text), open, d, &alone) } else { text.len() };
     // Cut at a line start outside comments and quotes: the blanked prefix is the prefix's own.
     let text = &text[..end];
     let blanked = blanked.map(|mut b| {
@@ -1640,13 +1641,29 @@ pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: boo
 /// Where a piece of a file's text may end, its comments blanked (`blanked`; a block comment
 /// opened at `open` and not closed in it): the start of the last line before which no block
 /// comment is open and, where the dialect ends statements with a separator, the last statement
-/// ended with it (only blanks after it). 0 where there is none: the piece is read with more.
-pub(crate) fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
+/// ended with it (only blanks after it), or with lines that are statements of their own which
+/// no separator ends (`alone`: a section directive, [`alone_in_line`]; a bundled program's
+/// header settings too). 0 where there is none: the piece is read with more.
+pub(crate) fn piece_end(
+    blanked: &str,
+    open: Option<usize>,
+    d: &Dialect,
+    alone: &dyn Fn(&str) -> bool,
+) -> usize {
     let limit = open.unwrap_or(blanked.len());
     // Line starts from the last one not past the limit, backwards.
     let mut at = blanked[..limit].rfind('\n').map_or(0, |n| n + 1);
     loop {
-        let before = blanked[..at].trim_end();
+        let mut before = blanked[..at].trim_end();
+        // Lines that are whole statements without a separator end what is before them.
+        loop {
+            let (head, last) = before.rsplit_once('\n').unwrap_or(("", before));
+            let last = last.trim();
+            if last.is_empty() || !alone(last) {
+                break;
+            }
+            before = head.trim_end();
+        }
         if d.separator.is_none_or(|sep| before.is_empty() || before.ends_with(sep)) {
             return at;
         }
@@ -1655,6 +1672,12 @@ pub(crate) fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usiz
             None => return 0,
         }
     }
+}
+
+/// Whether `line` (trimmed) is a section directive alone, a statement of its own that no
+/// separator ends ([`piece_end`]).
+pub(crate) fn alone_in_line(line: &str, d: &Dialect) -> bool {
+    section_directive(line, d).is_some_and(|(_, n)| n == line.len())
 }
 
 /// The statements of `source` in dialect `d`: one per line, or, where the dialect has a
