@@ -85,11 +85,6 @@ fn instruction_text(line: &str) -> Option<&str> {
     (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some(text)
 }
 
-/// Whether `text` (the start of a source) has lines of a listing ([`source`] reads it).
-pub fn looks_like(text: &str) -> bool {
-    text.lines().any(|l| instruction_text(l).is_some())
-}
-
 /// Whether a comment's contents are one hex word, `0x4c98078000870001`.
 fn is_word(inner: &str) -> bool {
     inner.strip_prefix("0x").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_hexdigit()))
@@ -116,6 +111,7 @@ fn listed_words(text: &str, word_bits: u32) -> Option<Vec<u128>> {
 pub fn keep_unedited(
     text: &str,
     words: &mut [u128],
+    place: At,
     target: &dyn Target,
     dialect: usize,
     marks: &Marks,
@@ -131,13 +127,24 @@ pub fn keep_unedited(
         if theirs == *mine {
             continue;
         }
-        let Ok(Some(shown)) = target.text_of_word(theirs, dialect, at as u64 * bytes) else { continue };
+        let pc = (place.first + at) as u64 * bytes;
+        let Ok(Some(shown)) = target.text_of_word(theirs, dialect, pc) else { continue };
         if clean(&shown, marks) == clean(line, marks) {
             *mine = theirs;
             kept += 1;
         }
     }
     kept
+}
+
+/// Where a piece of a listing ([`Groups`]) stands in its program: the number of its first
+/// word, and whether it ends the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    /// The number of the piece's first word in the program.
+    pub first: usize,
+    /// The piece ends the program.
+    pub last: bool,
 }
 
 /// An instruction's text without its word comment, the pair marks, the `(*...*)`
@@ -183,11 +190,10 @@ fn clean(text: &str, marks: &Marks) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `text` as assembly source when it is such a listing: one line per line of the listing, an
-/// instruction line becoming its slot (from the control word) and its text, a line of the
-/// dialect's byte directive kept (the bytes a cut program ends in), every other line blank,
-/// so that errors keep their line numbers. `None` when `text` is no listing: no
-/// instruction line, or not as many word comments as its instructions and control words need.
+/// `text` as assembly source when it is such a listing ([`convert`]). `None` when `text` is
+/// no listing: no instruction line, or not as many word comments as its instructions and
+/// control words need ([`Count::is_listing`]).
+#[cfg(test)]
 pub fn source(
     text: &str,
     word_bits: u32,
@@ -195,22 +201,33 @@ pub fn source(
     dialect: usize,
     marks: &Marks,
 ) -> Option<String> {
-    let instructions = text.lines().filter(|l| instruction_text(l).is_some()).count();
-    if instructions == 0 {
-        return None;
+    let mut count = Count::default();
+    for line in text.lines() {
+        count.line(line, word_bits);
     }
-    let words = listed_words(text, word_bits)?;
+    count.is_listing(schedule).then(|| convert(text, word_bits, schedule, dialect, marks))
+}
+
+/// A listing's text as assembly source: one line per line of the listing, an instruction line
+/// becoming its slot (from the control word) and its text, a line of the dialect's byte
+/// directive kept (the bytes a cut program ends in), every other line blank, so that errors
+/// keep their line numbers. `text` is a whole listing or a piece of one that [`Groups`] cut
+/// (its instructions and control words start together).
+pub fn convert(
+    text: &str,
+    word_bits: u32,
+    schedule: Option<&Schedule>,
+    dialect: usize,
+    marks: &Marks,
+) -> String {
+    let words = listed_words(text, word_bits).unwrap_or_default();
     let group = schedule.map_or(1, |s| s.slots as usize);
-    let controls = if schedule.is_some() { instructions.div_ceil(group) } else { 0 };
-    if words.len() != instructions + controls {
-        return None;
-    }
     let mut out = String::with_capacity(text.len());
     let mut k = 0usize;
     for line in text.lines() {
         if let Some(t) = instruction_text(line) {
             if let Some(s) = schedule {
-                let control = words[k / group * (group + 1)];
+                let control = words.get(k / group * (group + 1)).copied().unwrap_or(0);
                 out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
                 out.push_str("  ");
             }
@@ -224,7 +241,301 @@ pub fn source(
         }
         out.push('\n');
     }
-    Some(out)
+    out
+}
+
+/// What lines of a listing hold, counted as they go by: instruction lines and `/* 0x... */`
+/// word comments (control words among them).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    /// Instruction lines (`/*0008*/ ...`).
+    pub instructions: usize,
+    /// Word comments.
+    pub words: usize,
+    /// A word comment holds no word of the target.
+    pub bad: bool,
+}
+
+impl Count {
+    /// Counts one line.
+    pub fn line(&mut self, line: &str, word_bits: u32) {
+        if instruction_text(line).is_some() {
+            self.instructions += 1;
+        }
+        for w in word_comments(line) {
+            match parse_hex(w, word_bits) {
+                Ok(_) => self.words += 1,
+                Err(_) => self.bad = true,
+            }
+        }
+    }
+
+    /// As many words as the instructions and, on a target with control words, the control
+    /// words of their groups need.
+    fn whole(&self, schedule: Option<&Schedule>) -> bool {
+        let controls = schedule.map_or(0, |s| self.instructions.div_ceil((s.slots as usize).max(1)));
+        self.words == self.instructions + controls
+    }
+
+    /// The lines counted are a listing that [`source`] reads: instruction lines, each word
+    /// comment a word, as many as they need.
+    pub fn is_listing(&self, schedule: Option<&Schedule>) -> bool {
+        self.instructions > 0 && !self.bad && self.whole(schedule)
+    }
+
+    /// The lines counted end whole groups: a piece of a listing may end after them
+    /// ([`Groups`]). A group is the instructions one control word schedules and that word
+    /// (one instruction and its word without control words).
+    fn ends_groups(&self, schedule: Option<&Schedule>) -> bool {
+        let slots = schedule.map_or(1, |s| (s.slots as usize).max(1));
+        self.instructions > 0 && self.instructions.is_multiple_of(slots) && self.whole(schedule)
+    }
+}
+
+/// A piece of a listing that [`Groups`] cut: whole lines that end whole groups (the last
+/// piece: the rest of the listing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// The lines, with their line ends.
+    pub text: String,
+    /// The number of its first line in the listing (from 1).
+    pub line: usize,
+    /// Its word comments.
+    pub words: usize,
+}
+
+/// A listing read a piece at a time, each piece cut after a group's words: after a line where
+/// the instruction lines and the word comments read since the last cut make whole groups
+/// ([`Count::ends_groups`]: the listing's format as the target's stream declares it, its
+/// control word and slots), at the last such line of what `source` handed over. So a piece's
+/// instructions pair with its words by position as the whole listing's do, and what is worked
+/// out from its words alone (its source, its marks, its unedited lines) is what the whole
+/// listing gives for them. Lines that never end whole groups are held until they do (to the
+/// end of the listing at worst).
+pub struct Groups<S> {
+    /// The text, a piece of whole lines at a time.
+    pub source: S,
+    schedule: Option<&'static Schedule>,
+    word_bits: u32,
+    /// Lines read and not yet cut off.
+    rest: String,
+    /// The line number of the first of them.
+    line: usize,
+    /// The most bytes of text held at once (what was read and not yet handed on).
+    pub most_held: usize,
+}
+
+impl<S: isa_runtime::directives::Source> Groups<S> {
+    /// The listing of `source` for `target`.
+    pub fn new(source: S, target: &dyn Target) -> Self {
+        Groups {
+            source,
+            schedule: target.schedule(),
+            word_bits: target.word_bits(),
+            rest: String::new(),
+            line: 1,
+            most_held: 0,
+        }
+    }
+
+    /// Starts again from the beginning.
+    pub fn rewind(&mut self) {
+        self.source.rewind();
+        self.rest.clear();
+        self.line = 1;
+    }
+
+    /// The next piece; `None` at the end.
+    pub fn next_piece(&mut self) -> Option<Piece> {
+        loop {
+            let more = self.source.piece();
+            if let Some(text) = &more {
+                self.rest.push_str(text);
+            }
+            self.most_held = self.most_held.max(self.rest.len());
+            if self.rest.is_empty() {
+                return None;
+            }
+            // The end of the last line after which the lines make whole groups.
+            let (mut count, mut cut, mut at) = (Count::default(), None, 0);
+            for line in self.rest.split_inclusive('\n') {
+                at += line.len();
+                count.line(line.trim_end_matches(['\n', '\r']), self.word_bits);
+                if count.ends_groups(self.schedule) {
+                    cut = Some((at, count));
+                }
+            }
+            let (end, words) = match (cut, more) {
+                (Some((end, c)), Some(_)) => (end, c.words),
+                (_, None) => (self.rest.len(), count.words),
+                (None, Some(_)) => continue,
+            };
+            let rest = self.rest.split_off(end);
+            let text = core::mem::replace(&mut self.rest, rest);
+            let line = self.line;
+            self.line += text.matches('\n').count();
+            return Some(Piece { text, line, words });
+        }
+    }
+}
+
+/// A listing as assembly source ([`convert`]), a piece ([`Groups`]) at a time.
+pub struct Converted<S> {
+    /// The listing's pieces.
+    pub groups: Groups<S>,
+    schedule: Option<&'static Schedule>,
+    word_bits: u32,
+    dialect: usize,
+    marks: Marks,
+}
+
+impl<S: isa_runtime::directives::Source> Converted<S> {
+    /// The listing of `source` for `target` in dialect number `dialect`.
+    pub fn new(source: S, target: &dyn Target, dialect: usize) -> Self {
+        Converted {
+            groups: Groups::new(source, target),
+            schedule: target.schedule(),
+            word_bits: target.word_bits(),
+            dialect,
+            marks: Marks::of(target, dialect),
+        }
+    }
+}
+
+impl<S: isa_runtime::directives::Source> isa_runtime::directives::Source for Converted<S> {
+    fn rewind(&mut self) {
+        self.groups.rewind();
+    }
+
+    fn piece(&mut self) -> Option<String> {
+        let piece = self.groups.next_piece()?;
+        Some(convert(&piece.text, self.word_bits, self.schedule, self.dialect, &self.marks))
+    }
+}
+
+/// An error in a listing's marks ([`check_marks`]): line (from 1) and column (from 1) in the
+/// listing, length, message, and the line's text.
+pub type Wrong = (usize, usize, usize, String, String);
+
+/// A listing's assembled words checked and kept against its text as they come, a piece
+/// ([`Groups`]) at a time: once a piece's words are all there, the marks edited into its text
+/// are written into its control words ([`write_marks`]), the marks no control word gives are
+/// errors ([`check_marks`]), and its unedited lines keep their listed words
+/// ([`keep_unedited`]); then its words go on. The text is read a second time, beside the
+/// assembler's reading, so only the piece being checked, the one after it (which says whether
+/// the first is the last) and the words not yet checked are held.
+pub struct Checker<'t, S> {
+    groups: Groups<S>,
+    target: &'t dyn Target,
+    dialect: usize,
+    marks: Marks,
+    /// The piece whose words are being gathered, and the one after it.
+    piece: Option<Piece>,
+    next: Option<Piece>,
+    /// Words assembled and not yet checked, each with its length where not its own.
+    words: std::collections::VecDeque<(u128, Option<usize>)>,
+    /// The number of the first of them.
+    first: usize,
+    /// Whether the next piece's first instruction closes a pair its words open, as listed
+    /// before the marks are written ([`write_marks`]) and after ([`check_marks`]).
+    paired: (bool, bool),
+    /// The most words held at once.
+    pub most_held: usize,
+}
+
+impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
+    /// The listing of `source`, assembled for `target` in dialect number `dialect`.
+    pub fn new(source: S, target: &'t dyn Target, dialect: usize) -> Self {
+        let mut groups = Groups::new(source, target);
+        let piece = groups.next_piece();
+        let next = groups.next_piece();
+        Checker {
+            groups,
+            target,
+            dialect,
+            marks: Marks::of(target, dialect),
+            piece,
+            next,
+            words: std::collections::VecDeque::new(),
+            first: 0,
+            paired: (false, false),
+            most_held: 0,
+        }
+    }
+
+    /// The listing's text as far as it was read: its reader (and its error, if any).
+    pub fn source(&self) -> &S {
+        &self.groups.source
+    }
+
+    /// The most bytes of the listing's text held at once.
+    #[cfg(test)]
+    pub fn most_text_held(&self) -> usize {
+        self.groups.most_held
+    }
+
+    /// Takes the next word of the program (with its length where not its own); hands the
+    /// words of each piece checked to `out`, and each error to `wrong`.
+    pub fn word(
+        &mut self,
+        word: u128,
+        length: Option<usize>,
+        out: &mut dyn FnMut(u128, Option<usize>),
+        wrong: &mut dyn FnMut(Wrong),
+    ) {
+        self.words.push_back((word, length));
+        self.most_held = self.most_held.max(self.words.len());
+        // The last piece takes every word left, known only at the end.
+        while let Some(n) = self.piece.as_ref().filter(|_| self.next.is_some()).map(|p| p.words) {
+            if self.words.len() < n {
+                break;
+            }
+            self.check(n, false, out, wrong);
+        }
+    }
+
+    /// The program's end: the last piece checked with the words left.
+    pub fn finish(&mut self, out: &mut dyn FnMut(u128, Option<usize>), wrong: &mut dyn FnMut(Wrong)) {
+        while self.next.is_some() {
+            let n = self.piece.as_ref().map_or(0, |p| p.words).min(self.words.len());
+            self.check(n, false, out, wrong);
+        }
+        self.check(self.words.len(), true, out, wrong);
+    }
+
+    /// Checks the current piece with its `n` words and moves on to the next.
+    fn check(
+        &mut self,
+        n: usize,
+        last: bool,
+        out: &mut dyn FnMut(u128, Option<usize>),
+        wrong: &mut dyn FnMut(Wrong),
+    ) {
+        let piece = core::mem::replace(&mut self.piece, self.next.take());
+        self.next = self.groups.next_piece();
+        let taken: Vec<(u128, Option<usize>)> = self.words.drain(..n).collect();
+        let mut words: Vec<u128> = taken.iter().map(|(w, _)| *w).collect();
+        let place = At { first: self.first, last };
+        self.first += n;
+        if let Some(piece) = piece {
+            let (t, d, m) = (self.target, self.dialect, &self.marks);
+            write_marks(&piece.text, &mut words, place, &mut self.paired.0, t, d, m);
+            let errors = check_marks(&piece.text, &words, place, &mut self.paired.1, t, d, m);
+            if !errors.is_empty() {
+                let lines: Vec<&str> = piece.text.lines().collect();
+                for (line, column, length, message) in errors {
+                    let text = lines.get(line - 1).copied().unwrap_or("").to_string();
+                    wrong((piece.line + line - 1, column, length, message, text));
+                }
+            }
+            // Lines as the disassembler printed them rebuild their own words, even where
+            // its text is the text of several.
+            keep_unedited(&piece.text, &mut words, place, t, d, m);
+        }
+        for (w, (_, length)) in words.into_iter().zip(taken) {
+            out(w, length);
+        }
+    }
 }
 
 /// What an instruction line shows of its control word: whether it opens or closes a
@@ -371,9 +682,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// assembled program (control words included). Marks no values give (`.reuse` on a
 /// destination, a pair's opening mark taken away, which says no stall count) are left for
 /// [`check_marks`] to report. Returns how many slots changed.
+#[allow(clippy::too_many_arguments)]
 pub fn write_marks(
     text: &str,
     words: &mut [u128],
+    place: At,
+    paired: &mut bool,
     target: &dyn Target,
     dialect: usize,
     marks: &Marks,
@@ -391,7 +705,7 @@ pub fn write_marks(
     }
     let slots = schedule.slots as usize;
     let group = slots + 1;
-    let ours = listed_lines(words, target, dialect);
+    let ours = listed_lines_from(words, place.first, place.last, paired, target, dialect);
     let lines: Vec<&str> = text.lines().filter_map(instruction_text).collect();
     let mut changed = 0;
     for (k, (theirs, (our_line, raw))) in lines.iter().zip(&ours).enumerate() {
@@ -436,7 +750,8 @@ pub fn write_marks(
             }
             let mut group_words = chunk.to_vec();
             group_words[0] = with_slot(control, i, candidate, schedule.slot_bits);
-            let listed = listed_lines_from(&group_words, at, at + group >= words.len(), target, dialect);
+            let end = place.last && at + group >= words.len();
+            let listed = listed_lines_from(&group_words, place.first + at, end, &mut false, target, dialect);
             let fits = listed
                 .get(i)
                 .and_then(|(l, raw)| instruction_text(l).filter(|_| !*raw))
@@ -462,23 +777,20 @@ fn with_slot(control: u128, i: usize, slot: u128, bits: u32) -> u128 {
     (control & !mask) | ((slot << shift) & mask)
 }
 
-/// The instruction lines the target lists for a program's words, each with whether it is a
-/// raw directive (which shows no marks).
-fn listed_lines(words: &[u128], target: &dyn Target, dialect: usize) -> Vec<(String, bool)> {
-    listed_lines_from(words, 0, true, target, dialect)
-}
-
-/// [`listed_lines`] of the groups from word `first` on; `last`: they end the program.
+/// The instruction lines the target lists for the groups of a program from word `first` on
+/// (`last`: they end the program; `paired`: their first instruction closes a pair, left
+/// saying whether the next piece's does), each with whether it is a raw directive (which
+/// shows no marks).
 fn listed_lines_from(
     words: &[u128],
     first: usize,
     last: bool,
+    paired: &mut bool,
     target: &dyn Target,
     dialect: usize,
 ) -> Vec<(String, bool)> {
     let mut out = Vec::new();
-    let mut paired = false;
-    target.listing_from(words, first, last, dialect, &mut paired, &mut |l| {
+    target.listing_from(words, first, last, dialect, paired, &mut |l| {
         if !l.text.is_empty() {
             out.push((l.text, l.raw));
         }
@@ -495,13 +807,15 @@ fn listed_lines_from(
 pub fn check_marks(
     text: &str,
     words: &[u128],
+    place: At,
+    paired: &mut bool,
     target: &dyn Target,
     dialect: usize,
     marks: &Marks,
 ) -> Vec<(usize, usize, usize, String)> {
     let Some(schedule) = target.schedule() else { return Vec::new() };
     let group = schedule.slots as usize + 1;
-    let ours = listed_lines(words, target, dialect);
+    let ours = listed_lines_from(words, place.first, place.last, paired, target, dialect);
     let mut errors = Vec::new();
     let listed = text.lines().enumerate().filter_map(|(n, l)| instruction_text(l).map(|t| (n, l, t)));
     for (k, ((n, line, t), (our_line, raw))) in listed.zip(&ours).enumerate() {
@@ -586,6 +900,132 @@ mod tests {
             word_comments("/*0010*/ NOP ; /* 0x50b0000000070f00 */").collect::<Vec<_>>(),
             ["0x50b0000000070f00"]
         );
+    }
+
+    /// A text handed over `n` lines at a time.
+    struct Lines {
+        lines: Vec<String>,
+        n: usize,
+        at: usize,
+    }
+
+    impl Lines {
+        fn new(text: &str, n: usize) -> Self {
+            Lines { lines: text.split_inclusive('\n').map(String::from).collect(), n, at: 0 }
+        }
+    }
+
+    impl isa_runtime::directives::Source for Lines {
+        fn rewind(&mut self) {
+            self.at = 0;
+        }
+        fn piece(&mut self) -> Option<String> {
+            let end = self.at.saturating_add(self.n).min(self.lines.len());
+            let piece = self.lines[self.at..end].concat();
+            self.at = end;
+            (!piece.is_empty()).then_some(piece)
+        }
+    }
+
+    /// What assembling a listing given `n` lines at a time gives: its words (with their
+    /// lengths), its mark errors, and the most words and bytes of text the checker held.
+    struct Run {
+        words: Vec<(u128, Option<usize>)>,
+        wrong: Vec<Wrong>,
+        ok: bool,
+        words_held: usize,
+        text_held: usize,
+    }
+
+    fn assemble(text: &str, n: usize) -> Run {
+        let target = crate::builtin::find_target("maxwell").unwrap();
+        let mut converted = Converted::new(Lines::new(text, n), target, 0);
+        let mut checker = Checker::new(Lines::new(text, n), target, 0);
+        let (mut words, mut wrong) = (Vec::new(), Vec::new());
+        let mut errors = Vec::new();
+        let tables = target.assemble_stream(
+            "t",
+            &mut converted,
+            0,
+            &mut isa_runtime::directives::NoIncludes,
+            &mut |e, _| errors.push(e.message.clone()),
+            &mut |w, l| checker.word(w, l, &mut |w, l| words.push((w, l)), &mut |e| wrong.push(e)),
+        );
+        checker.finish(&mut |w, l| words.push((w, l)), &mut |e| wrong.push(e));
+        assert!(errors.is_empty(), "{errors:?}");
+        Run {
+            words,
+            wrong,
+            ok: tables.is_some(),
+            words_held: checker.most_held,
+            text_held: checker.most_text_held().max(converted.groups.most_held),
+        }
+    }
+
+    fn data(file: &str) -> String {
+        std::fs::read_to_string(format!("{}/../tests/data/maxwell/{file}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+    }
+
+    /// A listing read in pieces (cut after groups' words, `Groups`) gives what it gives read
+    /// whole, word for word and error for error: cuobjdump's listing of our sum kernel with
+    /// marks edited in (`.reuse` set and cleared, a pair opened in the last slot of a group and
+    /// closed in the first of the next, a `.reuse` on a destination and a pair's `{` taken
+    /// away, which no control word gives), and nvdisasm's listings as they are, given 1 to 50
+    /// lines at a time and whole.
+    #[test]
+    fn a_listing_in_pieces_is_the_listing_whole() {
+        let sum = data("cuobjdump_sum_sm52.sass");
+        let edits = [
+            ("ISETP.NE.U32.AND P0, PT, R5.reuse, RZ, PT ;", "ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;"),
+            ("SHL R5, R5, 0x2 ;", "SHL R5, R5.reuse, 0x2 ;"),
+            ("/*0078*/               @P1 SYNC ;", "/*0078*/         {     @P1 SYNC ;"),
+            ("SHR.U32 R3, R0.reuse, 0x1e ;", "SHR.U32 R3.reuse, R0, 0x1e         }"),
+            ("{         FFMA R4, R2, R2, R4 ;", "          FFMA R4, R2, R2, R4 ;"),
+        ];
+        let mut edited = sum.clone();
+        for (from, to) in edits {
+            assert_eq!(edited.matches(from).count(), 1, "{from}");
+            edited = edited.replace(from, to);
+        }
+        let texts = [
+            edited,
+            sum,
+            data("nvdisasm_sum_sm52.txt"),
+            data("nvdisasm_shared_sm53.txt"),
+            data("nvdisasm_depbar_sm53.txt"),
+            data("nvdisasm_fcmp_nan_sm50.txt"),
+        ];
+        for (t, text) in texts.iter().enumerate() {
+            let whole = assemble(text, usize::MAX);
+            assert!(whole.ok);
+            // The edited listing: the two marks no control word gives are errors, the rest not.
+            assert_eq!(whole.wrong.len(), if t == 0 { 2 } else { 0 }, "{:?}", whole.wrong);
+            for n in [1, 2, 3, 7, 50] {
+                let pieces = assemble(text, n);
+                assert_eq!(pieces.words, whole.words, "text {t}, {n} lines a piece");
+                assert_eq!(pieces.wrong, whole.wrong, "text {t}, {n} lines a piece");
+                assert!(pieces.text_held < text.len() || text.lines().count() <= 50, "text {t}, {n}");
+            }
+        }
+    }
+
+    /// Issue 14: what the checker holds does not grow with the listing: nvdisasm's listing of
+    /// shared texts (23 groups) 1, 4 and 16 times, given 8 lines at a time, holds the same most
+    /// words and bytes of text, fewer than one copy's; the words are the listing's.
+    #[test]
+    fn a_listing_is_held_a_piece_at_a_time() {
+        let shared = data("nvdisasm_shared_sm53.txt");
+        let mut held = Vec::new();
+        for copies in [1, 4, 16] {
+            let text = shared.repeat(copies);
+            let run = assemble(&text, 8);
+            let want = listed_words(&text, 64).unwrap();
+            assert_eq!(run.words.iter().map(|(w, _)| *w).collect::<Vec<_>>(), want);
+            assert!(run.words_held < 92 && run.text_held < shared.len(), "{copies}: {held:?}");
+            held.push((run.words_held, run.text_held));
+        }
+        assert!(held.windows(2).all(|w| w[0] == w[1]), "{held:?}");
     }
 
     #[test]

@@ -159,6 +159,10 @@ enum Command {
     /// control word in the listing's `/* 0x... */` comments, so that the listing rebuilds byte
     /// for byte; `{ }` of dual issue and `.reuse` flags, which the control words give, are
     /// dropped from the text.
+    ///
+    /// The source is read a piece at a time and each word written as it is made, binary, hex or
+    /// JSON (a listing's pieces cut after a group's words), so memory stays flat whatever its
+    /// size; standard input is copied to a temporary file first (the source is read twice).
     Asm {
         #[command(flatten)]
         target: TargetArgs,

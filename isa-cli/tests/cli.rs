@@ -2127,10 +2127,63 @@ fn a_listing_after_the_first_mebibyte_keeps_its_words() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), words);
 }
 
+/// Issue 14: a listing of more than a MiB is read a piece at a time, each piece cut after a
+/// group's words (isa-cli listing::Groups): nvdisasm's own listing of words whose texts are
+/// shared (tests/data/maxwell/nvdisasm_shared_sm53.txt, 23 groups, no branch) 90 times, its
+/// listing of our dmath kernel's FCMP group, and the first again 10 times (1.26 MB), rebuilds
+/// byte for byte: every word the one in its comment, each unedited line keeping its word though
+/// its text assembles to another. The FCMP line in the second MiB, edited (Rc R15 → R14: bits
+/// 46:39, minus 1 << 39, as `unedited_lines_keep_words_their_text_shares` works out), keeps its
+/// new word; a `.reuse` put on its destination, which no flag of its slot (slot 1 of
+/// 0x003c7800fee20f11: bits 19:17 of 0x7f7 clear) marks, is an error at its line and column.
+#[test]
+fn listing_of_more_than_a_mebibyte_rebuilds_and_keeps_its_edits() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/");
+    let shared = std::fs::read_to_string(format!("{data}nvdisasm_shared_sm53.txt")).expect("listing");
+    let fcmp = std::fs::read_to_string(format!("{data}nvdisasm_fcmp_nan_sm50.txt")).expect("listing");
+    assert_eq!(listed_words(&shared).len(), 92);
+    let listing = |fcmp: &str| format!("{}{fcmp}{}", shared.repeat(90), shared.repeat(10));
+    let text = listing(&fcmp);
+    assert!(text.len() > 1 << 20 && shared.len() * 90 > 1 << 20, "{}", text.len());
+    let mut want: Vec<String> = listed_words(&shared.repeat(90));
+    want.extend(
+        ["003c7800fee20f11", "5370080801c71e10", "37ad07fff0031d09", "5370080801e71e10"].map(String::from),
+    );
+    want.extend(listed_words(&shared.repeat(10)));
+    let bytes: Vec<u8> =
+        want.iter().flat_map(|w| u64::from_str_radix(w, 16).expect("hex").to_le_bytes()).collect();
+    let dir = scratch("listing_of_more_than_a_mebibyte");
+    let (file, bin) = (dir.join("big.txt"), dir.join("big.bin"));
+    std::fs::write(&file, &text).expect("write listing");
+    let o = isa(&["asm", "--target", "maxwell", path_str(&file), "-o", path_str(&bin)]);
+    assert_code(&o, 0);
+    assert!(std::fs::read(&bin).expect("read back") == bytes, "{} bytes", bytes.len());
+
+    let edited = listing(&fcmp.replace("-QNAN , R15", "-QNAN , R14"));
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    let mut changed = want.clone();
+    changed[90 * 92 + 2] = "37ad077fc0031d09".into();
+    assert!(stdout(&o).lines().eq(changed.iter().map(String::as_str)), "{}", stdout(&o).len());
+
+    let marked = listing(&fcmp.replace("FCMP.NEU R9, R29", "FCMP.NEU R9.reuse, R29"));
+    let line = shared.lines().count() * 90 + 3;
+    let column = marked.lines().nth(line - 1).expect("the line").find(".reuse").expect("the mark") + 1;
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], marked.as_bytes());
+    assert_code(&o, 1);
+    let want = format!(
+        "<stdin>:{line}:{column}: error: this line shows `.reuse` after operand 1, but its control word \
+         0x003c7800fee20f11 gives no marks"
+    );
+    assert!(stderr(&o).contains(&want), "{want}\n{}", stderr(&o));
+    assert!(stderr(&o).contains("found 1 error\n"), "{}", stderr(&o));
+}
+
 /// Issue 14: `asm` reads a source of more than a MiB a piece at a time (files::Pieces). The
 /// words of nvdisasm's listing of a real kernel (tests/data/maxwell/nvdisasm_sum_sm52.txt: 16
 /// groups, control words included) repeated 520 times, listed by `disasm` as plain assembly
-/// (1.07 MB: branch targets are the copies' own addresses), assemble to exactly those words.
+/// (1.07 MB: branch targets are the copies' own addresses), assemble to exactly those words,
+/// as hex and as `--json`.
 #[test]
 fn maxwell_source_of_more_than_a_mebibyte_assembles_to_its_words() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_sum_sm52.txt");
@@ -2145,6 +2198,14 @@ fn maxwell_source_of_more_than_a_mebibyte_assembles_to_its_words() {
     assert_code(&o, 0);
     let want: Vec<&str> = program.iter().map(|w| w.trim().trim_start_matches("0x")).collect();
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    // `--json` is written as the words come: each word's 32-bit parts, the most significant
+    // first (maxwell.isa declares no `part_order`), then the settings (none in maxwell.isa).
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--json", "-"], &listed.stdout);
+    assert_code(&o, 0);
+    let parts: Vec<String> =
+        want.iter().flat_map(|w| [&w[..8], &w[8..]]).map(|p| format!("\"{p}\"")).collect();
+    let json = format!("{{\"streams\": {{\"maxwell\": [{}]}}, \"settings\": {{}}}}\n", parts.join(", "));
+    assert!(stdout(&o) == json, "{} bytes, want {}", o.stdout.len(), json.len());
 }
 
 /// Issue 14: a Tegra vertex source whose statements span lines and pieces (grate's `;` and
@@ -2181,6 +2242,37 @@ fn tegra_statements_spanning_pieces_assemble_to_grate_s_words() {
         .map(|(k, (w, _))| format!("{:032x}", if k + 1 == rows.len() { w | 1 } else { w & !1 }))
         .collect();
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// Issue 14: a bundled program's source of more than a MiB is read a piece at a time, each
+/// piece up to where its statements are certainly whole (isa-runtime bundle::statements): the
+/// first of grate's random fragment programs (tests/data/tegra/grate_random_fragment.txt, three
+/// bundles; docs/research/tegra-grate-oracle.md), each bundle after a block comment of 400 KB
+/// holding `;`, `//` and a quote closed nowhere and with a line comment on its `EXEC` (1.2 MB,
+/// the second comment open across the first MiB's end), assembles to the words grate made of
+/// its text, stream by stream, with the header settings it gives.
+#[test]
+fn tegra_fs_source_of_more_than_a_mebibyte_assembles_to_grate_s_words() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tegra/grate_random_fragment.txt");
+    let text = std::fs::read_to_string(path).expect("programs");
+    let record = text.split("== grate\n").nth(1).expect("a program");
+    let (words, program) = record.split_once("== text\n").expect("its text");
+    assert_eq!(program.matches("EXEC\n").count(), 3);
+    let comment =
+        format!("/*\n{} */\n", " * a comment; with // and a quote \" closed nowhere\n".repeat(8000));
+    let source = program.replace("EXEC\n", &format!("{comment}EXEC // a bundle\n"));
+    assert!(source.len() > 1 << 20, "{}", source.len());
+    let o = isa_with_input(&["asm", "--target", "tegra_fs", "-"], source.as_bytes());
+    assert_code(&o, 0);
+    let json = stdout(&o);
+    assert_eq!(words.lines().count(), 8);
+    for line in words.lines() {
+        let (name, parts) = line.split_once(": ").expect("stream: words");
+        let parts: Vec<String> = parts.split_whitespace().map(|w| format!("\"{w}\"")).collect();
+        let want = format!("\"{name}\": [{}]", parts.join(", "));
+        assert!(json.contains(&want), "{want}\n{json}");
+    }
+    assert!(json.contains(r#""settings": {"alu_buffer_size": 1, "pseq_to_dw_exec_nb": 1}"#), "{json}");
 }
 
 /// Issue 14: every error of a source read in pieces shows its line's text, the first line of a

@@ -21,10 +21,11 @@
 //! This module is the one assembler and disassembler of both kinds for every target.
 
 use crate::directives::{self, Includer, Kind, NoIncludes};
+use crate::directives::{Handed, Source};
 use crate::expr;
 use crate::format::Format;
 use crate::syntax::{self, Context};
-use crate::target::{blank_comments, section_directive, Dialect, Isa};
+use crate::target::{alone_in_line, blank_comments_open, piece_end, section_directive, Dialect, Isa};
 use crate::{AsmError, DecodeError, EncodeError};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -179,16 +180,6 @@ impl Stream {
 /// Where a piece of the source is: byte offset and length.
 type Span = (usize, usize);
 
-pub(crate) fn error_at(source: &str, (pos, len): Span, message: String) -> AsmError {
-    let pos = pos.min(source.len());
-    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
-    let line = source[..pos].matches('\n').count() + 1;
-    let column = source[line_start..pos].chars().count() + 1;
-    let end = (pos + len).min(source.len());
-    let length = source.get(pos..end).map_or(0, |t| t.chars().count());
-    AsmError { line, column, length, message, file: None, expansion: Vec::new() }
-}
-
 fn same(a: &str, b: &str, ignore_case: bool) -> bool {
     if ignore_case {
         a.eq_ignore_ascii_case(b)
@@ -213,8 +204,9 @@ fn starts_with_word(text: &str, word: &str, ignore_case: bool) -> bool {
 /// statement. Every error is returned, each with its line and column.
 pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<AsmError>> {
     let mut errors = Vec::new();
+    let mut text = directives::Text::new(source);
     let program =
-        assemble_files::<T>("", source, dialect, &mut NoIncludes, &mut |e, _| errors.push(e.clone()));
+        assemble_files::<T>("", &mut text, dialect, &mut NoIncludes, &mut |e, _| errors.push(e.clone()));
     program.ok_or(errors)
 }
 
@@ -222,12 +214,33 @@ pub fn assemble<T: Isa>(source: &str, dialect: usize) -> Result<Program, Vec<Asm
 /// header setting (`name = N`, which no separator ends), then every statement of the code up to
 /// its separator (bundles and directives alike; the separator is not in it), the sections of
 /// data left out (their tables are read by [`crate::table::read`]). The text they are read
-/// from has its comments blanked and its line ends made blanks, byte for byte.
-fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, usize)>) {
-    let text: String = blank_comments(source, d).replace(['\n', '\r', '\t'], " ");
+/// from has its comments blanked and its line ends made blanks, byte for byte. `in_data`: the
+/// text starts in a data section. Where `more` of the file follows (the source read in
+/// pieces), only the statements certainly whole are split, as a flat target's are
+/// ([`crate::target::split_statements`]): up to the start of the last line before which no
+/// block comment is open and the last statement ended with the separator, or with lines that
+/// are a section directive or a header setting alone; the rest is split with what follows. A dialect without a separator has no such line: its text is split whole.
+fn statements(source: &str, b: &Bundles, d: &Dialect, in_data: bool, more: bool) -> directives::Split {
+    let (mut blanked, open) = blank_comments_open(source, d);
+    let end = match (more, d.separator) {
+        (false, _) => source.len(),
+        (true, Some(_)) => {
+            // A line that is a section directive or a header setting (its value on the line)
+            // is a statement of its own.
+            let alone = |line: &str| {
+                alone_in_line(line, d)
+                    || line.ends_with(|c: char| c.is_ascii_alphanumeric())
+                        && header_setting(line, b, d).is_some_and(|(n, _)| n == line.len())
+            };
+            piece_end(&blanked, open, d, &alone)
+        }
+        (true, None) => 0,
+    };
+    blanked.truncate(end);
+    let text: String = blanked.replace(['\n', '\r', '\t'], " ");
     let separator = d.separator.unwrap_or(";");
     let mut ranges = Vec::new();
-    let mut in_data = false;
+    let mut in_data = in_data;
     let sections: Vec<&str> = d.code_section.iter().chain(d.data_sections.iter()).copied().collect();
     let mut pos = 0;
     while pos < text.len() {
@@ -263,7 +276,7 @@ fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, us
         ranges.push((pos, end));
         pos = end + separator.len();
     }
-    (text, ranges)
+    directives::Split { code: text, ranges, end, in_data }
 }
 
 /// [`assemble`] of a source named `name` (for diagnostics) whose `.include`s `includer`
@@ -276,39 +289,32 @@ fn statements(source: &str, b: &Bundles, d: &Dialect) -> (String, Vec<(usize, us
 /// name symbols only.
 pub fn assemble_files<T: Isa>(
     name: &str,
-    source: &str,
+    source: &mut dyn Source,
     dialect: usize,
     includer: &mut dyn Includer,
     report: &mut dyn FnMut(&AsmError, &str),
 ) -> Option<Program> {
     let Some(b) = T::bundles() else {
-        let e = error_at(source, (0, 0), alloc::format!("{} programs are not bundles", T::NAME));
-        report(&e, source.lines().next().unwrap_or(""));
+        let message = alloc::format!("{} programs are not bundles", T::NAME);
+        report(&AsmError { line: 1, column: 1, message, length: 0, file: None, expansion: Vec::new() }, "");
         return None;
     };
     let d = T::dialects().get(dialect).unwrap_or(&T::dialects()[0]);
     let separator = d.separator.unwrap_or(";");
-    // Expanded whole ([`directives::expand`]): where more of a file would follow, nothing is
-    // split until it has (a piece may end nowhere).
-    let split = |text: &str, _: bool, more: bool| {
-        let (code, ranges) = if more { (String::new(), Vec::new()) } else { statements(text, b, d) };
-        directives::Split { code, ranges, end: if more { 0 } else { text.len() }, in_data: false }
-    };
+    // Read a piece at a time ([`directives::expand_streaming`]), each piece split up to where
+    // its statements are certainly whole ([`statements`]); each statement is read as it comes.
+    let split = |text: &str, in_data: bool, more: bool| statements(text, b, d, in_data, more);
     let spelling = directives::Spelling::of(d, false, Some(&split));
     let layout = directives::Layout { word_bytes: 1, code_align: 1, scheduled: None };
-    let (expanded, errors) = directives::expand(name, source, &spelling, &layout, includer);
-    for w in &expanded.warnings {
-        let w = expanded.located(w);
-        includer.warning(&w, expanded.source_line(&w));
-    }
-    let mut failed = false;
-    let mut fail = |e: AsmError| {
-        failed = true;
-        report(&e, expanded.source_line(&e));
+    // Each error as it is found, with its line's text (while the text is held).
+    let failed = core::cell::Cell::new(false);
+    let report = core::cell::RefCell::new(report);
+    let fail = |expanded: &directives::Program, e: AsmError| {
+        failed.set(true);
+        (report.borrow_mut())(&e, expanded.source_line(&e));
     };
-    for e in &errors {
-        fail(expanded.located(e));
-    }
+    // Warnings, with their lines' texts, reported once the expansion gives the includer back.
+    let mut warnings: Vec<(AsmError, String)> = Vec::new();
     // Where a number goes, an expression (symbols are replaced by now; there are no labels).
     // A name there, in a program that sets no symbol, is no symbol misspelt: it is read as
     // text that is not a number at all, and the error lists what the operand takes.
@@ -320,14 +326,6 @@ pub fn assemble_files<T: Isa>(
         call: None,
         bare_names: false,
     };
-    let named = expanded.defines_names();
-    let read = |text: &str| {
-        expr::evaluate(text, 0, &names).map_err(|e| match e {
-            e if e.undefined && !named && e.pos == 0 => expr::ExprError { undefined: false, end: None, ..e },
-            e => e,
-        })
-    };
-    let expression = (!d.directives.is_empty()).then_some(&read as &dyn Fn(&str) -> expr::Reading);
     let mut program = Program {
         streams: b.streams.iter().map(|_| Vec::new()).collect(),
         settings: Vec::new(),
@@ -336,14 +334,20 @@ pub fn assemble_files<T: Isa>(
     // Per unit, the entries earlier bundles hold.
     let mut totals = alloc::vec![0u64; b.units.len()];
     let mut bundles = 0u64;
-    for e in &expanded.lines {
+    // The tables the data sections' entries fill, line by line.
+    let mut filler = crate::table::Filler::new(d.data_sections, T::tables(), d.ignore_case);
+    // Each expanded statement as it comes: a header setting, a bundle or a table's entry.
+    let mut statement = |expanded: &directives::Program, e: &directives::Expanded| {
+        let fail = |error: AsmError| fail(expanded, error);
+        if let Some(error) = filler.line(expanded, e) {
+            fail(error);
+        }
         if let Kind::Entry { .. } = e.kind {
-            continue;
+            return;
         }
         let Kind::Code(text) = &e.kind else {
             let message = String::from("data has no place among a bundled program's streams");
-            fail(expanded.locate(e, 0, 0, message));
-            continue;
+            return fail(expanded.locate(e, 0, 0, message));
         };
         if let Some((consumed, setting)) = header_setting(text, b, d) {
             match setting {
@@ -360,7 +364,7 @@ pub fn assemble_files<T: Isa>(
                     alloc::format!("unexpected `{rest}` after the setting"),
                 ));
             }
-            continue;
+            return;
         }
         if !expanded.after(&e.line).starts_with(separator) {
             let message = alloc::format!("the statement does not end with `{separator}`");
@@ -371,6 +375,16 @@ pub fn assemble_files<T: Isa>(
             let message = alloc::format!("over {max} bundles in a program");
             fail(expanded.locate(e, 0, syntax::token_at(text, 0).1, message));
         }
+        let named = expanded.defines_names();
+        let read = |text: &str| {
+            expr::evaluate(text, 0, &names).map_err(|e| match e {
+                e if e.undefined && !named && e.pos == 0 => {
+                    expr::ExprError { undefined: false, end: None, ..e }
+                }
+                e => e,
+            })
+        };
+        let expression = (!d.directives.is_empty()).then_some(&read as &dyn Fn(&str) -> expr::Reading);
         match bundle::<T>(b, d, dialect, text, expression, &mut totals) {
             Ok(words) => {
                 for (stream, w) in words.into_iter().enumerate() {
@@ -383,14 +397,45 @@ pub fn assemble_files<T: Isa>(
                 }
             }
         }
+    };
+    // A `.clone` copies lines from anywhere in the program (the expansion keeps them all):
+    // a dialect that has it is expanded whole, its statements read after.
+    let clones = d.directives.iter().any(|(_, k)| *k == directives::Directive::Clone);
+    if clones {
+        let text = directives::read_all(source);
+        let (expanded, errors) = directives::expand(name, &text, &spelling, &layout, includer);
+        for w in &expanded.warnings {
+            let w = expanded.located(w);
+            includer.warning(&w, expanded.source_line(&w));
+        }
+        for e in &errors {
+            fail(&expanded, expanded.located(e));
+        }
+        for e in &expanded.lines {
+            statement(&expanded, e);
+        }
+    } else {
+        directives::expand_streaming(name, source, &spelling, &layout, includer, &mut |expanded, handed| {
+            match handed {
+                Handed::Lines(lines) => {
+                    for e in &lines {
+                        statement(expanded, e);
+                    }
+                }
+                Handed::Error(l) => fail(expanded, expanded.located(&l)),
+                Handed::Warning(l) => {
+                    let w = expanded.located(&l);
+                    let line = String::from(expanded.source_line(&w));
+                    warnings.push((w, line));
+                }
+            }
+        });
+        for (w, line) in &warnings {
+            includer.warning(w, line);
+        }
     }
-    // The tables the data sections' entries fill, from the expanded program.
-    let (tables, table_errors) = crate::table::fill(&expanded, d.data_sections, T::tables(), d.ignore_case);
-    for e in table_errors {
-        fail(e);
-    }
-    program.tables = tables;
-    (!failed).then_some(program)
+    program.tables = filler.filled;
+    (!failed.get()).then_some(program)
 }
 
 /// A header setting read (name, value), or where and why its value is wrong.

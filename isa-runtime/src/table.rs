@@ -298,13 +298,21 @@ fn starts_with_directive(text: &str, d: &str, ignore_case: bool) -> bool {
 /// `json` (one object) with each table's words added under its name: word index → word,
 /// 32-bit hex as the streams are.
 pub fn add_to_json(json: &str, filled: &Filled) -> String {
-    use core::fmt::Write;
     let body = json.trim_end();
     let Some(open) = body.strip_suffix('}') else { return String::from(json) };
     let mut out = String::from(open);
+    write_tables(&mut out, filled);
+    out.push('}');
+    out
+}
+
+/// The members [`add_to_json`] adds to an object, each after `, `: a table's name and its
+/// entries (written after a program's streams and settings, [`crate::target::ProgramJson`]).
+pub fn write_tables(out: &mut String, filled: &Filled) {
+    use core::fmt::Write;
     for (name, entries) in filled {
         out.push_str(", ");
-        crate::value::write_json_string(&mut out, name);
+        crate::value::write_json_string(out, name);
         out.push_str(": {");
         match entries {
             Entries::Words(words) => {
@@ -317,14 +325,12 @@ pub fn add_to_json(json: &str, filled: &Filled) -> String {
                 for (k, (index, part, n)) in names.iter().enumerate() {
                     let dot = if part.is_empty() { "" } else { "." };
                     let _ = write!(out, "{}\"{index}{dot}{part}\": ", if k > 0 { ", " } else { "" });
-                    crate::value::write_json_string(&mut out, n);
+                    crate::value::write_json_string(out, n);
                 }
             }
         }
         out.push('}');
     }
-    out.push('}');
-    out
 }
 
 /// The data sections giving each table's words in a program's JSON (`json`, as

@@ -379,20 +379,32 @@ pub struct Summary {
 
 /// Each of the target's summaries over `words`, by name, in declaration order.
 pub fn summarize<T: Isa>(words: &[u128]) -> Vec<(&'static str, u64)> {
-    T::summaries()
-        .iter()
-        .map(|s| {
-            let highest = words
-                .iter()
-                .filter_map(|w| {
-                    let format = T::formats().get(T::match_format(*w)?)?;
-                    let field = format.fields.iter().find(|f| f.name == s.field)?;
-                    Some(crate::bits::get(*w, field.pieces).saturating_add(s.plus))
-                })
-                .max();
-            (s.name, highest.unwrap_or(0).max(s.least))
-        })
-        .collect()
+    let mut highest = alloc::vec![None; T::summaries().len()];
+    for w in words {
+        fold_summaries::<T>(*w, &mut highest);
+    }
+    summaries_of(T::summaries(), &highest)
+}
+
+/// [`summarize`] a word at a time: `highest` (one entry per summary, `None` at first) takes
+/// the largest value of each summary's field plus its `plus` over the words seen so far, so
+/// a program's summaries are known as its words go by without keeping them.
+pub fn fold_summaries<T: Isa>(word: u128, highest: &mut [Option<u64>]) {
+    for (s, high) in T::summaries().iter().zip(highest.iter_mut()) {
+        let value = T::match_format(word).and_then(|i| T::formats().get(i)).and_then(|format| {
+            let field = format.fields.iter().find(|f| f.name == s.field)?;
+            Some(crate::bits::get(word, field.pieces).saturating_add(s.plus))
+        });
+        if let Some(v) = value {
+            *high = Some(high.map_or(v, |h| h.max(v)));
+        }
+    }
+}
+
+/// The summaries' values from what [`fold_summaries`] kept: the largest value, at least the
+/// summary's `least` (also the value of a program whose words lack the field).
+fn summaries_of(summaries: &'static [Summary], highest: &[Option<u64>]) -> Vec<(&'static str, u64)> {
+    summaries.iter().zip(highest).map(|(s, h)| (s.name, h.unwrap_or(0).max(s.least))).collect()
 }
 
 /// Words of `bits` bits as 32-bit parts in upload order: least significant part of each
@@ -426,23 +438,79 @@ pub fn words_of_parts(parts: &[u32], bits: u32, low_first: bool) -> Option<Vec<u
 /// ([`crate::bundle::Program::to_json`]): `streams` maps the target's name to its words as
 /// 32-bit hex parts in upload order, `settings` each summary to its value.
 pub fn program_json<T: Isa>(words: &[u128]) -> String {
-    use core::fmt::Write;
-    let mut out = String::from("{\"streams\": {");
-    crate::value::write_json_string(&mut out, T::NAME);
-    out.push_str(": [");
-    for (k, part) in word_parts(words, T::WORD_BITS, T::PARTS_LOW_FIRST).iter().enumerate() {
-        let _ = write!(out, "{}\"{part:08x}\"", if k > 0 { ", " } else { "" });
+    let mut json = ProgramJson::of::<T>();
+    let mut out = String::new();
+    json.start(&mut out);
+    for w in words {
+        json.word(*w, &mut out);
     }
-    out.push_str("]}, \"settings\": {");
-    for (i, (name, value)) in summarize::<T>(words).iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        crate::value::write_json_string(&mut out, name);
-        let _ = write!(out, ": {value}");
-    }
-    out.push_str("}}");
+    json.settings(&mut out);
+    out.push('}');
     out
+}
+
+/// [`program_json`] written as the words come, so that a program of any size is written
+/// without keeping its words: [`ProgramJson::start`] opens the object and the stream's list,
+/// [`ProgramJson::word`] writes each word's parts, [`ProgramJson::settings`] closes the list
+/// and writes the summaries (folds over the words, [`fold_summaries`], known at the end);
+/// what follows them (the tables, [`crate::table::write_tables`]) and the closing `}` are the
+/// caller's.
+#[derive(Debug, Clone)]
+pub struct ProgramJson {
+    name: &'static str,
+    bits: u32,
+    low_first: bool,
+    summaries: &'static [Summary],
+    fold: fn(u128, &mut [Option<u64>]),
+    highest: Vec<Option<u64>>,
+    /// Parts written so far.
+    parts: usize,
+}
+
+impl ProgramJson {
+    /// The writer of target `T`'s programs.
+    pub fn of<T: Isa>() -> Self {
+        ProgramJson {
+            name: T::NAME,
+            bits: T::WORD_BITS,
+            low_first: T::PARTS_LOW_FIRST,
+            summaries: T::summaries(),
+            fold: fold_summaries::<T>,
+            highest: alloc::vec![None; T::summaries().len()],
+            parts: 0,
+        }
+    }
+
+    /// `{"streams": {"name": [`.
+    pub fn start(&self, out: &mut String) {
+        out.push_str("{\"streams\": {");
+        crate::value::write_json_string(out, self.name);
+        out.push_str(": [");
+    }
+
+    /// The next word's 32-bit parts in upload order.
+    pub fn word(&mut self, word: u128, out: &mut String) {
+        use core::fmt::Write;
+        for part in word_parts(&[word], self.bits, self.low_first) {
+            let _ = write!(out, "{}\"{part:08x}\"", if self.parts > 0 { ", " } else { "" });
+            self.parts += 1;
+        }
+        (self.fold)(word, &mut self.highest);
+    }
+
+    /// `]}, "settings": {...}`: the list closed and each summary's value over the words.
+    pub fn settings(&self, out: &mut String) {
+        use core::fmt::Write;
+        out.push_str("]}, \"settings\": {");
+        for (i, (name, value)) in summaries_of(self.summaries, &self.highest).iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::value::write_json_string(out, name);
+            let _ = write!(out, ": {value}");
+        }
+        out.push('}');
+    }
 }
 
 /// Reads the JSON object [`program_json`] writes back into the program's words. Its summaries
@@ -1498,13 +1566,9 @@ struct Piece<'a> {
 /// `source` with every comment of dialect `d` (line and block comments) blanked out byte for
 /// byte, line ends kept, so offsets and line numbers stay those of the source. A string in
 /// double quotes closed on its line is no comment's start: grate's `.uniforms [0] =
-/// "a//b";` names `a//b` (its lexers read `"..."` as one token).
-pub(crate) fn blank_comments(source: &str, d: &Dialect) -> String {
-    blank_comments_open(source, d).0
-}
-
-/// [`blank_comments`], and where a block comment that `source` does not close opens.
-fn blank_comments_open(source: &str, d: &Dialect) -> (String, Option<usize>) {
+/// "a//b";` names `a//b` (its lexers read `"..."` as one token). Also where a block comment
+/// that `source` does not close opens.
+pub(crate) fn blank_comments_open(source: &str, d: &Dialect) -> (String, Option<usize>) {
     let mut out = source.as_bytes().to_vec();
     let mut open = None;
     let mut i = 0;
@@ -1556,7 +1620,8 @@ pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: boo
     } else {
         (None, None)
     };
-    let end = if more { piece_end(blanked.as_deref().unwrap_or(text), open, d) } else { text.len() };
+    let alone = |line: &str| alone_in_line(line, d);
+    let end = if more { piece_end(blanked.as_deref().unwrap_or(text), open, d, &alone) } else { text.len() };
     // Cut at a line start outside comments and quotes: the blanked prefix is the prefix's own.
     let text = &text[..end];
     let blanked = blanked.map(|mut b| {
@@ -1576,13 +1641,29 @@ pub(crate) fn split_statements(text: &str, d: &Dialect, in_data: bool, more: boo
 /// Where a piece of a file's text may end, its comments blanked (`blanked`; a block comment
 /// opened at `open` and not closed in it): the start of the last line before which no block
 /// comment is open and, where the dialect ends statements with a separator, the last statement
-/// ended with it (only blanks after it). 0 where there is none: the piece is read with more.
-fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
+/// ended with it (only blanks after it), or with lines that are statements of their own which
+/// no separator ends (`alone`: a section directive, [`alone_in_line`]; a bundled program's
+/// header settings too). 0 where there is none: the piece is read with more.
+pub(crate) fn piece_end(
+    blanked: &str,
+    open: Option<usize>,
+    d: &Dialect,
+    alone: &dyn Fn(&str) -> bool,
+) -> usize {
     let limit = open.unwrap_or(blanked.len());
     // Line starts from the last one not past the limit, backwards.
     let mut at = blanked[..limit].rfind('\n').map_or(0, |n| n + 1);
     loop {
-        let before = blanked[..at].trim_end();
+        let mut before = blanked[..at].trim_end();
+        // Lines that are whole statements without a separator end what is before them.
+        loop {
+            let (head, last) = before.rsplit_once('\n').unwrap_or(("", before));
+            let last = last.trim();
+            if last.is_empty() || !alone(last) {
+                break;
+            }
+            before = head.trim_end();
+        }
         if d.separator.is_none_or(|sep| before.is_empty() || before.ends_with(sep)) {
             return at;
         }
@@ -1591,6 +1672,12 @@ fn piece_end(blanked: &str, open: Option<usize>, d: &Dialect) -> usize {
             None => return 0,
         }
     }
+}
+
+/// Whether `line` (trimmed) is a section directive alone, a statement of its own that no
+/// separator ends ([`piece_end`]).
+pub(crate) fn alone_in_line(line: &str, d: &Dialect) -> bool {
+    section_directive(line, d).is_some_and(|(_, n)| n == line.len())
 }
 
 /// The statements of `source` in dialect `d`: one per line, or, where the dialect has a
@@ -2937,6 +3024,8 @@ pub trait Target: Sync {
     fn tables(&self) -> &'static [crate::table::Table];
     /// A program of one word stream as JSON, with its summaries ([`program_json`]).
     fn program_json(&self, words: &[u128]) -> String;
+    /// [`Target::program_json`] written as the words come ([`ProgramJson`]).
+    fn program_json_writer(&self) -> ProgramJson;
     /// The words of a program of one word stream from its JSON ([`program_from_json`]).
     fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String>;
     /// Assembles a bundled program into its streams ([`crate::bundle::assemble`]).
@@ -2948,7 +3037,7 @@ pub trait Target: Sync {
     fn assemble_bundle_files(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),
@@ -3114,6 +3203,9 @@ impl<T: Isa> Target for T {
     fn program_json(&self, words: &[u128]) -> String {
         program_json::<T>(words)
     }
+    fn program_json_writer(&self) -> ProgramJson {
+        ProgramJson::of::<T>()
+    }
     fn program_from_json(&self, text: &str) -> Result<Vec<u128>, String> {
         program_from_json::<T>(text)
     }
@@ -3127,7 +3219,7 @@ impl<T: Isa> Target for T {
     fn assemble_bundle_files(
         &self,
         name: &str,
-        source: &str,
+        source: &mut dyn Source,
         dialect: usize,
         includer: &mut dyn Includer,
         report: &mut dyn FnMut(&AsmError, &str),

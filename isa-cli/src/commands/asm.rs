@@ -114,29 +114,28 @@ pub const SHOWN: usize = 100;
 pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Outcome> {
     // A source file is read a piece at a time as it is assembled, so memory stays flat
     // whatever its size (standard input copied to a temporary file first, since assembling
-    // reads the source twice); held whole where the whole program is kept anyway (a bundled
-    // target's streams, `--json`), and for a listing (its words are checked against its text).
+    // reads the source twice).
     let bundled = target.streams().and_then(Streams::bundles).is_some();
-    let streamed = !bundled && !opts.json;
-    let spool = if streamed && files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
+    let spool = if files::is_stdin(opts.file) { Some(files::Spool::stdin()?) } else { None };
     let path = spool.as_ref().map_or(opts.file, |s| s.path());
-    let mut pieces = None;
-    if streamed {
-        // A listing anywhere in the file is read whole, as a short one is: every piece is
-        // looked at first, one at a time, so the file's size never decides how it is read.
-        let mut file = files::Pieces::open(path, &files::name(opts.file))?;
-        let mut listed = false;
+    let name = files::name(opts.file);
+    let schedule = target.streams().and_then(Streams::schedule);
+    // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
+    // comments hold (`crate::listing`). Every piece is looked at first, one at a time, so a
+    // listing after the first MiB is read as one and the file's size never decides how.
+    let mut listed = false;
+    let mut file = files::Pieces::open(path, &name)?;
+    if !bundled {
+        let mut count = listing::Count::default();
         while let Some(piece) = file.piece() {
-            if listing::looks_like(&piece) {
-                listed = true;
-                break;
+            for line in piece.lines() {
+                count.line(line, target.word_bits());
             }
         }
-        if file.error.is_none() && !listed {
-            isa_runtime::directives::Source::rewind(&mut file);
-            pieces = Some(file);
-        }
+        listed = file.error.is_none() && count.is_listing(schedule);
+        isa_runtime::directives::Source::rewind(&mut file);
     }
+    let mut pieces = file.error.is_none().then_some(file);
     let source = match (&pieces, &spool) {
         (Some(_), _) => String::new(),
         // Standard input was read into the spool: its text is there (its name stays <stdin>).
@@ -147,37 +146,42 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
         (None, None) => files::read_text(opts.file)?,
     };
-    // cuobjdump's and nvdisasm's listings: read from their text, with the control words their
-    // comments hold (`crate::listing`).
-    let marks = listing::Marks::of(target, dialect);
-    let schedule = target.streams().and_then(Streams::schedule);
-    let listed = listing::source(&source, target.word_bits(), schedule, dialect, &marks);
-    let (source, listing_text) = match listed {
-        Some(read) => (read, Some(source)),
-        None => (source, None),
-    };
-    let name = files::name(opts.file);
     // Each error is printed as it is found, so a long source shows its first ones at once.
-    let mut errors = 0usize;
+    let errors = std::cell::Cell::new(0usize);
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
     let mut files =
         Files { base, search: opts.include, preludes, name: name.clone(), validate: opts.validate };
-    // A bundled target's program is several streams: written as one JSON object.
+    let print = |e: &AsmError, line: &str| {
+        errors.set(errors.get() + 1);
+        if errors.get() <= SHOWN {
+            complain(format_args!("{}", report(&name, line, e)));
+        }
+    };
+    let failed = || {
+        let errors = errors.get();
+        if errors > SHOWN {
+            let more = errors - SHOWN;
+            complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
+        }
+        complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
+        Ok(Outcome::Failure)
+    };
+    // A bundled target's program is several streams (a few KB at most: tegra_fs.isa holds 64
+    // bundles): written as one JSON object once it is whole.
     if let Some(bundles) = target.streams().and_then(Streams::bundles) {
-        let assembled = target.assemble_bundle_files(&name, &source, dialect, &mut files, &mut |e, line| {
-            errors += 1;
-            if errors <= SHOWN {
-                complain(format_args!("{}", report(&name, line, e)));
-            }
-        });
+        let mut text = isa_runtime::directives::Text::new(&source);
+        let source: &mut dyn Source = match pieces.as_mut() {
+            Some(p) => p,
+            None => &mut text,
+        };
+        let assembled = target.assemble_bundle_files(&name, source, dialect, &mut files, &mut { print });
+        // A read error or text that is not UTF-8 past the first piece ended the source early.
+        if let Some(e) = pieces.and_then(|p| p.error) {
+            return Err(Error::Failed(e));
+        }
         let Some(program) = assembled else {
-            if errors > SHOWN {
-                let more = errors - SHOWN;
-                complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
-            }
-            complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
-            return Ok(Outcome::Failure);
+            return failed();
         };
         // The tables the data sections fill (`.constants`), shown with the streams.
         let json = isa_runtime::table::add_to_json(&program.to_json(bundles), &program.tables) + "\n";
@@ -191,131 +195,162 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         }
         return Ok(Outcome::Success);
     }
-    let mut print = |e: &AsmError, line: &str| {
-        errors += 1;
-        if errors <= SHOWN {
-            complain(format_args!("{}", report(&name, line, e)));
-        }
-    };
-    let failed = |errors: usize| {
-        if errors > SHOWN {
-            let more = errors - SHOWN;
-            complain(format_args!("... and {more} more error{}\n", if more == 1 { "" } else { "s" }));
-        }
-        complain(format_args!("isa: {name}: found {}\n", plural(errors, "error")));
-        Ok(Outcome::Failure)
-    };
     if opts.out.is_none() && !opts.json && !opts.hex && stdout().get_ref().is_terminal() {
         return Err(Error::Usage("not writing binary words to a terminal; use -o FILE or --hex".into()));
     }
-    // Words at their own lengths, or a program ending inside a word, where `--hex` or `--json`
-    // holds whole words: a program that ends in data shorter than a word (a listing of a
-    // binary cut inside an instruction), or holds data whose bytes begin an instruction of
-    // another length, is bytes, not words: written as they are, or refused.
-    let whole = |_: &(usize, usize)| opts.json || opts.hex && !target.variable_length();
-    if opts.json || listing_text.is_some() {
-        // JSON holds the whole program, and a listing's words are checked and kept against
-        // its text once all are known: the words are kept.
-        let Some(mut program) = target.assemble_exact(&name, &source, dialect, &mut files, &mut print) else {
-            return failed(errors);
-        };
-        // A listing's `.reuse` and pair marks are the control words': one edited into the
-        // text is written into its control word where the slot's declared fields can give it,
-        // and is an error where they cannot, never dropped.
-        if let Some(text) = &listing_text {
-            listing::write_marks(text, &mut program.words, target, dialect, &marks);
-            let wrong = listing::check_marks(text, &program.words, target, dialect, &marks);
-            if !wrong.is_empty() {
-                let lines: Vec<&str> = text.lines().collect();
-                for (line, column, length, message) in wrong.iter().take(SHOWN) {
-                    let e = AsmError {
-                        line: *line,
-                        column: *column,
-                        length: *length,
-                        message: message.clone(),
-                        file: None,
-                        expansion: Vec::new(),
-                    };
-                    complain(format_args!(
-                        "{}",
-                        report(&name, lines.get(line - 1).copied().unwrap_or(""), &e)
-                    ));
-                }
-                complain(format_args!("isa: {name}: found {}\n", plural(wrong.len(), "error")));
-                return Ok(Outcome::Failure);
-            }
-            // Lines as the disassembler printed them rebuild their own words, even where its
-            // text is the text of several.
-            listing::keep_unedited(text, &mut program.words, target, dialect, &marks);
-        }
-        let words = &program.words;
-        if let Some(&(i, n)) = program.lengths.first().filter(|l| whole(l)) {
-            return not_words(target, &name, (i, n), i + 1 == words.len(), words[i], opts.json);
-        }
-        let mut output = Output { buffer: Vec::new(), sink: None, out: opts.out, error: None };
-        if opts.json {
-            let json = target.program_json(words);
-            let json = isa_runtime::table::add_to_json(&json, &program.tables) + "\n";
-            output.buffer = json.into_bytes();
-        } else {
-            for (i, w) in words.iter().enumerate() {
-                put(target, opts.hex, *w, program.length(i, target), &mut output.buffer);
-                output.spill();
-            }
-        }
-        output.finish()?;
-        return Ok(Outcome::Success);
-    }
-    // Binary or hex: each word written as it is made (the source is expanded twice and never
-    // held expanded, the words never held at all), so memory stays flat whatever the
+    // Binary, hex or JSON: each word written as it is made (the source is expanded twice and
+    // never held expanded, the words never held at all), so memory stays flat whatever the
     // program's size. What comes before the first error stays in memory up to STREAM_AFTER
     // bytes, so a short program with an error writes nothing; a longer one goes to a file
     // beside `-o FILE` that replaces it only once the whole program assembled.
-    let mut output = Output { buffer: Vec::new(), sink: None, out: opts.out, error: None };
-    // The last word is held back: only it can end the program inside a word.
-    let mut held: Option<(usize, u128, Option<usize>)> = None;
-    let mut count = 0usize;
-    // A word at another length where `--hex` holds whole words: the first one, refused.
-    let mut refused: Option<(usize, usize, u128)> = None;
+    let mut writer = Writer::new(target, opts);
     let mut text = isa_runtime::directives::Text::new(&source);
+    let mut print = print;
+    if listed {
+        // A listing's text becomes source a piece at a time, and its words are checked and
+        // kept against that piece once they are all assembled (`listing::Checker`): a
+        // `.reuse` or pair mark edited into the text is written into its control word where
+        // the slot's declared fields can give it, and is an error where they cannot, never
+        // dropped; an unedited line keeps its listed word.
+        let mut converted = listing::Converted::new(files::Pieces::open(path, &name)?, target, dialect);
+        let mut checker = listing::Checker::new(files::Pieces::open(path, &name)?, target, dialect);
+        let mut wrong = |(line, column, length, message, text): listing::Wrong| {
+            let e = AsmError { line, column, length, message, file: None, expansion: Vec::new() };
+            errors.set(errors.get() + 1);
+            if errors.get() <= SHOWN {
+                complain(format_args!("{}", report(&name, &text, &e)));
+            }
+        };
+        let tables = target.assemble_stream(
+            &name,
+            &mut converted,
+            dialect,
+            &mut files,
+            &mut print,
+            &mut |w, length| checker.word(w, length, &mut |w, l| writer.word(w, l), &mut wrong),
+        );
+        checker.finish(&mut |w, l| writer.word(w, l), &mut wrong);
+        if let Some(e) = converted.groups.source.error.take().or_else(|| checker.source().error.clone()) {
+            writer.output.abandon();
+            return Err(Error::Failed(e));
+        }
+        return match tables {
+            Some(tables) if errors.get() == 0 => writer.finish(&name, &tables),
+            _ => {
+                writer.output.abandon();
+                failed()
+            }
+        };
+    }
     let source: &mut dyn Source = match pieces.as_mut() {
         Some(p) => p,
         None => &mut text,
     };
     let tables = target.assemble_stream(&name, source, dialect, &mut files, &mut print, &mut |w, length| {
-        if let (Some(n), None) = (length.filter(|_| whole(&(count, 0))), refused) {
-            refused = Some((count, n, w));
-        }
-        if let Some((_, previous, length)) = held.replace((count, w, length)) {
-            put(
-                target,
-                opts.hex,
-                previous,
-                length.unwrap_or_else(|| own_length(target, previous)),
-                &mut output.buffer,
-            );
-            output.spill();
-        }
-        count += 1;
+        writer.word(w, length)
     });
     // A read error or text that is not UTF-8 past the first piece ended the source early.
     if let Some(e) = pieces.and_then(|p| p.error) {
-        output.abandon();
+        writer.output.abandon();
         return Err(Error::Failed(e));
     }
-    if tables.is_none() {
-        output.abandon();
-        return failed(errors);
+    let Some(tables) = tables else {
+        writer.output.abandon();
+        return failed();
+    };
+    writer.finish(&name, &tables)
+}
+
+/// Writes an assembled program's words as they come: binary in the target's byte order, hex
+/// text (a word a line) or one JSON object ([`isa_runtime::target::ProgramJson`]: the words'
+/// parts in order, then the summaries folded over them and the tables the data sections
+/// filled, known at the end). Only the last word is held back (only it can end the program
+/// inside a word); the output is [`Output`]'s.
+struct Writer<'a> {
+    target: &'a dyn Target,
+    hex: bool,
+    json: Option<isa_runtime::target::ProgramJson>,
+    output: Output<'a>,
+    /// The last word, its number and its length where not its own.
+    held: Option<(usize, u128, Option<usize>)>,
+    count: usize,
+    /// Whether a word at another length than its own is refused: `--json` and `--hex` hold
+    /// whole words (`--hex` of a target whose instructions differ in length writes bytes).
+    whole: bool,
+    /// The first word so refused: its number, length and word.
+    refused: Option<(usize, usize, u128)>,
+    /// The JSON text of the last word, before it goes to the output.
+    text: String,
+}
+
+impl<'a> Writer<'a> {
+    fn new(target: &'a dyn Target, opts: &Options<'a>) -> Self {
+        let json = opts.json.then(|| target.program_json_writer());
+        let mut writer = Writer {
+            target,
+            hex: opts.hex,
+            output: Output { buffer: Vec::new(), sink: None, out: opts.out, error: None },
+            held: None,
+            count: 0,
+            whole: opts.json || opts.hex && !target.variable_length(),
+            refused: None,
+            text: String::new(),
+            json,
+        };
+        if let Some(json) = &writer.json {
+            json.start(&mut writer.text);
+            writer.output.buffer.extend_from_slice(writer.text.as_bytes());
+            writer.text.clear();
+        }
+        writer
     }
-    if let Some((i, n, w)) = refused {
-        output.abandon();
-        return not_words(target, &name, (i, n), i + 1 == count, w, false);
+
+    /// The next word of the program, with its length in bytes where it is not its own
+    /// ([`isa_runtime::target::Assembled::lengths`]).
+    fn word(&mut self, w: u128, length: Option<usize>) {
+        if let (Some(n), None, true) = (length, self.refused, self.whole) {
+            self.refused = Some((self.count, n, w));
+        }
+        if let Some((_, previous, length)) = self.held.replace((self.count, w, length)) {
+            self.put(previous, length);
+        }
+        self.count += 1;
     }
-    if let Some((_, w, length)) = held {
-        put(target, opts.hex, w, length.unwrap_or_else(|| own_length(target, w)), &mut output.buffer);
+
+    fn put(&mut self, w: u128, length: Option<usize>) {
+        match self.json.as_mut() {
+            Some(json) => {
+                json.word(w, &mut self.text);
+                self.output.buffer.extend_from_slice(self.text.as_bytes());
+                self.text.clear();
+            }
+            None => {
+                let length = length.unwrap_or_else(|| own_length(self.target, w));
+                put(self.target, self.hex, w, length, &mut self.output.buffer);
+            }
+        }
+        self.output.spill();
     }
-    output.finish()?;
-    Ok(Outcome::Success)
+
+    /// The program assembled: the last word and, for JSON, its end (`tables`: what the data
+    /// sections filled); or the program refused where it is bytes, not words.
+    fn finish(mut self, name: &str, tables: &isa_runtime::table::Filled) -> Result<Outcome> {
+        if let Some((i, n, w)) = self.refused {
+            self.output.abandon();
+            return not_words(self.target, name, (i, n), i + 1 == self.count, w, self.json.is_some());
+        }
+        if let Some((_, w, length)) = self.held.take() {
+            self.put(w, length);
+        }
+        if let Some(json) = &self.json {
+            json.settings(&mut self.text);
+            isa_runtime::table::write_tables(&mut self.text, tables);
+            self.text.push_str("}\n");
+            self.output.buffer.extend_from_slice(self.text.as_bytes());
+        }
+        self.output.finish()?;
+        Ok(Outcome::Success)
+    }
 }
 
 /// Refuses a program that is bytes, not words, where `--hex` or `--json` (`json`) holds words:

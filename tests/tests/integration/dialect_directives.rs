@@ -217,8 +217,13 @@ fn fragment(
     files: &'static [(&'static str, &'static str)],
 ) -> Result<isa_runtime::bundle::Program, Vec<isa_runtime::AsmError>> {
     let mut errors = Vec::new();
-    let p = target("tegra_fs")
-        .assemble_bundle_files("main.s", source, 0, &mut Files(files), &mut |e, _| errors.push(e.clone()));
+    let p = target("tegra_fs").assemble_bundle_files(
+        "main.s",
+        &mut isa_runtime::directives::Text::new(source),
+        0,
+        &mut Files(files),
+        &mut |e, _| errors.push(e.clone()),
+    );
     p.ok_or(errors)
 }
 

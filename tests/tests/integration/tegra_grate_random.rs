@@ -63,3 +63,50 @@ fn random_fragment_programs_read_as_grate_reads_them() {
     }
     assert_eq!(n, 25);
 }
+
+/// A text handed over `n` lines at a time, as `isa asm` reads a file a piece at a time.
+struct Lines<'a> {
+    lines: Vec<&'a str>,
+    n: usize,
+    at: usize,
+}
+
+impl isa_runtime::directives::Source for Lines<'_> {
+    fn rewind(&mut self) {
+        self.at = 0;
+    }
+    fn piece(&mut self) -> Option<String> {
+        let end = (self.at + self.n).min(self.lines.len());
+        let piece = self.lines[self.at..end].concat();
+        self.at = end;
+        (!piece.is_empty()).then_some(piece)
+    }
+}
+
+/// Issue 14: a bundled program read a piece at a time (each piece split up to where its
+/// statements are certainly whole, the rest with the next: `bundle::statements`) is the program
+/// read whole, for each of grate's random fragment programs given 1, 2, 5 and 40 lines at a
+/// time: pieces end inside bundles, inside a unit's operands and after header settings.
+#[test]
+fn random_fragment_programs_read_in_pieces_are_read_whole() {
+    let text = data("grate_random_fragment.txt");
+    let mut n = 0;
+    for record in text.split("== grate\n").skip(1) {
+        let (_, program) = record.split_once("== text\n").expect("a text part");
+        let whole = bundle::assemble::<TegraFs>(program, 0).expect("assembles");
+        for lines in [1, 2, 5, 40] {
+            let mut source = Lines { lines: program.split_inclusive('\n').collect(), n: lines, at: 0 };
+            let mut errors = Vec::new();
+            let pieces = bundle::assemble_files::<TegraFs>(
+                "p",
+                &mut source,
+                0,
+                &mut isa_runtime::directives::NoIncludes,
+                &mut |e, _| errors.push(e.clone()),
+            );
+            assert_eq!(pieces.as_ref(), Some(&whole), "{lines} lines a piece: {errors:?}\n{program}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 25);
+}
