@@ -416,12 +416,13 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
     out
 }
 
-pub fn generate(m: &Model) -> TokenStream {
+pub fn generate(m: &Model, items: &mut super::Items) {
     let t = m.t;
-    let mut out = tables(m);
+    items.push(tables(m));
     for f in &t.formats {
-        out.extend(format_statics(m, f));
+        items.push(format_statics(m, f));
     }
+    let mut out = TokenStream::new();
     let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
     let dialects = t.dialects.iter().map(|d| {
         let name = &d.name;
@@ -717,7 +718,7 @@ pub fn generate(m: &Model) -> TokenStream {
             isa_runtime::target::assemble::<#target>(source, dialect.index())
         }
     });
-    out
+    items.push(out);
 }
 
 /// The `Dialect` enum: one variant per dialect, the first the default, so a dialect is
