@@ -87,7 +87,10 @@ pub fn generate_compact_from(t: &ir::Target, source: &str) -> String {
 pub(crate) enum Items {
     Tokens(proc_macro2::TokenStream),
     /// `fresh`: nothing written since the header.
-    Text { out: String, fresh: bool },
+    Text {
+        out: String,
+        fresh: bool,
+    },
 }
 
 impl Items {
