@@ -23,6 +23,45 @@ pub struct FieldInfo {
     pub allowed: &'static [(u64, u64)],
 }
 
+impl FieldInfo {
+    /// A field as most are: unsigned, 0 when the text does not give it, not fixed, not a view,
+    /// any value allowed; the methods below say otherwise. Generated statics are written with
+    /// these, a few tokens a field instead of every member spelt out.
+    pub const fn new(name: &'static str, pieces: &'static [Piece]) -> Self {
+        FieldInfo { name, pieces, signed: false, default: Some(0), fixed: None, view: false, allowed: &[] }
+    }
+
+    /// The field, its value two's complement.
+    pub const fn signed(mut self) -> Self {
+        self.signed = true;
+        self
+    }
+
+    /// The field, with `default` the value an assembler uses when the text gives none.
+    pub const fn default(mut self, default: Option<u64>) -> Self {
+        self.default = default;
+        self
+    }
+
+    /// The field, fixed by its encoding to `value`.
+    pub const fn fixed(mut self, value: u64) -> Self {
+        self.fixed = Some(value);
+        self
+    }
+
+    /// The field, a view of bits other fields own.
+    pub const fn view(mut self) -> Self {
+        self.view = true;
+        self
+    }
+
+    /// The field, allowing only the raw values of `ranges` (inclusive).
+    pub const fn allowed(mut self, ranges: &'static [(u64, u64)]) -> Self {
+        self.allowed = ranges;
+        self
+    }
+}
+
 /// One encoding (instruction class or operation form) of a target.
 #[derive(Debug)]
 pub struct Format {

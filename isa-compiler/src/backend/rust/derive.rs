@@ -143,7 +143,10 @@ pub fn struct_impl(
                     let b = raw != 0;
                     quote!(#b)
                 }
-                MemberType::Unsigned(_) => lit(raw as u128),
+                MemberType::Unsigned(_) => {
+                    let v = lit(raw as u128);
+                    quote!(#v)
+                }
                 MemberType::Signed(_) => {
                     let v = isa_sign_extend(raw, w);
                     let l = Literal::i64_unsuffixed(v);

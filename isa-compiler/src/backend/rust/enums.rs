@@ -331,7 +331,8 @@ fn payload_def(m: &Model, id: ir::EnumId, vi: usize) -> TokenStream {
         .iter()
         .map(|&(a, b)| {
             if a == b {
-                lit(a)
+                let a = lit(a);
+                quote!(#a)
             } else {
                 let (a, b) = (lit(a), lit(b));
                 quote!(#a..=#b)

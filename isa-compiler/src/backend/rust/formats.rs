@@ -7,12 +7,10 @@ use crate::placement;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn generate(m: &Model) -> TokenStream {
-    let mut out = TokenStream::new();
+pub fn generate(m: &Model, out: &mut super::Items) {
     for (fi, f) in m.t.formats.iter().enumerate() {
-        out.extend(format_def(m, m.format_ident(fi), f));
+        out.push(format_def(m, m.format_ident(fi), f));
     }
-    out
 }
 
 /// The struct member type of a field (arrays included).

@@ -280,7 +280,8 @@ fn pattern(ranges: &[(u64, u64)], listed: bool) -> TokenStream {
     }
     let pats = ranges.iter().map(|(a, b)| {
         if a == b {
-            lit(*a as u128)
+            let a = lit(*a as u128);
+            quote!(#a)
         } else {
             let (a, b) = (lit(*a as u128), lit(*b as u128));
             quote!(#a..=#b)

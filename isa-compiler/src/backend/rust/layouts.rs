@@ -88,7 +88,13 @@ type Place = Vec<(TokenStream, Run)>;
 
 /// A place at constant bit positions.
 fn fixed_place(pieces: &[Piece]) -> Place {
-    placement::piece_runs(pieces).into_iter().map(|r| (lit(u128::from(r.lo)), r)).collect()
+    placement::piece_runs(pieces)
+        .into_iter()
+        .map(|r| {
+            let lo = lit(u128::from(r.lo));
+            (quote!(#lo), r)
+        })
+        .collect()
 }
 
 /// Element `i` (a `u32` variable in the generated code) of an array field.

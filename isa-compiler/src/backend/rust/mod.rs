@@ -71,10 +71,45 @@ fn header(source: &str) -> String {
 /// rustc reads: parsing the tokens with syn and formatting them with prettyplease is about
 /// three quarters of [`generate_from`]'s time, and `isa gen` still writes the formatted module.
 pub fn generate_compact_from(t: &ir::Target, source: &str) -> String {
-    let mut text = header(source);
-    write_compact(generate_tokens(t), 0, true, &mut text);
+    let mut items = Items::Text { out: header(source), fresh: true };
+    generate_items(t, &mut items);
+    let Items::Text { out: mut text, .. } = items else { unreachable!("a text sink stays text") };
     text.push('\n');
     text
+}
+
+/// Where the backend puts the module's items, one at a time: a token stream (for
+/// [`generate_tokens`]) or unformatted text (for [`generate_compact_from`]), each item written as
+/// soon as it is made and its tokens freed. A module of thousands of encodings then never holds
+/// all its tokens at once: growing and copying one stream of every item (the top-level
+/// interpolations) was about a third of the unformatted generation's time at 10,000 encodings
+/// (perf: page faults, `malloc_consolidate`, reallocation).
+pub(crate) enum Items {
+    Tokens(proc_macro2::TokenStream),
+    /// `fresh`: nothing written since the header.
+    Text {
+        out: String,
+        fresh: bool,
+    },
+}
+
+impl Items {
+    /// Adds top-level items (each ending in `;` or a block).
+    pub(crate) fn push(&mut self, tokens: proc_macro2::TokenStream) {
+        match self {
+            Items::Tokens(stream) => stream.extend(tokens),
+            Items::Text { out, fresh } => {
+                if tokens.is_empty() {
+                    return;
+                }
+                if !*fresh {
+                    out.push('\n');
+                }
+                *fresh = false;
+                write_compact(tokens, 0, true, out);
+            }
+        }
+    }
 }
 
 /// Writes `tokens` at brace depth `depth` (see [`generate_compact_from`]); `lines`: whether
@@ -106,26 +141,32 @@ fn write_compact(tokens: proc_macro2::TokenStream, depth: usize, lines: bool, ou
         }
         gap = Gap::Space;
         match tree {
-            TokenTree::Group(g) => match g.delimiter() {
-                Delimiter::Brace => {
-                    out.push('{');
-                    if !g.stream().is_empty() {
-                        new_line(out, depth + 1);
-                        write_compact(g.stream(), depth + 1, true, out);
-                        new_line(out, depth);
+            TokenTree::Group(g) => {
+                // The group dropped before its stream is walked: the stream is then the only
+                // owner of its tokens, which walking it moves instead of copying.
+                let (delimiter, stream) = (g.delimiter(), g.stream());
+                drop(g);
+                match delimiter {
+                    Delimiter::Brace => {
+                        out.push('{');
+                        if !stream.is_empty() {
+                            new_line(out, depth + 1);
+                            write_compact(stream, depth + 1, true, out);
+                            new_line(out, depth);
+                        }
+                        out.push('}');
+                        gap = Gap::Line;
                     }
-                    out.push('}');
-                    gap = Gap::Line;
+                    Delimiter::Parenthesis | Delimiter::Bracket => {
+                        let (open, close) =
+                            if delimiter == Delimiter::Parenthesis { ('(', ')') } else { ('[', ']') };
+                        out.push(open);
+                        write_compact(stream, depth, false, out);
+                        out.push(close);
+                    }
+                    Delimiter::None => write_compact(stream, depth, lines, out),
                 }
-                Delimiter::Parenthesis | Delimiter::Bracket => {
-                    let (open, close) =
-                        if g.delimiter() == Delimiter::Parenthesis { ('(', ')') } else { ('[', ']') };
-                    out.push(open);
-                    write_compact(g.stream(), depth, false, out);
-                    out.push(close);
-                }
-                Delimiter::None => write_compact(g.stream(), depth, lines, out),
-            },
+            }
             TokenTree::Punct(p) => {
                 out.push(p.as_char());
                 if p.spacing() == Spacing::Joint {
@@ -148,24 +189,16 @@ fn write_compact(tokens: proc_macro2::TokenStream, depth: usize, lines: bool, ou
 /// backend but the formatting (syn and prettyplease, most of its time), for a caller that
 /// only needs the backend to run (the spec fuzzer, on accepted specs it does not compile).
 pub fn generate_tokens(t: &ir::Target) -> proc_macro2::TokenStream {
+    let mut items = Items::Tokens(proc_macro2::TokenStream::new());
+    generate_items(t, &mut items);
+    let Items::Tokens(tokens) = items else { unreachable!("a token sink stays tokens") };
+    tokens
+}
+
+/// Every item of the module, in order, into `out`.
+fn generate_items(t: &ir::Target, out: &mut Items) {
     let m = model::Model::new(t);
-    let enums = enums::generate(&m);
-    let layouts = layouts::generate(&m);
-    let abi = abi::generate(&m);
-    // A target of data layouts only (a header) has no instructions to decode or assemble.
-    let instructions = if t.formats.is_empty() {
-        quote!()
-    } else {
-        let formats = formats::generate(&m);
-        let instruction = instruction::generate(&m);
-        let tables = tables::generate(&m);
-        let printer = printer::generate(&m);
-        let validate = validate::generate(&m);
-        let interp = interp::generate(&m);
-        let streams = streams::generate(&m);
-        quote!(#formats #instruction #tables #printer #validate #interp #streams)
-    };
-    quote! {
+    out.push(quote! {
         #[allow(unused_imports)]
         use isa_runtime::prelude::{format, vec, Box, String, ToString, Vec};
         #[allow(unused_imports)]
@@ -174,10 +207,18 @@ pub fn generate_tokens(t: &ir::Target) -> proc_macro2::TokenStream {
         use isa_runtime::format::{FieldInfo, Format};
         #[allow(unused_imports)]
         use isa_runtime::syntax::{Arith, Arm, Cmp, Entry, Expr, Item, Num, Show, Syntax, Table};
-
-        #enums
-        #layouts
-        #abi
-        #instructions
+    });
+    out.push(enums::generate(&m));
+    out.push(layouts::generate(&m));
+    out.push(abi::generate(&m));
+    // A target of data layouts only (a header) has no instructions to decode or assemble.
+    if !t.formats.is_empty() {
+        formats::generate(&m, out);
+        out.push(instruction::generate(&m));
+        tables::generate(&m, out);
+        out.push(printer::generate(&m));
+        out.push(validate::generate(&m));
+        out.push(interp::generate(&m));
+        out.push(streams::generate(&m));
     }
 }

@@ -192,15 +192,16 @@ impl IntoTokens for Ident {
 }
 
 /// An unsuffixed integer literal.
-pub fn lit(v: u128) -> TokenStream {
-    let l = proc_macro2::Literal::u128_unsuffixed(v);
-    quote!(#l)
+pub fn lit(v: u128) -> proc_macro2::Literal {
+    proc_macro2::Literal::u128_unsuffixed(v)
 }
 
 /// A hex literal, readable in masks.
-pub fn hex(v: u128) -> TokenStream {
-    let text = if v < 10 { format!("{v}") } else { format!("0x{v:x}") };
-    text.parse().unwrap_or_else(|_| lit(v))
+pub fn hex(v: u128) -> proc_macro2::Literal {
+    if v < 10 {
+        return lit(v);
+    }
+    format!("0x{v:x}").parse().unwrap_or_else(|_| lit(v))
 }
 
 /// `word` as a `u64` (no cast when the word already is one).
@@ -234,7 +235,7 @@ pub fn position(lo: u32, stride: i64) -> TokenStream {
         }
     };
     match (lo, stride) {
-        (_, 0) => lo_lit,
+        (_, 0) => quote!(#lo_lit),
         (0, s) if s > 0 => step,
         (_, s) if s > 0 => quote!(#lo_lit + #step),
         _ => quote!(#lo_lit - #step),

@@ -241,7 +241,8 @@ fn slot_value(m: &Model, f: &ir::Format, s: ir::SlotId) -> TokenStream {
         return from_word();
     }
     if let Some(v) = field.fixed {
-        return lit(v as u128);
+        let v = lit(v as u128);
+        return quote!(#v);
     }
     if field.is_tag {
         let tag = slot.field.0;

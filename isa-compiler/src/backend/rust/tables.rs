@@ -353,29 +353,37 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
             let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
             quote!(Piece { lo: #lo, width: #w })
         });
-        let signed = matches!(field.ty, Type::SInt(_));
+        // `FieldInfo::new` says unsigned, default 0, not fixed, no view, any value; the rest is
+        // said only where it differs.
+        let mut info = quote!(FieldInfo::new(#name, &[#(#pieces),*]));
+        if matches!(field.ty, Type::SInt(_)) {
+            info.extend(quote!(.signed()));
+        }
         // Fields the text does not give are 0 unless the spec names a default.
         let element_default = field.element_defaults.get(element.unwrap_or(0) as usize).copied();
-        let default = match element_default.or(field.default).or(if field.view { None } else { Some(0) }) {
+        match element_default.or(field.default).or(if field.view { None } else { Some(0) }) {
+            Some(0) => {}
             Some(v) => {
                 let v = lit(v as u128);
-                quote!(Some(#v))
+                info.extend(quote!(.default(Some(#v))));
             }
-            None => quote!(None),
-        };
-        let fixed = match field.fixed {
-            Some(v) => {
-                let v = lit(v as u128);
-                quote!(Some(#v))
-            }
-            None => quote!(None),
-        };
-        let view = field.view;
-        let allowed = field.allowed.iter().flatten().map(|&(lo, hi)| {
-            let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-            quote!((#lo, #hi))
-        });
-        quote!(FieldInfo { name: #name, pieces: &[#(#pieces),*], signed: #signed, default: #default, fixed: #fixed, view: #view, allowed: &[#(#allowed),*] })
+            None => info.extend(quote!(.default(None))),
+        }
+        if let Some(v) = field.fixed {
+            let v = lit(v as u128);
+            info.extend(quote!(.fixed(#v)));
+        }
+        if field.view {
+            info.extend(quote!(.view()));
+        }
+        if field.allowed.as_ref().is_some_and(|a| !a.is_empty()) {
+            let allowed = field.allowed.iter().flatten().map(|&(lo, hi)| {
+                let (lo, hi) = (lit(lo as u128), lit(hi as u128));
+                quote!((#lo, #hi))
+            });
+            info.extend(quote!(.allowed(&[#(#allowed),*])));
+        }
+        info
     });
     let fields_id = format_ident!("{fname}_FIELDS");
     out.extend(quote!(static #fields_id: &[FieldInfo] = &[#(#infos),*];));
@@ -416,12 +424,13 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
     out
 }
 
-pub fn generate(m: &Model) -> TokenStream {
+pub fn generate(m: &Model, items: &mut super::Items) {
     let t = m.t;
-    let mut out = tables(m);
+    items.push(tables(m));
     for f in &t.formats {
-        out.extend(format_statics(m, f));
+        items.push(format_statics(m, f));
     }
+    let mut out = TokenStream::new();
     let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
     let dialects = t.dialects.iter().map(|d| {
         let name = &d.name;
@@ -717,7 +726,7 @@ pub fn generate(m: &Model) -> TokenStream {
             isa_runtime::target::assemble::<#target>(source, dialect.index())
         }
     });
-    out
+    items.push(out);
 }
 
 /// The `Dialect` enum: one variant per dialect, the first the default, so a dialect is
