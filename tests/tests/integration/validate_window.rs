@@ -133,7 +133,7 @@ fn a_long_vc4_program_is_checked_as_whole_program_validation_checks_it() {
             program.push(insn);
             words.push(w);
         }
-        if rng.next() % 16 == 0 {
+        if rng.next() & 15 == 0 {
             let (source, _) = HAZARDS[(rng.next() % HAZARDS.len() as u64) as usize];
             for insn in assemble(source) {
                 words.push(<vc4::Vc4 as Isa>::encode(&insn).expect("encodes"));
