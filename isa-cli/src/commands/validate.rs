@@ -104,13 +104,9 @@ fn check(
                 count += 1;
             });
             most_lines = most_lines.max(lines.len());
-            let mut name = |v: &Violation| {
-                let line = v.index.checked_sub(first).and_then(|k| lines.get(k));
-                if let Some(line) = line {
-                    named.entry(v.index).or_insert_with(|| line.clone());
-                }
-            };
-            if let Err(e) = validator.push(piece, words_read, &mut name) {
+            if let Err(e) =
+                validator.push(piece, words_read, &mut |v| keep_line(&mut named, &lines, first, v))
+            {
                 failed = Some(e);
             }
             words_read += piece.len();
@@ -125,13 +121,21 @@ fn check(
         return Ok(Err(e));
     }
     let most_held = validator.most_held();
-    let violations = validator.finish(&mut |v| {
-        let line = v.index.checked_sub(first).and_then(|k| lines.get(k));
-        if let Some(line) = line {
-            named.entry(v.index).or_insert_with(|| line.clone());
-        }
-    });
+    let violations = validator.finish(&mut |v| keep_line(&mut named, &lines, first, v));
     Ok(Ok(Checked { violations, named, count, most_held, most_lines }))
+}
+
+/// Keeps the listing line of the instruction `v` names (`lines` holds those from instruction
+/// number `first` on).
+fn keep_line(
+    named: &mut BTreeMap<usize, (u64, String)>,
+    lines: &VecDeque<(u64, String)>,
+    first: usize,
+    v: &Violation,
+) {
+    if let Some(line) = v.index.checked_sub(first).and_then(|k| lines.get(k)) {
+        named.entry(v.index).or_insert_with(|| line.clone());
+    }
 }
 
 #[cfg(test)]
