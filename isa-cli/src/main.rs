@@ -213,6 +213,10 @@ enum Command {
         params: Vec<String>,
     },
     /// Decode a program and run the target's validators; print each rule broken.
+    ///
+    /// The program is read, decoded and checked as a stream: only the instructions the rules
+    /// read around each one are held (four for vc4), the whole program only for a rule that
+    /// may read anywhere in it (a note on standard error names it).
     Validate {
         /// Built-in target (see `isa targets`).
         #[arg(long, short, value_name = "TARGET")]

@@ -652,6 +652,67 @@ fn validate_reports_rule_violations() {
     assert_code(&o, 0);
 }
 
+/// A program of more than a mebibyte (many pieces read and checked as a stream, a few
+/// instructions held): every violation at its absolute instruction, in whole-program
+/// validation's order (rule by rule, then by instruction), each with its listing line. The
+/// hazards are seed 004's: a uniform read in a thread end's delay slot, a read of the
+/// register the previous instruction wrote.
+#[test]
+fn validate_streams_a_program_of_more_than_a_mebibyte() {
+    let dir = scratch("validate_stream");
+    let src = dir.join("block.s");
+    std::fs::write(&src, "mov ra1, r0\nmov r1, ra1\nnop;  thrend\nmov r1, unif\nnop\n")
+        .expect("write source");
+    let bin = dir.join("block.bin");
+    let o = isa(&["asm", "--target", "vc4", path_str(&src), "-o", path_str(&bin)]);
+    assert_code(&o, 0);
+    let block = std::fs::read(&bin).expect("read block");
+    assert_eq!(block.len(), 5 * 8);
+    // vc4's `nop` (facts A.1, Mesa's `qpu_NOP`), little-endian.
+    let nop = 0x1000_09e7_009e_7000u64.to_le_bytes();
+    let (blocks, size) = (800usize, 200usize);
+    let mut program = Vec::new();
+    for _ in 0..blocks {
+        program.extend_from_slice(&block);
+        (5..size).for_each(|_| program.extend_from_slice(&nop));
+    }
+    assert!(program.len() > 1 << 20, "{}", program.len());
+    let prog = dir.join("prog.bin");
+    std::fs::write(&prog, &program).expect("write program");
+    let name = path_str(&prog);
+    let o = isa(&["validate", "--target", "vc4", name]);
+    assert_code(&o, 1);
+    let fifo = "the last three instructions (thread end and its two delay slots) must not read uniforms or \
+                varyings or access the VPM, VDR or VDW [thread_end_fifo]";
+    let raw = "an instruction must not read a physical register written by the previous instruction \
+               [read_after_write]";
+    let mut expected = String::new();
+    for b in 0..blocks {
+        let i = b * size + 3;
+        expected.push_str(&format!(
+            "{name}: instruction {i} (address {:#x}: mov r1, unif): {fifo}: with instruction {}\n",
+            i * 8,
+            i - 1
+        ));
+    }
+    for b in 0..blocks {
+        let i = b * size + 1;
+        expected.push_str(&format!("{name}: instruction {i} (address {:#x}: mov r1, ra1): {raw}\n", i * 8));
+    }
+    assert!(
+        stdout(&o) == expected,
+        "first lines:\n{}",
+        stdout(&o).lines().take(3).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(stderr(&o), format!("isa: {name}: {} rule violations, 0 warnings\n", 2 * blocks));
+    // Without the hazards: every instruction counted.
+    let clean: Vec<u8> = (0..blocks * size).flat_map(|_| nop).collect();
+    std::fs::write(&prog, &clean).expect("write program");
+    let o = isa(&["validate", "--target", "vc4", path_str(&prog)]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), format!("{name}: ok: {} instructions, no rule broken\n", blocks * size));
+}
+
 // ---- A data-layout target: NVIDIA's Shader Program Header -----------------------------------
 
 /// nvc0's vertex-shader header (facts C.5): word 0 0x00020461 (VTG, version 3, VERTEX, SASS

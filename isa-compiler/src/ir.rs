@@ -1215,9 +1215,11 @@ pub struct Rule {
     /// Breaking it is a warning, not an error.
     pub warning: bool,
     /// How many instructions before and after the outermost variable's the rule looks at
-    /// (every index the outermost variable plus a constant, through inner ranges of that
-    /// form, and `len` only as the end of the outermost range): a window that wide checks it
-    /// for that instruction. `None`: it may look anywhere (the whole program).
+    /// (every index, and the innermost variable it is reported at, the outermost variable
+    /// plus a constant, through inner ranges of that form; the outermost range a constant
+    /// start and a constant end or `len` plus or minus a constant, `len` nowhere else): a
+    /// window that wide checks it for that instruction before the program's end is known
+    /// (`isa_runtime::program::Window`). `None`: it may look anywhere (the whole program).
     pub reach: Option<(u32, u32)>,
 }
 

@@ -14,6 +14,7 @@ use crate::syntax::{self, Context};
 use crate::value::Value;
 use crate::{AsmError, DecodeError, EncodeError};
 use alloc::borrow::Cow;
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -144,7 +145,7 @@ pub fn write_dialect_list(dialects: &[Dialect], out: &mut dyn core::fmt::Write) 
 }
 
 /// A generated target: its instruction type, decoder, encoder and descriptions.
-pub trait Isa: Sync + 'static {
+pub trait Isa: Sized + Sync + 'static {
     /// The target's instruction type (one variant per encoding).
     type Instruction: Clone + core::fmt::Debug;
     /// Short name (`vc4`).
@@ -170,8 +171,36 @@ pub trait Isa: Sync + 'static {
     fn format_index(insn: &Self::Instruction) -> usize;
     /// Every field of the instruction by its spec name, typed.
     fn fields(insn: &Self::Instruction) -> Vec<(&'static str, Value)>;
-    /// Runs the per-instruction constraints and program rules of the spec.
-    fn check_program(program: &[Self::Instruction]) -> Vec<Violation>;
+    /// Runs the per-instruction constraints and program rules of the spec
+    /// ([`crate::program::check_program`]).
+    fn check_program(program: &[Self::Instruction]) -> Vec<Violation> {
+        crate::program::check_program::<Self>(program)
+    }
+    /// Adds the spec's per-instruction constraints that `insn`, instruction number `index`,
+    /// breaks to `out`.
+    fn check_instruction(insn: &Self::Instruction, index: usize, out: &mut Vec<Violation>) {
+        let _ = (insn, index, out);
+    }
+    /// The spec's program rules, in its order, with how far each reads.
+    fn rules() -> &'static [crate::program::Rule] {
+        &[]
+    }
+    /// Checks program rule number `rule` (as [`Isa::rules`]) for the values of its outermost
+    /// variable in `from..to` that its own range holds, in order, reading the instructions
+    /// `held` holds, the program being `len` instructions long; adds what it breaks to `out`.
+    /// Checked in consecutive pieces, a rule finds what it finds over the whole range, in the
+    /// same order ([`crate::program::Window`] says when a piece's instructions and `len` are
+    /// enough).
+    fn check_rule(
+        rule: usize,
+        held: &crate::program::Held<'_, Self::Instruction>,
+        len: i64,
+        from: i64,
+        to: i64,
+        out: &mut Vec<Violation>,
+    ) {
+        let _ = (rule, held, len, from, to, out);
+    }
     /// The texts of the spec's per-instruction `warning`s that `insn` breaks (something that
     /// assembles but is likely not meant: vc4asm's file-A rotation); the assembler reports them
     /// at the instruction's line.
@@ -2891,6 +2920,58 @@ pub struct Decoded {
     pub fields: Vec<(&'static str, Value)>,
 }
 
+/// A program's validation as its words are read ([`Target::validator`]): the object-safe face
+/// of [`crate::program::Window`], decoding each piece of words as it comes.
+pub trait Validate {
+    /// Decodes the next piece of the program's words (whole control groups where the target
+    /// has control words; `first` the number of its first word) and checks what can be
+    /// checked, handing each violation found to `found`; a word that does not decode is an
+    /// error naming its number.
+    fn push(
+        &mut self,
+        words: &[u128],
+        first: usize,
+        found: &mut dyn FnMut(&Violation),
+    ) -> Result<(), (usize, DecodeError)>;
+    /// The program has ended: the rest of the checks; every violation, in
+    /// [`Isa::check_program`]'s order.
+    fn finish(self: Box<Self>, found: &mut dyn FnMut(&Violation)) -> Vec<Violation>;
+    /// The number of the first instruction still held (no violation found later names one
+    /// before it).
+    fn first_held(&self) -> usize;
+    /// The most instructions held at once so far.
+    fn most_held(&self) -> usize;
+    /// The rules that may read anywhere in the program, for which it is held whole.
+    fn whole_program(&self) -> Vec<&'static str>;
+}
+
+impl<T: Isa> Validate for crate::program::Window<T> {
+    fn push(
+        &mut self,
+        words: &[u128],
+        first: usize,
+        found: &mut dyn FnMut(&Violation),
+    ) -> Result<(), (usize, DecodeError)> {
+        for (word, _, w) in bundle::split::<T>(words).map_err(|(k, e)| (first + k, e))? {
+            let insn = T::decode(w).map_err(|e| (first + word, e))?;
+            crate::program::Window::push(self, insn, found);
+        }
+        Ok(())
+    }
+    fn finish(self: Box<Self>, found: &mut dyn FnMut(&Violation)) -> Vec<Violation> {
+        crate::program::Window::finish(*self, found)
+    }
+    fn first_held(&self) -> usize {
+        crate::program::Window::first_held(self)
+    }
+    fn most_held(&self) -> usize {
+        crate::program::Window::most_held(self)
+    }
+    fn whole_program(&self) -> Vec<&'static str> {
+        crate::program::Window::whole_program(self)
+    }
+}
+
 /// The object-safe face of a generated target, for tools that handle every target alike.
 pub trait Target: Sync {
     /// Short name.
@@ -2961,6 +3042,9 @@ pub trait Target: Sync {
     /// Decodes a program and runs the spec's validators on it; violations name instructions
     /// by their index among the program's instructions (control words not counted).
     fn check(&self, words: &[u128]) -> Result<Vec<Violation>, (usize, DecodeError)>;
+    /// A validation of a program read piece by piece, holding only the instructions its rules
+    /// read ([`crate::program::Window`]).
+    fn validator(&self) -> Box<dyn Validate>;
     /// The most instructions a program may hold, if the target limits them
     /// ([`Isa::max_instructions`]).
     fn max_instructions(&self) -> Option<usize>;
@@ -3141,6 +3225,9 @@ impl<T: Isa> Target for T {
         let program: Vec<T::Instruction> =
             bundle::decode_program::<T>(words)?.into_iter().map(|s| s.insn).collect();
         Ok(T::check_program(&program))
+    }
+    fn validator(&self) -> Box<dyn Validate> {
+        Box::new(crate::program::Window::<T>::new())
     }
     fn max_instructions(&self) -> Option<usize> {
         T::max_instructions()

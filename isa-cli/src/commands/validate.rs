@@ -1,53 +1,48 @@
 //! `isa validate`: decodes a program and runs the target's validators (per-instruction
 //! constraints and whole-program rules), printing each violation.
 //!
-//! The program is read as a stream, but its words are kept: a rule may relate instructions
-//! anywhere in the program (`each i: each j in 0..=len - 1`), so the whole program is checked
-//! at once. Only the instructions that break a rule are listed.
+//! The program is read, decoded and checked as a stream: each rule reads only a few
+//! instructions around the one it is checked for (its reach, which the checker computes), so
+//! only the widest reach's instructions are held, with their listing lines, whatever the
+//! program's size. A rule that may read anywhere in the program (`each j in 0..=i`,
+//! `p[len - 1]`) holds it whole, and the command says so. The violations are printed as
+//! whole-program validation orders them (constraints first, then rule by rule), so they are
+//! kept until the end; only the instructions that break a rule are listed.
 
 use super::{complain, read_program, say};
 use crate::error::{Outcome, Result};
 use crate::{files, words};
 use isa_runtime::bundle::Streams;
+use isa_runtime::program::Violation;
 use isa_runtime::target::Target;
-use std::collections::BTreeMap;
+use isa_runtime::DecodeError;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
+
+/// Groups (or words, without control words) read per piece of a program.
+const PIECE_GROUPS: usize = 4096;
 
 /// Validates the program in `file` (binary, or hex text with `hex`).
 pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
-    let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize + 1);
-    let mut program = Vec::new();
-    read_program(
-        file,
-        hex,
-        target,
-        group * 4096,
-        &mut |piece, _, _, _| {
-            program.extend_from_slice(piece);
-            Ok(())
-        },
-        None,
-    )?;
     let name = files::name(file);
+    let whole = target.validator().whole_program();
+    if !whole.is_empty() {
+        let rules: Vec<String> = whole.iter().map(|r| format!("`{r}`")).collect();
+        complain(format_args!(
+            "isa: {name}: note: the whole program is held: {} may read any of its instructions\n",
+            rules.join(", ")
+        ));
+    }
     let step = words::word_bytes(target.word_bits()) as u64;
-    let violations = match target.check(&program) {
-        Ok(v) => v,
+    let checked = match check(target, file, hex, PIECE_GROUPS)? {
+        Ok(checked) => checked,
         Err((index, e)) => {
             // The index of the word (control words included), not of the instruction.
             complain(format_args!("{name}: word {index} (address {:#x}): error: {e}\n", index as u64 * step));
             return Ok(Outcome::Failure);
         }
     };
-    // The listing's lines of the instructions named, by index: the rest is not kept.
-    let mut named: BTreeMap<usize, (u64, String)> =
-        violations.iter().map(|v| (v.index, (0, String::new()))).collect();
-    let mut count = 0usize;
-    target.disassemble_from(&program, 0, true, 0, true, &mut |line| {
-        if let Some(shown) = named.get_mut(&count) {
-            *shown = (line.address, line.text);
-        }
-        count += 1;
-    });
+    let Checked { violations, named, count, .. } = checked;
     if violations.is_empty() {
         say(format_args!("{name}: ok: {} instructions, no rule broken", count))?;
         return Ok(Outcome::Success);
@@ -59,4 +54,116 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         };
         (format!("{name}: instruction {} (address {pc:#x}: {text}): ", v.index), String::new())
     })
+}
+
+/// What validating a program found.
+struct Checked {
+    /// Every violation, in whole-program validation's order.
+    violations: Vec<Violation>,
+    /// The address and listing text of each instruction a violation names.
+    named: BTreeMap<usize, (u64, String)>,
+    /// The instructions listed.
+    count: usize,
+    /// The most decoded instructions held at once (what the tests bound).
+    #[cfg_attr(not(test), allow(dead_code))]
+    most_held: usize,
+    /// The most listing lines held at once (what the tests bound).
+    #[cfg_attr(not(test), allow(dead_code))]
+    most_lines: usize,
+}
+
+/// Reads the program in `file` in pieces of `groups` groups (words without control words),
+/// listing and checking each piece as it comes and keeping only the lines of the instructions
+/// the validator still holds; the first word that does not decode ends the checks (the rest
+/// is still read, so that a mistake in the file's text is reported first, as before).
+fn check(
+    target: &dyn Target,
+    file: &Path,
+    hex: bool,
+    groups: usize,
+) -> Result<std::result::Result<Checked, (usize, DecodeError)>> {
+    let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize + 1);
+    let mut validator = target.validator();
+    // The listing's lines of the instructions held, from instruction number `first` on.
+    let mut lines: VecDeque<(u64, String)> = VecDeque::new();
+    let mut first = 0usize;
+    let mut named: BTreeMap<usize, (u64, String)> = BTreeMap::new();
+    let (mut count, mut words_read, mut most_lines) = (0usize, 0usize, 0usize);
+    let mut failed = None;
+    read_program(
+        file,
+        hex,
+        target,
+        group * groups,
+        &mut |piece, _, _, last| {
+            if failed.is_some() {
+                return Ok(());
+            }
+            target.disassemble_from(piece, words_read, last, 0, true, &mut |line| {
+                lines.push_back((line.address, line.text));
+                count += 1;
+            });
+            most_lines = most_lines.max(lines.len());
+            if let Err(e) =
+                validator.push(piece, words_read, &mut |v| keep_line(&mut named, &lines, first, v))
+            {
+                failed = Some(e);
+            }
+            words_read += piece.len();
+            while first < validator.first_held() && lines.pop_front().is_some() {
+                first += 1;
+            }
+            Ok(())
+        },
+        None,
+    )?;
+    if let Some(e) = failed {
+        return Ok(Err(e));
+    }
+    let most_held = validator.most_held();
+    let violations = validator.finish(&mut |v| keep_line(&mut named, &lines, first, v));
+    Ok(Ok(Checked { violations, named, count, most_held, most_lines }))
+}
+
+/// Keeps the listing line of the instruction `v` names (`lines` holds those from instruction
+/// number `first` on).
+fn keep_line(
+    named: &mut BTreeMap<usize, (u64, String)>,
+    lines: &VecDeque<(u64, String)>,
+    first: usize,
+    v: &Violation,
+) {
+    if let Some(line) = v.index.checked_sub(first).and_then(|k| lines.get(k)) {
+        named.entry(v.index).or_insert_with(|| line.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// vc4's `nop` (docs/research/facts-vc4-maxwell-sph.md, facts A.1: Mesa's `qpu_NOP`).
+    const NOP: u64 = 0x1000_09e7_009e_7000;
+
+    #[test]
+    fn the_window_held_stays_bounded_whatever_the_program_s_size() {
+        let target = crate::builtin::find_target("vc4").expect("vc4 is built in");
+        let dir = std::env::temp_dir().join(format!("isa-validate-window-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let path = dir.join("nops.bin");
+        for words in [10usize, 30_000] {
+            let bytes: Vec<u8> = (0..words).flat_map(|_| NOP.to_le_bytes()).collect();
+            std::fs::write(&path, bytes).expect("write program");
+            let checked = check(target, &path, false, 1000).expect("read").expect("decodes");
+            assert_eq!(checked.count, words);
+            assert!(checked.violations.is_empty(), "{:?}", checked.violations.first());
+            // vc4's widest rule reads three instructions ahead (`tmu_noswap`, reach (0, 3)),
+            // one reads one back (`read_after_write`, (1, 0)): four held at most, since no
+            // rule reads both ways.
+            assert_eq!(checked.most_held, words.min(4));
+            // A piece's lines and the three before it.
+            assert!(checked.most_lines <= 1000 + 3, "{}", checked.most_lines);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -106,18 +106,38 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
 }
 
 /// How far a rule looks from its outermost variable's instruction ([`ir::Rule::reach`]).
+///
+/// A window holding the instructions `i - before..=i + after` evaluates the rule for `i` as
+/// the whole program does, the program's length known only to be at least `i + after + 1`:
+/// every index read (and the innermost variable, at which a violation is reported, checked
+/// against `len`) is covered, and whether `i` is in the outermost range is already decided.
 fn reach(quantifiers: &[ir::Quantifier], body: &RuleExpr) -> Option<(u32, u32)> {
     // Each variable's offsets from the outermost one.
     let mut offsets: Vec<(i64, i64)> = Vec::new();
+    let mut far = (0i64, 0i64);
     for (k, q) in quantifiers.iter().enumerate() {
         let range = match (k, &q.range) {
-            (0, _) => (0, 0),
+            (0, None) => (0, 0),
+            // The outermost range: a constant start and a constant end or `len` plus or
+            // minus a constant; `i <= len - c` is known once instruction `i + c - 1` is.
+            (0, Some((lo, hi))) => {
+                if !constant(lo) {
+                    return None;
+                }
+                if let Some(c) = from_end(hi)? {
+                    far.1 = far.1.max(c.saturating_sub(1));
+                }
+                (0, 0)
+            }
             (_, Some((lo, hi))) => (offset(lo, &offsets)?.0, offset(hi, &offsets)?.1),
             (_, None) => return None,
         };
         offsets.push(range);
     }
-    let mut far = (0i64, 0i64);
+    // A violation is reported at the innermost variable's instruction, if it is in the program.
+    if let Some(&(lo, hi)) = offsets.last() {
+        far = (far.0.max(-lo), far.1.max(hi));
+    }
     let mut exprs: Vec<&RuleExpr> = quantifiers.iter().filter_map(|q| q.filter.as_ref()).collect();
     exprs.push(body);
     while let Some(e) = exprs.pop() {
@@ -133,6 +153,36 @@ fn reach(quantifiers: &[ir::Quantifier], body: &RuleExpr) -> Option<(u32, u32)> 
         }
     }
     Some((u32::try_from(far.0).ok()?, u32::try_from(far.1).ok()?))
+}
+
+/// Whether `e` is a constant (no variable, `len` or property).
+fn constant(e: &RuleExpr) -> bool {
+    match e {
+        RuleExpr::Int(_) => true,
+        RuleExpr::Var(_) | RuleExpr::Len | RuleExpr::Prop(..) => false,
+        RuleExpr::Not(a) => constant(a),
+        RuleExpr::Binary(_, a, b) => constant(a) && constant(b),
+    }
+}
+
+/// The end of the outermost range: `Some(None)` for a constant, `Some(Some(c))` for
+/// `len - c` (`len + c` is `-c`), `None` for anything else.
+fn from_end(e: &RuleExpr) -> Option<Option<i64>> {
+    use ir::{ArithOp, BinOp};
+    match e {
+        _ if constant(e) => Some(None),
+        RuleExpr::Len => Some(Some(0)),
+        RuleExpr::Binary(BinOp::Arith(op @ (ArithOp::Add | ArithOp::Sub)), a, b) => {
+            let c = match (op, &**a, &**b) {
+                (ArithOp::Sub, RuleExpr::Len, RuleExpr::Int(c)) => *c,
+                (ArithOp::Add, RuleExpr::Len, RuleExpr::Int(c))
+                | (ArithOp::Add, RuleExpr::Int(c), RuleExpr::Len) => c.checked_neg()?,
+                _ => return None,
+            };
+            Some(Some(c))
+        }
+        _ => None,
+    }
 }
 
 /// The offsets from the outermost variable an index `e` takes: a variable plus or minus a

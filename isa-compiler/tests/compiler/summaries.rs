@@ -56,10 +56,25 @@ fn rules_say_how_far_they_reach() {
     let widest =
         t.rules.iter().map(|r| r.reach.expect("bounded")).fold((0, 0), |a, r| (a.0.max(r.0), a.1.max(r.1)));
     assert_eq!(widest, (1, 3));
-    // A rule that indexes past its variables, or with `len`, may look anywhere.
-    let anywhere = spec_with_rules(
+    // The innermost variable (where a violation is reported) counts as an index, and an
+    // outermost range ending at `len - 5` is decided once instruction `i + 4` is read.
+    let bounded = spec_with_rules(concat!(
+        "rule a \"a\" { each i in 0..=len - 5: !p[i] }\n",
+        "rule b \"b\" { each i: each j in i..=i + 4: !p[i] }\n",
+        "rule c \"c\" { each i in 2..=len + 1: each j in i - 2..=i - 1: !p[j] }\n",
+        "rule d \"d\" { each i in 0..=len - 1: each j in i - 3..=i + 1: !p[i] }\n",
+    ));
+    let t = isa_compiler::check_source(&bounded)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &bounded, &d)));
+    let reaches: Vec<_> = t.rules.iter().map(|r| r.reach).collect();
+    assert_eq!(reaches, [Some((0, 4)), Some((0, 4)), Some((2, 0)), Some((3, 1))]);
+    // A rule that indexes past its variables, or with `len`, may look anywhere: so may one
+    // whose outermost range starts from the end or ends at a property.
+    let anywhere = spec_with_rules(concat!(
         "rule a \"a\" { each i where p[i]: each j in 0..=i: !p[j] }\nrule b \"b\" { each i: !p[len - 1] }\n",
-    );
+        "rule c \"c\" { each i in len - 2..=len - 1: !p[i] }\n",
+        "rule e \"e\" { each i in 0..=len / 2: !p[i] }\n",
+    ));
     let t = isa_compiler::check_source(&anywhere)
         .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &anywhere, &d)));
     assert!(

@@ -40,6 +40,7 @@ mod tegra_vs_interp;
 mod tegra_vs_limits;
 mod tegra_vs_programs;
 mod tegra_vs_roundtrip;
+mod validate_window;
 mod vc4_directives;
 mod vc4_facts;
 mod vc4_golden;

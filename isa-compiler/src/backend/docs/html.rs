@@ -226,9 +226,14 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
         table(out, &["Property", "Type", "Default", "Set by", "Description"], rows);
     }
     if !t.rules.is_empty() {
-        out.push_str("\n<h2 id=\"program-rules\">Program rules</h2>\n");
-        let rows = t.rules.iter().map(|r| vec![code_cell(&r.name), html(&r.message), html(&r.doc)]);
-        table(out, &["Rule", "Statement", "Description"], rows);
+        out.push_str(
+            "\n<h2 id=\"program-rules\">Program rules</h2>\n\
+             <p>Each rule reads the instructions around the one its outermost variable names; <code>isa validate</code>\n\
+             holds only those, whatever the program's size (all of it for a rule that reads anywhere).</p>\n",
+        );
+        let rows =
+            t.rules.iter().map(|r| vec![code_cell(&r.name), html(&r.message), esc(&r.reads), html(&r.doc)]);
+        table(out, &["Rule", "Statement", "Instructions read", "Description"], rows);
     }
     if let Some(m) = &t.machine {
         out.push_str("\n<h2 id=\"interpreter\">Interpreter</h2>");

@@ -190,9 +190,14 @@ fn write_document(out: &mut String, t: &Target) -> fmt::Result {
         }
     }
     if !t.rules.is_empty() {
-        out.push_str("\n## Program rules\n\n| Rule | Statement | Description |\n|---|---|---|\n");
+        out.push_str(
+            "\n## Program rules\n\n\
+             Each rule reads the instructions around the one its outermost variable names; `isa validate`\n\
+             holds only those, whatever the program's size (all of it for a rule that reads anywhere).\n\n\
+             | Rule | Statement | Instructions read | Description |\n|---|---|---|---|\n",
+        );
         for r in &t.rules {
-            writeln!(out, "| `{}` | {} | {} |", r.name, md(&r.message), md(&r.doc))?;
+            writeln!(out, "| `{}` | {} | {} | {} |", r.name, md(&r.message), md(&r.reads), md(&r.doc))?;
         }
     }
     if let Some(m) = &t.machine {

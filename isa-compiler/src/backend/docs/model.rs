@@ -231,6 +231,9 @@ pub(super) struct Rule {
     pub(super) name: String,
     pub(super) message: String,
     pub(super) doc: String,
+    /// The instructions it reads around its outermost variable's (`isa validate` holds
+    /// them), or that it may read anywhere.
+    pub(super) reads: String,
 }
 
 pub(super) struct Machine {
@@ -920,6 +923,13 @@ impl<'a> Model<'a> {
                 name: r.name.clone(),
                 message: if r.warning { format!("warning: {}", r.message) } else { r.message.clone() },
                 doc: r.doc.clone(),
+                reads: match r.reach {
+                    Some((0, 0)) => "its own".to_string(),
+                    Some((0, after)) => format!("{after} after"),
+                    Some((before, 0)) => format!("{before} before"),
+                    Some((before, after)) => format!("{before} before, {after} after"),
+                    None => "anywhere: validation holds the whole program".to_string(),
+                },
             })
             .collect()
     }

@@ -656,8 +656,16 @@ pub fn generate(m: &Model, items: &mut super::Items) {
                 insn.fields()
             }
 
-            fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
-                check_program(program)
+            fn check_instruction(insn: &Instruction, index: usize, out: &mut Vec<isa_runtime::program::Violation>) {
+                check_instruction(insn, index, out)
+            }
+
+            fn rules() -> &'static [isa_runtime::program::Rule] {
+                RULES
+            }
+
+            fn check_rule(rule: usize, held: &isa_runtime::program::Held<'_, Instruction>, len: i64, from: i64, to: i64, out: &mut Vec<isa_runtime::program::Violation>) {
+                check_rule(rule, held, len, from, to, out)
             }
 
             fn warnings(insn: &Instruction) -> Vec<&'static str> {

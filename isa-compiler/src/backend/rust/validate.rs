@@ -257,6 +257,7 @@ fn rule_expr(t: &ir::Target, vars: &[proc_macro2::Ident], e: &RuleExpr) -> (Toke
 
 pub fn generate(m: &Model) -> TokenStream {
     let t = m.t;
+    let target = format_ident!("{}", camel(&t.name));
     let mut props = TokenStream::new();
     for (pi, p) in t.properties.iter().enumerate() {
         let name = format_ident!("{}", snake(&p.name));
@@ -308,9 +309,10 @@ pub fn generate(m: &Model) -> TokenStream {
     let uses_x = !constraint_arms.is_empty();
     let constraint_match =
         if uses_x { quote!(match self { #(#constraint_arms)* _ => {} }) } else { quote!() };
-    let mut rules = TokenStream::new();
+    let mut rule_arms = Vec::new();
+    let mut rule_infos = Vec::new();
     let mut rule_fns = TokenStream::new();
-    for r in &t.rules {
+    for (ri, r) in t.rules.iter().enumerate() {
         let vars: Vec<proc_macro2::Ident> =
             r.quantifiers.iter().map(|q| format_ident!("{}", q.var)).collect();
         let body = as_bool(rule_expr(t, &vars, &r.body));
@@ -329,12 +331,18 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         for (qi, q) in r.quantifiers.iter().enumerate().rev() {
             let v = &vars[qi];
-            let range = match &q.range {
-                Some((lo, hi)) => {
+            // The outermost variable takes only the values in `from..to`.
+            let range = match (&q.range, qi) {
+                (Some((lo, hi)), 0) => {
+                    let (lo, hi) = (as_int(rule_expr(t, &vars, lo)), as_int(rule_expr(t, &vars, hi)));
+                    quote!(i64::max(#lo, from)..=i64::min(#hi, to.saturating_sub(1)))
+                }
+                (Some((lo, hi)), _) => {
                     let (lo, hi) = (as_int(rule_expr(t, &vars, lo)), as_int(rule_expr(t, &vars, hi)));
                     quote!((#lo)..=(#hi))
                 }
-                None => quote!(0..len),
+                (None, 0) => quote!(i64::max(0, from)..i64::min(len, to)),
+                (None, _) => quote!(0..len),
             };
             let filter = match &q.filter {
                 Some(f) => {
@@ -354,17 +362,25 @@ pub fn generate(m: &Model) -> TokenStream {
         let fname = format_ident!("rule_{}", snake(&r.name));
         rule_fns.extend(quote! {
             #[doc = #doc]
-            #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons, clippy::double_parens, clippy::unnecessary_map_or, clippy::needless_parens_on_range_literals)]
-            fn #fname(program: &[Instruction], out: &mut Vec<isa_runtime::program::Violation>) {
+            #[allow(clippy::nonminimal_bool, unused_parens, clippy::int_plus_one, clippy::absurd_extreme_comparisons, clippy::double_parens, clippy::unnecessary_map_or, clippy::needless_parens_on_range_literals, unused_variables)]
+            fn #fname(held: &isa_runtime::program::Held<'_, Instruction>, len: i64, from: i64, to: i64, out: &mut Vec<isa_runtime::program::Violation>) {
                 use isa_runtime::program::Violation;
-                let len = program.len() as i64;
-                let at = |i: i64| -> Option<&Instruction> { usize::try_from(i).ok().and_then(|i| program.get(i)) };
+                let at = |i: i64| held.at(i);
                 #inner
             }
         });
-        rules.extend(quote!(#fname(program, &mut out);));
+        rule_arms.push(quote!(#ri => #fname(held, len, from, to, out),));
+        let reach = match r.reach {
+            Some((before, after)) => quote!(Some((#before, #after))),
+            None => quote!(None),
+        };
+        rule_infos.push(quote!(isa_runtime::program::Rule { name: #name, reach: #reach }));
     }
-    let _ = camel;
+    let rule_match = if rule_arms.is_empty() {
+        quote!(let _ = (rule, held, len, from, to, out);)
+    } else {
+        quote!(match rule { #(#rule_arms)* _ => {} })
+    };
     quote! {
         #[allow(unused_parens, clippy::unnecessary_map_or, clippy::nonminimal_bool, clippy::double_parens, clippy::manual_range_patterns, clippy::collapsible_match, clippy::collapsible_if, clippy::collapsible_else_if)]
         impl Instruction {
@@ -381,17 +397,29 @@ pub fn generate(m: &Model) -> TokenStream {
             }
         }
 
-        /// Runs every constraint and program rule of the spec over a program.
+        /// Runs every constraint and program rule of the spec over a program
+        /// ([`isa_runtime::program::check_program`]); [`isa_runtime::program::Window`] checks
+        /// the same as the instructions come, holding only as many as the rules read ([`RULES`]).
         pub fn check_program(program: &[Instruction]) -> Vec<isa_runtime::program::Violation> {
-            use isa_runtime::program::Violation;
-            let mut out = Vec::new();
-            for (index, insn) in program.iter().enumerate() {
-                for (rule, message, fields, warning) in insn.broken_constraints() {
-                    out.push(Violation { rule, message, index, layout: "", fields, warning, detail: String::new() });
-                }
+            isa_runtime::program::check_program::<#target>(program)
+        }
+
+        /// The program rules, in the spec's order, with how many instructions before and after
+        /// its outermost variable's each reads (`None`: anywhere in the program).
+        pub static RULES: &[isa_runtime::program::Rule] = &[#(#rule_infos),*];
+
+        /// Adds the constraints that `insn`, instruction number `index`, breaks to `out`.
+        pub fn check_instruction(insn: &Instruction, index: usize, out: &mut Vec<isa_runtime::program::Violation>) {
+            for (rule, message, fields, warning) in insn.broken_constraints() {
+                out.push(isa_runtime::program::Violation { rule, message, index, layout: "", fields, warning, detail: String::new() });
             }
-            #rules
-            out
+        }
+
+        /// Checks rule number `rule` (as [`RULES`]) for the values of its outermost variable in
+        /// `from..to`, reading the instructions `held` holds, the program being `len` long
+        /// ([`isa_runtime::target::Isa::check_rule`]).
+        pub fn check_rule(rule: usize, held: &isa_runtime::program::Held<'_, Instruction>, len: i64, from: i64, to: i64, out: &mut Vec<isa_runtime::program::Violation>) {
+            #rule_match
         }
 
         #rule_fns
