@@ -2563,7 +2563,11 @@ impl FormatIndex {
         spare.clear();
         spare.extend(self.worded.iter().map(|w| !w));
         for p in 0..text.len() {
-            self.words.mark(&text[p..], self.ignore_case, spare);
+            // Only where a required word starts with the byte there.
+            let b = usize::from(if self.ignore_case { text[p].to_ascii_lowercase() } else { text[p] });
+            if self.words.starts[b] != self.words.starts[b + 1] {
+                self.words.mark(&text[p..], self.ignore_case, spare);
+            }
         }
         out.iter_mut().zip(spare.iter()).for_each(|(o, s)| *o &= s);
     }
