@@ -915,14 +915,31 @@ const GATHER: usize = 1024;
 /// Where the first comment marker of `line` starts (its length if none). A marker inside
 /// double quotes closed on the line starts no comment: `.include "a//b"` names `a//b`.
 pub(crate) fn comment_start(line: &str, comments: &[&str]) -> usize {
+    // Byte by byte: a marker's first byte and the quote start characters (a UTF-8 sequence's
+    // later bytes start none), so the positions looked at are the characters'. Only a byte
+    // that starts a marker or is a quote is looked at further.
+    let b = line.as_bytes();
     let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        if c == '"' {
+    if comments.iter().any(|m| m.is_empty()) {
+        // An empty marker matches at any character: the plain walk.
+        for (i, c) in line.char_indices() {
+            if c == '"' {
+                quoted = !quoted && line[i + 1..].contains('"');
+                continue;
+            }
+            if !quoted {
+                return i;
+            }
+        }
+        return line.len();
+    }
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'"' {
             // A quote opens a string only where another closes it.
-            quoted = !quoted && line[i + 1..].contains('"');
+            quoted = !quoted && b[i + 1..].contains(&b'"');
             continue;
         }
-        if !quoted && comments.iter().any(|m| line[i..].starts_with(m)) {
+        if !quoted && comments.iter().any(|m| m.as_bytes()[0] == c && b[i..].starts_with(m.as_bytes())) {
             return i;
         }
     }
@@ -1477,6 +1494,14 @@ impl Expander<'_> {
     /// `text` with every symbol name replaced by its value, and the byte ranges in `fixed`
     /// replaced by the texts given (operands already evaluated); where the replacements are.
     fn substitute(&self, text: &str, fixed: &[(usize, usize, String)]) -> (String, Vec<Splice>) {
+        // Nothing to replace: no operand evaluated, no symbol defined, no label prefix (so no
+        // numeric label reference). Most lines of a program without symbols.
+        if fixed.is_empty()
+            && self.symbols.is_empty()
+            && !self.spelling.label_prefixes.iter().any(|p| text.contains(p))
+        {
+            return (text.to_string(), Vec::new());
+        }
         let b = text.as_bytes();
         let mut out = String::with_capacity(text.len());
         let mut splices = Vec::new();

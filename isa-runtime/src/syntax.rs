@@ -37,9 +37,9 @@
 //! - Before the search, the assembler asks the quick reader ([`quick_in`]), which reads the
 //!   common line without backtracking machinery: it walks the readings the items allow,
 //!   makes the assignments that guards state outright, and checks the other conditions once
-//!   on the values with defaults. Where it finds exactly one reading whose checks hold, that
-//!   is the search's reading; where it finds none, the search finds none; anything else is
-//!   left to the search.
+//!   on the values with defaults. It walks them in the search's order: where the first
+//!   reading it finds settles (its checks hold on the defaults), that is the search's reading;
+//!   where it finds none, the search finds none; anything else is left to the search.
 //!
 //! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
 //! printed text determines every field, which the generated targets' property tests check on
@@ -3866,8 +3866,13 @@ pub enum Quick {
     Unsure,
 }
 
-/// How many item lists the quick reader enters before it leaves a text to the search.
-const QUICK_BUDGET: u32 = 1_000;
+/// How many item lists the quick reader enters before it leaves a text to the search. Walking
+/// to the first reading in the search's order, it decides most lines in a few dozen (Maxwell's);
+/// a line of VideoCore IV's vc4asm syntax that needs hundreds is cheaper for the search, whose
+/// recognition prunes what the walk would enter (the 794 golden lines as one program, scratch
+/// driver: budget 1,000 read 344 lines and took 380k steps, 200 read 191 in 25k steps and was
+/// the faster, as were 100 and 50).
+const QUICK_BUDGET: u32 = 200;
 
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
@@ -3885,13 +3890,14 @@ struct QuickState {
     /// elsewhere in the line ([`note_spelling`]).
     shown: u64,
     owed: u64,
-    /// The first complete reading: its values, checks, frames and end.
-    found_vals: Vec<Option<u64>>,
-    found_checks: Vec<Check>,
-    found_frames: Vec<Bound>,
+    /// The values of the first complete reading, settled ([`settle`]), and where it ends.
+    found: Vec<u64>,
     found_end: usize,
-    /// Complete readings met (the search stops at two).
+    /// Complete readings met (the walk stops at the first).
     readings: u32,
+    /// Working memory of [`settle`].
+    settled: Vec<Option<u64>>,
+    values: Vec<u64>,
     /// A construct the quick reader leaves to the search was met, or the budget ran out.
     unsure: bool,
     steps: u32,
@@ -3902,13 +3908,18 @@ struct QuickState {
 /// allow (literals, names, numbers, calls, optional groups), with the assignments that guards
 /// and conditions make outright (a flag, `field == value`, and their conjunctions) and the
 /// values the text gives; every other condition is kept, to be checked once the reading is
-/// complete, on the values with defaults. One reading whose checks hold is the search's
-/// reading ([`Quick::Read`]): the search reads the same items, makes the same assignments,
-/// leaves unsolved conditions to the defaults and checks them as here. No reading at all is
-/// [`Quick::Never`]: every reading of the search is one of these. Anything else (two
-/// readings, a check that fails and that the search might satisfy by choosing values,
-/// constructs it does not read: views, echoes, labels, expressions, groups in any order) is
-/// [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
+/// complete, on the values with defaults ([`settle`]). The readings are walked in the
+/// search's order (arms whose guards the defaults satisfy first, optional groups absent first
+/// where the defaults make their conditions false, longest names first), and the assignments
+/// are the search's (a field compared with a value known takes it), so the state each
+/// ordering decision sees is the search's. The first complete reading that no value given
+/// contradicts is then the first the search completes: when it settles it is the search's
+/// ([`Quick::Read`]): the search reads the same items, makes the same assignments, leaves
+/// unsolved conditions to the defaults and checks them as here. No reading at all is
+/// [`Quick::Never`]: every reading of the search is one of these. Anything else (a first
+/// reading with a check that fails and that the search might satisfy by choosing values,
+/// constructs it does not read: an assigned view, echoes, labels, expressions, groups in any
+/// order) is [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
 /// name must spell out elsewhere in the line, as in the search ([`note_spelling`]).
 /// The differential test `format_index::quick_reader_reads_what_the_search_reads` holds it to
 /// the search on every golden line and the texts of random words.
@@ -3920,9 +3931,6 @@ pub fn quick_in(
     ctx: &Context,
     prefix: bool,
 ) -> Quick {
-    if format.fields.iter().any(|f| f.view) {
-        return Quick::Unsure;
-    }
     let mut st = core::mem::take(&mut scratch.quick);
     st.vals.clear();
     st.vals.extend(format.fields.iter().map(|f| f.fixed));
@@ -3952,46 +3960,97 @@ pub fn quick_in(
         if contradicted {
             return;
         }
-        q.st.readings += 1;
-        if q.st.readings == 1 {
-            let st = &mut q.st;
-            st.found_vals.clone_from(&st.vals);
-            st.found_checks.clone_from(&st.checks);
-            st.found_frames.clone_from(&st.frames);
-            st.found_end = end;
+        // The first reading in the search's order is the search's if it settles; one that
+        // does not might be read by the search with values it chooses.
+        if !settle(q.format, &mut q.st, q.ctx.pc) {
+            return q.unsure();
         }
+        let st = &mut q.st;
+        core::mem::swap(&mut st.found, &mut st.values);
+        st.found_end = end;
+        st.readings = 1;
     });
-    let QuickReader { st: mut state, tables, .. } = q;
+    let QuickReader { st: state, tables, .. } = q;
     let answer = match (state.unsure, state.readings) {
         (true, _) => Quick::Unsure,
         (false, 0) => Quick::Never,
-        (false, 1) => finish_quick(format, &mut state, ctx.pc),
-        _ => Quick::Unsure,
+        (false, _) => Quick::Read(state.found.clone(), state.found_end),
     };
     scratch.quick = state;
     scratch.tables = tables;
     answer
 }
 
-/// The values of the one reading found, with defaults, if every check holds on them.
-fn finish_quick(format: &Format, st: &mut QuickState, pc: u64) -> Quick {
-    let mut values = Vec::with_capacity(format.fields.len());
-    for (v, f) in st.found_vals.iter_mut().zip(format.fields) {
+/// Settles a complete reading as the search's `finish`, `resolve` and `complete` do when no
+/// choice is left to make: equalities between a field the text gave and one it did not carry
+/// the value over, the other fields take their defaults, a view is 0 among the values and
+/// made up from the fields for the checks. True, with the values in `st.values`, when every
+/// check holds on them: the search, reading the same items, makes no choice (every condition
+/// it deferred holds on the defaults) and gives these values. False where a field has no
+/// value, a view would be written back, or a check fails (the search might satisfy it by
+/// choosing values).
+fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
+    let QuickState { vals, checks, frames, settled, values, .. } = st;
+    settled.clone_from(vals);
+    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(e, want, at, len) in checks.iter() {
+            let (a, b) = match (e, want) {
+                (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
+                _ => continue,
+            };
+            if !named(a) || !named(b) {
+                continue;
+            }
+            let frame = &frames[at as usize..(at + len) as usize];
+            let (x, y) = (bind(a, frame), bind(b, frame));
+            let (to, v) = match (bound_value(x, settled), bound_value(y, settled)) {
+                (Some(v), None) => (y, v as u64),
+                (None, Some(v)) => (x, v as u64),
+                _ => continue,
+            };
+            let (slot, v) = match to {
+                Bound::Const(_) => continue,
+                Bound::Slot(s) => (s, v),
+                Bound::NotSlot(_) if v > 1 => return false,
+                Bound::NotSlot(s) => (s, 1 - v),
+            };
+            if format.fields[slot as usize].view {
+                return false;
+            }
+            settled[slot as usize] = Some(v);
+            changed = true;
+        }
+    }
+    values.clear();
+    let mut word = 0u128;
+    let mut views = false;
+    for (v, f) in settled.iter_mut().zip(format.fields) {
+        if f.view {
+            views = true;
+            values.push(0);
+            continue;
+        }
         match v.or(f.default) {
             Some(x) => {
                 *v = Some(x);
+                crate::bits::set(&mut word, f.pieces, x);
                 values.push(x);
             }
-            None => return Quick::Unsure,
+            None => return false,
         }
     }
-    for &(e, want, at, len) in &st.found_checks {
-        let frame = &st.found_frames[at as usize..(at + len) as usize];
-        if eval(e, frame, &st.found_vals, pc).is_none_or(|v| (v != 0) != want) {
-            return Quick::Unsure;
+    if views {
+        for (v, f) in settled.iter_mut().zip(format.fields).filter(|(_, f)| f.view) {
+            *v = Some(crate::bits::get(word, f.pieces));
         }
     }
-    Quick::Read(values, st.found_end)
+    checks.iter().all(|&(e, want, at, len)| {
+        let frame = &frames[at as usize..(at + len) as usize];
+        eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want)
+    })
 }
 
 struct QuickReader<'t> {
@@ -4032,11 +4091,14 @@ impl QuickReader<'_> {
                 None => many = true,
             }
         });
+        // Longest first, as the search tries them (a stable sort: the table's order among
+        // spellings of one length).
+        found[..n].sort_by_key(|c| core::cmp::Reverse(c.map_or(0, |c| c.0)));
         (!many).then_some(found)
     }
 
     fn done(&self) -> bool {
-        self.st.unsure || self.st.readings >= 2
+        self.st.unsure || self.st.readings > 0
     }
 
     fn unsure(&mut self) {
@@ -4080,12 +4142,17 @@ impl QuickReader<'_> {
         self.st.owed = m.4;
     }
 
-    /// [`Parser::assign`] without deferred conditions (they are checked at the end).
+    /// [`Parser::assign`] without deferred conditions (they are checked at the end). A view
+    /// is left to the search (which writes it back into the fields it shares bits with).
     fn assign(&mut self, b: Bound, v: u64) -> bool {
         let slot = match b {
             Bound::Const(c) => return c as u64 == v,
             Bound::Slot(s) | Bound::NotSlot(s) => s,
         };
+        if self.format.fields[slot as usize].view {
+            self.unsure();
+            return false;
+        }
         let v = match b {
             Bound::NotSlot(_) if v > 1 => return false,
             Bound::NotSlot(_) => 1 - v,
@@ -4123,9 +4190,17 @@ impl QuickReader<'_> {
                 }
             }
             Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
+                // As the search: a field compared with what the values known give takes it.
+                let (pc, frame) = (self.ctx.pc, self.frame(f));
                 let target = match (&**a, &**c) {
                     (x, Expr::Int(v)) if named(x) => Some((x, *v)),
                     (Expr::Int(v), x) if named(x) => Some((x, *v)),
+                    (x, y) if named(x) && eval(x, frame, &self.st.vals, pc).is_none() => {
+                        eval(y, frame, &self.st.vals, pc).map(|v| (x, v))
+                    }
+                    (y, x) if named(x) && eval(x, frame, &self.st.vals, pc).is_none() => {
+                        eval(y, frame, &self.st.vals, pc).map(|v| (x, v))
+                    }
                     _ => None,
                 };
                 if let Some((x, v)) = target {
@@ -4139,29 +4214,63 @@ impl QuickReader<'_> {
         true
     }
 
+    /// Whether `e` holds on the values with defaults for the unknown fields (undecided: it
+    /// does), as the search orders arms and optional groups.
+    fn fits(&self, e: &Expr, f: QFrame) -> Option<i64> {
+        let defaulted = Defaulted { vals: &self.st.vals, fields: self.format.fields };
+        eval_in(e, self.frame(f), &defaulted, self.ctx.pc)
+    }
+
     fn syntax(&mut self, syntax: &'static Syntax, f: QFrame, pos: usize, k: QK) {
-        for (index, arm) in syntax.arms.iter().enumerate() {
-            if self.done() {
-                return;
-            }
-            let m = self.mark();
-            // As the search: choosing an arm that is no alias makes every earlier guard false.
-            let mut ok = true;
-            if !arm.alias {
-                for earlier in &syntax.arms[..index] {
-                    if let Arm { guard: Some(g), alias: false, .. } = earlier {
-                        ok = ok && self.require(g, false, f);
-                    }
+        // In the search's order ([`Parser::syntax`]): the arms whose guards the defaults of
+        // the unknown fields satisfy first, then the others, each in the written order.
+        let mut fitting = [0u64; 4];
+        for (index, arm) in syntax.arms.iter().enumerate().take(256) {
+            let fit = arm.guard.is_none_or(|g| self.fits(g, f).unwrap_or(1) != 0);
+            fitting[index / 64] |= u64::from(fit) << (index % 64);
+        }
+        if syntax.arms.len() > 256 {
+            return self.unsure();
+        }
+        for first in [true, false] {
+            for (index, arm) in syntax.arms.iter().enumerate() {
+                if (fitting[index / 64] >> (index % 64) & 1 == 1) == first {
+                    self.arm(syntax, index, arm, f, pos, k);
                 }
             }
-            if let Some(g) = arm.guard {
-                ok = ok && self.require(g, true, f);
-            }
-            if ok {
-                self.items(arm.items, 0, f, pos, k);
-            }
-            self.undo(m);
         }
+    }
+
+    /// Reads arm `index` of `syntax`, then `k`.
+    fn arm(
+        &mut self,
+        syntax: &'static Syntax,
+        index: usize,
+        arm: &'static Arm,
+        f: QFrame,
+        pos: usize,
+        k: QK,
+    ) {
+        if self.done() {
+            return;
+        }
+        let m = self.mark();
+        // As the search: choosing an arm that is no alias makes every earlier guard false.
+        let mut ok = true;
+        if !arm.alias {
+            for earlier in &syntax.arms[..index] {
+                if let Arm { guard: Some(g), alias: false, .. } = earlier {
+                    ok = ok && self.require(g, false, f);
+                }
+            }
+        }
+        if let Some(g) = arm.guard {
+            ok = ok && self.require(g, true, f);
+        }
+        if ok {
+            self.items(arm.items, 0, f, pos, k);
+        }
+        self.undo(m);
     }
 
     fn items(&mut self, items: &'static [Item], i: usize, f: QFrame, pos: usize, k: QK) {
@@ -4221,6 +4330,7 @@ impl QuickReader<'_> {
                         n += 1;
                     }
                 }
+                cands[..n].sort_by_key(|c| core::cmp::Reverse(c.0));
                 for &(len, v, want) in &cands[..n] {
                     let t = if want == Some(false) { other } else { a };
                     let m = self.mark();
@@ -4305,20 +4415,24 @@ impl QuickReader<'_> {
                 self.undo(m);
             }
             Item::Opt(cond, body) => {
-                let m = self.mark();
-                // Present: as the search, a group that shows the fields its condition reads
-                // is read as written.
-                if self_describing(cond, body, self.frame(f)) || self.require(cond, true, f) {
-                    self.items(body, 0, f, pos, &mut rest);
+                // As the search: present first, unless the defaults of the unknown fields make
+                // the condition false.
+                let absent_first = self.fits(cond, f).is_some_and(|v| v == 0);
+                for present in [!absent_first, absent_first] {
+                    if self.done() {
+                        return;
+                    }
+                    let m = self.mark();
+                    if present {
+                        // A group that shows the fields its condition reads is read as written.
+                        if self_describing(cond, body, self.frame(f)) || self.require(cond, true, f) {
+                            self.items(body, 0, f, pos, &mut rest);
+                        }
+                    } else if self.require(cond, false, f) {
+                        rest(self, pos);
+                    }
+                    self.undo(m);
                 }
-                self.undo(m);
-                if self.done() {
-                    return;
-                }
-                if self.require(cond, false, f) {
-                    rest(self, pos);
-                }
-                self.undo(m);
             }
             Item::AnyOrder(..) => self.unsure(),
         }

@@ -280,6 +280,10 @@ fn quick_reader_reads_what_the_search_reads() {
         texts.extend(random_texts::<Vc4>(dialect, 16));
         let (read, unsure) = quick_agrees::<Vc4>(&texts, dialect);
         eprintln!("vc4 dialect {dialect}: {} texts, quick reads {read}, leaves {unsure}", texts.len());
+        // The quick reader walks in the search's order, so it decides lines that read several
+        // ways (vc4asm's idle pipes and aliases), within its budget.
+        let least = [100, 2_000][dialect];
+        assert!(read > least, "vc4 dialect {dialect}: quick reads {read} of {} texts", texts.len());
     }
     for dialect in 0..Agx::dialects().len() {
         let (read, unsure) = quick_agrees::<Agx>(&random_texts::<Agx>(dialect, 8), dialect);
