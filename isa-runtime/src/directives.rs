@@ -828,20 +828,24 @@ impl Pieces<'_> {
         }
         // Whether more follows is known only by reading on: a piece is split as if it did,
         // and what is left at the end is split whole.
+        // A statement or block comment longer than a piece is held until it ends; the pieces
+        // after it are read until the text is twice what was held, so that splitting it again
+        // and again costs time linear in its length, not quadratic.
+        let held = self.rest.len();
         let mut text = core::mem::take(&mut self.rest);
-        let more = match self.source.piece() {
-            Some(piece) => {
-                text.push_str(&piece);
-                true
+        let mut more = true;
+        while more && (text.len() == held || text.len() < 2 * held) {
+            match self.source.piece() {
+                Some(piece) => text.push_str(&piece),
+                None => more = false,
             }
-            None => {
-                self.ended = true;
-                if text.is_empty() {
-                    return None;
-                }
-                false
+        }
+        if !more {
+            self.ended = true;
+            if text.is_empty() {
+                return None;
             }
-        };
+        }
         let split = split(&text, self.in_data, more);
         self.in_data = split.in_data;
         self.rest = text.split_off(split.end.min(text.len()));
@@ -2791,14 +2795,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn statements_spanning_lines_are_read_a_piece_at_a_time() {
-        // grate's spelling (`;` ends a statement, `/* */` comments anywhere, sections) in 56
-        // pieces of 30 lines cut anywhere: inside statements, inside block comments (one
-        // holding `;` and a quote that closes nowhere), inside a data section, a statement
-        // spanning three pieces. The statements come as `expand` makes them from the whole
-        // text, at the same lines, and at most two pieces are held at the end.
-        let dialect = crate::target::Dialect {
+    /// grate's spelling: `;` ends a statement, `/* */` comments anywhere, sections.
+    fn grate_dialect() -> crate::target::Dialect {
+        crate::target::Dialect {
             name: "grate",
             comments: &["//"],
             block_comments: &[("/*", "*/")],
@@ -2813,7 +2812,51 @@ mod tests {
             directives: &[(".rep", Directive::Rep), (".endr", Directive::Endr)],
             label_prefixes: &[],
             listing: None,
+        }
+    }
+
+    #[test]
+    fn a_block_comment_over_many_pieces_is_split_in_linear_time() {
+        // A block comment of 400 pieces between two statements: it is held until it ends, and
+        // the text handed to the splitter adds up to a few times the source, not to the square
+        // of its pieces (each piece added and the whole held text split again: 200 times).
+        let dialect = grate_dialect();
+        let comment_line = "   a comment line; with a separator and \" a quote\n";
+        let mut pieces = alloc::vec![String::from("MOV r1, r2 ;\n/*\n")];
+        pieces.extend((0..400).map(|_| comment_line.repeat(20)));
+        pieces.push(String::from("*/\nADD r3, r4, r5 ;\n"));
+        let whole: usize = pieces.iter().map(String::len).sum();
+        let split_bytes = core::cell::Cell::new(0usize);
+        let split = |text: &str, in_data: bool, more: bool| {
+            split_bytes.set(split_bytes.get() + text.len());
+            crate::target::split_statements(text, &dialect, in_data, more)
         };
+        let spelling = Spelling::of(&dialect, true, Some(&split));
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let mut source = Counted { pieces, next: 0, read: Rc::new(core::cell::Cell::new(0)) };
+        let mut got: Vec<(String, u32)> = Vec::new();
+        super::expand_streaming("t.s", &mut source, &spelling, &layout, &mut NoIncludes, &mut |_, h| {
+            if let Handed::Lines(lines) = h {
+                got.extend(lines.into_iter().filter_map(|l| match l.kind {
+                    Kind::Code(c) => Some((c, l.line.number)),
+                    _ => None,
+                }));
+            }
+        })
+        .expect("streamed");
+        let got: Vec<(&str, u32)> = got.iter().map(|(c, n)| (c.trim(), *n)).collect();
+        assert_eq!(got, [("MOV r1, r2", 1), ("ADD r3, r4, r5", 2 + 400 * 20 + 2)]);
+        assert!(split_bytes.get() <= 4 * whole, "{} bytes split for {whole}", split_bytes.get());
+    }
+
+    #[test]
+    fn statements_spanning_lines_are_read_a_piece_at_a_time() {
+        // grate's spelling (`;` ends a statement, `/* */` comments anywhere, sections) in 56
+        // pieces of 30 lines cut anywhere: inside statements, inside block comments (one
+        // holding `;` and a quote that closes nowhere), inside a data section, a statement
+        // spanning three pieces. The statements come as `expand` makes them from the whole
+        // text, at the same lines, and at most two pieces are held at the end.
+        let dialect = grate_dialect();
         let mut lines: Vec<String> = Vec::new();
         for k in 0..1000 {
             match k % 5 {
