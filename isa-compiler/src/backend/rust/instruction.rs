@@ -434,8 +434,19 @@ fn split_root(
                 });
                 quote!(let (#(#vars,)*) = #name(word);)
             };
-            let all = members.iter().flat_map(|&k| arms[k].0.iter().copied()).collect::<Vec<_>>();
-            let p = pattern(&all, true);
+            // The layout's values as ranges, adjacent ones merged: one arm of 10,000 listed
+            // values made rustc allocate 3.2 GB at once (a matrix of the alternatives, quadratic),
+            // where the ranges are a comparison or two.
+            let mut all = members.iter().flat_map(|&k| arms[k].0.iter().copied()).collect::<Vec<_>>();
+            all.sort_unstable();
+            let mut merged: Ranges = Vec::new();
+            for (a, b) in all {
+                match merged.last_mut() {
+                    Some(last) if last.1 + 1 >= a => last.1 = last.1.max(b),
+                    _ => merged.push((a, b)),
+                }
+            }
+            let p = pattern(&merged, false);
             let picks = members.iter().map(|&k| {
                 let n = m.format_ident(direct[k].unwrap_or_default());
                 // The encoding's own member names: encodings whose fields read alike may name
