@@ -540,7 +540,7 @@ fn total_enum_read(m: &Model, e: ir::EnumId, width: u32, raw: TokenStream) -> Op
             quote!(#name::#first(#pt::MIN))
         }
     };
-    Some(quote!(match #name::from_bits(#raw) { Some(v) => v, None => #fallback }))
+    Some(quote!({ let raw = #raw; match #name::from_bits(raw) { Some(v) => v, None => #fallback } }))
 }
 
 /// How many 32-bit words hold the view of layout `l` when it is a format field: a field's
