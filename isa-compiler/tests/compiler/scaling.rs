@@ -15,6 +15,10 @@ fn check_and_generate(n: usize) {
     let fixed = format!("pub const FIXED_BITS: u32 = {:#x};", (last as u32) << 18);
     assert!(rust.contains(&fixed), "no `{fixed}`");
     assert!(rust.contains(&format!("pub struct Op{last} {{")));
+    // Every encoding's fields read alike: the decoder reads them with one shared leaf and picks
+    // the encoding after; no encoding has a leaf of its own.
+    assert_eq!(rust.matches("fn decode_layout_").count(), 1);
+    assert!(!rust.contains("fn decode_leaf("));
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod maxwell_roundtrip;
 mod maxwell_validate;
 mod msrv;
 mod printers;
+mod shared_layouts;
 mod sph_docs_tables;
 mod sph_offsets;
 mod sph_reserved;

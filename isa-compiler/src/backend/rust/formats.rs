@@ -249,10 +249,14 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
                     let w = lit(*w as u128);
                     quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
                 }
-                Type::Enum(e) => {
-                    let en = m.enum_ident(*e);
-                    quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| undefined(#fname, raw))? })
-                }
+                Type::Enum(e) => match total_enum_read(m, *e, width, raw.clone()) {
+                    // Every value of the bits has a variant: no error to build.
+                    Some(read) if field.array.is_none() => read,
+                    _ => {
+                        let en = m.enum_ident(*e);
+                        quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| undefined(#fname, raw))? })
+                    }
+                },
                 Type::Switch { tag, .. } => {
                     let sw = m.rust_type(&field.ty);
                     let tag_raw = extract(&m.word_ty, &f.fields[*tag].pieces);
@@ -408,7 +412,16 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
     }
     let fixed = hex(fixed_word);
     let uses_undefined = f.fields.iter().any(|x| {
-        x.fixed.is_none() && !x.view && !x.is_tag && matches!(x.ty, Type::Enum(_) | Type::Switch { .. })
+        x.fixed.is_none()
+            && !x.view
+            && !x.is_tag
+            && match x.ty {
+                Type::Enum(e) => {
+                    x.array.is_some() || total_enum_read(m, e, x.width(), TokenStream::new()).is_none()
+                }
+                Type::Switch { .. } => true,
+                Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) => false,
+            }
     });
     let undefined_fn = if uses_undefined {
         let word = super::model::word_field(&m.word_ty);
@@ -468,6 +481,64 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             #(#accessors)*
         }
     }
+}
+
+/// The typed reads of a format's stored fields, in struct order, when none of them can fail:
+/// booleans, integers, and enums with a variant for every value of the field's bits (no
+/// arrays, switches or layout views). Each is (the struct member, its type, the expression
+/// reading it from `word`). Encodings whose reads are the same token for token share one
+/// function reading them (the decoder's layout leaves, [`super::instruction`]).
+pub fn total_reads(m: &Model, f: &ir::Format) -> Option<Vec<(proc_macro2::Ident, TokenStream, TokenStream)>> {
+    let mut out = Vec::new();
+    for field in &f.fields {
+        if field.view || field.fixed.is_some() {
+            continue;
+        }
+        if field.is_tag || field.array.is_some() {
+            return None;
+        }
+        let width = field.width();
+        let raw = extract(&m.word_ty, &field.pieces);
+        let read = match &field.ty {
+            Type::Bool => quote!(#raw != 0),
+            Type::UInt(_) | Type::Number(_) => {
+                let t = uint(width);
+                quote!(#raw as #t)
+            }
+            Type::SInt(w) => {
+                let t = sint(*w);
+                let w = lit(*w as u128);
+                quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
+            }
+            Type::Enum(e) => total_enum_read(m, *e, width, raw)?,
+            Type::Switch { .. } | Type::Layout(_) => return None,
+        };
+        out.push((m.field_ident(&field.name), member_type(m, field), read));
+    }
+    Some(out)
+}
+
+/// The read of raw field bits `raw` (a `u64` of `width` bits) as enum `e` when every value of
+/// the bits has a variant: `from_bits` cannot refuse one, so the read needs no error, and the
+/// first variant's value stands for the case the compiler cannot rule out. `None` when some
+/// value has no variant.
+fn total_enum_read(m: &Model, e: ir::EnumId, width: u32, raw: TokenStream) -> Option<TokenStream> {
+    let en = &m.t.enums[e.0];
+    let covered = en.variants.iter().any(|v| matches!(v.values, ir::Values::Rest))
+        || (width <= 16 && (0..1u64 << width).all(|v| en.variant_of(v).is_some()));
+    if !covered || en.variants.is_empty() || width != en.width {
+        return None;
+    }
+    let name = m.enum_ident(e);
+    let first = m.variant_ident(e, 0);
+    let fallback = match en.variants[0].values {
+        ir::Values::One(_) => quote!(#name::#first),
+        ir::Values::Range(..) | ir::Values::Rest => {
+            let pt = m.payload_ident(e, 0);
+            quote!(#name::#first(#pt::MIN))
+        }
+    };
+    Some(quote!({ let raw = #raw; match #name::from_bits(raw) { Some(v) => v, None => #fallback } }))
 }
 
 /// How many 32-bit words hold the view of layout `l` when it is a format field: a field's

@@ -65,6 +65,15 @@ const ROOT_KEY_BITS: u32 = 13;
 /// The most leaves a decoder inlines (VC4 has 7, Maxwell 297).
 const INLINED_LEAVES: usize = 16;
 
+/// The fewest direct arms of the first switch that share a layout leaf ([`split_root`]). A
+/// shared leaf costs a word its fields handed back from a call and, where other arms lie
+/// between the layout's opcodes, a second jump (the variant's pick); it pays when a layout's
+/// own leaves would be too many to stay in the instruction cache. Maxwell's layouts are shared
+/// by 2 or 3 encodings each: sharing them took its `maxwell/subset` words from 4.77 to 5.5 ns
+/// (driver, one run); the synthetic spec's 1,000 encodings of one layout went from 14.5 to
+/// 9.6 ns a word (100 encodings: 9.8 to 8.5).
+const SHARED_LAYOUT_MIN: usize = 16;
+
 /// The values a constraint allows at bits lo..lo+width, when it covers those bits (or the top
 /// or bottom part of a range of at most `key_bits`) and allows few enough values to
 /// list (fixed opcodes): `None` otherwise.
@@ -338,7 +347,12 @@ fn render(
 
 /// The decoder's first switch, each arm a call of a function out of line: the encoding's leaf
 /// where the arm is one encoding with nothing left to check, else a function of the arm's
-/// subtree. Returns those functions and the `match` that `decode` is.
+/// subtree. Encodings of such arms whose fields read alike and cannot be undefined
+/// ([`super::formats::total_reads`]) share one leaf reading the fields: their arms are one arm
+/// that calls it and then picks the variant, so each encoding costs the decoder a store of
+/// its variant instead of a leaf of its own (10,000 encodings of one layout: one leaf, where
+/// 10,000 leaves did not fit the instruction cache). Returns those functions and the `match`
+/// that `decode` is.
 fn split_root(
     m: &Model,
     lo: u32,
@@ -346,50 +360,146 @@ fn split_root(
     arms: &[(Ranges, Node)],
     hit: &dyn Fn(usize) -> TokenStream,
     miss: &TokenStream,
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, TokenStream, std::collections::BTreeSet<usize>) {
     let word_ty = &m.word_ty;
     let mut bodies = Vec::new();
-    let mut calls = Vec::new();
     // Once, not per arm: the question walks every format.
     let variable_length = m.t.variable_length();
-    for (k, (ranges, sub)) in arms.iter().enumerate() {
-        let direct = match sub {
+    // Per arm: the encoding it reaches directly, if any.
+    let direct: Vec<Option<usize>> = arms
+        .iter()
+        .map(|(_, sub)| match sub {
             Node::Leaf(c) => match c.first() {
                 Some((f, rest))
                     if rest.is_empty() && m.t.formats[*f].reserved.is_none() && !variable_length =>
                 {
                     let _ = hit(*f);
-                    let n = m.format_ident(*f);
-                    Some(quote!(#n::decode_leaf(word)))
+                    Some(*f)
                 }
                 _ => None,
             },
             Node::Switch { .. } => None,
-        };
-        let call = direct.unwrap_or_else(|| {
-            let name = quote::format_ident!("decode_arm_{}", k + 1);
-            let body = render(word_ty, sub, hit, miss);
-            bodies.push(quote! {
-                #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns, unused_parens)]
-                #[inline(never)]
-                fn #name(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                    #body
+        })
+        .collect();
+    // Per direct arm: its encoding's field reads, when none can fail.
+    let arm_reads: Vec<_> =
+        direct.iter().map(|f| f.and_then(|f| super::formats::total_reads(m, &m.t.formats[f]))).collect();
+    // The direct arms by the way their encoding's fields read (types and reads, not names), in
+    // the order first met.
+    let mut layouts: Vec<Vec<usize>> = Vec::new();
+    let mut layout_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (k, reads) in arm_reads.iter().enumerate() {
+        let Some(reads) = reads else { continue };
+        let key: String = reads.iter().map(|(_, ty, read)| format!("{ty}:{read};")).collect();
+        match layout_of.get(&key) {
+            Some(&l) => layouts[l].push(k),
+            None => {
+                layout_of.insert(key, layouts.len());
+                layouts.push(vec![k]);
+            }
+        }
+    }
+    let key_expr = bits_expr(word_ty, lo, width);
+    // The arm each shared layout's `match` arm stands at (its first direct arm).
+    let mut shared_at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut in_shared = vec![false; arms.len()];
+    for (l, members) in layouts.iter().enumerate() {
+        if members.len() >= SHARED_LAYOUT_MIN {
+            shared_at.insert(members[0], l);
+            for &k in members {
+                in_shared[k] = true;
+            }
+        }
+    }
+    let mut calls = Vec::new();
+    let mut layout_count = 0usize;
+    for (k, (ranges, sub)) in arms.iter().enumerate() {
+        if let Some(&l) = shared_at.get(&k) {
+            let members = &layouts[l];
+            let reads = arm_reads[k].as_deref().unwrap_or_default();
+            layout_count += 1;
+            let name = quote::format_ident!("decode_layout_{}", layout_count);
+            let types = reads.iter().map(|(_, ty, _)| ty);
+            let values = reads.iter().map(|(_, _, read)| read);
+            let vars: Vec<_> = (0..reads.len()).map(|i| quote::format_ident!("v{}", i)).collect();
+            // Encodings without stored fields read nothing.
+            let read = if reads.is_empty() {
+                quote!()
+            } else {
+                bodies.push(quote! {
+                    #[allow(clippy::unnecessary_cast, unused_parens)]
+                    #[inline(never)]
+                    fn #name(word: #word_ty) -> (#(#types,)*) {
+                        (#(#values,)*)
+                    }
+                });
+                quote!(let (#(#vars,)*) = #name(word);)
+            };
+            // The layout's values as ranges, adjacent ones merged: one arm of 10,000 listed
+            // values made rustc allocate 3.2 GB at once (a matrix of the alternatives, quadratic),
+            // where the ranges are a comparison or two.
+            let mut all = members.iter().flat_map(|&k| arms[k].0.iter().copied()).collect::<Vec<_>>();
+            all.sort_unstable();
+            let mut merged: Ranges = Vec::new();
+            for (a, b) in all {
+                match merged.last_mut() {
+                    Some(last) if last.1 + 1 >= a => last.1 = last.1.max(b),
+                    _ => merged.push((a, b)),
                 }
+            }
+            let p = pattern(&merged, false);
+            let picks = members.iter().map(|&k| {
+                let n = m.format_ident(direct[k].unwrap_or_default());
+                // The encoding's own member names: encodings whose fields read alike may name
+                // them differently.
+                let own = arm_reads[k].as_deref().unwrap_or_default();
+                let members = own.iter().zip(&vars).map(|((id, _, _), v)| quote!(#id: #v));
+                let p = pattern(&arms[k].0, true);
+                quote!(#p => Ok(Instruction::#n(#n { #(#members),* })))
             });
-            quote!(#name(word))
-        });
+            let word = super::model::word_field(word_ty);
+            calls.push(quote!(#p => {
+                #read
+                match #key_expr {
+                    #(#picks,)*
+                    _ => Err(isa_runtime::DecodeError::NoMatch { #word }),
+                }
+            }));
+            continue;
+        }
+        if in_shared[k] {
+            continue;
+        }
+        let call = match direct[k] {
+            Some(f) => {
+                let n = m.format_ident(f);
+                quote!(#n::decode_leaf(word))
+            }
+            None => {
+                let name = quote::format_ident!("decode_arm_{}", k + 1);
+                let body = render(word_ty, sub, hit, miss);
+                bodies.push(quote! {
+                    #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns, unused_parens)]
+                    #[inline(never)]
+                    fn #name(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                        #body
+                    }
+                });
+                quote!(#name(word))
+            }
+        };
         let p = pattern(ranges, true);
         calls.push(quote!(#p => #call));
     }
-    let key = bits_expr(word_ty, lo, width);
     let word = super::model::word_field(word_ty);
     let call = quote! {
-        match #key {
+        match #key_expr {
             #(#calls,)*
             _ => Err(isa_runtime::DecodeError::NoMatch { #word }),
         }
     };
-    (quote!(#(#bodies)*), call)
+    let shared = (0..arms.len()).filter(|&k| in_shared[k]).filter_map(|k| direct[k]).collect();
+    (quote!(#(#bodies)*), call, shared)
 }
 
 pub fn generate(m: &Model) -> TokenStream {
@@ -438,11 +548,13 @@ pub fn generate(m: &Model) -> TokenStream {
         Node::Switch { .. } | Node::Leaf(_) => None,
     };
     let decode_body = match &split {
-        Some((_, call)) => call.clone(),
+        Some((_, call, _)) => call.clone(),
         None => decode_tree,
     };
     let decode_inline = if split.is_some() { quote!(#[inline(always)]) } else { quote!() };
-    let tables = split.map(|(arms, _)| arms);
+    // Encodings read by a shared layout leaf need no leaf of their own.
+    let shared = split.as_ref().map(|(_, _, s)| s.clone()).unwrap_or_default();
+    let tables = split.map(|(arms, _, _)| arms);
     let match_tree = render(
         word_ty,
         &tree,
@@ -498,8 +610,9 @@ pub fn generate(m: &Model) -> TokenStream {
     // the leaves stay out of line, so the decoder needs no registers of its own: where LLVM
     // inlined some of Maxwell's 297 leaves, every word paid for saving six registers
     // (callgrind 125 → 111 instructions a word with every leaf out of line).
-    let reached = reached.into_inner();
+    let mut reached = reached.into_inner();
     let inline = if reached.len() <= INLINED_LEAVES { quote!(#[inline]) } else { quote!(#[inline(never)]) };
+    reached.retain(|i| !shared.contains(i));
     let leaves = reached.into_iter().map(|i| {
         let n = &names[i];
         quote! {
