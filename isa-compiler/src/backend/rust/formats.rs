@@ -238,17 +238,11 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
         let width = field.width();
         // Decode.
         let elem_decode = |raw: TokenStream| -> TokenStream {
+            if let Some(read) = number_read(&field.ty, width, &raw) {
+                return read;
+            }
             match &field.ty {
-                Type::Bool => quote!(#raw != 0),
-                Type::UInt(_) | Type::Number(_) => {
-                    let t = uint(width);
-                    quote!(#raw as #t)
-                }
-                Type::SInt(w) => {
-                    let t = sint(*w);
-                    let w = lit(*w as u128);
-                    quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
-                }
+                Type::Bool | Type::UInt(_) | Type::Number(_) | Type::SInt(_) => unreachable!("read above"),
                 Type::Enum(e) => match total_enum_read(m, *e, width, raw.clone()) {
                     // Every value of the bits has a variant: no error to build.
                     Some(read) if field.array.is_none() => read,
@@ -500,22 +494,30 @@ pub fn total_reads(m: &Model, f: &ir::Format) -> Option<Vec<(proc_macro2::Ident,
         let width = field.width();
         let raw = extract(&m.word_ty, &field.pieces);
         let read = match &field.ty {
-            Type::Bool => quote!(#raw != 0),
-            Type::UInt(_) | Type::Number(_) => {
-                let t = uint(width);
-                quote!(#raw as #t)
-            }
-            Type::SInt(w) => {
-                let t = sint(*w);
-                let w = lit(*w as u128);
-                quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
-            }
             Type::Enum(e) => total_enum_read(m, *e, width, raw)?,
-            Type::Switch { .. } | Type::Layout(_) => return None,
+            ty => number_read(ty, width, &raw)?,
         };
         out.push((m.field_ident(&field.name), member_type(m, field), read));
     }
     Some(out)
+}
+
+/// The read of raw field bits `raw` (a `u64` of `width` bits) as a flag or a number, which
+/// cannot fail; `None` for the other types.
+fn number_read(ty: &Type, width: u32, raw: &TokenStream) -> Option<TokenStream> {
+    Some(match ty {
+        Type::Bool => quote!(#raw != 0),
+        Type::UInt(_) | Type::Number(_) => {
+            let t = uint(width);
+            quote!(#raw as #t)
+        }
+        Type::SInt(w) => {
+            let t = sint(*w);
+            let w = lit(*w as u128);
+            quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
+        }
+        _ => return None,
+    })
 }
 
 /// The read of raw field bits `raw` (a `u64` of `width` bits) as enum `e` when every value of
