@@ -79,15 +79,20 @@ impl<'a> Model<'a> {
         m
     }
 
-    /// `name` as a type name, with `Layout` appended if it would clash with the target's unit
-    /// struct, an enum, an instruction format, a switch or `Instruction`.
-    pub fn type_ident(&self, name: &str) -> Ident {
-        let taken = super::target_type_name(self.t).as_deref() == Some(name)
+    /// Whether `name` is the name of the target's unit struct, an enum, an instruction format,
+    /// a switch or `Instruction`.
+    fn names_a_type(&self, name: &str) -> bool {
+        super::target_type_name(self.t).as_deref() == Some(name)
             || name == "Instruction"
             || self.t.enums.iter().any(|e| camel(&e.name) == name)
             || self.t.formats.iter().any(|f| camel(&f.name) == name)
-            || self.switches.iter().any(|s| s.name == name);
-        if taken {
+            || self.switches.iter().any(|s| s.name == name)
+    }
+
+    /// `name` as a type name, with `Layout` appended if it would clash with the target's unit
+    /// struct, an enum, an instruction format, a switch or `Instruction`.
+    pub fn type_ident(&self, name: &str) -> Ident {
+        if self.names_a_type(name) {
             format_ident!("{name}Layout")
         } else {
             format_ident!("{name}")
@@ -165,13 +170,9 @@ impl<'a> Model<'a> {
     pub fn payload_ident(&self, e: ir::EnumId, v: usize) -> Ident {
         let name =
             format!("{}{}", camel(&self.t.enums[e.0].name), camel(&self.t.enums[e.0].variants[v].name));
-        let taken = super::target_type_name(self.t).as_deref() == Some(name.as_str())
-            || name == "Instruction"
+        let taken = self.names_a_type(&name)
             || name == "Dialect"
-            || self.t.enums.iter().any(|x| camel(&x.name) == name)
-            || self.t.formats.iter().any(|f| camel(&f.name) == name)
-            || self.t.layouts.iter().any(|l| camel(&l.name) == name)
-            || self.switches.iter().any(|s| s.name == name);
+            || self.t.layouts.iter().any(|l| camel(&l.name) == name);
         if taken {
             format_ident!("{name}Value")
         } else {
