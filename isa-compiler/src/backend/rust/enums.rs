@@ -1,6 +1,6 @@
 //! Rust enums for the spec's enums and for switch-typed fields.
 
-use super::model::{doc, lit, Model};
+use super::model::{doc, join_ranges, lit, Model};
 use super::names::camel;
 use crate::ir::{self, Values};
 use proc_macro2::TokenStream;
@@ -319,14 +319,7 @@ fn payload_def(m: &Model, id: ir::EnumId, vi: usize) -> TokenStream {
     if rest {
         taken.extend(ranges.iter().copied());
     }
-    taken.sort_unstable();
-    let mut runs: Vec<(u128, u128)> = Vec::new();
-    for (a, b) in taken {
-        match runs.last_mut() {
-            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
-            _ => runs.push((a, b)),
-        }
-    }
+    let runs = join_ranges(taken, |n| n.saturating_add(1));
     let others: Vec<TokenStream> = runs
         .iter()
         .map(|&(a, b)| {

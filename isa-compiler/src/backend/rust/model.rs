@@ -192,6 +192,21 @@ impl IntoTokens for Ident {
     }
 }
 
+/// Inclusive ranges `(lo, hi)` sorted, those that overlap or touch (`next(hi)` is the value
+/// after `hi`) joined into one: adjacent values become one pattern (clippy's
+/// `manual_range_patterns`).
+pub fn join_ranges<T: Ord + Copy>(mut ranges: Vec<(T, T)>, next: impl Fn(T) -> T) -> Vec<(T, T)> {
+    ranges.sort_unstable();
+    let mut joined: Vec<(T, T)> = Vec::new();
+    for (lo, hi) in ranges {
+        match joined.last_mut() {
+            Some(last) if lo <= next(last.1) => last.1 = last.1.max(hi),
+            _ => joined.push((lo, hi)),
+        }
+    }
+    joined
+}
+
 /// An unsuffixed integer literal.
 pub fn lit(v: u128) -> proc_macro2::Literal {
     proc_macro2::Literal::u128_unsuffixed(v)

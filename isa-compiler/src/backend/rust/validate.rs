@@ -183,16 +183,7 @@ fn expr(e: &CondExpr, read: Read, named: Named) -> (TokenStream, Kind) {
         CondExpr::In(x, ranges) => {
             let x = as_int(go(x));
             // Adjacent ranges are one pattern; a single value is written alone.
-            let mut merged: Vec<(i64, i64)> = ranges.clone();
-            merged.sort_unstable();
-            merged.dedup();
-            let mut joined: Vec<(i64, i64)> = Vec::new();
-            for (lo, hi) in merged {
-                match joined.last_mut() {
-                    Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-                    _ => joined.push((lo, hi)),
-                }
-            }
+            let joined = super::model::join_ranges(ranges.clone(), |n: i64| n.saturating_add(1));
             let pats = joined.iter().map(|(lo, hi)| {
                 let (l, h) =
                     (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
