@@ -1,26 +1,25 @@
 //! One struct per format: typed fields, `from_word` (checked decode of the fields),
 //! `to_word` (range-checked encode, never truncating) and `fields` (values for tools).
 
-use super::model::{doc, extract, extract_runs, hex, lit, position, sint, uint, Model};
+use super::model::{
+    doc_text, extract_text, hex_text, position_text, sint_name, str_lit, tokens, uint_name, Model,
+};
 use crate::ir::{self, Type};
 use crate::placement;
 use proc_macro2::TokenStream;
-use quote::quote;
+use std::fmt::Write;
 
 pub fn generate(m: &Model, out: &mut super::Items) {
     for (fi, f) in m.t.formats.iter().enumerate() {
-        out.push(format_def(m, m.format_ident(fi), f));
+        out.push_text(&format_def(m, &m.format_ident(fi).to_string(), f));
     }
 }
 
 /// The struct member type of a field (arrays included).
-fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
-    let ty = m.rust_type(&f.ty);
+fn member_type(m: &Model, f: &ir::Field) -> String {
+    let ty = m.rust_type_name(&f.ty);
     match &f.array {
-        Some((n, _)) => {
-            let n = lit(*n as u128);
-            quote!([#ty; #n])
-        }
+        Some((n, _)) => format!("[{ty}; {n}]"),
         None => ty,
     }
 }
@@ -28,24 +27,23 @@ fn member_type(m: &Model, f: &ir::Field) -> TokenStream {
 /// Statements OR-ing raw value `v` (a `u64`) into `word` at the field's pieces: element `i`
 /// (a variable of the generated code) when `element`, else the field's own pieces.
 pub fn insert(m: &Model, f: &ir::Field, element: bool) -> TokenStream {
-    let word_ty = &m.word_ty;
+    tokens(&insert_text(m, f, element))
+}
+
+/// [`insert`] as text.
+fn insert_text(m: &Model, f: &ir::Field, element: bool) -> String {
+    let word_ty = m.word;
     let runs = if element { placement::runs(f) } else { placement::piece_runs(&f.pieces) };
-    let mut out = TokenStream::new();
+    let mut out = String::new();
     for r in runs.iter().rev() {
-        let mask = hex((1u128 << r.width) - 1);
-        let value = if r.value_lo == 0 {
-            quote!(v & #mask)
-        } else {
-            let o = lit(u128::from(r.value_lo));
-            quote!((v >> #o) & #mask)
-        };
+        let mask = hex_text((1u128 << r.width) - 1);
         let value =
-            if word_ty.to_string() == "u64" { quote!((#value)) } else { quote!(((#value) as #word_ty)) };
+            if r.value_lo == 0 { format!("v & {mask}") } else { format!("(v >> {}) & {mask}", r.value_lo) };
+        let value = if word_ty == "u64" { format!("({value})") } else { format!("(({value}) as {word_ty})") };
         if (r.lo, r.stride) == (0, 0) {
-            out.extend(quote!(word |= #value;));
+            let _ = writeln!(out, "word |= {value};");
         } else {
-            let shift = position(r.lo, r.stride);
-            out.extend(quote!(word |= #value << (#shift);));
+            let _ = writeln!(out, "word |= {value} << ({});", position_text(r.lo, r.stride));
         }
     }
     out
@@ -163,35 +161,40 @@ fn syntax_items(
     }
 }
 
-/// The typed struct `name` of format `f`: fields, checked decode and encode, accessors.
-pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenStream {
-    let spec_name = &f.name;
+/// The typed struct `name` of format `f`: fields, checked decode and encode, accessors, as
+/// Rust source text. Written as text straight from the IR, not as tokens: at thousands of
+/// encodings, making, copying and freeing a token stream per encoding was the largest part of
+/// generating the module (about 120 ns a token).
+pub fn format_def(m: &Model, name: &str, f: &ir::Format) -> String {
+    let spec_name = {
+        let mut s = String::new();
+        str_lit(&f.name, &mut s);
+        s
+    };
     let encoding = encoding_doc(m, f);
     let syntax = syntax_doc(m, f);
     let own = f.doc.trim_end();
-    let docs = doc(&[own, &encoding, &syntax]
-        .iter()
-        .filter(|x| !x.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join("\n\n"));
-    let word_ty = &m.word_ty;
-    let mut members = Vec::new();
-    let mut decode = Vec::new();
-    let mut encode = Vec::new();
-    let mut values = Vec::new();
-    let mut accessors = Vec::new();
+    let mut out = String::with_capacity(4096);
+    doc_text(
+        &[own, &encoding, &syntax].iter().filter(|x| !x.is_empty()).copied().collect::<Vec<_>>().join("\n\n"),
+        &mut out,
+    );
+    let word_ty = m.word;
+    let mut members = String::new();
+    let mut decode = String::new();
+    let mut encode = String::new();
+    let mut values = String::new();
+    let mut accessors = String::new();
     let fixed_word = placement::fixed_bits(&f.fields);
     for (idx, field) in f.fields.iter().enumerate() {
-        let fname = &field.name;
-        let id = m.field_ident(fname);
-        let fdoc = doc(&field.doc);
         if field.view {
             continue;
         }
+        let mut fname = String::new();
+        str_lit(&field.name, &mut fname);
+        let id = m.field_name(&field.name);
         if let Some(v) = field.fixed {
-            let fv = fixed_value(m, &field.ty, v);
-            values.push(quote!((#fname, #fv)));
+            let _ = write!(values, "({fname}, {}),", fixed_value(m, &field.ty, v));
             continue;
         }
         if field.is_tag {
@@ -201,280 +204,233 @@ pub fn format_def(m: &Model, name: proc_macro2::Ident, f: &ir::Format) -> TokenS
             else {
                 continue;
             };
-            let dep_id = m.field_ident(&dep.name);
+            let dep_id = m.field_name(&dep.name);
             let (ret, conv) = match tag_ty {
-                Type::Bool => (quote!(bool), quote!(self.#dep_id.tag() != 0)),
+                Type::Bool => ("bool", format!("self.{dep_id}.tag() != 0")),
                 Type::UInt(_)
                 | Type::SInt(_)
                 | Type::Enum(_)
                 | Type::Number(_)
                 | Type::Layout(_)
-                | Type::Switch { .. } => (uint(field.width()), {
-                    let t = uint(field.width());
-                    quote!(self.#dep_id.tag() as #t)
-                }),
-            };
-            let adoc = format!(" `{fname}`: implied by the variant of `{}`.", dep.name);
-            accessors.push(quote! {
-                #[doc = #adoc]
-                pub fn #id(&self) -> #ret {
-                    #conv
+                | Type::Switch { .. } => {
+                    let t = uint_name(field.width());
+                    (t, format!("self.{dep_id}.tag() as {t}"))
                 }
-            });
+            };
+            accessors.push_str("#[doc = ");
+            str_lit(&format!(" `{}`: implied by the variant of `{}`.", field.name, dep.name), &mut accessors);
+            let _ = writeln!(accessors, "]\npub fn {id}(&self) -> {ret} {{\n{conv}\n}}");
             let v = match tag_ty {
-                Type::Bool => quote!(isa_runtime::value::Value::Bool(self.#id())),
+                Type::Bool => format!("isa_runtime::value::Value::Bool(self.{id}())"),
                 Type::UInt(_)
                 | Type::SInt(_)
                 | Type::Enum(_)
                 | Type::Number(_)
                 | Type::Layout(_)
-                | Type::Switch { .. } => quote!(isa_runtime::value::Value::Uint(self.#id() as u64)),
+                | Type::Switch { .. } => format!("isa_runtime::value::Value::Uint(self.{id}() as u64)"),
             };
-            values.push(quote!((#fname, #v)));
+            let _ = write!(values, "({fname}, {v}),");
             continue;
         }
-        let ty = member_type(m, field);
-        members.push(quote!(#fdoc pub #id: #ty));
+        doc_text(&field.doc, &mut members);
+        let _ = writeln!(members, "pub {id}: {},", member_type(m, field));
         let width = field.width();
         // Decode.
-        let elem_decode = |raw: TokenStream| -> TokenStream {
+        let elem_decode = |raw: String| -> String {
             if let Some(read) = number_read(&field.ty, width, &raw) {
                 return read;
             }
             match &field.ty {
                 Type::Bool | Type::UInt(_) | Type::Number(_) | Type::SInt(_) => unreachable!("read above"),
-                Type::Enum(e) => match total_enum_read(m, *e, width, raw.clone()) {
+                Type::Enum(e) => match total_enum_read(m, *e, width, &raw) {
                     // Every value of the bits has a variant: no error to build.
                     Some(read) if field.array.is_none() => read,
                     _ => {
                         let en = m.enum_ident(*e);
-                        quote!({ let raw = #raw; #en::from_bits(raw).ok_or_else(|| undefined(#fname, raw))? })
+                        format!("{{ let raw = {raw}; {en}::from_bits(raw).ok_or_else(|| undefined({fname}, raw))? }}")
                     }
                 },
                 Type::Switch { tag, .. } => {
-                    let sw = m.rust_type(&field.ty);
-                    let tag_raw = extract(&m.word_ty, &f.fields[*tag].pieces);
-                    quote!({ let raw = #raw; #sw::from_bits(#tag_raw, raw).ok_or_else(|| undefined(#fname, raw))? })
+                    let sw = m.rust_type_name(&field.ty);
+                    let tag_raw = extract_text(m.word, &placement::piece_runs(&f.fields[*tag].pieces));
+                    format!("{{ let raw = {raw}; {sw}::from_bits({tag_raw}, raw).ok_or_else(|| undefined({fname}, raw))? }}")
                 }
                 Type::Layout(l) => {
                     let ln = m.layout_ident(*l);
-                    let words = layout_words(m, *l);
-                    quote!({ let raw = #raw; #ln::from_words([#(#words),*])? })
+                    let words = layout_words(m, *l).join(", ");
+                    format!("{{ let raw = {raw}; {ln}::from_words([{words}])? }}")
                 }
             }
         };
         match &field.array {
             None => {
-                let d = elem_decode(extract(&m.word_ty, &field.pieces));
-                decode.push(quote!(#id: #d));
+                let d = elem_decode(extract_text(m.word, &placement::piece_runs(&field.pieces)));
+                let _ = writeln!(decode, "{id}: {d},");
             }
             Some((n, _)) => {
-                let n_lit = lit(*n as u128);
-                let d = elem_decode(extract_runs(&m.word_ty, &placement::runs(field)));
+                let d = elem_decode(extract_text(m.word, &placement::runs(field)));
                 let init = match &field.ty {
-                    Type::Bool => quote!(false),
+                    Type::Bool => "false".to_string(),
                     Type::Enum(e) => {
                         let en = m.enum_ident(*e);
                         let first = m.variant_ident(*e, 0);
                         match m.t.enums[e.0].variants[0].values {
-                            ir::Values::One(_) => quote!(#en::#first),
+                            ir::Values::One(_) => format!("{en}::{first}"),
                             ir::Values::Range(..) | ir::Values::Rest => {
                                 let pt = m.payload_ident(*e, 0);
-                                quote!(#en::#first(#pt::MIN))
+                                format!("{en}::{first}({pt}::MIN)")
                             }
                         }
                     }
                     Type::Layout(l) => {
                         let ln = m.layout_ident(*l);
-                        let n = lit(layout_word_count(m, *l) as u128);
-                        quote!(#ln { words: [0; #n] })
+                        format!("{ln} {{ words: [0; {}] }}", layout_word_count(m, *l))
                     }
-                    Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => quote!(0),
+                    Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => "0".to_string(),
                 };
-                decode.push(quote!(#id: {
-                    let mut out = [#init; #n_lit];
-                    for (i, slot) in out.iter_mut().enumerate() {
-                        *slot = #d;
-                    }
-                    out
-                }));
+                let _ = writeln!(
+                    decode,
+                    "{id}: {{\nlet mut out = [{init}; {n}];\nfor (i, slot) in out.iter_mut().enumerate() {{\n*slot = {d};\n}}\nout\n}},"
+                );
             }
         }
         // Encode.
-        let check_and_raw = |val: TokenStream| -> TokenStream {
+        let check_and_raw = |val: &str| -> String {
             match &field.ty {
-                Type::Bool => quote!(let v = #val as u64;),
+                Type::Bool => format!("let v = {val} as u64;\n"),
                 Type::UInt(_) | Type::Number(_) if rust_bits(width) > width => {
-                    let max = hex((1u128 << width) - 1);
-                    let w = lit(width as u128);
-                    quote! {
-                        let v = #val as u64;
-                        if v > #max {
-                            return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: v as i128, bits: #w, signed: false });
-                        }
-                    }
+                    let max = hex_text((1u128 << width) - 1);
+                    format!(
+                        "let v = {val} as u64;\nif v > {max} {{\nreturn Err(isa_runtime::EncodeError::OutOfRange {{ format: {spec_name}, field: {fname}, value: v as i128, bits: {width}, signed: false }});\n}}\n"
+                    )
                 }
-                Type::UInt(_) | Type::Number(_) => quote!(let v = #val as u64;),
+                Type::UInt(_) | Type::Number(_) => format!("let v = {val} as u64;\n"),
                 Type::SInt(w) => {
-                    let rust_bits = match *w {
-                        0..=8 => 8,
-                        9..=16 => 16,
-                        17..=32 => 32,
-                        _ => 64,
-                    };
-                    let wl = lit(*w as u128);
-                    if rust_bits > *w {
+                    if rust_bits(*w) > *w {
                         let min = -(1i128 << (w - 1));
                         let max = (1i128 << (w - 1)) - 1;
-                        let (min, max) = (
-                            proc_macro2::Literal::i128_unsuffixed(min),
-                            proc_macro2::Literal::i128_unsuffixed(max),
-                        );
-                        quote! {
-                            let s = #val as i64;
-                            if !(#min..=#max).contains(&s) {
-                                return Err(isa_runtime::EncodeError::OutOfRange { format: #spec_name, field: #fname, value: s as i128, bits: #wl, signed: true });
-                            }
-                            let v = s as u64;
-                        }
+                        format!(
+                            "let s = {val} as i64;\nif !({min}..={max}).contains(&s) {{\nreturn Err(isa_runtime::EncodeError::OutOfRange {{ format: {spec_name}, field: {fname}, value: s as i128, bits: {w}, signed: true }});\n}}\nlet v = s as u64;\n"
+                        )
                     } else {
-                        quote!(let v = #val as u64;)
+                        format!("let v = {val} as u64;\n")
                     }
                 }
                 // An enum value is always one the spec defines (range and catch-all values are
                 // checked when made), so its bits fit the field.
-                Type::Enum(_) | Type::Switch { .. } => quote!(let v = #val.bits();),
+                Type::Enum(_) | Type::Switch { .. } => format!("let v = {val}.bits();\n"),
                 Type::Layout(l) => {
-                    let parts = (0..layout_word_count(m, *l)).map(|k| {
-                        let shift = lit(32 * k as u128);
-                        quote!((u64::from(words[#k]) << #shift))
-                    });
-                    quote!(let v = { let words = (#val).to_words(); 0u64 #(| #parts)* };)
+                    let parts: String = (0..layout_word_count(m, *l))
+                        .map(|k| format!(" | (u64::from(words[{k}usize]) << {})", 32 * k))
+                        .collect();
+                    format!("let v = {{ let words = ({val}).to_words(); 0u64{parts} }};\n")
                 }
             }
         };
         let allowed = match &field.allowed {
             Some(ranges) if field.array.is_none() => {
-                let pats = ranges.iter().map(|(lo, hi)| {
-                    let (lo, hi) = (lit(*lo as u128), lit(*hi as u128));
-                    quote!(#lo..=#hi)
-                });
-                quote! {
-                    if !matches!(v, #(#pats)|*) {
-                        return Err(isa_runtime::EncodeError::NotAllowed { format: #spec_name, field: #fname, value: v });
-                    }
-                }
+                let pats: Vec<String> = ranges.iter().map(|(lo, hi)| format!("{lo}..={hi}")).collect();
+                format!(
+                    "if !matches!(v, {}) {{\nreturn Err(isa_runtime::EncodeError::NotAllowed {{ format: {spec_name}, field: {fname}, value: v }});\n}}\n",
+                    pats.join(" | ")
+                )
             }
-            _ => quote!(),
+            _ => String::new(),
         };
         match &field.array {
             None => {
-                let check = check_and_raw(quote!(self.#id));
-                let ins = insert(m, field, false);
+                let check = check_and_raw(&format!("self.{id}"));
+                let ins = insert_text(m, field, false);
                 let tag_ins = match &field.ty {
                     Type::Switch { tag, .. } => {
-                        let tag_field = &f.fields[*tag];
-                        let ins_tag = insert(m, tag_field, false);
-                        quote!({ let v = self.#id.tag(); #ins_tag })
+                        let ins_tag = insert_text(m, &f.fields[*tag], false);
+                        format!("{{\nlet v = self.{id}.tag();\n{ins_tag}}}\n")
                     }
                     Type::Bool
                     | Type::UInt(_)
                     | Type::SInt(_)
                     | Type::Enum(_)
                     | Type::Number(_)
-                    | Type::Layout(_) => quote!(),
+                    | Type::Layout(_) => String::new(),
                 };
-                encode.push(quote!({ #check #allowed #ins #tag_ins }));
-                let v = value_of(m, &field.ty, quote!(self.#id));
-                values.push(quote!((#fname, #v)));
+                let _ = writeln!(encode, "{{\n{check}{allowed}{ins}{tag_ins}}}");
+                let v = value_of(&field.ty, &format!("self.{id}"));
+                let _ = write!(values, "({fname}, {v}),");
             }
             Some(_) => {
-                let check = check_and_raw(quote!(element));
-                let ins = insert(m, field, true);
-                encode.push(quote! {
-                    for (i, &element) in self.#id.iter().enumerate() {
-                        #check
-                        #ins
-                    }
-                });
-                let v = value_of(m, &field.ty, quote!(x));
-                values.push(
-                    quote!((#fname, isa_runtime::value::Value::Array(self.#id.iter().map(|&x| #v).collect()))),
+                let check = check_and_raw("element");
+                let ins = insert_text(m, field, true);
+                let _ =
+                    writeln!(encode, "for (i, &element) in self.{id}.iter().enumerate() {{\n{check}{ins}}}");
+                let v = value_of(&field.ty, "x");
+                // `| &x|` spaced as the token form was: prettyplease keeps a macro's spacing.
+                let _ = write!(
+                    values,
+                    "({fname}, isa_runtime::value::Value::Array(self.{id}.iter().map(| &x| {v}).collect())),"
                 );
             }
         }
     }
-    let fixed = hex(fixed_word);
+    let fixed = hex_text(fixed_word);
     let uses_undefined = f.fields.iter().any(|x| {
         x.fixed.is_none()
             && !x.view
             && !x.is_tag
             && match x.ty {
-                Type::Enum(e) => {
-                    x.array.is_some() || total_enum_read(m, e, x.width(), TokenStream::new()).is_none()
-                }
+                Type::Enum(e) => x.array.is_some() || !total_enum(m, e, x.width()),
                 Type::Switch { .. } => true,
                 Type::Bool | Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) => false,
             }
     });
     let undefined_fn = if uses_undefined {
-        let word = super::model::word_field(&m.word_ty);
-        quote! {
-            let undefined = |field: &'static str, value: u64| isa_runtime::DecodeError::UndefinedValue {
-                format: #spec_name, field, value, #word,
-            };
-        }
+        let word = if word_ty == "u128" { "word" } else { "word: word as u128" };
+        format!(
+            "let undefined = |field: &'static str, value: u64| isa_runtime::DecodeError::UndefinedValue {{\nformat: {spec_name}, field, value, {word},\n}};\n"
+        )
     } else {
-        quote!()
+        String::new()
     };
-    let uses_word = decode.iter().any(|_| true);
-    let word_param = if uses_word { quote!(word) } else { quote!(_word) };
+    let word_param = if decode.is_empty() { "_word" } else { "word" };
     // A format of fixed fields only sets no bit: `mut` would be an unused-mut warning.
-    let word_binding = if encode.is_empty() { quote!(word) } else { quote!(mut word) };
-    quote! {
-        #docs
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub struct #name {
-            #(#members,)*
-        }
+    let word_binding = if encode.is_empty() { "word" } else { "mut word" };
+    // The `#[doc = r"..."]` attributes are the `///` comments the token form had, token for
+    // token. `from_word` is inlined into the decoder's leaf (`decode_leaf`), the fields written
+    // straight into the `Instruction`: out of line, they were stored byte by byte and copied
+    // again with wide loads that wait on those stores (most of the decoder's time on VC4, and
+    // on Maxwell, whose large decoder inlined none of them).
+    let _ = write!(
+        out,
+        r####"#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct {name} {{
+{members}}}
 
-        #[allow(unused_parens)]
-        impl #name {
-            /// The encoding's name in the spec.
-            pub const NAME: &'static str = #spec_name;
-            /// The bits every word of this encoding has (its fixed fields).
-            pub const FIXED_BITS: #word_ty = #fixed;
-
-            /// Decodes the fields of a word already known to match this encoding.
-            // Inlined into the decoder's leaf (`decode_leaf`), the fields are written straight
-            // into the `Instruction`: out of line, they were stored byte by byte and copied
-            // again with wide loads that wait on those stores (most of the decoder's time on
-            // VC4, and on Maxwell, whose large decoder inlined none of them).
-            #[inline]
-            #[allow(unused_parens)]
-            pub fn from_word(#word_param: #word_ty) -> Result<Self, isa_runtime::DecodeError> {
-                #undefined_fn
-                Ok(#name {
-                    #(#decode,)*
-                })
-            }
-
-            /// Encodes the instruction; a value that does not fit its field is an error.
-            #[allow(clippy::unnecessary_cast)]
-            pub fn to_word(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
-                let #word_binding: #word_ty = Self::FIXED_BITS;
-                #(#encode)*
-                Ok(word)
-            }
-
-            /// Every field by its spec name, for generic tools.
-            pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {
-                vec![#(#values,)*]
-            }
-
-            #(#accessors)*
-        }
-    }
+#[allow(unused_parens)]
+impl {name} {{
+#[doc = r" The encoding's name in the spec."]
+pub const NAME: &'static str = {spec_name};
+#[doc = r" The bits every word of this encoding has (its fixed fields)."]
+pub const FIXED_BITS: {word_ty} = {fixed};
+#[doc = r" Decodes the fields of a word already known to match this encoding."]
+#[inline]
+#[allow(unused_parens)]
+pub fn from_word({word_param}: {word_ty}) -> Result<Self, isa_runtime::DecodeError> {{
+{undefined_fn}Ok({name} {{
+{decode}}})
+}}
+#[doc = r" Encodes the instruction; a value that does not fit its field is an error."]
+#[allow(clippy::unnecessary_cast)]
+pub fn to_word(&self) -> Result<{word_ty}, isa_runtime::EncodeError> {{
+let {word_binding}: {word_ty} = Self::FIXED_BITS;
+{encode}Ok(word)
+}}
+#[doc = r" Every field by its spec name, for generic tools."]
+pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {{
+vec![{values}]
+}}
+{accessors}}}
+"####
+    );
+    out
 }
 
 /// The typed reads of a format's stored fields, in struct order, when none of them can fail:
@@ -492,55 +448,55 @@ pub fn total_reads(m: &Model, f: &ir::Format) -> Option<Vec<(proc_macro2::Ident,
             return None;
         }
         let width = field.width();
-        let raw = extract(&m.word_ty, &field.pieces);
+        let raw = extract_text(m.word, &placement::piece_runs(&field.pieces));
         let read = match &field.ty {
-            Type::Enum(e) => total_enum_read(m, *e, width, raw)?,
+            Type::Enum(e) => total_enum_read(m, *e, width, &raw)?,
             ty => number_read(ty, width, &raw)?,
         };
-        out.push((m.field_ident(&field.name), member_type(m, field), read));
+        out.push((m.field_ident(&field.name), tokens(&member_type(m, field)), tokens(&read)));
     }
     Some(out)
 }
 
 /// The read of raw field bits `raw` (a `u64` of `width` bits) as a flag or a number, which
 /// cannot fail; `None` for the other types.
-fn number_read(ty: &Type, width: u32, raw: &TokenStream) -> Option<TokenStream> {
+fn number_read(ty: &Type, width: u32, raw: &str) -> Option<String> {
     Some(match ty {
-        Type::Bool => quote!(#raw != 0),
-        Type::UInt(_) | Type::Number(_) => {
-            let t = uint(width);
-            quote!(#raw as #t)
-        }
-        Type::SInt(w) => {
-            let t = sint(*w);
-            let w = lit(*w as u128);
-            quote!(isa_runtime::bits::sign_extend(#raw, #w) as #t)
-        }
+        Type::Bool => format!("{raw} != 0"),
+        Type::UInt(_) | Type::Number(_) => format!("{raw} as {}", uint_name(width)),
+        Type::SInt(w) => format!("isa_runtime::bits::sign_extend({raw}, {w}) as {}", sint_name(*w)),
         _ => return None,
     })
+}
+
+/// Whether every value of a field of `width` bits has a variant of enum `e` (see
+/// [`total_enum_read`]).
+fn total_enum(m: &Model, e: ir::EnumId, width: u32) -> bool {
+    let en = &m.t.enums[e.0];
+    let covered = en.variants.iter().any(|v| matches!(v.values, ir::Values::Rest))
+        || (width <= 16 && (0..1u64 << width).all(|v| en.variant_of(v).is_some()));
+    covered && !en.variants.is_empty() && width == en.width
 }
 
 /// The read of raw field bits `raw` (a `u64` of `width` bits) as enum `e` when every value of
 /// the bits has a variant: `from_bits` cannot refuse one, so the read needs no error, and the
 /// first variant's value stands for the case the compiler cannot rule out. `None` when some
 /// value has no variant.
-fn total_enum_read(m: &Model, e: ir::EnumId, width: u32, raw: TokenStream) -> Option<TokenStream> {
-    let en = &m.t.enums[e.0];
-    let covered = en.variants.iter().any(|v| matches!(v.values, ir::Values::Rest))
-        || (width <= 16 && (0..1u64 << width).all(|v| en.variant_of(v).is_some()));
-    if !covered || en.variants.is_empty() || width != en.width {
+fn total_enum_read(m: &Model, e: ir::EnumId, width: u32, raw: &str) -> Option<String> {
+    if !total_enum(m, e, width) {
         return None;
     }
     let name = m.enum_ident(e);
     let first = m.variant_ident(e, 0);
-    let fallback = match en.variants[0].values {
-        ir::Values::One(_) => quote!(#name::#first),
+    let fallback = match m.t.enums[e.0].variants[0].values {
+        ir::Values::One(_) => format!("{name}::{first}"),
         ir::Values::Range(..) | ir::Values::Rest => {
-            let pt = m.payload_ident(e, 0);
-            quote!(#name::#first(#pt::MIN))
+            format!("{name}::{first}({}::MIN)", m.payload_ident(e, 0))
         }
     };
-    Some(quote!({ let raw = #raw; match #name::from_bits(raw) { Some(v) => v, None => #fallback } }))
+    Some(format!(
+        "{{ let raw = {raw}; match {name}::from_bits(raw) {{ Some(v) => v, None => {fallback} }} }}"
+    ))
 }
 
 /// How many 32-bit words hold the view of layout `l` when it is a format field: a field's
@@ -550,14 +506,11 @@ fn layout_word_count(m: &Model, l: ir::LayoutId) -> usize {
 }
 
 /// The words of a layout view, from raw field value `raw` (a `u64`), least significant first.
-fn layout_words(m: &Model, l: ir::LayoutId) -> Vec<TokenStream> {
+fn layout_words(m: &Model, l: ir::LayoutId) -> Vec<String> {
     (0..layout_word_count(m, l))
         .map(|k| match k {
-            0 => quote!(raw as u32),
-            _ => {
-                let shift = lit(32 * k as u128);
-                quote!((raw >> #shift) as u32)
-            }
+            0 => "raw as u32".to_string(),
+            _ => format!("(raw >> {}) as u32", 32 * k),
         })
         .collect()
 }
@@ -573,34 +526,26 @@ fn rust_bits(width: u32) -> u32 {
     }
 }
 
-fn value_of(m: &Model, ty: &Type, x: TokenStream) -> TokenStream {
+fn value_of(ty: &Type, x: &str) -> String {
     match ty {
-        Type::Bool => quote!(isa_runtime::value::Value::Bool(#x)),
-        Type::UInt(_) | Type::Number(_) => quote!(isa_runtime::value::Value::Uint(#x as u64)),
-        Type::SInt(_) => quote!(isa_runtime::value::Value::Int(#x as i64)),
-        Type::Enum(_) | Type::Switch { .. } => quote!(#x.value()),
+        Type::Bool => format!("isa_runtime::value::Value::Bool({x})"),
+        Type::UInt(_) | Type::Number(_) => format!("isa_runtime::value::Value::Uint({x} as u64)"),
+        Type::SInt(_) => format!("isa_runtime::value::Value::Int({x} as i64)"),
+        Type::Enum(_) | Type::Switch { .. } => format!("{x}.value()"),
         // `x` may be `*x`: the parentheses keep the dereference on the view.
-        Type::Layout(_) => {
-            let _ = m;
-            quote!((#x).value())
-        }
+        Type::Layout(_) => format!("({x}).value()"),
     }
 }
 
-fn fixed_value(m: &Model, ty: &Type, v: u64) -> TokenStream {
+fn fixed_value(m: &Model, ty: &Type, v: u64) -> String {
     match ty {
         Type::Enum(e) => {
             let en = m.enum_ident(*e);
-            let vl = lit(v as u128);
-            quote!(#en::from_bits(#vl).map_or(isa_runtime::value::Value::Uint(#vl), #en::value))
+            format!("{en}::from_bits({v}).map_or(isa_runtime::value::Value::Uint({v}), {en}::value)")
         }
-        Type::Bool => {
-            let b = v != 0;
-            quote!(isa_runtime::value::Value::Bool(#b))
-        }
+        Type::Bool => format!("isa_runtime::value::Value::Bool({})", v != 0),
         Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
-            let vl = lit(v as u128);
-            quote!(isa_runtime::value::Value::Uint(#vl))
+            format!("isa_runtime::value::Value::Uint({v})")
         }
     }
 }

@@ -112,9 +112,29 @@ impl Items {
     }
 }
 
+impl Items {
+    /// Adds top-level items written as Rust source text (see [`formats::format_def`]): appended
+    /// as they are to text, lexed into tokens for a token stream.
+    pub(crate) fn push_text(&mut self, text: &str) {
+        match self {
+            Items::Tokens(stream) => stream.extend(model::tokens(text)),
+            Items::Text { out, fresh } => {
+                if text.is_empty() {
+                    return;
+                }
+                if !*fresh {
+                    out.push('\n');
+                }
+                *fresh = false;
+                out.push_str(text.trim_end_matches('\n'));
+            }
+        }
+    }
+}
+
 /// Writes `tokens` at brace depth `depth` (see [`generate_compact_from`]); `lines`: whether
 /// they are statements or items (in braces or the file), a line each.
-fn write_compact(tokens: proc_macro2::TokenStream, depth: usize, lines: bool, out: &mut String) {
+pub(crate) fn write_compact(tokens: proc_macro2::TokenStream, depth: usize, lines: bool, out: &mut String) {
     use proc_macro2::{Delimiter, Spacing, TokenTree};
     use std::fmt::Write;
     // What goes before the next token: nothing (after a joint punctuation mark or an opening
@@ -216,7 +236,7 @@ fn generate_items(t: &ir::Target, out: &mut Items) {
         formats::generate(&m, out);
         out.push(instruction::generate(&m));
         tables::generate(&m, out);
-        out.push(printer::generate(&m));
+        printer::generate(&m, out);
         out.push(validate::generate(&m));
         out.push(interp::generate(&m));
         out.push(streams::generate(&m));

@@ -1,10 +1,11 @@
 //! Rust-side names and types of everything in a target, computed once for every generator.
 
-use super::names::{camel, ident, snake};
+use super::names::{camel, ident, ident_text, snake};
 use crate::ir::{self, Type};
 use crate::placement::{self, Run};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::HashSet;
 
 /// A switch-typed field's generated enum.
 pub struct SwitchEnum {
@@ -17,33 +18,83 @@ pub struct SwitchEnum {
 pub struct Model<'a> {
     pub t: &'a ir::Target,
     pub word_ty: TokenStream,
+    /// The word type's name (`word_ty` as text).
+    pub word: &'static str,
     pub switches: Vec<SwitchEnum>,
+    /// The names generated types take (see [`Self::names_a_type`]), gathered once: asked for
+    /// every field of every encoding, a walk over the formats made generation quadratic
+    /// (10,000 encodings: 20 s, most of it CamelCasing format names).
+    type_names: HashSet<String>,
+    /// The CamelCase names of the layouts.
+    layout_names: HashSet<String>,
 }
 
 /// Smallest unsigned Rust integer holding `bits` bits.
 pub fn uint(bits: u32) -> TokenStream {
+    format_ident!("{}", uint_name(bits)).into_token_stream_()
+}
+
+/// The name of the smallest unsigned Rust integer holding `bits` bits.
+pub fn uint_name(bits: u32) -> &'static str {
     match bits {
-        0..=8 => quote!(u8),
-        9..=16 => quote!(u16),
-        17..=32 => quote!(u32),
-        33..=64 => quote!(u64),
-        _ => quote!(u128),
+        0..=8 => "u8",
+        9..=16 => "u16",
+        17..=32 => "u32",
+        33..=64 => "u64",
+        _ => "u128",
     }
 }
 
 /// Smallest signed Rust integer holding `bits` bits.
 pub fn sint(bits: u32) -> TokenStream {
+    format_ident!("{}", sint_name(bits)).into_token_stream_()
+}
+
+/// The name of the smallest signed Rust integer holding `bits` bits.
+pub fn sint_name(bits: u32) -> &'static str {
     match bits {
-        0..=8 => quote!(i8),
-        9..=16 => quote!(i16),
-        17..=32 => quote!(i32),
-        _ => quote!(i64),
+        0..=8 => "i8",
+        9..=16 => "i16",
+        17..=32 => "i32",
+        _ => "i64",
     }
+}
+
+/// Rust source text as tokens, for the parts of the backend that build token streams around
+/// items written as text. The text is the backend's own; should it not lex, the tokens are a
+/// `compile_error!` saying so, which the formatted module shows.
+pub fn tokens(text: &str) -> TokenStream {
+    text.parse().unwrap_or_else(|e: proc_macro2::LexError| {
+        let message = format!("isa: generated text does not lex: {e}");
+        quote!(compile_error!(#message);)
+    })
+}
+
+/// Appends `s` as a string literal, escaped as `proc_macro2::Literal::string` escapes it.
+pub fn str_lit(s: &str, out: &mut String) {
+    out.push('"');
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\0' if chars.as_str().starts_with(|n: char| ('0'..='7').contains(&n)) => out.push_str(r"\x00"),
+            '\0' => out.push_str(r"\0"),
+            '\'' => out.push(c),
+            _ => out.extend(c.escape_debug()),
+        }
+    }
+    out.push('"');
 }
 
 impl<'a> Model<'a> {
     pub fn new(t: &'a ir::Target) -> Self {
-        let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new() };
+        let mut m = Model {
+            t,
+            word_ty: uint(t.word_bits),
+            word: uint_name(t.word_bits),
+            switches: Vec::new(),
+            type_names: HashSet::new(),
+            layout_names: t.layouts.iter().map(|l| camel(&l.name)).collect(),
+        };
         // Switch names first: a layout's type name depends on them (see `type_ident`), and
         // the arms' payload types name layouts.
         let mut arm_lists = Vec::new();
@@ -65,6 +116,13 @@ impl<'a> Model<'a> {
                 }
             }
         }
+        m.type_names = super::target_type_name(t)
+            .into_iter()
+            .chain(["Instruction".to_string()])
+            .chain(t.enums.iter().map(|e| camel(&e.name)))
+            .chain(t.formats.iter().map(|f| camel(&f.name)))
+            .chain(m.switches.iter().map(|s| s.name.to_string()))
+            .collect();
         let filled: Vec<_> = arm_lists
             .iter()
             .map(|arms| {
@@ -82,11 +140,7 @@ impl<'a> Model<'a> {
     /// Whether `name` is the name of the target's unit struct, an enum, an instruction format,
     /// a switch or `Instruction`.
     fn names_a_type(&self, name: &str) -> bool {
-        super::target_type_name(self.t).as_deref() == Some(name)
-            || name == "Instruction"
-            || self.t.enums.iter().any(|e| camel(&e.name) == name)
-            || self.t.formats.iter().any(|f| camel(&f.name) == name)
-            || self.switches.iter().any(|s| s.name == name)
+        self.type_names.contains(name)
     }
 
     /// `name` as a type name, with `Layout` appended if it would clash with the target's unit
@@ -120,18 +174,23 @@ impl<'a> Model<'a> {
 
     /// The Rust type of a field of type `ty` (one element).
     pub fn rust_type(&self, ty: &Type) -> TokenStream {
+        format_ident!("{}", self.rust_type_name(ty)).into_token_stream_()
+    }
+
+    /// The name of the Rust type of a field of type `ty` (one element): always one identifier.
+    pub fn rust_type_name(&self, ty: &Type) -> String {
         match ty {
-            Type::Bool => quote!(bool),
-            Type::UInt(w) => uint(*w),
-            Type::SInt(w) => sint(*w),
-            Type::Enum(e) => self.enum_ident(*e).into_token_stream_(),
-            Type::Number(n) => uint(self.t.numbers[n.0].kind.width()),
-            Type::Layout(l) => self.layout_ident(*l).into_token_stream_(),
+            Type::Bool => "bool".into(),
+            Type::UInt(w) => uint_name(*w).into(),
+            Type::SInt(w) => sint_name(*w).into(),
+            Type::Enum(e) => camel(&self.t.enums[e.0].name),
+            Type::Number(n) => uint_name(self.t.numbers[n.0].kind.width()).into(),
+            Type::Layout(l) => self.layout_ident(*l).to_string(),
             Type::Switch { arms, .. } => {
                 let types: Vec<Type> = arms.iter().map(|a| a.1.clone()).collect();
                 match self.switches.iter().find(|s| s.arm_types == types) {
-                    Some(s) => s.name.clone().into_token_stream_(),
-                    None => quote!(u64),
+                    Some(s) => s.name.to_string(),
+                    None => "u64".into(),
                 }
             }
         }
@@ -158,6 +217,11 @@ impl<'a> Model<'a> {
         ident(&snake(name))
     }
 
+    /// [`Self::field_ident`] as text (`r#type` for a keyword).
+    pub fn field_name(&self, name: &str) -> String {
+        ident_text(&snake(name))
+    }
+
     /// The integer type of an enum's range and catch-all values (what [`Self::payload_ident`]'s
     /// `new` takes and `get` gives).
     pub fn payload_ty(&self, e: ir::EnumId) -> TokenStream {
@@ -170,9 +234,7 @@ impl<'a> Model<'a> {
     pub fn payload_ident(&self, e: ir::EnumId, v: usize) -> Ident {
         let name =
             format!("{}{}", camel(&self.t.enums[e.0].name), camel(&self.t.enums[e.0].variants[v].name));
-        let taken = self.names_a_type(&name)
-            || name == "Dialect"
-            || self.t.layouts.iter().any(|l| camel(&l.name) == name);
+        let taken = self.names_a_type(&name) || name == "Dialect" || self.layout_names.contains(&name);
         if taken {
             format_ident!("{name}Value")
         } else {
@@ -217,10 +279,18 @@ pub fn hex(v: u128) -> proc_macro2::Literal {
     if v < 10 {
         return lit(v);
     }
-    format!("0x{v:x}").parse().unwrap_or_else(|_| lit(v))
+    hex_text(v).parse().unwrap_or_else(|_| lit(v))
 }
 
-/// `word` as a `u64` (no cast when the word already is one).
+/// [`hex`] as text.
+pub fn hex_text(v: u128) -> String {
+    if v < 10 {
+        v.to_string()
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
 /// The field `word` of a runtime error, from `word` of type `word_ty`: without a cast where it
 /// already is the runtime's `u128`.
 pub fn word_field(word_ty: &TokenStream) -> TokenStream {
@@ -231,6 +301,7 @@ pub fn word_field(word_ty: &TokenStream) -> TokenStream {
     }
 }
 
+/// `word` as a `u64` (no cast when the word already is one).
 pub fn word_u64(word_ty: &TokenStream, shifted: TokenStream) -> TokenStream {
     if word_ty.to_string() == "u64" {
         shifted
@@ -242,82 +313,86 @@ pub fn word_u64(word_ty: &TokenStream, shifted: TokenStream) -> TokenStream {
 /// A bit position as an expression of the element index `i` (a variable of the generated
 /// code): `12`, `i`, `4 * i`, `12 + 4 * i`, `7 - 2 * i`.
 pub fn position(lo: u32, stride: i64) -> TokenStream {
-    let lo_lit = lit(u128::from(lo));
+    tokens(&position_text(lo, stride))
+}
+
+/// [`position`] as text.
+pub fn position_text(lo: u32, stride: i64) -> String {
     let step = match stride.unsigned_abs() {
-        1 => quote!(i),
-        s => {
-            let s = lit(u128::from(s));
-            quote!(#s * i)
-        }
+        1 => "i".to_string(),
+        s => format!("{s} * i"),
     };
     match (lo, stride) {
-        (_, 0) => quote!(#lo_lit),
+        (_, 0) => lo.to_string(),
         (0, s) if s > 0 => step,
-        (_, s) if s > 0 => quote!(#lo_lit + #step),
-        _ => quote!(#lo_lit - #step),
+        (_, s) if s > 0 => format!("{lo} + {step}"),
+        _ => format!("{lo} - {step}"),
     }
 }
 
 /// Expression extracting the pieces of a field from `word` (most significant piece first),
 /// as `u64`.
 pub fn extract(word_ty: &TokenStream, pieces: &[ir::Piece]) -> TokenStream {
-    extract_runs(word_ty, &placement::piece_runs(pieces))
+    let word = if word_ty.to_string() == "u64" { "u64" } else { "" };
+    tokens(&extract_text(word, &placement::piece_runs(pieces)))
 }
 
-/// Expression extracting a field from `word` as `u64`: element `i` when its runs move with
-/// the index.
-pub fn extract_runs(word_ty: &TokenStream, runs: &[Run]) -> TokenStream {
-    let mut acc: Option<TokenStream> = None;
+/// Expression extracting a field from `word` as `u64`, from its runs (element `i` when they
+/// move with the index), as text, for a word of type `word` (a cast to `u64` unless it is one).
+pub fn extract_text(word: &str, runs: &[Run]) -> String {
+    let mut acc: Option<String> = None;
     for r in runs {
-        let mask = hex(((1u128 << r.width) - 1).min(u128::from(u64::MAX)));
+        let mask = hex_text(((1u128 << r.width) - 1).min(u128::from(u64::MAX)));
         let shifted = match (r.lo, r.stride) {
-            (0, 0) => quote!(word),
-            (lo, 0) => {
-                let lo = lit(u128::from(lo));
-                quote!((word >> #lo))
-            }
-            (lo, stride) => {
-                let at = position(lo, stride);
-                quote!((word >> (#at)))
-            }
+            (0, 0) => "word".to_string(),
+            (lo, 0) => format!("(word >> {lo})"),
+            (lo, stride) => format!("(word >> ({}))", position_text(lo, stride)),
         };
-        let w = word_u64(word_ty, shifted);
-        let part = quote!((#w & #mask));
+        let part = if word == "u64" {
+            format!("({shifted} & {mask})")
+        } else {
+            format!("(({shifted} as u64) & {mask})")
+        };
         acc = Some(match acc {
             None => part,
-            Some(prev) => {
-                let w = lit(u128::from(r.width));
-                quote!(((#prev << #w) | #part))
-            }
+            Some(prev) => format!("(({prev} << {}) | {part})", r.width),
         });
     }
-    acc.unwrap_or_else(|| quote!(0u64))
+    acc.unwrap_or_else(|| "0u64".to_string())
 }
 
 /// Rustdoc attributes for spec prose: one per line, nothing for no text. Brackets outside code
 /// spans are escaped: the spec's `a[0x70]` is text, not an intra-doc link.
 pub fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|line| {
-        let mut out = String::from(" ");
+    let mut out = String::new();
+    doc_text(text, &mut out);
+    tokens(&out)
+}
+
+/// [`doc`] as text: a `#[doc = "..."]` line for each line of `text`.
+pub fn doc_text(text: &str, out: &mut String) {
+    for line in text.lines() {
+        let mut escaped = String::from(" ");
         // A code span opens and closes with a run of backticks (`` ` `` and ``` `` ```).
         let mut in_code = false;
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
             match c {
                 '`' => {
-                    out.push(c);
+                    escaped.push(c);
                     while chars.next_if_eq(&'`').is_some() {
-                        out.push('`');
+                        escaped.push('`');
                     }
                     in_code = !in_code;
                     continue;
                 }
-                '[' | ']' if !in_code => out.push('\\'),
+                '[' | ']' if !in_code => escaped.push('\\'),
                 _ => {}
             }
-            out.push(c);
+            escaped.push(c);
         }
-        out
-    });
-    quote!(#(#[doc = #lines])*)
+        out.push_str("#[doc = ");
+        str_lit(&escaped, out);
+        out.push_str("]\n");
+    }
 }

@@ -54,6 +54,24 @@ pub fn upper(name: &str) -> String {
 
 /// An identifier, raw (`r#type`) where the name is a Rust keyword.
 pub fn ident(name: &str) -> Ident {
+    if is_keyword(name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// [`ident`] as text.
+pub fn ident_text(name: &str) -> String {
+    if is_keyword(name) {
+        format!("r#{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Whether `name` is a Rust keyword (or reserved), so only usable raw.
+fn is_keyword(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if",
         "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
@@ -61,9 +79,5 @@ pub fn ident(name: &str) -> Ident {
         "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
         "virtual", "yield", "try", "gen",
     ];
-    if KEYWORDS.contains(&name) {
-        Ident::new_raw(name, Span::call_site())
-    } else {
-        Ident::new(name, Span::call_site())
-    }
+    KEYWORDS.contains(&name)
 }

@@ -12,69 +12,72 @@
 //! incomplete text (no arm applies, a value without a spelling) the printer stops with
 //! `Stop::Unshown`.
 
-use super::model::{extract, lit, Model};
+use super::model::{extract_text, hex_text, lit, str_lit, Model};
 use super::names::snake;
-use super::tables::{num_style, printed_parts, table_entries, used_tables, TableEntry};
+use super::tables::{num_style_text, printed_parts, table_entries, used_tables, TableEntry};
 use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use std::fmt::Write;
 
 /// The printers of every encoding, the `match`es of the name tables they use, and
-/// `Instruction::write_text`.
-pub fn generate(m: &Model) -> TokenStream {
-    let mut items = TokenStream::new();
+/// `Instruction::write_text`: one module, written as Rust text (the printers straight from the
+/// IR, see [`super::formats::format_def`] for why text).
+pub fn generate(m: &Model, out: &mut super::Items) {
+    let mut spells = String::new();
     for (ei, d) in used_tables(m.t.formats.iter(), true) {
-        items.extend(spell_fn(m, ir::EnumId(ei), d));
+        super::write_compact(spell_fn(m, ir::EnumId(ei), d), 0, true, &mut spells);
+        spells.push('\n');
     }
-    let mut arms = Vec::new();
+    let mut printers = String::new();
+    let mut arms = String::new();
     let styles = Styles::default();
     for (fi, f) in m.t.formats.iter().enumerate() {
-        let name = m.format_ident(fi);
-        items.extend(format_printer(m, &name, f, &styles));
+        let name = m.format_ident(fi).to_string();
+        format_printer(m, &name, f, &styles, &mut printers);
         for (d, syntax) in f.syntax.iter().enumerate() {
             if !syntax.parts.is_empty() {
-                let (dialect, top) = (m.dialect_ident(d), part_ident(m, d, 0));
-                arms.push(quote!((Instruction::#name(x), Dialect::#dialect) => x.#top(pc, out)));
+                let _ = writeln!(
+                    arms,
+                    "(Instruction::{name}(x), Dialect::{}) => x.{}(pc, out),",
+                    m.dialect_ident(d),
+                    part_ident(m, d, 0)
+                );
             }
         }
     }
     let consts = styles.consts();
     // In a module of their own so one `allow` covers every printer: parameters and `pc` go
-    // unread, and the engine's expressions are kept as written.
-    quote! {
-        mod printers {
-            #![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
-            use super::*;
-            // Paths, not imports: a format may be called `stop` or `write`.
-            use isa_runtime::print;
-            use core::fmt::Write as _;
-
-            #consts
-            #items
-
-            impl Instruction {
-                /// Writes the instruction's text (at address `pc`) in `dialect` into `out` (a
-                /// `String`, appended to, or any `dyn core::fmt::Write`), without allocating
-                /// beyond the `String`'s growth; `Stop::Unshown` when the dialect has no text for
-                /// it (what was written before the printer stopped stays written).
-                #[inline]
-                pub fn write_text<S: print::Sink + ?Sized>(&self, dialect: Dialect, pc: u64, out: &mut S) -> Result<(), print::Stop> {
-                    self.print_text(dialect, pc, &mut out.out())
-                }
-
-                /// [`Instruction::write_text`] once the writer is known.
-                fn print_text(&self, dialect: Dialect, pc: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {
-                    #[allow(unreachable_patterns)]
-                    let shown = match (self, dialect) {
-                        #(#arms,)*
-                        _ => Err(print::Stop::Unshown),
-                    };
-                    // What was printed goes to the writer even when the printer stopped.
-                    out.flush().and(shown)
-                }
-            }
-        }
-    }
+    // unread, and the engine's expressions are kept as written. `print` by its path, not
+    // imported: a format may be called `stop` or `write`.
+    out.push_text(&format!(
+        r####"mod printers {{
+#![allow(unused_variables, unused_imports, unused_parens, clippy::unnecessary_cast, clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::needless_return, clippy::too_many_arguments, clippy::manual_range_patterns, clippy::manual_range_contains, clippy::identity_op)]
+use super::*;
+use isa_runtime::print;
+use core::fmt::Write as _;
+{consts}{spells}{printers}
+impl Instruction {{
+#[doc = r" Writes the instruction's text (at address `pc`) in `dialect` into `out` (a"]
+#[doc = r" `String`, appended to, or any `dyn core::fmt::Write`), without allocating"]
+#[doc = r" beyond the `String`'s growth; `Stop::Unshown` when the dialect has no text for"]
+#[doc = r" it (what was written before the printer stopped stays written)."]
+#[inline]
+pub fn write_text<S: print::Sink + ?Sized>(&self, dialect: Dialect, pc: u64, out: &mut S) -> Result<(), print::Stop> {{
+self.print_text(dialect, pc, &mut out.out())
+}}
+#[doc = r" [`Instruction::write_text`] once the writer is known."]
+fn print_text(&self, dialect: Dialect, pc: u64, out: &mut print::Out<'_>) -> Result<(), print::Stop> {{
+#[allow(unreachable_patterns)]
+let shown = match (self, dialect) {{
+{arms}_ => Err(print::Stop::Unshown),
+}};
+out.flush().and(shown)
+}}
+}}
+}}
+"####
+    ));
 }
 
 fn spell_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
@@ -229,51 +232,41 @@ fn spell_array_fn(m: &Model, e: ir::EnumId, d: usize, id: &Ident) -> Option<Toke
 
 /// The raw value (a `u64`, as the engine's `Format::unpack` gives it) of slot `s`, from the
 /// fields of `self`.
-fn slot_value(m: &Model, f: &ir::Format, s: ir::SlotId) -> TokenStream {
+fn slot_value(m: &Model, f: &ir::Format, s: ir::SlotId) -> String {
     let slot = f.slots()[s.0];
     let field = f.field(slot.field);
     let from_word = || {
         let pieces = crate::placement::element_pieces(field, slot.element.unwrap_or(0));
-        let x = extract(&m.word_ty, &pieces);
-        quote!((match self.to_word() { Ok(word) => #x, Err(_) => return Err(print::Stop::Unshown) }))
+        let x = extract_text(m.word, &crate::placement::piece_runs(&pieces));
+        format!("(match self.to_word() {{ Ok(word) => {x}, Err(_) => return Err(print::Stop::Unshown) }})")
     };
     if field.view {
         return from_word();
     }
     if let Some(v) = field.fixed {
-        let v = lit(v as u128);
-        return quote!(#v);
+        return v.to_string();
     }
     if field.is_tag {
         let tag = slot.field.0;
         return match f.fields.iter().find(|x| matches!(x.ty, Type::Switch { tag: t, .. } if t == tag)) {
-            Some(dep) => {
-                let dep = m.field_ident(&dep.name);
-                quote!(self.#dep.tag())
-            }
+            Some(dep) => format!("self.{}.tag()", m.field_name(&dep.name)),
             None => from_word(),
         };
     }
-    let id = m.field_ident(&field.name);
+    let id = m.field_name(&field.name);
     let x = match slot.element {
-        Some(e) => {
-            let e = lit(e as u128);
-            quote!(self.#id[#e])
-        }
-        None => quote!(self.#id),
+        Some(e) => format!("self.{id}[{e}]"),
+        None => format!("self.{id}"),
     };
     match &field.ty {
-        Type::Bool | Type::UInt(_) | Type::Number(_) => quote!((#x as u64)),
-        Type::SInt(w) => {
-            let mask = super::model::hex((1u128 << w) - 1);
-            quote!(((#x as u64) & #mask))
-        }
-        Type::Enum(_) | Type::Switch { .. } => quote!(#x.bits()),
+        Type::Bool | Type::UInt(_) | Type::Number(_) => format!("({x} as u64)"),
+        Type::SInt(w) => format!("(({x} as u64) & {})", hex_text((1u128 << w) - 1)),
+        Type::Enum(_) | Type::Switch { .. } => format!("{x}.bits()"),
         Type::Layout(_) => from_word(),
     }
 }
 
-/// Expressions of one format's printer.
+/// Expressions of one format's printer, as Rust text.
 struct Exprs<'a> {
     m: &'a Model<'a>,
     f: &'a ir::Format,
@@ -283,18 +276,19 @@ struct Exprs<'a> {
 }
 
 /// The number styles the printers use, each a constant of the printers' module, named by
-/// what it shows (`SIGNED_8`, `HEX_8_0X`).
+/// what it shows (`SIGNED_8`, `HEX_8_0X`): by its value, its name.
 #[derive(Default)]
-struct Styles(std::cell::RefCell<std::collections::BTreeMap<String, (Ident, TokenStream)>>);
+struct Styles(std::cell::RefCell<std::collections::BTreeMap<String, String>>);
 
 impl Styles {
     /// The constant holding style `n`.
-    fn name(&self, n: &NumStyle) -> Ident {
-        let value = num_style(n);
+    fn name(&self, n: &NumStyle) -> String {
+        let mut value = String::new();
+        num_style_text(n, &mut value);
         let mut map = self.0.borrow_mut();
         let count = map.len();
-        let entry = map.entry(value.to_string()).or_insert_with(|| {
-            let name = match n {
+        map.entry(value)
+            .or_insert_with(|| match n {
                 NumStyle::Dec => "DEC".to_string(),
                 NumStyle::DecPadded { digits } => format!("DEC_{digits}"),
                 NumStyle::Signed { bits, plus } => {
@@ -314,115 +308,91 @@ impl Styles {
                 NumStyle::Decimal { .. } => format!("DECIMAL_{count}"),
                 NumStyle::Target { bits, .. } => format!("TARGET_{bits}_{count}"),
                 NumStyle::Label { bits, .. } => format!("LABEL_{bits}_{count}"),
-            };
-            (format_ident!("{name}"), value)
-        });
-        entry.0.clone()
+            })
+            .clone()
     }
 
-    fn consts(&self) -> TokenStream {
+    /// The constants, in the order of their values, as the token form had them.
+    fn consts(&self) -> String {
         let map = self.0.borrow();
-        let consts = map.values().map(|(name, value)| quote!(const #name: Num = #value;));
-        quote!(#(#consts)*)
+        map.iter().map(|(value, name)| format!("const {name}: Num = {value};\n")).collect()
     }
 }
 
 impl Exprs<'_> {
     /// `e` as the engine evaluates it, an `i64`.
-    fn value(&self, e: &CondExpr) -> TokenStream {
+    fn value(&self, e: &CondExpr) -> String {
         match e {
-            CondExpr::Int(v) => {
-                let l = proc_macro2::Literal::i64_suffixed(*v);
-                quote!(#l)
-            }
-            CondExpr::Field(s) => {
-                let v = slot_value(self.m, self.f, *s);
-                quote!((#v as i64))
-            }
-            CondExpr::Param(p) => {
-                let p = param(*p);
-                quote!(#p)
-            }
-            CondExpr::Pc => quote!((pc as i64)),
+            CondExpr::Int(v) => format!("{v}i64"),
+            CondExpr::Field(s) => format!("({} as i64)", slot_value(self.m, self.f, *s)),
+            CondExpr::Param(p) => param(*p),
+            CondExpr::Pc => "(pc as i64)".to_string(),
             CondExpr::Not(_) | CondExpr::And(_) | CondExpr::Or(_) | CondExpr::Cmp(..) | CondExpr::In(..) => {
-                let c = self.cond(e);
-                quote!((#c as i64))
+                format!("({} as i64)", self.cond(e))
             }
             CondExpr::Arith(op, a, b) => {
                 let (a, b) = (self.value(a), self.value(b));
                 match op {
-                    ArithOp::Add => quote!(#a.wrapping_add(#b)),
-                    ArithOp::Sub => quote!(#a.wrapping_sub(#b)),
-                    ArithOp::Mul => quote!(#a.wrapping_mul(#b)),
-                    ArithOp::Div => quote!(#a.checked_div(#b).unwrap_or(0)),
-                    ArithOp::Rem => quote!(#a.checked_rem(#b).unwrap_or(0)),
-                    ArithOp::BitAnd => quote!((#a & #b)),
-                    ArithOp::BitOr => quote!((#a | #b)),
-                    ArithOp::BitXor => quote!((#a ^ #b)),
-                    ArithOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
-                    ArithOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
+                    ArithOp::Add => format!("{a}.wrapping_add({b})"),
+                    ArithOp::Sub => format!("{a}.wrapping_sub({b})"),
+                    ArithOp::Mul => format!("{a}.wrapping_mul({b})"),
+                    ArithOp::Div => format!("{a}.checked_div({b}).unwrap_or(0)"),
+                    ArithOp::Rem => format!("{a}.checked_rem({b}).unwrap_or(0)"),
+                    ArithOp::BitAnd => format!("({a} & {b})"),
+                    ArithOp::BitOr => format!("({a} | {b})"),
+                    ArithOp::BitXor => format!("({a} ^ {b})"),
+                    ArithOp::Shl => format!("{a}.wrapping_shl({b} as u32)"),
+                    ArithOp::Shr => format!("{a}.wrapping_shr({b} as u32)"),
                 }
             }
             CondExpr::If(c, a, b) => {
                 let (c, a, b) = (self.cond(c), self.value(a), self.value(b));
-                quote!((if #c { #a } else { #b }))
+                format!("(if {c} {{ {a} }} else {{ {b} }})")
             }
         }
     }
 
     /// Whether `e` holds (is non-zero), a `bool`.
-    fn cond(&self, e: &CondExpr) -> TokenStream {
+    fn cond(&self, e: &CondExpr) -> String {
         match e {
-            CondExpr::Not(x) => {
-                let x = self.cond(x);
-                quote!((!#x))
-            }
-            CondExpr::And(xs) if xs.is_empty() => quote!(true),
-            CondExpr::Or(xs) if xs.is_empty() => quote!(false),
+            CondExpr::Not(x) => format!("(!{})", self.cond(x)),
+            CondExpr::And(xs) if xs.is_empty() => "true".to_string(),
+            CondExpr::Or(xs) if xs.is_empty() => "false".to_string(),
             CondExpr::And(xs) => {
-                let xs = xs.iter().map(|x| self.cond(x));
-                quote!((#(#xs)&&*))
+                format!("({})", xs.iter().map(|x| self.cond(x)).collect::<Vec<_>>().join(" && "))
             }
             CondExpr::Or(xs) => {
-                let xs = xs.iter().map(|x| self.cond(x));
-                quote!((#(#xs)||*))
+                format!("({})", xs.iter().map(|x| self.cond(x)).collect::<Vec<_>>().join(" || "))
             }
             CondExpr::Cmp(op, a, b) => {
                 let (a, b) = (self.value(a), self.value(b));
-                match op {
-                    CmpOp::Eq => quote!((#a == #b)),
-                    CmpOp::Ne => quote!((#a != #b)),
-                    CmpOp::Lt => quote!((#a < #b)),
-                    CmpOp::Le => quote!((#a <= #b)),
-                    CmpOp::Gt => quote!((#a > #b)),
-                    CmpOp::Ge => quote!((#a >= #b)),
-                }
+                let op = match op {
+                    CmpOp::Eq => "==",
+                    CmpOp::Ne => "!=",
+                    CmpOp::Lt => "<",
+                    CmpOp::Le => "<=",
+                    CmpOp::Gt => ">",
+                    CmpOp::Ge => ">=",
+                };
+                format!("({a} {op} {b})")
             }
             CondExpr::In(x, ranges) => {
-                let x = self.value(x);
-                let pats = ranges.iter().map(|(lo, hi)| {
-                    let (lo, hi) =
-                        (proc_macro2::Literal::i64_suffixed(*lo), proc_macro2::Literal::i64_suffixed(*hi));
-                    quote!(#lo..=#hi)
-                });
-                quote!(matches!(#x, #(#pats)|*))
+                let pats: Vec<String> = ranges.iter().map(|(lo, hi)| format!("{lo}i64..={hi}i64")).collect();
+                format!("matches!({}, {})", self.value(x), pats.join(" | "))
             }
             CondExpr::Int(_)
             | CondExpr::Field(_)
             | CondExpr::Param(_)
             | CondExpr::Pc
             | CondExpr::Arith(..)
-            | CondExpr::If(..) => {
-                let v = self.value(e);
-                quote!((#v != 0))
-            }
+            | CondExpr::If(..) => format!("({} != 0)", self.value(e)),
         }
     }
 
     /// The value a shown item or a call argument stands for, as the engine binds it: a field
     /// (or a parameter bound to one), negated any number of times, or a constant; any other
     /// expression is 0. A `u64`.
-    fn bound(&self, e: &CondExpr) -> TokenStream {
+    fn bound(&self, e: &CondExpr) -> String {
         let (mut inner, mut negations) = (e, 0usize);
         while let CondExpr::Not(x) = inner {
             inner = x;
@@ -430,112 +400,105 @@ impl Exprs<'_> {
         }
         let base = match inner {
             CondExpr::Field(s) => slot_value(self.m, self.f, *s),
-            CondExpr::Param(p) => {
-                let p = param(*p);
-                quote!((#p as u64))
-            }
+            CondExpr::Param(p) => format!("({} as u64)", param(*p)),
             CondExpr::Int(v) => {
                 // Each `!` of a constant is taken (`!!3` is 1).
                 let v = (0..negations).fold(*v, |v, _| i64::from(v == 0));
-                let v = proc_macro2::Literal::u64_suffixed(v as u64);
-                return quote!(#v);
+                return format!("{}u64", v as u64);
             }
-            _ => return quote!(0u64),
+            _ => return "0u64".to_string(),
         };
         // A field's `!`s cancel in pairs, as the engine's `NotSlot` flips back to `Slot`.
         if negations % 2 == 1 {
-            quote!(((#base == 0) as u64))
+            format!("(({base} == 0) as u64)")
         } else {
             base
         }
     }
 
     /// Statements writing `items`.
-    fn items(&self, d: usize, items: &[SyntaxItem]) -> TokenStream {
-        let mut out = TokenStream::new();
+    fn items(&self, d: usize, items: &[SyntaxItem], out: &mut String) {
         for item in items {
-            out.extend(match item {
-                SyntaxItem::Lit(s) if s.is_empty() => quote!(),
-                SyntaxItem::Lit(s) => quote!(out.str(#s)?;),
+            match item {
+                SyntaxItem::Lit(s) if s.is_empty() => {}
+                SyntaxItem::Lit(s) => {
+                    out.push_str("out.str(");
+                    str_lit(s, out);
+                    out.push_str(")?;\n");
+                }
                 SyntaxItem::Show(e, show) => {
                     let v = match e {
-                        CondExpr::Arith(..) | CondExpr::If(..) => {
-                            let x = self.value(e);
-                            quote!((#x as u64))
-                        }
+                        CondExpr::Arith(..) | CondExpr::If(..) => format!("({} as u64)", self.value(e)),
                         _ => self.bound(e),
                     };
-                    match show {
-                        Show::Table(t) => {
-                            let t = spell_ident(self.m, *t, d);
-                            quote!(#t(#v, out)?;)
-                        }
+                    let _ = match show {
+                        Show::Table(t) => writeln!(out, "{}({v}, out)?;", spell_ident(self.m, *t, d)),
                         Show::TableIf(c, a, b) => {
-                            let c = self.cond(c);
                             let (a, b) = (spell_ident(self.m, *a, d), spell_ident(self.m, *b, d));
-                            quote!(if #c { #a(#v, out)? } else { #b(#v, out)? })
+                            writeln!(
+                                out,
+                                "if {} {{ {a}({v}, out)? }} else {{ {b}({v}, out)? }}",
+                                self.cond(c)
+                            )
                         }
                         Show::Num(NumStyle::Target { bits, base, upper }) => {
-                            let base = self.value(base);
-                            let bits = lit(*bits as u128);
-                            if *upper {
-                                quote!(print::target_upper(#base, #bits, #v, out)?;)
-                            } else {
-                                quote!(print::target(#base, #bits, #v, out)?;)
-                            }
+                            let f = if *upper { "target_upper" } else { "target" };
+                            writeln!(out, "print::{f}({}, {bits}, {v}, out)?;", self.value(base))
                         }
-                        Show::Num(n) => {
-                            let n = self.styles.name(n);
-                            quote!(print::number(#v, #n, out)?;)
-                        }
-                    }
+                        Show::Num(n) => writeln!(out, "print::number({v}, {}, out)?;", self.styles.name(n)),
+                    };
                 }
                 SyntaxItem::Call(k, args) => {
-                    let part = part_ident(self.m, d, *k);
-                    let given = args.iter().map(|a| {
-                        let a = self.bound(a);
-                        quote!(#a as i64)
-                    });
+                    let _ = write!(out, "self.{}(pc, out", part_ident(self.m, d, *k));
+                    for a in args {
+                        let _ = write!(out, ", {} as i64", self.bound(a));
+                    }
                     // Parameters the call does not give read as 0.
-                    let missing = self.arity[*k].saturating_sub(args.len());
-                    let zeros = (0..missing).map(|_| quote!(0i64));
-                    quote!(self.#part(pc, out #(, #given)* #(, #zeros)*)?;)
+                    for _ in 0..self.arity[*k].saturating_sub(args.len()) {
+                        out.push_str(", 0i64");
+                    }
+                    out.push_str(")?;\n");
                 }
                 SyntaxItem::Opt(c, body) => {
-                    let c = self.cond(c);
-                    let body = self.items(d, body);
-                    quote!(if #c { #body })
+                    let _ = writeln!(out, "if {} {{", self.cond(c));
+                    self.items(d, body, out);
+                    out.push_str("}\n");
                 }
-                SyntaxItem::AnyOrder(sep, groups) if sep.is_empty() => self.items(d, groups),
+                SyntaxItem::AnyOrder(sep, groups) if sep.is_empty() => self.items(d, groups, out),
                 // The separator before each group written after the first.
                 SyntaxItem::AnyOrder(sep, groups) => {
-                    let groups = groups.iter().map(|g| match g {
-                        SyntaxItem::Opt(c, body) => {
-                            let c = self.cond(c);
-                            let body = self.items(d, body);
-                            quote!(if #c { print::separator(&mut written, #sep, out)?; #body })
+                    out.push_str("{\nlet mut written = false;\n");
+                    for g in groups {
+                        match g {
+                            SyntaxItem::Opt(c, body) => {
+                                let _ =
+                                    write!(out, "if {} {{\nprint::separator(&mut written, ", self.cond(c));
+                                str_lit(sep, out);
+                                out.push_str(", out)?;\n");
+                                self.items(d, body, out);
+                                out.push_str("}\n");
+                            }
+                            other => self.items(d, core::slice::from_ref(other), out),
                         }
-                        other => self.items(d, core::slice::from_ref(other)),
-                    });
-                    quote!({ let mut written = false; #(#groups)* })
+                    }
+                    out.push_str("}\n");
                 }
-            });
+            }
         }
-        out
     }
 }
 
-fn param(p: usize) -> Ident {
-    format_ident!("p{p}")
+fn param(p: usize) -> String {
+    format!("p{p}")
 }
 
-fn part_ident(m: &Model, d: usize, k: usize) -> Ident {
-    format_ident!("print_{}_{k}", snake(&m.t.dialects[d].name))
+fn part_ident(m: &Model, d: usize, k: usize) -> String {
+    format!("print_{}_{k}", snake(&m.t.dialects[d].name))
 }
 
 /// The printer methods of format `f` (struct `name`): one per dialect and sub-syntax.
-fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> TokenStream {
-    let mut methods = TokenStream::new();
+fn format_printer(m: &Model, name: &str, f: &ir::Format, styles: &Styles, out: &mut String) {
+    let mut methods = String::new();
     for (d, syntax) in f.syntax.iter().enumerate() {
         if syntax.parts.is_empty() {
             continue;
@@ -546,43 +509,38 @@ fn format_printer(m: &Model, name: &Ident, f: &ir::Format, styles: &Styles) -> T
             if !printed[k] {
                 continue;
             }
-            let id = part_ident(m, d, k);
-            let params = (0..x.arity[k]).map(|p| {
-                let p = param(p);
-                quote!(#p: i64)
-            });
-            let mut body = TokenStream::new();
+            methods.push_str("#[doc = ");
+            str_lit(&format!(" `{}` in the `{}` dialect.", part.name, m.t.dialects[d].name), &mut methods);
+            let _ = write!(methods, "]\nfn {}(&self, pc: u64, out: &mut print::Out<'_>", part_ident(m, d, k));
+            for p in 0..x.arity[k] {
+                let _ = write!(methods, ", {}: i64", param(p));
+            }
+            methods.push_str(") -> Result<(), print::Stop> {\n");
             let mut closed = false;
             for arm in part.arms.iter().filter(|a| !a.alias) {
-                let items = x.items(d, &arm.items);
                 match &arm.guard {
                     Some(g) => {
-                        let g = x.cond(g);
-                        body.extend(quote!(if #g { #items return Ok(()); }));
+                        let _ = writeln!(methods, "if {} {{", x.cond(g));
+                        x.items(d, &arm.items, &mut methods);
+                        methods.push_str("return Ok(());\n}\n");
                     }
                     None => {
-                        body.extend(quote!(#items Ok(())));
+                        x.items(d, &arm.items, &mut methods);
+                        methods.push_str("Ok(())\n");
                         closed = true;
                         break;
                     }
                 }
             }
             if !closed {
-                body.extend(quote!(Err(print::Stop::Unshown)));
+                methods.push_str("Err(print::Stop::Unshown)\n");
             }
-            let doc = format!(" `{}` in the `{}` dialect.", part.name, m.t.dialects[d].name);
-            methods.extend(quote! {
-                #[doc = #doc]
-                fn #id(&self, pc: u64, out: &mut print::Out<'_> #(, #params)*) -> Result<(), print::Stop> {
-                    #body
-                }
-            });
+            methods.push_str("}\n");
         }
     }
-    if methods.is_empty() {
-        return methods;
+    if !methods.is_empty() {
+        let _ = write!(out, "impl {name} {{\n{methods}}}\n");
     }
-    quote!(impl #name { #methods })
 }
 
 /// How many parameters each part of `syntax` takes: as many as it reads or any call gives.

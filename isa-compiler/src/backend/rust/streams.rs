@@ -3,7 +3,7 @@
 //! interleaved stream's control words the `SCHEDULE` static, with its slot's typed struct and
 //! typed whole-program decode and encode) and the bundle that fills them, if any.
 
-use super::model::{hex, lit, Model};
+use super::model::{hex, lit, tokens, Model};
 use super::names::{camel, upper};
 use super::{formats, tables};
 use crate::ir;
@@ -14,8 +14,8 @@ use quote::{format_ident, quote};
 pub fn generate(m: &Model) -> TokenStream {
     let Some(s) = m.t.interleaved() else { return TokenStream::new() };
     let slot = format_ident!("{}", camel(&s.slot.name));
-    let def = formats::format_def(m, slot.clone(), &s.slot);
-    let statics = tables::format_statics(m, &s.slot);
+    let def = tokens(&formats::format_def(m, &slot.to_string(), &s.slot));
+    let statics = tokens(&tables::format_statics(m, &s.slot));
     let format_id = format_ident!("{}_FORMAT", upper(&s.slot.name));
     let (slots, width) = (lit(s.every as u128), lit(s.slot.width as u128));
     let pad = hex(s.pad);

@@ -2,79 +2,92 @@
 //! and the target's `Isa` implementation. Printing and parsing both run on these tables, so the
 //! disassembler and the assembler cannot disagree.
 
-use super::model::{lit, Model};
+use super::model::{lit, str_lit, tokens, Model};
 use super::names::{camel, upper};
 use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type, Values};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use std::fmt::Write;
 
-fn expr(e: &CondExpr) -> TokenStream {
+/// The runtime `Expr` of condition or value `e`, as Rust text.
+fn expr(e: &CondExpr, out: &mut String) {
     match e {
         CondExpr::Int(v) => {
-            let l = proc_macro2::Literal::i64_unsuffixed(*v);
-            quote!(Expr::Int(#l))
+            let _ = write!(out, "Expr::Int({v})");
         }
         CondExpr::Field(s) => {
-            let s = lit(s.0 as u128);
-            quote!(Expr::Field(#s))
+            let _ = write!(out, "Expr::Field({})", s.0);
         }
         CondExpr::Param(p) => {
-            let p = lit(*p as u128);
-            quote!(Expr::Param(#p))
+            let _ = write!(out, "Expr::Param({p})");
         }
-        CondExpr::Pc => quote!(Expr::Pc),
+        CondExpr::Pc => out.push_str("Expr::Pc"),
         CondExpr::Not(x) => {
-            let x = expr(x);
-            quote!(Expr::Not(&#x))
+            out.push_str("Expr::Not(&");
+            expr(x, out);
+            out.push(')');
         }
-        CondExpr::And(xs) => {
-            let xs = xs.iter().map(expr);
-            quote!(Expr::And(&[#(#xs),*]))
-        }
-        CondExpr::Or(xs) => {
-            let xs = xs.iter().map(expr);
-            quote!(Expr::Or(&[#(#xs),*]))
+        CondExpr::And(xs) | CondExpr::Or(xs) => {
+            out.push_str(if matches!(e, CondExpr::And(_)) { "Expr::And(&[" } else { "Expr::Or(&[" });
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                expr(x, out);
+            }
+            out.push_str("])");
         }
         CondExpr::Cmp(op, a, b) => {
             let op = match op {
-                CmpOp::Eq => quote!(Cmp::Eq),
-                CmpOp::Ne => quote!(Cmp::Ne),
-                CmpOp::Lt => quote!(Cmp::Lt),
-                CmpOp::Le => quote!(Cmp::Le),
-                CmpOp::Gt => quote!(Cmp::Gt),
-                CmpOp::Ge => quote!(Cmp::Ge),
+                CmpOp::Eq => "Cmp::Eq",
+                CmpOp::Ne => "Cmp::Ne",
+                CmpOp::Lt => "Cmp::Lt",
+                CmpOp::Le => "Cmp::Le",
+                CmpOp::Gt => "Cmp::Gt",
+                CmpOp::Ge => "Cmp::Ge",
             };
-            let (a, b) = (expr(a), expr(b));
-            quote!(Expr::Cmp(#op, &#a, &#b))
+            let _ = write!(out, "Expr::Cmp({op}, &");
+            expr(a, out);
+            out.push_str(", &");
+            expr(b, out);
+            out.push(')');
         }
         CondExpr::Arith(op, a, b) => {
             let op = match op {
-                ArithOp::Add => quote!(Arith::Add),
-                ArithOp::Sub => quote!(Arith::Sub),
-                ArithOp::Mul => quote!(Arith::Mul),
-                ArithOp::Div => quote!(Arith::Div),
-                ArithOp::Rem => quote!(Arith::Rem),
-                ArithOp::BitAnd => quote!(Arith::And),
-                ArithOp::BitOr => quote!(Arith::Or),
-                ArithOp::BitXor => quote!(Arith::Xor),
-                ArithOp::Shl => quote!(Arith::Shl),
-                ArithOp::Shr => quote!(Arith::Shr),
+                ArithOp::Add => "Arith::Add",
+                ArithOp::Sub => "Arith::Sub",
+                ArithOp::Mul => "Arith::Mul",
+                ArithOp::Div => "Arith::Div",
+                ArithOp::Rem => "Arith::Rem",
+                ArithOp::BitAnd => "Arith::And",
+                ArithOp::BitOr => "Arith::Or",
+                ArithOp::BitXor => "Arith::Xor",
+                ArithOp::Shl => "Arith::Shl",
+                ArithOp::Shr => "Arith::Shr",
             };
-            let (a, b) = (expr(a), expr(b));
-            quote!(Expr::Arith(#op, &#a, &#b))
+            let _ = write!(out, "Expr::Arith({op}, &");
+            expr(a, out);
+            out.push_str(", &");
+            expr(b, out);
+            out.push(')');
         }
         CondExpr::If(c, a, b) => {
-            let (c, a, b) = (expr(c), expr(a), expr(b));
-            quote!(Expr::If(&#c, &#a, &#b))
+            out.push_str("Expr::If(&");
+            expr(c, out);
+            out.push_str(", &");
+            expr(a, out);
+            out.push_str(", &");
+            expr(b, out);
+            out.push(')');
         }
         CondExpr::In(x, ranges) => {
-            let x = expr(x);
-            let rs = ranges.iter().map(|(lo, hi)| {
-                let (lo, hi) =
-                    (proc_macro2::Literal::i64_unsuffixed(*lo), proc_macro2::Literal::i64_unsuffixed(*hi));
-                quote!((#lo, #hi))
-            });
-            quote!(Expr::In(&#x, &[#(#rs),*]))
+            out.push_str("Expr::In(&");
+            expr(x, out);
+            out.push_str(", &[");
+            for (i, (lo, hi)) in ranges.iter().enumerate() {
+                let _ = write!(out, "{}({lo}, {hi})", if i > 0 { ", " } else { "" });
+            }
+            out.push_str("])");
         }
     }
 }
@@ -232,195 +245,200 @@ fn tables(m: &Model) -> TokenStream {
 }
 
 /// A declared number format as the runtime's `Number`.
-fn number_format(k: &crate::ir::NumberKind) -> TokenStream {
+fn number_format(k: &crate::ir::NumberKind) -> String {
     match *k {
-        crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => {
-            let (sign, exponent, mantissa) = (lit(sign.into()), lit(exponent.into()), lit(mantissa.into()));
-            let bias = proc_macro2::Literal::i32_unsuffixed(bias);
-            quote!(isa_runtime::number::Number::Float(isa_runtime::number::FloatFormat {
-                sign: #sign, exponent: #exponent, mantissa: #mantissa, bias: #bias, specials: #specials,
-                truncate: #truncate
-            }))
-        }
-        crate::ir::NumberKind::Fixed { width, fraction, signed } => {
-            let (width, fraction) = (lit(width.into()), lit(fraction.into()));
-            quote!(isa_runtime::number::Number::Fixed(isa_runtime::number::FixedFormat {
-                width: #width, fraction: #fraction, signed: #signed
-            }))
-        }
+        crate::ir::NumberKind::Float { sign, exponent, mantissa, bias, specials, truncate } => format!(
+            "isa_runtime::number::Number::Float(isa_runtime::number::FloatFormat {{ sign: {sign}, exponent: {exponent}, mantissa: {mantissa}, bias: {bias}, specials: {specials}, truncate: {truncate} }})"
+        ),
+        crate::ir::NumberKind::Fixed { width, fraction, signed } => format!(
+            "isa_runtime::number::Number::Fixed(isa_runtime::number::FixedFormat {{ width: {width}, fraction: {fraction}, signed: {signed} }})"
+        ),
     }
 }
 
-pub(super) fn num_style(n: &NumStyle) -> TokenStream {
-    match n {
-        NumStyle::Dec => quote!(Num::Dec),
-        NumStyle::DecPadded { digits } => {
-            let d = lit(*digits as u128);
-            quote!(Num::DecPadded { digits: #d })
-        }
-        NumStyle::Signed { bits, plus } => {
-            let b = lit(*bits as u128);
-            quote!(Num::Signed { bits: #b, plus: #plus })
-        }
+/// The runtime `Num` style of `n`, as Rust text.
+pub(super) fn num_style_text(n: &NumStyle, out: &mut String) {
+    let _ = match n {
+        NumStyle::Dec => write!(out, "Num::Dec"),
+        NumStyle::DecPadded { digits } => write!(out, "Num::DecPadded {{ digits: {digits} }}"),
+        NumStyle::Signed { bits, plus } => write!(out, "Num::Signed {{ bits: {bits}, plus: {plus} }}"),
         NumStyle::Hex { digits, prefix, upper } => {
-            let d = lit(*digits as u128);
-            quote!(Num::Hex { digits: #d, prefix: #prefix, upper: #upper })
+            write!(out, "Num::Hex {{ digits: {digits}, prefix: {prefix}, upper: {upper} }}")
         }
-        NumStyle::Bin { digits } => {
-            let d = lit(*digits as u128);
-            quote!(Num::Bin { digits: #d })
-        }
-        NumStyle::CFloat => quote!(Num::CFloat),
+        NumStyle::Bin { digits } => write!(out, "Num::Bin {{ digits: {digits} }}"),
+        NumStyle::CFloat => write!(out, "Num::CFloat"),
         NumStyle::HexValue { bits, signed, scale } => {
-            let b = lit(*bits as u128);
-            let sc = lit(*scale as u128);
-            quote!(Num::HexValue { bits: #b, signed: #signed, scale: #sc })
+            write!(out, "Num::HexValue {{ bits: {bits}, signed: {signed}, scale: {scale} }}")
         }
-        NumStyle::Float { format, precision, exponent } => {
-            let format = number_format(format);
-            let p = lit(*precision as u128);
-            quote!(Num::Float { format: #format, precision: #p, exponent: #exponent })
-        }
-        NumStyle::Decimal { format } => {
-            let format = number_format(format);
-            quote!(Num::Decimal { format: #format })
-        }
+        NumStyle::Float { format, precision, exponent } => write!(
+            out,
+            "Num::Float {{ format: {}, precision: {precision}, exponent: {exponent} }}",
+            number_format(format)
+        ),
+        NumStyle::Decimal { format } => write!(out, "Num::Decimal {{ format: {} }}", number_format(format)),
         NumStyle::Target { bits, base, upper } => {
-            let b = lit(*bits as u128);
-            let e = expr(base);
-            quote!(Num::Target { bits: #b, base: &#e, upper: #upper })
+            let _ = write!(out, "Num::Target {{ bits: {bits}, base: &");
+            expr(base, out);
+            write!(out, ", upper: {upper} }}")
         }
         NumStyle::Label { bits, base } => {
-            let b = lit(*bits as u128);
-            let e = expr(base);
-            quote!(Num::Label { bits: #b, base: &#e })
+            let _ = write!(out, "Num::Label {{ bits: {bits}, base: &");
+            expr(base, out);
+            write!(out, " }}")
+        }
+    };
+}
+
+/// The runtime `Item`s of syntax items `xs` of dialect `d`, as text separated by `, `; `parts`
+/// names the statics of the syntax's parts.
+fn items(m: &Model, parts: &[String], d: usize, xs: &[SyntaxItem], out: &mut String) {
+    for (i, it) in xs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match it {
+            SyntaxItem::Lit(s) => {
+                out.push_str("Item::Lit(");
+                str_lit(s, out);
+                out.push(')');
+            }
+            SyntaxItem::Show(e, show) => {
+                out.push_str("Item::Show(&");
+                expr(e, out);
+                match show {
+                    Show::Table(t) => {
+                        let _ = write!(out, ", Show::Table(&{}))", table_ident(m, *t, d));
+                    }
+                    Show::TableIf(c, a, b) => {
+                        out.push_str(", Show::TableIf(&");
+                        expr(c, out);
+                        let _ = write!(out, ", &{}, &{}))", table_ident(m, *a, d), table_ident(m, *b, d));
+                    }
+                    Show::Num(n) => {
+                        out.push_str(", Show::Num(");
+                        num_style_text(n, out);
+                        out.push_str("))");
+                    }
+                }
+            }
+            SyntaxItem::Call(k, args) => {
+                let _ = write!(out, "Item::Call(&{}, &[", parts[*k]);
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    expr(a, out);
+                }
+                out.push_str("])");
+            }
+            SyntaxItem::Opt(c, body) => {
+                out.push_str("Item::Opt(&");
+                expr(c, out);
+                out.push_str(", &[");
+                items(m, parts, d, body, out);
+                out.push_str("])");
+            }
+            SyntaxItem::AnyOrder(sep, groups) => {
+                out.push_str("Item::AnyOrder(");
+                str_lit(sep, out);
+                out.push_str(", &[");
+                items(m, parts, d, groups, out);
+                out.push_str("])");
+            }
         }
     }
 }
 
-fn items(m: &Model, parts: &[Ident], d: usize, xs: &[SyntaxItem]) -> Vec<TokenStream> {
-    xs.iter()
-        .map(|it| match it {
-            SyntaxItem::Lit(s) => quote!(Item::Lit(#s)),
-            SyntaxItem::Show(e, show) => {
-                let e = expr(e);
-                let show = match show {
-                    Show::Table(t) => {
-                        let t = table_ident(m, *t, d);
-                        quote!(Show::Table(&#t))
-                    }
-                    Show::TableIf(c, a, b) => {
-                        let (c, a, b) = (expr(c), table_ident(m, *a, d), table_ident(m, *b, d));
-                        quote!(Show::TableIf(&#c, &#a, &#b))
-                    }
-                    Show::Num(n) => {
-                        let n = num_style(n);
-                        quote!(Show::Num(#n))
-                    }
-                };
-                quote!(Item::Show(&#e, #show))
-            }
-            SyntaxItem::Call(k, args) => {
-                let p = &parts[*k];
-                let args = args.iter().map(expr);
-                quote!(Item::Call(&#p, &[#(#args),*]))
-            }
-            SyntaxItem::Opt(c, body) => {
-                let c = expr(c);
-                let body = items(m, parts, d, body);
-                quote!(Item::Opt(&#c, &[#(#body),*]))
-            }
-            SyntaxItem::AnyOrder(sep, groups) => {
-                let groups = items(m, parts, d, groups);
-                quote!(Item::AnyOrder(#sep, &[#(#groups),*]))
-            }
-        })
-        .collect()
-}
-
-/// The static description (`NAME_FIELDS`, syntaxes, `NAME_FORMAT`) of format `f`.
-pub fn format_statics(m: &Model, f: &ir::Format) -> TokenStream {
-    let mut out = TokenStream::new();
+/// The static description (`NAME_FIELDS`, syntaxes, `NAME_FORMAT`) of format `f`, as Rust
+/// text (see [`super::formats::format_def`] for why text).
+pub fn format_statics(m: &Model, f: &ir::Format) -> String {
+    let mut out = String::with_capacity(1024);
     let fname = upper(&f.name);
-    let slots = f.slots();
-    let infos = slots.iter().map(|&ir::Slot { field, element }| {
+    let _ = write!(out, "static {fname}_FIELDS: &[FieldInfo] = &[");
+    for (i, &ir::Slot { field, element }) in f.slots().iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
         let field = f.field(field);
-        let name = match element {
-            Some(e) => format!("{}[{e}]", field.name),
-            None => field.name.clone(),
-        };
-        let pieces = crate::placement::element_pieces(field, element.unwrap_or(0)).into_iter().map(|p| {
-            let (lo, w) = (lit(p.lo as u128), lit(p.width as u128));
-            quote!(Piece { lo: #lo, width: #w })
-        });
+        out.push_str("FieldInfo::new(");
+        match element {
+            Some(e) => str_lit(&format!("{}[{e}]", field.name), &mut out),
+            None => str_lit(&field.name, &mut out),
+        }
+        out.push_str(", &[");
+        for (k, p) in crate::placement::element_pieces(field, element.unwrap_or(0)).into_iter().enumerate() {
+            let _ =
+                write!(out, "{}Piece {{ lo: {}, width: {} }}", if k > 0 { ", " } else { "" }, p.lo, p.width);
+        }
+        out.push_str("])");
         // `FieldInfo::new` says unsigned, default 0, not fixed, no view, any value; the rest is
         // said only where it differs.
-        let mut info = quote!(FieldInfo::new(#name, &[#(#pieces),*]));
         if matches!(field.ty, Type::SInt(_)) {
-            info.extend(quote!(.signed()));
+            out.push_str(".signed()");
         }
         // Fields the text does not give are 0 unless the spec names a default.
         let element_default = field.element_defaults.get(element.unwrap_or(0) as usize).copied();
         match element_default.or(field.default).or(if field.view { None } else { Some(0) }) {
             Some(0) => {}
             Some(v) => {
-                let v = lit(v as u128);
-                info.extend(quote!(.default(Some(#v))));
+                let _ = write!(out, ".default(Some({v}))");
             }
-            None => info.extend(quote!(.default(None))),
+            None => out.push_str(".default(None)"),
         }
         if let Some(v) = field.fixed {
-            let v = lit(v as u128);
-            info.extend(quote!(.fixed(#v)));
+            let _ = write!(out, ".fixed({v})");
         }
         if field.view {
-            info.extend(quote!(.view()));
+            out.push_str(".view()");
         }
         if field.allowed.as_ref().is_some_and(|a| !a.is_empty()) {
-            let allowed = field.allowed.iter().flatten().map(|&(lo, hi)| {
-                let (lo, hi) = (lit(lo as u128), lit(hi as u128));
-                quote!((#lo, #hi))
-            });
-            info.extend(quote!(.allowed(&[#(#allowed),*])));
+            out.push_str(".allowed(&[");
+            for (k, &(lo, hi)) in field.allowed.iter().flatten().enumerate() {
+                let _ = write!(out, "{}({lo}, {hi})", if k > 0 { ", " } else { "" });
+            }
+            out.push_str("])");
         }
-        info
-    });
-    let fields_id = format_ident!("{fname}_FIELDS");
-    out.extend(quote!(static #fields_id: &[FieldInfo] = &[#(#infos),*];));
+    }
+    out.push_str("];\n");
     let mut tops = Vec::new();
     for (d, syntax) in f.syntax.iter().enumerate() {
         let dname = upper(&m.t.dialects[d].name);
-        let parts: Vec<Ident> =
-            (0..syntax.parts.len().max(1)).map(|k| format_ident!("{fname}_{dname}_{k}")).collect();
+        let mut parts: Vec<String> =
+            (0..syntax.parts.len().max(1)).map(|k| format!("{fname}_{dname}_{k}")).collect();
         if syntax.parts.is_empty() {
-            let p = &parts[0];
-            let n = &f.name;
-            out.extend(quote!(static #p: Syntax = Syntax { name: #n, arms: &[] };));
+            let _ = write!(out, "static {}: Syntax = Syntax {{ name: ", parts[0]);
+            str_lit(&f.name, &mut out);
+            out.push_str(", arms: &[] };\n");
         }
         for (k, part) in syntax.parts.iter().enumerate() {
-            let p = &parts[k];
-            let n = &part.name;
-            let arms = part.arms.iter().map(|arm| {
-                let guard = match &arm.guard {
+            let _ = write!(out, "static {}: Syntax = Syntax {{\nname: ", parts[k]);
+            str_lit(&part.name, &mut out);
+            out.push_str(",\narms: &[");
+            for (i, arm) in part.arms.iter().enumerate() {
+                out.push_str(if i > 0 { ", Arm { guard: " } else { "Arm { guard: " });
+                match &arm.guard {
                     Some(g) => {
-                        let g = expr(g);
-                        quote!(Some(&#g))
+                        out.push_str("Some(&");
+                        expr(g, &mut out);
+                        out.push(')');
                     }
-                    None => quote!(None),
-                };
-                let its = items(m, &parts, d, &arm.items);
-                let alias = arm.alias;
-                quote!(Arm { guard: #guard, items: &[#(#its),*], alias: #alias })
-            });
-            out.extend(quote!(static #p: Syntax = Syntax { name: #n, arms: &[#(#arms),*] };));
+                    None => out.push_str("None"),
+                }
+                out.push_str(", items: &[");
+                items(m, &parts, d, &arm.items, &mut out);
+                let _ = write!(out, "], alias: {} }}", arm.alias);
+            }
+            out.push_str("],\n};\n");
         }
-        tops.push(parts[0].clone());
+        tops.push(parts.swap_remove(0));
     }
-    let format_id = format_ident!("{fname}_FORMAT");
-    let name = &f.name;
-    out.extend(quote! {
-        static #format_id: Format = Format { name: #name, fields: #fields_id, syntax: &[#(&#tops),*] };
-    });
+    let _ = write!(out, "static {fname}_FORMAT: Format = Format {{ name: ");
+    str_lit(&f.name, &mut out);
+    let _ = write!(out, ", fields: {fname}_FIELDS, syntax: &[");
+    for (i, top) in tops.iter().enumerate() {
+        let _ = write!(out, "{}&{top}", if i > 0 { ", " } else { "" });
+    }
+    out.push_str("] };\n");
     out
 }
 
@@ -428,7 +446,7 @@ pub fn generate(m: &Model, items: &mut super::Items) {
     let t = m.t;
     items.push(tables(m));
     for f in &t.formats {
-        items.push(format_statics(m, f));
+        items.push_text(&format_statics(m, f));
     }
     let mut out = TokenStream::new();
     let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
@@ -809,7 +827,7 @@ fn word_tables(t: &ir::Target) -> TokenStream {
             let (name, word, lsb, bits) = (&p.name, lit(p.word.into()), lit(p.lsb.into()), lit(p.bits.into()));
             let number = match &p.number {
                 Some(k) => {
-                    let n = number_format(k);
+                    let n = tokens(&number_format(k));
                     quote!(Some(#n))
                 }
                 None => quote!(None),
