@@ -73,6 +73,8 @@ fn describe(r: Rule) -> String {
         Rule::field => "a field".into(),
         Rule::kw_use | Rule::use_group | Rule::enum_use => "`use`".into(),
         Rule::kw_zero | Rule::zero_bits => "`zero`".into(),
+        Rule::kw_fields | Rule::field_run => "`fields`".into(),
+        Rule::run_item => "a field of the run".into(),
         Rule::kw_form | Rule::form_def => "`form`".into(),
         Rule::execute_when => "`execute when`".into(),
         Rule::kw_reserved | Rule::reserved_def => "`reserved`".into(),
@@ -309,6 +311,7 @@ fn body<'a>(
         templates: Vec::new(),
         uses: Vec::new(),
         forms: Vec::new(),
+        runs: Vec::new(),
         span: sp,
     };
     for p in inner {
@@ -340,6 +343,32 @@ fn body<'a>(
                 });
             }
             Rule::zero_bits => l.fields.extend(p.into_inner().skip(1).map(zero_field)),
+            Rule::field_run => {
+                let sp = span(&p);
+                let mut it = p.into_inner().skip(1);
+                let hi = expr(it.next().expect("first bit"));
+                let lo = expr(it.next().expect("last bit"));
+                let mut items = Vec::new();
+                for item in it {
+                    let isp = span(&item);
+                    let mut f = field(item);
+                    if f.name.name == "_" {
+                        let ty = match f.ty {
+                            TypeExpr::Named(t) => t,
+                            TypeExpr::Switch { span, .. } => Ident { name: "a switch".into(), span },
+                        };
+                        let bits = Vec::new();
+                        let after = l.fields.len();
+                        items.push(RunItem::Unused(l.unused.len(), ty));
+                        l.unused.push(Unused { doc: f.doc, name: None, bits, after, span: isp });
+                    } else {
+                        f.span = isp;
+                        items.push(RunItem::Field(l.fields.len()));
+                        l.fields.push(f);
+                    }
+                }
+                l.runs.push(FieldRun { hi, lo, items, span: sp });
+            }
             Rule::unused => {
                 // The clause ends at its last range, not at the blanks after it that looking
                 // for one more `, range` (or operator) skipped.
@@ -734,8 +763,15 @@ fn field(p: Pair<Rule>) -> Field {
     if it.peek().map(|x| x.as_rule()) == Some(Rule::expr) {
         count = Some(expr(it.next().expect("count")));
     }
-    let ty = type_expr(it.next().expect("type"));
-    let bits = bitspec(it.next().expect("bits"));
+    // A run item has no bits (placed later) and may have no type (a `bool`).
+    let ty = match it.peek().map(|x| x.as_rule()) {
+        Some(Rule::type_expr) => type_expr(it.next().expect("type")),
+        _ => TypeExpr::Named(Ident { name: "bool".into(), span: name.span }),
+    };
+    let bits = match it.peek().map(|x| x.as_rule()) {
+        Some(Rule::bitspec) => bitspec(it.next().expect("bits")),
+        _ => Vec::new(),
+    };
     let mut f = Field {
         doc,
         name,
