@@ -342,6 +342,8 @@ pub enum RunItem {
     /// The body's unused bits at this index (`_`, one bit, or `_: uN`), with the type that
     /// gives their width.
     Unused(usize, Ident),
+    /// The body's `use` at this index: the bits its group declares lie here.
+    Use(usize),
 }
 
 /// `unused [name] @ bits`: don't-care bits of a format, reserved bits of a layout.

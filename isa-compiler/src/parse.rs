@@ -351,6 +351,13 @@ fn body<'a>(
                 let mut items = Vec::new();
                 for item in it {
                     let isp = span(&item);
+                    if let Some(u) =
+                        item.clone().into_inner().next().filter(|x| x.as_rule() == Rule::use_group)
+                    {
+                        items.push(RunItem::Use(l.uses.len()));
+                        l.uses.push(use_group(u, l.fields.len()));
+                        continue;
+                    }
                     let mut f = field(item);
                     if f.name.name == "_" {
                         let ty = match f.ty {
@@ -421,35 +428,8 @@ fn body<'a>(
                 l.templates.push(template_def(doc, it));
             }
             Rule::use_group => {
-                // From `use` to its last token: the rule's own span runs over the blanks after it.
-                let sp = {
-                    let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
-                    Span { start: p.as_span().start(), end }
-                };
-                let mut it = p.into_inner().skip(1).peekable();
-                let group = ident(it.next().expect("group name"));
-                let mut args = Vec::new();
-                let mut picks = Vec::new();
-                let mut prefix = None;
-                for x in it {
-                    match x.as_rule() {
-                        Rule::family_args => args = x.into_inner().map(family_arg).collect(),
-                        Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
-                        Rule::form_picks => {
-                            for pick in x.into_inner() {
-                                let mut pi = pick.into_inner();
-                                let name = ident(pi.next().expect("form name"));
-                                let args = pi
-                                    .next()
-                                    .map(|a| a.into_inner().map(family_arg).collect())
-                                    .unwrap_or_default();
-                                picks.push((name, args));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                l.uses.push(Use { group, args, picks, prefix, after: l.fields.len(), span: sp });
+                let u = use_group(p, l.fields.len());
+                l.uses.push(u);
             }
             Rule::format_use => {
                 // `format name = group(args)`: the group's members come first.
@@ -752,6 +732,37 @@ fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
     let str_pair = s.next().expect("spelling string");
     let ssp = span(&str_pair);
     (dialect, string_value(str_pair), ssp)
+}
+
+/// `use group(args) { forms } as prefix`, standing after `after` fields.
+fn use_group(p: Pair<Rule>, after: usize) -> Use {
+    // From `use` to its last token: the rule's own span runs over the blanks after it.
+    let sp = {
+        let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
+        Span { start: p.as_span().start(), end }
+    };
+    let mut it = p.into_inner().skip(1).peekable();
+    let group = ident(it.next().expect("group name"));
+    let mut args = Vec::new();
+    let mut picks = Vec::new();
+    let mut prefix = None;
+    for x in it {
+        match x.as_rule() {
+            Rule::family_args => args = x.into_inner().map(family_arg).collect(),
+            Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
+            Rule::form_picks => {
+                for pick in x.into_inner() {
+                    let mut pi = pick.into_inner();
+                    let name = ident(pi.next().expect("form name"));
+                    let args =
+                        pi.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
+                    picks.push((name, args));
+                }
+            }
+            _ => {}
+        }
+    }
+    Use { group, args, picks, prefix, after, span: sp }
 }
 
 fn field(p: Pair<Rule>) -> Field {

@@ -155,20 +155,24 @@ impl Expander<'_> {
                 .with(at, "used as a type here")
                 .note("a parameter used as a field's type takes a type name: `use mem(0x1de8, MemSize)`");
         }
+
+        // What each `use` and the forms contribute, at the field position they stand.
+        let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
+        let mut use_bits = Vec::with_capacity(body.uses.len());
+        for u in &body.uses {
+            if let Some(alternatives) = self.use_group(u, bindings) {
+                use_bits.push(alternatives.first().and_then(|(_, l)| bits_spanned(l)));
+                parts.push((u.after, alternatives));
+            } else {
+                use_bits.push(None);
+            }
+        }
         let runs = std::mem::take(&mut own.runs);
         for mut run in runs {
             let subst = Subst::new(bindings);
             subst.expr(&mut run.hi, &[]);
             subst.expr(&mut run.lo, &[]);
-            self.place(&mut own, &run);
-        }
-
-        // What each `use` and the forms contribute, at the field position they stand.
-        let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
-        for u in &body.uses {
-            if let Some(alternatives) = self.use_group(u, bindings) {
-                parts.push((u.after, alternatives));
-            }
+            self.place(&mut own, &run, &body.uses, &use_bits);
         }
         if body.forms.is_empty() {
             if let Some(p) = picks.filter(|p| !p.is_empty()) {
@@ -210,12 +214,24 @@ impl Expander<'_> {
 
     /// Gives the fields and unused bits of a `fields` run their bits: side by side from the
     /// first bit down, each as wide as its type; the widths must fill the range.
-    fn place(&mut self, body: &mut Layout, run: &ast::FieldRun) {
+    fn place(
+        &mut self,
+        body: &mut Layout,
+        run: &ast::FieldRun,
+        uses: &[ast::Use],
+        use_bits: &[Option<(u64, u64)>],
+    ) {
         // After a mistake the items are still placed (from the first bit, or from the top of
         // their widths), so that their names stay known and no follow-on error is reported.
         let mut widths = Vec::with_capacity(run.items.len());
         for item in &run.items {
+            if let ast::RunItem::Use(i) = item {
+                // A group's own bits; one that failed to expand was reported at its `use`.
+                widths.push(use_bits[*i].map_or(0, |(hi, lo)| hi - lo + 1));
+                continue;
+            }
             let (ty, at) = match item {
+                ast::RunItem::Use(_) => continue,
                 ast::RunItem::Field(i) => match &body.fields[*i].ty {
                     ast::TypeExpr::Named(t) => (t.name.clone(), body.fields[*i].span),
                     ast::TypeExpr::Switch { span, .. } => (String::new(), *span),
@@ -268,18 +284,30 @@ impl Expander<'_> {
         }
         let unknown = widths.iter().position(|w| *w == 0).unwrap_or(widths.len());
         let mut top = hi;
+        let mut misplaced = false;
         for (k, (item, w)) in run.items.iter().zip(&widths).enumerate() {
             let w = *w;
             if w == 0 {
                 continue;
             }
             let from = if k < unknown { top } else { lo + widths[k + 1..].iter().sum::<u64>() + w - 1 };
+            let low = from.saturating_add(1).saturating_sub(w);
             let sp = match item {
                 ast::RunItem::Field(i) => body.fields[*i].span,
                 ast::RunItem::Unused(i, _) => body.unused[*i].span,
+                ast::RunItem::Use(i) => {
+                    // The group's fields keep the bits it gives them: the run only says they lie here.
+                    if let Some((ghi, glo)) = use_bits[*i].filter(|b| *b != (from, low)) {
+                        misplaced = true;
+                        self.cx
+                            .error(uses[*i].span, format!("group `{}` declares bits {ghi}:{glo}, this run puts it at {from}:{low}", uses[*i].group.name))
+                            .note("a `use` in a run stands where its group's bits are: move it, or the items before it");
+                    }
+                    top = low.saturating_sub(1);
+                    continue;
+                }
             };
             let int = |v: u64| Expr { kind: ExprKind::Int(v), span: sp };
-            let low = from.saturating_add(1).saturating_sub(w);
             let piece = if w == 1 {
                 ast::BitPiece::Bit(int(from), sp)
             } else {
@@ -288,8 +316,17 @@ impl Expander<'_> {
             match item {
                 ast::RunItem::Field(i) => body.fields[*i].bits = vec![piece],
                 ast::RunItem::Unused(i, _) => body.unused[*i].bits = vec![piece],
+                ast::RunItem::Use(_) => {}
             }
             top = low.saturating_sub(1);
+        }
+        // After a misplaced group the run's unused bits would only overlap it: they are dropped.
+        if misplaced {
+            for item in &run.items {
+                if let ast::RunItem::Unused(i, _) = item {
+                    body.unused[*i].bits.clear();
+                }
+            }
         }
     }
 
@@ -560,6 +597,30 @@ impl Expander<'_> {
                 .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
+}
+
+/// The highest and lowest bit a body's fields and unused bits take (`None` when one of them
+/// is not a number).
+fn bits_spanned(l: &Layout) -> Option<(u64, u64)> {
+    let mut bits = Vec::new();
+    let pieces = l
+        .fields
+        .iter()
+        .filter(|f| !f.view)
+        .flat_map(|f| &f.bits)
+        .chain(l.unused.iter().flat_map(|u| &u.bits));
+    for piece in pieces {
+        let v = |e: &Expr| super::fields::const_eval(e, None).and_then(|v| u64::try_from(v).ok());
+        match piece {
+            ast::BitPiece::Bit(b, _) => bits.push(v(b)?),
+            ast::BitPiece::Range(hi, lo, _) => bits.extend([v(hi)?, v(lo)?]),
+            ast::BitPiece::Width(lo, w, _) => {
+                let lo = v(lo)?;
+                bits.extend([lo, (lo + v(w)?).checked_sub(1)?]);
+            }
+        }
+    }
+    Some((*bits.iter().max()?, *bits.iter().min()?))
 }
 
 /// The width of the integer type names: `u6` is 6 bits, `s20` 20.

@@ -357,7 +357,8 @@ fn let_with_parameters_mistakes_are_located() {
 
 /// `fields @ hi:lo { ... }` places its items side by side from `hi` down, each as wide as its
 /// type: a name alone is a `bool`, `_` an unused bit, `_: uN` N of them; enums and number
-/// formats by their declared widths, a group's type parameter by its argument, clauses kept.
+/// formats by their declared widths, a group's type parameter by its argument, clauses kept;
+/// `use g` where the group's own bits lie.
 /// It is exactly the fields written one by one (Maxwell's FADD: sat 50, abs_b 49, ..., rnd 40:39).
 #[test]
 fn a_run_of_fields_is_placed_by_the_widths() {
@@ -366,7 +367,7 @@ fn a_run_of_fields_is_placed_by_the_widths() {
          number h4 = float(sign: 1, exponent: 2, mantissa: 1, bias: 1)\n\
          group src(at, T) {\n    fields @ at:at - 6 { x: T, _, h: h4 }\n}\n\
          format f {\n    fields @ 31:22 { op: u3 is 5, sat, neg_a, _: u2, rnd: Round default rp, cc }\n\
-         \x20   use src(21, Round)\n    fields @ 14:0 { _: u7, rd: u8 }\n    syntax asm { \"f \" {rd} }\n}\n",
+         \x20   fields @ 21:0 { use src(21, Round), _: u7, rd: u8 }\n    syntax asm { \"f \" {rd} }\n}\n",
     );
     let f = &t.formats[0];
     let at = |n: &str| field(f, n).pieces.clone();
@@ -383,15 +384,17 @@ fn a_run_of_fields_is_placed_by_the_widths() {
     assert_eq!(names, ["op", "sat", "neg_a", "rnd", "cc", "x", "h", "rd"]);
 }
 
-/// A run whose widths do not fill its range, that runs upwards, whose bits are not numbers or
-/// holds a type of no known width is an error at the run or the item, and its other items are
-/// still placed (no follow-on error about them).
+/// A run whose widths do not fill its range, that runs upwards, whose bits are not numbers,
+/// holds a type of no known width or a group's `use` where its bits are not is an error at the
+/// run or the item, and its other items are still placed (no follow-on error about them).
 #[test]
 fn run_of_fields_mistakes_are_located() {
     insta::assert_snapshot!(diagnose(&spec(
         "enum Round : u2 { rn = 0, rm = 1, rp = 2, rz = 3 }\n\
          layout Pair : 4 {\n    a: u2 @ 3:2\n    b: u2 @ 1:0\n}\n\
          format f {\n    fields @ 31:23 { op: u3 is 5, sat, _: u2, rnd: Round }\n    fields @ 16:22 { a: u3, b: u4 }\n\
-         \x20   fields @ 15:8 { p: switch op { 5 => Pair }, c: u4 }\n    fields @ 7:n { rd: u8 }\n    syntax asm { \"f \" {rd} {a} {b} {c} {sat} }\n}\n"
+         \x20   fields @ 15:8 { p: switch op { 5 => Pair }, c: u4 }\n    fields @ 7:n { rd: u8 }\n    syntax asm { \"f \" {rd} {a} {b} {c} {sat} }\n}\n\
+         group low {\n    fields @ 3:0 { x: u2, y: u2 }\n}\n\
+         format g {\n    fields @ 31:0 { op: u4 is 6, _: u20, use low, _: u4 }\n    syntax asm { \"g\" }\n}\n"
     )));
 }
