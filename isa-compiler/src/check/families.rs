@@ -126,9 +126,10 @@ struct Expander<'c> {
     stack: Vec<(String, Span)>,
     /// The file's lets with parameters (`let lane(i) = ...`).
     global_calls: Vec<ast::LetDef>,
-    /// The widths of the file's enums and number formats, for `fields` runs.
+    /// The widths of the file's enums, number formats and data layouts of a constant width,
+    /// for `fields` runs.
     widths: BTreeMap<String, u64>,
-    /// The file's data layouts' names (a run cannot place them).
+    /// The names of the file's layouts (one of no constant width is no width a run can use).
     layouts: std::collections::BTreeSet<String>,
 }
 
@@ -159,9 +160,30 @@ impl Expander<'_> {
         // What each `use` and the forms contribute, at the field position they stand.
         let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
         let mut use_bits = Vec::with_capacity(body.uses.len());
-        for u in &body.uses {
+        for (k, u) in body.uses.iter().enumerate() {
             if let Some(alternatives) = self.use_group(u, bindings) {
-                use_bits.push(alternatives.first().and_then(|(_, l)| bits_spanned(l)));
+                // In a run the group stands for its bits: every form must lie at the same ones.
+                let spans: Vec<Option<(u64, u64)>> =
+                    alternatives.iter().map(|(_, l)| bits_spanned(l)).collect();
+                let in_run = own
+                    .runs
+                    .iter()
+                    .flat_map(|r| &r.items)
+                    .any(|i| matches!(i, ast::RunItem::Use(j) if *j == k));
+                let moves = spans.windows(2).any(|w| w[0] != w[1]);
+                if in_run && moves {
+                    self.cx
+                        .error(
+                            u.span,
+                            format!(
+                                "the forms of `{}` lie at different bits: a `fields` run cannot hold it",
+                                u.group.name
+                            ),
+                        )
+                        .note("write the `use` on its own line");
+                }
+                // Reported: the run then gives it the bits its other items leave.
+                use_bits.push(if moves { None } else { spans.first().copied().flatten() });
                 parts.push((u.after, alternatives));
             } else {
                 use_bits.push(None);
@@ -227,7 +249,7 @@ impl Expander<'_> {
         for item in &run.items {
             if let ast::RunItem::Use(i) = item {
                 // A group's own bits; one that failed to expand was reported at its `use`.
-                widths.push(use_bits[*i].map_or(0, |(hi, lo)| hi - lo + 1));
+                widths.push(use_bits[*i].map_or(0, |(hi, lo)| (hi - lo).saturating_add(1)));
                 continue;
             }
             let (ty, at) = match item {
@@ -243,20 +265,21 @@ impl Expander<'_> {
             } else {
                 int_type_width(&ty).or_else(|| self.widths.get(&ty).copied())
             };
-            if w.is_none() && !self.cx_knows_no_type(&ty) {
+            if w.is_none() && !self.reported_as_unknown(&ty) {
                 self.cx.error(at, "a `fields` run cannot tell this type's width").note(
                     "a run places `bool`, `uN`, `sN`, enums, number formats and layouts of a constant width; write any other field with its bits: `name: T @ hi:lo`",
                 );
             }
             widths.push(w.unwrap_or(0));
         }
-        let total: u64 = widths.iter().sum();
+        let total = widths.iter().fold(0u64, |a, w| a.saturating_add(*w));
         let bit = |e: &Expr| super::fields::const_eval(e, None).and_then(|v| u64::try_from(v).ok());
         let hi = match (bit(&run.hi), bit(&run.lo)) {
             (Some(hi), Some(lo)) if lo <= hi => {
-                if total != hi - lo + 1 && !widths.contains(&0) {
+                let span = (hi - lo).saturating_add(1);
+                if total != span && !widths.contains(&0) {
                     self.cx
-                        .error(run.span, format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {}", hi - lo + 1))
+                        .error(run.span, format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"))
                         .note("each item is as wide as its type: a name alone is a `bool`, `_` one unused bit, `_: u3` three");
                 }
                 hi
@@ -280,7 +303,7 @@ impl Expander<'_> {
         let lo = bit(&run.lo).filter(|lo| *lo <= hi).unwrap_or(0);
         let unknown: Vec<usize> = (0..widths.len()).filter(|k| widths[*k] == 0).collect();
         if let [one] = unknown[..] {
-            widths[one] = (hi + 1).saturating_sub(lo).saturating_sub(total);
+            widths[one] = hi.saturating_add(1).saturating_sub(lo).saturating_sub(total);
         }
         let unknown = widths.iter().position(|w| *w == 0).unwrap_or(widths.len());
         let mut top = hi;
@@ -290,7 +313,8 @@ impl Expander<'_> {
             if w == 0 {
                 continue;
             }
-            let from = if k < unknown { top } else { lo + widths[k + 1..].iter().sum::<u64>() + w - 1 };
+            let below = widths[k + 1..].iter().fold(lo, |a, w| a.saturating_add(*w));
+            let from = if k < unknown { top } else { below.saturating_add(w - 1) };
             let low = from.saturating_add(1).saturating_sub(w);
             let sp = match item {
                 ast::RunItem::Field(i) => body.fields[*i].span,
@@ -330,8 +354,8 @@ impl Expander<'_> {
         }
     }
 
-    /// Whether `ty` names no type at all (reported as unknown by the type checker).
-    fn cx_knows_no_type(&self, ty: &str) -> bool {
+    /// Whether `ty` names no type at all, which the type checker reports.
+    fn reported_as_unknown(&self, ty: &str) -> bool {
         !ty.is_empty() && !self.layouts.contains(ty)
     }
 
@@ -616,7 +640,7 @@ fn bits_spanned(l: &Layout) -> Option<(u64, u64)> {
             ast::BitPiece::Range(hi, lo, _) => bits.extend([v(hi)?, v(lo)?]),
             ast::BitPiece::Width(lo, w, _) => {
                 let lo = v(lo)?;
-                bits.extend([lo, (lo + v(w)?).checked_sub(1)?]);
+                bits.extend([lo, lo.checked_add(v(w)?)?.checked_sub(1)?]);
             }
         }
     }

@@ -398,3 +398,12 @@ fn run_of_fields_mistakes_are_located() {
          format g {\n    fields @ 31:0 { op: u4 is 6, _: u20, use low, _: u4 }\n    syntax asm { \"g\" }\n}\n"
     )));
 }
+
+/// A group whose forms lie at different bits cannot stand in a run: the error is at its `use`.
+#[test]
+fn a_run_holds_no_group_whose_forms_move() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group two {\n    form a {\n        k: u2 @ 5:4 is 0\n        x: u4 @ 3:0\n    }\n    form b {\n        k: u2 @ 5:4 is 1\n        x: u2 @ 3:2\n    }\n}\n\
+         format h {\n    fields @ 31:0 { op: u4 is 7, _: u22, use two }\n    syntax asm { \"h\" }\n}\n"
+    )));
+}
