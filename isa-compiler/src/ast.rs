@@ -314,8 +314,36 @@ pub struct Layout {
     pub uses: Vec<Use>,
     /// Alternatives: one encoding per form.
     pub forms: Vec<Group>,
+    /// `fields @ hi:lo { ... }`: fields and unused bits side by side, placed by their widths
+    /// when the families are expanded (until then their `bits` are empty).
+    pub runs: Vec<FieldRun>,
     /// Where.
     pub span: Span,
+}
+
+/// `fields @ hi:lo { a, b: T, _: u3 }`: what lies side by side from bit `hi` down to `lo`.
+#[derive(Debug, Clone)]
+pub struct FieldRun {
+    /// The first (most significant) bit.
+    pub hi: Expr,
+    /// The last bit.
+    pub lo: Expr,
+    /// What lies there, most significant first.
+    pub items: Vec<RunItem>,
+    /// Where.
+    pub span: Span,
+}
+
+/// One item of a [`FieldRun`], as wide as its type.
+#[derive(Debug, Clone)]
+pub enum RunItem {
+    /// The body's field at this index.
+    Field(usize),
+    /// The body's unused bits at this index (`_`, one bit, or `_: uN`), with the type that
+    /// gives their width.
+    Unused(usize, Ident),
+    /// The body's `use` at this index: the bits its group declares lie here.
+    Use(usize),
 }
 
 /// `unused [name] @ bits`: don't-care bits of a format, reserved bits of a layout.

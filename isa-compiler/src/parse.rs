@@ -73,6 +73,8 @@ fn describe(r: Rule) -> String {
         Rule::field => "a field".into(),
         Rule::kw_use | Rule::use_group | Rule::enum_use => "`use`".into(),
         Rule::kw_zero | Rule::zero_bits => "`zero`".into(),
+        Rule::kw_fields | Rule::field_run => "`fields`".into(),
+        Rule::run_item => "a field of the run".into(),
         Rule::kw_form | Rule::form_def => "`form`".into(),
         Rule::execute_when => "`execute when`".into(),
         Rule::kw_reserved | Rule::reserved_def => "`reserved`".into(),
@@ -309,6 +311,7 @@ fn body<'a>(
         templates: Vec::new(),
         uses: Vec::new(),
         forms: Vec::new(),
+        runs: Vec::new(),
         span: sp,
     };
     for p in inner {
@@ -340,6 +343,39 @@ fn body<'a>(
                 });
             }
             Rule::zero_bits => l.fields.extend(p.into_inner().skip(1).map(zero_field)),
+            Rule::field_run => {
+                let sp = span(&p);
+                let mut it = p.into_inner().skip(1);
+                let hi = expr(it.next().expect("first bit"));
+                let lo = expr(it.next().expect("last bit"));
+                let mut items = Vec::new();
+                for item in it {
+                    let isp = span(&item);
+                    if let Some(u) =
+                        item.clone().into_inner().next().filter(|x| x.as_rule() == Rule::use_group)
+                    {
+                        items.push(RunItem::Use(l.uses.len()));
+                        l.uses.push(use_group(u, l.fields.len()));
+                        continue;
+                    }
+                    let mut f = field(item);
+                    if f.name.name == "_" {
+                        let ty = match f.ty {
+                            TypeExpr::Named(t) => t,
+                            TypeExpr::Switch { span, .. } => Ident { name: "a switch".into(), span },
+                        };
+                        let bits = Vec::new();
+                        let after = l.fields.len();
+                        items.push(RunItem::Unused(l.unused.len(), ty));
+                        l.unused.push(Unused { doc: f.doc, name: None, bits, after, span: isp });
+                    } else {
+                        f.span = isp;
+                        items.push(RunItem::Field(l.fields.len()));
+                        l.fields.push(f);
+                    }
+                }
+                l.runs.push(FieldRun { hi, lo, items, span: sp });
+            }
             Rule::unused => {
                 // The clause ends at its last range, not at the blanks after it that looking
                 // for one more `, range` (or operator) skipped.
@@ -392,35 +428,8 @@ fn body<'a>(
                 l.templates.push(template_def(doc, it));
             }
             Rule::use_group => {
-                // From `use` to its last token: the rule's own span runs over the blanks after it.
-                let sp = {
-                    let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
-                    Span { start: p.as_span().start(), end }
-                };
-                let mut it = p.into_inner().skip(1).peekable();
-                let group = ident(it.next().expect("group name"));
-                let mut args = Vec::new();
-                let mut picks = Vec::new();
-                let mut prefix = None;
-                for x in it {
-                    match x.as_rule() {
-                        Rule::family_args => args = x.into_inner().map(family_arg).collect(),
-                        Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
-                        Rule::form_picks => {
-                            for pick in x.into_inner() {
-                                let mut pi = pick.into_inner();
-                                let name = ident(pi.next().expect("form name"));
-                                let args = pi
-                                    .next()
-                                    .map(|a| a.into_inner().map(family_arg).collect())
-                                    .unwrap_or_default();
-                                picks.push((name, args));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                l.uses.push(Use { group, args, picks, prefix, after: l.fields.len(), span: sp });
+                let u = use_group(p, l.fields.len());
+                l.uses.push(u);
             }
             Rule::format_use => {
                 // `format name = group(args)`: the group's members come first.
@@ -725,6 +734,37 @@ fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
     (dialect, string_value(str_pair), ssp)
 }
 
+/// `use group(args) { forms } as prefix`, standing after `after` fields.
+fn use_group(p: Pair<Rule>, after: usize) -> Use {
+    // From `use` to its last token: the rule's own span runs over the blanks after it.
+    let sp = {
+        let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
+        Span { start: p.as_span().start(), end }
+    };
+    let mut it = p.into_inner().skip(1).peekable();
+    let group = ident(it.next().expect("group name"));
+    let mut args = Vec::new();
+    let mut picks = Vec::new();
+    let mut prefix = None;
+    for x in it {
+        match x.as_rule() {
+            Rule::family_args => args = x.into_inner().map(family_arg).collect(),
+            Rule::use_prefix => prefix = x.into_inner().nth(1).map(ident),
+            Rule::form_picks => {
+                for pick in x.into_inner() {
+                    let mut pi = pick.into_inner();
+                    let name = ident(pi.next().expect("form name"));
+                    let args =
+                        pi.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
+                    picks.push((name, args));
+                }
+            }
+            _ => {}
+        }
+    }
+    Use { group, args, picks, prefix, after, span: sp }
+}
+
 fn field(p: Pair<Rule>) -> Field {
     let sp = span(&p);
     let mut it = p.into_inner().peekable();
@@ -734,8 +774,15 @@ fn field(p: Pair<Rule>) -> Field {
     if it.peek().map(|x| x.as_rule()) == Some(Rule::expr) {
         count = Some(expr(it.next().expect("count")));
     }
-    let ty = type_expr(it.next().expect("type"));
-    let bits = bitspec(it.next().expect("bits"));
+    // A run item has no bits (placed later) and may have no type (a `bool`).
+    let ty = match it.peek().map(|x| x.as_rule()) {
+        Some(Rule::type_expr) => type_expr(it.next().expect("type")),
+        _ => TypeExpr::Named(Ident { name: "bool".into(), span: name.span }),
+    };
+    let bits = match it.peek().map(|x| x.as_rule()) {
+        Some(Rule::bitspec) => bitspec(it.next().expect("bits")),
+        _ => Vec::new(),
+    };
     let mut f = Field {
         doc,
         name,

@@ -47,7 +47,44 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
         .collect();
     let (global_calls, global_lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
         global_lets.into_iter().partition(|l| !l.params.is_empty());
-    let mut x = Expander { cx, groups, stack: Vec::new(), global_calls };
+    let mut widths: BTreeMap<String, u64> = BTreeMap::new();
+    for item in &file.items {
+        match item {
+            ast::Item::Enum(e) => {
+                if let Some(w) = int_type_width(&e.repr.name) {
+                    widths.insert(e.name.name.clone(), w);
+                }
+            }
+            ast::Item::Layout(l) if l.kind == ast::LayoutKind::Data => {
+                let w = l.width.as_ref().and_then(|w| super::fields::const_eval(w, None));
+                if let Some(w) = w.and_then(|w| u64::try_from(w).ok()) {
+                    widths.insert(l.name.name.clone(), w);
+                }
+            }
+            ast::Item::Number(n) => {
+                let arg = |k: &str| n.args.iter().find(|(a, _)| a.name == k).and_then(|(_, v)| *v);
+                let w = match n.kind.name.as_str() {
+                    "float" => Some(
+                        arg("sign").unwrap_or(0)
+                            + arg("exponent").unwrap_or(0)
+                            + arg("mantissa").unwrap_or(0),
+                    ),
+                    "fixed" => arg("width"),
+                    _ => None,
+                };
+                if let Some(w) = w.and_then(|w| u64::try_from(w).ok()) {
+                    widths.insert(n.name.name.clone(), w);
+                }
+            }
+            _ => {}
+        }
+    }
+    let layouts = file
+        .items
+        .iter()
+        .filter_map(|i| if let ast::Item::Layout(l) = i { Some(l.name.name.clone()) } else { None })
+        .collect();
+    let mut x = Expander { cx, groups, stack: Vec::new(), global_calls, widths, layouts };
     let globals = x.resolve_lets(&global_lets, &[]);
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
@@ -89,6 +126,11 @@ struct Expander<'c> {
     stack: Vec<(String, Span)>,
     /// The file's lets with parameters (`let lane(i) = ...`).
     global_calls: Vec<ast::LetDef>,
+    /// The widths of the file's enums, number formats and data layouts of a constant width,
+    /// for `fields` runs.
+    widths: BTreeMap<String, u64>,
+    /// The names of the file's layouts (one of no constant width is no width a run can use).
+    layouts: std::collections::BTreeSet<String>,
 }
 
 impl Expander<'_> {
@@ -117,10 +159,42 @@ impl Expander<'_> {
 
         // What each `use` and the forms contribute, at the field position they stand.
         let mut parts: Vec<(usize, Vec<Alternative>)> = Vec::new();
-        for u in &body.uses {
+        let mut use_bits = Vec::with_capacity(body.uses.len());
+        for (k, u) in body.uses.iter().enumerate() {
             if let Some(alternatives) = self.use_group(u, bindings) {
+                // In a run the group stands for its bits: every form must lie at the same ones.
+                let spans: Vec<Option<(u64, u64)>> =
+                    alternatives.iter().map(|(_, l)| bits_spanned(l)).collect();
+                let in_run = own
+                    .runs
+                    .iter()
+                    .flat_map(|r| &r.items)
+                    .any(|i| matches!(i, ast::RunItem::Use(j) if *j == k));
+                let moves = spans.windows(2).any(|w| w[0] != w[1]);
+                if in_run && moves {
+                    self.cx
+                        .error(
+                            u.span,
+                            format!(
+                                "the forms of `{}` lie at different bits: a `fields` run cannot hold it",
+                                u.group.name
+                            ),
+                        )
+                        .note("write the `use` on its own line");
+                }
+                // Reported: the run then gives it the bits its other items leave.
+                use_bits.push(if moves { None } else { spans.first().copied().flatten() });
                 parts.push((u.after, alternatives));
+            } else {
+                use_bits.push(None);
             }
+        }
+        let runs = std::mem::take(&mut own.runs);
+        for mut run in runs {
+            let subst = Subst::new(bindings);
+            subst.expr(&mut run.hi, &[]);
+            subst.expr(&mut run.lo, &[]);
+            self.place(&mut own, &run, &body.uses, &use_bits);
         }
         if body.forms.is_empty() {
             if let Some(p) = picks.filter(|p| !p.is_empty()) {
@@ -158,6 +232,131 @@ impl Expander<'_> {
             combos = next;
         }
         combos.into_iter().map(|(names, included)| (names, self.assemble(&own, included))).collect()
+    }
+
+    /// Gives the fields and unused bits of a `fields` run their bits: side by side from the
+    /// first bit down, each as wide as its type; the widths must fill the range.
+    fn place(
+        &mut self,
+        body: &mut Layout,
+        run: &ast::FieldRun,
+        uses: &[ast::Use],
+        use_bits: &[Option<(u64, u64)>],
+    ) {
+        // After a mistake the items are still placed (from the first bit, or from the top of
+        // their widths), so that their names stay known and no follow-on error is reported.
+        let mut widths = Vec::with_capacity(run.items.len());
+        for item in &run.items {
+            if let ast::RunItem::Use(i) = item {
+                // A group's own bits; one that failed to expand was reported at its `use`.
+                widths.push(use_bits[*i].map_or(0, |(hi, lo)| (hi - lo).saturating_add(1)));
+                continue;
+            }
+            let (ty, at) = match item {
+                ast::RunItem::Use(_) => continue,
+                ast::RunItem::Field(i) => match &body.fields[*i].ty {
+                    ast::TypeExpr::Named(t) => (t.name.clone(), body.fields[*i].span),
+                    ast::TypeExpr::Switch { span, .. } => (String::new(), *span),
+                },
+                ast::RunItem::Unused(i, t) => (t.name.clone(), body.unused[*i].span),
+            };
+            let w = if ty == "bool" {
+                Some(1)
+            } else {
+                int_type_width(&ty).or_else(|| self.widths.get(&ty).copied())
+            };
+            if w.is_none() && !self.reported_as_unknown(&ty) {
+                self.cx.error(at, "a `fields` run cannot tell this type's width").note(
+                    "a run places `bool`, `uN`, `sN`, enums, number formats and layouts of a constant width; write any other field with its bits: `name: T @ hi:lo`",
+                );
+            }
+            widths.push(w.unwrap_or(0));
+        }
+        let total = widths.iter().fold(0u64, |a, w| a.saturating_add(*w));
+        let bit = |e: &Expr| super::fields::const_eval(e, None).and_then(|v| u64::try_from(v).ok());
+        let hi = match (bit(&run.hi), bit(&run.lo)) {
+            (Some(hi), Some(lo)) if lo <= hi => {
+                let span = (hi - lo).saturating_add(1);
+                if total != span && !widths.contains(&0) {
+                    self.cx
+                        .error(run.span, format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"))
+                        .note("each item is as wide as its type: a name alone is a `bool`, `_` one unused bit, `_: u3` three");
+                }
+                hi
+            }
+            (Some(hi), Some(lo)) => {
+                self.cx.error(
+                    run.span,
+                    format!("a `fields` run goes from its first bit down: `{lo}:{hi}`, not `{hi}:{lo}`"),
+                );
+                lo
+            }
+            _ => {
+                self.cx
+                    .error(run.span, "the bits of a `fields` run are numbers")
+                    .note("write its first and last bit, or bind them with a group's numbers: `fields @ 50:39 { ... }`");
+                total.saturating_sub(1)
+            }
+        };
+        // Items after one of unknown width are placed from the last bit up; a single one of
+        // unknown width takes the bits the others leave.
+        let lo = bit(&run.lo).filter(|lo| *lo <= hi).unwrap_or(0);
+        let unknown: Vec<usize> = (0..widths.len()).filter(|k| widths[*k] == 0).collect();
+        if let [one] = unknown[..] {
+            widths[one] = hi.saturating_add(1).saturating_sub(lo).saturating_sub(total);
+        }
+        let unknown = widths.iter().position(|w| *w == 0).unwrap_or(widths.len());
+        let mut top = hi;
+        let mut misplaced = false;
+        for (k, (item, w)) in run.items.iter().zip(&widths).enumerate() {
+            let w = *w;
+            if w == 0 {
+                continue;
+            }
+            let below = widths[k + 1..].iter().fold(lo, |a, w| a.saturating_add(*w));
+            let from = if k < unknown { top } else { below.saturating_add(w - 1) };
+            let low = from.saturating_add(1).saturating_sub(w);
+            let sp = match item {
+                ast::RunItem::Field(i) => body.fields[*i].span,
+                ast::RunItem::Unused(i, _) => body.unused[*i].span,
+                ast::RunItem::Use(i) => {
+                    // The group's fields keep the bits it gives them: the run only says they lie here.
+                    if let Some((ghi, glo)) = use_bits[*i].filter(|b| *b != (from, low)) {
+                        misplaced = true;
+                        self.cx
+                            .error(uses[*i].span, format!("group `{}` declares bits {ghi}:{glo}, this run puts it at {from}:{low}", uses[*i].group.name))
+                            .note("a `use` in a run stands where its group's bits are: move it, or the items before it");
+                    }
+                    top = low.saturating_sub(1);
+                    continue;
+                }
+            };
+            let int = |v: u64| Expr { kind: ExprKind::Int(v), span: sp };
+            let piece = if w == 1 {
+                ast::BitPiece::Bit(int(from), sp)
+            } else {
+                ast::BitPiece::Range(int(from), int(low), sp)
+            };
+            match item {
+                ast::RunItem::Field(i) => body.fields[*i].bits = vec![piece],
+                ast::RunItem::Unused(i, _) => body.unused[*i].bits = vec![piece],
+                ast::RunItem::Use(_) => {}
+            }
+            top = low.saturating_sub(1);
+        }
+        // After a misplaced group the run's unused bits would only overlap it: they are dropped.
+        if misplaced {
+            for item in &run.items {
+                if let ast::RunItem::Unused(i, _) = item {
+                    body.unused[*i].bits.clear();
+                }
+            }
+        }
+    }
+
+    /// Whether `ty` names no type at all, which the type checker reports.
+    fn reported_as_unknown(&self, ty: &str) -> bool {
+        !ty.is_empty() && !self.layouts.contains(ty)
     }
 
     /// The alternatives of the group a `use` names, or `None` after reporting why not.
@@ -422,6 +621,36 @@ impl Expander<'_> {
                 .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
+}
+
+/// The highest and lowest bit a body's fields and unused bits take (`None` when one of them
+/// is not a number).
+fn bits_spanned(l: &Layout) -> Option<(u64, u64)> {
+    let mut bits = Vec::new();
+    let pieces = l
+        .fields
+        .iter()
+        .filter(|f| !f.view)
+        .flat_map(|f| &f.bits)
+        .chain(l.unused.iter().flat_map(|u| &u.bits));
+    for piece in pieces {
+        let v = |e: &Expr| super::fields::const_eval(e, None).and_then(|v| u64::try_from(v).ok());
+        match piece {
+            ast::BitPiece::Bit(b, _) => bits.push(v(b)?),
+            ast::BitPiece::Range(hi, lo, _) => bits.extend([v(hi)?, v(lo)?]),
+            ast::BitPiece::Width(lo, w, _) => {
+                let lo = v(lo)?;
+                bits.extend([lo, lo.checked_add(v(w)?)?.checked_sub(1)?]);
+            }
+        }
+    }
+    Some((*bits.iter().max()?, *bits.iter().min()?))
+}
+
+/// The width of the integer type names: `u6` is 6 bits, `s20` 20.
+fn int_type_width(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix('u').or_else(|| name.strip_prefix('s'))?;
+    digits.parse().ok().filter(|w| (1..=128).contains(w))
 }
 
 /// `enum E : uN { use Other, ... }`: `Other`'s values (and theirs, recursively) in its order,

@@ -354,3 +354,56 @@ fn let_with_parameters_mistakes_are_located() {
          \x20   syntax asm { \"f \" {rd} }\n    execute { r[rd] = half(r[rd]) + again(2); }\n}\n"
     )));
 }
+
+/// `fields @ hi:lo { ... }` places its items side by side from `hi` down, each as wide as its
+/// type: a name alone is a `bool`, `_` an unused bit, `_: uN` N of them; enums and number
+/// formats by their declared widths, a group's type parameter by its argument, clauses kept;
+/// `use g` where the group's own bits lie.
+/// It is exactly the fields written one by one (Maxwell's FADD: sat 50, abs_b 49, ..., rnd 40:39).
+#[test]
+fn a_run_of_fields_is_placed_by_the_widths() {
+    let t = check(
+        "enum Round : u2 { rn = 0, rm = 1, rp = 2, rz = 3 }\n\
+         number h4 = float(sign: 1, exponent: 2, mantissa: 1, bias: 1)\n\
+         group src(at, T) {\n    fields @ at:at - 6 { x: T, _, h: h4 }\n}\n\
+         format f {\n    fields @ 31:22 { op: u3 is 5, sat, neg_a, _: u2, rnd: Round default rp, cc }\n\
+         \x20   fields @ 21:0 { use src(21, Round), _: u7, rd: u8 }\n    syntax asm { \"f \" {rd} }\n}\n",
+    );
+    let f = &t.formats[0];
+    let at = |n: &str| field(f, n).pieces.clone();
+    let p = |lo, width| vec![ir::Piece { lo, width }];
+    assert_eq!(at("op"), p(29, 3));
+    assert_eq!(field(f, "op").fixed, Some(5));
+    assert_eq!((at("sat"), at("neg_a")), (p(28, 1), p(27, 1)));
+    assert_eq!(at("rnd"), p(23, 2));
+    assert_eq!(field(f, "rnd").default, Some(2));
+    assert_eq!(at("cc"), p(22, 1));
+    assert_eq!((at("x"), at("h")), (p(20, 2), p(15, 4)));
+    assert_eq!(at("rd"), p(0, 8));
+    let names: Vec<&str> = f.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["op", "sat", "neg_a", "rnd", "cc", "x", "h", "rd"]);
+}
+
+/// A run whose widths do not fill its range, that runs upwards, whose bits are not numbers,
+/// holds a type of no known width or a group's `use` where its bits are not is an error at the
+/// run or the item, and its other items are still placed (no follow-on error about them).
+#[test]
+fn run_of_fields_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum Round : u2 { rn = 0, rm = 1, rp = 2, rz = 3 }\n\
+         layout Pair : 4 {\n    a: u2 @ 3:2\n    b: u2 @ 1:0\n}\n\
+         format f {\n    fields @ 31:23 { op: u3 is 5, sat, _: u2, rnd: Round }\n    fields @ 16:22 { a: u3, b: u4 }\n\
+         \x20   fields @ 15:8 { p: switch op { 5 => Pair }, c: u4 }\n    fields @ 7:n { rd: u8 }\n    syntax asm { \"f \" {rd} {a} {b} {c} {sat} }\n}\n\
+         group low {\n    fields @ 3:0 { x: u2, y: u2 }\n}\n\
+         format g {\n    fields @ 31:0 { op: u4 is 6, _: u20, use low, _: u4 }\n    syntax asm { \"g\" }\n}\n"
+    )));
+}
+
+/// A group whose forms lie at different bits cannot stand in a run: the error is at its `use`.
+#[test]
+fn a_run_holds_no_group_whose_forms_move() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group two {\n    form a {\n        k: u2 @ 5:4 is 0\n        x: u4 @ 3:0\n    }\n    form b {\n        k: u2 @ 5:4 is 1\n        x: u2 @ 3:2\n    }\n}\n\
+         format h {\n    fields @ 31:0 { op: u4 is 7, _: u22, use two }\n    syntax asm { \"h\" }\n}\n"
+    )));
+}
