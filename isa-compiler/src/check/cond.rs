@@ -119,9 +119,26 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             (CondExpr::Int(0), None)
         }
         K::Index(base, idx) => {
-            if let (K::Name(n), Some(k)) = (&base.kind, super::fields::const_eval(idx, None)) {
+            if let K::Name(n) = &base.kind {
                 if let Some(fi) = s.format.fields.iter().position(|f| f.name == *n) {
-                    if let Some(slot) = s.slot_of(fi, Some(k as u32)) {
+                    // A constant, or a template parameter whose argument is one (`wait[i]`).
+                    let k = match super::fields::const_eval(idx, None) {
+                        Some(k) => Some(k),
+                        None => match lower(cx, s, idx).0 {
+                            CondExpr::Int(k) => Some(k),
+                            CondExpr::Param(p) => match s.params[p].1.expr {
+                                CondExpr::Int(k) => Some(k),
+                                _ => None,
+                            },
+                            _ => None,
+                        },
+                    };
+                    let Some(k) = k else {
+                        cx.error(idx.span, format!("an index of array `{n}` is a constant"))
+                            .note("an array is indexed by a number, or by a template parameter whose argument is one (`wait[b]` in `mark(3)`)");
+                        return (CondExpr::Int(0), None);
+                    };
+                    if let Some(slot) = u32::try_from(k).ok().and_then(|k| s.slot_of(fi, Some(k))) {
                         return (CondExpr::Field(slot), Some(s.field_type(slot)));
                     }
                     cx.error(idx.span, format!("index {k} is outside array `{n}`"));

@@ -89,8 +89,13 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
         match item {
-            ast::Item::Enum(e) if !e.uses.is_empty() => {
-                items.push(ast::Item::Enum(enum_with_uses(x.cx, &enums, e, &mut Vec::new())));
+            ast::Item::Enum(e) => {
+                let e = if e.uses.is_empty() {
+                    e.clone()
+                } else {
+                    enum_with_uses(x.cx, &enums, e, &mut Vec::new())
+                };
+                items.push(ast::Item::Enum(every_nth_value(x.cx, e)));
             }
             ast::Item::Layout(l) => {
                 let alternatives = x.flatten(l, &[], None, l.span);
@@ -745,6 +750,86 @@ fn enum_with_uses(
     ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
 }
 
+/// A range spelled by its value divided, `q(6..=14) "{v/2}"`: its values are every N-th from
+/// `lo` (6, 8, .., 14), each a value of its own named and spelled by its number v/N (`q3 = 6
+/// "3"`, .., `q7 = 14 "7"`); the values between them are left to other variants. Every
+/// spelling of such a range divides by the same N.
+fn every_nth_value(cx: &mut Checker, mut e: ast::Enum) -> ast::Enum {
+    /// `N` of the first `{v/N}` in `text`: `Some(Err(..))` when it is no positive number.
+    fn divisor(text: &str) -> Option<Result<(u64, std::ops::Range<usize>), String>> {
+        let start = text.find("{v/")?;
+        let Some(len) = text[start..].find('}') else { return Some(Err("unclosed `{v/`".into())) };
+        let inner = &text[start + 3..start + len];
+        Some(match inner.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok((n, start..start + len + 1)),
+            _ => Err(format!("`{{v/{inner}}}`: expected `{{v/N}}` with N a positive number")),
+        })
+    }
+    if !e.variants.iter().any(|v| v.spellings.iter().any(|(_, text, _)| text.contains("{v/"))) {
+        return e;
+    }
+    let mut variants = Vec::with_capacity(e.variants.len());
+    for mut v in std::mem::take(&mut e.variants) {
+        let mut n = None;
+        for (_, text, at) in &mut v.spellings {
+            match divisor(text) {
+                None => {}
+                Some(Err(m)) => {
+                    cx.error(*at, m);
+                    // Reported: the range goes on as spelled by `{v}`.
+                    let start = text.find("{v/").unwrap_or(0);
+                    let end = text[start..].find('}').map_or(text.len(), |e| start + e + 1);
+                    text.replace_range(start..end, "{v}");
+                }
+                Some(Ok((d, _))) => match n {
+                    None => n = Some((d, *at)),
+                    Some((first, at0)) if first != d => {
+                        cx.error(
+                            *at,
+                            format!("this spelling divides by {d}, another of `{}` by {first}", v.name.name),
+                        )
+                        .with(at0, "divides by another number");
+                    }
+                    Some(_) => {}
+                },
+            }
+        }
+        let Some((n, at)) = n else {
+            variants.push(v);
+            continue;
+        };
+        let ast::VariantValue::Range(lo, hi, range_at) = v.value else {
+            cx.error(at, "`{v/N}` spells the values of a range").label("not a range of values");
+            variants.push(v);
+            continue;
+        };
+        for value in (lo..=hi).step_by(usize::try_from(n).unwrap_or(usize::MAX)) {
+            let shown = (value / n).to_string();
+            let spellings = v
+                .spellings
+                .iter()
+                .map(|(d, text, sp)| {
+                    let text = match divisor(text) {
+                        Some(Ok((_, place))) => {
+                            format!("{}{shown}{}", &text[..place.start], &text[place.end..])
+                        }
+                        _ => text.clone(),
+                    };
+                    (d.clone(), text, *sp)
+                })
+                .collect();
+            variants.push(ast::Variant {
+                name: Ident { name: format!("{}{shown}", v.name.name), span: v.name.span },
+                value: ast::VariantValue::One(value, range_at),
+                spellings,
+                ..v.clone()
+            });
+        }
+    }
+    e.variants = variants;
+    e
+}
+
 /// `use g as a`: the names a group's body declares (fields, views, lets, templates) become
 /// `a_name`, where declared and wherever the body reads them, so one group can describe several
 /// operands of an instruction (AGX's sources A, B and C).
@@ -999,7 +1084,10 @@ impl<'a> Subst<'a> {
         let Some(types) = self.types else { return };
         match self.map.iter().find(|(k, _)| *k == t.name) {
             Some((_, Expr { kind: ExprKind::Name(n), span })) => *t = Ident { name: n.clone(), span: *span },
-            Some((_, other)) => types.borrow_mut().push((other.span, t.span)),
+            Some((_, other)) => {
+                types.borrow_mut().push((other.span, t.span));
+                t.name = super::types::NOT_A_TYPE.to_string();
+            }
             None => {}
         }
     }

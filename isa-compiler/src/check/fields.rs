@@ -337,6 +337,7 @@ fn fields_of(
     width: u32,
 ) -> (Vec<ir::Field>, Vec<Piece>) {
     let mut fields: Vec<ir::Field> = Vec::new();
+    let mut untyped: Vec<Span> = Vec::new();
     for f in &l.fields {
         if let Some(old) = fields.iter().find(|x| x.name == f.name.name) {
             cx.error(f.name.span, format!("field `{}` is defined twice in `{}`", f.name.name, l.name.name))
@@ -369,7 +370,12 @@ fn fields_of(
                 Some((n, strides))
             }
         };
-        let Some(ty) = ty else { continue };
+        // A type that did not resolve has had its error: the field stays, as the number its
+        // bits hold, so that its uses report nothing more (its `is` and `default` are skipped).
+        if ty.is_none() {
+            untyped.push(f.name.span);
+        }
+        let ty = ty.unwrap_or_else(|| Type::UInt(pieces.iter().map(|p| p.width).sum()));
         fields.push(ir::Field {
             name: f.name.name.clone(),
             doc: f.doc.clone(),
@@ -452,14 +458,19 @@ fn fields_of(
             }
         }
         let ty = field.ty.clone();
+        // A field whose type did not resolve takes only plain numbers, silently.
+        let constant = |cx: &mut Checker, e: &ast::Expr| match untyped.contains(&f.name.span) {
+            true => const_eval(e, None).map(|v| v as u64),
+            false => types::constant(cx, t, &ty, e),
+        };
         if let Some(e) = &f.fixed {
-            if let Some(v) = types::constant(cx, t, &ty, e) {
+            if let Some(v) = constant(cx, e) {
                 check_fits(cx, e.span, v, have);
                 field.fixed = Some(v & mask(have));
             }
         }
         if let Some(e) = &f.default {
-            if let Some(v) = types::constant(cx, t, &ty, e) {
+            if let Some(v) = constant(cx, e) {
                 check_fits(cx, e.span, v, have);
                 field.default = Some(v & mask(have));
             }

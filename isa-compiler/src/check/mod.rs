@@ -86,6 +86,12 @@ impl Checker {
         &mut self.discarded
     }
 
+    /// Whether an error was reported at exactly `span` (a type argument the expansion put in
+    /// several places is reported once there).
+    pub fn has_error_at(&self, span: Span) -> bool {
+        self.seen.iter().any(|(_, start, end)| *start == span.start && *end == span.end)
+    }
+
     /// Whether further errors are only counted: checks may then stop early.
     pub fn is_full(&self) -> bool {
         self.diags.is_full()

@@ -367,6 +367,8 @@ impl Lowerer<'_, '_> {
     fn enum_named(&mut self, id: &ast::Ident) -> Option<ir::EnumId> {
         match self.t.enums.iter().position(|e| e.name == id.name) {
             Some(i) => Some(ir::EnumId(i)),
+            // No type at all, reported where it is named.
+            None if id.name == super::types::NOT_A_TYPE || self.cx.has_error_at(id.span) => None,
             None => {
                 self.cx.error(id.span, format!("unknown name table `{}`", id.name)).label("expected an enum");
                 None
@@ -446,6 +448,13 @@ impl Lowerer<'_, '_> {
                 }
             }
         };
+        // A parameter whose argument is a number shows one text at this call: it is that text,
+        // printed and read as a literal (`{b}` of `wait_mark(0)` is `0`).
+        if let (CondExpr::Param(p), Show::Num(NumStyle::Dec)) = (&value, &show) {
+            if let Some(CondExpr::Int(k @ 0..)) = params.get(*p).map(|(_, b)| &b.expr) {
+                return Some(SyntaxItem::Lit(k.to_string()));
+            }
+        }
         Some(SyntaxItem::Show(value, show))
     }
 

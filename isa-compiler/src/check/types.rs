@@ -251,7 +251,7 @@ fn placeholder(text: &str) -> Result<ir::ValueText, String> {
     } else if let Some(n) = inner.strip_prefix('-') {
         -n.trim().parse::<i64>().map_err(|_| format!("`{{v{inner}}}`: expected `{{v+N}}` or `{{v-N}}`"))?
     } else {
-        return Err(format!("`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}` or `{{v-N}}`"));
+        return Err(format!("`{{v{inner}}}`: expected `{{v}}`, `{{v+N}}`, `{{v-N}}` or `{{v/N}}`"));
     };
     Ok(ir::ValueText { prefix: text[..start].to_string(), shift, suffix: text[end + 1..].to_string() })
 }
@@ -304,8 +304,15 @@ fn number_def(cx: &mut Checker, n: &ast::NumberDef) -> ir::NumberFormat {
     ir::NumberFormat { name: n.name.name.clone(), doc: n.doc.clone(), kind }
 }
 
+/// The type name a group's type parameter takes when its argument names no type: that error is
+/// reported at the argument, and every later check passes over the name in silence.
+pub const NOT_A_TYPE: &str = "<not a type>";
+
 /// Resolves a type name used by a field.
 pub fn resolve(cx: &mut Checker, t: &ir::Target, layouts: &[(String, u32)], id: &ast::Ident) -> Option<Type> {
+    if id.name == NOT_A_TYPE {
+        return None;
+    }
     if let Some(ty) = int_type(&id.name) {
         return Some(ty);
     }

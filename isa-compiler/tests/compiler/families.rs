@@ -272,11 +272,13 @@ fn a_parameter_is_a_type_where_it_stands_as_one() {
 }
 
 /// An argument that is no type name, where its parameter stands as a type, is an error at the
-/// argument, with the place it stands; an unknown type name is reported at the argument.
+/// argument, with the place it stands; an unknown type name is reported at the argument. Each is
+/// one error: the field stays, as a number, so its uses (the syntax, a name table, a default)
+/// report nothing more.
 #[test]
 fn a_type_argument_must_name_a_type() {
     insta::assert_snapshot!(diagnose(&spec(
-        "group mem(op, T) {\n    opcode: u8 @ 31:24 is op\n    size: T @ 1:0\n    syntax asm { \"m\" {size} }\n}\n\
+        "group mem(op, T) {\n    opcode: u8 @ 31:24 is op\n    size: T @ 1:0 default b32\n    kind: u2 @ 3:2\n    syntax asm { \"m\" {size} {kind as T} }\n}\n\
          format a = mem(1, 3)\n\
          format b = mem(2, Sise)\n"
     )));
@@ -405,5 +407,91 @@ fn a_run_holds_no_group_whose_forms_move() {
     insta::assert_snapshot!(diagnose(&spec(
         "group two {\n    form a {\n        k: u2 @ 5:4 is 0\n        x: u4 @ 3:0\n    }\n    form b {\n        k: u2 @ 5:4 is 1\n        x: u2 @ 3:2\n    }\n}\n\
          format h {\n    fields @ 31:0 { op: u4 is 7, _: u22, use two }\n    syntax asm { \"h\" }\n}\n"
+/// A template parameter whose argument is a constant may index an array field in a guard
+/// (`wait[b]`), and shown (`{b}`) it is that number as literal text: Maxwell's six
+/// wait-barrier marks are one template (`wait_mark(0)` .. `wait_mark(5)`).
+#[test]
+fn a_template_parameter_indexes_an_array() {
+    let t = check(
+        "format f {\n    op: u4 @ 31:28 is 1\n    wait[6]: bool @ 0 + i\n    syntax asm { \"f \" mark(0) mark(5) }\n}\n\
+         template mark(b) { | wait[b] => {b} | _ => \"-\" }\n",
+    );
+    let f = &t.formats[0];
+    let slots = f.slots();
+    let parts = &f.syntax[0].parts;
+    let marks: Vec<&ir::SyntaxPart> = parts.iter().filter(|p| p.name == "mark").collect();
+    assert_eq!(marks.len(), 2, "one instance per argument: {parts:?}");
+    for (part, k) in marks.iter().zip([0u32, 5]) {
+        let Some(ir::CondExpr::Field(slot)) = &part.arms[0].guard else {
+            panic!("the guard reads one element: {:?}", part.arms[0].guard);
+        };
+        let s = &slots[slot.0];
+        assert_eq!((f.field(s.field).name.as_str(), s.element), ("wait", Some(k)));
+        assert!(
+            matches!(part.arms[0].items.as_slice(), [ir::SyntaxItem::Lit(text)] if *text == k.to_string()),
+            "{:?}",
+            part.arms[0].items
+        );
+    }
+}
+
+/// An index that is a parameter bound to a field, or a constant outside the array, is an
+/// error at the index.
+#[test]
+fn an_array_index_must_be_a_constant_inside_the_array() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: u3 @ 10:8\n    wait[6]: bool @ 0 + i\n    syntax asm { \"f \" mark(x) mark(7) }\n}\n\
+         template mark(b) { | wait[b] => \"1\" | _ => \"-\" }\n"
+    )));
+}
+
+/// `{v/N}` spells every N-th value of a range from its first by the value divided by N: each
+/// is a value of its own, named by that number (TXQ's even-valued queries; Tegra's 16-bit
+/// register halves `r{v/2}l` and `r{v/2}h`).
+#[test]
+fn a_range_spelled_by_its_value_divided() {
+    let t = check(
+        "enum Query : u6 { dim = 1 \"DIM\", q(6..=10) \"{v/2}\", filter = 16 \"FILTER\", q(24..=28) \"{v/2}\" }\n\
+         enum Half : u3 { l(0..=6) \"r{v/2}l\", h(1..=7) \"r{v/2}h\" }\n",
+    );
+    let summary = |name: &str| -> Vec<String> {
+        let e = t.enums.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no enum {name}"));
+        e.variants.iter().map(|v| format!("{} {:?} {}", v.name, v.values, v.spellings[0][0].text)).collect()
+    };
+    assert_eq!(
+        summary("Query"),
+        [
+            "dim One(1) DIM",
+            "q3 One(6) 3",
+            "q4 One(8) 4",
+            "q5 One(10) 5",
+            "filter One(16) FILTER",
+            "q12 One(24) 12",
+            "q13 One(26) 13",
+            "q14 One(28) 14"
+        ]
+    );
+    assert_eq!(
+        summary("Half"),
+        [
+            "l0 One(0) r0l",
+            "l1 One(2) r1l",
+            "l2 One(4) r2l",
+            "l3 One(6) r3l",
+            "h0 One(1) r0h",
+            "h1 One(3) r1h",
+            "h2 One(5) r2h",
+            "h3 One(7) r3h"
+        ]
+    );
+}
+
+/// `{v/N}` without a positive N, on one value, or two spellings of a range dividing by two
+/// numbers are errors at the spelling.
+#[test]
+fn a_divided_range_spelling_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u4 { z(0..=3) \"{v/0}\", x(4..=7) \"{v/x}\", one = 8 \"{v/2}\" }\n\
+         enum B : u4 { b(0..=7) \"{v/2}\" asm \"b{v/4}\" }\n"
     )));
 }

@@ -109,7 +109,7 @@ enum ReadA : u6 {
         let Err(d) = isa_compiler::check_source(src) else { panic!("`{{v*2}}` must not check") };
         let text = isa_compiler::diag::render("bad.isa", src, &d);
         assert!(text.contains("bad.isa:3:14"), "{text}");
-        assert!(text.contains("expected `{v}`, `{v+N}` or `{v-N}`"), "{text}");
+        assert!(text.contains("expected `{v}`, `{v+N}`, `{v-N}` or `{v/N}`"), "{text}");
     }
 }
 
