@@ -27,7 +27,10 @@
 //! - Names are matched like literals (a blank matches any run of blanks); a table's first
 //!   spelling of a value is printed, all are accepted. An empty spelling of a value the table
 //!   prints as text means "written at another place of the line" and must be matched by a
-//!   non-empty spelling of the same field elsewhere.
+//!   non-empty spelling of the same field elsewhere. Where only success matters, such a
+//!   reading ends at once when nothing after it can spell the field out: no name table that
+//!   shows the field follows in the syntax, or none of their names for the value occurs in the
+//!   rest of the text (the quick reader judges the text alike).
 //! - Numbers skip blanks before them (unless they follow a letter or digit); a signed field
 //!   takes its signed range, an unsigned one also the negative numbers of its width; a 32-bit
 //!   hole reads a literal with a fraction or an exponent as an IEEE single.
@@ -2158,6 +2161,9 @@ impl TableIndexes {
 pub struct Scratch {
     memo: Memo<usize>,
     follow: Vec<Option<(&'static [Item], usize)>>,
+    pays: Vec<u64>,
+    pay_sets: PaySets,
+    payers_of: PayersOf,
     starts: Memo<()>,
     tables: TableIndexes,
     spellings: Memo<(usize, u64)>,
@@ -2168,6 +2174,265 @@ pub struct Scratch {
     state: State,
     /// The quick reader's ([`quick_in`]).
     quick: QuickState,
+}
+
+/// What each item list may spell out through a name table, from each index on, by the list's
+/// address: the fields it shows through a table and the parameters it shows so (bit `n` for
+/// `Param(n)`), through the sub-syntaxes it calls, all their arms, and optional groups. A value
+/// owed ([`note_spelling`]) can only be spelled out by such a name. The descriptions are static,
+/// so answers hold from one parse to the next.
+#[derive(Default)]
+struct PaySets {
+    /// (address, where its answers start in `shapes`), address 0 for a free slot; a power of
+    /// two of them, at most half full.
+    slots: Vec<(usize, u32)>,
+    len: usize,
+    /// For each list met, for each index `i` up to its length: (fields, parameters) of
+    /// `items[i..]`.
+    shapes: Vec<(u64, u64)>,
+}
+
+impl PaySets {
+    /// The fields `items[i..]` may spell out through a name table, read through `frame`: bit
+    /// `s % 64` for field `s`, all bits where that is not known.
+    fn mask(&mut self, items: &'static [Item], i: usize, frame: &[Bound]) -> u64 {
+        let (fields, params) = self.shape(items, i, 0);
+        if params == u64::MAX {
+            return u64::MAX;
+        }
+        let mut bits = fields;
+        let mut p = params;
+        while p != 0 {
+            let n = p.trailing_zeros() as usize;
+            p &= p - 1;
+            if let Some(Bound::Slot(s) | Bound::NotSlot(s)) = frame.get(n) {
+                bits |= 1 << (s % 64);
+            }
+        }
+        bits
+    }
+
+    fn shape(&mut self, items: &'static [Item], i: usize, depth: u32) -> (u64, u64) {
+        if i >= items.len() {
+            return (0, 0);
+        }
+        let key = items.as_ptr() as usize;
+        if !self.slots.is_empty() {
+            let (k, at) = self.slots[self.find(key)];
+            if k == key {
+                return self.shapes[at as usize + i];
+            }
+        }
+        if depth > MNEMONIC_DEPTH {
+            return (u64::MAX, u64::MAX);
+        }
+        // From the last item back, each suffix the union of its first item and the rest.
+        let mut suffix = vec![(0u64, 0u64); items.len() + 1];
+        for (j, item) in items.iter().enumerate().rev() {
+            let (mut fields, mut params) = suffix[j + 1];
+            self.item_shape(item, depth, &mut fields, &mut params);
+            suffix[j] = (fields, params);
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(64);
+            let old = core::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            for entry in old.into_iter().filter(|x| x.0 != 0) {
+                let s = self.find(entry.0);
+                self.slots[s] = entry;
+            }
+        }
+        let s = self.find(key);
+        if self.slots[s].0 != key {
+            self.slots[s] = (key, self.shapes.len() as u32);
+            self.len += 1;
+            self.shapes.extend_from_slice(&suffix);
+        }
+        suffix[i]
+    }
+
+    fn item_shape(&mut self, item: &'static Item, depth: u32, fields: &mut u64, params: &mut u64) {
+        // What an expression naming a field or parameter adds (others: not known).
+        fn named(e: &Expr, fields: &mut u64, params: &mut u64) {
+            match e {
+                Expr::Field(s) => *fields |= 1 << (s % 64),
+                Expr::Param(n) => *params |= if *n < 64 { 1 << n } else { u64::MAX },
+                Expr::Not(x) => named(x, fields, params),
+                Expr::Int(_) => {}
+                _ => *fields = u64::MAX,
+            }
+        }
+        match item {
+            Item::Lit(_) | Item::Show(_, Show::Num(_)) => {}
+            // Computed values are echoes, read without a name table.
+            Item::Show(Expr::Arith(..) | Expr::If(..), _) => {}
+            Item::Show(e, _) => named(e, fields, params),
+            Item::Call(sub, args) => {
+                for arm in sub.arms {
+                    let (f, mut p) = self.shape(arm.items, 0, depth + 1);
+                    *fields |= f;
+                    if p == u64::MAX {
+                        *fields = u64::MAX;
+                        continue;
+                    }
+                    while p != 0 {
+                        let n = p.trailing_zeros() as usize;
+                        p &= p - 1;
+                        if let Some(a) = args.get(n) {
+                            named(a, fields, params);
+                        }
+                    }
+                }
+            }
+            Item::Opt(_, body) => {
+                let (f, p) = self.shape(body, 0, depth + 1);
+                *fields |= f;
+                *params |= p;
+            }
+            Item::AnyOrder(_, groups) => {
+                for g in groups.iter() {
+                    self.item_shape(g, depth + 1, fields, params);
+                }
+            }
+        }
+    }
+
+    fn find(&self, key: usize) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while self.slots[i].0 != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+}
+
+/// The name tables that show each field of a format's syntax: (field, table, whether the table
+/// spells the field's negation), sorted; `None` where the syntax is too deep to walk. A value
+/// owed ([`note_spelling`]) is spelled out only by a non-empty name of such a table for it.
+struct Payers(Option<Vec<(Slot, usize, bool, &'static Table)>>);
+
+impl Payers {
+    fn of(syntax: &'static Syntax) -> Self {
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        let mut complete = true;
+        for arm in syntax.arms {
+            Self::walk(arm.items, &[], 0, &mut seen, &mut out, &mut complete);
+        }
+        out.sort_by_key(|p| (p.0, p.1, p.2));
+        out.dedup_by_key(|p| (p.0, p.1, p.2));
+        Payers(complete.then_some(out))
+    }
+
+    fn walk(
+        items: &'static [Item],
+        frame: &[Bound],
+        depth: u32,
+        seen: &mut Vec<(usize, Vec<Bound>)>,
+        out: &mut Vec<(Slot, usize, bool, &'static Table)>,
+        complete: &mut bool,
+    ) {
+        if depth > MNEMONIC_DEPTH {
+            *complete = false;
+            return;
+        }
+        for item in items {
+            match item {
+                Item::Lit(_)
+                | Item::Show(_, Show::Num(_))
+                | Item::Show(Expr::Arith(..) | Expr::If(..), _) => {}
+                Item::Show(e, show) => {
+                    let (slot, negated) = match bind(e, frame) {
+                        Bound::Slot(s) => (s, false),
+                        Bound::NotSlot(s) => (s, true),
+                        Bound::Const(_) => continue,
+                    };
+                    let mut add =
+                        |t: &'static Table| out.push((slot, t as *const Table as usize, negated, t));
+                    match show {
+                        Show::Table(t) => add(t),
+                        Show::TableIf(_, a, b) => {
+                            add(a);
+                            add(b);
+                        }
+                        Show::Num(_) => {}
+                    }
+                }
+                Item::Call(sub, args) => {
+                    let inner: Vec<Bound> = args.iter().map(|a| bind(a, frame)).collect();
+                    let key = *sub as *const Syntax as usize;
+                    if seen.iter().any(|(k, f)| *k == key && *f == inner) {
+                        continue;
+                    }
+                    seen.push((key, inner.clone()));
+                    for arm in sub.arms {
+                        Self::walk(arm.items, &inner, depth + 1, seen, out, complete);
+                    }
+                }
+                Item::Opt(_, body) => Self::walk(body, frame, depth + 1, seen, out, complete),
+                Item::AnyOrder(_, groups) => {
+                    for g in groups.iter() {
+                        if let Item::Opt(_, body) = g {
+                            Self::walk(body, frame, depth + 1, seen, out, complete);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether field `slot`, whose value is `val`, may be spelled out by a name in `rest`: some
+    /// table that shows it has a non-empty name for the value whose first run of text (up to a
+    /// blank or a separator, which a name matches with blanks around) occurs in `rest`.
+    fn may_spell(&self, slot: Slot, val: Option<u64>, rest: &str, fold: bool) -> bool {
+        let (Some(payers), Some(val)) = (&self.0, val) else { return true };
+        let from = payers.partition_point(|p| p.0 < slot);
+        payers[from..].iter().take_while(|p| p.0 == slot).any(|&(_, _, negated, t)| {
+            let v = match negated {
+                true if val > 1 => return true,
+                true => 1 - val,
+                false => val,
+            };
+            t.entries.iter().any(|e| match *e {
+                Entry::Name(s, x) if x == v && !s.is_empty() => {
+                    let run = first_run(s);
+                    run.is_empty() || contains(rest, run, fold)
+                }
+                Entry::Range { prefix, lo, hi, .. } if (lo..=hi).contains(&v) => {
+                    let run = first_run(prefix);
+                    run.is_empty() || contains(rest, run, fold)
+                }
+                _ => false,
+            })
+        })
+    }
+}
+
+/// The text at the start of spelling `s` (after its blanks) that a match has in one piece: up
+/// to a blank or a separator ([`spelled`] skips blanks at both).
+fn first_run(s: &str) -> &str {
+    let s = s.trim_start_matches(' ');
+    let end =
+        s.bytes().enumerate().position(|(i, c)| c == b' ' || (i > 0 && separator(c))).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// [`Payers`] of each (format, syntax) read so far, kept from one parse to the next.
+#[derive(Default)]
+struct PayersOf {
+    by_syntax: alloc::collections::BTreeMap<(usize, usize), Payers>,
+}
+
+impl PayersOf {
+    fn take(&mut self, format: &Format, syntax: &'static Syntax) -> Payers {
+        let key = (format as *const Format as usize, syntax as *const Syntax as usize);
+        self.by_syntax.remove(&key).unwrap_or_else(|| Payers::of(syntax))
+    }
+
+    fn give_back(&mut self, format: &Format, syntax: &'static Syntax, payers: Payers) {
+        let key = (format as *const Format as usize, syntax as *const Syntax as usize);
+        self.by_syntax.insert(key, payers);
+    }
 }
 
 /// What each condition deferred so far reads, by the condition's address: the fields it names
@@ -2312,6 +2577,12 @@ struct Parser<'t> {
     /// enclosing item list (from an index), or `None` where that is not known (inside a group
     /// read in any order). Below the first entry is the end of the line.
     follow: Vec<Option<(&'static [Item], usize)>>,
+    /// For each entry of `follow`, the fields whose value it and the entries below it may spell
+    /// out through a name table (bit `s % 64` for field `s`; all bits where not known): a
+    /// value owed ([`note_spelling`]) that no entry can spell out ends the reading at once.
+    pays: Vec<u64>,
+    /// What each item list may spell out ([`PaySets`]).
+    pay_sets: PaySets,
     /// Whether the search skips, unsolved, arms, optional groups and names after which the
     /// line cannot be read to its end whatever the guards ([`Parser::viable`]); off when a
     /// failure is described, so that the search still names what each of them expected.
@@ -2335,6 +2606,12 @@ struct Parser<'t> {
     /// During a speculative search ([`read`]): the syntax and start that recognition checks
     /// when the small budget runs out.
     recognize: Option<(&'static Syntax, usize)>,
+    /// The syntax being read.
+    root: &'static Syntax,
+    /// The name tables that can spell out each field of the syntax ([`Payers`]), taken from
+    /// `payers_of` when a value is first owed.
+    payers: Option<Payers>,
+    payers_of: PayersOf,
 }
 
 /// Parses `text` (one instruction, without label or comment) with `syntax`, returning every
@@ -2427,6 +2704,8 @@ fn read(
         budget: SEARCH_BUDGET,
         memo: core::mem::take(&mut scratch.memo),
         follow: core::mem::take(&mut scratch.follow),
+        pays: core::mem::take(&mut scratch.pays),
+        pay_sets: core::mem::take(&mut scratch.pay_sets),
         starts: core::mem::take(&mut scratch.starts),
         tables: core::mem::take(&mut scratch.tables),
         prune: !describe,
@@ -2438,6 +2717,9 @@ fn read(
         prefix,
         end: 0,
         recognize: None,
+        root: syntax,
+        payers: None,
+        payers_of: core::mem::take(&mut scratch.payers_of),
     };
     // Every field unknown but the fixed ones; the lists of the last parse emptied, not freed.
     let fresh = |mut st: State| {
@@ -2476,16 +2758,26 @@ fn read(
         p.result.take().map(|v| (v, p.end)).ok_or_else(|| Some(p.failure()))
     };
     p.memo.clear();
-    p.follow.clear();
     p.starts.clear();
     p.spellings.clear();
+    p.follow.clear();
+    p.pays.clear();
     p.collecting.clear();
     p.mids.clear();
     *scratch = Scratch {
         memo: p.memo,
         follow: p.follow,
+        pays: p.pays,
+        pay_sets: p.pay_sets,
         starts: p.starts,
         tables: p.tables,
+        payers_of: {
+            let mut of = p.payers_of;
+            if let Some(payers) = p.payers {
+                of.give_back(format, syntax, payers);
+            }
+            of
+        },
         spellings: p.spellings,
         collecting: p.collecting,
         mids: p.mids,
@@ -3014,6 +3306,11 @@ impl Parser<'_> {
             return self.fail(pos, "end of line");
         }
         self.end = pos;
+        // A value owed fails the reading in `complete` whatever the choices: when only success
+        // matters, they are not made.
+        if self.prune && !st.owed.is_empty() {
+            return false;
+        }
         // Equalities between a field the text gave and one it did not (`mov`'s two equal
         // inputs) carry the value over before defaults apply.
         let mut changed = true;
@@ -3241,8 +3538,11 @@ impl Parser<'_> {
         };
         // What follows the item is the rest of the list, then what followed the list.
         self.follow.push(Some((items, i + 1)));
+        let pays = self.pays.last().copied().unwrap_or(0) | self.pay_sets.mask(items, i + 1, frame);
+        self.pays.push(pays);
         let ok = self.item(item, items, i, frame, pos, st, k);
         self.follow.pop();
+        self.pays.pop();
         ok
     }
 
@@ -3261,8 +3561,10 @@ impl Parser<'_> {
         // Reading the rest, its entry of `follow` is no longer to come: taken off meanwhile.
         let mut rest = |p: &mut Parser, pos: usize, st: &mut State| {
             let next = p.follow.pop();
+            let pays = p.pays.pop();
             let ok = p.items(items, i + 1, frame, pos, st, &mut *k);
             p.follow.extend(next);
+            p.pays.extend(pays);
             ok
         };
         match item {
@@ -3385,14 +3687,18 @@ impl Parser<'_> {
             let mut present = |p: &mut Parser, _: usize, st: &mut State| {
                 // After the group another may come: what follows it is not known.
                 p.follow.push(None);
+                p.pays.push(u64::MAX);
                 let ok = p.items(body, 0, frame, start, st, &mut |p, after, st| {
                     let unknown = p.follow.pop();
+                    let pays = p.pays.pop();
                     let ok =
                         after > start && p.any_order(sep, groups, used | (1 << n), frame, after, st, &mut *k);
                     p.follow.extend(unknown);
+                    p.pays.extend(pays);
                     ok
                 });
                 p.follow.pop();
+                p.pays.pop();
                 ok
             };
             let ok = if self_describing(cond, body, frame) {
@@ -3412,6 +3718,26 @@ impl Parser<'_> {
             .filter_map(|(_, g)| if let Item::Opt(c, _) = g { Some(*c) } else { None })
             .collect();
         self.require_none(&absent, frame, pos, st, k)
+    }
+
+    /// Whether every value owed ([`note_spelling`]) may still be spelled out by what follows
+    /// ([`Parser::pays`]): where one cannot, the reading fails at its end whatever it reads
+    /// in between, so it is not read on when only success matters.
+    fn payable(&mut self, st: &State, pos: usize) -> bool {
+        if !self.prune || st.owed.is_empty() {
+            return true;
+        }
+        let pays = self.pays.last().copied().unwrap_or(0);
+        if !st.owed.iter().all(|s| pays & (1 << (s % 64)) != 0) {
+            return false;
+        }
+        // A name that spells the value out must be in the rest of the text.
+        if self.payers.is_none() {
+            self.payers = Some(self.payers_of.take(self.format, self.root));
+        }
+        let Some(payers) = &self.payers else { return true };
+        let rest = self.text.get(pos..).unwrap_or_default();
+        st.owed.iter().all(|&s| payers.may_spell(s, st.vals[s as usize], rest, self.ctx.ignore_case))
     }
 
     /// Matches literal `s` at `pos`; returns the end. Blanks before punctuation, inside the
@@ -3470,6 +3796,10 @@ impl Parser<'_> {
                         continue;
                     }
                     note_spelling(b, if want == Some(false) { e } else { a }, len, v, st);
+                    if !self.payable(st, pos + len) {
+                        st.undo(&mark);
+                        continue;
+                    }
                     let ok = match want {
                         None => k(self, pos + len, st),
                         Some(w) => self.require(c, w, frame, pos + len, st, &mut *k),
@@ -3496,7 +3826,7 @@ impl Parser<'_> {
             let mark = st.mark();
             if self.assign(b, v, st) {
                 note_spelling(b, t, len, v, st);
-                if k(self, pos + len, st) {
+                if self.payable(st, pos + len) && k(self, pos + len, st) {
                     return true;
                 }
             }
@@ -3942,7 +4272,17 @@ pub fn quick_in(
     st.readings = 0;
     st.unsure = false;
     st.steps = 0;
-    let mut q = QuickReader { format, text, ctx, prefix, st, tables: core::mem::take(&mut scratch.tables) };
+    let mut q = QuickReader {
+        format,
+        text,
+        ctx,
+        prefix,
+        st,
+        tables: core::mem::take(&mut scratch.tables),
+        root: syntax,
+        payers: None,
+        payers_of: core::mem::take(&mut scratch.payers_of),
+    };
     let start = skip_blanks(text, 0);
     q.syntax(syntax, (0, 0), start, &mut |q, pos| {
         let end = skip_blanks(q.text, pos);
@@ -3970,7 +4310,11 @@ pub fn quick_in(
         st.found_end = end;
         st.readings = 1;
     });
-    let QuickReader { st: state, tables, .. } = q;
+    let QuickReader { st: state, tables, payers, mut payers_of, .. } = q;
+    if let Some(payers) = payers {
+        payers_of.give_back(format, syntax, payers);
+    }
+    scratch.payers_of = payers_of;
     let answer = match (state.unsure, state.readings) {
         (true, _) => Quick::Unsure,
         (false, 0) => Quick::Never,
@@ -4060,6 +4404,10 @@ struct QuickReader<'t> {
     prefix: bool,
     st: QuickState,
     tables: TableIndexes,
+    /// The syntax being read, and the tables that spell out its fields ([`Parser::payable`]).
+    root: &'static Syntax,
+    payers: Option<Payers>,
+    payers_of: PayersOf,
 }
 
 /// A frame of the quick reader: start and length in [`QuickState::frames`].
@@ -4128,6 +4476,28 @@ impl QuickReader<'_> {
             self.st.owed &= !bit;
         } else if (self.st.shown | self.st.owed) & bit == 0 && prints_text(t, v) {
             self.st.owed |= bit;
+        }
+        true
+    }
+
+    /// Whether every value owed may still be spelled out in the text from `pos` on, as the
+    /// search judges it ([`Parser::payable`]): a reading where one cannot is no reading.
+    fn payable(&mut self, pos: usize) -> bool {
+        if self.st.owed == 0 {
+            return true;
+        }
+        if self.payers.is_none() {
+            self.payers = Some(self.payers_of.take(self.format, self.root));
+        }
+        let Some(payers) = &self.payers else { return true };
+        let rest = self.text.get(pos..).unwrap_or_default();
+        let mut owed = self.st.owed;
+        while owed != 0 {
+            let s = owed.trailing_zeros() as Slot;
+            owed &= owed - 1;
+            if !payers.may_spell(s, self.st.vals[s as usize], rest, self.ctx.ignore_case) {
+                return false;
+            }
         }
         true
     }
@@ -4301,7 +4671,9 @@ impl QuickReader<'_> {
                         if !self.note(b, t, len, v) {
                             return self.unsure();
                         }
-                        rest(self, pos + len);
+                        if self.payable(pos + len) {
+                            rest(self, pos + len);
+                        }
                     }
                     self.undo(m);
                     if self.done() {
@@ -4338,7 +4710,7 @@ impl QuickReader<'_> {
                         if !self.note(b, t, len, v) {
                             return self.unsure();
                         }
-                        if want.is_none_or(|w| self.require(c, w, f)) {
+                        if self.payable(pos + len) && want.is_none_or(|w| self.require(c, w, f)) {
                             rest(self, pos + len);
                         }
                     }

@@ -2771,6 +2771,7 @@ fn read_statement<T: Isa>(
     let syntaxes = || T::formats().iter().filter_map(|f| Some((*f, f.syntax.get(dialect)?)));
     // Formats whose syntax cannot start the text, or whose literals it lacks, cannot match:
     // only the others are parsed...
+    let indexed = reading.index.is_some();
     let scratch = &mut reading.scratch;
     let unsure = &mut reading.unsure;
     unsure.resize(T::formats().len(), (0, 0));
@@ -2788,7 +2789,10 @@ fn read_statement<T: Isa>(
                 syntax::Quick::Unsure => unsure[i].0 += 1,
             }
         }
-        syntax.may_match(text, ignore_case).then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
+        // Without the index, a format whose literals the text lacks is not searched; with
+        // it the search's recognition rules such a text out at its first step.
+        (indexed || syntax.may_match(text, ignore_case))
+            .then(|| syntax::parses_in(scratch, format, syntax, text, ctx))?
     };
     match reading.index {
         Some(index) => {
