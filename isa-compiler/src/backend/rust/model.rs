@@ -18,6 +18,11 @@ pub struct Model<'a> {
     pub t: &'a ir::Target,
     pub word_ty: TokenStream,
     pub switches: Vec<SwitchEnum>,
+    /// The CamelCase names of the target's enums and formats, for [`Model::names_a_type`]:
+    /// asked once per enum payload a decoder reads, a walk over every format was quadratic
+    /// (the 10,000-encoding synthetic spec's generation spent minutes there in a build
+    /// script's unoptimised compiler).
+    type_names: std::collections::HashSet<String>,
 }
 
 /// Smallest unsigned Rust integer holding `bits` bits.
@@ -43,7 +48,9 @@ pub fn sint(bits: u32) -> TokenStream {
 
 impl<'a> Model<'a> {
     pub fn new(t: &'a ir::Target) -> Self {
-        let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new() };
+        let type_names =
+            t.enums.iter().map(|e| camel(&e.name)).chain(t.formats.iter().map(|f| camel(&f.name))).collect();
+        let mut m = Model { t, word_ty: uint(t.word_bits), switches: Vec::new(), type_names };
         // Switch names first: a layout's type name depends on them (see `type_ident`), and
         // the arms' payload types name layouts.
         let mut arm_lists = Vec::new();
@@ -84,8 +91,7 @@ impl<'a> Model<'a> {
     fn names_a_type(&self, name: &str) -> bool {
         super::target_type_name(self.t).as_deref() == Some(name)
             || name == "Instruction"
-            || self.t.enums.iter().any(|e| camel(&e.name) == name)
-            || self.t.formats.iter().any(|f| camel(&f.name) == name)
+            || self.type_names.contains(name)
             || self.switches.iter().any(|s| s.name == name)
     }
 
