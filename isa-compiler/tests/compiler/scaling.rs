@@ -15,10 +15,19 @@ fn check_and_generate(n: usize) {
     let fixed = format!("pub const FIXED_BITS: u32 = {:#x};", (last as u32) << 18);
     assert!(rust.contains(&fixed), "no `{fixed}`");
     assert!(rust.contains(&format!("pub struct Op{last} {{")));
-    // Every encoding's fields read alike: the decoder reads them with one shared leaf and picks
-    // the encoding after; no encoding has a leaf of its own.
+    // Every encoding's fields read alike: the decoder reads them with one shared leaf, which
+    // picks the encoding by its opcode and returns the instruction (no `Result`, so that the
+    // pick is a computation of the discriminant, not a jump per encoding); no encoding has a
+    // leaf of its own.
     assert_eq!(rust.matches("fn decode_layout_").count(), 1);
+    assert!(rust.contains("fn decode_layout_1(word: u32) -> Instruction {"));
     assert!(!rust.contains("fn decode_leaf("));
+    // The decoding part alone (the decode-scaling bench's build): the same decoder, without
+    // the syntax tables and printers.
+    let decoder = isa_compiler::backend::rust::generate_decoder_compact_from(&target, "synthetic.isa");
+    assert!(decoder.contains("fn decode_layout_1 (word : u32) -> Instruction {"));
+    assert!(decoder.contains("pub fn decode (word : u32)"));
+    assert!(!decoder.contains("pub static FORMATS") && rust.contains("pub static FORMATS"));
 }
 
 #[test]

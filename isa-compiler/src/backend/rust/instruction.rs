@@ -65,11 +65,10 @@ const ROOT_KEY_BITS: u32 = 13;
 /// The most leaves a decoder inlines (VC4 has 7, Maxwell 297).
 const INLINED_LEAVES: usize = 16;
 
-/// The fewest direct arms of the first switch that share a layout leaf ([`split_root`]). A
-/// shared leaf costs a word its fields handed back from a call and, where other arms lie
-/// between the layout's opcodes, a second jump (the variant's pick); it pays when a layout's
-/// own leaves would be too many to stay in the instruction cache. Maxwell's layouts are shared
-/// by 2 or 3 encodings each: sharing them took its `maxwell/subset` words from 4.77 to 5.5 ns
+/// The fewest direct arms of the first switch that share a layout leaf ([`split_root`]). It
+/// pays when a layout's own leaves would be too many to stay in the instruction cache.
+/// Maxwell's layouts are shared by 2 or 3 encodings each: sharing them (leaves handing the
+/// fields back, then a pick per encoding) took its `maxwell/subset` words from 4.77 to 5.5 ns
 /// (driver, one run); the synthetic spec's 1,000 encodings of one layout went from 14.5 to
 /// 9.6 ns a word (100 encodings: 9.8 to 8.5).
 const SHARED_LAYOUT_MIN: usize = 16;
@@ -348,11 +347,10 @@ fn render(
 /// The decoder's first switch, each arm a call of a function out of line: the encoding's leaf
 /// where the arm is one encoding with nothing left to check, else a function of the arm's
 /// subtree. Encodings of such arms whose fields read alike and cannot be undefined
-/// ([`super::formats::total_reads`]) share one leaf reading the fields: their arms are one arm
-/// that calls it and then picks the variant, so each encoding costs the decoder a store of
-/// its variant instead of a leaf of its own (10,000 encodings of one layout: one leaf, where
-/// 10,000 leaves did not fit the instruction cache). Returns those functions and the `match`
-/// that `decode` is.
+/// ([`super::formats::total_reads`]) share one leaf reading the fields and picking the variant
+/// by the opcode bits: their arms are one arm that calls it, and an encoding costs the decoder
+/// no code of its own (10,000 encodings of one layout: one leaf, where 10,000 leaves did not
+/// fit the instruction cache). Returns those functions and the `match` that `decode` is.
 fn split_root(
     m: &Model,
     lo: u32,
@@ -419,22 +417,8 @@ fn split_root(
             let reads = arm_reads[k].as_deref().unwrap_or_default();
             layout_count += 1;
             let name = quote::format_ident!("decode_layout_{}", layout_count);
-            let types = reads.iter().map(|(_, ty, _)| ty);
             let values = reads.iter().map(|(_, _, read)| read);
             let vars: Vec<_> = (0..reads.len()).map(|i| quote::format_ident!("v{}", i)).collect();
-            // Encodings without stored fields read nothing.
-            let read = if reads.is_empty() {
-                quote!()
-            } else {
-                bodies.push(quote! {
-                    #[allow(clippy::unnecessary_cast, unused_parens)]
-                    #[inline(never)]
-                    fn #name(word: #word_ty) -> (#(#types,)*) {
-                        (#(#values,)*)
-                    }
-                });
-                quote!(let (#(#vars,)*) = #name(word);)
-            };
             // The layout's values as ranges, adjacent ones merged: one arm of 10,000 listed
             // values made rustc allocate 3.2 GB at once (a matrix of the alternatives, quadratic),
             // where the ranges are a comparison or two.
@@ -448,23 +432,41 @@ fn split_root(
                 }
             }
             let p = pattern(&merged, false);
-            let picks = members.iter().map(|&k| {
+            let variant = |k: usize| {
                 let n = m.format_ident(direct[k].unwrap_or_default());
                 // The encoding's own member names: encodings whose fields read alike may name
                 // them differently.
                 let own = arm_reads[k].as_deref().unwrap_or_default();
                 let members = own.iter().zip(&vars).map(|((id, _, _), v)| quote!(#id: #v));
+                quote!(Instruction::#n(#n { #(#members),* }))
+            };
+            let picks = members.iter().map(|&k| {
                 let p = pattern(&arms[k].0, true);
-                quote!(#p => Ok(Instruction::#n(#n { #(#members),* })))
+                let v = variant(k);
+                quote!(#p => #v)
             });
-            let word = super::model::word_field(word_ty);
-            calls.push(quote!(#p => {
-                #read
-                match #key_expr {
-                    #(#picks,)*
-                    _ => Err(isa_runtime::DecodeError::NoMatch { #word }),
+            // The caller's arm holds the layout's values only: the last arm is never taken, and
+            // stands for the case the compiler cannot rule out.
+            let fallback = variant(members[0]);
+            // One function reads the fields and picks the variant, returning the `Instruction`
+            // alone (no `Result`): LLVM then makes the pick one computation of the discriminant
+            // from the opcode bits (a subtraction, or a table of discriminants), where a pick
+            // that built the `Result` kept a store and a jump per encoding behind a jump table
+            // (10,000 encodings: 130 KB of picks and a 40 KB table, read at random).
+            // Encodings without stored fields read nothing.
+            let read = if reads.is_empty() { quote!() } else { quote!(let (#(#vars,)*) = (#(#values,)*);) };
+            bodies.push(quote! {
+                #[allow(clippy::unnecessary_cast, clippy::manual_range_patterns, unused_parens)]
+                #[inline(never)]
+                fn #name(word: #word_ty) -> Instruction {
+                    #read
+                    match #key_expr {
+                        #(#picks,)*
+                        _ => #fallback,
+                    }
                 }
-            }));
+            });
+            calls.push(quote!(#p => Ok(#name(word))));
             continue;
         }
         if in_shared[k] {

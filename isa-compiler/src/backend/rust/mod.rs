@@ -78,6 +78,29 @@ pub fn generate_compact_from(t: &ir::Target, source: &str) -> String {
     text
 }
 
+/// The decoding part of the module [`generate_compact_from`] writes, unformatted: the enums,
+/// layout views, encoding structs (`from_word`, `to_word`, `fields`) and `Instruction` with its
+/// decoder, without the syntax tables, printers, validators, interpreter and streams. For
+/// measuring decoders alone (the decode-scaling bench), where the whole module of 10,000
+/// encodings is a build of many minutes and gigabytes.
+pub fn generate_decoder_compact_from(t: &ir::Target, source: &str) -> String {
+    let mut items = Items::Text { out: header(source), fresh: true };
+    let m = model::Model::new(t);
+    items.push(quote! {
+        #[allow(unused_imports)]
+        use isa_runtime::prelude::{format, vec, Box, String, ToString, Vec};
+    });
+    items.push(enums::generate(&m));
+    items.push(layouts::generate(&m));
+    if !t.formats.is_empty() {
+        formats::generate(&m, &mut items);
+        items.push(instruction::generate(&m));
+    }
+    let Items::Text { out: mut text, .. } = items else { unreachable!("a text sink stays text") };
+    text.push('\n');
+    text
+}
+
 /// Where the backend puts the module's items, one at a time: a token stream (for
 /// [`generate_tokens`]) or unformatted text (for [`generate_compact_from`]), each item written as
 /// soon as it is made and its tokens freed. A module of thousands of encodings then never holds
