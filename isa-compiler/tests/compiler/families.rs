@@ -407,6 +407,9 @@ fn a_run_holds_no_group_whose_forms_move() {
     insta::assert_snapshot!(diagnose(&spec(
         "group two {\n    form a {\n        k: u2 @ 5:4 is 0\n        x: u4 @ 3:0\n    }\n    form b {\n        k: u2 @ 5:4 is 1\n        x: u2 @ 3:2\n    }\n}\n\
          format h {\n    fields @ 31:0 { op: u4 is 7, _: u22, use two }\n    syntax asm { \"h\" }\n}\n"
+    )));
+}
+
 /// A template parameter whose argument is a constant may index an array field in a guard
 /// (`wait[b]`), and shown (`{b}`) it is that number as literal text: Maxwell's six
 /// wait-barrier marks are one template (`wait_mark(0)` .. `wait_mark(5)`).
