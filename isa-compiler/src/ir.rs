@@ -1102,6 +1102,18 @@ impl CmpOp {
             CmpOp::Ge => a >= b,
         }
     }
+
+    /// The operator as Rust (and the spec language) writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
 }
 
 /// Arithmetic and bitwise operators: a `CondExpr::Arith` holds one of these.

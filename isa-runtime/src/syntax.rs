@@ -1331,6 +1331,21 @@ fn slot_bits(e: &Expr, frame: &[Bound]) -> u64 {
     }
 }
 
+/// The fields that the parameters in `params` (bit `n` for parameter `n`) stand for in `frame`,
+/// as [`slot_bits`] gives them: what a shape memoised once per item list is worth in a call.
+fn bound_slot_bits(params: u64, frame: &[Bound]) -> u64 {
+    let mut bits = 0;
+    let mut p = params;
+    while p != 0 {
+        let n = p.trailing_zeros() as usize;
+        p &= p - 1;
+        if let Some(Bound::Slot(s) | Bound::NotSlot(s)) = frame.get(n) {
+            bits |= 1 << (s % 64);
+        }
+    }
+    bits
+}
+
 /// Whether an optional group's condition reads only fields the group itself shows
 /// (`[vertex != rz: ", " {vertex}]`): written out, the group says the value outright, so the
 /// assembler reads it as written even when it is the value that leaves the group out.
@@ -2200,16 +2215,7 @@ impl PaySets {
         if params == u64::MAX {
             return u64::MAX;
         }
-        let mut bits = fields;
-        let mut p = params;
-        while p != 0 {
-            let n = p.trailing_zeros() as usize;
-            p &= p - 1;
-            if let Some(Bound::Slot(s) | Bound::NotSlot(s)) = frame.get(n) {
-                bits |= 1 << (s % 64);
-            }
-        }
-        bits
+        fields | bound_slot_bits(params, frame)
     }
 
     fn shape(&mut self, items: &'static [Item], i: usize, depth: u32) -> (u64, u64) {
@@ -2453,16 +2459,7 @@ impl ReadSets {
         if params == u64::MAX {
             return slot_bits(e, frame);
         }
-        let mut bits = fields;
-        let mut p = params;
-        while p != 0 {
-            let n = p.trailing_zeros() as usize;
-            p &= p - 1;
-            if let Some(Bound::Slot(s) | Bound::NotSlot(s)) = frame.get(n) {
-                bits |= 1 << (s % 64);
-            }
-        }
-        bits
+        fields | bound_slot_bits(params, frame)
     }
 
     fn shape(&mut self, e: &'static Expr) -> (u64, u64) {

@@ -2,7 +2,7 @@
 //! expressions of the parameters, and worked tables in register names for example values.
 
 use super::render::code;
-use crate::ir::{self, AbiExpr, AbiParamType, ArithOp, CmpOp};
+use crate::ir::{self, AbiExpr, AbiParamType, ArithOp};
 
 /// A unit of ABI layouts.
 pub(super) struct Unit {
@@ -225,14 +225,7 @@ pub(super) fn expr(l: &ir::AbiLayout, e: &AbiExpr) -> String {
         AbiExpr::And(a, b) => format!("{} && {}", sub(a, 2), sub(b, 3)),
         AbiExpr::Or(a, b) => format!("{} || {}", sub(a, 1), sub(b, 2)),
         AbiExpr::Cmp(op, a, b) => {
-            let op = match op {
-                CmpOp::Eq => "==",
-                CmpOp::Ne => "!=",
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
-            };
+            let op = op.symbol();
             format!("{} {op} {}", sub(a, 4), sub(b, 4))
         }
         AbiExpr::Arith(ArithOp::Mul, a, b)

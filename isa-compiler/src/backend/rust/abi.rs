@@ -7,7 +7,7 @@
 
 use super::model::{doc, Model};
 use super::names::{camel, ident, upper};
-use crate::ir::{self, AbiExpr, AbiParamType, ArithOp, CmpOp};
+use crate::ir::{self, AbiExpr, AbiParamType, ArithOp};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -680,14 +680,7 @@ fn rust_expr(params: &[ir::AbiParam], e: &AbiExpr) -> (TokenStream, u8) {
         }
         AbiExpr::Cmp(op, a, b) => {
             let (a, b) = (operand(a, 2), operand(b, 2));
-            let op = match op {
-                CmpOp::Eq => quote!(==),
-                CmpOp::Ne => quote!(!=),
-                CmpOp::Lt => quote!(<),
-                CmpOp::Le => quote!(<=),
-                CmpOp::Gt => quote!(>),
-                CmpOp::Ge => quote!(>=),
-            };
+            let op = super::validate::cmp_op(*op);
             (quote!(i64::from(#a #op #b)), 8)
         }
         AbiExpr::Arith(op, a, b) => {

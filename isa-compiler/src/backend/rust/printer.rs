@@ -15,7 +15,7 @@
 use super::model::{extract_text, hex_text, lit, str_lit, Model};
 use super::names::snake;
 use super::tables::{num_style_text, printed_parts, table_entries, used_tables, TableEntry};
-use crate::ir::{self, ArithOp, CmpOp, CondExpr, NumStyle, Show, SyntaxItem, Type};
+use crate::ir::{self, ArithOp, CondExpr, NumStyle, Show, SyntaxItem, Type};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::fmt::Write;
@@ -366,14 +366,7 @@ impl Exprs<'_> {
             }
             CondExpr::Cmp(op, a, b) => {
                 let (a, b) = (self.value(a), self.value(b));
-                let op = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
+                let op = op.symbol();
                 format!("({a} {op} {b})")
             }
             CondExpr::In(x, ranges) => {

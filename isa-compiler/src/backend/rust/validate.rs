@@ -1,7 +1,7 @@
 //! Validators: instruction properties, per-instruction constraints and program rules over
 //! neighbouring instructions, as plain Rust over the typed instructions.
 
-use super::model::{lit, Model};
+use super::model::{lit, tokens, Model};
 use super::names::{camel, snake};
 use crate::ir::{self, ArithOp, BinOp, CmpOp, CondExpr, RuleExpr, SlotId, Type, Values};
 use proc_macro2::TokenStream;
@@ -27,15 +27,8 @@ fn as_bool((e, k): (TokenStream, Kind)) -> TokenStream {
     }
 }
 
-fn cmp_op(op: CmpOp) -> TokenStream {
-    match op {
-        CmpOp::Eq => quote!(==),
-        CmpOp::Ne => quote!(!=),
-        CmpOp::Lt => quote!(<),
-        CmpOp::Le => quote!(<=),
-        CmpOp::Gt => quote!(>),
-        CmpOp::Ge => quote!(>=),
-    }
+pub(super) fn cmp_op(op: CmpOp) -> TokenStream {
+    tokens(op.symbol())
 }
 
 fn arith_op(op: ArithOp) -> TokenStream {
