@@ -50,6 +50,13 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// Writes `contents` to `dir/name` and returns that path.
+fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write test input");
+    path
+}
+
 fn path_str(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
@@ -81,8 +88,7 @@ fn check_good_spec() {
 #[test]
 fn check_broken_spec_reports_location() {
     let dir = scratch("check_broken_spec");
-    let spec = dir.join("broken.isa");
-    std::fs::write(&spec, "target t {\n    word 64\n    bogus\n}\n").expect("write spec");
+    let spec = write_file(&dir, "broken.isa", "target t {\n    word 64\n    bogus\n}\n");
     let o = isa(&["check", path_str(&spec)]);
     assert_code(&o, 1);
     assert_no_panic(&o);
@@ -290,8 +296,8 @@ fn build_refuses_two_specs_of_one_target() {
     let specs = dir.join("specs");
     std::fs::create_dir_all(&specs).expect("create specs dir");
     let text = std::fs::read_to_string(VC4_SPEC).expect("read vc4.isa");
-    std::fs::write(specs.join("a.isa"), &text).expect("write a.isa");
-    std::fs::write(specs.join("b.isa"), &text).expect("write b.isa");
+    write_file(&specs, "a.isa", &text);
+    write_file(&specs, "b.isa", &text);
     let out = dir.join("out");
     let o = isa(&["build", path_str(&specs), "-o", path_str(&out)]);
     assert_code(&o, 1);
@@ -316,7 +322,7 @@ fn build_reports_each_diagnostic_once() {
     let dir = scratch("build_reports_each_diagnostic_once");
     let specs = dir.join("specs");
     std::fs::create_dir_all(&specs).expect("create specs dir");
-    std::fs::write(specs.join("bad.isa"), "target bad {\n    word 33\n}\n").expect("write bad.isa");
+    write_file(&specs, "bad.isa", "target bad {\n    word 33\n}\n");
     std::fs::copy(VC4_SPEC, specs.join("vc4.isa")).expect("copy vc4.isa");
     let out = dir.join("out");
     let o = isa(&["build", path_str(&specs), "-o", path_str(&out)]);
@@ -347,8 +353,7 @@ fn asm_skips_byte_order_mark() {
     assert_code(&b, 0);
     assert_eq!(stdout(&b), stdout(&a));
     assert_eq!(stdout(&b).lines().count(), 2);
-    let bad = dir.join("bad.s");
-    std::fs::write(&bad, "\u{feff}bogus r0\n").expect("write source");
+    let bad = write_file(&dir, "bad.s", "\u{feff}bogus r0\n");
     let o = isa(&["asm", "--target", "vc4", path_str(&bad), "--hex"]);
     assert_code(&o, 1);
     assert!(stderr(&o).starts_with(&format!("{}:1:1: error", bad.display())), "{}", stderr(&o));
@@ -357,8 +362,7 @@ fn asm_skips_byte_order_mark() {
 #[test]
 fn asm_disasm_round_trip() {
     let dir = scratch("asm_disasm_round_trip");
-    let src = dir.join("prog.s");
-    std::fs::write(&src, PROGRAM).expect("write source");
+    let src = write_file(&dir, "prog.s", PROGRAM);
     let bin = dir.join("prog.bin");
     let o = isa(&["asm", "--target", "vc4", path_str(&src), "-o", path_str(&bin)]);
     assert_code(&o, 0);
@@ -381,15 +385,13 @@ fn asm_disasm_round_trip() {
     assert_eq!(text.lines().count(), 2, "{text}");
     assert!(text.contains("fmul"), "{text}");
     assert!(text.contains("add"), "{text}");
-    let again = dir.join("again.s");
-    std::fs::write(&again, &text).expect("write disassembly");
+    let again = write_file(&dir, "again.s", &text);
     let o = isa(&["asm", "--target", "vc4", path_str(&again), "--hex"]);
     assert_code(&o, 0);
     assert_eq!(stdout(&o), hex);
 
     // --hex input and --address.
-    let hex_file = dir.join("prog.hex");
-    std::fs::write(&hex_file, &hex).expect("write hex");
+    let hex_file = write_file(&dir, "prog.hex", &hex);
     let o = isa(&["disasm", "--target", "vc4", "--hex", "--address", path_str(&hex_file)]);
     assert_code(&o, 0);
     let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
@@ -406,8 +408,7 @@ fn asm_disasm_round_trip() {
 #[test]
 fn asm_errors_carry_line_and_column() {
     let dir = scratch("asm_errors");
-    let src = dir.join("bad.s");
-    std::fs::write(&src, "nop\nadd r1, r0, bogus_operand\n").expect("write source");
+    let src = write_file(&dir, "bad.s", "nop\nadd r1, r0, bogus_operand\n");
     let o = isa(&["asm", "--target", "vc4", path_str(&src), "--hex"]);
     assert_code(&o, 1);
     assert_no_panic(&o);
@@ -427,8 +428,7 @@ fn asm_errors_carry_line_and_column() {
 #[test]
 fn disasm_partial_word_is_an_error() {
     let dir = scratch("disasm_partial_word");
-    let bin = dir.join("odd.bin");
-    std::fs::write(&bin, [0u8; 12]).expect("write binary");
+    let bin = write_file(&dir, "odd.bin", [0u8; 12]);
     let o = isa(&["disasm", "--target", "vc4", path_str(&bin)]);
     assert_code(&o, 1);
     assert_no_panic(&o);
@@ -438,8 +438,7 @@ fn disasm_partial_word_is_an_error() {
 #[test]
 fn disasm_bad_word_continues() {
     let dir = scratch("disasm_bad_word");
-    let hex = dir.join("prog.hex");
-    std::fs::write(&hex, format!("ec00000000000000\n{SEED_WORD}\n")).expect("write hex");
+    let hex = write_file(&dir, "prog.hex", format!("ec00000000000000\n{SEED_WORD}\n"));
     let o = isa(&["disasm", "--target", "vc4", "--dialect", "mesa", "--hex", path_str(&hex)]);
     assert_code(&o, 1);
     let out = stdout(&o);
@@ -620,8 +619,7 @@ fn disasm_unreadable_and_bad_hex_files() {
     assert_code(&o, 1);
     assert_no_panic(&o);
     let dir = scratch("disasm_bad_hex");
-    let hex = dir.join("prog.hex");
-    std::fs::write(&hex, "0\nnot hex\n").expect("write hex");
+    let hex = write_file(&dir, "prog.hex", "0\nnot hex\n");
     let o = isa(&["disasm", "--target", "vc4", "--hex", path_str(&hex)]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("prog.hex:2:"), "{}", stderr(&o));
@@ -631,8 +629,7 @@ fn disasm_unreadable_and_bad_hex_files() {
 fn validate_reports_rule_violations() {
     let dir = scratch("validate");
     // Instruction 1 reads ra1, which instruction 0 wrote (seed 004's read-after-write rule).
-    let src = dir.join("raw.s");
-    std::fs::write(&src, "add ra1, r0, r1\nadd r2, ra1, r0\nnop\n").expect("write source");
+    let src = write_file(&dir, "raw.s", "add ra1, r0, r1\nadd r2, ra1, r0\nnop\n");
     let bin = dir.join("raw.bin");
     let o = isa(&["asm", "--target", "vc4", path_str(&src), "-o", path_str(&bin)]);
     assert_code(&o, 0);
@@ -643,8 +640,7 @@ fn validate_reports_rule_violations() {
     assert!(out.contains("instruction 1"), "{out}");
 
     // Without the hazard the program passes.
-    let src = dir.join("ok.s");
-    std::fs::write(&src, "add ra1, r0, r1\nnop\nadd r2, ra1, r0\n").expect("write source");
+    let src = write_file(&dir, "ok.s", "add ra1, r0, r1\nnop\nadd r2, ra1, r0\n");
     let hex = dir.join("ok.hex");
     let o = isa(&["asm", "--target", "vc4", path_str(&src), "--hex", "-o", path_str(&hex)]);
     assert_code(&o, 0);
@@ -660,9 +656,7 @@ fn validate_reports_rule_violations() {
 #[test]
 fn validate_streams_a_program_of_more_than_a_mebibyte() {
     let dir = scratch("validate_stream");
-    let src = dir.join("block.s");
-    std::fs::write(&src, "mov ra1, r0\nmov r1, ra1\nnop;  thrend\nmov r1, unif\nnop\n")
-        .expect("write source");
+    let src = write_file(&dir, "block.s", "mov ra1, r0\nmov r1, ra1\nnop;  thrend\nmov r1, unif\nnop\n");
     let bin = dir.join("block.bin");
     let o = isa(&["asm", "--target", "vc4", path_str(&src), "-o", path_str(&bin)]);
     assert_code(&o, 0);
@@ -677,8 +671,7 @@ fn validate_streams_a_program_of_more_than_a_mebibyte() {
         (5..size).for_each(|_| program.extend_from_slice(&nop));
     }
     assert!(program.len() > 1 << 20, "{}", program.len());
-    let prog = dir.join("prog.bin");
-    std::fs::write(&prog, &program).expect("write program");
+    let prog = write_file(&dir, "prog.bin", &program);
     let name = path_str(&prog);
     let o = isa(&["validate", "--target", "vc4", name]);
     assert_code(&o, 1);
@@ -728,8 +721,7 @@ fn header_bytes(words: &[u32]) -> Vec<u8> {
 #[test]
 fn sph_decode_prints_every_field_from_binary_and_hex() {
     let dir = scratch("sph_decode");
-    let bin = dir.join("vs.sph");
-    std::fs::write(&bin, header_bytes(&VS_HEADER)).expect("write header");
+    let bin = write_file(&dir, "vs.sph", header_bytes(&VS_HEADER));
     let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
     assert_code(&o, 0);
     let text = stdout(&o);
@@ -774,8 +766,7 @@ fn sph_encode_reads_back_what_decode_json_prints() {
     args.extend(words.iter().map(String::as_str));
     let o = isa(&args);
     assert_code(&o, 0);
-    let json = dir.join("vs.json");
-    std::fs::write(&json, stdout(&o)).expect("write json");
+    let json = write_file(&dir, "vs.json", stdout(&o));
     let out = dir.join("vs.bin");
     let o = isa(&["encode", "--target", "sph", path_str(&json), "-o", path_str(&out)]);
     assert_code(&o, 0);
@@ -808,8 +799,7 @@ fn sph_encode_reads_back_what_decode_json_prints() {
 #[test]
 fn sph_validate_reports_each_rule_with_its_fields() {
     let dir = scratch("sph_validate");
-    let good = dir.join("vs.sph");
-    std::fs::write(&good, header_bytes(&VS_HEADER)).expect("write header");
+    let good = write_file(&dir, "vs.sph", header_bytes(&VS_HEADER));
     let o = isa(&["validate", "--target", "sph", path_str(&good)]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("no rule broken"), "{}", stdout(&o));
@@ -866,16 +856,14 @@ fn sph_reserved_bits_survive_and_are_a_warning() {
     let dir = scratch("sph_reserved");
     let mut words = VS_HEADER;
     words[0] |= 0x1f << 21;
-    let bin = dir.join("vs.sph");
-    std::fs::write(&bin, header_bytes(&words)).expect("write header");
+    let bin = write_file(&dir, "vs.sph", header_bytes(&words));
     let o = isa(&["decode", "--target", "sph", "--json", "--file", path_str(&bin)]);
     assert_code(&o, 0);
     let json = stdout(&o);
     assert!(json.contains(r#""stream_out_mask":0,"reserved_25_21":31},"#), "{json}");
     let o = isa(&["decode", "--target", "sph", "--file", path_str(&bin)]);
     assert!(stdout(&o).lines().any(|l| l == "common_word0.reserved_25_21 = 31 (0x1f)"), "{}", stdout(&o));
-    let json_file = dir.join("vs.json");
-    std::fs::write(&json_file, &json).expect("write json");
+    let json_file = write_file(&dir, "vs.json", &json);
     let out = dir.join("back.sph");
     let o = isa(&["encode", "--target", "sph", path_str(&json_file), "-o", path_str(&out)]);
     assert_code(&o, 0);
@@ -901,8 +889,7 @@ fn maxwell_programs_print_each_slot_and_assemble_back() {
     // Facts B.6: a control word (envydis `sched (st 0x6) (st 0x1 yl wr 0x0) (st 0xf rd 0x1
     // wt 0x3)`), then ALD R13, a[0x80], AST a[0x78], R0 and EXIT.
     let hex = "0x0067bc00e22007e6\n0xEFD87F800807FF0D\n0xEFF07F800787FF00\n0xE30000000007000F\n";
-    let words = dir.join("vs.hex");
-    std::fs::write(&words, hex).expect("write words");
+    let words = write_file(&dir, "vs.hex", hex);
     let o = isa(&["disasm", "--target", "maxwell", "--hex", "--address", path_str(&words)]);
     assert_code(&o, 0);
     assert_eq!(
@@ -921,8 +908,7 @@ fn maxwell_programs_print_each_slot_and_assemble_back() {
     // Out-of-range attribute addresses are a warning (the hardware drops the access): reported,
     // exit 0. A misaligned one is an error: exit 1. Address -4 after RZ has no text of its own
     // (nvdisasm reads 10 bits there and prints `a[0x3fc]`), so it is written as its raw word.
-    let src = dir.join("warn.s");
-    std::fs::write(&src, ".quad 0xeff07f807fc7ff00\nEXIT\n").expect("write source");
+    let src = write_file(&dir, "warn.s", ".quad 0xeff07f807fc7ff00\nEXIT\n");
     let bin = dir.join("warn.hex");
     let o = isa(&["asm", "--target", "maxwell", "--hex", path_str(&src), "-o", path_str(&bin)]);
     assert_code(&o, 0);
@@ -1132,14 +1118,11 @@ fn disasm_pieces_list_as_the_whole_program() {
     assert_code(&o, 0);
     let words = std::fs::read(&two_bin).expect("read words");
     assert_eq!(words.len(), 32, "two 128-bit words");
-    let bin = dir.join("big.bin");
-    std::fs::write(&bin, [words[..16].repeat(4096), words[16..].to_vec()].concat()).expect("write words");
+    let bin = write_file(&dir, "big.bin", [words[..16].repeat(4096), words[16..].to_vec()].concat());
     let hex_text = std::fs::read_to_string(&two_hex).expect("read hex");
     let hex_lines: Vec<&str> = hex_text.lines().collect();
     assert_eq!(hex_lines.len(), 2, "{hex_text}");
-    let hex = dir.join("big.hex");
-    std::fs::write(&hex, format!("{}\n", hex_lines[0]).repeat(4096) + hex_lines[1] + "\n")
-        .expect("write hex");
+    let hex = write_file(&dir, "big.hex", format!("{}\n", hex_lines[0]).repeat(4096) + hex_lines[1] + "\n");
     let mut expected = format!("{line}\n").repeat(4096);
     expected.push_str("EXEC_END MOVv r0.xyzw, a[0].xyzw;\n");
     for args in [vec![path_str(&bin)], vec!["--hex", path_str(&hex)]] {
@@ -1477,10 +1460,8 @@ fn asm_reads_preludes_before_the_source() {
     let dir = scratch("asm_reads_preludes_before_the_source");
     let inc = dir.join("inc");
     std::fs::create_dir_all(&inc).expect("create include dir");
-    std::fs::write(inc.join("pre.qinc"), ".set base, 0x40\n.set at(i) base + 4 * i\n")
-        .expect("write prelude");
-    let src = dir.join("prog.qasm");
-    std::fs::write(&src, "ldi r0, at(2)\nldi r1, vpm_setup(1, 1, v32(16, 0))\n").expect("write source");
+    write_file(&inc, "pre.qinc", ".set base, 0x40\n.set at(i) base + 4 * i\n");
+    let src = write_file(&dir, "prog.qasm", "ldi r0, at(2)\nldi r1, vpm_setup(1, 1, v32(16, 0))\n");
     let specs = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs");
     // The prelude found in an -I directory, the VC4 target's own one beside its spec, in order.
     let o = isa(&[
@@ -1513,12 +1494,10 @@ fn asm_includes_from_search_paths_and_notes_the_expansion() {
     let dir = scratch("asm_includes_from_search_paths");
     let inc = dir.join("inc");
     std::fs::create_dir_all(&inc).expect("create include dir");
-    std::fs::write(inc.join("defs.qinc"), ".set base, 0x40\n.macro m, x\n  ldi r0, x\n  bogus x\n.endm\n")
-        .expect("write include");
-    std::fs::write(inc.join("more.qinc"), ".set step, 8\n").expect("write include");
-    let good = dir.join("good.qasm");
-    std::fs::write(&good, ".include <defs.qinc>\n.include \"more.qinc\"\nldi r1, base + step\n")
-        .expect("write source");
+    write_file(&inc, "defs.qinc", ".set base, 0x40\n.macro m, x\n  ldi r0, x\n  bogus x\n.endm\n");
+    write_file(&inc, "more.qinc", ".set step, 8\n");
+    let good =
+        write_file(&dir, "good.qasm", ".include <defs.qinc>\n.include \"more.qinc\"\nldi r1, base + step\n");
     let o = isa(&["asm", "--target", "vc4", "-I", path_str(&inc), path_str(&good), "--hex"]);
     assert_code(&o, 0);
     // ldi r1, 0x48 (write address 33 in bits 43:38).
@@ -1527,8 +1506,7 @@ fn asm_includes_from_search_paths_and_notes_the_expansion() {
     let o = isa(&["asm", "--target", "vc4", path_str(&good), "--hex"]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("cannot find `defs.qinc`"), "{}", stderr(&o));
-    let bad = dir.join("bad.qasm");
-    std::fs::write(&bad, ".include <defs.qinc>\nm base\n").expect("write source");
+    let bad = write_file(&dir, "bad.qasm", ".include <defs.qinc>\nm base\n");
     let o = isa(&["asm", "--target", "vc4", "-I", path_str(&inc), path_str(&bad), "--hex"]);
     assert_code(&o, 1);
     assert_no_panic(&o);
@@ -1605,18 +1583,15 @@ fn tegra_fs_streams_as_json_and_back() {
         assert!(json.contains(part), "{part}\n{json}");
     }
     let dir = scratch("tegra_fs_json");
-    let file = dir.join("p.json");
-    std::fs::write(&file, &json).expect("write json");
+    let file = write_file(&dir, "p.json", &json);
     let o = isa(&["disasm", "--target", "tegra_fs", path_str(&file)]);
     assert_code(&o, 0);
-    let listing = dir.join("p.txt");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "p.txt", stdout(&o));
     let o = isa(&["asm", "--target", "tegra_fs", path_str(&listing)]);
     assert_code(&o, 0);
     assert_eq!(stdout(&o), json);
     // A mistake is a located error.
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n").expect("write");
+    let bad = write_file(&dir, "bad.txt", "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n");
     let o = isa(&["asm", "--target", "tegra_fs", path_str(&bad)]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
@@ -1634,16 +1609,14 @@ fn tegra_fs_includes_and_macros_with_the_expansion_noted() {
     std::fs::create_dir_all(&inc).expect("create include dir");
     let units = ".set RT, 3;\n.macro store_from, a, b;\nEXEC DW: store rt(RT), a, b;\n.endm;\n\
                  .macro broken;\nEXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n.endm;\n";
-    std::fs::write(inc.join("units.s"), units).expect("write include");
-    let good = dir.join("good.txt");
-    std::fs::write(&good, ".include <units.s>;\n.asm\nstore_from r2, r3;\n").expect("write source");
+    write_file(&inc, "units.s", units);
+    let good = write_file(&dir, "good.txt", ".include <units.s>;\n.asm\nstore_from r2, r3;\n");
     let o = isa(&["asm", "--target", "tegra_fs", "-I", path_str(&inc), path_str(&good)]);
     assert_code(&o, 0);
     let json = stdout(&o);
     assert!(json.contains(r#""alu_sched": ["00000000"]"#), "{json}");
     assert!(json.contains(r#""dw": ["0002800d"]"#), "{json}");
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, ".include <units.s>;\n.asm\nbroken;\n").expect("write source");
+    let bad = write_file(&dir, "bad.txt", ".include <units.s>;\n.asm\nbroken;\n");
     let o = isa(&["asm", "--target", "tegra_fs", "-I", path_str(&inc), path_str(&bad)]);
     assert_code(&o, 1);
     assert_no_panic(&o);
@@ -1678,18 +1651,15 @@ fn tegra_fs_grate_streams_as_json_and_back() {
         )
     );
     let dir = scratch("tegra_fs_grate_json");
-    let file = dir.join("p.json");
-    std::fs::write(&file, &json).expect("write json");
+    let file = write_file(&dir, "p.json", &json);
     let o = isa(&["disasm", "--target", "tegra_fs", path_str(&file)]);
     assert_code(&o, 0);
-    let listing = dir.join("p.txt");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "p.txt", stdout(&o));
     let o = isa(&["asm", "--target", "tegra_fs", path_str(&listing)]);
     assert_code(&o, 0);
     assert_eq!(stdout(&o), json);
     // A mistake is a located error.
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n").expect("write");
+    let bad = write_file(&dir, "bad.txt", "EXEC\n  ALU: ALU0: MAD r0.lh, r0, u0, q1\n;\n");
     let o = isa(&["asm", "--target", "tegra_fs", path_str(&bad)]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("bad.txt:2:33: error:"), "{}", stderr(&o));
@@ -1712,15 +1682,13 @@ fn tegra_vs_json_with_names_and_back() {
     );
     assert!(json.trim_end().ends_with(tail), "{json}");
     let dir = scratch("tegra_vs_json");
-    let file = dir.join("p.json");
-    std::fs::write(&file, &json).expect("write json");
+    let file = write_file(&dir, "p.json", &json);
     let o = isa(&["disasm", "--target", "tegra_vs", path_str(&file)]);
     assert_code(&o, 0);
     // grate's grammar wants `.asm` before the instructions (vertex_asm.y `sections`).
     assert!(stdout(&o).starts_with(".asm\nEXEC DP4v r1.x***, a[0].xyzw, c[0].xyzw"), "{}", stdout(&o));
     assert!(stdout(&o).contains(".exports\n[0] = \"gl_Position\";\n[7] = \"vcolor\";\n"), "{}", stdout(&o));
-    let listing = dir.join("p.txt");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "p.txt", stdout(&o));
     let o = isa(&["asm", "--target", "tegra_vs", "--json", path_str(&listing)]);
     assert_code(&o, 0);
     assert_eq!(stdout(&o), json);
@@ -1747,8 +1715,7 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
     let code: Vec<u8> = (0..AGX_STREAM.replace(' ', "").len() / 2)
         .map(|i| u8::from_str_radix(&AGX_STREAM.replace(' ', "")[2 * i..2 * i + 2], 16).expect("hex"))
         .collect();
-    let bin = dir.join("prog.bin");
-    std::fs::write(&bin, &code).expect("write binary");
+    let bin = write_file(&dir, "prog.bin", &code);
     let o = isa(&["disasm", "--target", "agx", "--address", path_str(&bin)]);
     assert_code(&o, 0);
     let text = stdout(&o);
@@ -1759,8 +1726,7 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
 
     // The listing assembles back to the same bytes, each instruction as long as before.
     let o = isa(&["disasm", "--target", "agx", path_str(&bin)]);
-    let src = dir.join("prog.s");
-    std::fs::write(&src, stdout(&o)).expect("write listing");
+    let src = write_file(&dir, "prog.s", stdout(&o));
     let again = dir.join("again.bin");
     let o = isa(&["asm", "--target", "agx", path_str(&src), "-o", path_str(&again)]);
     assert_code(&o, 0);
@@ -1784,15 +1750,16 @@ fn agx_byte_streams_disassemble_assemble_and_decode() {
 #[test]
 fn agx_hex_text_is_bytes_in_memory_order() {
     let dir = scratch("agx_hex_bytes");
-    let src = dir.join("prog.s");
-    std::fs::write(&src, "mov_imm r0l.cache, 4660\nmov_imm r32l, 4660\nfadd32 r1, r2, 0.0625\nstop\n")
-        .expect("write source");
+    let src = write_file(
+        &dir,
+        "prog.s",
+        "mov_imm r0l.cache, 4660\nmov_imm r32l, 4660\nfadd32 r1, r2, 0.0625\nstop\n",
+    );
     let o = isa(&["asm", "--target", "agx", "--hex", path_str(&src)]);
     assert_code(&o, 0);
     let hex = stdout(&o);
     assert_eq!(hex.lines().collect::<Vec<_>>(), ["e2003412", "628034120010", "2a054442", "8800"], "{hex}");
-    let listing = dir.join("prog.hex");
-    std::fs::write(&listing, &hex).expect("write hex");
+    let listing = write_file(&dir, "prog.hex", &hex);
     let o = isa(&["disasm", "--target", "agx", "--hex", "--address", path_str(&listing)]);
     assert_code(&o, 0);
     let text = stdout(&o);
@@ -2002,8 +1969,7 @@ fn disasm_lists_bytes_that_end_inside_an_instruction_as_data() {
          needs 4 bytes, 2 are left\n"
     );
     assert!(stderr(&o).contains("listed as data: the last 2 bytes at address 0x2"), "{}", stderr(&o));
-    let listing = dir.join("cut.s");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "cut.s", stdout(&o));
     let back = dir.join("cut-back.bin");
     let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
@@ -2018,8 +1984,7 @@ fn disasm_lists_bytes_that_end_inside_an_instruction_as_data() {
     std::fs::write(&whole, bytes).expect("write binary");
     let o = isa(&["disasm", "--target", "agx", path_str(&whole)]);
     assert_code(&o, 0);
-    let listing = dir.join("whole.s");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "whole.s", stdout(&o));
     let back = dir.join("back.bin");
     let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
@@ -2046,8 +2011,7 @@ fn disasm_lists_part_of_a_fixed_length_word_as_data() {
          words (3 bytes left over)\n"
     );
     let o = isa(&["disasm", "--target", "vc4", path_str(&file)]);
-    let listing = dir.join("part.s");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "part.s", stdout(&o));
     let back = dir.join("back.bin");
     let o = isa(&["asm", "--target", "vc4", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
@@ -2437,8 +2401,7 @@ fn disasm_lists_a_piece_the_stream_reads_short_as_data() {
     assert!(lines[1].starts_with("00000002: "), "{out}");
     assert_eq!(lines[2], "0000000c: stop");
     let o = isa(&["disasm", "--target", "agx", path_str(&file)]);
-    let listing = dir.join("short.s");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "short.s", stdout(&o));
     let back = dir.join("back.bin");
     let o = isa(&["asm", "--target", "agx", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
@@ -2464,8 +2427,7 @@ fn disasm_reads_a_binary_that_begins_with_a_brace_as_binary() {
     std::fs::write(&file, bytes).expect("write binary");
     let o = isa(&["disasm", "--target", "vc4", path_str(&file)]);
     assert!(stderr(&o).contains("begins with `{` but is no program's JSON"), "{}", stderr(&o));
-    let listing = dir.join("brace.s");
-    std::fs::write(&listing, stdout(&o)).expect("write listing");
+    let listing = write_file(&dir, "brace.s", stdout(&o));
     let back = dir.join("back.bin");
     let o = isa(&["asm", "--target", "vc4", path_str(&listing), "-o", path_str(&back)]);
     assert_code(&o, 0);
@@ -2487,8 +2449,7 @@ fn disasm_listing_lists_bytes_that_end_inside_a_word_as_data() {
     assert_eq!(bytes.len(), 512);
     bytes.extend([0xab, 0x00, 0xcd]);
     let dir = scratch("disasm_listing_cut");
-    let file = dir.join("cut.bin");
-    std::fs::write(&file, &bytes).expect("write binary");
+    let file = write_file(&dir, "cut.bin", &bytes);
     for args in [&["--listing"][..], &[]] {
         let mut all = vec!["disasm", "--target", "maxwell"];
         all.extend(args);
@@ -2501,8 +2462,7 @@ fn disasm_listing_lists_bytes_that_end_inside_a_word_as_data() {
             "{args:?}"
         );
         assert!(stderr(&o).contains("listed as data: the last 3 bytes at address 0x200"), "{}", stderr(&o));
-        let listing = dir.join("cut.s");
-        std::fs::write(&listing, stdout(&o)).expect("write listing");
+        let listing = write_file(&dir, "cut.s", stdout(&o));
         let back = dir.join("back.bin");
         let o = isa(&["asm", "--target", "maxwell", path_str(&listing), "-o", path_str(&back)]);
         assert_code(&o, 0);
