@@ -485,6 +485,7 @@ impl Expander<'_> {
         // Where each old field (and the end) lands, and what each named field becomes.
         let mut new_pos = Vec::with_capacity(body.fields.len() + 1);
         let mut replaced: BTreeMap<usize, Vec<ast::RunItem>> = BTreeMap::new();
+        let mut row_uses: Vec<(usize, Vec<ast::Use>)> = Vec::new();
         for (k, f) in body.fields.iter().enumerate() {
             new_pos.push(out.fields.len());
             let Some(e) = named.contains(&k).then(|| bound(f)).flatten() else {
@@ -504,24 +505,48 @@ impl Expander<'_> {
                 out.unused.push(unused);
                 continue;
             };
-            let (base, unused_base, uses_base) = (out.fields.len(), out.unused.len(), out.uses.len());
+            let (base, unused_base) = (out.fields.len(), out.unused.len());
             out.fields.extend(row.fields.iter().cloned());
             out.unused.extend(row.unused.iter().map(|u| ast::Unused { after: u.after + base, ..u.clone() }));
-            out.uses.extend(row.uses.iter().map(|u| ast::Use { after: u.after + base, ..u.clone() }));
+            row_uses.push((k, row.uses.iter().map(|u| ast::Use { after: u.after + base, ..u.clone() }).collect()));
+            // A row's uses are numbered once all are placed (below): `Use(j)` is the row's `j`th.
             let items = row.runs.iter().flat_map(|r| &r.items).map(|i| match i {
                 ast::RunItem::Field(j) => ast::RunItem::Field(base + j),
                 ast::RunItem::Unused(j, t) => ast::RunItem::Unused(unused_base + j, t.clone()),
-                ast::RunItem::Use(j) => ast::RunItem::Use(uses_base + j),
+                ast::RunItem::Use(j) => ast::RunItem::Use(ROW_USE + j),
             });
             replaced.insert(k, items.collect());
         }
         new_pos.push(out.fields.len());
-        // The body's own unused bits, uses and forms keep their places among the fields.
+        // The body's own unused bits keep their places among the fields.
         for u in out.unused.iter_mut().take(body.unused.len()) {
             u.after = new_pos[u.after.min(body.fields.len())];
         }
-        for u in out.uses.iter_mut().take(body.uses.len()) {
-            u.after = new_pos[u.after.min(body.fields.len())];
+        // The uses in the order of the text: a row's where its parameter stands, before the
+        // body's uses that come after it (the order in which their fields are included).
+        let mut uses = Vec::with_capacity(body.uses.len());
+        let mut use_pos = Vec::with_capacity(body.uses.len());
+        let mut row_base: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut pending = row_uses.into_iter().peekable();
+        for u in &body.uses {
+            while let Some((k, more)) = pending.next_if(|(k, _)| *k < u.after) {
+                row_base.insert(k, uses.len());
+                uses.extend(more);
+            }
+            use_pos.push(uses.len());
+            uses.push(ast::Use { after: new_pos[u.after.min(body.fields.len())], ..u.clone() });
+        }
+        for (k, more) in pending {
+            row_base.insert(k, uses.len());
+            uses.extend(more);
+        }
+        out.uses = uses;
+        for (k, items) in replaced.iter_mut() {
+            for item in items.iter_mut() {
+                if let ast::RunItem::Use(j) = item {
+                    *j = row_base.get(k).copied().unwrap_or(0) + (*j - ROW_USE);
+                }
+            }
         }
         for form in &mut out.forms {
             form.after = new_pos[form.after.min(body.fields.len())];
@@ -539,6 +564,7 @@ impl Expander<'_> {
                         }
                         None => run.items.push(ast::RunItem::Field(new_pos[k])),
                     },
+                    ast::RunItem::Use(j) => run.items.push(ast::RunItem::Use(use_pos[j])),
                     other => run.items.push(other),
                 }
             }
@@ -761,6 +787,9 @@ impl Expander<'_> {
         }
     }
 }
+
+/// Where a row's uses are numbered from until the body's uses around them are placed.
+const ROW_USE: usize = usize::MAX / 2;
 
 /// The highest and lowest bit a body's fields and unused bits take (`None` when one of them
 /// is not a number).
