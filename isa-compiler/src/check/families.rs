@@ -295,9 +295,10 @@ impl Expander<'_> {
             (Some(hi), Some(lo)) if lo <= hi => {
                 let span = (hi - lo).saturating_add(1);
                 if total != span && !widths.contains(&0) {
-                    let mut d = self
-                        .cx
-                        .error(run.span, format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"));
+                    let mut d = self.cx.error(
+                        run.span,
+                        format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"),
+                    );
                     for row in &run.rows {
                         d = d.with(*row, "with the items of this row");
                     }
@@ -494,13 +495,20 @@ impl Expander<'_> {
             };
             let ExprKind::Fields(row) = &e.kind else {
                 self.cx
-                    .error(f.span, format!("`{}` is a piece of syntax: it stands in a syntax, not in a `fields` run", f.name.name))
+                    .error(
+                        f.span,
+                        format!(
+                            "`{}` is a piece of syntax: it stands in a syntax, not in a `fields` run",
+                            f.name.name
+                        ),
+                    )
                     .with(e.span, "bound here");
                 // Reported: an item of no known width stands in, taking the bits the others
                 // leave, so that the run reports nothing more.
                 let ty = Ident { name: super::types::NOT_A_TYPE.to_string(), span: f.span };
                 let after = out.fields.len();
-                let unused = ast::Unused { doc: String::new(), name: None, bits: Vec::new(), after, span: f.span };
+                let unused =
+                    ast::Unused { doc: String::new(), name: None, bits: Vec::new(), after, span: f.span };
                 replaced.insert(k, vec![ast::RunItem::Unused(out.unused.len(), ty)]);
                 out.unused.push(unused);
                 continue;
@@ -508,7 +516,10 @@ impl Expander<'_> {
             let (base, unused_base) = (out.fields.len(), out.unused.len());
             out.fields.extend(row.fields.iter().cloned());
             out.unused.extend(row.unused.iter().map(|u| ast::Unused { after: u.after + base, ..u.clone() }));
-            row_uses.push((k, row.uses.iter().map(|u| ast::Use { after: u.after + base, ..u.clone() }).collect()));
+            row_uses.push((
+                k,
+                row.uses.iter().map(|u| ast::Use { after: u.after + base, ..u.clone() }).collect(),
+            ));
             // A row's uses are numbered once all are placed (below): `Use(j)` is the row's `j`th.
             let items = row.runs.iter().flat_map(|r| &r.items).map(|i| match i {
                 ast::RunItem::Field(j) => ast::RunItem::Field(base + j),
@@ -1179,7 +1190,15 @@ struct Subst<'a> {
 
 impl<'a> Subst<'a> {
     fn new(map: &'a [(String, Expr)]) -> Self {
-        Subst { map, texts: None, misplaced: None, types: None, calls: &[], call_errors: None, depth: Cell::new(0) }
+        Subst {
+            map,
+            texts: None,
+            misplaced: None,
+            types: None,
+            calls: &[],
+            call_errors: None,
+            depth: Cell::new(0),
+        }
     }
 
     /// Whether there is nothing to do.
@@ -1351,7 +1370,9 @@ impl<'a> Subst<'a> {
         }
         match &self.map.iter().find(|(k, _)| *k == name.name)?.1.kind {
             ExprKind::Syntax(items) if args.is_empty() => Some(Ok(items)),
-            ExprKind::Syntax(_) => Some(Err(format!("`{}` is a piece of syntax: it takes no arguments", name.name))),
+            ExprKind::Syntax(_) => {
+                Some(Err(format!("`{}` is a piece of syntax: it takes no arguments", name.name)))
+            }
             ExprKind::Fields(_) => Some(Err(format!(
                 "`{}` is a row of fields: it stands in a `fields` run, not in a syntax",
                 name.name

@@ -554,7 +554,8 @@ fn masking_with_zero_folds_away() {
         "format f {\n    op: u4 @ 31:28 is 1\n    sbs: u6 @ 5:0\n    syntax asm { \"f\" mark(0) mark(2) }\n}\n\
          template mark(k) { | sbs & ((1 << k) - 1) != 0 => \",\" {k} | _ => {k} }\n",
     );
-    let t = isa_compiler::check_source(&src).unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("ok.isa", &src, &d)));
+    let t = isa_compiler::check_source(&src)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("ok.isa", &src, &d)));
     let parts = &t.formats[0].syntax[0].parts;
     let guards: Vec<String> =
         parts.iter().filter(|p| p.name == "mark").map(|p| format!("{:?}", p.arms[0].guard)).collect();
