@@ -164,8 +164,8 @@ impl Expander<'_> {
         let types = RefCell::new(Vec::new());
         let misplaced = RefCell::new(Vec::new());
         Subst { types: Some(&types), misplaced: Some(&misplaced), ..Subst::new(bindings) }.layout(&mut own);
-        for (at, message) in misplaced.into_inner() {
-            self.cx.error(at, message);
+        for (at, message, bound) in misplaced.into_inner() {
+            self.cx.error(at, message).with(bound, "bound here");
         }
         for (arg, at) in types.into_inner() {
             self.cx
@@ -448,8 +448,8 @@ impl Expander<'_> {
             ExprKind::Syntax(items) => {
                 let misplaced = RefCell::new(Vec::new());
                 Subst { misplaced: Some(&misplaced), ..Subst::new(bindings) }.titems(items, &[]);
-                for (at, message) in misplaced.into_inner() {
-                    self.cx.error(at, message);
+                for (at, message, bound) in misplaced.into_inner() {
+                    self.cx.error(at, message).with(bound, "bound here");
                 }
             }
             _ => subst.expr(&mut a, &[]),
@@ -1175,7 +1175,7 @@ struct Subst<'a> {
     texts: Option<&'a RefCell<Vec<(Span, &'static str)>>>,
     /// A parameter bound to a row of fields or a piece of syntax standing where the other is
     /// wanted, collected (where, message).
-    misplaced: Option<&'a RefCell<Vec<(Span, String)>>>,
+    misplaced: Option<&'a RefCell<Vec<(Span, String, Span)>>>,
     /// Whether names standing as types are replaced too (parameters, not lets), and where an
     /// argument that names no type stood as one (the argument, the type's place), collected.
     types: Option<&'a RefCell<Vec<(Span, Span)>>>,
@@ -1298,8 +1298,10 @@ impl<'a> Subst<'a> {
                         texts = true;
                     }
                     Some(Err(message)) => {
-                        if let (Some(m), TItem::Call(_, _, at)) = (self.misplaced, &item) {
-                            m.borrow_mut().push((*at, message));
+                        if let (Some(m), TItem::Call(name, _, at)) = (self.misplaced, &item) {
+                            let bound =
+                                self.map.iter().find(|(k, _)| *k == name.name).map_or(*at, |(_, e)| e.span);
+                            m.borrow_mut().push((*at, message, bound));
                         }
                     }
                     None => out.push(item),
