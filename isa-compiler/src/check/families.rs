@@ -1167,6 +1167,9 @@ impl Members {
     }
 }
 
+/// A parameter standing where its argument cannot: where, the message, where it was bound.
+type Misplaced = (Span, String, Span);
+
 /// Replaces names by expressions (parameters by arguments, lets by values), leaving alone
 /// the names a template parameter, a `let` statement or an array index `i` shadows.
 struct Subst<'a> {
@@ -1175,7 +1178,7 @@ struct Subst<'a> {
     texts: Option<&'a RefCell<Vec<(Span, &'static str)>>>,
     /// A parameter bound to a row of fields or a piece of syntax standing where the other is
     /// wanted, collected (where, message).
-    misplaced: Option<&'a RefCell<Vec<(Span, String, Span)>>>,
+    misplaced: Option<&'a RefCell<Vec<Misplaced>>>,
     /// Whether names standing as types are replaced too (parameters, not lets), and where an
     /// argument that names no type stood as one (the argument, the type's place), collected.
     types: Option<&'a RefCell<Vec<(Span, Span)>>>,
