@@ -330,6 +330,8 @@ pub struct FieldRun {
     pub lo: Expr,
     /// What lies there, most significant first.
     pub items: Vec<RunItem>,
+    /// The `fields { ... }` arguments whose items were put into it (for diagnostics).
+    pub rows: Vec<Span>,
     /// Where.
     pub span: Span,
 }
@@ -650,6 +652,13 @@ pub enum ExprKind {
     Bool(bool),
     /// `"text"`: only as an argument of a group or form, whose parameter prints it in syntax.
     Str(String),
+    /// `syntax { ... }`: only as an argument of a group or form, whose parameter stands for
+    /// these items where a syntax (or a template of the group) names it.
+    Syntax(Vec<TItem>),
+    /// `fields { a, b: T, _: u3 }`: only as an argument of a group or form, whose parameter
+    /// stands for these items where a `fields` run of the group names it. A layout holding the
+    /// fields, unused bits and uses, with one run (of no bits) listing them in order.
+    Fields(Box<Layout>),
     /// A name.
     Name(String),
     /// `a.b`

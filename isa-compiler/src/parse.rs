@@ -348,33 +348,8 @@ fn body<'a>(
                 let mut it = p.into_inner().skip(1);
                 let hi = expr(it.next().expect("first bit"));
                 let lo = expr(it.next().expect("last bit"));
-                let mut items = Vec::new();
-                for item in it {
-                    let isp = span(&item);
-                    if let Some(u) =
-                        item.clone().into_inner().next().filter(|x| x.as_rule() == Rule::use_group)
-                    {
-                        items.push(RunItem::Use(l.uses.len()));
-                        l.uses.push(use_group(u, l.fields.len()));
-                        continue;
-                    }
-                    let mut f = field(item);
-                    if f.name.name == "_" {
-                        let ty = match f.ty {
-                            TypeExpr::Named(t) => t,
-                            TypeExpr::Switch { span, .. } => Ident { name: "a switch".into(), span },
-                        };
-                        let bits = Vec::new();
-                        let after = l.fields.len();
-                        items.push(RunItem::Unused(l.unused.len(), ty));
-                        l.unused.push(Unused { doc: f.doc, name: None, bits, after, span: isp });
-                    } else {
-                        f.span = isp;
-                        items.push(RunItem::Field(l.fields.len()));
-                        l.fields.push(f);
-                    }
-                }
-                l.runs.push(FieldRun { hi, lo, items, span: sp });
+                let items = run_items(it, &mut l);
+                l.runs.push(FieldRun { hi, lo, items, rows: Vec::new(), span: sp });
             }
             Rule::unused => {
                 // The clause ends at its last range, not at the blanks after it that looking
@@ -565,14 +540,83 @@ fn abi_member(p: Pair<Rule>, when: &[Expr], l: &mut AbiLayout) {
     }
 }
 
-/// An argument of a group or form: an expression, or a string (text the syntax prints).
+/// An argument of a group or form: an expression, a string (text the syntax prints), a row of
+/// fields or a piece of syntax.
 fn family_arg(p: Pair<Rule>) -> Expr {
-    if p.as_rule() == Rule::string {
-        let sp = span(&p);
-        return Expr { kind: ExprKind::Str(string_value(p)), span: sp };
+    let sp = span(&p);
+    match p.as_rule() {
+        Rule::string => Expr { kind: ExprKind::Str(string_value(p)), span: sp },
+        Rule::syntax_arg => {
+            let items = p.into_inner().next().map(seq).unwrap_or_default();
+            Expr { kind: ExprKind::Syntax(items), span: sp }
+        }
+        Rule::fields_arg => {
+            let name = Ident { name: "fields".into(), span: sp };
+            let mut l = body(LayoutKind::Format, String::new(), name, sp, std::iter::empty());
+            let items = run_items(p.into_inner().skip(1), &mut l);
+            let zero = Expr { kind: ExprKind::Int(0), span: sp };
+            l.runs.push(FieldRun { hi: zero.clone(), lo: zero, items, rows: Vec::new(), span: sp });
+            Expr { kind: ExprKind::Fields(Box::new(l)), span: sp }
+        }
+        _ => expr(p),
     }
-    expr(p)
 }
+
+/// The items of a `fields` run (or of a `fields { ... }` argument), added to `l`: fields,
+/// unused bits, zero bits and uses, in order.
+fn run_items<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, l: &mut Layout) -> Vec<RunItem> {
+    let mut items = Vec::new();
+    for item in it {
+        let isp = span(&item);
+        match item.clone().into_inner().next() {
+            Some(u) if u.as_rule() == Rule::use_group => {
+                items.push(RunItem::Use(l.uses.len()));
+                l.uses.push(use_group(u, l.fields.len()));
+                continue;
+            }
+            Some(z) if z.as_rule() == Rule::zero_item => {
+                // Named `zero_hi_lo` when the run places it.
+                let ty = z.into_inner().next().map_or(Ident { name: "u1".into(), span: isp }, ident);
+                items.push(RunItem::Field(l.fields.len()));
+                l.fields.push(Field {
+                    doc: String::new(),
+                    name: Ident { name: ZERO_ITEM.into(), span: isp },
+                    count: None,
+                    ty: TypeExpr::Named(ty),
+                    bits: Vec::new(),
+                    fixed: Some(Expr { kind: ExprKind::Int(0), span: isp }),
+                    allowed: None,
+                    default: None,
+                    element_defaults: Vec::new(),
+                    view: false,
+                    lengths: None,
+                    span: isp,
+                });
+                continue;
+            }
+            _ => {}
+        }
+        let mut f = field(item);
+        if f.name.name == "_" {
+            let ty = match f.ty {
+                TypeExpr::Named(t) => t,
+                TypeExpr::Switch { span, .. } => Ident { name: "a switch".into(), span },
+            };
+            let bits = Vec::new();
+            let after = l.fields.len();
+            items.push(RunItem::Unused(l.unused.len(), ty));
+            l.unused.push(Unused { doc: f.doc, name: None, bits, after, span: isp });
+        } else {
+            f.span = isp;
+            items.push(RunItem::Field(l.fields.len()));
+            l.fields.push(f);
+        }
+    }
+    items
+}
+
+/// The name a run's `0` item has until the run places it (then `zero_hi_lo`, as `zero @`).
+pub const ZERO_ITEM: &str = "0";
 
 /// The name, parameters and members of a group or form (after its keyword).
 fn family<'a>(

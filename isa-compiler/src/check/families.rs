@@ -148,13 +148,25 @@ impl Expander<'_> {
         picks: Option<&[(Ident, Vec<Expr>)]>,
         site: Span,
     ) -> Vec<Alternative> {
+        let spliced;
+        let body = match self.splice(body, bindings) {
+            Some(b) => {
+                spliced = b;
+                &spliced
+            }
+            None => body,
+        };
         let mut own = body.clone();
         own.uses.clear();
         own.forms.clear();
         // Parameters are bound here, types included: a parameter standing as a type takes the
         // type its argument names.
         let types = RefCell::new(Vec::new());
-        Subst { types: Some(&types), ..Subst::new(bindings) }.layout(&mut own);
+        let misplaced = RefCell::new(Vec::new());
+        Subst { types: Some(&types), misplaced: Some(&misplaced), ..Subst::new(bindings) }.layout(&mut own);
+        for (at, message, bound) in misplaced.into_inner() {
+            self.cx.error(at, message).with(bound, "bound here");
+        }
         for (arg, at) in types.into_inner() {
             self.cx
                 .error(arg, "this argument stands where a type is wanted")
@@ -283,9 +295,14 @@ impl Expander<'_> {
             (Some(hi), Some(lo)) if lo <= hi => {
                 let span = (hi - lo).saturating_add(1);
                 if total != span && !widths.contains(&0) {
-                    self.cx
-                        .error(run.span, format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"))
-                        .note("each item is as wide as its type: a name alone is a `bool`, `_` one unused bit, `_: u3` three");
+                    let mut d = self.cx.error(
+                        run.span,
+                        format!("the items of this run are {total} bits wide, its range {hi}:{lo} is {span}"),
+                    );
+                    for row in &run.rows {
+                        d = d.with(*row, "with the items of this row");
+                    }
+                    d.note("each item is as wide as its type: a name alone is a `bool`, `_` one unused bit, `_: u3` three");
                 }
                 hi
             }
@@ -343,6 +360,12 @@ impl Expander<'_> {
                 ast::BitPiece::Range(int(from), int(low), sp)
             };
             match item {
+                ast::RunItem::Field(i) if body.fields[*i].name.name == crate::parse::ZERO_ITEM => {
+                    // `0: u3` is `zero @ hi:lo`: a fixed field named after its bits.
+                    let f = &mut body.fields[*i];
+                    f.name.name = if w == 1 { format!("zero_{from}") } else { format!("zero_{from}_{low}") };
+                    f.bits = vec![piece];
+                }
                 ast::RunItem::Field(i) => body.fields[*i].bits = vec![piece],
                 ast::RunItem::Unused(i, _) => body.unused[*i].bits = vec![piece],
                 ast::RunItem::Use(_) => {}
@@ -392,27 +415,170 @@ impl Expander<'_> {
                 .with(group.name.span, "declared here");
             return None;
         }
-        let subst = Subst::new(bindings);
         let mut inner = Vec::new();
         for (p, a) in group.params.iter().zip(&u.args) {
-            let mut a = a.clone();
-            subst.expr(&mut a, &[]);
-            inner.push((p.name.clone(), a));
+            inner.push((p.name.clone(), self.argument(a, bindings)));
         }
         let picks: Vec<(Ident, Vec<Expr>)> = u
             .picks
             .iter()
-            .map(|(name, args)| {
-                let mut args = args.clone();
-                args.iter_mut().for_each(|a| subst.expr(a, &[]));
-                (name.clone(), args)
-            })
+            .map(|(name, args)| (name.clone(), args.iter().map(|a| self.argument(a, bindings)).collect()))
             .collect();
         self.stack.push((group.name.name.clone(), u.span));
         let mut out = self.flatten(&group.body, &inner, Some(&picks), u.span);
         self.stack.pop();
         if let Some(prefix) = &u.prefix {
             out.iter_mut().for_each(|(_, body)| prefixed(body, &prefix.name));
+        }
+        Some(out)
+    }
+
+    /// An argument of a `use` with the parameters of the body it stands in bound: in a row of
+    /// fields or a piece of syntax too, which may name them (`use g(fields { sat, mods })`).
+    fn argument(&mut self, a: &Expr, bindings: &[(String, Expr)]) -> Expr {
+        let mut a = a.clone();
+        let subst = Subst::new(bindings);
+        match &mut a.kind {
+            ExprKind::Fields(l) => {
+                if let Some(spliced) = self.splice(l, bindings) {
+                    **l = spliced;
+                }
+                subst.layout(l);
+            }
+            ExprKind::Syntax(items) => {
+                let misplaced = RefCell::new(Vec::new());
+                Subst { misplaced: Some(&misplaced), ..Subst::new(bindings) }.titems(items, &[]);
+                for (at, message, bound) in misplaced.into_inner() {
+                    self.cx.error(at, message).with(bound, "bound here");
+                }
+            }
+            _ => subst.expr(&mut a, &[]),
+        }
+        a
+    }
+
+    /// `body` with the rows of fields its parameters are bound to put where its runs name them
+    /// (`fields @ 50:39 { sat, mods }`), or `None` when no run names one. A run item naming a
+    /// parameter bound to a piece of syntax is reported and dropped.
+    fn splice(&mut self, body: &Layout, bindings: &[(String, Expr)]) -> Option<Layout> {
+        // The run items that name a parameter: a bare name (a `bool` with no clauses).
+        let bound = |f: &ast::Field| -> Option<&Expr> {
+            let plain = matches!(&f.ty, ast::TypeExpr::Named(t) if t.name == "bool" && t.span == f.name.span)
+                && f.fixed.is_none()
+                && f.default.is_none()
+                && f.allowed.is_none()
+                && f.count.is_none();
+            let (_, e) = bindings.iter().find(|(k, _)| *k == f.name.name).filter(|_| plain)?;
+            matches!(e.kind, ExprKind::Fields(_) | ExprKind::Syntax(_)).then_some(e)
+        };
+        let named: Vec<usize> = body
+            .runs
+            .iter()
+            .flat_map(|r| &r.items)
+            .filter_map(|i| if let ast::RunItem::Field(k) = i { Some(*k) } else { None })
+            .filter(|k| bound(&body.fields[*k]).is_some())
+            .collect();
+        if named.is_empty() {
+            return None;
+        }
+        let mut out = body.clone();
+        out.fields.clear();
+        // Where each old field (and the end) lands, and what each named field becomes.
+        let mut new_pos = Vec::with_capacity(body.fields.len() + 1);
+        let mut replaced: BTreeMap<usize, Vec<ast::RunItem>> = BTreeMap::new();
+        let mut row_uses: Vec<(usize, Vec<ast::Use>)> = Vec::new();
+        for (k, f) in body.fields.iter().enumerate() {
+            new_pos.push(out.fields.len());
+            let Some(e) = named.contains(&k).then(|| bound(f)).flatten() else {
+                out.fields.push(f.clone());
+                continue;
+            };
+            let ExprKind::Fields(row) = &e.kind else {
+                self.cx
+                    .error(
+                        f.span,
+                        format!(
+                            "`{}` is a piece of syntax: it stands in a syntax, not in a `fields` run",
+                            f.name.name
+                        ),
+                    )
+                    .with(e.span, "bound here");
+                // Reported: an item of no known width stands in, taking the bits the others
+                // leave, so that the run reports nothing more.
+                let ty = Ident { name: super::types::NOT_A_TYPE.to_string(), span: f.span };
+                let after = out.fields.len();
+                let unused =
+                    ast::Unused { doc: String::new(), name: None, bits: Vec::new(), after, span: f.span };
+                replaced.insert(k, vec![ast::RunItem::Unused(out.unused.len(), ty)]);
+                out.unused.push(unused);
+                continue;
+            };
+            let (base, unused_base) = (out.fields.len(), out.unused.len());
+            out.fields.extend(row.fields.iter().cloned());
+            out.unused.extend(row.unused.iter().map(|u| ast::Unused { after: u.after + base, ..u.clone() }));
+            row_uses.push((
+                k,
+                row.uses.iter().map(|u| ast::Use { after: u.after + base, ..u.clone() }).collect(),
+            ));
+            // A row's uses are numbered once all are placed (below): `Use(j)` is the row's `j`th.
+            let items = row.runs.iter().flat_map(|r| &r.items).map(|i| match i {
+                ast::RunItem::Field(j) => ast::RunItem::Field(base + j),
+                ast::RunItem::Unused(j, t) => ast::RunItem::Unused(unused_base + j, t.clone()),
+                ast::RunItem::Use(j) => ast::RunItem::Use(ROW_USE + j),
+            });
+            replaced.insert(k, items.collect());
+        }
+        new_pos.push(out.fields.len());
+        // The body's own unused bits keep their places among the fields.
+        for u in out.unused.iter_mut().take(body.unused.len()) {
+            u.after = new_pos[u.after.min(body.fields.len())];
+        }
+        // The uses in the order of the text: a row's where its parameter stands, before the
+        // body's uses that come after it (the order in which their fields are included).
+        let mut uses = Vec::with_capacity(body.uses.len());
+        let mut use_pos = Vec::with_capacity(body.uses.len());
+        let mut row_base: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut pending = row_uses.into_iter().peekable();
+        for u in &body.uses {
+            while let Some((k, more)) = pending.next_if(|(k, _)| *k < u.after) {
+                row_base.insert(k, uses.len());
+                uses.extend(more);
+            }
+            use_pos.push(uses.len());
+            uses.push(ast::Use { after: new_pos[u.after.min(body.fields.len())], ..u.clone() });
+        }
+        for (k, more) in pending {
+            row_base.insert(k, uses.len());
+            uses.extend(more);
+        }
+        out.uses = uses;
+        for (k, items) in replaced.iter_mut() {
+            for item in items.iter_mut() {
+                if let ast::RunItem::Use(j) = item {
+                    *j = row_base.get(k).copied().unwrap_or(0) + (*j - ROW_USE);
+                }
+            }
+        }
+        for form in &mut out.forms {
+            form.after = new_pos[form.after.min(body.fields.len())];
+        }
+        for run in &mut out.runs {
+            let items = std::mem::take(&mut run.items);
+            for item in items {
+                match item {
+                    ast::RunItem::Field(k) => match replaced.get(&k) {
+                        Some(more) => {
+                            run.items.extend(more.iter().cloned());
+                            if let Some(ExprKind::Fields(_)) = bound(&body.fields[k]).map(|e| &e.kind) {
+                                run.rows.extend(bound(&body.fields[k]).map(|e| e.span));
+                            }
+                        }
+                        None => run.items.push(ast::RunItem::Field(new_pos[k])),
+                    },
+                    ast::RunItem::Use(j) => run.items.push(ast::RunItem::Use(use_pos[j])),
+                    other => run.items.push(other),
+                }
+            }
         }
         Some(out)
     }
@@ -613,11 +779,16 @@ impl Expander<'_> {
         for (at, message) in call_errors.into_inner() {
             self.cx.error(at, message);
         }
-        // A string argument is text for the syntax; anywhere else it has no value.
-        for at in texts.into_inner() {
-            self.cx.error(at, "a string argument stands where a value is wanted").note(
-                "a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`",
-            );
+        // A string argument is text for the syntax (a row of fields goes in a run); anywhere
+        // else it has no value.
+        for (at, what) in texts.into_inner() {
+            let note = match what {
+                "a row of fields" => "a `fields { ... }` parameter stands in a run of the group: `fields @ 50:39 { sat, mods }`",
+                "a piece of syntax" => "a `syntax { ... }` parameter stands where the group's syntax names it: `syntax d { guard m \" \" {rd} }`; a template takes none",
+                _ => "a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`",
+            };
+            let what = if what == "a string" { "a string argument" } else { what };
+            self.cx.error(at, format!("{what} stands where a value is wanted")).note(note);
         }
         if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
             body.execute = body
@@ -627,6 +798,9 @@ impl Expander<'_> {
         }
     }
 }
+
+/// Where a row's uses are numbered from until the body's uses around them are placed.
+const ROW_USE: usize = usize::MAX / 2;
 
 /// The highest and lowest bit a body's fields and unused bits take (`None` when one of them
 /// is not a number).
@@ -993,12 +1167,18 @@ impl Members {
     }
 }
 
+/// A parameter standing where its argument cannot: where, the message, where it was bound.
+type Misplaced = (Span, String, Span);
+
 /// Replaces names by expressions (parameters by arguments, lets by values), leaving alone
 /// the names a template parameter, a `let` statement or an array index `i` shadows.
 struct Subst<'a> {
     map: &'a [(String, Expr)],
     /// Where a string (an argument bound to a parameter) stands in an expression, collected.
-    texts: Option<&'a RefCell<Vec<Span>>>,
+    texts: Option<&'a RefCell<Vec<(Span, &'static str)>>>,
+    /// A parameter bound to a row of fields or a piece of syntax standing where the other is
+    /// wanted, collected (where, message).
+    misplaced: Option<&'a RefCell<Vec<Misplaced>>>,
     /// Whether names standing as types are replaced too (parameters, not lets), and where an
     /// argument that names no type stood as one (the argument, the type's place), collected.
     types: Option<&'a RefCell<Vec<(Span, Span)>>>,
@@ -1013,7 +1193,15 @@ struct Subst<'a> {
 
 impl<'a> Subst<'a> {
     fn new(map: &'a [(String, Expr)]) -> Self {
-        Subst { map, texts: None, types: None, calls: &[], call_errors: None, depth: Cell::new(0) }
+        Subst {
+            map,
+            texts: None,
+            misplaced: None,
+            types: None,
+            calls: &[],
+            call_errors: None,
+            depth: Cell::new(0),
+        }
     }
 
     /// Whether there is nothing to do.
@@ -1103,6 +1291,27 @@ impl<'a> Subst<'a> {
 
     fn titems(&self, items: &mut Vec<TItem>, shadow: &[String]) {
         let mut texts = false;
+        // A parameter bound to a piece of syntax, named as an item, is those items.
+        if items.iter().any(|i| self.fragment(i, shadow).is_some()) {
+            let mut out = Vec::with_capacity(items.len());
+            for item in std::mem::take(items) {
+                match self.fragment(&item, shadow) {
+                    Some(Ok(more)) => {
+                        out.extend(more.iter().cloned());
+                        texts = true;
+                    }
+                    Some(Err(message)) => {
+                        if let (Some(m), TItem::Call(name, _, at)) = (self.misplaced, &item) {
+                            let bound =
+                                self.map.iter().find(|(k, _)| *k == name.name).map_or(*at, |(_, e)| e.span);
+                            m.borrow_mut().push((*at, message, bound));
+                        }
+                    }
+                    None => out.push(item),
+                }
+            }
+            *items = out;
+        }
         for item in items.iter_mut() {
             // A parameter bound to a string, named as an item, is that text.
             if let TItem::Call(name, args, at) = item {
@@ -1157,6 +1366,26 @@ impl<'a> Subst<'a> {
         }
     }
 
+    /// The items a syntax item stands for when it names a parameter bound to a piece of syntax
+    /// (`Err`: a parameter bound to a row of fields, or called with arguments).
+    fn fragment<'i>(&'i self, item: &TItem, shadow: &[String]) -> Option<Result<&'i [TItem], String>> {
+        let TItem::Call(name, args, _) = item else { return None };
+        if shadow.contains(&name.name) {
+            return None;
+        }
+        match &self.map.iter().find(|(k, _)| *k == name.name)?.1.kind {
+            ExprKind::Syntax(items) if args.is_empty() => Some(Ok(items)),
+            ExprKind::Syntax(_) => {
+                Some(Err(format!("`{}` is a piece of syntax: it takes no arguments", name.name)))
+            }
+            ExprKind::Fields(_) => Some(Err(format!(
+                "`{}` is a row of fields: it stands in a `fields` run, not in a syntax",
+                name.name
+            ))),
+            _ => None,
+        }
+    }
+
     fn block(&self, b: &mut ast::Block, shadow: &[String]) {
         if !self.idle() {
             self.block_visit(b, &mut shadow.to_vec(), &mut |_| {});
@@ -1184,10 +1413,15 @@ impl<'a> Subst<'a> {
                 }
             }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
-            ExprKind::Str(_) => {
+            ExprKind::Str(_) | ExprKind::Syntax(_) | ExprKind::Fields(_) => {
                 if let Some(texts) = self.texts {
                     // Reported once, here; 0 stands in so that nothing reports it again.
-                    texts.borrow_mut().push(e.span);
+                    let what = match e.kind {
+                        ExprKind::Str(_) => "a string",
+                        ExprKind::Syntax(_) => "a piece of syntax",
+                        _ => "a row of fields",
+                    };
+                    texts.borrow_mut().push((e.span, what));
                     e.kind = ExprKind::Int(0);
                 }
             }

@@ -348,6 +348,9 @@ impl Lower<'_, '_> {
             K::Bool(b) => ex(SemKind::Bool(*b), T::Bool),
             // Only a group's argument is a string; the family expansion reports it in a value.
             K::Str(_) => self.err(e.span, "a string has no value"),
+            K::Syntax(_) | K::Fields(_) => {
+                self.err(e.span, "a row of fields or a piece of syntax has no value")
+            }
             K::Name(n) => self.name(n, e.span),
             K::Index(base, idx) => {
                 if let K::Name(n) = &base.kind {

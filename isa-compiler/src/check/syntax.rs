@@ -499,6 +499,12 @@ impl Lowerer<'_, '_> {
                 bindings.push((p.name.clone(), Binding { expr: CondExpr::Int(0), ty: None, text }));
                 continue;
             }
+            if matches!(a.kind, ast::ExprKind::Syntax(_) | ast::ExprKind::Fields(_)) {
+                self.cx
+                    .error(a.span, "a template argument is a field, `!field`, a parameter, a constant or a string")
+                    .note("a `syntax { ... }` or `fields { ... }` argument is for a group: `format f = g(fields { ... })`");
+                return None;
+            }
             let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
             let (c, ty) = cond::lower(self.cx, &scope, a);
             let c = cond::fold(&c, &self.known(), params);

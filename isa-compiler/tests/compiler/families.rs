@@ -498,3 +498,69 @@ fn a_divided_range_spelling_mistakes_are_located() {
          enum B : u4 { b(0..=7) \"{v/2}\" asm \"b{v/4}\" }\n"
     )));
 }
+
+/// A group parameter bound to `fields { ... }` stands for those items in the group's runs, and
+/// one bound to `syntax { ... }` for those items in its syntax: a family of encodings is one
+/// table, a row each (name, opcode, the fields and text that differ). A run's `0: u2` is
+/// `zero @`: a fixed field named after its bits.
+#[test]
+fn a_row_of_fields_and_a_piece_of_syntax_are_arguments() {
+    let t = check(
+        "enum Round : u2 { rn = 0 \"\", rm = 1 \".RM\", rp = 2 \".RP\", rz = 3 \".RZ\" }\n\
+         group alu(op, mods, text) {\n    fields @ 31:16 { opcode: u6 is op, 0: u2, mods, 0 }\n    fields @ 15:0 { ra: u8, rd: u8 }\n\
+         \x20   syntax asm { text \" \" {rd} \", \" {ra} }\n}\n\
+         format dadd = alu(0x0e, fields { _, neg, /// Rounding.\n    rnd: Round, _: u3 }, syntax { \"DADD\" {rnd} })\n\
+         format dmul = alu(0x10, fields { sat, _: u5, cc }, syntax { \"DMUL\" [sat: \".SAT\"] [cc: \".CC\"] })\n",
+    );
+    let (dadd, dmul) = (&t.formats[0], &t.formats[1]);
+    let names: Vec<&str> = dadd.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["opcode", "zero_25_24", "neg", "rnd", "zero_16", "ra", "rd"]);
+    assert_eq!(field(dadd, "rnd").pieces, [ir::Piece { lo: 20, width: 2 }]);
+    assert_eq!(field(dadd, "rnd").doc, "Rounding.");
+    assert_eq!(field(dadd, "zero_25_24").fixed, Some(0));
+    assert_eq!(field(dmul, "cc").pieces, [ir::Piece { lo: 17, width: 1 }]);
+    let lits = |f: &ir::Format| -> Vec<String> {
+        f.syntax[0].parts[0].arms[0]
+            .items
+            .iter()
+            .filter_map(|i| if let ir::SyntaxItem::Lit(s) = i { Some(s.clone()) } else { None })
+            .collect()
+    };
+    assert_eq!(lits(dadd)[0], "DADD");
+    assert_eq!(lits(dmul)[0], "DMUL");
+}
+
+/// A row or a piece of syntax where the other (or a value) is wanted, a row that does not fill
+/// its run, and either passed to a template are errors at the place, naming the row.
+#[test]
+fn row_and_syntax_argument_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group alu(op, mods, text) {\n    fields @ 31:16 { opcode: u6 is op, mods, _: u2 }\n    rd: u8 @ 7:0\n\
+         \x20   syntax asm { text \" \" {rd} }\n}\n\
+         format short = alu(1, fields { sat }, syntax { \"S\" })\n\
+         format swapped = alu(2, syntax { \"W\" }, fields { _: u8 })\n\
+         format valued = alu(fields { _: u8 }, fields { _: u8 }, syntax { \"V\" })\n\
+         template t(x) { \"t\" }\n\
+         group called(text) {\n    op: u8 @ 31:24 is 0xff\n    syntax asm { t(text) }\n}\n\
+         format tcall = called(syntax { \"C\" })\n"
+    )));
+}
+
+/// `x & 0` folds to 0 in a guard (a mask a template's parameter made empty): the generated Rust
+/// has no "&-masking with zero", which clippy refuses.
+#[test]
+fn masking_with_zero_folds_away() {
+    let src = spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    sbs: u6 @ 5:0\n    syntax asm { \"f\" mark(0) mark(2) }\n}\n\
+         template mark(k) { | sbs & ((1 << k) - 1) != 0 => \",\" {k} | _ => {k} }\n",
+    );
+    let t = isa_compiler::check_source(&src)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("ok.isa", &src, &d)));
+    let parts = &t.formats[0].syntax[0].parts;
+    let guards: Vec<String> =
+        parts.iter().filter(|p| p.name == "mark").map(|p| format!("{:?}", p.arms[0].guard)).collect();
+    assert!(!guards[0].contains("BitAnd"), "mark(0) masks with 0: {guards:?}");
+    assert!(guards[1].contains("BitAnd"), "mark(2) masks with 3: {guards:?}");
+    let code = isa_compiler::backend::rust::generate_compact_from(&t, "x.isa");
+    assert!(!code.contains("& 0)") && !code.contains("& 0 "), "no masking with zero in:\n{code}");
+}
