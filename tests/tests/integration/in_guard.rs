@@ -3,12 +3,12 @@
 //! and the set's first value fits where it does not (`.u16` with no part is half 0, `.wide`
 //! alone is 2). The words are worked by hand from the spec's bit positions.
 
-mod in_guard {
+mod set_guards {
     isa_derive::target!("data/specs/in_guard.isa");
 }
 
-use in_guard::InGuard;
 use isa_runtime::target::assemble_program;
+use set_guards::InGuard;
 
 fn word(line: &str) -> u128 {
     match assemble_program::<InGuard>(line, 0) {
