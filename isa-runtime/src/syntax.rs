@@ -2870,8 +2870,43 @@ fn solvable(e: &Expr) -> bool {
             (named(a) && matches!(**b, Expr::Int(_))) || (named(b) && matches!(**a, Expr::Int(_)))
         }
         Expr::And(xs) | Expr::Or(xs) => xs.iter().any(solvable),
+        Expr::In(x, _) => named(x),
         _ => false,
     }
+}
+
+/// The most values [`Parser::require`] tries for a field an `in` guard names: a set larger
+/// than this (`imm in {0..=0xffff}`) is checked at the end, as other conditions are.
+const IN_CHOICES: u64 = 256;
+
+/// The raw values of a field `width` bits wide that `x in ranges` makes true (`want`) or
+/// false, in order, when there are at most [`IN_CHOICES`] of them.
+fn in_choices(ranges: &[(i64, i64)], want: bool, width: u32) -> Option<Vec<u64>> {
+    let top = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let inside = |v: u64| ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&(v as i64)));
+    let mut out = Vec::new();
+    if want {
+        for &(lo, hi) in ranges {
+            let (lo, hi) = (lo.max(0) as u64, (hi.max(-1) as u64).min(top));
+            if hi < lo || hi == u64::MAX {
+                continue;
+            }
+            if (hi - lo) as u128 + out.len() as u128 >= u128::from(IN_CHOICES) {
+                return None;
+            }
+            for v in lo..=hi {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+    } else {
+        if top >= IN_CHOICES {
+            return None;
+        }
+        out.extend((0..=top).filter(|v| !inside(*v)));
+    }
+    Some(out)
 }
 
 /// Matches literal `s` in `text` at `pos` ([`Parser::literal`]); returns the end. Blanks before
@@ -4136,6 +4171,29 @@ impl Parser<'_> {
                     Some((bound, v)) => self.assign(bound, v as u64, st) && k(self, pos, st),
                     None => self.defer(e, want, frame, pos, st, k),
                 }
+            }
+            // A field in a set of values (`sel in {0..=3}`): a choice among them, made after
+            // the text as other choices are, so the text settles the field where it shows it.
+            Expr::In(x, ranges) if !self.lazy && matches!(**x, Expr::Field(_) | Expr::Param(_)) => {
+                let b = bind(x, frame);
+                let width = match b {
+                    Bound::Slot(s) | Bound::NotSlot(s) => {
+                        crate::bits::width(self.format.fields[s as usize].pieces)
+                    }
+                    Bound::Const(_) => return self.defer(e, want, frame, pos, st, k),
+                };
+                let width = if matches!(b, Bound::NotSlot(_)) { 1 } else { width };
+                let Some(values) = in_choices(ranges, want, width) else {
+                    return self.defer(e, want, frame, pos, st, k);
+                };
+                for v in values {
+                    let mark = st.mark();
+                    if self.assign(b, v, st) && k(self, pos, st) {
+                        return true;
+                    }
+                    st.undo(&mark);
+                }
+                false
             }
             _ => self.defer(e, want, frame, pos, st, k),
         }

@@ -14,6 +14,7 @@ mod elementary;
 mod format_index;
 mod from_str;
 mod fuzz;
+mod in_guard;
 mod listings;
 mod maxwell_facts;
 mod maxwell_golden;
