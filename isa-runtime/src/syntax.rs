@@ -2887,7 +2887,11 @@ fn in_choices(ranges: &[(i64, i64)], want: bool, width: u32) -> Option<Vec<u64>>
     let mut out = Vec::new();
     if want {
         for &(lo, hi) in ranges {
-            let (lo, hi) = (lo.max(0) as u64, (hi.max(-1) as u64).min(top));
+            // Guards compare raw values: a range below zero holds none of them.
+            if hi < 0 {
+                continue;
+            }
+            let (lo, hi) = (lo.max(0) as u64, (hi as u64).min(top));
             if hi < lo || hi == u64::MAX {
                 continue;
             }
@@ -4891,6 +4895,17 @@ mod tests {
     fn hex_that_overflows_is_no_number() {
         assert_eq!(scan_integer("0x-340282366920938463463374607431768211456"), None);
         assert_eq!(scan_integer("0x-A"), Some((-10, 4)));
+    }
+
+    /// The values an `in` guard offers a 3-bit field: raw values, so a range below zero
+    /// offers none and one across zero only its non-negative part.
+    #[test]
+    fn in_guard_choices_are_raw_values() {
+        assert_eq!(in_choices(&[(4, 5), (0, 1)], true, 3), Some(vec![4, 5, 0, 1]));
+        assert_eq!(in_choices(&[(-5, -1)], true, 3), Some(vec![]));
+        assert_eq!(in_choices(&[(-2, 1), (6, 20)], true, 3), Some(vec![0, 1, 6, 7]));
+        assert_eq!(in_choices(&[(0, 3)], false, 3), Some(vec![4, 5, 6, 7]));
+        assert_eq!(in_choices(&[(0, 300)], true, 16), None);
     }
 
     static FADD: Syntax = Syntax {
