@@ -351,9 +351,9 @@ fn render(
 /// does not relax to a direct call), where `#[inline]` makes the caller's crate compile its
 /// own copy and call it directly. `#[cold]` keeps LLVM from inlining the ~300 leaves of
 /// Maxwell or AGX into every caller (which made each word save registers: callgrind 111 → 125
-/// instructions a word). Criterion `maxwell/subset`, minima of the samples, three alternated
-/// runs, load 10–11: `#[inline(never)]` 3.30–3.32 µs against the hand-written 3.09–3.12
-/// (1.07×); these attributes 2.87–2.90 against 3.10–3.12 (0.93×).
+/// instructions a word). Criterion `maxwell/subset`, fastest samples, five alternated runs,
+/// load 10–13: `#[inline(never)]` 3.30–3.32 µs against the hand-written 3.09–3.12
+/// (1.06–1.07×); these attributes 2.87–2.90 against 3.10–3.13 (0.92–0.94×).
 fn out_of_line() -> TokenStream {
     quote!(#[inline] #[cold])
 }
