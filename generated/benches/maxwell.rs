@@ -13,6 +13,8 @@
 //! checks that both accept the same words and print the same text. Each decoded instruction
 //! is handed to `black_box` by reference, on both sides: by value, the move of the generated
 //! decoder's 64-byte `Result` (its error holds the word as a `u128`) was measured with it.
+//! `decode hand_written, own crate` is the same hand-written decoder built as a library crate of
+//! its own (`isa-bench-maxwell-hand`), called across crates as the generated decoder is.
 //!
 //! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
 
@@ -106,6 +108,16 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for &w in &subset {
                 let r = maxwell_hand::decode(black_box(w));
+                black_box(&r);
+            }
+        })
+    });
+    // The same hand-written decoder compiled as a library of its own, as a user's decoder would
+    // be and as `isa-generated` is: its calls then cross a crate as the generated decoder's do.
+    g.bench_function("decode hand_written, own crate", |b| {
+        b.iter(|| {
+            for &w in &subset {
+                let r = isa_bench_maxwell_hand::decode(black_box(w));
                 black_box(&r);
             }
         })

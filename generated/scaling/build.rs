@@ -1,6 +1,6 @@
 //! With the `bench` feature: writes the decoding part of the synthetic specs' Rust modules
 //! (`isa_compiler::backend::rust::generate_decoder_compact_from`) to
-//! `$OUT_DIR/synthetic_<n>.rs`, n = 100 and 2,000. Without it, nothing.
+//! `$OUT_DIR/synthetic_<n>.rs`, n = 100, 2,000 and 10,000. Without it, nothing.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -16,7 +16,7 @@ mod synthetic;
 fn generate() {
     println!("cargo:rerun-if-changed=../../isa-compiler/tests/compiler/synthetic.rs");
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
-    for n in [100, 2_000] {
+    for n in [100, 2_000, 10_000] {
         let Ok(target) = isa_compiler::check_source(&synthetic::spec(n)) else {
             panic!("the synthetic spec of {n} encodings does not check")
         };

@@ -15,6 +15,16 @@ pub fn generate(m: &Model, out: &mut super::Items) {
     }
 }
 
+/// The structs of the decoder-only module ([`super::generate_decoder_compact_from`]): each
+/// format's struct (`Clone` and `Copy` only) and `from_word`, without documentation, `to_word`,
+/// `fields` or accessors. At 10,000 encodings the full structs with their derives were most of
+/// what took rustc's front end past 19 GB.
+pub fn generate_decoder(m: &Model, out: &mut super::Items) {
+    for (fi, f) in m.t.formats.iter().enumerate() {
+        out.push_text(&decoder_def(m, &m.format_ident(fi).to_string(), f));
+    }
+}
+
 /// The struct member type of a field (arrays included).
 fn member_type(m: &Model, f: &ir::Field) -> String {
     let ty = m.rust_type_name(&f.ty);
@@ -166,19 +176,37 @@ fn syntax_items(
 /// encodings, making, copying and freeing a token stream per encoding was the largest part of
 /// generating the module (about 120 ns a token).
 pub fn format_def(m: &Model, name: &str, f: &ir::Format) -> String {
+    format_text(m, name, f, true)
+}
+
+/// The struct of format `f` for the decoder-only module: members and `from_word` alone (see
+/// [`generate_decoder`]).
+fn decoder_def(m: &Model, name: &str, f: &ir::Format) -> String {
+    format_text(m, name, f, false)
+}
+
+/// [`format_def`] when `full`, else [`decoder_def`].
+fn format_text(m: &Model, name: &str, f: &ir::Format, full: bool) -> String {
     let spec_name = {
         let mut s = String::new();
         str_lit(&f.name, &mut s);
         s
     };
-    let encoding = encoding_doc(m, f);
-    let syntax = syntax_doc(m, f);
-    let own = f.doc.trim_end();
     let mut out = String::with_capacity(4096);
-    doc_text(
-        &[own, &encoding, &syntax].iter().filter(|x| !x.is_empty()).copied().collect::<Vec<_>>().join("\n\n"),
-        &mut out,
-    );
+    if full {
+        let encoding = encoding_doc(m, f);
+        let syntax = syntax_doc(m, f);
+        let own = f.doc.trim_end();
+        doc_text(
+            &[own, &encoding, &syntax]
+                .iter()
+                .filter(|x| !x.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            &mut out,
+        );
+    }
     let word_ty = m.word;
     let mut members = String::new();
     let mut decode = String::new();
@@ -232,7 +260,9 @@ pub fn format_def(m: &Model, name: &str, f: &ir::Format) -> String {
             let _ = write!(values, "({fname}, {v}),");
             continue;
         }
-        doc_text(&field.doc, &mut members);
+        if full {
+            doc_text(&field.doc, &mut members);
+        }
         let _ = writeln!(members, "pub {id}: {},", member_type(m, field));
         let width = field.width();
         // Decode.
@@ -398,6 +428,25 @@ pub fn format_def(m: &Model, name: &str, f: &ir::Format) -> String {
     // straight into the `Instruction`: out of line, they were stored byte by byte and copied
     // again with wide loads that wait on those stores (most of the decoder's time on VC4, and
     // on Maxwell, whose large decoder inlined none of them).
+    if !full {
+        let _ = write!(
+            out,
+            r####"#[derive(Clone, Copy)]
+pub struct {name} {{
+{members}}}
+
+#[allow(unused_parens, dead_code)]
+impl {name} {{
+#[inline]
+fn from_word({word_param}: {word_ty}) -> Result<Self, isa_runtime::DecodeError> {{
+{undefined_fn}Ok({name} {{
+{decode}}})
+}}
+}}
+"####
+        );
+        return out;
+    }
     let _ = write!(
         out,
         r####"#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -344,6 +344,20 @@ fn render(
     }
 }
 
+/// The attributes of the functions a large decoder's `decode` calls (each encoding's leaf and
+/// the functions of the first switch's arms): out of line, and called directly. `decode` is
+/// inlined into its caller, in the caller's crate; a function of an upstream crate is called
+/// there through the GOT (`call *GOTPCREL(%rip)`: rustc's relocation for it, which the linker
+/// does not relax to a direct call), where `#[inline]` makes the caller's crate compile its
+/// own copy and call it directly. `#[cold]` keeps LLVM from inlining the ~300 leaves of
+/// Maxwell or AGX into every caller (which made each word save registers: callgrind 111 → 125
+/// instructions a word). Criterion `maxwell/subset`, fastest samples, five alternated runs,
+/// load 10–13: `#[inline(never)]` 3.30–3.32 µs against the hand-written 3.09–3.12
+/// (1.06–1.07×); these attributes 2.87–2.90 against 3.10–3.13 (0.92–0.94×).
+fn out_of_line() -> TokenStream {
+    quote!(#[inline] #[cold])
+}
+
 /// The decoder's first switch, each arm a call of a function out of line: the encoding's leaf
 /// where the arm is one encoding with nothing left to check, else a function of the arm's
 /// subtree. Encodings of such arms whose fields read alike and cannot be undefined
@@ -360,6 +374,7 @@ fn split_root(
     miss: &TokenStream,
 ) -> (TokenStream, TokenStream, std::collections::BTreeSet<usize>) {
     let word_ty = &m.word_ty;
+    let out_of_line = out_of_line();
     let mut bodies = Vec::new();
     // Once, not per arm: the question walks every format.
     let variable_length = m.t.variable_length();
@@ -455,9 +470,14 @@ fn split_root(
             // (10,000 encodings: 130 KB of picks and a 40 KB table, read at random).
             // Encodings without stored fields read nothing.
             let read = if reads.is_empty() { quote!() } else { quote!(let (#(#vars,)*) = (#(#values,)*);) };
+            // `#[inline]`: one small function per shared layout, which the caller's crate
+            // compiles and may inline (no call through the GOT, no register spilled around a
+            // cold call). Synthetic specs, criterion `decode_scaling` minima, same load: 2,000
+            // and 10,000 encodings 2.44 → 1.89 ns a word against `out_of_line`, 100 encodings
+            // 1.89 → 1.15 ns.
             bodies.push(quote! {
                 #[allow(clippy::unnecessary_cast, clippy::manual_range_patterns, unused_parens)]
-                #[inline(never)]
+                #[inline]
                 fn #name(word: #word_ty) -> Instruction {
                     #read
                     match #key_expr {
@@ -482,7 +502,7 @@ fn split_root(
                 let body = render(word_ty, sub, hit, miss);
                 bodies.push(quote! {
                     #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns, unused_parens)]
-                    #[inline(never)]
+                    #out_of_line
                     fn #name(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
                         #body
                     }
@@ -504,7 +524,18 @@ fn split_root(
     (quote!(#(#bodies)*), call, shared)
 }
 
-pub fn generate(m: &Model) -> TokenStream {
+/// The decoder of a target: the tree, the functions `decode` calls (leaves, functions of the
+/// first switch's arms) and `decode` itself.
+struct Decoder {
+    tree: Node,
+    /// The leaves and the functions of the first switch's arms.
+    items: TokenStream,
+    /// `decode`'s attributes and body.
+    inline: TokenStream,
+    body: TokenStream,
+}
+
+fn decoder(m: &Model) -> Decoder {
     let t = m.t;
     let word_ty = &m.word_ty;
     let cands = t.formats.iter().enumerate().map(|(i, f)| (i, constraints(f))).collect();
@@ -557,6 +588,38 @@ pub fn generate(m: &Model) -> TokenStream {
     // Encodings read by a shared layout leaf need no leaf of their own.
     let shared = split.as_ref().map(|(_, _, s)| s.clone()).unwrap_or_default();
     let tables = split.map(|(arms, _, _)| arms);
+    // The decoder's leaves: each encoding's fields written straight into the `Instruction`
+    // the decoder returns. A large decoder does not inline `from_word`; called from it, the
+    // struct was stored byte by byte into a temporary and copied into the `Instruction` with
+    // wide loads that wait on those stores (Maxwell's decoder spent most of its time there).
+    // Here `from_word` is inlined into a small function whose result is the decoder's own.
+    // A decoder of a few encodings inlines its leaves and is one function; in a larger one
+    // the leaves stay out of line, so the decoder needs no registers of its own: where LLVM
+    // inlined some of Maxwell's 297 leaves, every word paid for saving six registers
+    // (callgrind 125 → 111 instructions a word with every leaf out of line).
+    let mut reached = reached.into_inner();
+    let inline = if reached.len() <= INLINED_LEAVES { quote!(#[inline]) } else { out_of_line() };
+    reached.retain(|i| !shared.contains(i));
+    let leaves = reached.into_iter().map(|i| {
+        let n = &names[i];
+        quote! {
+            impl #n {
+                /// The instruction of a word the decoder's tree gave to this encoding.
+                #inline
+                fn decode_leaf(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                    Self::from_word(word).map(Instruction::#n)
+                }
+            }
+        }
+    });
+    Decoder { tree, items: quote!(#(#leaves)* #tables), inline: decode_inline, body: decode_body }
+}
+
+pub fn generate(m: &Model) -> TokenStream {
+    let t = m.t;
+    let word_ty = &m.word_ty;
+    let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
+    let Decoder { tree, items: decoder_items, inline: decode_inline, body: decode_body } = decoder(m);
     let match_tree = render(
         word_ty,
         &tree,
@@ -603,30 +666,6 @@ pub fn generate(m: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    // The decoder's leaves: each encoding's fields written straight into the `Instruction`
-    // the decoder returns. A large decoder does not inline `from_word`; called from it, the
-    // struct was stored byte by byte into a temporary and copied into the `Instruction` with
-    // wide loads that wait on those stores (Maxwell's decoder spent most of its time there).
-    // Here `from_word` is inlined into a small function whose result is the decoder's own.
-    // A decoder of a few encodings inlines its leaves and is one function; in a larger one
-    // the leaves stay out of line, so the decoder needs no registers of its own: where LLVM
-    // inlined some of Maxwell's 297 leaves, every word paid for saving six registers
-    // (callgrind 125 → 111 instructions a word with every leaf out of line).
-    let mut reached = reached.into_inner();
-    let inline = if reached.len() <= INLINED_LEAVES { quote!(#[inline]) } else { quote!(#[inline(never)]) };
-    reached.retain(|i| !shared.contains(i));
-    let leaves = reached.into_iter().map(|i| {
-        let n = &names[i];
-        quote! {
-            impl #n {
-                /// The instruction of a word the decoder's tree gave to this encoding.
-                #inline
-                fn decode_leaf(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                    Self::from_word(word).map(Instruction::#n)
-                }
-            }
-        }
-    });
     let index_arms = names.iter().enumerate().map(|(i, n)| {
         let i = lit(i as u128);
         quote!(Instruction::#n(_) => #i)
@@ -640,9 +679,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #(#variants,)*
         }
 
-        #(#leaves)*
-
-        #tables
+        #decoder_items
 
         #[allow(unused_parens)]
         impl Instruction {
@@ -706,6 +743,34 @@ pub fn generate(m: &Model) -> TokenStream {
                 match self {
                     #(#field_arms,)*
                 }
+            }
+        }
+    }
+}
+
+/// The `Instruction` enum of the decoder-only module ([`super::generate_decoder_compact_from`])
+/// and its decoder: the variants (`Clone` and `Copy` only, no documentation) and `decode`, the
+/// same decoder [`generate`] writes. Without the derives and the per-variant `match`es of
+/// [`generate`] (`encode`, `format_index`, `name`, `fields`, `match_format`), a module of
+/// 10,000 encodings builds in minutes, where rustc's front end passed 19 GB.
+pub fn generate_decoder(m: &Model) -> TokenStream {
+    let word_ty = &m.word_ty;
+    let names = (0..m.t.formats.len()).map(|i| m.format_ident(i));
+    let Decoder { items, inline, body, .. } = decoder(m);
+    quote! {
+        #[derive(Clone, Copy)]
+        pub enum Instruction {
+            #(#names(#names),)*
+        }
+
+        #items
+
+        #[allow(unused_parens)]
+        impl Instruction {
+            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
+            #inline
+            pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
+                #body
             }
         }
     }
