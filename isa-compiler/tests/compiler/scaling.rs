@@ -26,7 +26,7 @@ fn check_and_generate(n: usize) {
     // the syntax tables and printers.
     let decoder = isa_compiler::backend::rust::generate_decoder_compact_from(&target, "synthetic.isa");
     assert!(decoder.contains("fn decode_layout_1 (word : u32) -> Instruction {"));
-    assert!(decoder.contains("pub fn decode (word : u32)"));
+    assert!(decoder.contains("pub fn decode(word: u32)"));
     assert!(!decoder.contains("pub static FORMATS") && rust.contains("pub static FORMATS"));
 }
 

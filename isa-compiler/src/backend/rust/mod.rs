@@ -94,7 +94,7 @@ pub fn generate_decoder_compact_from(t: &ir::Target, source: &str) -> String {
     items.push(layouts::generate(&m));
     if !t.formats.is_empty() {
         formats::generate(&m, &mut items);
-        items.push(instruction::generate(&m));
+        items.push_text(&instruction::generate(&m));
     }
     let Items::Text { out: mut text, .. } = items else { unreachable!("a text sink stays text") };
     text.push('\n');
@@ -257,7 +257,7 @@ fn generate_items(t: &ir::Target, out: &mut Items) {
     // A target of data layouts only (a header) has no instructions to decode or assemble.
     if !t.formats.is_empty() {
         formats::generate(&m, out);
-        out.push(instruction::generate(&m));
+        out.push_text(&instruction::generate(&m));
         tables::generate(&m, out);
         printer::generate(&m, out);
         out.push(validate::generate(&m));
