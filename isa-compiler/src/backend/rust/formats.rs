@@ -475,10 +475,35 @@ fn number_read(ty: &Type, width: u32, raw: &str) -> Option<String> {
 /// Whether every value of a field of `width` bits has a variant of enum `e` (see
 /// [`total_enum_read`]).
 fn total_enum(m: &Model, e: ir::EnumId, width: u32) -> bool {
+    total_enum_names(m, e, width).is_some()
+}
+
+/// For a field of `width` bits of enum `e` whose every value has a variant: the enum's name and
+/// the value standing for the case the compiler cannot rule out (the first variant's), worked
+/// out once per enum.
+fn total_enum_names<'m>(m: &'m Model, e: ir::EnumId, width: u32) -> Option<&'m (String, String)> {
     let en = &m.t.enums[e.0];
-    let covered = en.variants.iter().any(|v| matches!(v.values, ir::Values::Rest))
-        || (width <= 16 && (0..1u64 << width).all(|v| en.variant_of(v).is_some()));
-    covered && !en.variants.is_empty() && width == en.width
+    if width != en.width {
+        return None;
+    }
+    m.total_enums[e.0]
+        .get_or_init(|| {
+            let covered = en.variants.iter().any(|v| matches!(v.values, ir::Values::Rest))
+                || (width <= 16 && (0..1u64 << width).all(|v| en.variant_of(v).is_some()));
+            if !covered || en.variants.is_empty() {
+                return None;
+            }
+            let name = m.enum_ident(e);
+            let first = m.variant_ident(e, 0);
+            let fallback = match en.variants[0].values {
+                ir::Values::One(_) => format!("{name}::{first}"),
+                ir::Values::Range(..) | ir::Values::Rest => {
+                    format!("{name}::{first}({}::MIN)", m.payload_ident(e, 0))
+                }
+            };
+            Some((name.to_string(), fallback))
+        })
+        .as_ref()
 }
 
 /// The read of raw field bits `raw` (a `u64` of `width` bits) as enum `e` when every value of
@@ -486,17 +511,7 @@ fn total_enum(m: &Model, e: ir::EnumId, width: u32) -> bool {
 /// first variant's value stands for the case the compiler cannot rule out. `None` when some
 /// value has no variant.
 fn total_enum_read(m: &Model, e: ir::EnumId, width: u32, raw: &str) -> Option<String> {
-    if !total_enum(m, e, width) {
-        return None;
-    }
-    let name = m.enum_ident(e);
-    let first = m.variant_ident(e, 0);
-    let fallback = match m.t.enums[e.0].variants[0].values {
-        ir::Values::One(_) => format!("{name}::{first}"),
-        ir::Values::Range(..) | ir::Values::Rest => {
-            format!("{name}::{first}({}::MIN)", m.payload_ident(e, 0))
-        }
-    };
+    let (name, fallback) = total_enum_names(m, e, width)?;
     Some(format!(
         "{{ let raw = {raw}; match {name}::from_bits(raw) {{ Some(v) => v, None => {fallback} }} }}"
     ))

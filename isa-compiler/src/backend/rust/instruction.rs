@@ -300,6 +300,22 @@ fn pattern(ranges: &[(u64, u64)], listed: bool) -> TokenStream {
     quote!(#(#pats)|*)
 }
 
+/// Calls `f` with each encoding [`render`] writes a hit of, in its order.
+fn visit_leaves(node: &Node, f: &mut dyn FnMut(usize)) {
+    match node {
+        Node::Leaf(cands) => {
+            for (i, rest) in cands {
+                f(*i);
+                // Later candidates are unreachable.
+                if rest.is_empty() {
+                    break;
+                }
+            }
+        }
+        Node::Switch { arms, .. } => arms.iter().for_each(|(_, sub)| visit_leaves(sub, f)),
+    }
+}
+
 /// Renders the tree; `hit(format index)` is the expression for a match.
 fn render(
     word_ty: &TokenStream,
@@ -538,7 +554,14 @@ pub fn generate(m: &Model) -> String {
         let word = super::model::word_field(word_ty);
         quote!(return Err(isa_runtime::DecodeError::NoMatch { #word });)
     };
-    let decode_tree = render(word_ty, &tree, &decode_hit, &decode_miss);
+    // The encodings the tree reaches, as rendering it finds them (`decode_hit`): the tree is
+    // rendered only when `decode` is not split (at 10,000 encodings, rendering it to throw it
+    // away was a tenth of generating the decoder).
+    visit_leaves(&tree, &mut |i| {
+        if t.formats[i].reserved.is_none() {
+            reached.borrow_mut().insert(i);
+        }
+    });
     let reached_count = reached.borrow().len();
     // A large decoder whose first switch is wide: `decode` is that switch, each arm a call
     // (of the leaf, or of a function of the arm's subtree), inlined into its caller, so that a
@@ -557,7 +580,7 @@ pub fn generate(m: &Model) -> String {
     // Encodings read by a shared layout leaf need no leaf of their own.
     let (decode_body, shared, tables) = match split {
         Some((arms, call, shared)) => (call, shared, Some(arms)),
-        None => (decode_tree, Default::default(), None),
+        None => (render(word_ty, &tree, &decode_hit, &decode_miss), Default::default(), None),
     };
     let match_tree = render(
         word_ty,
