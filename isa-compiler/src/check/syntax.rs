@@ -24,7 +24,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Or
     for &(id, decl) in origins {
         let format = target.format(id);
         for (d, _) in &decl.syntax {
-            if super::dialect_index(&target, &d.name).is_none() {
+            if super::dialect_index(target, &d.name).is_none() {
                 cx.error(d.span, format!("unknown dialect `{}`", d.name)).note(format!(
                     "the target declares: {}",
                     target.dialects.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
