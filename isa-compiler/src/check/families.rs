@@ -248,7 +248,18 @@ impl Expander<'_> {
             }
             combos = next;
         }
-        combos.into_iter().map(|(names, included)| (names, self.assemble(&own, included))).collect()
+        // The own body is cloned for every combination but the last, which takes it: a plain
+        // format (one combination) is then cloned once here, not twice.
+        let last = combos.len().saturating_sub(1);
+        let mut out = Vec::with_capacity(combos.len());
+        let mut own = Some(own);
+        for (k, (names, included)) in combos.into_iter().enumerate() {
+            let body = if k == last { own.take() } else { own.clone() };
+            if let Some(body) = body {
+                out.push((names, self.assemble(body, included)));
+            }
+        }
+        out
     }
 
     /// Gives the fields and unused bits of a `fields` run their bits: side by side from the
@@ -643,26 +654,33 @@ impl Expander<'_> {
 
     /// `own` with the included bodies' members: fields where each `use` or form stands, the
     /// rest merged with the own declarations taking precedence.
-    fn assemble(&mut self, own: &Layout, included: Vec<(usize, Layout)>) -> Layout {
-        let mut out = own.clone();
+    fn assemble(&mut self, mut own: Layout, included: Vec<(usize, Layout)>) -> Layout {
         // Fields, in the order the text gives them.
-        out.fields.clear();
-        out.unused.clear();
-        for i in 0..=own.fields.len() {
+        let own_fields = std::mem::take(&mut own.fields);
+        let own_unused = std::mem::take(&mut own.unused);
+        let count = own_fields.len();
+        let mut own_fields = own_fields.into_iter();
+        let mut fields = Vec::with_capacity(count);
+        let mut unused = Vec::new();
+        for i in 0..=count {
             for (_, layout) in included.iter().filter(|(after, _)| *after == i) {
-                let base = out.fields.len();
-                out.unused
+                let base = fields.len();
+                unused
                     .extend(layout.unused.iter().map(|u| ast::Unused { after: u.after + base, ..u.clone() }));
                 for f in &layout.fields {
-                    Self::add_field(&mut out.fields, f);
+                    if Self::new_field(&fields, f) {
+                        fields.push(f.clone());
+                    }
                 }
             }
-            let base = out.fields.len();
-            out.unused.extend(
-                own.unused.iter().filter(|u| u.after == i).map(|u| ast::Unused { after: base, ..u.clone() }),
+            let base = fields.len();
+            unused.extend(
+                own_unused.iter().filter(|u| u.after == i).map(|u| ast::Unused { after: base, ..u.clone() }),
             );
-            if let Some(f) = own.fields.get(i) {
-                Self::add_field(&mut out.fields, f);
+            if let Some(f) = own_fields.next() {
+                if Self::new_field(&fields, &f) {
+                    fields.push(f);
+                }
             }
         }
         // Everything else: the included bodies first, then the own members replace theirs.
@@ -670,27 +688,29 @@ impl Expander<'_> {
         for (_, layout) in &included {
             merged.include(self, layout);
         }
-        merged.replace_with(own);
+        merged.replace_with(&mut own);
+        let mut out = own;
+        out.fields = fields;
+        out.unused = unused;
         merged.write_into(&mut out);
         // A form's doc says which form this is: it follows the format's.
-        let docs = std::iter::once(own.doc.as_str()).chain(included.iter().map(|(_, l)| l.doc.as_str()));
-        out.doc = docs.filter(|d| !d.is_empty()).collect::<Vec<_>>().join("\n\n");
-        out.when = included
-            .iter()
-            .flat_map(|(_, l)| l.when.iter().cloned())
-            .chain(own.when.iter().cloned())
-            .collect();
-        // A form of a reserved family is reserved too.
-        out.reserved = own.reserved.clone().or_else(|| included.iter().find_map(|(_, l)| l.reserved.clone()));
+        if !included.is_empty() {
+            let docs = std::iter::once(out.doc.as_str()).chain(included.iter().map(|(_, l)| l.doc.as_str()));
+            out.doc = docs.filter(|d| !d.is_empty()).collect::<Vec<_>>().join("\n\n");
+            let own_when = std::mem::take(&mut out.when);
+            out.when = included.iter().flat_map(|(_, l)| l.when.iter().cloned()).chain(own_when).collect();
+            // A form of a reserved family is reserved too.
+            if out.reserved.is_none() {
+                out.reserved = included.iter().find_map(|(_, l)| l.reserved.clone());
+            }
+        }
         out
     }
 
     /// Adds a field unless it is the same declaration reached twice; a real clash stays, for
     /// the field checker to report with both places.
-    fn add_field(fields: &mut Vec<ast::Field>, f: &ast::Field) {
-        if !fields.iter().any(|x| x.name.name == f.name.name && x.span == f.span) {
-            fields.push(f.clone());
-        }
+    fn new_field(fields: &[ast::Field], f: &ast::Field) -> bool {
+        !fields.iter().any(|x| x.name.name == f.name.name && x.span == f.span)
     }
 
     /// Resolves `lets` (each value with the lets it reads substituted), on top of `outer`
@@ -1139,21 +1159,22 @@ impl Members {
         }
     }
 
-    /// The own declarations replace included ones of the same name.
-    fn replace_with(&mut self, own: &Layout) {
-        fn put<T: Clone>(list: &mut Vec<T>, items: &[T], key: impl Fn(&T) -> &str) {
+    /// The own declarations replace included ones of the same name (and an earlier one of the
+    /// same name in the own body), taken out of `own`.
+    fn replace_with(&mut self, own: &mut Layout) {
+        fn put<T>(list: &mut Vec<T>, items: Vec<T>, key: impl Fn(&T) -> &str) {
             for item in items {
-                list.retain(|e| key(e) != key(item));
-                list.push(item.clone());
+                list.retain(|e| key(e) != key(&item));
+                list.push(item);
             }
         }
-        put(&mut self.syntax, &own.syntax, |s| &s.0.name);
-        put(&mut self.properties, &own.properties, |p| &p.0.name);
-        put(&mut self.constraints, &own.constraints, |c| &c.name.name);
-        put(&mut self.lets, &own.lets, |d| &d.name.name);
-        put(&mut self.templates, &own.templates, |t| &t.name.name);
-        if let Some(b) = &own.execute {
-            self.execute = Some((b.clone(), own.span));
+        put(&mut self.syntax, std::mem::take(&mut own.syntax), |s| &s.0.name);
+        put(&mut self.properties, std::mem::take(&mut own.properties), |p| &p.0.name);
+        put(&mut self.constraints, std::mem::take(&mut own.constraints), |c| &c.name.name);
+        put(&mut self.lets, std::mem::take(&mut own.lets), |d| &d.name.name);
+        put(&mut self.templates, std::mem::take(&mut own.templates), |t| &t.name.name);
+        if let Some(b) = own.execute.take() {
+            self.execute = Some((b, own.span));
         }
     }
 

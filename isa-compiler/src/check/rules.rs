@@ -40,11 +40,17 @@ pub fn properties(cx: &mut Checker, file: &ast::File, t: &mut ir::Target) {
 
 /// Lowers format properties and constraints, and program rules.
 pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
-    let target = t.clone();
+    // Each format's properties and constraints are lowered against the target as it was
+    // before any of them (they are stored after the walk): a clone of the whole target kept
+    // that state before, most of the time of this pass at 10,000 encodings.
+    let mut lowered = Vec::with_capacity(origins.len());
+    let target: &ir::Target = t;
     for &(id, decl) in origins {
-        let format = &mut t.formats[id.0];
+        let format = target.format(id);
         let slots = format.slots();
-        let scope = Scope { t: &target, format: target.format(id), slots: &slots, params: &[] };
+        let scope = Scope { t: target, format, slots: &slots, params: &[] };
+        let mut properties = Vec::with_capacity(decl.properties.len());
+        let mut constraints = Vec::with_capacity(decl.constraints.len());
         for (name, e) in &decl.properties {
             let Some(pi) = target.properties.iter().position(|p| p.name == name.name) else {
                 cx.error(name.span, format!("unknown property `{}`", name.name))
@@ -52,7 +58,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 continue;
             };
             let (c, _) = cond::lower(cx, &scope, e);
-            format.properties.push((ir::PropertyId(pi), c));
+            properties.push((ir::PropertyId(pi), c));
         }
         for c in &decl.constraints {
             let (e, _) = cond::lower(cx, &scope, &c.expr);
@@ -65,7 +71,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                     Some(element.map_or_else(|| name.clone(), |k| format!("{name}[{k}]")))
                 })
                 .collect();
-            format.constraints.push(ir::Constraint {
+            constraints.push(ir::Constraint {
                 name: c.name.name.clone(),
                 doc: c.doc.clone(),
                 message: c.message.clone(),
@@ -74,6 +80,12 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 warning: c.warning,
             });
         }
+        lowered.push((id, properties, constraints));
+    }
+    for (id, properties, constraints) in lowered {
+        let format = &mut t.formats[id.0];
+        format.properties.extend(properties);
+        format.constraints.extend(constraints);
     }
     for item in &file.items {
         if let ast::Item::Rule(r) = item {

@@ -121,15 +121,19 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
             }
         }
     }
-    // Bodies, now that every signature is known.
-    let snapshot = t.clone();
+    // Bodies, now that every signature is known. They are lowered against the target as it
+    // is here and stored after the walk (a clone of the whole target kept that state before,
+    // paid by every spec, with semantics or not).
+    let snapshot: &ir::Target = t;
+    let mut variant_semantics = Vec::new();
+    let mut executes = Vec::new();
     let mut fi = 0;
     for item in &file.items {
         if let ast::Item::Fn(f) = item {
             let (params, ret) = (sem.functions[fi].params.clone(), sem.functions[fi].ret);
             let mut l = Lower {
                 cx,
-                t: &snapshot,
+                t: snapshot,
                 sem: &sem,
                 format: None,
                 locals: params,
@@ -145,16 +149,16 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
     let mut ei = 0;
     for item in &file.items {
         if let ast::Item::Enum(e) = item {
-            if ei >= t.enums.len() {
+            if ei >= snapshot.enums.len() {
                 break;
             }
-            let (params, ret) = t.enums[ei].signature.clone().unwrap_or_default();
+            let (params, ret) = snapshot.enums[ei].signature.clone().unwrap_or_default();
             for (vi, v) in e.variants.iter().enumerate() {
                 if let Some(body) = &v.semantics {
                     any = true;
                     let mut l = Lower {
                         cx,
-                        t: &snapshot,
+                        t: snapshot,
                         sem: &sem,
                         format: None,
                         locals: params.clone(),
@@ -162,9 +166,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                         lockstep: Lockstep::Free,
                     };
                     let x = l.expr(body, ret);
-                    if let Some(slot) = t.enums[ei].variants.get_mut(vi) {
-                        slot.semantics = Some(x);
-                    }
+                    variant_semantics.push((ei, vi, x));
                 }
             }
             ei += 1;
@@ -176,7 +178,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
             any = true;
             let mut l = Lower {
                 cx,
-                t: &snapshot,
+                t: snapshot,
                 sem: &sem,
                 format: Some(id),
                 locals: Vec::new(),
@@ -184,8 +186,16 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 lockstep: Lockstep::Outside,
             };
             let block = l.block(b, None);
-            t.formats[id.0].execute = Some(block);
+            executes.push((id, block));
         }
+    }
+    for (ei, vi, x) in variant_semantics {
+        if let Some(slot) = t.enums[ei].variants.get_mut(vi) {
+            slot.semantics = Some(x);
+        }
+    }
+    for (id, block) in executes {
+        t.formats[id.0].execute = Some(block);
     }
     if any {
         t.semantics = Some(sem);

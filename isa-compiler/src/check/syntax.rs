@@ -17,11 +17,14 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Or
         }
     }
     let cyclic = report_cycles(cx, &templates);
-    let target = t.clone();
+    // Every format's syntax is lowered against the target as it was before any of them (they
+    // are stored after the walk): a clone of the whole target kept that state before.
+    let mut lowered = Vec::with_capacity(origins.len());
+    let target: &ir::Target = t;
     for &(id, decl) in origins {
-        let format = &mut t.formats[id.0];
+        let format = target.format(id);
         for (d, _) in &decl.syntax {
-            if super::dialect_index(&target, &d.name).is_none() {
+            if super::dialect_index(target, &d.name).is_none() {
                 cx.error(d.span, format!("unknown dialect `{}`", d.name)).note(format!(
                     "the target declares: {}",
                     target.dialects.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
@@ -59,7 +62,7 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Or
             };
             let mut l = Lowerer {
                 cx,
-                t: &target,
+                t: target,
                 format,
                 slots: &slots,
                 templates: &scope,
@@ -73,7 +76,10 @@ pub fn lower_all(cx: &mut Checker, file: &ast::File, origins: &super::fields::Or
             l.parts[0].arms = arms;
             out.push(ir::Syntax { parts: l.parts });
         }
-        format.syntax = out;
+        lowered.push((id, out));
+    }
+    for (id, out) in lowered {
+        t.formats[id.0].syntax = out;
     }
 }
 

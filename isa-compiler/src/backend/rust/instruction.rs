@@ -1,10 +1,12 @@
 //! The `Instruction` enum and its decoder: a decision tree over the opcode fields, compiled
 //! to nested `match`es (no table is interpreted at run time).
 
-use super::model::{hex, lit, Model};
+use super::model::{extract_text, hex, lit, str_lit, Model};
 use crate::ir;
+use crate::placement;
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::fmt::Write;
 
 /// A constrained bit range of a format: (lo, width) and the allowed raw values.
 #[derive(Clone)]
@@ -298,6 +300,22 @@ fn pattern(ranges: &[(u64, u64)], listed: bool) -> TokenStream {
     quote!(#(#pats)|*)
 }
 
+/// Calls `f` with each encoding [`render`] writes a hit of, in its order.
+fn visit_leaves(node: &Node, f: &mut dyn FnMut(usize)) {
+    match node {
+        Node::Leaf(cands) => {
+            for (i, rest) in cands {
+                f(*i);
+                // Later candidates are unreachable.
+                if rest.is_empty() {
+                    break;
+                }
+            }
+        }
+        Node::Switch { arms, .. } => arms.iter().for_each(|(_, sub)| visit_leaves(sub, f)),
+    }
+}
+
 /// Renders the tree; `hit(format index)` is the expression for a match.
 fn render(
     word_ty: &TokenStream,
@@ -432,7 +450,8 @@ fn split_root(
             let reads = arm_reads[k].as_deref().unwrap_or_default();
             layout_count += 1;
             let name = quote::format_ident!("decode_layout_{}", layout_count);
-            let values = reads.iter().map(|(_, _, read)| read);
+            // Lexed for the layout's first encoding only: the others' reads are the same text.
+            let values = reads.iter().map(|(_, _, read)| super::model::tokens(read));
             let vars: Vec<_> = (0..reads.len()).map(|i| quote::format_ident!("v{}", i)).collect();
             // The layout's values as ranges, adjacent ones merged: one arm of 10,000 listed
             // values made rustc allocate 3.2 GB at once (a matrix of the alternatives, quadratic),
@@ -530,8 +549,8 @@ struct Decoder {
     tree: Node,
     /// The leaves and the functions of the first switch's arms.
     items: TokenStream,
-    /// `decode`'s attributes and body.
-    inline: TokenStream,
+    /// `decode` is inlined into its caller (a split decoder: one switch of calls).
+    inlined: bool,
     body: TokenStream,
 }
 
@@ -565,7 +584,14 @@ fn decoder(m: &Model) -> Decoder {
         let word = super::model::word_field(word_ty);
         quote!(return Err(isa_runtime::DecodeError::NoMatch { #word });)
     };
-    let decode_tree = render(word_ty, &tree, &decode_hit, &decode_miss);
+    // The encodings the tree reaches, as rendering it finds them (`decode_hit`): the tree is
+    // rendered only when `decode` is not split (at 10,000 encodings, rendering it to throw it
+    // away was a tenth of generating the decoder).
+    visit_leaves(&tree, &mut |i| {
+        if t.formats[i].reserved.is_none() {
+            reached.borrow_mut().insert(i);
+        }
+    });
     let reached_count = reached.borrow().len();
     // A large decoder whose first switch is wide: `decode` is that switch, each arm a call
     // (of the leaf, or of a function of the arm's subtree), inlined into its caller, so that a
@@ -580,14 +606,12 @@ fn decoder(m: &Model) -> Decoder {
         }
         Node::Switch { .. } | Node::Leaf(_) => None,
     };
-    let decode_body = match &split {
-        Some((_, call, _)) => call.clone(),
-        None => decode_tree,
-    };
-    let decode_inline = if split.is_some() { quote!(#[inline(always)]) } else { quote!() };
+    let inlined = split.is_some();
     // Encodings read by a shared layout leaf need no leaf of their own.
-    let shared = split.as_ref().map(|(_, _, s)| s.clone()).unwrap_or_default();
-    let tables = split.map(|(arms, _, _)| arms);
+    let (decode_body, shared, tables) = match split {
+        Some((arms, call, shared)) => (call, shared, Some(arms)),
+        None => (render(word_ty, &tree, &decode_hit, &decode_miss), Default::default(), None),
+    };
     // The decoder's leaves: each encoding's fields written straight into the `Instruction`
     // the decoder returns. A large decoder does not inline `from_word`; called from it, the
     // struct was stored byte by byte into a temporary and copied into the `Instruction` with
@@ -612,14 +636,16 @@ fn decoder(m: &Model) -> Decoder {
             }
         }
     });
-    Decoder { tree, items: quote!(#(#leaves)* #tables), inline: decode_inline, body: decode_body }
+    Decoder { tree, items: quote!(#(#leaves)* #tables), inlined, body: decode_body }
 }
 
-pub fn generate(m: &Model) -> TokenStream {
+/// The `Instruction` enum, its decoder and its methods, as Rust source text.
+pub fn generate(m: &Model) -> String {
     let t = m.t;
     let word_ty = &m.word_ty;
     let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
-    let Decoder { tree, items: decoder_items, inline: decode_inline, body: decode_body } = decoder(m);
+    let Decoder { tree, items: decoder_items, inlined, body: decode_body } = decoder(m);
+    let decode_inline = if inlined { "#[inline(always)]\n" } else { "" };
     let match_tree = render(
         word_ty,
         &tree,
@@ -629,123 +655,133 @@ pub fn generate(m: &Model) -> TokenStream {
         },
         &quote!(return None;),
     );
-    // The tree may never look at the word: one encoding without opcode bits, or a bundled
-    // target's first format (its words are read per stream) matching every word.
-    let match_allow = quote!(#[allow(unused_variables)]);
-    let reserved = t.formats.iter().map(|f| {
-        let name = &f.name;
+    // The enum and the methods with an arm per encoding are written as text (see
+    // [`super::formats::format_def`]); the decoder's tokens are written into it.
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut out = String::with_capacity(256 * names.len() + 4096);
+    out.push_str(
+        "#[doc = r\" An instruction of any encoding.\"]\n#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\npub enum Instruction {\n",
+    );
+    for (n, f) in names.iter().zip(&t.formats) {
+        out.push_str("#[doc = ");
+        str_lit(&format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or("")), &mut out);
+        let _ = writeln!(out, "] {n}({n}),");
+    }
+    out.push_str("}\n");
+    if !decoder_items.is_empty() {
+        super::write_compact(decoder_items, 0, true, &mut out);
+        out.push('\n');
+    }
+    let word = m.word;
+    let _ = write!(
+        out,
+        r####"#[allow(unused_parens)]
+impl Instruction {{
+#[doc = r" Decodes a word: a decision tree over the opcode fields, then the encoding's"]
+#[doc = r" typed fields. Words that match nothing, or hold undefined values, are errors."]
+#[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
+{decode_inline}pub fn decode(word: {word}) -> Result<Instruction, isa_runtime::DecodeError> {{
+"####
+    );
+    super::write_compact(decode_body, 1, true, &mut out);
+    let _ = write!(
+        out,
+        r####"
+}}
+#[doc = r" Decodes a word as [`Instruction::decode`] does, except that a word of an encoding"]
+#[doc = r#" the hardware reserves (`reserved "why"`) is [`isa_runtime::DecodeError::Reserved`],"#]
+#[doc = r" naming the encoding and why, where `decode` reports only that nothing matches."]
+#[allow(clippy::unnecessary_cast)]
+pub fn decode_strict(word: {word}) -> Result<Instruction, isa_runtime::DecodeError> {{
+const RESERVED: &[(&str, Option<&str>)] = &["####
+    );
+    for (k, f) in t.formats.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push('(');
+        str_lit(&f.name, &mut out);
         match &f.reserved {
-            Some(why) => quote!((#name, Some(#why))),
-            None => quote!((#name, None)),
+            Some(why) => {
+                out.push_str(", Some(");
+                str_lit(why, &mut out);
+                out.push_str("))");
+            }
+            None => out.push_str(", None)"),
         }
-    });
-    let variants = t.formats.iter().enumerate().map(|(i, f)| {
-        let n = &names[i];
-        let d = format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or(""));
-        quote!(#[doc = #d] #n(#n))
-    });
-    let encode_arms = names.iter().zip(&t.formats).enumerate().map(|(i, (n, f))| match &f.length {
-        // A length that cannot hold the instruction's other bits is not allowed.
-        Some(l) => {
-            let (i, field) = (lit(i as u128), &f.field(l.field).name);
-            let lf = f.field(l.field);
-            let value = crate::backend::rust::model::extract(word_ty, &lf.pieces);
-            quote!(Instruction::#n(x) => x.to_word().and_then(|word| {
-                if LENGTHS[#i].fits(word as u128) {
-                    Ok(word)
-                } else {
-                    Err(isa_runtime::EncodeError::NotAllowed { format: #n::NAME, field: #field, value: #value })
-                }
-            }))
-        }
-        None => quote!(Instruction::#n(x) => x.to_word()),
-    });
+    }
+    let _ = write!(
+        out,
+        r####"];
+Instruction::decode(word).map_err(|e| match (&e, Instruction::match_format(word)) {{
+(isa_runtime::DecodeError::NoMatch {{ .. }}, Some(i)) => match RESERVED.get(i) {{
+Some(&(format, Some(why))) => {{
+isa_runtime::DecodeError::Reserved {{ format, why, word: word as u128 }}
+}}
+_ => e,
+}},
+_ => e,
+}})
+}}
+#[doc = r" The index of the encoding whose opcode bits match the word, fields unchecked."]
+#[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
+#[allow(unused_variables)]
+pub fn match_format(word: {word}) -> Option<usize> {{
+"####
+    );
+    super::write_compact(match_tree, 1, true, &mut out);
     // The length checks widen the word, which may already be a `u128`.
     let encode_allow = if t.formats.iter().any(|f| f.length.is_some()) {
-        quote!(#[allow(clippy::unnecessary_cast)])
+        "#[allow(clippy::unnecessary_cast)]\n"
     } else {
-        quote!()
+        ""
     };
-    let index_arms = names.iter().enumerate().map(|(i, n)| {
-        let i = lit(i as u128);
-        quote!(Instruction::#n(_) => #i)
-    });
-    let name_arms = names.iter().map(|n| quote!(Instruction::#n(_) => #n::NAME));
-    let field_arms = names.iter().map(|n| quote!(Instruction::#n(x) => x.fields()));
-    quote! {
-        /// An instruction of any encoding.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Instruction {
-            #(#variants,)*
-        }
-
-        #decoder_items
-
-        #[allow(unused_parens)]
-        impl Instruction {
-            /// Decodes a word: a decision tree over the opcode fields, then the encoding's
-            /// typed fields. Words that match nothing, or hold undefined values, are errors.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
-            #decode_inline
-            pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                #decode_body
+    let _ = write!(
+        out,
+        r####"
+}}
+#[doc = r" Encodes the instruction; values that do not fit their fields are errors."]
+{encode_allow}pub fn encode(&self) -> Result<{word}, isa_runtime::EncodeError> {{
+match self {{
+"####
+    );
+    let extract_word = if word == "u64" { "u64" } else { "" };
+    for (i, (n, f)) in names.iter().zip(&t.formats).enumerate() {
+        match &f.length {
+            // A length that cannot hold the instruction's other bits is not allowed.
+            Some(l) => {
+                let lf = f.field(l.field);
+                let value = extract_text(extract_word, &placement::piece_runs(&lf.pieces));
+                let _ = write!(
+                    out,
+                    "Instruction::{n}(x) => x.to_word().and_then(|word| {{\nif LENGTHS[{i}].fits(word as u128) {{\nOk(word)\n}} else {{\nErr(isa_runtime::EncodeError::NotAllowed {{ format: {n}::NAME, field: "
+                );
+                str_lit(&lf.name, &mut out);
+                let _ = writeln!(out, ", value: {value} }})\n}}\n}}),");
             }
-
-            /// Decodes a word as [`Instruction::decode`] does, except that a word of an encoding
-            /// the hardware reserves (`reserved "why"`) is [`isa_runtime::DecodeError::Reserved`],
-            /// naming the encoding and why, where `decode` reports only that nothing matches.
-            #[allow(clippy::unnecessary_cast)]
-            pub fn decode_strict(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                // Per encoding (as `match_format` numbers them): its name and why it is reserved.
-                const RESERVED: &[(&str, Option<&str>)] = &[#(#reserved),*];
-                Instruction::decode(word).map_err(|e| match (&e, Instruction::match_format(word)) {
-                    (isa_runtime::DecodeError::NoMatch { .. }, Some(i)) => match RESERVED.get(i) {
-                        Some(&(format, Some(why))) => {
-                            isa_runtime::DecodeError::Reserved { format, why, word: word as u128 }
-                        }
-                        _ => e,
-                    },
-                    _ => e,
-                })
-            }
-
-            /// The index of the encoding whose opcode bits match the word, fields unchecked.
-            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
-            #match_allow
-            pub fn match_format(word: #word_ty) -> Option<usize> {
-                #match_tree
-            }
-
-            /// Encodes the instruction; values that do not fit their fields are errors.
-            #encode_allow
-            pub fn encode(&self) -> Result<#word_ty, isa_runtime::EncodeError> {
-                match self {
-                    #(#encode_arms,)*
-                }
-            }
-
-            /// Index of the instruction's encoding in [`FORMATS`].
-            pub fn format_index(&self) -> usize {
-                match self {
-                    #(#index_arms,)*
-                }
-            }
-
-            /// The encoding's spec name.
-            pub fn name(&self) -> &'static str {
-                match self {
-                    #(#name_arms,)*
-                }
-            }
-
-            /// Every field by its spec name.
-            pub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {
-                match self {
-                    #(#field_arms,)*
-                }
+            None => {
+                let _ = writeln!(out, "Instruction::{n}(x) => x.to_word(),");
             }
         }
     }
+    out.push_str(
+        "}\n}\n#[doc = r\" Index of the instruction's encoding in [`FORMATS`].\"]\npub fn format_index(&self) -> usize {\nmatch self {\n",
+    );
+    for (i, n) in names.iter().enumerate() {
+        let _ = writeln!(out, "Instruction::{n}(_) => {i},");
+    }
+    out.push_str("}\n}\n#[doc = r\" The encoding's spec name.\"]\npub fn name(&self) -> &'static str {\nmatch self {\n");
+    for n in &names {
+        let _ = writeln!(out, "Instruction::{n}(_) => {n}::NAME,");
+    }
+    out.push_str(
+        "}\n}\n#[doc = r\" Every field by its spec name.\"]\npub fn fields(&self) -> Vec<(&'static str, isa_runtime::value::Value)> {\nmatch self {\n",
+    );
+    for n in &names {
+        let _ = writeln!(out, "Instruction::{n}(x) => x.fields(),");
+    }
+    out.push_str("}\n}\n}\n");
+    out
 }
 
 /// The `Instruction` enum of the decoder-only module ([`super::generate_decoder_compact_from`])
@@ -756,7 +792,8 @@ pub fn generate(m: &Model) -> TokenStream {
 pub fn generate_decoder(m: &Model) -> TokenStream {
     let word_ty = &m.word_ty;
     let names = (0..m.t.formats.len()).map(|i| m.format_ident(i));
-    let Decoder { items, inline, body, .. } = decoder(m);
+    let Decoder { items, inlined, body, .. } = decoder(m);
+    let inline = if inlined { quote!(#[inline(always)]) } else { quote!() };
     quote! {
         #[derive(Clone, Copy)]
         pub enum Instruction {

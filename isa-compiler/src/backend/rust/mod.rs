@@ -259,7 +259,7 @@ fn generate_items(t: &ir::Target, out: &mut Items) {
     // A target of data layouts only (a header) has no instructions to decode or assemble.
     if !t.formats.is_empty() {
         formats::generate(&m, out);
-        out.push(instruction::generate(&m));
+        out.push_text(&instruction::generate(&m));
         tables::generate(&m, out);
         printer::generate(&m, out);
         out.push(validate::generate(&m));

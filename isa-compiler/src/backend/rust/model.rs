@@ -27,6 +27,11 @@ pub struct Model<'a> {
     type_names: HashSet<String>,
     /// The CamelCase names of the layouts.
     layout_names: HashSet<String>,
+    /// Per enum, once asked for (see `formats::total_enum_read`): its name and the value
+    /// standing for the case the compiler cannot rule out, when every value of its bits has a
+    /// variant. Asked for every enum field of every encoding, twice: each time it tried every
+    /// value of the bits and spelt the names again.
+    pub total_enums: Vec<std::cell::OnceCell<Option<(String, String)>>>,
 }
 
 /// Smallest unsigned Rust integer holding `bits` bits.
@@ -73,14 +78,23 @@ pub fn tokens(text: &str) -> TokenStream {
 /// Appends `s` as a string literal, escaped as `proc_macro2::Literal::string` escapes it.
 pub fn str_lit(s: &str, out: &mut String) {
     out.push('"');
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
+    // Printable ASCII other than the quote and the backslash stands for itself: copied a run at
+    // a time (char by char, this was about a quarter of writing the encoding structs).
+    let plain = |b: &u8| (b' '..=b'~').contains(b) && *b != b'"' && *b != b'\\';
+    let mut rest = s;
+    loop {
+        let run = rest.bytes().position(|b| !plain(&b)).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
         match c {
             '\0' if chars.as_str().starts_with(|n: char| ('0'..='7').contains(&n)) => out.push_str(r"\x00"),
             '\0' => out.push_str(r"\0"),
             '\'' => out.push(c),
             _ => out.extend(c.escape_debug()),
         }
+        rest = chars.as_str();
     }
     out.push('"');
 }
@@ -94,6 +108,7 @@ impl<'a> Model<'a> {
             switches: Vec::new(),
             type_names: HashSet::new(),
             layout_names: t.layouts.iter().map(|l| camel(&l.name)).collect(),
+            total_enums: t.enums.iter().map(|_| std::cell::OnceCell::new()).collect(),
         };
         // Switch names first: a layout's type name depends on them (see `type_ident`), and
         // the arms' payload types name layouts.
@@ -371,8 +386,18 @@ pub fn doc(text: &str) -> TokenStream {
 
 /// [`doc`] as text: a `#[doc = "..."]` line for each line of `text`.
 pub fn doc_text(text: &str, out: &mut String) {
+    let mut escaped = String::new();
     for line in text.lines() {
-        let mut escaped = String::from(" ");
+        escaped.clear();
+        escaped.push(' ');
+        // Only brackets outside code spans are escaped: a line without any is copied whole.
+        if !line.contains(['[', ']']) {
+            escaped.push_str(line);
+            out.push_str("#[doc = ");
+            str_lit(&escaped, out);
+            out.push_str("]\n");
+            continue;
+        }
         // A code span opens and closes with a run of backticks (`` ` `` and ``` `` ```).
         let mut in_code = false;
         let mut chars = line.chars().peekable();
