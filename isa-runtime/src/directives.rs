@@ -1766,7 +1766,7 @@ impl Expander<'_> {
             let file = self.out.files.get(line.file as usize).map(|f| f.code.clone());
             let full =
                 file.as_deref().and_then(|c| c.get(line.start as usize..line.end as usize)).unwrap_or("");
-            let code_end = comment_start(&full, self.spelling.comments);
+            let code_end = comment_start(full, self.spelling.comments);
             let code = &full[..code_end];
             let start = code.len() - code.trim_start().len();
             let text = code[start..].trim_end();

@@ -2576,20 +2576,23 @@ const SHARED_LEAD: u32 = 4;
 /// before any instruction, one mnemonic for the register, constant and immediate forms), and
 /// the text is compared once for all of them.
 struct ByFirstByte {
-    /// (first byte, lowercased when case is ignored; text; the bytes that may come right
-    /// after it in the text a format reads, if not any; its formats as a range of
-    /// `formats`), by first byte.
-    entries: Vec<(u8, &'static str, Option<syntax::Bytes>, (u32, u32))>,
+    /// The entries, by first byte.
+    entries: Vec<LeadEntry>,
     /// The formats of each entry.
     formats: Vec<u32>,
     /// Where each first byte's run of `entries` starts (and byte 255's ends).
     starts: Vec<u32>,
 }
 
+/// An entry of [`ByFirstByte`]: (first byte, lowercased when case is ignored; text; the bytes
+/// that may come right after it in the text a format reads, if not any; its formats as a range
+/// of [`ByFirstByte::formats`]).
+type LeadEntry = (u8, &'static str, Option<syntax::Bytes>, (u32, u32));
+
 impl ByFirstByte {
     fn new(mut given: Vec<(u8, &'static str, u32, Option<syntax::Bytes>)>) -> Self {
         given.sort_by(|a, b| (a.0, a.1, a.3).cmp(&(b.0, b.1, b.3)).then(a.2.cmp(&b.2)));
-        let mut entries: Vec<(u8, &'static str, Option<syntax::Bytes>, (u32, u32))> = Vec::new();
+        let mut entries: Vec<LeadEntry> = Vec::new();
         let mut formats = Vec::with_capacity(given.len());
         for (b, t, i, follows) in given {
             let k = formats.len() as u32;
