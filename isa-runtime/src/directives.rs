@@ -728,6 +728,9 @@ struct Expander<'a> {
     /// The next [`Expander::block`] is a whole file's (a main file, prelude or include), where
     /// a conditional left open may be a warning ([`Spelling::open_if_warns`]).
     whole_file: bool,
+    /// The bytes a directive's spelling starts with (in both cases), a bit each: a text whose
+    /// first byte is none of them starts no directive ([`Expander::directive`]).
+    directive_starts: [u64; 4],
 }
 
 /// A conditional block being read: whether its current branch is taken, and whether one was.
@@ -937,6 +940,22 @@ pub(crate) fn comment_start(line: &str, comments: &[&str]) -> usize {
         }
         return line.len();
     }
+    // Without quotes (most lines): the first place any marker occurs, each found by a search
+    // for its first byte.
+    if !b.contains(&b'"') {
+        let first_at = |m: &str| {
+            let head = m.as_bytes()[0];
+            let mut from = 0;
+            while let Some(k) = b[from..].iter().position(|&c| c == head) {
+                if b[from + k..].starts_with(m.as_bytes()) {
+                    return Some(from + k);
+                }
+                from += k + 1;
+            }
+            None
+        };
+        return comments.iter().filter_map(|m| first_at(m)).min().unwrap_or(line.len());
+    }
     for (i, &c) in b.iter().enumerate() {
         if c == b'"' {
             // A quote opens a string only where another closes it.
@@ -1021,6 +1040,22 @@ impl<'a> Expander<'a> {
             sink,
             moving: 0,
             cloned: false,
+            directive_starts: {
+                let mut set = [0u64; 4];
+                for (d, _) in spelling.directives {
+                    match d.as_bytes().first() {
+                        Some(&b) => {
+                            for b in [b, b.to_ascii_lowercase(), b.to_ascii_uppercase()] {
+                                set[usize::from(b / 64)] |= 1 << (b % 64);
+                            }
+                        }
+                        // An empty spelling is any line's empty head (`(` first): every line
+                        // is looked up.
+                        None => set = [u64::MAX; 4],
+                    }
+                }
+                set
+            },
         }
     }
 }
@@ -1201,6 +1236,11 @@ impl Expander<'_> {
 
     /// The directive a line's text starts with: it, its length.
     fn directive(&self, text: &str) -> Option<(Directive, usize)> {
+        // Most lines start with no directive's first byte: they are not looked up.
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        if self.directive_starts[usize::from(first / 64)] >> (first % 64) & 1 == 0 {
+            return None;
+        }
         let word = text.find([' ', '\t', '(']).unwrap_or(text.len());
         let head = &text[..word];
         self.spelling.directives.iter().find_map(|(s, d)| {
@@ -1721,8 +1761,12 @@ impl Expander<'_> {
             let line = lines[i];
             i += 1;
             self.current = Some((line, frame));
-            let full = self.text(&line);
-            let code_end = comment_start(&full, self.spelling.comments);
+            // The line's text in its file's (shared, not copied: nothing is allocated for a
+            // line).
+            let file = self.out.files.get(line.file as usize).map(|f| f.code.clone());
+            let full =
+                file.as_deref().and_then(|c| c.get(line.start as usize..line.end as usize)).unwrap_or("");
+            let code_end = comment_start(full, self.spelling.comments);
             let code = &full[..code_end];
             let start = code.len() - code.trim_start().len();
             let text = code[start..].trim_end();

@@ -29,6 +29,10 @@
 #![forbid(unsafe_code)]
 
 extern crate alloc;
+// Caches shared by every program a process reads (the format index, the parser's working
+// memory), where the platform has threads and locks.
+#[cfg(feature = "std")]
+extern crate std;
 
 pub mod abi;
 pub mod arith;

@@ -508,13 +508,18 @@ fn follows_of_items(
     out: &mut Follows,
 ) -> Option<bool> {
     for (i, item) in items.iter().enumerate() {
+        // What follows the item, the same for each of its spellings: found once.
+        let mut after = None;
         let mut spelling = |s: &'static str, out: &mut Follows| {
             let mut leads = Vec::new();
             let empty = lead_of(s, &mut leads);
             for lead in leads {
                 // A lead that is the whole spelling is followed by what follows the item.
                 let whole = s.trim_start_matches(' ') == lead;
-                let follow = if whole { first_after(items, i + 1, then, depth, fold) } else { ANY_BYTE };
+                let follow = match whole {
+                    true => *after.get_or_insert_with(|| first_after(items, i + 1, then, depth, fold)),
+                    false => ANY_BYTE,
+                };
                 out.push((lead, follow));
             }
             empty
@@ -976,6 +981,16 @@ impl Table {
         let after = bytes.iter().find(|b| **b != b' ' && **b != b'\t').map_or(0, |b| b.to_ascii_lowercase());
         let run = |b: usize| &index.order[index.starts[b] as usize..index.starts[b + 1] as usize];
         let (mut x, mut y, mut z) = (run(usize::from(first)), run(256 + usize::from(after)), run(512));
+        // Mostly one run has entries: it is the order.
+        let one = match (x.is_empty(), y.is_empty(), z.is_empty()) {
+            (_, true, true) => Some(x),
+            (true, false, true) => Some(y),
+            (true, true, false) => Some(z),
+            _ => None,
+        };
+        if let Some(run) = one {
+            return self.candidates_among(run.iter().map(|&k| k as usize), text, pos, fold, f);
+        }
         // The three runs merged, in table order.
         let merged = core::iter::from_fn(|| {
             let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
@@ -2140,7 +2155,27 @@ impl<T> Memo<T> {
         (stamp == self.stamp).then_some(a as usize..b as usize)
     }
 
-    fn insert(&mut self, key: EndsKey, ends: core::ops::Range<usize>) {
+    /// The answer for `key` if there is one; else `None`, with `empty` filed as its answer
+    /// (what a re-entry at the same place gets while the answer is worked out). One probe
+    /// for both.
+    fn get_or_file(
+        &mut self,
+        key: EndsKey,
+        empty: core::ops::Range<usize>,
+    ) -> Option<core::ops::Range<usize>> {
+        self.reserve();
+        let i = self.slot(key);
+        let (stamp, _, (a, b)) = self.slots[i];
+        if stamp == self.stamp {
+            return Some(a as usize..b as usize);
+        }
+        self.len += 1;
+        self.slots[i] = (self.stamp, key, (empty.start as u32, empty.end as u32));
+        None
+    }
+
+    /// Room for one more answer.
+    fn reserve(&mut self) {
         if 2 * (self.len + 1) > self.slots.len() {
             let size = (self.slots.len() * 2).max(64);
             let old = core::mem::replace(&mut self.slots, vec![(0, (0, 0, 0), (0, 0)); size]);
@@ -2151,6 +2186,10 @@ impl<T> Memo<T> {
                 }
             }
         }
+    }
+
+    fn insert(&mut self, key: EndsKey, ends: core::ops::Range<usize>) {
+        self.reserve();
         let i = self.slot(key);
         if self.slots[i].0 != self.stamp {
             self.len += 1;
@@ -3039,11 +3078,10 @@ impl Parser<'_> {
     /// collected sit on the two stacks `mids` and `collecting`, each call above its caller's.
     fn ends(&mut self, items: &'static [Item], i: usize, pos: usize) -> core::ops::Range<usize> {
         let key = (items.as_ptr() as usize, i as u32, pos as u32);
-        if let Some(r) = self.memo.get(key) {
+        // A re-entry at the same place (no text consumed) adds nothing.
+        if let Some(r) = self.memo.get_or_file(key, 0..0) {
             return r;
         }
-        // A re-entry at the same place (no text consumed) adds nothing.
-        self.memo.insert(key, 0..0);
         let out = self.collecting.len();
         let mids = self.mids.len();
         match items.get(i) {
@@ -3245,11 +3283,10 @@ impl Parser<'_> {
     /// number (not looked at), a call one of whose arms can start there.
     fn starts(&mut self, items: &'static [Item], i: usize, pos: usize) -> Start {
         let key = (items.as_ptr() as usize, i as u32, pos as u32);
-        if let Some(r) = self.starts.get(key) {
+        // A re-entry at the same place (a template calling itself first) decides nothing.
+        if let Some(r) = self.starts.get_or_file(key, Start::Maybe as usize..Start::Maybe as usize) {
             return Start::from(r.start);
         }
-        // A re-entry at the same place (a template calling itself first) decides nothing.
-        self.starts.insert(key, Start::Maybe as usize..Start::Maybe as usize);
         let mut answer = Start::Empty;
         for item in items.iter().skip(i) {
             let first = match item {

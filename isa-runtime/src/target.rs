@@ -17,6 +17,7 @@ use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// A named syntax dialect of a target.
@@ -833,8 +834,8 @@ pub fn disassemble_program_from<T: Isa>(
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
     let d = dialect_of::<T>(dialect);
     let group = s.slots as usize + 1;
-    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
-    let mut reading = Reading::indexed(index.as_ref());
+    let index = worth_indexing(words.len()).then(|| format_index::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_deref());
     for (g, chunk) in words.chunks(group).enumerate() {
         let address = |i: usize| (first + g * group + i) as u64 * bytes;
         let (control, instructions) = (chunk[0], &chunk[1..]);
@@ -894,8 +895,8 @@ pub fn listing_from<T: Isa>(
     let alone =
         |word: u128| ListingLine { text: String::new(), word: Some(word), error: None, raw: false, guard: 0 };
     let group = s.slots as usize + 1;
-    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
-    let mut reading = Reading::indexed(index.as_ref());
+    let index = worth_indexing(words.len()).then(|| format_index::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_deref());
     let last_word = words.len().saturating_sub(1);
     for (g, chunk) in words.chunks(group).enumerate() {
         let at = |i: usize| first + g * group + i;
@@ -1199,8 +1200,8 @@ pub fn disassemble_words_from<T: Isa>(
     // Instructions of different lengths: `first` is the piece's byte address.
     let variable = !T::lengths().is_empty();
     let mut address = if variable { first as u64 } else { first as u64 * bytes };
-    let index = worth_indexing(words.len()).then(|| FormatIndex::new::<T>(dialect));
-    let mut reading = Reading::indexed(index.as_ref());
+    let index = worth_indexing(words.len()).then(|| format_index::<T>(dialect));
+    let mut reading = Reading::indexed(index.as_deref());
     for (i, word) in words.iter().enumerate() {
         let own = instruction_bytes::<T>(*word);
         let length = if variable { lengths.get(i).copied().unwrap_or(own) } else { bytes as usize };
@@ -1945,9 +1946,9 @@ fn assemble_lines<T: Isa, X>(
     };
     // One index of the dialect's formats for relaxation and the final read, where there are
     // enough statements to pay for it.
-    let index = worth_indexing(statements).then(|| FormatIndex::new::<T>(dialect));
+    let index = worth_indexing(statements).then(|| format_index::<T>(dialect));
     let relaxed = if variable {
-        match relax::<T>(&program, dialect, word_bytes, index.as_ref()) {
+        match relax::<T>(&program, dialect, word_bytes, index.as_deref()) {
             Ok(r) => Some(r),
             Err(e) => {
                 fail(&program, e, None);
@@ -1963,7 +1964,8 @@ fn assemble_lines<T: Isa, X>(
     // Pass 2: statements and data, every label known.
     let lookup = |name: &str| labels_at.get(name).copied();
     label_expressions!(labels_at, defines_names, d, names, expression);
-    let mut reading = Reading::indexed(index.as_ref());
+    let mut reading = Reading::indexed(index.as_deref());
+    reading.scratch = take_scratch();
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
     let mut index = 0usize;
@@ -2240,6 +2242,7 @@ fn assemble_lines<T: Isa, X>(
         }
         program
     };
+    give_back_scratch(core::mem::take(&mut reading.scratch));
     if last_data {
         // Data that ends the program: no instruction follows, so nothing pads it and it is
         // written as it is, its last piece as long as the bytes left.
@@ -2548,7 +2551,8 @@ pub fn mnemonics<T: Isa>(dialect: usize) -> Vec<&'static str> {
 }
 
 /// The encodings of one dialect by the texts their syntaxes can start with
-/// ([`syntax::Syntax::leads`]), built once per program: a line is parsed only by the formats
+/// ([`syntax::Syntax::leads`]), built once per program (once per process with the `std`
+/// feature, [`format_index`]): a line is parsed only by the formats
 /// whose syntax can start it, in the order of [`Isa::formats`]. Where many formats share a
 /// lead (a guard such as `@P0 ` before any instruction), they are narrowed by a word each of
 /// them needs somewhere in the text ([`syntax::Syntax::required_word`]).
@@ -2567,22 +2571,37 @@ pub struct FormatIndex {
 /// How many formats may share a lead before their required words are looked for too.
 const SHARED_LEAD: u32 = 4;
 
-/// Texts with the format each belongs to, by first byte.
+/// Texts with the formats each belongs to, by first byte. Formats that share a text (and what
+/// may follow it) share an entry: many formats of a target start alike (a guard such as `@P0`
+/// before any instruction, one mnemonic for the register, constant and immediate forms), and
+/// the text is compared once for all of them.
 struct ByFirstByte {
-    /// (first byte, lowercased when case is ignored; text; format), by first byte.
-    entries: Vec<(u8, &'static str, u32)>,
-    /// For each of `entries`, the bytes that may come right after its text (in the text a
-    /// format reads), if not any.
-    follows: Vec<Option<syntax::Bytes>>,
+    /// The entries, by first byte.
+    entries: Vec<LeadEntry>,
+    /// The formats of each entry.
+    formats: Vec<u32>,
     /// Where each first byte's run of `entries` starts (and byte 255's ends).
     starts: Vec<u32>,
 }
 
+/// An entry of [`ByFirstByte`]: (first byte, lowercased when case is ignored; text; the bytes
+/// that may come right after it in the text a format reads, if not any; its formats as a range
+/// of [`ByFirstByte::formats`]).
+type LeadEntry = (u8, &'static str, Option<syntax::Bytes>, (u32, u32));
+
 impl ByFirstByte {
-    fn new(mut entries: Vec<(u8, &'static str, u32, Option<syntax::Bytes>)>) -> Self {
-        entries.sort_by_key(|(b, _, i, _)| (*b, *i));
-        let follows = entries.iter().map(|e| e.3).collect();
-        let entries: Vec<_> = entries.into_iter().map(|(b, t, i, _)| (b, t, i)).collect();
+    fn new(mut given: Vec<(u8, &'static str, u32, Option<syntax::Bytes>)>) -> Self {
+        given.sort_by(|a, b| (a.0, a.1, a.3).cmp(&(b.0, b.1, b.3)).then(a.2.cmp(&b.2)));
+        let mut entries: Vec<LeadEntry> = Vec::new();
+        let mut formats = Vec::with_capacity(given.len());
+        for (b, t, i, follows) in given {
+            let k = formats.len() as u32;
+            match entries.last_mut() {
+                Some(e) if e.0 == b && e.1 == t && e.2 == follows => e.3 .1 = k + 1,
+                _ => entries.push((b, t, follows, (k, k + 1))),
+            }
+            formats.push(i);
+        }
         let mut starts = Vec::with_capacity(257);
         let mut k = 0;
         for b in 0..=256usize {
@@ -2591,24 +2610,26 @@ impl ByFirstByte {
             }
             starts.push(k as u32);
         }
-        ByFirstByte { entries, follows, starts }
+        ByFirstByte { entries, formats, starts }
     }
 
     /// Sets in `out` the bit of each format with a text that `text` starts with.
     fn mark(&self, text: &[u8], ignore_case: bool, out: &mut [u64]) {
         let Some(&b) = text.first() else { return };
         let b = usize::from(if ignore_case { b.to_ascii_lowercase() } else { b });
-        let run = self.starts[b] as usize..self.starts[b + 1] as usize;
-        for (k, &(_, t, i)) in self.entries.iter().enumerate().take(run.end).skip(run.start) {
+        let run = &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize];
+        for (_, t, follows, (from, to)) in run {
             let t = t.as_bytes();
             let starts = text.len() >= t.len()
                 && if ignore_case { text[..t.len()].eq_ignore_ascii_case(t) } else { text[..t.len()] == *t };
-            let follows = || match (&self.follows[k], text.get(t.len())) {
+            let follows = || match (follows, text.get(t.len())) {
                 (Some(set), Some(&b)) => syntax::has_byte(set, b),
                 _ => true,
             };
             if starts && follows() {
-                out[i as usize / 64] |= 1 << (i % 64);
+                for &i in &self.formats[*from as usize..*to as usize] {
+                    out[i as usize / 64] |= 1 << (i % 64);
+                }
             }
         }
     }
@@ -2629,16 +2650,12 @@ impl FormatIndex {
             match syntax.leads() {
                 Some(texts) => {
                     // What may follow each lead, at every place the syntax has it.
-                    let follows = syntax.lead_follows(ignore_case);
-                    let follow = |t: &str| {
-                        let mut found = follows.as_ref()?.iter().filter(|(lead, _)| *lead == t).peekable();
-                        found.peek()?;
-                        let mut set = [0u64; 4];
-                        for (_, f) in found {
-                            set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
-                        }
-                        Some(set)
-                    };
+                    let mut follows: BTreeMap<&str, syntax::Bytes> = BTreeMap::new();
+                    for (lead, f) in syntax.lead_follows(ignore_case).into_iter().flatten() {
+                        let set = follows.entry(lead).or_insert([0; 4]);
+                        set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
+                    }
+                    let follow = |t: &str| follows.get(t).copied();
                     leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32, follow(t))))
                 }
                 None => any[i / 64] |= 1 << (i % 64),
@@ -2722,15 +2739,68 @@ impl<'a> Reading<'a> {
     }
 }
 
+/// The [`FormatIndex`] of dialect number `dialect` of `T`. With the `std` feature it is built
+/// once per target and dialect in a process and shared by every program read after (the
+/// index is a fact of the static tables); without it, built for each call.
+fn format_index<T: Isa>(dialect: usize) -> Arc<FormatIndex> {
+    #[cfg(feature = "std")]
+    {
+        type Built = Vec<(core::any::TypeId, usize, Arc<FormatIndex>)>;
+        static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
+        let key = core::any::TypeId::of::<T>();
+        let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((.., index)) = built.iter().find(|(t, d, _)| *t == key && *d == dialect) {
+            return index.clone();
+        }
+        let index = Arc::new(FormatIndex::new::<T>(dialect));
+        built.push((key, dialect, index.clone()));
+        index
+    }
+    #[cfg(not(feature = "std"))]
+    Arc::new(FormatIndex::new::<T>(dialect))
+}
+
+/// The parser's working memory for a program: with the `std` feature one a program before
+/// left ([`give_back_scratch`]), whose name-table indexes and static answers (what each item
+/// list may spell out, what each condition reads) hold for every target, as they are keyed by
+/// the static descriptions' addresses; else a new one.
+fn take_scratch() -> syntax::Scratch {
+    #[cfg(feature = "std")]
+    if let Some(scratch) = SCRATCH.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop() {
+        return scratch;
+    }
+    syntax::Scratch::default()
+}
+
+/// Keeps `scratch` for the next program ([`take_scratch`]).
+fn give_back_scratch(scratch: syntax::Scratch) {
+    #[cfg(feature = "std")]
+    {
+        let mut kept = SCRATCH.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // One for each program read at once, up to a few threads' worth.
+        if kept.len() < 8 {
+            kept.push(scratch);
+        }
+    }
+    #[cfg(not(feature = "std"))]
+    drop(scratch);
+}
+
+/// Working memory kept from one program to the next ([`take_scratch`]).
+#[cfg(feature = "std")]
+static SCRATCH: std::sync::Mutex<Vec<syntax::Scratch>> = std::sync::Mutex::new(Vec::new());
+
 /// Whether reading `statements` statements is worth building a [`FormatIndex`], which gives
 /// the same statements (it only leaves out formats that cannot read them) but costs more to
 /// build than trying every format on one statement. Measured with callgrind: VideoCore IV's
-/// index about 0.56 million instructions (its syntax starts with every operation's name),
-/// Maxwell's about 1.7 million, against about 3,000 per format checked without it
-/// ([`syntax::Syntax::may_match`]; 297 formats). One-line programs (`vc4::assemble("nop")`)
-/// and single listed words go without.
+/// index about 4.1 million instructions (its syntax starts with every operation's name),
+/// Maxwell's about 2.7 million, against about 3,000 per format checked without it
+/// ([`syntax::Syntax::may_match`]; 297 formats). Without the `std` feature (the index built
+/// for each program) one-line programs (`vc4::assemble("nop")`) and single listed words go
+/// without; with it the index is built once a process, and every program uses it.
 fn worth_indexing(statements: usize) -> bool {
-    statements > 1
+    // Built once a process with `std` ([`format_index`]): worth it for any program.
+    cfg!(feature = "std") || statements > 1
 }
 
 /// [`assemble_statement`] with what the statements before it left in `reading`.
