@@ -595,3 +595,18 @@ fn a_group_reached_twice_is_one_field() {
     let names: Vec<&str> = t.formats[0].fields.iter().map(|x| x.name.as_str()).collect();
     assert_eq!(names, ["op", "rd"]);
 }
+
+/// A doc comment may stand before a run's `0` item too (README §6: "before any item of a
+/// run"), in a run and in a row: it is the zero field's doc. It was a syntax error.
+#[test]
+fn a_zero_item_keeps_its_doc_comment() {
+    let t = check(
+        "group g(r) {\n    fields @ 31:24 { op: u4 is 1, r }\n    syntax asm { \"g\" }\n}\n\
+         format f = g(fields { /// Reserved by the row.\n    0: u4 })\n\
+         format h {\n    fields @ 31:24 { op: u4 is 2, /// Reserved.\n    0: u3, 0 }\n    syntax asm { \"h\" }\n}\n",
+    );
+    assert_eq!(field(&t.formats[0], "zero_27_24").doc, "Reserved by the row.");
+    assert_eq!(field(&t.formats[1], "zero_27_25").doc, "Reserved.");
+    assert_eq!(field(&t.formats[1], "zero_24").doc, "");
+    assert_eq!(field(&t.formats[1], "zero_27_25").fixed, Some(0));
+}
