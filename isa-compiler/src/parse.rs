@@ -576,10 +576,12 @@ fn run_items<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, l: &mut Layout) -> Ve
             }
             Some(z) if z.as_rule() == Rule::zero_item => {
                 // Named `zero_hi_lo` when the run places it.
-                let ty = z.into_inner().next().map_or(Ident { name: "u1".into(), span: isp }, ident);
+                let mut z = z.into_inner().peekable();
+                let doc = docs(&mut z);
+                let ty = z.next().map_or(Ident { name: "u1".into(), span: isp }, ident);
                 items.push(RunItem::Field(l.fields.len()));
                 l.fields.push(Field {
-                    doc: String::new(),
+                    doc,
                     name: Ident { name: ZERO_ITEM.into(), span: isp },
                     count: None,
                     ty: TypeExpr::Named(ty),

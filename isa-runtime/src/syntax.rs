@@ -2926,18 +2926,17 @@ fn in_choices(ranges: &[(i64, i64)], want: bool, width: u32) -> Option<Vec<u64>>
     let mut out = Vec::new();
     if want {
         for &(lo, hi) in ranges {
-            // Guards compare raw values: a range below zero holds none of them.
-            if hi < 0 {
+            // Guards compare a field's raw value read as an `i64` ([`eval`]): below 64 bits a
+            // range below zero holds none of them, a 64-bit field's top half reads negative
+            // (`x in {0xfffffffffffffff0..=0xffffffffffffffff}` is -16..=-1).
+            let (lo, hi) = if width >= 64 { (lo, hi) } else { (lo.max(0), hi.min(top as i64)) };
+            if hi < lo {
                 continue;
             }
-            let (lo, hi) = (lo.max(0) as u64, (hi as u64).min(top));
-            if hi < lo || hi == u64::MAX {
-                continue;
-            }
-            if (hi - lo) as u128 + out.len() as u128 >= u128::from(IN_CHOICES) {
+            if (i128::from(hi) - i128::from(lo)) + out.len() as i128 >= i128::from(IN_CHOICES) {
                 return None;
             }
-            for v in lo..=hi {
+            for v in (lo..=hi).map(|v| v as u64) {
                 if !out.contains(&v) {
                     out.push(v);
                 }
@@ -4943,6 +4942,13 @@ mod tests {
         assert_eq!(in_choices(&[(-2, 1), (6, 20)], true, 3), Some(vec![0, 1, 6, 7]));
         assert_eq!(in_choices(&[(0, 3)], false, 3), Some(vec![4, 5, 6, 7]));
         assert_eq!(in_choices(&[(0, 300)], true, 16), None);
+        // A 64-bit field's raw values from 2^63 up read negative: 0xfffffffffffffffe and up.
+        assert_eq!(in_choices(&[(-2, -1)], true, 64), Some(vec![u64::MAX - 1, u64::MAX]));
+        assert_eq!(
+            in_choices(&[(i64::MAX - 1, i64::MAX)], true, 64),
+            Some(vec![(1 << 63) - 2, (1 << 63) - 1])
+        );
+        assert_eq!(in_choices(&[(i64::MIN, i64::MAX)], true, 64), None);
     }
 
     static FADD: Syntax = Syntax {

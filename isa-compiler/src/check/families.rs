@@ -707,10 +707,10 @@ impl Expander<'_> {
         out
     }
 
-    /// Adds a field unless it is the same declaration reached twice; a real clash stays, for
-    /// the field checker to report with both places.
+    /// Whether `f` is new to `fields`: not the same declaration reached twice at the same
+    /// place; a real clash stays, for the field checker to report with both places.
     fn new_field(fields: &[ast::Field], f: &ast::Field) -> bool {
-        !fields.iter().any(|x| x.name.name == f.name.name && x.span == f.span)
+        !fields.iter().any(|x| x.name.name == f.name.name && x.span == f.span && same_placement(x, f))
     }
 
     /// Resolves `lets` (each value with the lets it reads substituted), on top of `outer`
@@ -1107,6 +1107,27 @@ struct Members {
     lets: Vec<ast::LetDef>,
     templates: Vec<ast::TemplateDef>,
     execute: Option<(ast::Block, Span)>,
+}
+
+/// Whether two fields of one declaration are that field reached twice (a group two included
+/// groups use) rather than the declaration placed twice: a group used twice with other bits,
+/// type or value (`use g(7)` and `use g(3)` for `x: u4 @ at:at - 3`), or a row of fields named
+/// in two runs (`fields @ 31:16 { r, r }`), whose second field would otherwise be dropped.
+fn same_placement(a: &ast::Field, b: &ast::Field) -> bool {
+    use super::fields::const_eval;
+    let value = |e: &Expr| const_eval(e, None);
+    let piece = |p: &ast::BitPiece| match p {
+        ast::BitPiece::Range(hi, lo, _) => (0, value(hi), value(lo)),
+        ast::BitPiece::Width(lo, w, _) => (1, value(lo), value(w)),
+        ast::BitPiece::Bit(x, _) => (2, value(x), None),
+    };
+    let ty = |f: &ast::Field| match &f.ty {
+        ast::TypeExpr::Named(t) => Some(t.name.clone()),
+        ast::TypeExpr::Switch { .. } => None,
+    };
+    a.bits.iter().map(piece).eq(b.bits.iter().map(piece))
+        && ty(a) == ty(b)
+        && a.fixed.as_ref().map(value) == b.fixed.as_ref().map(value)
 }
 
 impl Members {

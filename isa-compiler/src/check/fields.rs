@@ -340,6 +340,15 @@ fn fields_of(
     let mut untyped: Vec<Span> = Vec::new();
     for f in &l.fields {
         if let Some(old) = fields.iter().find(|x| x.name == f.name.name) {
+            if old.span == f.name.span {
+                // One declaration reached twice with other bits, type or value.
+                cx.error(f.name.span, format!("field `{}` is placed twice in `{}`", f.name.name, l.name.name)).note(
+                    "this declaration stands twice with other bits, type or value: a row of fields named in two \
+                     runs or passed to two groups, or a group used twice with other arguments; \
+                     give each place fields of its own (`use g(3) as lo`, two rows)",
+                );
+                continue;
+            }
             cx.error(f.name.span, format!("field `{}` is defined twice in `{}`", f.name.name, l.name.name))
                 .with(old.span, "first defined here");
             continue;

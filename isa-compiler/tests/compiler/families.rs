@@ -564,3 +564,49 @@ fn masking_with_zero_folds_away() {
     let code = isa_compiler::backend::rust::generate_compact_from(&t, "x.isa");
     assert!(!code.contains("& 0)") && !code.contains("& 0 "), "no masking with zero in:\n{code}");
 }
+
+/// One declaration placed twice with other bits, type or value is an error at it, not the
+/// first place kept: a row named in two runs, a row passed to two groups, a group used twice
+/// with other bits or another type. (The second field was dropped, its bits left to nothing.)
+#[test]
+fn a_declaration_placed_twice_is_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group twice(r) {\n    fields @ 31:24 { r }\n    fields @ 23:16 { r }\n    op: u4 @ 3:0 is 4\n    syntax asm { \"a\" }\n}\n\
+         format rows = twice(fields { a: u8 })\n\
+         group hi(r) {\n    fields @ 31:24 { r }\n}\n\
+         group lo(r) {\n    fields @ 23:16 { r }\n}\n\
+         group both(r) {\n    use hi(r)\n    use lo(r)\n    op: u4 @ 3:0 is 1\n    syntax asm { \"b\" }\n}\n\
+         format passed = both(fields { x: u8 })\n\
+         group nib(at, T) {\n    y: T @ at:at - 3\n}\n\
+         format groups {\n    op: u4 @ 3:0 is 2\n    use nib(31, u4)\n    use nib(27, u4)\n    use nib(23, u4) as lo\n    syntax asm { \"g\" }\n}\n\
+         format types {\n    op: u4 @ 3:0 is 3\n    use nib(31, u4)\n    use nib(31, s4)\n    syntax asm { \"t\" }\n}\n"
+    )));
+}
+
+/// A group two included groups use is one field, not two (the same declaration, bits and type).
+#[test]
+fn a_group_reached_twice_is_one_field() {
+    let t = check(
+        "group reg {\n    rd: u8 @ 7:0\n}\n\
+         group a {\n    use reg\n}\n\
+         group b {\n    use reg\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    use a\n    use b\n    syntax asm { \"f \" {rd} }\n}\n",
+    );
+    let names: Vec<&str> = t.formats[0].fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["op", "rd"]);
+}
+
+/// A doc comment may stand before a run's `0` item too (README §6: "before any item of a
+/// run"), in a run and in a row: it is the zero field's doc. It was a syntax error.
+#[test]
+fn a_zero_item_keeps_its_doc_comment() {
+    let t = check(
+        "group g(r) {\n    fields @ 31:24 { op: u4 is 1, r }\n    syntax asm { \"g\" }\n}\n\
+         format f = g(fields { /// Reserved by the row.\n    0: u4 })\n\
+         format h {\n    fields @ 31:24 { op: u4 is 2, /// Reserved.\n    0: u3, 0 }\n    syntax asm { \"h\" }\n}\n",
+    );
+    assert_eq!(field(&t.formats[0], "zero_27_24").doc, "Reserved by the row.");
+    assert_eq!(field(&t.formats[1], "zero_27_25").doc, "Reserved.");
+    assert_eq!(field(&t.formats[1], "zero_24").doc, "");
+    assert_eq!(field(&t.formats[1], "zero_27_25").fixed, Some(0));
+}

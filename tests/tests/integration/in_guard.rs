@@ -7,6 +7,10 @@ mod set_guards {
     isa_derive::target!("data/specs/in_guard.isa");
 }
 
+mod wide_set_guards {
+    isa_derive::target!("data/specs/in_guard_wide.isa");
+}
+
 use isa_runtime::target::assemble_program;
 use set_guards::InGuard;
 
@@ -33,4 +37,26 @@ fn a_value_outside_the_set_is_refused() {
     for line in ["vadd.u8.narrow r3.h1", "vadd.u16.wide r3.b1", "vadd.s32.narrow r2.b3"] {
         assert!(assemble_program::<InGuard>(line, 0).is_err(), "{line:?} assembles");
     }
+}
+
+/// A set of a 64-bit field's top values (data/specs/in_guard_wide.isa, which the guard reads
+/// as -16..=-2): the word printing `mark.top` assembles back, its field the set's first value.
+/// Before, the assembler offered no value from a range below zero, so `mark.top` did not
+/// assemble although 0x2fff_ffff_ffff_ffff_5... printed so.
+#[test]
+fn a_set_of_a_64_bit_fields_top_values_settles_it() {
+    use isa_runtime::target::disassemble_word;
+    use wide_set_guards::InGuardWide;
+    let word = |line: &str| match assemble_program::<InGuardWide>(line, 0) {
+        Ok(words) if words.len() == 1 => words[0],
+        other => panic!("{line:?}: {other:?}"),
+    };
+    // op 2 at 127:124, x at 123:60 (hex digits 30..15), unused below.
+    assert_eq!(
+        disassemble_word::<InGuardWide>(0x2fff_ffff_ffff_ffff_5000_0000_0000_0000, 0, 0).as_deref(),
+        Ok("mark.top")
+    );
+    assert_eq!(word("mark.top"), 0x2fff_ffff_ffff_ffff_0000_0000_0000_0000);
+    assert_eq!(word("mark.all"), 0x2fff_ffff_ffff_ffff_f000_0000_0000_0000);
+    assert_eq!(word("mark 5"), 0x2000_0000_0000_0000_5000_0000_0000_0000);
 }

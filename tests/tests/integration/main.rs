@@ -15,6 +15,7 @@ mod format_index;
 mod from_str;
 mod fuzz;
 mod in_guard;
+mod keyword_names;
 mod listings;
 mod maxwell_facts;
 mod maxwell_golden;

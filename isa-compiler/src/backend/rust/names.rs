@@ -18,6 +18,10 @@ pub fn camel(name: &str) -> String {
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'V');
     }
+    // `self`'s CamelCase is the keyword `Self`, which no identifier may be (raw or not).
+    if out == "Self" {
+        out.push('_');
+    }
     out
 }
 
@@ -54,7 +58,9 @@ pub fn upper(name: &str) -> String {
 
 /// An identifier, raw (`r#type`) where the name is a Rust keyword.
 pub fn ident(name: &str) -> Ident {
-    if is_keyword(name) {
+    if !can_be_raw(name) {
+        Ident::new(&format!("{name}_"), Span::call_site())
+    } else if is_keyword(name) {
         Ident::new_raw(name, Span::call_site())
     } else {
         Ident::new(name, Span::call_site())
@@ -63,11 +69,19 @@ pub fn ident(name: &str) -> Ident {
 
 /// [`ident`] as text.
 pub fn ident_text(name: &str) -> String {
-    if is_keyword(name) {
+    if !can_be_raw(name) {
+        format!("{name}_")
+    } else if is_keyword(name) {
         format!("r#{name}")
     } else {
         name.to_string()
     }
+}
+
+/// Whether `name` may be written raw: `self`, `Self`, `super` and `crate` may not (`r#self`
+/// is no identifier), so a field or value of that name is written with a `_` after it.
+fn can_be_raw(name: &str) -> bool {
+    !matches!(name, "self" | "Self" | "super" | "crate")
 }
 
 /// Whether `name` is a Rust keyword (or reserved), so only usable raw.
