@@ -214,6 +214,11 @@ enum Command {
     },
     /// Decode a program and run the target's validators; print each rule broken.
     ///
+    /// Each broken rule is listed at its instruction (address and text), the first five of
+    /// each rule (`--all` for every one) and one line for the rest of that rule; then one line
+    /// on standard error counts the errors and warnings (exit 1 when there is an error). A
+    /// program that breaks no rule prints one `ok` line with its count of instructions.
+    ///
     /// The program is read, decoded and checked as a stream: only the instructions the rules
     /// read around each one are held (four for vc4), the whole program only for a rule that
     /// may read anywhere in it (a note on standard error names it).
@@ -224,6 +229,9 @@ enum Command {
         /// The file holds hex text (the forms `isa disasm --help` lists) instead of binary.
         #[arg(long)]
         hex: bool,
+        /// List every violation, not only the first five of each rule.
+        #[arg(long)]
+        all: bool,
         /// The program (`-` for standard input).
         file: PathBuf,
     },
@@ -283,9 +291,9 @@ fn run(command: Command) -> Result<Outcome> {
         Command::Layout { target, json, layout: name, params } => {
             layout::run(&target, name.as_deref(), &params, json)
         }
-        Command::Validate { target, hex, file } => match builtin::find_data_target(&target) {
+        Command::Validate { target, hex, all, file } => match builtin::find_data_target(&target) {
             Some(t) => header::validate(t, &header::Input::File(&file)),
-            None => validate::run(builtin::find_target(&target)?, &file, hex),
+            None => validate::run(builtin::find_target(&target)?, &file, hex, all),
         },
     }
 }
