@@ -59,6 +59,15 @@ fn field_outside_word() {
     )));
 }
 
+/// The word is the longest instruction: a format declared wider is an error at its width, not
+/// a generated decoder whose shifts overflow (`x` at 95:88 of a 64-bit word).
+#[test]
+fn format_wider_than_the_word() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format wide : 96 {\n    op: u8 @ 31:24 is 0x51\n    x: u8 @ 95:88\n    unused @ 23:0\n    syntax asm { \"wide \" {x} }\n}\n"
+    )));
+}
+
 #[test]
 fn enum_value_does_not_fit() {
     insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 4\n}\n")));
