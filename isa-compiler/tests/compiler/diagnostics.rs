@@ -68,6 +68,16 @@ fn format_wider_than_the_word() {
     )));
 }
 
+/// Guards compare raw bits, in the printer and the assembler alike: `x == -1` on a signed
+/// 4-bit field and `y != 99` on a 4-bit one never hold, and are errors where written (before,
+/// the printer never took the first arm and the assembler read `m1` as x = 0xf).
+#[test]
+fn guard_constant_no_raw_value_holds() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+    )));
+}
+
 #[test]
 fn enum_value_does_not_fit() {
     insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 4\n}\n")));
