@@ -2914,10 +2914,12 @@ fn solvable(e: &Expr) -> bool {
     }
 }
 
-/// Whether `v` is a raw value of a field placed at `pieces` (all its bits within its width).
-fn fits_raw(v: u64, pieces: &[crate::bits::Piece]) -> bool {
-    let width = crate::bits::width(pieces);
-    width == 0 || width >= 64 || v >> width == 0
+/// Whether field `f` can hold the raw value `v`: its bits within the field's width, and one of
+/// the values its encoding allows (its `in` clause; an enum's defined values).
+fn holds(f: &crate::format::FieldInfo, v: u64) -> bool {
+    let width = crate::bits::width(f.pieces);
+    (width == 0 || width >= 64 || v >> width == 0)
+        && (f.allowed.is_empty() || f.allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)))
 }
 
 /// The most values [`Parser::require`] tries for a field an `in` guard names: a set larger
@@ -4054,8 +4056,9 @@ impl Parser<'_> {
             _ => v,
         };
         // Guards compare raw bits, as the printer reads them: `x == -1` on a 4-bit field is
-        // no value of it (the printer never takes that arm), not the bits 0xf.
-        if !fits_raw(v, self.format.fields[slot as usize].pieces) {
+        // no value of it (the printer never takes that arm), not the bits 0xf; and an `in`
+        // guard's choice is a value the field can hold (an enum's, not a hole between them).
+        if !holds(&self.format.fields[slot as usize], v) {
             return false;
         }
         match st.vals[slot as usize] {
@@ -4638,7 +4641,7 @@ impl QuickReader<'_> {
             Bound::NotSlot(_) => 1 - v,
             _ => v,
         };
-        if !fits_raw(v, self.format.fields[slot as usize].pieces) {
+        if !holds(&self.format.fields[slot as usize], v) {
             return false;
         }
         match self.st.vals[slot as usize] {
@@ -5009,6 +5012,36 @@ mod tests {
         let mut text = String::new();
         assert!(print(&SYNTAX, &[0xf], 0, &mut text));
         assert_eq!(text, "f -1");
+    }
+
+    /// An `in` guard's choice is a value the field can hold: of {2..=7}, a field allowing
+    /// 0..=1 and 4..=5 (an enum with holes) is settled to 4, not 2.
+    #[test]
+    fn an_in_guard_chooses_an_allowed_value() {
+        use crate::bits::Piece;
+        static FIELDS: [crate::format::FieldInfo; 1] =
+            [crate::format::FieldInfo::new("size", &[Piece { lo: 0, width: 3 }])
+                .default(None)
+                .allowed(&[(0, 1), (4, 5)])];
+        static SYNTAX: Syntax = Syntax {
+            name: "st",
+            arms: &[
+                Arm {
+                    guard: Some(&Expr::In(&Expr::Field(0), &[(0, 1)])),
+                    items: &[Item::Lit("st.narrow")],
+                    alias: false,
+                },
+                Arm {
+                    guard: Some(&Expr::In(&Expr::Field(0), &[(2, 7)])),
+                    items: &[Item::Lit("st.wide")],
+                    alias: false,
+                },
+            ],
+        };
+        let format = Format { name: "st", fields: &FIELDS, syntax: &[] };
+        let ctx = Context { pc: 0, labels: &|_| None, ignore_case: false, expression: None };
+        assert_eq!(parses(&format, &SYNTAX, "st.wide", &ctx), Some(vec![4]));
+        assert_eq!(parses(&format, &SYNTAX, "st.narrow", &ctx), Some(vec![0]));
     }
 
     static FADD: Syntax = Syntax {

@@ -39,6 +39,20 @@ fn a_value_outside_the_set_is_refused() {
     }
 }
 
+/// A set guard on an enum field settles it to a value the enum defines: `st.wide` is size 4
+/// (`.64`), the set {2..=7}'s first defined value, and prints back; before, the assembler chose
+/// 2, a hole of the enum, and the word did not decode.
+#[test]
+fn a_set_guard_on_an_enum_field_chooses_a_defined_value() {
+    use isa_runtime::target::disassemble_word;
+    // op 0xb at 15:12, size 10:8, rd 3:0.
+    assert_eq!(word("st.wide r1"), 0xb401);
+    assert_eq!(word("st.narrow r2"), 0xb002);
+    assert_eq!(disassemble_word::<InGuard>(0xb401, 0, 0).as_deref(), Ok("st.wide r1"));
+    // Size 2 is no size: that word decodes to nothing (what the assembler gave before).
+    assert!(<InGuard as isa_runtime::target::Isa>::decode(0xb201).is_err());
+}
+
 /// A set of a 64-bit field's top values (data/specs/in_guard_wide.isa, which the guard reads
 /// as -16..=-2): the word printing `mark.top` assembles back, its field the set's first value.
 /// Before, the assembler offered no value from a range below zero, so `mark.top` did not
