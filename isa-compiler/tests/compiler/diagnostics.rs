@@ -250,6 +250,30 @@ fn empty_range_in_a_syntax_arm() {
     )));
 }
 
+/// Set numbers are written unsigned: a `u64` range empty as written says so in its own
+/// numbers (before, 2^63 and up showed as negative `i64`s).
+#[test]
+fn empty_u64_range_in_a_syntax_arm() {
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 128\n    dialect asm\n}\nformat f {\n    op: u4 @ 127:124 is 1\n    x: u64 @ 63:0\n    unused @ 123:64\n    syntax asm {\n        | x in {0x8000000000000001..=0x8000000000000000} => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+    ));
+}
+
+/// A `u64` range across 2^63 holds values (before, it was "empty range: the first value is
+/// above the last", 9223372036854775807..=-9223372036854775808): it is the two ranges of the
+/// `i64`s a guard reads a 64-bit field's raw bits as.
+#[test]
+fn a_u64_range_across_2_63_is_two_guard_ranges() {
+    let src = "target t {\n    word 128\n    dialect asm\n}\nformat f {\n    op: u4 @ 127:124 is 1\n    x: u64 @ 63:0\n    unused @ 123:64\n    syntax asm {\n        | x in {0x7ffffffffffffffe..=0x8000000000000001} => \"mid\"\n        | _ => \"f \" {x}\n    }\n}\n";
+    let t = isa_compiler::check_source(src)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", src, &d)));
+    let Some(isa_compiler::ir::CondExpr::In(_, ranges)) = &t.formats[0].syntax[0].parts[0].arms[0].guard
+    else {
+        panic!("{:?}", t.formats[0].syntax[0].parts[0].arms[0].guard)
+    };
+    assert_eq!(ranges, &[(i64::MAX - 1, i64::MAX), (i64::MIN, i64::MIN + 1)]);
+}
+
 #[test]
 fn empty_range_in_a_match_arm() {
     insta::assert_snapshot!(diagnose(&spec(

@@ -73,4 +73,11 @@ fn a_set_of_a_64_bit_fields_top_values_settles_it() {
     assert_eq!(word("mark.top"), 0x2fff_ffff_ffff_ffff_0000_0000_0000_0000);
     assert_eq!(word("mark.all"), 0x2fff_ffff_ffff_ffff_f000_0000_0000_0000);
     assert_eq!(word("mark 5"), 0x2000_0000_0000_0000_5000_0000_0000_0000);
+    // 0x7ffffffffffffffe..=0x8000000000000001 holds values on both sides of 2^63: the first
+    // settles `mark.mid`, the last prints so (before, the range was "empty").
+    assert_eq!(word("mark.mid"), 0x27ff_ffff_ffff_ffff_e000_0000_0000_0000);
+    assert_eq!(
+        disassemble_word::<InGuardWide>(0x2800_0000_0000_0000_1000_0000_0000_0000, 0, 0).as_deref(),
+        Ok("mark.mid")
+    );
 }
