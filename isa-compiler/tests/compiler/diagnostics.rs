@@ -78,6 +78,18 @@ fn guard_constant_no_raw_value_holds() {
     )));
 }
 
+/// A doc comment before `use g`, in a `fields` run and in a body, is an error at the comment
+/// (before: "expected field clause" at `g`, `use` read as a field's name; and "expected
+/// `form`, constraint kind, doc" at `use`).
+#[test]
+fn doc_comment_before_a_use() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g {\n    fields @ 27:24 { a: u4 }\n}\ngroup h {\n    c: u4 @ 3:0\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    fields @ 27:20 {\n        /// The operand.\n        use g,\n        b: u4\n    }\n\
+         \x20   /// The other.\n    use h\n    unused @ 19:4\n    syntax asm { \"f \" {a} {c} }\n}\n"
+    )));
+}
+
 #[test]
 fn enum_value_does_not_fit() {
     insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 4\n}\n")));
