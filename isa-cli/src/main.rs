@@ -192,6 +192,11 @@ enum Command {
         /// instruction's line (vc4asm's `-V`); the program is written all the same.
         #[arg(short = 'V', long)]
         validate: bool,
+        /// Every statement is an instruction: write no control words of an interleaved stream
+        /// and count none in addresses (for a target that has them; what `disasm
+        /// --no-control-words` prints assembles back to its words).
+        #[arg(long = "no-control-words", visible_alias = "no-schedule")]
+        no_control_words: bool,
     },
     /// List a target's ABI and data layouts and their parameters, or place one: each member's
     /// offset and width in bits (and its registers) and the total size, for `name=value`
@@ -275,7 +280,7 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, json, include, prelude, validate } => {
+        Command::Asm { target, file, out, hex, json, include, prelude, validate, no_control_words } => {
             let (t, d) = target.resolve()?;
             let opts = asm::Options {
                 file: &file,
@@ -285,6 +290,7 @@ fn run(command: Command) -> Result<Outcome> {
                 include: &include,
                 prelude: &prelude,
                 validate,
+                no_control_words,
             };
             asm::run(t, d, &opts)
         }

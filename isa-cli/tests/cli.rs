@@ -537,6 +537,35 @@ fn disasm_no_schedule_reads_plain_instruction_words() {
     assert_eq!(stdout(&o), "ALD R0, a[0x80] ;\nEXIT ;\n");
 }
 
+/// `asm --no-control-words` reads back what `disasm --no-control-words` prints: every
+/// statement an instruction word, no control word written and none counted in addresses.
+/// `@!P0 BRA 0x30` at 0x8 is 0xe24000000208000f in nvdisasm's listing (tests/data/maxwell/
+/// nvdisasm_differential.tsv): its offset, 0x20 from the next instruction, is the same at word 2
+/// (0x10), where it prints `BRA 0x38`. Before, `asm` had no such option and wrote a control
+/// word before every three instructions, and with them counted BRA assembled to another offset.
+#[test]
+fn asm_no_control_words_reassembles_a_plain_word_list() {
+    let words = format!("{MAXWELL_PLAIN}0xe24000000208000f\n");
+    let o = isa_with_input(
+        &["disasm", "--target", "maxwell", "--hex", "--no-control-words", "-"],
+        words.as_bytes(),
+    );
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "ALD R0, a[0x80] ;\nEXIT ;\n@!P0 BRA 0x38 ;\n");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "--no-control-words", "-"], &o.stdout);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "efd87f800807ff00\ne30000000007000f\ne24000000208000f\n");
+    // A scheduling slot in the text is no instruction there: an error at its line.
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "--no-control-words", "-"],
+        b"[B------:R-:W-:Y:S01] EXIT ;\n",
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("<stdin>:1:1: error"), "{}", stderr(&o));
+    let o = isa(&["asm", "--help"]);
+    assert!(stdout(&o).contains("--no-control-words"), "{}", stdout(&o));
+}
+
 /// Issue 14: a bad control word does not end the listing: its group is listed as raw words
 /// and the rest of the program follows.
 #[test]
