@@ -639,37 +639,30 @@ fn decoder(m: &Model) -> Decoder {
     Decoder { tree, items: quote!(#(#leaves)* #tables), inlined, body: decode_body }
 }
 
-/// The `Instruction` enum, its decoder and its methods, as Rust source text.
-pub fn generate(m: &Model) -> String {
-    let t = m.t;
-    let word_ty = &m.word_ty;
-    let names: Vec<_> = (0..t.formats.len()).map(|i| m.format_ident(i)).collect();
-    let Decoder { tree, items: decoder_items, inlined, body: decode_body } = decoder(m);
+/// Writes `Instruction`'s variants, one per encoding, documented from the spec when `docs`,
+/// with the derives `derive` (the enum's opening), then the decoder's items and the opening of
+/// `impl Instruction` with `decode`, up to the end of `decode`'s body (its closing brace left to
+/// the caller). One writer for [`generate`] and [`generate_decoder`]: the decoder-only module's
+/// decoder is the full module's, spelled alike.
+fn write_decoder(m: &Model, docs: bool, derive: &str, out: &mut String) -> Node {
+    let Decoder { tree, items, inlined, body } = decoder(m);
     let decode_inline = if inlined { "#[inline(always)]\n" } else { "" };
-    let match_tree = render(
-        word_ty,
-        &tree,
-        &|i| {
-            let i = lit(i as u128);
-            quote!(Some(#i))
-        },
-        &quote!(return None;),
-    );
-    // The enum and the methods with an arm per encoding are written as text (see
-    // [`super::formats::format_def`]); the decoder's tokens are written into it.
-    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let mut out = String::with_capacity(256 * names.len() + 4096);
-    out.push_str(
-        "#[doc = r\" An instruction of any encoding.\"]\n#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\npub enum Instruction {\n",
-    );
-    for (n, f) in names.iter().zip(&t.formats) {
-        out.push_str("#[doc = ");
-        str_lit(&format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or("")), &mut out);
-        let _ = writeln!(out, "] {n}({n}),");
+    if docs {
+        out.push_str("#[doc = r\" An instruction of any encoding.\"]\n");
+    }
+    let _ = write!(out, "#[derive({derive})]\npub enum Instruction {{\n");
+    for (i, f) in m.t.formats.iter().enumerate() {
+        let n = m.format_ident(i);
+        if docs {
+            out.push_str("#[doc = ");
+            str_lit(&format!(" `{}`: {}", f.name, f.doc.lines().next().unwrap_or("")), out);
+            out.push_str("] ");
+        }
+        let _ = writeln!(out, "{n}({n}),");
     }
     out.push_str("}\n");
-    if !decoder_items.is_empty() {
-        super::write_compact(decoder_items, 0, true, &mut out);
+    if !items.is_empty() {
+        super::write_compact(items, 0, true, out);
         out.push('\n');
     }
     let word = m.word;
@@ -683,7 +676,29 @@ impl Instruction {{
 {decode_inline}pub fn decode(word: {word}) -> Result<Instruction, isa_runtime::DecodeError> {{
 "####
     );
-    super::write_compact(decode_body, 1, true, &mut out);
+    super::write_compact(body, 1, true, out);
+    tree
+}
+
+/// The `Instruction` enum, its decoder and its methods, as Rust source text.
+pub fn generate(m: &Model) -> String {
+    let t = m.t;
+    let word_ty = &m.word_ty;
+    // The enum and the methods with an arm per encoding are written as text (see
+    // [`super::formats::format_def`]); the decoder's tokens are written into it.
+    let names: Vec<String> = (0..t.formats.len()).map(|i| m.format_ident(i).to_string()).collect();
+    let mut out = String::with_capacity(256 * names.len() + 4096);
+    let tree = write_decoder(m, true, "Debug, Clone, Copy, PartialEq, Eq, Hash", &mut out);
+    let match_tree = render(
+        word_ty,
+        &tree,
+        &|i| {
+            let i = lit(i as u128);
+            quote!(Some(#i))
+        },
+        &quote!(return None;),
+    );
+    let word = m.word;
     let _ = write!(
         out,
         r####"
@@ -785,30 +800,14 @@ match self {{
 }
 
 /// The `Instruction` enum of the decoder-only module ([`super::generate_decoder_compact_from`])
-/// and its decoder: the variants (`Clone` and `Copy` only, no documentation) and `decode`, the
-/// same decoder [`generate`] writes. Without the derives and the per-variant `match`es of
-/// [`generate`] (`encode`, `format_index`, `name`, `fields`, `match_format`), a module of
-/// 10,000 encodings builds in minutes, where rustc's front end passed 19 GB.
-pub fn generate_decoder(m: &Model) -> TokenStream {
-    let word_ty = &m.word_ty;
-    let names = (0..m.t.formats.len()).map(|i| m.format_ident(i));
-    let Decoder { items, inlined, body, .. } = decoder(m);
-    let inline = if inlined { quote!(#[inline(always)]) } else { quote!() };
-    quote! {
-        #[derive(Clone, Copy)]
-        pub enum Instruction {
-            #(#names(#names),)*
-        }
-
-        #items
-
-        #[allow(unused_parens)]
-        impl Instruction {
-            #[allow(clippy::unnecessary_cast, clippy::needless_return, clippy::manual_range_patterns)]
-            #inline
-            pub fn decode(word: #word_ty) -> Result<Instruction, isa_runtime::DecodeError> {
-                #body
-            }
-        }
-    }
+/// and its decoder, as Rust source text: the variants (`Clone` and `Copy` only, no
+/// documentation) and `decode`, written by [`generate`]'s writer. Without the derives and the
+/// per-variant `match`es of [`generate`] (`encode`, `format_index`, `name`, `fields`,
+/// `match_format`), a module of 10,000 encodings builds in minutes, where rustc's front end
+/// passed 19 GB.
+pub fn generate_decoder(m: &Model) -> String {
+    let mut out = String::with_capacity(32 * m.t.formats.len() + 4096);
+    write_decoder(m, false, "Clone, Copy", &mut out);
+    out.push_str("\n}\n}\n");
+    out
 }
