@@ -717,7 +717,7 @@ fn write_decoder(m: &Model, docs: bool, derive: &str, out: &mut String) -> Node 
     if docs {
         out.push_str("#[doc = r\" An instruction of any encoding.\"]\n");
     }
-    let _ = write!(out, "#[derive({derive})]\n");
+    let _ = writeln!(out, "#[derive({derive})]");
     if let Some(n) = instruction_align(m) {
         let _ = writeln!(out, "#[repr(align({n}))]");
     }
