@@ -96,7 +96,7 @@ pub fn generate_decoder_compact_from(t: &ir::Target, source: &str) -> String {
     items.push(layouts::generate(&m));
     if !t.formats.is_empty() {
         formats::generate_decoder(&m, &mut items);
-        items.push(instruction::generate_decoder(&m));
+        items.push_text(&instruction::generate_decoder(&m));
     }
     let Items::Text { out: mut text, .. } = items else { unreachable!("a text sink stays text") };
     text.push('\n');
