@@ -2230,6 +2230,9 @@ pub struct Scratch {
     starts: Memo<()>,
     tables: TableIndexes,
     spellings: Memo<(usize, u64)>,
+    /// The text and case folding `spellings` answers for: kept while the formats of one
+    /// statement are tried in turn (name tables are shared between formats).
+    spelled: (String, bool),
     collecting: Vec<usize>,
     mids: Vec<usize>,
     reads: ReadSets,
@@ -2788,6 +2791,15 @@ fn read(
         st
     };
     let mut st = fresh(core::mem::take(&mut scratch.state));
+    // A table's spellings at a position depend on the text alone: those found for the same
+    // text (another format of the same statement) are kept.
+    let mut spelled = core::mem::take(&mut scratch.spelled);
+    if spelled.0 != text || spelled.1 != ctx.ignore_case {
+        p.spellings.clear();
+        spelled.0.clear();
+        spelled.0.push_str(text);
+        spelled.1 = ctx.ignore_case;
+    }
     let start = skip_blanks(text, 0);
     // When only success matters, the search runs with a small budget first: a text it reads
     // needs no recognition (which accepts a superset), and one it rejects within the budget is
@@ -2813,7 +2825,6 @@ fn read(
     p.memo.clear();
     p.starts.clear();
     p.reach.clear();
-    p.spellings.clear();
     p.follow.clear();
     p.pays.clear();
     p.collecting.clear();
@@ -2834,6 +2845,7 @@ fn read(
             of
         },
         spellings: p.spellings,
+        spelled,
         collecting: p.collecting,
         mids: p.mids,
         reads: p.reads,
@@ -4116,13 +4128,10 @@ impl Parser<'_> {
                 continue;
             }
             let (e, want, ref frame) = st.deferred[k];
-            if self.contradicts(e, want, frame, &st.vals, bit, true) {
-                holds = false;
-                continue;
-            }
-            // Every field it reads known and not contradicted (looked at whole: assigning a
-            // view assigns the fields that make it up first): it holds, and since fields keep
-            // their values no later assignment can change that, so none checks it again.
+            // Every field it reads known: looked at whole (assigning a view assigns the fields
+            // that make it up first), which finds whatever looking at the parts reading this
+            // field would. Not contradicted, it holds, and since fields keep their values no
+            // later assignment can change that, so none checks it again.
             if self.format.fields.len() <= 64 {
                 let known = *known.get_or_insert_with(|| {
                     st.vals.iter().enumerate().fold(0u64, |m, (i, v)| m | (u64::from(v.is_some()) << i))
@@ -4134,7 +4143,11 @@ impl Parser<'_> {
                     }
                     st.settled.push((k, st.reads[k]));
                     st.reads[k] = 0;
+                    continue;
                 }
+            }
+            if self.contradicts(e, want, frame, &st.vals, bit, true) {
+                holds = false;
             }
         }
         st.violated = !holds;
