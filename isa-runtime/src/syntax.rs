@@ -2218,11 +2218,15 @@ impl TableIndexes {
     }
 }
 
+/// An entry of [`Parser::follow`]: what the search reads after the item at hand (the rest of an
+/// item list from an index; `None` where not known) and the entry's number.
+type Follow = (Option<(&'static [Item], usize)>, u32);
+
 /// Memory a parse works in, kept for the next so that reading many lines allocates once.
 #[derive(Default)]
 pub struct Scratch {
     memo: Memo<usize>,
-    follow: Vec<(Option<(&'static [Item], usize)>, u32)>,
+    follow: Vec<Follow>,
     pays: Vec<u64>,
     pay_sets: PaySets,
     reach: Memo<()>,
@@ -2625,7 +2629,7 @@ struct Parser<'t> {
     /// enclosing item list (from an index), or `None` where that is not known (inside a group
     /// read in any order). Below the first entry is the end of the line. Each entry has a
     /// number of its own ([`Parser::entries`]) that names it with every entry below it.
-    follow: Vec<(Option<(&'static [Item], usize)>, u32)>,
+    follow: Vec<Follow>,
     /// How many entries `follow` has been given in this parse: the next entry's number.
     entries: u32,
     /// [`Parser::follow_reaches`]' answers by (the number of the follow entry on top, position),
