@@ -2175,15 +2175,23 @@ impl<T> Memo<T> {
     }
 
     /// Room for one more answer.
+    #[inline]
     fn reserve(&mut self) {
         if 2 * (self.len + 1) > self.slots.len() {
-            let size = (self.slots.len() * 2).max(64);
-            let old = core::mem::replace(&mut self.slots, vec![(0, (0, 0, 0), (0, 0)); size]);
-            for (stamp, k, v) in old {
-                if stamp == self.stamp {
-                    let i = self.slot(k);
-                    self.slots[i] = (stamp, k, v);
-                }
+            self.grow();
+        }
+    }
+
+    /// Twice the slots, the answers filed again.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(64);
+        let old = core::mem::replace(&mut self.slots, vec![(0, (0, 0, 0), (0, 0)); size]);
+        for (stamp, k, v) in old {
+            if stamp == self.stamp {
+                let i = self.slot(k);
+                self.slots[i] = (stamp, k, v);
             }
         }
     }
@@ -2210,17 +2218,25 @@ impl TableIndexes {
     }
 }
 
+/// An entry of [`Parser::follow`]: what the search reads after the item at hand (the rest of an
+/// item list from an index; `None` where not known) and the entry's number.
+type Follow = (Option<(&'static [Item], usize)>, u32);
+
 /// Memory a parse works in, kept for the next so that reading many lines allocates once.
 #[derive(Default)]
 pub struct Scratch {
     memo: Memo<usize>,
-    follow: Vec<Option<(&'static [Item], usize)>>,
+    follow: Vec<Follow>,
     pays: Vec<u64>,
     pay_sets: PaySets,
+    reach: Memo<()>,
     payers_of: PayersOf,
     starts: Memo<()>,
     tables: TableIndexes,
     spellings: Memo<(usize, u64)>,
+    /// The text and case folding `spellings` answers for: kept while the formats of one
+    /// statement are tried in turn (name tables are shared between formats).
+    spelled: (String, bool),
     collecting: Vec<usize>,
     mids: Vec<usize>,
     reads: ReadSets,
@@ -2611,8 +2627,14 @@ struct Parser<'t> {
     tables: TableIndexes,
     /// What the search reads after the item at hand, innermost last: the rest of each
     /// enclosing item list (from an index), or `None` where that is not known (inside a group
-    /// read in any order). Below the first entry is the end of the line.
-    follow: Vec<Option<(&'static [Item], usize)>>,
+    /// read in any order). Below the first entry is the end of the line. Each entry has a
+    /// number of its own ([`Parser::entries`]) that names it with every entry below it.
+    follow: Vec<Follow>,
+    /// How many entries `follow` has been given in this parse: the next entry's number.
+    entries: u32,
+    /// [`Parser::follow_reaches`]' answers by (the number of the follow entry on top, position),
+    /// each as the range `a..a` of the answer as a number.
+    reach: Memo<()>,
     /// For each entry of `follow`, the fields whose value it and the entries below it may spell
     /// out through a name table (bit `s % 64` for field `s`; all bits where not known): a
     /// value owed ([`note_spelling`]) that no entry can spell out ends the reading at once.
@@ -2740,6 +2762,8 @@ fn read(
         budget: SEARCH_BUDGET,
         memo: core::mem::take(&mut scratch.memo),
         follow: core::mem::take(&mut scratch.follow),
+        entries: 0,
+        reach: core::mem::take(&mut scratch.reach),
         pays: core::mem::take(&mut scratch.pays),
         pay_sets: core::mem::take(&mut scratch.pay_sets),
         starts: core::mem::take(&mut scratch.starts),
@@ -2771,6 +2795,15 @@ fn read(
         st
     };
     let mut st = fresh(core::mem::take(&mut scratch.state));
+    // A table's spellings at a position depend on the text alone: those found for the same
+    // text (another format of the same statement) are kept.
+    let mut spelled = core::mem::take(&mut scratch.spelled);
+    if spelled.0 != text || spelled.1 != ctx.ignore_case {
+        p.spellings.clear();
+        spelled.0.clear();
+        spelled.0.push_str(text);
+        spelled.1 = ctx.ignore_case;
+    }
     let start = skip_blanks(text, 0);
     // When only success matters, the search runs with a small budget first: a text it reads
     // needs no recognition (which accepts a superset), and one it rejects within the budget is
@@ -2795,7 +2828,7 @@ fn read(
     };
     p.memo.clear();
     p.starts.clear();
-    p.spellings.clear();
+    p.reach.clear();
     p.follow.clear();
     p.pays.clear();
     p.collecting.clear();
@@ -2803,6 +2836,7 @@ fn read(
     *scratch = Scratch {
         memo: p.memo,
         follow: p.follow,
+        reach: p.reach,
         pays: p.pays,
         pay_sets: p.pay_sets,
         starts: p.starts,
@@ -2815,6 +2849,7 @@ fn read(
             of
         },
         spellings: p.spellings,
+        spelled,
         collecting: p.collecting,
         mids: p.mids,
         reads: p.reads,
@@ -3260,11 +3295,24 @@ impl Parser<'_> {
     /// Whether the first `depth` entries of [`Parser::follow`] can read the rest of the line
     /// from `pos` ([`Parser::reaches_end`]); the end of the line below them. An entry that is
     /// not known (inside a group read in any order) can.
+    ///
+    /// Answers are kept by the top entry's number and the position: the entries below an entry
+    /// stay as they are while it is on the stack (one taken off for a while is put back on the
+    /// same ones), so an answer holds as long as that entry is there.
     fn follow_reaches(&mut self, depth: usize, pos: usize) -> bool {
         match depth.checked_sub(1).map(|d| self.follow[d]) {
             None => self.prefix || skip_blanks(self.text, pos) == self.text.len(),
-            Some(None) => true,
-            Some(Some((items, i))) => self.ends_reach(items, i, pos, depth - 1),
+            Some((None, _)) => true,
+            Some((Some((items, i)), id)) => {
+                let key = (id as usize, 0, pos as u32);
+                // A re-entry at the same place (no text consumed) says it may.
+                if let Some(r) = self.reach.get_or_file(key, 1..1) {
+                    return r.start == 1;
+                }
+                let answer = self.ends_reach(items, i, pos, depth - 1);
+                self.reach.insert(key, usize::from(answer)..usize::from(answer));
+                answer
+            }
         }
     }
 
@@ -3273,7 +3321,7 @@ impl Parser<'_> {
     fn completes(&mut self, depth: usize, pos: usize) -> bool {
         let mut d = depth;
         loop {
-            let Some(next) = d.checked_sub(1).map(|d| self.follow[d]) else {
+            let Some((next, _)) = d.checked_sub(1).map(|d| self.follow[d]) else {
                 return self.prefix || skip_blanks(self.text, pos) == self.text.len();
             };
             let Some((items, i)) = next else { return true };
@@ -3617,7 +3665,8 @@ impl Parser<'_> {
             return k(self, pos, st);
         };
         // What follows the item is the rest of the list, then what followed the list.
-        self.follow.push(Some((items, i + 1)));
+        self.entries += 1;
+        self.follow.push((Some((items, i + 1)), self.entries));
         let pays = self.pays.last().copied().unwrap_or(0) | self.pay_sets.mask(items, i + 1, frame);
         self.pays.push(pays);
         let ok = self.item(item, items, i, frame, pos, st, k);
@@ -3766,7 +3815,8 @@ impl Parser<'_> {
             let mark = st.mark();
             let mut present = |p: &mut Parser, _: usize, st: &mut State| {
                 // After the group another may come: what follows it is not known.
-                p.follow.push(None);
+                p.entries += 1;
+                p.follow.push((None, p.entries));
                 p.pays.push(u64::MAX);
                 let ok = p.items(body, 0, frame, start, st, &mut |p, after, st| {
                     let unknown = p.follow.pop();
@@ -4096,13 +4146,10 @@ impl Parser<'_> {
                 continue;
             }
             let (e, want, ref frame) = st.deferred[k];
-            if self.contradicts(e, want, frame, &st.vals, bit, true) {
-                holds = false;
-                continue;
-            }
-            // Every field it reads known and not contradicted (looked at whole: assigning a
-            // view assigns the fields that make it up first): it holds, and since fields keep
-            // their values no later assignment can change that, so none checks it again.
+            // Every field it reads known: looked at whole (assigning a view assigns the fields
+            // that make it up first), which finds whatever looking at the parts reading this
+            // field would. Not contradicted, it holds, and since fields keep their values no
+            // later assignment can change that, so none checks it again.
             if self.format.fields.len() <= 64 {
                 let known = *known.get_or_insert_with(|| {
                     st.vals.iter().enumerate().fold(0u64, |m, (i, v)| m | (u64::from(v.is_some()) << i))
@@ -4114,7 +4161,11 @@ impl Parser<'_> {
                     }
                     st.settled.push((k, st.reads[k]));
                     st.reads[k] = 0;
+                    continue;
                 }
+            }
+            if self.contradicts(e, want, frame, &st.vals, bit, true) {
+                holds = false;
             }
         }
         st.violated = !holds;
