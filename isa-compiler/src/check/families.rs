@@ -1021,6 +1021,7 @@ impl Expander<'_> {
                 body.templates.push(t);
             }
         }
+        inline_copies(body);
     }
 
     /// The template `name` as a format whose own templates are `body`'s sees it: its own,
@@ -1105,6 +1106,67 @@ impl Expander<'_> {
                 args.extend(rest);
                 name.name = copy;
             }
+        }
+    }
+}
+
+/// Writes the copies made for pieces of syntax (`t@k`) whose body is one sequence (no arms)
+/// where they are called, their parameters bound to the call's arguments: the syntax is then
+/// what it would be with the template's text written out in place (`rd_ra(syntax { "SHL" })
+/// src_b` prints and reads as `guard "SHL" " " dst(rd, cc) ", " {ra} ", " src_b`).
+fn inline_copies(body: &mut Layout) {
+    let plain = |t: &ast::TemplateDef| {
+        t.name.name.contains('@') && matches!(&t.body.arms[..], [arm] if arm.guard.is_none() && !arm.alias)
+    };
+    let copies: Vec<ast::TemplateDef> = body.templates.iter().filter(|t| plain(t)).cloned().collect();
+    if copies.is_empty() {
+        return;
+    }
+    body.templates.retain(|t| !plain(t));
+    fn write_out(items: &mut Vec<TItem>, copies: &[ast::TemplateDef], depth: u32) {
+        let mut out = Vec::with_capacity(items.len());
+        let mut joined = false;
+        for item in std::mem::take(items) {
+            match item {
+                TItem::Call(name, args, at) => match copies.iter().find(|t| t.name.name == name.name) {
+                    Some(t) if depth < 32 && t.params.len() == args.len() => {
+                        let map: Vec<(String, Expr)> =
+                            t.params.iter().map(|p| p.name.clone()).zip(args).collect();
+                        let mut more = t.body.arms[0].items.clone();
+                        Subst::new(&map).titems(&mut more, &[]);
+                        write_out(&mut more, copies, depth + 1);
+                        out.extend(more);
+                        joined = true;
+                    }
+                    _ => out.push(TItem::Call(name, args, at)),
+                },
+                TItem::Opt(c, mut inner, at) => {
+                    write_out(&mut inner, copies, depth);
+                    out.push(TItem::Opt(c, inner, at));
+                }
+                TItem::AnyOrder(sep, mut inner, at) => {
+                    write_out(&mut inner, copies, depth);
+                    out.push(TItem::AnyOrder(sep, inner, at));
+                }
+                other => out.push(other),
+            }
+        }
+        // The text joins the literals beside it, as if written as one.
+        if joined {
+            out.dedup_by(|next, prev| match (prev, next) {
+                (TItem::Lit(a, _), TItem::Lit(b, _)) => {
+                    a.push_str(b);
+                    true
+                }
+                _ => false,
+            });
+        }
+        *items = out;
+    }
+    let bodies = body.syntax.iter_mut().map(|(_, b)| b).chain(body.templates.iter_mut().map(|t| &mut t.body));
+    for b in bodies {
+        for arm in &mut b.arms {
+            write_out(&mut arm.items, &copies, 0);
         }
     }
 }

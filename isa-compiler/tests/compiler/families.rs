@@ -639,8 +639,15 @@ fn a_piece_given_to_a_template_is_shown_or_located() {
         syntax.contains("Lit(\"F\")") && syntax.contains("Lit(\".S\")") && syntax.contains("Lit(\", \")"),
         "{syntax}"
     );
-    // The copy made for the pieces is shown as the template.
-    assert!(t.formats[0].syntax[0].parts.iter().any(|p| p.name == "op"), "{syntax}");
+    // A template of one sequence is written out where it is called: no part of its own.
+    assert!(t.formats[0].syntax[0].parts.iter().all(|p| p.name != "op"), "{syntax}");
+    // One with arms is a part, named as the template.
+    let t = check(
+        "template op(m) { | rd == 0 => m | _ => m \" \" {rd} }\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    syntax asm { op(syntax { \"F\" }) }\n}\n",
+    );
+    let parts = &t.formats[0].syntax[0].parts;
+    assert!(parts.iter().any(|p| p.name == "op"), "{parts:?}");
     insta::assert_snapshot!(diagnose(&spec(
         "template v(x) { | x == 1 => \"one\" | _ => x(1) }\n\
          format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { v(syntax { \"V\" }) }\n}\n"
