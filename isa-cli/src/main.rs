@@ -192,6 +192,11 @@ enum Command {
         /// instruction's line (vc4asm's `-V`); the program is written all the same.
         #[arg(short = 'V', long)]
         validate: bool,
+        /// Every statement is an instruction: write no control words of an interleaved stream
+        /// and count none in addresses (for a target that has them; what `disasm
+        /// --no-control-words` prints assembles back to its words).
+        #[arg(long = "no-control-words", visible_alias = "no-schedule")]
+        no_control_words: bool,
     },
     /// List a target's ABI and data layouts and their parameters, or place one: each member's
     /// offset and width in bits (and its registers) and the total size, for `name=value`
@@ -214,6 +219,11 @@ enum Command {
     },
     /// Decode a program and run the target's validators; print each rule broken.
     ///
+    /// Each broken rule is listed at its instruction (address and text), the first five of
+    /// each rule (`--all` for every one) and one line for the rest of that rule; then one line
+    /// on standard error counts the errors and warnings (exit 1 when there is an error). A
+    /// program that breaks no rule prints one `ok` line with its count of instructions.
+    ///
     /// The program is read, decoded and checked as a stream: only the instructions the rules
     /// read around each one are held (four for vc4), the whole program only for a rule that
     /// may read anywhere in it (a note on standard error names it).
@@ -224,6 +234,9 @@ enum Command {
         /// The file holds hex text (the forms `isa disasm --help` lists) instead of binary.
         #[arg(long)]
         hex: bool,
+        /// List every violation, not only the first five of each rule.
+        #[arg(long)]
+        all: bool,
         /// The program (`-` for standard input).
         file: PathBuf,
     },
@@ -267,7 +280,7 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, json, include, prelude, validate } => {
+        Command::Asm { target, file, out, hex, json, include, prelude, validate, no_control_words } => {
             let (t, d) = target.resolve()?;
             let opts = asm::Options {
                 file: &file,
@@ -277,15 +290,16 @@ fn run(command: Command) -> Result<Outcome> {
                 include: &include,
                 prelude: &prelude,
                 validate,
+                no_control_words,
             };
             asm::run(t, d, &opts)
         }
         Command::Layout { target, json, layout: name, params } => {
             layout::run(&target, name.as_deref(), &params, json)
         }
-        Command::Validate { target, hex, file } => match builtin::find_data_target(&target) {
+        Command::Validate { target, hex, all, file } => match builtin::find_data_target(&target) {
             Some(t) => header::validate(t, &header::Input::File(&file)),
-            None => validate::run(builtin::find_target(&target)?, &file, hex),
+            None => validate::run(builtin::find_target(&target)?, &file, hex, all),
         },
     }
 }

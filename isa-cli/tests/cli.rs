@@ -537,6 +537,35 @@ fn disasm_no_schedule_reads_plain_instruction_words() {
     assert_eq!(stdout(&o), "ALD R0, a[0x80] ;\nEXIT ;\n");
 }
 
+/// `asm --no-control-words` reads back what `disasm --no-control-words` prints: every
+/// statement an instruction word, no control word written and none counted in addresses.
+/// `@!P0 BRA 0x30` at 0x8 is 0xe24000000208000f in nvdisasm's listing (tests/data/maxwell/
+/// nvdisasm_differential.tsv): its offset, 0x20 from the next instruction, is the same at word 2
+/// (0x10), where it prints `BRA 0x38`. Before, `asm` had no such option and wrote a control
+/// word before every three instructions, and with them counted BRA assembled to another offset.
+#[test]
+fn asm_no_control_words_reassembles_a_plain_word_list() {
+    let words = format!("{MAXWELL_PLAIN}0xe24000000208000f\n");
+    let o = isa_with_input(
+        &["disasm", "--target", "maxwell", "--hex", "--no-control-words", "-"],
+        words.as_bytes(),
+    );
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "ALD R0, a[0x80] ;\nEXIT ;\n@!P0 BRA 0x38 ;\n");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "--no-control-words", "-"], &o.stdout);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "efd87f800807ff00\ne30000000007000f\ne24000000208000f\n");
+    // A scheduling slot in the text is no instruction there: an error at its line.
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "--no-control-words", "-"],
+        b"[B------:R-:W-:Y:S01] EXIT ;\n",
+    );
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("<stdin>:1:1: error"), "{}", stderr(&o));
+    let o = isa(&["asm", "--help"]);
+    assert!(stdout(&o).contains("--no-control-words"), "{}", stdout(&o));
+}
+
 /// Issue 14: a bad control word does not end the listing: its group is listed as raw words
 /// and the rest of the program follows.
 #[test]
@@ -648,6 +677,39 @@ fn validate_reports_rule_violations() {
     assert_code(&o, 0);
 }
 
+/// `validate` lists the first five violations of each rule and one line for the rest of it
+/// (`--all`: every one); the summary on standard error counts them all. Mul pack 8 (`.8888`
+/// with pm = 1) is one the Broadcom reference leaves undefined: a warning, exit 0.
+#[test]
+fn validate_lists_five_of_each_rule_and_counts_the_rest() {
+    let dir = scratch("validate_summary");
+    let src = write_file(&dir, "pack.s", "fmul r1.8888sf, r1, r2\n".repeat(7));
+    let bin = dir.join("pack.bin");
+    let o = isa(&["asm", "--target", "vc4", path_str(&src), "-o", path_str(&bin)]);
+    assert_code(&o, 0);
+    let name = path_str(&bin);
+    let line = |i: usize| {
+        format!(
+            "{name}: instruction {i} (address {:#x}: fmul r1.8888sf, r1, r2): warning: mul pack (pm = 1) 1, 2 \
+             and 8 to 15 are not defined by the Broadcom reference: the hardware's result is unknown \
+             [undefined_mul_pack]\n",
+            i * 8
+        )
+    };
+    let o = isa(&["validate", "--target", "vc4", name]);
+    assert_code(&o, 0);
+    let mut expected: String = (0..5).map(line).collect();
+    expected.push_str(&format!(
+        "{name}: warning: 2 more [undefined_mul_pack] not listed (`--all` lists every one)\n"
+    ));
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 7 warnings\n"));
+    let o = isa(&["validate", "--target", "vc4", "--all", name]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), (0..7).map(line).collect::<String>());
+    assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 7 warnings\n"));
+}
+
 /// A program of more than a mebibyte (many pieces read and checked as a stream, a few
 /// instructions held): every violation at its absolute instruction, in whole-program
 /// validation's order (rule by rule, then by instruction), each with its listing line. The
@@ -673,7 +735,7 @@ fn validate_streams_a_program_of_more_than_a_mebibyte() {
     assert!(program.len() > 1 << 20, "{}", program.len());
     let prog = write_file(&dir, "prog.bin", &program);
     let name = path_str(&prog);
-    let o = isa(&["validate", "--target", "vc4", name]);
+    let o = isa(&["validate", "--target", "vc4", "--all", name]);
     assert_code(&o, 1);
     let fifo = "the last three instructions (thread end and its two delay slots) must not read uniforms or \
                 varyings or access the VPM, VDR or VDW [thread_end_fifo]";
@@ -697,6 +759,19 @@ fn validate_streams_a_program_of_more_than_a_mebibyte() {
         "first lines:\n{}",
         stdout(&o).lines().take(3).collect::<Vec<_>>().join("\n")
     );
+    assert_eq!(stderr(&o), format!("isa: {name}: {} rule violations, 0 warnings\n", 2 * blocks));
+    // By default the first five of each rule, one line for the rest of each, the same summary.
+    let o = isa(&["validate", "--target", "vc4", name]);
+    assert_code(&o, 1);
+    let listed: Vec<&str> = expected.lines().collect();
+    let mut summary = [&listed[..5], &listed[blocks..blocks + 5]].concat().join("\n");
+    summary.push_str(&format!(
+        "\n{name}: {} more [thread_end_fifo] not listed (`--all` lists every one)\n\
+         {name}: {} more [read_after_write] not listed (`--all` lists every one)\n",
+        blocks - 5,
+        blocks - 5
+    ));
+    assert_eq!(stdout(&o), summary);
     assert_eq!(stderr(&o), format!("isa: {name}: {} rule violations, 0 warnings\n", 2 * blocks));
     // Without the hazards: every instruction counted.
     let clean: Vec<u8> = (0..blocks * size).flat_map(|_| nop).collect();

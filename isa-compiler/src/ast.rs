@@ -151,6 +151,8 @@ pub struct Use {
     pub after: usize,
     /// Where.
     pub span: Span,
+    /// Doc comments written before it, which document nothing: the checker reports them.
+    pub doc: Option<Span>,
 }
 
 /// `let name = expr`

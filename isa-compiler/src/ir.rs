@@ -344,6 +344,32 @@ impl Enum {
             .or_else(|| self.variants.iter().position(|x| matches!(x.values, Values::Rest)))
     }
 
+    /// The raw values its variants define, as sorted inclusive ranges; `None` when every value
+    /// of the width has a variant (a word with another value does not decode).
+    pub fn defined(&self) -> Option<Vec<(u64, u64)>> {
+        if self.is_total() || self.variants.iter().any(|v| matches!(v.values, Values::Rest)) {
+            return None;
+        }
+        let mut ranges: Vec<(u64, u64)> = self
+            .variants
+            .iter()
+            .map(|v| match v.values {
+                Values::One(x) => (x, x),
+                Values::Range(lo, hi) => (lo, hi),
+                Values::Rest => (0, 0),
+            })
+            .collect();
+        ranges.sort_unstable();
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for (lo, hi) in ranges {
+            match out.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        Some(out)
+    }
+
     /// Whether any variant carries a payload (ranges or the rest).
     pub fn has_payload(&self) -> bool {
         self.variants.iter().any(|v| !matches!(v.values, Values::One(_)))

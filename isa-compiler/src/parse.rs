@@ -412,7 +412,15 @@ fn body<'a>(
                 let mut it = p.into_inner();
                 let group = ident(it.next().expect("group name"));
                 let args = it.next().map(|a| a.into_inner().map(family_arg).collect()).unwrap_or_default();
-                l.uses.push(Use { group, args, picks: Vec::new(), prefix: None, after: 0, span: sp });
+                l.uses.push(Use {
+                    group,
+                    args,
+                    picks: Vec::new(),
+                    prefix: None,
+                    after: 0,
+                    span: sp,
+                    doc: None,
+                });
             }
             Rule::form_def => {
                 let sp = span(&p);
@@ -782,12 +790,19 @@ fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
 
 /// `use group(args) { forms } as prefix`, standing after `after` fields.
 fn use_group(p: Pair<Rule>, after: usize) -> Use {
+    let mut it = p.clone().into_inner().peekable();
+    // Doc comments before it: kept only to be reported, from the first to the last.
+    let mut doc: Option<Span> = None;
+    while let Some(d) = it.next_if(|x| x.as_rule() == Rule::doc) {
+        let s = span(&d);
+        doc = Some(doc.map_or(s, |first| Span { start: first.start, end: s.end }));
+    }
     // From `use` to its last token: the rule's own span runs over the blanks after it.
     let sp = {
-        let end = p.clone().into_inner().last().map_or(p.as_span().end(), |x| x.as_span().end());
-        Span { start: p.as_span().start(), end }
+        let start = it.next().map_or(p.as_span().start(), |kw| kw.as_span().start());
+        let end = p.into_inner().last().map_or(start, |x| x.as_span().end());
+        Span { start, end }
     };
-    let mut it = p.into_inner().skip(1).peekable();
     let group = ident(it.next().expect("group name"));
     let mut args = Vec::new();
     let mut picks = Vec::new();
@@ -808,7 +823,7 @@ fn use_group(p: Pair<Rule>, after: usize) -> Use {
             _ => {}
         }
     }
-    Use { group, args, picks, prefix, after, span: sp }
+    Use { group, args, picks, prefix, after, span: sp, doc }
 }
 
 fn field(p: Pair<Rule>) -> Field {

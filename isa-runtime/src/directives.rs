@@ -225,6 +225,13 @@ pub trait Includer {
     fn validates(&self) -> bool {
         false
     }
+
+    /// Whether the target's control words (an interleaved stream's) are read, written and
+    /// counted in addresses. Off, every statement is an instruction word: a list of them, as
+    /// `disassemble_words` prints it (`isa asm --no-control-words`). On by default.
+    fn scheduled(&self) -> bool {
+        true
+    }
 }
 
 /// An [`Includer`] for sources that include nothing: every `.include` is an error.

@@ -2914,6 +2914,14 @@ fn solvable(e: &Expr) -> bool {
     }
 }
 
+/// Whether field `f` can hold the raw value `v`: its bits within the field's width, and one of
+/// the values its encoding allows (its `in` clause; an enum's defined values).
+fn holds(f: &crate::format::FieldInfo, v: u64) -> bool {
+    let width = crate::bits::width(f.pieces);
+    (width == 0 || width >= 64 || v >> width == 0)
+        && (f.allowed.is_empty() || f.allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)))
+}
+
 /// The most values [`Parser::require`] tries for a field an `in` guard names: a set larger
 /// than this (`imm in {0..=0xffff}`) is checked at the end, as other conditions are.
 const IN_CHOICES: u64 = 256;
@@ -4047,6 +4055,12 @@ impl Parser<'_> {
             Bound::NotSlot(_) => 1 - v,
             _ => v,
         };
+        // Guards compare raw bits, as the printer reads them: `x == -1` on a 4-bit field is
+        // no value of it (the printer never takes that arm), not the bits 0xf; and an `in`
+        // guard's choice is a value the field can hold (an enum's, not a hole between them).
+        if !holds(&self.format.fields[slot as usize], v) {
+            return false;
+        }
         match st.vals[slot as usize] {
             Some(old) => return old == v,
             None => {
@@ -4627,6 +4641,9 @@ impl QuickReader<'_> {
             Bound::NotSlot(_) => 1 - v,
             _ => v,
         };
+        if !holds(&self.format.fields[slot as usize], v) {
+            return false;
+        }
         match self.st.vals[slot as usize] {
             Some(old) => old == v,
             None => {
@@ -4953,6 +4970,78 @@ mod tests {
             Some(vec![(1 << 63) - 2, (1 << 63) - 1])
         );
         assert_eq!(in_choices(&[(i64::MIN, i64::MAX)], true, 64), None);
+    }
+
+    /// A guard assigns only raw values of its field, as the printer compares them: `x == -1`
+    /// on a signed 4-bit field is no value of it (the printer reads 0xf as 15 and takes the
+    /// other arm), so `m1` does not assemble; before, it assembled to 0xf, which prints `f -1`.
+    /// An in-range constant still settles the field (`m7` is 7).
+    #[test]
+    fn a_guard_assigns_only_raw_values_of_its_field() {
+        use crate::bits::Piece;
+        static FIELDS: [crate::format::FieldInfo; 1] =
+            [crate::format::FieldInfo::new("x", &[Piece { lo: 0, width: 4 }]).signed().default(None)];
+        static SYNTAX: Syntax = Syntax {
+            name: "f",
+            arms: &[
+                Arm {
+                    guard: Some(&Expr::Cmp(Cmp::Eq, &Expr::Field(0), &Expr::Int(-1))),
+                    items: &[Item::Lit("m1")],
+                    alias: false,
+                },
+                Arm {
+                    guard: Some(&Expr::Cmp(Cmp::Eq, &Expr::Field(0), &Expr::Int(7))),
+                    items: &[Item::Lit("m7")],
+                    alias: false,
+                },
+                Arm {
+                    guard: None,
+                    items: &[
+                        Item::Lit("f "),
+                        Item::Show(&Expr::Field(0), Show::Num(Num::Signed { bits: 4, plus: false })),
+                    ],
+                    alias: false,
+                },
+            ],
+        };
+        let format = Format { name: "f", fields: &FIELDS, syntax: &[] };
+        let ctx = Context { pc: 0, labels: &|_| None, ignore_case: false, expression: None };
+        assert_eq!(parses(&format, &SYNTAX, "m1", &ctx), None);
+        assert_eq!(parses(&format, &SYNTAX, "m7", &ctx), Some(vec![7]));
+        assert_eq!(parses(&format, &SYNTAX, "f -1", &ctx), Some(vec![0xf]));
+        let mut text = String::new();
+        assert!(print(&SYNTAX, &[0xf], 0, &mut text));
+        assert_eq!(text, "f -1");
+    }
+
+    /// An `in` guard's choice is a value the field can hold: of {2..=7}, a field allowing
+    /// 0..=1 and 4..=5 (an enum with holes) is settled to 4, not 2.
+    #[test]
+    fn an_in_guard_chooses_an_allowed_value() {
+        use crate::bits::Piece;
+        static FIELDS: [crate::format::FieldInfo; 1] =
+            [crate::format::FieldInfo::new("size", &[Piece { lo: 0, width: 3 }])
+                .default(None)
+                .allowed(&[(0, 1), (4, 5)])];
+        static SYNTAX: Syntax = Syntax {
+            name: "st",
+            arms: &[
+                Arm {
+                    guard: Some(&Expr::In(&Expr::Field(0), &[(0, 1)])),
+                    items: &[Item::Lit("st.narrow")],
+                    alias: false,
+                },
+                Arm {
+                    guard: Some(&Expr::In(&Expr::Field(0), &[(2, 7)])),
+                    items: &[Item::Lit("st.wide")],
+                    alias: false,
+                },
+            ],
+        };
+        let format = Format { name: "st", fields: &FIELDS, syntax: &[] };
+        let ctx = Context { pc: 0, labels: &|_| None, ignore_case: false, expression: None };
+        assert_eq!(parses(&format, &SYNTAX, "st.wide", &ctx), Some(vec![4]));
+        assert_eq!(parses(&format, &SYNTAX, "st.narrow", &ctx), Some(vec![0]));
     }
 
     static FADD: Syntax = Syntax {

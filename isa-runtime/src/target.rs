@@ -1408,7 +1408,9 @@ pub fn assemble_stream<T: Isa>(
         Statement::Instruction(insn) => T::encode(&insn).map(|w| (w, true)).map_err(|e| e.to_string()),
         Statement::Raw(word) => Ok((word, false)),
     };
-    let mut packer = Packer::<T> { held: None, group: Vec::new(), write, target: core::marker::PhantomData };
+    let scheduled = includer.scheduled();
+    let mut packer =
+        Packer::<T> { held: None, group: Vec::new(), write, scheduled, target: core::marker::PhantomData };
     let tables = assemble_lines::<T, (u128, bool)>(
         name,
         source,
@@ -1432,6 +1434,8 @@ struct Packer<'w, T> {
     held: Option<(u64, u128, bool, Option<usize>)>,
     group: Vec<(u64, u128)>,
     write: &'w mut dyn FnMut(u128, Option<usize>),
+    /// Whether the target's control words are written ([`Includer::scheduled`]).
+    scheduled: bool,
     target: core::marker::PhantomData<T>,
 }
 
@@ -1443,7 +1447,7 @@ impl<T: Isa> Packer<'_, T> {
     }
 
     fn add(&mut self, slot: u64, word: u128, length: Option<usize>) {
-        let Some(s) = T::schedule() else {
+        let Some(s) = T::schedule().filter(|_| self.scheduled) else {
             return (self.write)(word, length);
         };
         self.group.push((slot, word));
@@ -1469,7 +1473,7 @@ impl<T: Isa> Packer<'_, T> {
                 // With control words, only the last word can be short: data that ends the
                 // program inside a word, which no group holds (a binary of whole groups and
                 // then those bytes, as `disasm` lists it), so it follows the groups.
-                Some(_) if T::schedule().is_some() => {
+                Some(_) if T::schedule().is_some() && self.scheduled => {
                     if !self.group.is_empty() {
                         self.write_group();
                     }
@@ -1860,6 +1864,8 @@ fn assemble_lines<T: Isa, X>(
     emit: &mut dyn FnMut(u64, X, Option<usize>),
 ) -> Option<crate::table::Filled> {
     let d = dialect_of::<T>(dialect);
+    // The target's control words, unless every statement is an instruction word.
+    let schedule = T::schedule().filter(|_| includer.scheduled());
     // Statements spanning lines, block comments and sections: the dialect's own statements,
     // each where it is in the source.
     let split = |text: &str, in_data: bool, more: bool| split_statements(text, d, in_data, more);
@@ -1878,7 +1884,7 @@ fn assemble_lines<T: Isa, X>(
     let layout = directives::Layout {
         word_bytes,
         code_align,
-        scheduled: T::schedule().is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
+        scheduled: schedule.is_some().then_some(&scheduled as &dyn Fn(usize) -> u64),
     };
     // The `-i` files, read once for both passes.
     let preludes = includer.preludes();
@@ -2013,7 +2019,7 @@ fn assemble_lines<T: Isa, X>(
             let cut = (written != length && (variable || end && at == data.len())).then_some(length);
             match convert(Statement::Raw(word)) {
                 // A data word takes the slot a raw word without one does.
-                Ok(x) => emit(T::schedule().map_or(0, |s| s.default_slot), x, cut),
+                Ok(x) => emit(schedule.map_or(0, |s| s.default_slot), x, cut),
                 Err(message) => {
                     if let Some((_, e, text)) = line_at(start) {
                         error = Some((program.locate(e, 0, 0, message), text.clone()));
@@ -2166,7 +2172,7 @@ fn assemble_lines<T: Isa, X>(
                 let pc = match &relaxed {
                     Some(r) => r.addresses[n_line],
                     // Data before fills whole slots (raw words): the slot is the word count.
-                    None if T::schedule().is_some() => bundle::address::<T>((bytes / word_bytes) as usize),
+                    None if schedule.is_some() => bundle::address::<T>((bytes / word_bytes) as usize),
                     None => bytes,
                 };
                 let code = text.as_str();
@@ -2182,7 +2188,11 @@ fn assemble_lines<T: Isa, X>(
                     fail(program, program.locate(&e, skip + err.pos, err.length, err.message), None);
                 };
                 let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
-                let (slot, skip) = match read_slot::<T>(code, dialect, &ctx, &mut reading.scratch) {
+                let slot = match schedule {
+                    Some(_) => read_slot::<T>(code, dialect, &ctx, &mut reading.scratch),
+                    None => Ok((0, 0)),
+                };
+                let (slot, skip) = match slot {
                     Ok(s) => s,
                     Err(err) => {
                         error(err, 0);
@@ -2301,6 +2311,9 @@ impl Includer for Given<'_> {
     fn validates(&self) -> bool {
         self.inner.validates()
     }
+    fn scheduled(&self) -> bool {
+        self.inner.scheduled()
+    }
 }
 
 /// [`Given`] shared by the second pass's expansion (which reads the includes again) and the
@@ -2319,6 +2332,9 @@ impl Includer for Shared<'_, '_> {
     }
     fn validates(&self) -> bool {
         self.0.borrow().validates()
+    }
+    fn scheduled(&self) -> bool {
+        self.0.borrow().scheduled()
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Options<'a> {
     pub prelude: &'a [PathBuf],
     /// Check the program's constraints and rules too, as warnings (`-V`).
     pub validate: bool,
+    /// Every statement is an instruction word: no control words read, written or counted.
+    pub no_control_words: bool,
 }
 
 /// Reads included files from the including file's directory and the `-I` directories.
@@ -43,6 +45,8 @@ struct Files<'a> {
     name: String,
     /// Whether the program's rules are checked (`-V`).
     validate: bool,
+    /// Whether the target's control words are read and written (not `--no-control-words`).
+    scheduled: bool,
 }
 
 impl Includer for Files<'_> {
@@ -92,6 +96,10 @@ impl Includer for Files<'_> {
     fn validates(&self) -> bool {
         self.validate
     }
+
+    fn scheduled(&self) -> bool {
+        self.scheduled
+    }
 }
 
 /// Reads the `-i` files: each as given, else from the first `-I` directory holding it.
@@ -132,7 +140,7 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
                 count.line(line, target.word_bits());
             }
         }
-        listed = file.error.is_none() && count.is_listing(schedule);
+        listed = file.error.is_none() && !opts.no_control_words && count.is_listing(schedule);
         isa_runtime::directives::Source::rewind(&mut file);
     }
     let mut pieces = file.error.is_none().then_some(file);
@@ -150,8 +158,14 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
     let errors = std::cell::Cell::new(0usize);
     let base = opts.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let preludes = read_preludes(opts.prelude, opts.include)?;
-    let mut files =
-        Files { base, search: opts.include, preludes, name: name.clone(), validate: opts.validate };
+    let mut files = Files {
+        base,
+        search: opts.include,
+        preludes,
+        name: name.clone(),
+        validate: opts.validate,
+        scheduled: !opts.no_control_words,
+    };
     let print = |e: &AsmError, line: &str| {
         errors.set(errors.get() + 1);
         if errors.get() <= SHOWN {

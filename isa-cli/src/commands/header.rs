@@ -145,7 +145,7 @@ pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
         say(format_args!("{name}: ok: {}, no rule broken", target.root()))?;
         return Ok(Outcome::Success);
     }
-    super::report(&name, &violations, |v| (format!("{name}: "), format!(" ({})", v.fields.join(", "))))
+    super::report(&name, &violations, None, |v| (format!("{name}: "), format!(" ({})", v.fields.join(", "))))
 }
 
 /// Builds the header from JSON of the shape `decode --json` prints; writes its bytes, or its

@@ -37,16 +37,36 @@ pub fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Prints each violation (`head`, the rule, `tail`, its detail), then the count of errors and
-/// warnings on standard error; fails when any is an error (a warning is a rule the hardware
-/// tolerates).
+/// How many violations of one rule `isa validate` lists unless asked for every one (`--all`).
+pub const LISTED_PER_RULE: usize = 5;
+
+/// Prints each violation (`head`, the rule, `tail`, its detail), at most `per_rule` of each
+/// rule when given, with one line for each rule's violations not listed; then the count of
+/// errors and warnings on standard error. Fails when any is an error (a warning is a rule the
+/// hardware tolerates).
 pub fn report(
     name: &str,
     violations: &[isa_runtime::program::Violation],
+    per_rule: Option<usize>,
     around: impl Fn(&isa_runtime::program::Violation) -> (String, String),
 ) -> Result<crate::error::Outcome> {
     let mut out = stdout();
+    // Each rule's violations (and whether they are warnings), in the order of its first one.
+    let mut seen: Vec<(&str, usize, bool)> = Vec::new();
     for v in violations {
+        let listed = match seen.iter_mut().find(|(rule, _, _)| *rule == v.rule) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.1
+            }
+            None => {
+                seen.push((v.rule, 1, v.warning));
+                1
+            }
+        };
+        if per_rule.is_some_and(|most| listed > most) {
+            continue;
+        }
         let (head, tail) = around(v);
         let kind = if v.warning { "warning: " } else { "" };
         write!(out, "{head}{kind}{} [{}]{tail}", v.message, v.rule).map_err(Error::output)?;
@@ -54,6 +74,17 @@ pub fn report(
             write!(out, ": {}", v.detail).map_err(Error::output)?;
         }
         writeln!(out).map_err(Error::output)?;
+    }
+    if let Some(most) = per_rule {
+        for &(rule, count, warning) in seen.iter().filter(|(_, count, _)| *count > most) {
+            let kind = if warning { "warning: " } else { "" };
+            writeln!(
+                out,
+                "{name}: {kind}{} more [{rule}] not listed (`--all` lists every one)",
+                count - most
+            )
+            .map_err(Error::output)?;
+        }
     }
     out.flush().map_err(Error::output)?;
     let errors = violations.iter().filter(|v| !v.warning).count();

@@ -7,7 +7,8 @@
 //! program's size. A rule that may read anywhere in the program (`each j in 0..=i`,
 //! `p[len - 1]`) holds it whole, and the command says so. The violations are printed as
 //! whole-program validation orders them (constraints first, then rule by rule), so they are
-//! kept until the end; only the instructions that break a rule are listed.
+//! kept until the end; only the instructions that break a rule are listed, and of each rule
+//! the first few unless every one is asked for (`--all`), then one line each for the rest.
 
 use super::{complain, read_program, say};
 use crate::error::{Outcome, Result};
@@ -22,8 +23,9 @@ use std::path::Path;
 /// Groups (or words, without control words) read per piece of a program.
 const PIECE_GROUPS: usize = 4096;
 
-/// Validates the program in `file` (binary, or hex text with `hex`).
-pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
+/// Validates the program in `file` (binary, or hex text with `hex`), listing every violation
+/// with `all`, else the first [`super::LISTED_PER_RULE`] of each rule.
+pub fn run(target: &dyn Target, file: &Path, hex: bool, all: bool) -> Result<Outcome> {
     let name = files::name(file);
     let whole = target.validator().whole_program();
     if !whole.is_empty() {
@@ -47,7 +49,8 @@ pub fn run(target: &dyn Target, file: &Path, hex: bool) -> Result<Outcome> {
         say(format_args!("{name}: ok: {} instructions, no rule broken", count))?;
         return Ok(Outcome::Success);
     }
-    super::report(&name, &violations, |v| {
+    let per_rule = if all { None } else { Some(super::LISTED_PER_RULE) };
+    super::report(&name, &violations, per_rule, |v| {
         let (pc, text) = match named.get(&v.index) {
             Some(shown) if v.index < count => shown.clone(),
             _ => (v.index as u64 * step, String::new()),

@@ -182,6 +182,20 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             let mut ranges = Vec::new();
             for el in set {
                 let (a, b, span) = super::types::set_bounds(el);
+                // Numbers are written unsigned: a range is empty as they are written, and one
+                // across 2^63 is two ranges of the values guards compare (a 64-bit field's
+                // raw bits read as an `i64`, 2^63 and up negative).
+                if let (ast::Atom::Int(lo, _), ast::Atom::Int(hi, _)) = (a, b) {
+                    if super::types::nonempty(cx, span, *lo, *hi) {
+                        let (lo, hi) = (*lo as i64, *hi as i64);
+                        if lo <= hi {
+                            ranges.push((lo, hi));
+                        } else {
+                            ranges.extend([(lo, i64::MAX), (i64::MIN, hi)]);
+                        }
+                    }
+                    continue;
+                }
                 if let (Some(lo), Some(hi)) =
                     (set_atom(cx, s, a, tx.as_ref()), set_atom(cx, s, b, tx.as_ref()))
                 {

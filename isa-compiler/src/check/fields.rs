@@ -81,6 +81,19 @@ pub fn layouts_and_formats<'a>(cx: &mut Checker, file: &'a ast::File, t: &mut ir
             ast::LayoutKind::Format => {
                 let width = match &l.width {
                     Some(e) => match const_eval(e, None) {
+                        // The word is the longest instruction: the generated decoder reads a
+                        // word of the target's width, so a wider format could never be read.
+                        Some(v) if v > i64::from(t.word_bits) && v <= 128 => {
+                            cx.error(
+                                e.span,
+                                format!(
+                                    "format `{}` is {v} bits, wider than the target's {}-bit word",
+                                    l.name.name, t.word_bits
+                                ),
+                            )
+                            .note("the target's `word` is its longest instruction; a format declares a width up to it");
+                            t.word_bits
+                        }
                         Some(v) if v > 0 && v <= 128 => v as u32,
                         _ => {
                             cx.error(e.span, "a format's width is 1 to 128 bits");

@@ -44,6 +44,13 @@ pub fn check(file: &ast::File) -> Result<ir::Target, Diagnostics> {
         discarded: Diagnostic::error(Span::default(), ""),
         names: Names::default(),
     };
+    for item in &file.items {
+        match item {
+            ast::Item::Layout(l) => cx.docs_before_uses(l),
+            ast::Item::Group(g) => cx.docs_before_uses(&g.body),
+            _ => {}
+        }
+    }
     let file = &families::expand(&mut cx, file);
     let mut duplicates = Vec::new();
     cx.names = names::collect(file, &mut duplicates);
@@ -240,6 +247,26 @@ impl Checker {
         self.summaries(file, &mut t);
         self.variable_length(&t, slot_name.as_deref());
         t
+    }
+
+    /// A doc comment documents a field: one before `use g` (in a body or a `fields` run) has
+    /// nothing to document, the group's fields being documented where the group declares them.
+    fn docs_before_uses(&mut self, l: &ast::Layout) {
+        for u in &l.uses {
+            if let Some(doc) = u.doc {
+                self.error(doc, format!("a doc comment before `use {}` documents nothing", u.group.name))
+                    .with(u.span, "a `use` declares no field of its own")
+                    .note("document the group's fields where the group declares them, or use `//`");
+            }
+            for a in &u.args {
+                if let ast::ExprKind::Fields(row) = &a.kind {
+                    self.docs_before_uses(row);
+                }
+            }
+        }
+        for form in &l.forms {
+            self.docs_before_uses(&form.body);
+        }
     }
 
     /// Instructions of different lengths make a program a byte stream read from its start:

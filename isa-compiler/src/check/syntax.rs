@@ -241,7 +241,43 @@ impl Lowerer<'_, '_> {
         }
         let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
         let (c, _) = cond::lower(self.cx, &scope, e);
-        cond::fold(&c, &self.known(), params)
+        let c = cond::fold(&c, &self.known(), params);
+        self.raw_comparisons(&c, e.span);
+        c
+    }
+
+    /// Guards compare a field's raw bits, in the printer and the assembler alike (a signed
+    /// field's too): `x == -1` on a 4-bit field never holds, so it is reported where it is
+    /// written rather than left an arm the printer never takes.
+    fn raw_comparisons(&mut self, c: &CondExpr, span: Span) {
+        match c {
+            CondExpr::Not(x) => self.raw_comparisons(x, span),
+            CondExpr::And(xs) | CondExpr::Or(xs) => xs.iter().for_each(|x| self.raw_comparisons(x, span)),
+            CondExpr::Cmp(ir::CmpOp::Eq | ir::CmpOp::Ne, a, b) => {
+                let ((CondExpr::Field(slot), CondExpr::Int(v)) | (CondExpr::Int(v), CondExpr::Field(slot))) =
+                    (&**a, &**b)
+                else {
+                    return;
+                };
+                let field = self.format.field(self.slots[slot.0].field);
+                let width = field.width();
+                if width == 0 || width >= 64 || (0..1i64 << width).contains(v) {
+                    return;
+                }
+                let top = (1i64 << width) - 1;
+                let d = self.cx.error(
+                    span,
+                    format!("a guard compares `{}`'s raw bits (0..={top}), which are never {v}", field.name),
+                );
+                if matches!(field.ty, Type::SInt(_)) && (-(1i64 << (width - 1))..0).contains(v) {
+                    d.note(format!(
+                        "guards read a signed field's raw bits: compare with {}, {v} in {width} bits",
+                        v & top
+                    ));
+                }
+            }
+            _ => {}
+        }
     }
 
     fn body(&mut self, body: &ast::TemplateBody, params: &[(String, Binding)]) -> Vec<SyntaxArm> {

@@ -59,6 +59,37 @@ fn field_outside_word() {
     )));
 }
 
+/// The word is the longest instruction: a format declared wider is an error at its width, not
+/// a generated decoder whose shifts overflow (`x` at 95:88 of a 64-bit word).
+#[test]
+fn format_wider_than_the_word() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format wide : 96 {\n    op: u8 @ 31:24 is 0x51\n    x: u8 @ 95:88\n    unused @ 23:0\n    syntax asm { \"wide \" {x} }\n}\n"
+    )));
+}
+
+/// Guards compare raw bits, in the printer and the assembler alike: `x == -1` on a signed
+/// 4-bit field and `y != 99` on a 4-bit one never hold, and are errors where written (before,
+/// the printer never took the first arm and the assembler read `m1` as x = 0xf).
+#[test]
+fn guard_constant_no_raw_value_holds() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+    )));
+}
+
+/// A doc comment before `use g`, in a `fields` run and in a body, is an error at the comment
+/// (before: "expected field clause" at `g`, `use` read as a field's name; and "expected
+/// `form`, constraint kind, doc" at `use`).
+#[test]
+fn doc_comment_before_a_use() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g {\n    fields @ 27:24 { a: u4 }\n}\ngroup h {\n    c: u4 @ 3:0\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    fields @ 27:20 {\n        /// The operand.\n        use g,\n        b: u4\n    }\n\
+         \x20   /// The other.\n    use h\n    unused @ 19:4\n    syntax asm { \"f \" {a} {c} }\n}\n"
+    )));
+}
+
 #[test]
 fn enum_value_does_not_fit() {
     insta::assert_snapshot!(diagnose(&spec("enum Cond : u2 {\n    always = 0\n    never = 4\n}\n")));
@@ -229,6 +260,30 @@ fn empty_range_in_a_syntax_arm() {
     insta::assert_snapshot!(diagnose(&spec(
         "format f {\n    x: u4 @ 3:0\n    syntax asm {\n        | x in {7..=5} => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
     )));
+}
+
+/// Set numbers are written unsigned: a `u64` range empty as written says so in its own
+/// numbers (before, 2^63 and up showed as negative `i64`s).
+#[test]
+fn empty_u64_range_in_a_syntax_arm() {
+    insta::assert_snapshot!(diagnose(
+        "target t {\n    word 128\n    dialect asm\n}\nformat f {\n    op: u4 @ 127:124 is 1\n    x: u64 @ 63:0\n    unused @ 123:64\n    syntax asm {\n        | x in {0x8000000000000001..=0x8000000000000000} => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+    ));
+}
+
+/// A `u64` range across 2^63 holds values (before, it was "empty range: the first value is
+/// above the last", 9223372036854775807..=-9223372036854775808): it is the two ranges of the
+/// `i64`s a guard reads a 64-bit field's raw bits as.
+#[test]
+fn a_u64_range_across_2_63_is_two_guard_ranges() {
+    let src = "target t {\n    word 128\n    dialect asm\n}\nformat f {\n    op: u4 @ 127:124 is 1\n    x: u64 @ 63:0\n    unused @ 123:64\n    syntax asm {\n        | x in {0x7ffffffffffffffe..=0x8000000000000001} => \"mid\"\n        | _ => \"f \" {x}\n    }\n}\n";
+    let t = isa_compiler::check_source(src)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", src, &d)));
+    let Some(isa_compiler::ir::CondExpr::In(_, ranges)) = &t.formats[0].syntax[0].parts[0].arms[0].guard
+    else {
+        panic!("{:?}", t.formats[0].syntax[0].parts[0].arms[0].guard)
+    };
+    assert_eq!(ranges, &[(i64::MAX - 1, i64::MAX), (i64::MIN, i64::MIN + 1)]);
 }
 
 #[test]

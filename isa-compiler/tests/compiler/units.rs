@@ -121,11 +121,11 @@ mod widths {
         let src = "target t {\n    word 64\n    dialect asm { comment \"#\" }\n    stream control { every 3; slot slot; pad 0x5000000000000000 }\n}\n\
             format slot : 21 {\n    stall: u4 @ 3:0\n    syntax asm { {stall} }\n}\n\
             format nop {\n    op: u8 @ 63:56 is 0x50\n    syntax asm { \"nop\" }\n}\n\
-            format wide : 96 {\n    op: u8 @ 63:56 is 0x51\n    x: u8 @ 95:88\n    syntax asm { \"wide \" {x} }\n}\n";
+            format wide : 64 {\n    op: u8 @ 63:56 is 0x51\n    x: u8 @ 7:0\n    syntax asm { \"wide \" {x} }\n}\n";
         let t = isa_compiler::check_source(src)
             .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", src, &d)));
         let widths: Vec<(&str, u32)> = t.formats.iter().map(|f| (f.name.as_str(), f.width)).collect();
-        assert_eq!(widths, [("nop", 64), ("wide", 96)]);
+        assert_eq!(widths, [("nop", 64), ("wide", 64)]);
         let slot = t.interleaved().map(|s| (s.slot.name.as_str(), s.slot.width, s.every));
         assert_eq!(slot, Some(("slot", 21, 3)));
     }

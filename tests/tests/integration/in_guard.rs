@@ -39,6 +39,20 @@ fn a_value_outside_the_set_is_refused() {
     }
 }
 
+/// A set guard on an enum field settles it to a value the enum defines: `st.wide` is size 4
+/// (`.64`), the set {2..=7}'s first defined value, and prints back; before, the assembler chose
+/// 2, a hole of the enum, and the word did not decode.
+#[test]
+fn a_set_guard_on_an_enum_field_chooses_a_defined_value() {
+    use isa_runtime::target::disassemble_word;
+    // op 0xb at 15:12, size 10:8, rd 3:0.
+    assert_eq!(word("st.wide r1"), 0xb401);
+    assert_eq!(word("st.narrow r2"), 0xb002);
+    assert_eq!(disassemble_word::<InGuard>(0xb401, 0, 0).as_deref(), Ok("st.wide r1"));
+    // Size 2 is no size: that word decodes to nothing (what the assembler gave before).
+    assert!(<InGuard as isa_runtime::target::Isa>::decode(0xb201).is_err());
+}
+
 /// A set of a 64-bit field's top values (data/specs/in_guard_wide.isa, which the guard reads
 /// as -16..=-2): the word printing `mark.top` assembles back, its field the set's first value.
 /// Before, the assembler offered no value from a range below zero, so `mark.top` did not
@@ -59,4 +73,11 @@ fn a_set_of_a_64_bit_fields_top_values_settles_it() {
     assert_eq!(word("mark.top"), 0x2fff_ffff_ffff_ffff_0000_0000_0000_0000);
     assert_eq!(word("mark.all"), 0x2fff_ffff_ffff_ffff_f000_0000_0000_0000);
     assert_eq!(word("mark 5"), 0x2000_0000_0000_0000_5000_0000_0000_0000);
+    // 0x7ffffffffffffffe..=0x8000000000000001 holds values on both sides of 2^63: the first
+    // settles `mark.mid`, the last prints so (before, the range was "empty").
+    assert_eq!(word("mark.mid"), 0x27ff_ffff_ffff_ffff_e000_0000_0000_0000);
+    assert_eq!(
+        disassemble_word::<InGuardWide>(0x2800_0000_0000_0000_1000_0000_0000_0000, 0, 0).as_deref(),
+        Ok("mark.mid")
+    );
 }

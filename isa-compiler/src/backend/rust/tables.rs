@@ -391,9 +391,25 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> String {
         if field.view {
             out.push_str(".view()");
         }
-        if field.allowed.as_ref().is_some_and(|a| !a.is_empty()) {
+        // The values the field can hold: its `in` clause's, and of an enum only those the enum
+        // defines (the decoder refuses others), so the assembler chooses no other.
+        let defined = match &field.ty {
+            Type::Enum(id) => m.t.enums[id.0].defined(),
+            _ => None,
+        };
+        let allowed: Vec<(u64, u64)> = match (&field.allowed, defined) {
+            (Some(a), Some(d)) => a
+                .iter()
+                .flat_map(|&(lo, hi)| d.iter().map(move |&(l, h)| (lo.max(l), hi.min(h))))
+                .filter(|(lo, hi)| lo <= hi)
+                .collect(),
+            (Some(a), None) => a.clone(),
+            (None, Some(d)) => d,
+            (None, None) => Vec::new(),
+        };
+        if !allowed.is_empty() {
             out.push_str(".allowed(&[");
-            for (k, &(lo, hi)) in field.allowed.iter().flatten().enumerate() {
+            for (k, &(lo, hi)) in allowed.iter().enumerate() {
                 let _ = write!(out, "{}({lo}, {hi})", if k > 0 { ", " } else { "" });
             }
             out.push_str("])");
