@@ -84,8 +84,28 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
         .iter()
         .filter_map(|i| if let ast::Item::Layout(l) = i { Some(l.name.name.clone()) } else { None })
         .collect();
-    let mut x = Expander { cx, groups, stack: Vec::new(), global_calls, widths, layouts };
+    let mut x = Expander {
+        cx,
+        groups,
+        stack: Vec::new(),
+        global_calls,
+        widths,
+        layouts,
+        templates: BTreeMap::new(),
+        given: Vec::new(),
+        used: RefCell::new(Vec::new()),
+        passes_pieces: false,
+    };
     let globals = x.resolve_lets(&global_lets, &[]);
+    for item in &file.items {
+        if let ast::Item::Template(t) = item {
+            let mut t = t.clone();
+            let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+            Subst { calls: &x.global_calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
+            x.passes_pieces |= passes_pieces(&t.body);
+            x.templates.entry(t.name.name.clone()).or_insert(t);
+        }
+    }
     let mut items = Vec::with_capacity(file.items.len());
     for item in &file.items {
         match item {
@@ -114,12 +134,22 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             ast::Item::Template(t) => {
                 let mut t = t.clone();
                 let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
-                let calls = x.global_calls.clone();
-                Subst { calls: &calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
+                Subst { calls: &x.global_calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
                 items.push(ast::Item::Template(t));
             }
             other => items.push(other.clone()),
         }
+    }
+    // A row or a piece of syntax nothing names would be dropped unsaid.
+    let used = x.used.take();
+    let mut unused: Vec<(Span, String, Span)> =
+        x.given.drain(..).filter(|(at, _, _)| !used.contains(at)).collect();
+    unused.sort_by_key(|(at, _, _)| (at.start, at.end));
+    unused.dedup_by(|a, b| a.0 == b.0);
+    for (at, message, param) in unused {
+        x.cx.error(at, message).with(param, "the parameter").note(
+            "a `fields { ... }` argument stands where a run names its parameter, a `syntax { ... }` argument where a syntax names it as an item",
+        );
     }
     ast::File { items }
 }
@@ -136,6 +166,15 @@ struct Expander<'c> {
     widths: BTreeMap<String, u64>,
     /// The names of the file's layouts (one of no constant width is no width a run can use).
     layouts: std::collections::BTreeSet<String>,
+    /// The file's templates, the file's lets substituted.
+    templates: BTreeMap<String, ast::TemplateDef>,
+    /// Where each row or piece of syntax given as an argument is written, with what to say
+    /// if nothing names it; and the places of those something named (placed, shown, or
+    /// reported standing where it cannot).
+    given: Vec<(Span, String, Span)>,
+    used: RefCell<Vec<Span>>,
+    /// Whether one of the file's templates calls another with a piece of syntax.
+    passes_pieces: bool,
 }
 
 impl Expander<'_> {
@@ -163,7 +202,13 @@ impl Expander<'_> {
         // type its argument names.
         let types = RefCell::new(Vec::new());
         let misplaced = RefCell::new(Vec::new());
-        Subst { types: Some(&types), misplaced: Some(&misplaced), ..Subst::new(bindings) }.layout(&mut own);
+        Subst {
+            types: Some(&types),
+            misplaced: Some(&misplaced),
+            used: Some(&self.used),
+            ..Subst::new(bindings)
+        }
+        .layout(&mut own);
         for (at, message, bound) in misplaced.into_inner() {
             self.cx.error(at, message).with(bound, "bound here");
         }
@@ -223,6 +268,9 @@ impl Expander<'_> {
             let mut alternatives = Vec::new();
             for (form, args) in self.chosen_forms(body, picks, site) {
                 let mut inner = bindings.to_vec();
+                for (p, a) in form.params.iter().zip(&args) {
+                    self.note_given(a, &form.name.name, "form", p);
+                }
                 inner.extend(form.params.iter().map(|p| p.name.clone()).zip(args));
                 for (mut names, layout) in self.flatten(&form.body, &inner, None, form.span) {
                     names.insert(0, form.name.name.clone());
@@ -428,6 +476,7 @@ impl Expander<'_> {
         }
         let mut inner = Vec::new();
         for (p, a) in group.params.iter().zip(&u.args) {
+            self.note_given(a, &group.name.name, "group", p);
             inner.push((p.name.clone(), self.argument(a, bindings)));
         }
         let picks: Vec<(Ident, Vec<Expr>)> = u
@@ -444,6 +493,23 @@ impl Expander<'_> {
         Some(out)
     }
 
+    /// Notes a row or piece of syntax written as the argument `a` of `p`, which something must
+    /// name.
+    fn note_given(&mut self, a: &Expr, owner: &str, kind: &str, p: &Ident) {
+        let message = match a.kind {
+            ExprKind::Fields(_) => format!(
+                "this row of fields is never placed: {kind} `{owner}` names `{}` in no `fields` run",
+                p.name
+            ),
+            ExprKind::Syntax(_) => format!(
+                "this piece of syntax is never shown: {kind} `{owner}` names `{}` in no syntax",
+                p.name
+            ),
+            _ => return,
+        };
+        self.given.push((a.span, message, p.span));
+    }
+
     /// An argument of a `use` with the parameters of the body it stands in bound: in a row of
     /// fields or a piece of syntax too, which may name them (`use g(fields { sat, mods })`).
     fn argument(&mut self, a: &Expr, bindings: &[(String, Expr)]) -> Expr {
@@ -458,7 +524,8 @@ impl Expander<'_> {
             }
             ExprKind::Syntax(items) => {
                 let misplaced = RefCell::new(Vec::new());
-                Subst { misplaced: Some(&misplaced), ..Subst::new(bindings) }.titems(items, &[]);
+                Subst { misplaced: Some(&misplaced), used: Some(&self.used), ..Subst::new(bindings) }
+                    .titems(items, &[]);
                 for (at, message, bound) in misplaced.into_inner() {
                     self.cx.error(at, message).with(bound, "bound here");
                 }
@@ -482,6 +549,14 @@ impl Expander<'_> {
             let (_, e) = bindings.iter().find(|(k, _)| *k == f.name.name).filter(|_| plain)?;
             matches!(e.kind, ExprKind::Fields(_) | ExprKind::Syntax(_)).then_some(e)
         };
+        for f in body.runs.iter().flat_map(|r| &r.items).filter_map(|i| match i {
+            ast::RunItem::Field(k) => Some(&body.fields[*k]),
+            _ => None,
+        }) {
+            if let Some(e) = bound(f) {
+                self.used.borrow_mut().push(e.span);
+            }
+        }
         let named: Vec<usize> = body
             .runs
             .iter()
@@ -793,9 +868,13 @@ impl Expander<'_> {
             texts: Some(&texts),
             calls: &calls,
             call_errors: Some(&call_errors),
+            used: Some(&self.used),
             ..Subst::new(&[])
         };
         subst.layout(body);
+        // The file's templates this format's syntax reaches that read its own lets are its
+        // own copies, with the lets' values; calls with pieces of syntax get copies of their own.
+        self.own_templates(body, &map, &calls, &own, &texts, &call_errors);
         for (at, message) in call_errors.into_inner() {
             self.cx.error(at, message);
         }
@@ -804,11 +883,29 @@ impl Expander<'_> {
         for (at, what) in texts.into_inner() {
             let note = match what {
                 "a row of fields" => "a `fields { ... }` parameter stands in a run of the group: `fields @ 50:39 { sat, mods }`",
-                "a piece of syntax" => "a `syntax { ... }` parameter stands where the group's syntax names it: `syntax d { guard m \" \" {rd} }`; a template takes none",
+                "a piece of syntax" => "a `syntax { ... }` parameter stands where a syntax or template names it as an item: `syntax d { guard m \" \" {rd} }`",
                 _ => "a string parameter prints where the syntax names it: `syntax d { guard m \" \" {rd} }`",
             };
             let what = if what == "a string" { "a string argument" } else { what };
             self.cx.error(at, format!("{what} stands where a value is wanted")).note(note);
+        }
+        // What a constant parameter decides is decided before anything reads the names.
+        for (_, e) in &mut body.properties {
+            fold_expr(e);
+        }
+        for c in &mut body.constraints {
+            fold_expr(&mut c.expr);
+        }
+        if let Some(b) = &mut body.execute {
+            fold_block(b);
+        }
+        let bodies =
+            body.syntax.iter_mut().map(|(_, b)| b).chain(body.templates.iter_mut().map(|t| &mut t.body));
+        for b in bodies {
+            for arm in &mut b.arms {
+                arm.guard.iter_mut().for_each(fold_expr);
+                fold_items(&mut arm.items);
+            }
         }
         if let Some(cond) = conjunction(std::mem::take(&mut body.when)) {
             body.execute = body
@@ -817,6 +914,359 @@ impl Expander<'_> {
                 .map(|block| ast::Block { stmts: vec![Stmt::If(cond, block, None)], value: None });
         }
     }
+}
+
+impl Expander<'_> {
+    /// Gives `body` its own copies of the file's templates its syntax reaches (directly or
+    /// through other templates) that read one of its lets (`own`), with their values; and,
+    /// for every call with a `syntax { ... }` argument, a copy of the template called with
+    /// that parameter replaced by the piece, named `name@k` (its parts keep the name).
+    fn own_templates(
+        &mut self,
+        body: &mut Layout,
+        map: &[(String, Expr)],
+        calls: &[ast::LetDef],
+        own: &[String],
+        texts: &RefCell<Vec<(Span, &'static str)>>,
+        call_errors: &RefCell<Vec<(Span, String)>>,
+    ) {
+        let subst =
+            Subst { map, texts: Some(texts), calls, call_errors: Some(call_errors), ..Subst::new(&[]) };
+        if !own.is_empty() || self.passes_pieces {
+            let mut seen: Vec<String> = body.templates.iter().map(|t| t.name.name.clone()).collect();
+            let mut todo: Vec<String> = Vec::new();
+            let roots = body.syntax.iter().map(|(_, b)| b).chain(body.templates.iter().map(|t| &t.body));
+            roots.for_each(|b| called(b, &mut todo));
+            while let Some(name) = todo.pop() {
+                if seen.contains(&name) {
+                    continue;
+                }
+                seen.push(name.clone());
+                let Some(t) = self.templates.get(&name) else { continue };
+                called(&t.body, &mut todo);
+                let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+                let mut names = Vec::new();
+                body_names(&t.body, &mut names);
+                if names.iter().any(|n| own.contains(n) && !shadow.contains(n)) || passes_pieces(&t.body) {
+                    let mut copy = t.clone();
+                    subst.template_body(&mut copy.body, &shadow);
+                    body.templates.push(copy);
+                }
+            }
+        }
+        // Calls with pieces of syntax, outermost first; a copy may pass its pieces on.
+        let mut made: Vec<(String, String)> = Vec::new();
+        let mut from = 0;
+        let mut syntax_done = false;
+        loop {
+            let locals: Vec<(String, Vec<Ident>)> =
+                body.templates.iter().map(|t| (t.name.name.clone(), t.params.clone())).collect();
+            let mut work = Vec::new();
+            if !syntax_done {
+                for (_, b) in &mut body.syntax {
+                    self.specialize(b, &[], &locals, &mut work, &mut made);
+                }
+                syntax_done = true;
+            }
+            let count = body.templates.len();
+            for t in &mut body.templates[from..] {
+                let params: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+                self.specialize(&mut t.body, &params, &locals, &mut work, &mut made);
+            }
+            from = count;
+            if work.is_empty() {
+                break;
+            }
+            for (name, callee, pieces, extra, at) in work {
+                let Some(mut t) = self.templates_of(body, &callee) else { continue };
+                if made.len() > 64 {
+                    self.cx
+                        .error(at, format!("template `{callee}` is given pieces of syntax too deeply"))
+                        .note("a template that passes a piece of syntax on to itself makes a copy each time");
+                    return;
+                }
+                let misplaced = RefCell::new(Vec::new());
+                let before = self.used.borrow().len();
+                let own_params: Vec<String> = t
+                    .params
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .filter(|p| !pieces.iter().any(|(n, _)| n == p))
+                    .collect();
+                // Where the copy names a piece where a value is wanted, `subst` reports it below.
+                Subst { misplaced: Some(&misplaced), used: Some(&self.used), ..Subst::new(&pieces) }
+                    .template_body(&mut t.body, &own_params);
+                for (at, message, bound) in misplaced.into_inner() {
+                    self.cx.error(at, message).with(bound, "bound here");
+                }
+                // A piece the template never names would be dropped unsaid.
+                let named: Vec<Span> = self.used.borrow()[before..].to_vec();
+                for (p, piece) in &pieces {
+                    if !named.contains(&piece.span) {
+                        let param = t.params.iter().find(|q| q.name == *p).map_or(t.name.span, |q| q.span);
+                        self.cx
+                            .error(
+                                piece.span,
+                                format!("this piece of syntax is never shown: template `{callee}` names `{p}` as no item"),
+                            )
+                            .with(param, "the parameter")
+                            .note("a `syntax { ... }` argument stands where the template names its parameter as an item");
+                    }
+                }
+                t.params.retain(|p| !pieces.iter().any(|(n, _)| *n == p.name));
+                t.params.extend(extra);
+                let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+                subst.template_body(&mut t.body, &shadow);
+                t.name.name = name;
+                body.templates.push(t);
+            }
+        }
+        inline_copies(body);
+    }
+
+    /// The template `name` as a format whose own templates are `body`'s sees it: its own,
+    /// else the file's.
+    fn templates_of(&self, body: &Layout, name: &str) -> Option<ast::TemplateDef> {
+        body.templates.iter().find(|t| t.name.name == name).or_else(|| self.templates.get(name)).cloned()
+    }
+
+    /// Replaces the calls in `b` that pass a piece of syntax by calls of a copy of the
+    /// template, queued in `work` (its name, the template, the pieces by parameter, the
+    /// parameters of the caller the pieces read, where); the same call reuses its copy. A
+    /// piece may read the caller's parameters (`caller_params`): the copy takes them as
+    /// parameters of its own, after the others.
+    fn specialize(
+        &mut self,
+        b: &mut ast::TemplateBody,
+        caller_params: &[String],
+        locals: &[(String, Vec<Ident>)],
+        work: &mut Vec<Specialization>,
+        made: &mut Vec<(String, String)>,
+    ) {
+        let mut stack: Vec<&mut Vec<TItem>> = b.arms.iter_mut().map(|a| &mut a.items).collect();
+        while let Some(items) = stack.pop() {
+            for item in items.iter_mut() {
+                let (name, args, at) = match item {
+                    TItem::Call(name, args, at)
+                        if args.iter().any(|a| matches!(a.kind, ExprKind::Syntax(_))) =>
+                    {
+                        (name, args, at)
+                    }
+                    TItem::Opt(_, inner, _) | TItem::AnyOrder(_, inner, _) => {
+                        stack.push(inner);
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let params = match locals.iter().find(|(n, _)| *n == name.name) {
+                    Some((_, p)) => p.clone(),
+                    None => match self.templates.get(&name.name) {
+                        Some(t) => t.params.clone(),
+                        None => continue, // the syntax checker reports the name
+                    },
+                };
+                if params.len() != args.len() {
+                    continue; // the syntax checker reports the count
+                }
+                let key = format!(
+                    "{}{:?}",
+                    name.name,
+                    args.iter().map(|a| (a.span.start, a.span.end)).collect::<Vec<_>>()
+                );
+                let mut pieces = Vec::new();
+                let mut extra: Vec<Ident> = Vec::new();
+                let mut rest = Vec::new();
+                for (p, a) in params.iter().zip(args.iter()) {
+                    let ExprKind::Syntax(items) = &a.kind else { continue };
+                    let mut items = items.clone();
+                    let mut read = Vec::new();
+                    items_names(&items, &mut read);
+                    for n in caller_params.iter().filter(|n| read.contains(n)) {
+                        let fresh = format!("{n}@{}", p.name);
+                        if !extra.iter().any(|e| e.name == fresh) {
+                            extra.push(Ident { name: fresh.clone(), span: a.span });
+                            rest.push(Expr { kind: ExprKind::Name(n.clone()), span: a.span });
+                        }
+                        let to = [(n.clone(), Expr { kind: ExprKind::Name(fresh), span: a.span })];
+                        Subst::new(&to).titems(&mut items, &[]);
+                    }
+                    pieces.push((p.name.clone(), Expr { kind: ExprKind::Syntax(items), span: a.span }));
+                }
+                let copy = match made.iter().find(|(k, _)| *k == key) {
+                    Some((_, n)) => n.clone(),
+                    None => {
+                        let base = name.name.split('@').next().unwrap_or_default();
+                        let n = format!("{base}@{}", made.len() + 1);
+                        made.push((key, n.clone()));
+                        work.push((n.clone(), name.name.clone(), pieces, extra, *at));
+                        n
+                    }
+                };
+                args.retain(|a| !matches!(a.kind, ExprKind::Syntax(_)));
+                args.extend(rest);
+                name.name = copy;
+            }
+        }
+    }
+}
+
+/// Writes the copies made for pieces of syntax (`t@k`) whose body is one sequence (no arms)
+/// where they are called, their parameters bound to the call's arguments: the syntax is then
+/// what it would be with the template's text written out in place (`rd_ra(syntax { "SHL" })
+/// src_b` prints and reads as `guard "SHL" " " dst(rd, cc) ", " {ra} ", " src_b`).
+fn inline_copies(body: &mut Layout) {
+    let plain = |t: &ast::TemplateDef| {
+        t.name.name.contains('@') && matches!(&t.body.arms[..], [arm] if arm.guard.is_none() && !arm.alias)
+    };
+    let copies: Vec<ast::TemplateDef> = body.templates.iter().filter(|t| plain(t)).cloned().collect();
+    if copies.is_empty() {
+        return;
+    }
+    body.templates.retain(|t| !plain(t));
+    fn write_out(items: &mut Vec<TItem>, copies: &[ast::TemplateDef], depth: u32) {
+        let mut out = Vec::with_capacity(items.len());
+        let mut joined = false;
+        for item in std::mem::take(items) {
+            match item {
+                TItem::Call(name, args, at) => match copies.iter().find(|t| t.name.name == name.name) {
+                    Some(t) if depth < 32 && t.params.len() == args.len() => {
+                        let map: Vec<(String, Expr)> =
+                            t.params.iter().map(|p| p.name.clone()).zip(args).collect();
+                        let mut more = t.body.arms[0].items.clone();
+                        Subst::new(&map).titems(&mut more, &[]);
+                        write_out(&mut more, copies, depth + 1);
+                        out.extend(more);
+                        joined = true;
+                    }
+                    _ => out.push(TItem::Call(name, args, at)),
+                },
+                TItem::Opt(c, mut inner, at) => {
+                    write_out(&mut inner, copies, depth);
+                    out.push(TItem::Opt(c, inner, at));
+                }
+                TItem::AnyOrder(sep, mut inner, at) => {
+                    write_out(&mut inner, copies, depth);
+                    out.push(TItem::AnyOrder(sep, inner, at));
+                }
+                other => out.push(other),
+            }
+        }
+        // The text joins the literals beside it, as if written as one.
+        if joined {
+            out.dedup_by(|next, prev| match (prev, next) {
+                (TItem::Lit(a, _), TItem::Lit(b, _)) => {
+                    a.push_str(b);
+                    true
+                }
+                _ => false,
+            });
+        }
+        *items = out;
+    }
+    let bodies = body.syntax.iter_mut().map(|(_, b)| b).chain(body.templates.iter_mut().map(|t| &mut t.body));
+    for b in bodies {
+        for arm in &mut b.arms {
+            write_out(&mut arm.items, &copies, 0);
+        }
+    }
+}
+
+/// A copy of a template called with pieces of syntax: its name, the template's, the pieces by
+/// parameter, the caller's parameters the pieces read, where it is called.
+type Specialization = (String, String, Vec<(String, Expr)>, Vec<Ident>, Span);
+
+/// Whether `b` calls a template with a piece of syntax.
+fn passes_pieces(b: &ast::TemplateBody) -> bool {
+    fn items(list: &[TItem]) -> bool {
+        list.iter().any(|i| match i {
+            TItem::Call(_, args, _) => args.iter().any(|a| matches!(a.kind, ExprKind::Syntax(_))),
+            TItem::Opt(_, inner, _) | TItem::AnyOrder(_, inner, _) => items(inner),
+            _ => false,
+        })
+    }
+    b.arms.iter().any(|a| items(&a.items))
+}
+
+/// The templates `b` calls, added to `out`.
+fn called(b: &ast::TemplateBody, out: &mut Vec<String>) {
+    fn items(list: &[TItem], out: &mut Vec<String>) {
+        for i in list {
+            match i {
+                TItem::Call(name, _, _) => out.push(name.name.clone()),
+                TItem::Opt(_, inner, _) | TItem::AnyOrder(_, inner, _) => items(inner, out),
+                _ => {}
+            }
+        }
+    }
+    b.arms.iter().for_each(|a| items(&a.items, out));
+}
+
+/// The names a template body reads (fields, lets, parameters, lets called), added to `out`.
+fn body_names(b: &ast::TemplateBody, out: &mut Vec<String>) {
+    for arm in &b.arms {
+        if let Some(g) = &arm.guard {
+            expr_names(g, out);
+        }
+        items_names(&arm.items, out);
+    }
+}
+
+/// The names syntax items read, added to `out`.
+fn items_names(list: &[TItem], out: &mut Vec<String>) {
+    for i in list {
+        match i {
+            TItem::Lit(..) => {}
+            TItem::Hole { expr, table, base, .. } => {
+                expr_names(expr, out);
+                if let Some(TableChoice::If(c, _, _)) = table {
+                    expr_names(c, out);
+                }
+                if let Some(b) = base {
+                    expr_names(b, out);
+                }
+            }
+            TItem::Call(name, args, _) => {
+                out.push(name.name.clone());
+                args.iter().for_each(|a| expr_names(a, out));
+            }
+            TItem::Opt(c, inner, _) => {
+                expr_names(c, out);
+                items_names(inner, out);
+            }
+            TItem::AnyOrder(_, inner, _) => items_names(inner, out),
+        }
+    }
+}
+
+/// The names an expression reads (and the lets it calls), added to `out`.
+fn expr_names(e: &Expr, out: &mut Vec<String>) {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Name(n) => out.push(n.clone()),
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
+            ExprKind::Str(_) | ExprKind::Fields(_) => {}
+            ExprKind::Syntax(items) => items_names(items, out),
+            ExprKind::Member(x, _) | ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => walk(x, out),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            ExprKind::Call(name, args) => {
+                out.push(name.name.clone());
+                args.iter().for_each(|a| walk(a, out));
+            }
+            ExprKind::If(c, a, b) => {
+                walk(c, out);
+                walk(a, out);
+                walk(b, out);
+            }
+            ExprKind::Match(x, _) => {
+                // Blocks in expressions are not in syntax; the scrutinee is enough to tell.
+                walk(x, out);
+            }
+        }
+    }
+    walk(e, out);
 }
 
 /// Where a row's uses are numbered from until the body's uses around them are placed.
@@ -1231,6 +1681,8 @@ struct Subst<'a> {
     call_errors: Option<&'a RefCell<Vec<(Span, String)>>>,
     /// How many calls deep the expansion is.
     depth: Cell<u32>,
+    /// Where the rows and pieces of syntax named (shown, or reported misplaced) are written.
+    used: Option<&'a RefCell<Vec<Span>>>,
 }
 
 impl<'a> Subst<'a> {
@@ -1243,6 +1695,7 @@ impl<'a> Subst<'a> {
             calls: &[],
             call_errors: None,
             depth: Cell::new(0),
+            used: None,
         }
     }
 
@@ -1337,6 +1790,15 @@ impl<'a> Subst<'a> {
         if items.iter().any(|i| self.fragment(i, shadow).is_some()) {
             let mut out = Vec::with_capacity(items.len());
             for item in std::mem::take(items) {
+                if let (Some(used), TItem::Call(name, _, _)) = (self.used, &item) {
+                    if let Some((_, e)) = self.map.iter().find(|(k, _)| *k == name.name) {
+                        if matches!(e.kind, ExprKind::Syntax(_) | ExprKind::Fields(_))
+                            && !shadow.contains(&name.name)
+                        {
+                            used.borrow_mut().push(e.span);
+                        }
+                    }
+                }
                 match self.fragment(&item, shadow) {
                     Some(Ok(more)) => {
                         out.extend(more.iter().cloned());
@@ -1384,11 +1846,27 @@ impl<'a> Subst<'a> {
                         self.expr(b, shadow);
                     }
                 }
-                // A string stays a template's argument (its text).
-                TItem::Call(_, args, _) => args
-                    .iter_mut()
-                    .filter(|a| !matches!(a.kind, ExprKind::Str(_)))
-                    .for_each(|a| self.expr(a, shadow)),
+                // A string stays a template's argument (its text), a piece of syntax too, with
+                // the names in it replaced.
+                TItem::Call(_, args, _) => {
+                    for a in args.iter_mut() {
+                        match &mut a.kind {
+                            ExprKind::Str(_) => {}
+                            ExprKind::Syntax(inner) => self.titems(inner, shadow),
+                            _ => {
+                                // A piece of syntax passed on to a template is named here.
+                                if let (Some(used), ExprKind::Name(n)) = (self.used, &a.kind) {
+                                    let bound =
+                                        self.map.iter().find(|(k, _)| k == n).filter(|_| !shadow.contains(n));
+                                    if let Some((_, e @ Expr { kind: ExprKind::Syntax(_), .. })) = bound {
+                                        used.borrow_mut().push(e.span);
+                                    }
+                                }
+                                self.expr(a, shadow)
+                            }
+                        }
+                    }
+                }
                 TItem::Opt(c, inner, _) => {
                     self.expr(c, shadow);
                     self.titems(inner, shadow);
@@ -1464,6 +1942,9 @@ impl<'a> Subst<'a> {
                         _ => "a row of fields",
                     };
                     texts.borrow_mut().push((e.span, what));
+                    if let Some(used) = self.used {
+                        used.borrow_mut().push(e.span);
+                    }
                     e.kind = ExprKind::Int(0);
                 }
             }
@@ -1575,5 +2056,156 @@ impl<'a> Subst<'a> {
         if let Some(v) = &mut b.value {
             self.visit(v, shadow, hit);
         }
+    }
+}
+
+/// Whether `e`, with no name in it, always holds (`Some(true)`) or never (`Some(false)`): a
+/// parameter bound to a constant (`if wide`, `p == 2 && x`) is decided before names are read.
+fn constant_truth(e: &Expr) -> Option<bool> {
+    use ast::BinOp::*;
+    let value = |e: &Expr| match e.kind {
+        ExprKind::Bool(b) => Some(i64::from(b)),
+        _ => super::fields::const_eval(e, None),
+    };
+    match &e.kind {
+        ExprKind::Bool(b) => Some(*b),
+        ExprKind::Unary(ast::UnOp::Not, x) => constant_truth(x).map(|t| !t),
+        ExprKind::Binary(And, a, b) => match (constant_truth(a), constant_truth(b)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        ExprKind::Binary(Or, a, b) => match (constant_truth(a), constant_truth(b)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        ExprKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
+            let (a, b) = (value(a)?, value(b)?);
+            Some(match op {
+                Eq => a == b,
+                Ne => a != b,
+                Lt => a < b,
+                Le => a <= b,
+                Gt => a > b,
+                _ => a >= b,
+            })
+        }
+        _ => value(e).map(|v| v != 0),
+    }
+}
+
+/// Folds what a constant condition decides in an expression: `if c then a else b` is `a` or
+/// `b`, `c && x` is `x` or false, `c || x` is true or `x`; the branch not taken is dropped
+/// unread.
+fn fold_expr(e: &mut Expr) {
+    use ast::BinOp::{And, Or};
+    let decided = match &mut e.kind {
+        ExprKind::If(c, a, b) => match constant_truth(c) {
+            Some(t) => Some(std::mem::replace(
+                if t { &mut **a } else { &mut **b },
+                Expr { kind: ExprKind::Bool(false), span: e.span },
+            )),
+            None => None,
+        },
+        ExprKind::Binary(op @ (And | Or), a, b) => match (constant_truth(a), *op == And) {
+            (Some(t), and) if t == and => {
+                Some(std::mem::replace(&mut **b, Expr { kind: ExprKind::Bool(false), span: e.span }))
+            }
+            (Some(t), _) => Some(Expr { kind: ExprKind::Bool(t), span: e.span }),
+            (None, _) => None,
+        },
+        _ => None,
+    };
+    if let Some(d) = decided {
+        *e = d;
+        return fold_expr(e);
+    }
+    match &mut e.kind {
+        ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => {}
+        ExprKind::Str(_) | ExprKind::Syntax(_) | ExprKind::Fields(_) => {}
+        ExprKind::Member(x, _) | ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => fold_expr(x),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            fold_expr(a);
+            fold_expr(b);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(fold_expr),
+        ExprKind::If(c, a, b) => {
+            fold_expr(c);
+            fold_expr(a);
+            fold_expr(b);
+        }
+        ExprKind::Match(x, arms) => {
+            fold_expr(x);
+            for (_, body) in arms {
+                match body {
+                    MatchBody::Expr(v) => fold_expr(v),
+                    MatchBody::Block(b) => fold_block(b),
+                }
+            }
+        }
+    }
+}
+
+/// [`fold_expr`] in the expressions of a syntax's items.
+fn fold_items(items: &mut [TItem]) {
+    for item in items {
+        match item {
+            TItem::Lit(..) => {}
+            TItem::Hole { expr, table, base, .. } => {
+                fold_expr(expr);
+                if let Some(TableChoice::If(c, _, _)) = table {
+                    fold_expr(c);
+                }
+                base.iter_mut().for_each(fold_expr);
+            }
+            TItem::Call(_, args, _) => args.iter_mut().for_each(fold_expr),
+            TItem::Opt(c, inner, _) => {
+                fold_expr(c);
+                fold_items(inner);
+            }
+            TItem::AnyOrder(_, inner, _) => fold_items(inner),
+        }
+    }
+}
+
+/// [`fold_expr`] in a block, and `if c { .. } else { .. }` with a constant `c` is the branch
+/// taken (in place when it declares no `let`, else under `if true`).
+fn fold_block(b: &mut ast::Block) {
+    let stmts = std::mem::take(&mut b.stmts);
+    for mut s in stmts {
+        match &mut s {
+            Stmt::If(c, then, otherwise) => {
+                if let Some(t) = constant_truth(c) {
+                    let empty = ast::Block { stmts: Vec::new(), value: None };
+                    let taken = if t { Some(std::mem::replace(then, empty)) } else { otherwise.take() };
+                    let Some(mut taken) = taken else { continue };
+                    fold_block(&mut taken);
+                    let lets = taken.stmts.iter().any(|s| matches!(s, Stmt::Let(..)));
+                    if lets || taken.value.is_some() {
+                        let yes = Expr { kind: ExprKind::Bool(true), span: c.span };
+                        b.stmts.push(Stmt::If(yes, taken, None));
+                    } else {
+                        b.stmts.extend(taken.stmts);
+                    }
+                    continue;
+                }
+                fold_expr(c);
+                fold_block(then);
+                if let Some(o) = otherwise {
+                    fold_block(o);
+                }
+            }
+            Stmt::Let(_, e) | Stmt::Expr(e) => fold_expr(e),
+            Stmt::Assign(_, index, e) => {
+                index.iter_mut().for_each(fold_expr);
+                fold_expr(e);
+            }
+            Stmt::EachElement(body, _) => fold_block(body),
+        }
+        b.stmts.push(s);
+    }
+    if let Some(v) = &mut b.value {
+        fold_expr(v);
     }
 }

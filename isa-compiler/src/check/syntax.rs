@@ -576,7 +576,9 @@ impl Lowerer<'_, '_> {
             return None;
         }
         let idx = self.parts.len();
-        self.parts.push(SyntaxPart { name: name.name.clone(), arms: Vec::new() });
+        // A copy made for a piece of syntax (`t@2`, families.rs) is shown as the template.
+        let shown = name.name.split('@').next().unwrap_or_default().to_string();
+        self.parts.push(SyntaxPart { name: shown, arms: Vec::new() });
         self.instances.push((key, idx));
         // Inside the template, parameters are referred to positionally; constant bindings fold.
         let inner: Vec<(String, Binding)> = bindings

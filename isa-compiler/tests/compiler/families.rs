@@ -610,3 +610,86 @@ fn a_zero_item_keeps_its_doc_comment() {
     assert_eq!(field(&t.formats[1], "zero_24").doc, "");
     assert_eq!(field(&t.formats[1], "zero_27_25").fixed, Some(0));
 }
+
+/// A row or piece of syntax that nothing names is an error at the argument, with the
+/// parameter: a group's, a form's and a template's (before, it was dropped unsaid).
+#[test]
+fn an_unused_row_or_piece_is_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "group g(op, mods, text) {\n    opcode: u8 @ 31:24 is op\n    syntax asm { \"g\" }\n}\n\
+         format f = g(1, fields { sat }, syntax { \"F\" })\n\
+         group h {\n    form a(op, more) {\n        opcode: u8 @ 31:24 is op\n    }\n    syntax asm { \"h\" }\n}\n\
+         format k {\n    use h { a(2, syntax { \"K\" }) }\n}\n\
+         template t(x) { \"t\" }\n\
+         format c {\n    op: u8 @ 31:24 is 3\n    syntax asm { t(syntax { \"C\" }) }\n}\n"
+    )));
+}
+
+/// A piece of syntax given to a template stands where the template names it as an item; named
+/// where a value is wanted, or called with arguments, it is an error at the place.
+#[test]
+fn a_piece_given_to_a_template_is_shown_or_located() {
+    let t = check(
+        "template op(m, srcs) { m \" \" {rd} srcs }\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    ra: u8 @ 15:8\n    sat: bool @ 16\n\
+         \x20   syntax asm { op(syntax { \"F\" [sat: \".S\"] }, syntax { \", \" {ra} }) }\n}\n",
+    );
+    let syntax = format!("{:?}", t.formats[0].syntax[0]);
+    assert!(
+        syntax.contains("Lit(\"F\")") && syntax.contains("Lit(\".S\")") && syntax.contains("Lit(\", \")"),
+        "{syntax}"
+    );
+    // A template of one sequence is written out where it is called: no part of its own.
+    assert!(t.formats[0].syntax[0].parts.iter().all(|p| p.name != "op"), "{syntax}");
+    // One with arms is a part, named as the template.
+    let t = check(
+        "template op(m) { | rd == 0 => m | _ => m \" \" {rd} }\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    rd: u8 @ 7:0\n    syntax asm { op(syntax { \"F\" }) }\n}\n",
+    );
+    let parts = &t.formats[0].syntax[0].parts;
+    assert!(parts.iter().any(|p| p.name == "op"), "{parts:?}");
+    insta::assert_snapshot!(diagnose(&spec(
+        "template v(x) { | x == 1 => \"one\" | _ => x(1) }\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { v(syntax { \"V\" }) }\n}\n"
+    )));
+}
+
+/// A format's `let` is visible in the file's templates its syntax calls (directly or through
+/// other templates), as its fields are.
+#[test]
+fn a_formats_let_is_visible_in_file_templates() {
+    let t = check(
+        "template mark { inner }\n\
+         template inner { | same => \"=\" | _ => \"!\" }\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    ra: u8 @ 15:8\n    rb: u8 @ 7:0\n    let same = ra == rb\n\
+         \x20   syntax asm { \"f \" {ra} mark }\n}\n\
+         format g {\n    op: u4 @ 31:28 is 2\n    ra: u8 @ 15:8\n    let same = ra == 0\n    syntax asm { \"g \" {ra} mark }\n}\n",
+    );
+    for f in &t.formats {
+        let syntax = format!("{:?}", f.syntax[0]);
+        assert!(syntax.contains("Lit(\"=\")") && syntax.contains("Cmp(Eq"), "{}: {syntax}", f.name);
+    }
+}
+
+/// What a constant parameter decides is decided before names are read: the branch not taken
+/// of an `if` (statement or expression) and of `&&`/`||` may name fields the format lacks.
+#[test]
+fn a_constant_parameter_decides_before_names_are_read() {
+    let t = check(
+        "machine {\n    r[16]: u32\n}\n\
+         group mov(op, wide) {\n    opcode: u4 @ 31:28 is op\n    rd: u4 @ 3:0\n\
+         \x20   let v = if wide then hi else 0\n\
+         \x20   syntax asm { | wide && hi == 0 => \"zero \" {rd} | _ => \"mov \" {rd} }\n\
+         \x20   property big = wide && hi > 10\n\
+         \x20   execute { if wide { r[rd] = v; } else { r[rd] = 1; } }\n}\n\
+         property big: bool = false\n\
+         format movw = mov(1, true) {\n    hi: u8 @ 15:8\n}\n\
+         format movn = mov(2, false)\n",
+    );
+    let movn = &t.formats[1];
+    assert_eq!(movn.name, "movn");
+    // `movn` has no `hi`: its block is the else branch alone, `movw`'s the then branch.
+    let block = |k: usize| format!("{:?}", t.formats[k].execute);
+    assert!(!block(1).contains("If") && block(1).contains("Int(1)"), "{}", block(1));
+    assert!(!block(0).contains("If") && !block(0).contains("Int(1)"), "{}", block(0));
+}

@@ -43,6 +43,7 @@ mod tegra_vs_interp;
 mod tegra_vs_limits;
 mod tegra_vs_programs;
 mod tegra_vs_roundtrip;
+mod template_pieces;
 mod validate_window;
 mod vc4_directives;
 mod vc4_facts;
