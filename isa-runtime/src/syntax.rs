@@ -714,13 +714,21 @@ impl Syntax {
     /// (Maxwell's `FFMA R12, R12, 0.25, -R15` for the register form `ffma_r`, whose operands
     /// start with `R`, `-`, `|` or `!`). `None`: a text may have a `,` anywhere.
     pub fn comma_follows(&self, ignore_case: bool) -> Option<Bytes> {
-        let mut set = [0; 4];
-        let mut budget = COMMA_WALK;
+        let mut walk = CommaWalk { budget: COMMA_WALK, set: [0; 4], tables: Default::default() };
         for arm in self.arms {
-            commas_of_items(arm.items, &mut Vec::new(), 0, ignore_case, &mut budget, &mut set)?;
+            commas_of_items(arm.items, &mut Vec::new(), 0, ignore_case, &mut walk)?;
         }
-        Some(set)
+        Some(walk.set)
     }
+}
+
+/// What [`Syntax::comma_follows`] works with: the items it may still look at, the bytes
+/// found, and whether each table met has a `,` in a spelling (by address; a table is met at
+/// every place it is shown).
+struct CommaWalk {
+    budget: u32,
+    set: Bytes,
+    tables: alloc::collections::BTreeMap<usize, bool>,
 }
 
 /// [`Syntax::comma_follows`] of `items`, then what `then` says comes next; `None` where the
@@ -730,11 +738,10 @@ fn commas_of_items(
     then: &mut Vec<Then>,
     depth: u32,
     fold: bool,
-    budget: &mut u32,
-    set: &mut Bytes,
+    walk: &mut CommaWalk,
 ) -> Option<()> {
     for (i, item) in items.iter().enumerate() {
-        *budget = budget.checked_sub(1)?;
+        walk.budget = walk.budget.checked_sub(1)?;
         let text = |s: &str, set: &mut Bytes| {
             for (j, _) in s.match_indices(',') {
                 match s[j + 1..].bytes().find(|b| *b != b' ' && *b != b'\t') {
@@ -743,25 +750,29 @@ fn commas_of_items(
                 }
             }
         };
-        let table = |t: &Table, set: &mut Bytes| {
-            for e in t.entries {
-                match *e {
-                    Entry::Name(s, _) => text(s, set),
-                    Entry::Range { prefix, suffix, .. } => {
-                        text(prefix, set);
-                        text(suffix, set);
-                    }
-                    Entry::Many(..) | Entry::Else(_) => {}
-                }
+        let table = |t: &Table, walk: &mut CommaWalk| {
+            let spellings = || {
+                t.entries.iter().flat_map(|e| match *e {
+                    Entry::Name(s, _) => [s, ""],
+                    Entry::Range { prefix, suffix, .. } => [prefix, suffix],
+                    Entry::Many(..) | Entry::Else(_) => ["", ""],
+                })
+            };
+            let commas = *walk
+                .tables
+                .entry(t as *const Table as usize)
+                .or_insert_with(|| spellings().any(|s| s.contains(',')));
+            if commas {
+                spellings().for_each(|s| text(s, &mut walk.set));
             }
         };
         match item {
-            Item::Lit(s) => text(s, set),
+            Item::Lit(s) => text(s, &mut walk.set),
             Item::Show(_, Show::Num(_)) => {}
-            Item::Show(_, Show::Table(t)) => table(t, set),
+            Item::Show(_, Show::Table(t)) => table(t, walk),
             Item::Show(_, Show::TableIf(_, a, b)) => {
-                table(a, set);
-                table(b, set);
+                table(a, walk);
+                table(b, walk);
             }
             Item::Call(_, _) if depth >= MNEMONIC_DEPTH => return None,
             Item::Call(sub, _) => {
@@ -769,13 +780,13 @@ fn commas_of_items(
                 let r = sub
                     .arms
                     .iter()
-                    .try_for_each(|arm| commas_of_items(arm.items, then, depth + 1, fold, budget, set));
+                    .try_for_each(|arm| commas_of_items(arm.items, then, depth + 1, fold, walk));
                 then.pop();
                 r?;
             }
             Item::Opt(_, body) => {
                 then.push(Some((items, i + 1)));
-                let r = commas_of_items(body, then, depth + 1, fold, budget, set);
+                let r = commas_of_items(body, then, depth + 1, fold, walk);
                 then.pop();
                 r?;
             }
@@ -785,9 +796,9 @@ fn commas_of_items(
                     return None;
                 }
                 then.push(None);
-                let r = groups.iter().try_for_each(|g| {
-                    commas_of_items(core::slice::from_ref(g), then, depth + 1, fold, budget, set)
-                });
+                let r = groups
+                    .iter()
+                    .try_for_each(|g| commas_of_items(core::slice::from_ref(g), then, depth + 1, fold, walk));
                 then.pop();
                 r?;
             }
@@ -4909,7 +4920,7 @@ impl QuickReader<'_> {
         pos: usize,
         k: QK,
     ) {
-        if self.done() {
+        if self.done() || self.literal_fails(arm.items, pos) {
             return;
         }
         let m = self.mark();
@@ -4981,6 +4992,13 @@ impl QuickReader<'_> {
             }
             i += 1;
         }
+    }
+
+    /// Whether `items` start with a literal that the text at `pos` does not have: no reading
+    /// of them exists, whatever their conditions would assign (an arm or an optional group
+    /// that starts so is not entered; the search fails on it at that literal).
+    fn literal_fails(&self, items: &[Item], pos: usize) -> bool {
+        matches!(items.first(), Some(Item::Lit(s)) if literal_at(self.text, s, pos, self.ctx.ignore_case).is_none())
     }
 
     /// Reads a name of `t` for `e` at `pos` (its spellings there pushed from `start` on
@@ -5146,6 +5164,9 @@ impl QuickReader<'_> {
                 for present in [!absent_first, absent_first] {
                     if self.done() {
                         return;
+                    }
+                    if present && self.literal_fails(body, pos) {
+                        continue;
                     }
                     let m = self.mark();
                     if present {
