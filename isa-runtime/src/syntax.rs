@@ -680,6 +680,198 @@ fn first_of_item(item: &'static Item, depth: u32, fold: bool) -> (Bytes, bool) {
     (set, empty)
 }
 
+impl Syntax {
+    /// The bytes a text this syntax reads whole may hold: blanks, the bytes of its literals
+    /// and of the spellings of its tables (a range's prefix, suffix, sign and digits), and for
+    /// a number what a number, a label or an echoed value is written with (letters, digits,
+    /// `_`, `.`, `-`, `+`); with `ignore_case`, both cases of each letter. Also whether a
+    /// number of it takes an expression where the context has a reader for them
+    /// ([`Context::expression`]): such a number may hold any byte. A text holding a byte not
+    /// in the set is no reading of this syntax, whatever reads it (the quick reader or the
+    /// search): the assembler's format index leaves such formats out.
+    pub fn text_bytes(&self, ignore_case: bool) -> (Bytes, bool) {
+        let mut set = [0; 4];
+        add_byte(&mut set, b' ', false);
+        add_byte(&mut set, b'\t', false);
+        let mut expressions = false;
+        let mut seen = Vec::new();
+        bytes_of_arms(self, ignore_case, &mut seen, &mut set, &mut expressions);
+        (set, expressions)
+    }
+}
+
+/// How many items [`Syntax::comma_follows`] looks at before it gives up.
+const COMMA_WALK: u32 = 20_000;
+
+impl Syntax {
+    /// The bytes that may come first after a `,` of a text this syntax reads whole, blanks
+    /// skipped: for each `,` of a literal or a name, the next character of it other than a
+    /// blank, else the first bytes of what may follow the literal or name (every byte at the
+    /// end of the syntax, after a group read in any order, or where the walk is too long or
+    /// too deep). A number holds no `,`, and an expression only inside parentheses (a
+    /// function's arguments, [`crate::expr`]): the assembler's format index leaves out a
+    /// format for a text with a `,` outside parentheses followed by a byte not in the set
+    /// (Maxwell's `FFMA R12, R12, 0.25, -R15` for the register form `ffma_r`, whose operands
+    /// start with `R`, `-`, `|` or `!`). `None`: a text may have a `,` anywhere.
+    pub fn comma_follows(&self, ignore_case: bool) -> Option<Bytes> {
+        let mut walk = CommaWalk { budget: COMMA_WALK, set: [0; 4], tables: Default::default() };
+        for arm in self.arms {
+            commas_of_items(arm.items, &mut Vec::new(), 0, ignore_case, &mut walk)?;
+        }
+        Some(walk.set)
+    }
+}
+
+/// What [`Syntax::comma_follows`] works with: the items it may still look at, the bytes
+/// found, and whether each table met has a `,` in a spelling (by address; a table is met at
+/// every place it is shown).
+struct CommaWalk {
+    budget: u32,
+    set: Bytes,
+    tables: alloc::collections::BTreeMap<usize, bool>,
+}
+
+/// [`Syntax::comma_follows`] of `items`, then what `then` says comes next; `None` where the
+/// walk gives up.
+fn commas_of_items(
+    items: &'static [Item],
+    then: &mut Vec<Then>,
+    depth: u32,
+    fold: bool,
+    walk: &mut CommaWalk,
+) -> Option<()> {
+    for (i, item) in items.iter().enumerate() {
+        walk.budget = walk.budget.checked_sub(1)?;
+        let text = |s: &str, set: &mut Bytes| {
+            for (j, _) in s.match_indices(',') {
+                match s[j + 1..].bytes().find(|b| *b != b' ' && *b != b'\t') {
+                    Some(b) => add_byte(set, b, fold),
+                    None => union(set, &first_after(items, i + 1, then, depth, fold)),
+                }
+            }
+        };
+        let table = |t: &Table, walk: &mut CommaWalk| {
+            let spellings = || {
+                t.entries.iter().flat_map(|e| match *e {
+                    Entry::Name(s, _) => [s, ""],
+                    Entry::Range { prefix, suffix, .. } => [prefix, suffix],
+                    Entry::Many(..) | Entry::Else(_) => ["", ""],
+                })
+            };
+            let commas = *walk
+                .tables
+                .entry(t as *const Table as usize)
+                .or_insert_with(|| spellings().any(|s| s.contains(',')));
+            if commas {
+                spellings().for_each(|s| text(s, &mut walk.set));
+            }
+        };
+        match item {
+            Item::Lit(s) => text(s, &mut walk.set),
+            Item::Show(_, Show::Num(_)) => {}
+            Item::Show(_, Show::Table(t)) => table(t, walk),
+            Item::Show(_, Show::TableIf(_, a, b)) => {
+                table(a, walk);
+                table(b, walk);
+            }
+            Item::Call(_, _) if depth >= MNEMONIC_DEPTH => return None,
+            Item::Call(sub, _) => {
+                then.push(Some((items, i + 1)));
+                let r = sub
+                    .arms
+                    .iter()
+                    .try_for_each(|arm| commas_of_items(arm.items, then, depth + 1, fold, walk));
+                then.pop();
+                r?;
+            }
+            Item::Opt(_, body) => {
+                then.push(Some((items, i + 1)));
+                let r = commas_of_items(body, then, depth + 1, fold, walk);
+                then.pop();
+                r?;
+            }
+            Item::AnyOrder(between, groups) => {
+                // After a group, another (or the text between) may come: anything may follow.
+                if between.contains(',') {
+                    return None;
+                }
+                then.push(None);
+                let r = groups
+                    .iter()
+                    .try_for_each(|g| commas_of_items(core::slice::from_ref(g), then, depth + 1, fold, walk));
+                then.pop();
+                r?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// [`Syntax::text_bytes`] of `syntax`, each sub-syntax walked once (`seen`).
+fn bytes_of_arms(
+    syntax: &Syntax,
+    fold: bool,
+    seen: &mut Vec<*const Syntax>,
+    set: &mut Bytes,
+    expressions: &mut bool,
+) {
+    if seen.contains(&(syntax as *const Syntax)) {
+        return;
+    }
+    seen.push(syntax);
+    for arm in syntax.arms {
+        bytes_of_items(arm.items, fold, seen, set, expressions);
+    }
+}
+
+fn bytes_of_items(
+    items: &'static [Item],
+    fold: bool,
+    seen: &mut Vec<*const Syntax>,
+    set: &mut Bytes,
+    expressions: &mut bool,
+) {
+    let text = |s: &str, set: &mut Bytes| s.bytes().for_each(|b| add_byte(set, b, fold));
+    let number = |set: &mut Bytes| {
+        (0..=255u8)
+            .filter(|b| b.is_ascii_alphanumeric() || b"_.-+".contains(b))
+            .for_each(|b| add_byte(set, b, false))
+    };
+    let table = |t: &Table, set: &mut Bytes| {
+        for e in t.entries {
+            match *e {
+                Entry::Name(s, _) => text(s, set),
+                Entry::Range { prefix, suffix, .. } => {
+                    text(prefix, set);
+                    text(suffix, set);
+                    text("+-0123456789", set);
+                }
+                Entry::Many(..) | Entry::Else(_) => {}
+            }
+        }
+    };
+    for item in items {
+        match item {
+            Item::Lit(s) => text(s, set),
+            Item::Show(_, Show::Num(n)) => {
+                number(set);
+                *expressions |= takes_expression(n);
+            }
+            Item::Show(_, Show::Table(t)) => table(t, set),
+            Item::Show(_, Show::TableIf(_, a, b)) => {
+                table(a, set);
+                table(b, set);
+            }
+            Item::Call(sub, _) => bytes_of_arms(sub, fold, seen, set, expressions),
+            Item::Opt(_, body) => bytes_of_items(body, fold, seen, set, expressions),
+            Item::AnyOrder(between, groups) => {
+                text(between, set);
+                bytes_of_items(groups, fold, seen, set, expressions);
+            }
+        }
+    }
+}
+
 /// The token at `pos` of `text` (after blanks), as (start, length): a run of characters up
 /// to a blank, `,` or `;`, or that one punctuation character; length 0 at the end of the text.
 /// A number followed by punctuation is the number alone (`16` of `tram16.xyzw`'s `16.xyzw`).
@@ -4395,6 +4587,8 @@ struct QuickState {
     /// A construct the quick reader leaves to the search was met, or the budget ran out.
     unsure: bool,
     steps: u32,
+    /// The spellings of the names being read, innermost last ([`QuickReader::spellings`]).
+    spelled: Vec<(usize, u64)>,
 }
 
 /// Reads `text` with `syntax` without the search's machinery, for the common line whose
@@ -4436,6 +4630,7 @@ pub fn quick_in(
     st.readings = 0;
     st.unsure = false;
     st.steps = 0;
+    st.spelled.clear();
     let mut q = QuickReader {
         format,
         text,
@@ -4584,29 +4779,34 @@ type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 type QMark = (usize, usize, usize, u64, u64);
 
 impl QuickReader<'_> {
-    /// The spellings of `t` at `pos`, each (length, value) once; `None` when there are more
-    /// than sixteen.
-    fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<[Option<(usize, u64)>; 16]> {
-        let mut found = [None; 16];
-        let mut n = 0;
+    /// The spellings of `t` at `pos`, each (length, value) once, longest first, pushed on
+    /// [`QuickState::spelled`]: where they start there; `None` (nothing pushed) when there
+    /// are more than sixteen. The caller truncates `spelled` back to the start.
+    fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
+        let QuickReader { st, tables, text, ctx, .. } = self;
+        let spelled = &mut st.spelled;
+        let start = spelled.len();
         let mut many = false;
-        let index = self.tables.get(t);
-        t.candidates_indexed(index, self.text, pos, self.ctx.ignore_case, &mut |len, v| {
-            if found[..n].contains(&Some((len, v))) {
+        let index = tables.get(t);
+        t.candidates_indexed(index, text, pos, ctx.ignore_case, &mut |len, v| {
+            if many || spelled[start..].contains(&(len, v)) {
                 return;
             }
-            match found.get_mut(n) {
-                Some(slot) => {
-                    *slot = Some((len, v));
-                    n += 1;
-                }
-                None => many = true,
+            match spelled.len() - start < 16 {
+                true => spelled.push((len, v)),
+                false => many = true,
             }
         });
+        if many {
+            spelled.truncate(start);
+            return None;
+        }
         // Longest first, as the search tries them (a stable sort: the table's order among
         // spellings of one length).
-        found[..n].sort_by_key(|c| core::cmp::Reverse(c.map_or(0, |c| c.0)));
-        (!many).then_some(found)
+        if spelled.len() - start > 1 {
+            spelled[start..].sort_by_key(|c| core::cmp::Reverse(c.0));
+        }
+        Some(start)
     }
 
     fn done(&self) -> bool {
@@ -4788,7 +4988,7 @@ impl QuickReader<'_> {
         pos: usize,
         k: QK,
     ) {
-        if self.done() {
+        if self.done() || self.literal_fails(arm.items, pos) {
             return;
         }
         let m = self.mark();
@@ -4810,65 +5010,193 @@ impl QuickReader<'_> {
         self.undo(m);
     }
 
-    fn items(&mut self, items: &'static [Item], i: usize, f: QFrame, pos: usize, k: QK) {
-        if self.done() {
-            return;
-        }
-        self.st.steps += 1;
-        if self.st.steps > QUICK_BUDGET {
-            return self.unsure();
-        }
-        let Some(item) = items.get(i) else {
-            return k(self, pos);
-        };
-        let mut rest = |q: &mut QuickReader, pos: usize| q.items(items, i + 1, f, pos, &mut *k);
-        match item {
-            Item::Lit(s) => {
-                if let Some(end) = literal_at(self.text, s, pos, self.ctx.ignore_case) {
-                    rest(self, end)
-                }
+    /// Reads `items[i..]` from `pos`, then `k`. An item read one way only (a literal, a
+    /// number, a name with one spelling there) is followed in this loop rather than by a
+    /// call: what it assigns is undone by whoever made the last choice, as a call's would be
+    /// (every caller marks before it calls and undoes after); each item still takes a step.
+    fn items(&mut self, items: &'static [Item], mut i: usize, f: QFrame, mut pos: usize, k: QK) {
+        loop {
+            if self.done() {
+                return;
             }
-            Item::Show(Expr::Arith(..) | Expr::If(..), _) => self.unsure(),
-            Item::Show(e, Show::Table(t)) => {
-                let b = bind(e, self.frame(f));
-                let Some(found) = self.spellings(t, pos) else { return self.unsure() };
-                for &(len, v) in found.iter().flatten() {
-                    let m = self.mark();
-                    if self.assign(b, v) {
-                        if !self.note(b, t, len, v) {
-                            return self.unsure();
-                        }
-                        if self.payable(pos + len) {
-                            rest(self, pos + len);
-                        }
+            self.st.steps += 1;
+            if self.st.steps > QUICK_BUDGET {
+                return self.unsure();
+            }
+            let Some(item) = items.get(i) else {
+                return k(self, pos);
+            };
+            match item {
+                Item::Lit(s) => match literal_at(self.text, s, pos, self.ctx.ignore_case) {
+                    Some(end) => pos = end,
+                    None => return,
+                },
+                Item::Show(e, Show::Num(n)) if !matches!(e, Expr::Arith(..) | Expr::If(..)) => {
+                    match self.number(e, *n, f, pos) {
+                        Some(end) => pos = end,
+                        None => return,
                     }
-                    self.undo(m);
-                    if self.done() {
+                }
+                Item::Show(e, Show::Table(t)) if !matches!(e, Expr::Arith(..) | Expr::If(..)) => {
+                    let Some(start) = self.spellings(t, pos) else { return self.unsure() };
+                    if self.st.spelled.len() - start != 1 {
+                        return self.choose(e, t, start, items, i, f, pos, k);
+                    }
+                    let (len, v) = self.st.spelled[start];
+                    self.st.spelled.truncate(start);
+                    let b = bind(e, self.frame(f));
+                    if !self.assign(b, v) {
                         return;
                     }
+                    if !self.note(b, t, len, v) {
+                        return self.unsure();
+                    }
+                    if !self.payable(pos + len) {
+                        return;
+                    }
+                    pos += len;
+                }
+                _ => return self.item(item, items, i, f, pos, k),
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether `items` start with a literal that the text at `pos` does not have: no reading
+    /// of them exists, whatever their conditions would assign (an arm or an optional group
+    /// that starts so is not entered; the search fails on it at that literal).
+    fn literal_fails(&self, items: &[Item], pos: usize) -> bool {
+        matches!(items.first(), Some(Item::Lit(s)) if literal_at(self.text, s, pos, self.ctx.ignore_case).is_none())
+    }
+
+    /// Reads a name of `t` for `e` at `pos` (its spellings there pushed from `start` on
+    /// [`QuickState::spelled`], more than one or none), each spelling in turn, then
+    /// `items[i + 1..]` and `k`.
+    #[allow(clippy::too_many_arguments)]
+    fn choose(
+        &mut self,
+        e: &'static Expr,
+        t: &'static Table,
+        start: usize,
+        items: &'static [Item],
+        i: usize,
+        f: QFrame,
+        pos: usize,
+        k: QK,
+    ) {
+        let mut rest = |q: &mut QuickReader, pos: usize| q.items(items, i + 1, f, pos, &mut *k);
+        let b = bind(e, self.frame(f));
+        let end = self.st.spelled.len();
+        for j in start..end {
+            let (len, v) = self.st.spelled[j];
+            let m = self.mark();
+            if self.assign(b, v) {
+                if !self.note(b, t, len, v) {
+                    return self.unsure();
+                }
+                if self.payable(pos + len) {
+                    rest(self, pos + len);
                 }
             }
+            self.undo(m);
+            if self.done() {
+                return;
+            }
+        }
+        self.st.spelled.truncate(start);
+    }
+
+    /// Reads a number for `e`, shown as `n`, at `pos`: where it ends, its value assigned;
+    /// `None` where none is read (the walk made unsure where the search must decide).
+    fn number(&mut self, e: &'static Expr, n: Num, f: QFrame, pos: usize) -> Option<usize> {
+        let b = bind(e, self.frame(f));
+        let (width, signed, allowed) = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => {
+                let fi = &self.format.fields[s as usize];
+                (crate::bits::width(fi.pieces), fi.signed, fi.allowed)
+            }
+            Bound::Const(_) => (64, false, &[][..]),
+        };
+        let is_target = matches!(n, Num::Label { .. } | Num::Target { .. });
+        // A value already given is echoed ([`Parser::echo`]): the search's business.
+        if !is_target && bound_value(b, &self.st.vals).is_some() {
+            self.unsure();
+            return None;
+        }
+        let start = number_start(self.text, pos);
+        let text = &self.text[start..];
+        let plain = match n {
+            Num::Label { .. } | Num::Target { .. } => match scan_integer(text) {
+                Some((x, len)) => match n {
+                    Num::Target { base, .. } => match eval(base, self.frame(f), &self.st.vals, self.ctx.pc) {
+                        Some(base) => Some((x - base as i128, len)),
+                        None => {
+                            self.unsure();
+                            return None;
+                        }
+                    },
+                    _ => Some((x, len)),
+                },
+                // A label.
+                None => {
+                    self.unsure();
+                    return None;
+                }
+            },
+            _ => scan_number(n, width, text),
+        };
+        // An expression that reads more (or other) text than the plain number.
+        if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
+            if let Ok((_, len)) = read(text) {
+                if plain.is_none_or(|p| p.1 != len) {
+                    self.unsure();
+                    return None;
+                }
+            }
+        }
+        let (value, len) = plain?;
+        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
+        if !fits_width(value, width, signed, raw_hex) {
+            return None;
+        }
+        let raw = (value as u64) & crate::bits::mask(width);
+        if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
+            return None;
+        }
+        self.assign(b, raw).then_some(start + len)
+    }
+
+    /// Reads `item`, `items[i]`, which may be read several ways, then `items[i + 1..]` and `k`.
+    fn item(&mut self, item: &'static Item, items: &'static [Item], i: usize, f: QFrame, pos: usize, k: QK) {
+        let mut rest = |q: &mut QuickReader, pos: usize| q.items(items, i + 1, f, pos, &mut *k);
+        match item {
+            Item::Show(Expr::Arith(..) | Expr::If(..), _) => self.unsure(),
+            // Read in [`QuickReader::items`].
+            Item::Lit(_) | Item::Show(_, Show::Num(_) | Show::Table(_)) => {}
             Item::Show(e, Show::TableIf(c, a, other)) => {
                 // As the search: a name both tables give the same value leaves the condition
                 // free, a name of one table only makes it true (`a`) or false.
                 let b = bind(e, self.frame(f));
-                let (Some(in_a), Some(in_other)) = (self.spellings(a, pos), self.spellings(other, pos))
-                else {
+                let Some(start) = self.spellings(a, pos) else { return self.unsure() };
+                let mid = self.st.spelled.len();
+                if self.spellings(other, pos).is_none() {
                     return self.unsure();
-                };
+                }
+                let (in_a, in_other) = self.st.spelled[start..].split_at(mid - start);
                 let mut cands = [(0usize, 0u64, None::<bool>); 32];
                 let mut n = 0;
-                for &(len, v) in in_a.iter().flatten() {
-                    let want = if in_other.contains(&Some((len, v))) { None } else { Some(true) };
+                for &(len, v) in in_a {
+                    let want = if in_other.contains(&(len, v)) { None } else { Some(true) };
                     cands[n] = (len, v, want);
                     n += 1;
                 }
-                for &(len, v) in in_other.iter().flatten() {
-                    if !in_a.contains(&Some((len, v))) {
+                for &(len, v) in in_other {
+                    if !in_a.contains(&(len, v)) {
                         cands[n] = (len, v, Some(false));
                         n += 1;
                     }
                 }
+                self.st.spelled.truncate(start);
                 cands[..n].sort_by_key(|c| core::cmp::Reverse(c.0));
                 for &(len, v, want) in &cands[..n] {
                     let t = if want == Some(false) { other } else { a };
@@ -4887,62 +5215,6 @@ impl QuickReader<'_> {
                     }
                 }
             }
-            Item::Show(e, Show::Num(n)) => {
-                let b = bind(e, self.frame(f));
-                let (width, signed, allowed) = match b {
-                    Bound::Slot(s) | Bound::NotSlot(s) => {
-                        let fi = &self.format.fields[s as usize];
-                        (crate::bits::width(fi.pieces), fi.signed, fi.allowed)
-                    }
-                    Bound::Const(_) => (64, false, &[][..]),
-                };
-                let is_target = matches!(n, Num::Label { .. } | Num::Target { .. });
-                // A value already given is echoed ([`Parser::echo`]): the search's business.
-                if !is_target && bound_value(b, &self.st.vals).is_some() {
-                    return self.unsure();
-                }
-                let start = number_start(self.text, pos);
-                let text = &self.text[start..];
-                let plain = match n {
-                    Num::Label { .. } | Num::Target { .. } => match scan_integer(text) {
-                        Some((x, len)) => match n {
-                            Num::Target { base, .. } => {
-                                match eval(base, self.frame(f), &self.st.vals, self.ctx.pc) {
-                                    Some(base) => Some((x - base as i128, len)),
-                                    None => return self.unsure(),
-                                }
-                            }
-                            _ => Some((x, len)),
-                        },
-                        // A label.
-                        None => return self.unsure(),
-                    },
-                    _ => scan_number(*n, width, text),
-                };
-                // An expression that reads more (or other) text than the plain number.
-                if let Some(read) = self.ctx.expression.filter(|_| takes_expression(n)) {
-                    if let Ok((_, len)) = read(text) {
-                        if plain.is_none_or(|p| p.1 != len) {
-                            return self.unsure();
-                        }
-                    }
-                }
-                let Some((value, len)) = plain else { return };
-                let raw_hex =
-                    matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
-                if !fits_width(value, width, signed, raw_hex) {
-                    return;
-                }
-                let raw = (value as u64) & crate::bits::mask(width);
-                if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
-                    return;
-                }
-                let m = self.mark();
-                if self.assign(b, raw) {
-                    rest(self, start + len);
-                }
-                self.undo(m);
-            }
             Item::Call(sub, args) => {
                 let m = self.mark();
                 let at = self.st.frames.len() as u32;
@@ -4960,6 +5232,9 @@ impl QuickReader<'_> {
                 for present in [!absent_first, absent_first] {
                     if self.done() {
                         return;
+                    }
+                    if present && self.literal_fails(body, pos) {
+                        continue;
                     }
                     let m = self.mark();
                     if present {

@@ -2581,6 +2581,9 @@ pub struct FormatIndex {
     words: ByFirstByte,
     /// The formats with a required word, a bit each.
     worded: Vec<u64>,
+    /// Each format's [`syntax::Syntax::text_bytes`] (every byte for a format without a syntax
+    /// in the dialect) and [`syntax::Syntax::comma_follows`].
+    bytes: Vec<(syntax::Bytes, bool, Option<syntax::Bytes>)>,
     ignore_case: bool,
 }
 
@@ -2659,10 +2662,13 @@ impl FormatIndex {
         let bits = alloc::vec![0u64; formats.len().div_ceil(64)];
         let (mut any, mut worded) = (bits.clone(), bits);
         let (mut leads, mut words) = (Vec::new(), Vec::new());
+        let mut bytes = alloc::vec![([u64::MAX; 4], false, None); formats.len()];
         let first =
             |t: &str| if ignore_case { t.as_bytes()[0].to_ascii_lowercase() } else { t.as_bytes()[0] };
         for (i, f) in formats.iter().enumerate() {
             let Some(syntax) = f.syntax.get(dialect) else { continue };
+            let (set, expressions) = syntax.text_bytes(ignore_case);
+            bytes[i] = (set, expressions, syntax.comma_follows(ignore_case));
             match syntax.leads() {
                 Some(texts) => {
                     // What may follow each lead, at every place the syntax has it.
@@ -2686,8 +2692,27 @@ impl FormatIndex {
             any,
             words: ByFirstByte::new(words),
             worded,
+            bytes,
             ignore_case,
         }
+    }
+
+    /// Whether format `i` may read the whole of `statement` (its text without the dialect's
+    /// end mark and separator, as [`assemble_statement`] reads it): false when it holds a byte
+    /// that no reading of the format's syntax holds ([`syntax::Syntax::text_bytes`]; with
+    /// `expressions`, where the context reads expressions for numbers, a format with a number
+    /// that takes one may hold any byte), or a `,` outside parentheses followed by a byte that
+    /// comes after no `,` of a reading ([`syntax::Syntax::comma_follows`]).
+    pub fn may_read(&self, i: usize, statement: &str, expressions: bool) -> bool {
+        self.may_read_shape(i, &Shape::of(statement), expressions)
+    }
+
+    /// [`FormatIndex::may_read`] of a statement of shape `text`.
+    fn may_read_shape(&self, i: usize, text: &Shape, expressions: bool) -> bool {
+        let Some((set, takes_expressions, commas)) = self.bytes.get(i) else { return true };
+        let within = |a: &syntax::Bytes, b: &syntax::Bytes| a.iter().zip(b).all(|(a, b)| a & !b == 0);
+        (expressions && *takes_expressions || within(&text.bytes, set))
+            && commas.as_ref().is_none_or(|c| within(&text.after_commas, c))
     }
 
     /// The formats (indices in [`Isa::formats`]) that may read `text`, in order: every other
@@ -2719,6 +2744,35 @@ impl FormatIndex {
             }
         }
         out.iter_mut().zip(spare.iter()).for_each(|(o, s)| *o &= s);
+    }
+}
+
+/// What [`FormatIndex::may_read`] looks at in a statement: its bytes, and the first byte
+/// after each `,` outside parentheses (blanks skipped), a bit each.
+struct Shape {
+    bytes: syntax::Bytes,
+    after_commas: syntax::Bytes,
+}
+
+impl Shape {
+    fn of(text: &str) -> Self {
+        let add = |set: &mut syntax::Bytes, b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
+        let (mut bytes, mut after_commas) = ([0u64; 4], [0u64; 4]);
+        let (mut depth, mut comma) = (0u32, false);
+        for b in text.bytes() {
+            add(&mut bytes, b);
+            if comma && b != b' ' && b != b'\t' {
+                add(&mut after_commas, b);
+                comma = false;
+            }
+            match b {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b',' => comma = depth == 0,
+                _ => {}
+            }
+        }
+        Shape { bytes, after_commas }
     }
 }
 
@@ -2883,12 +2937,20 @@ fn read_statement<T: Isa>(
     match reading.index {
         Some(index) => {
             index.candidates(text, &mut reading.candidates, &mut reading.spare);
+            // A format that cannot hold some byte of the text, or have it after a `,`, is not
+            // asked (Maxwell's `FFMA` with a register operand, `ffma_r`, on `c[0x0][0x10]`
+            // or on `0.25`).
+            let shape = Shape::of(text);
+            let expressions = ctx.expression.is_some();
             for (w, &bits) in reading.candidates.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     let i = w * 64 + bits.trailing_zeros() as usize;
                     let format = T::formats()[i];
                     bits &= bits - 1;
+                    if !index.may_read_shape(i, &shape, expressions) {
+                        continue;
+                    }
                     if let Some(values) = first(i, format) {
                         return decode(format, &values);
                     }
