@@ -1151,15 +1151,8 @@ fn inline_copies(body: &mut Layout) {
                 other => out.push(other),
             }
         }
-        // The text joins the literals beside it, as if written as one.
         if joined {
-            out.dedup_by(|next, prev| match (prev, next) {
-                (TItem::Lit(a, _), TItem::Lit(b, _)) => {
-                    a.push_str(b);
-                    true
-                }
-                _ => false,
-            });
+            join_literals(&mut out);
         }
         *items = out;
     }
@@ -1874,15 +1867,8 @@ impl<'a> Subst<'a> {
                 TItem::AnyOrder(_, groups, _) => self.titems(groups, shadow),
             }
         }
-        // The text joins the literals beside it, as if the syntax had written them as one.
         if texts {
-            items.dedup_by(|next, prev| match (prev, next) {
-                (TItem::Lit(a, _), TItem::Lit(b, _)) => {
-                    a.push_str(b);
-                    true
-                }
-                _ => false,
-            });
+            join_literals(items);
         }
     }
 
@@ -2208,4 +2194,16 @@ fn fold_block(b: &mut ast::Block) {
     if let Some(v) = &mut b.value {
         fold_expr(v);
     }
+}
+
+/// Literals side by side become one, as if the syntax had written them as one: the text a
+/// parameter stood for joins the literals beside it.
+fn join_literals(items: &mut Vec<TItem>) {
+    items.dedup_by(|next, prev| match (prev, next) {
+        (TItem::Lit(a, _), TItem::Lit(b, _)) => {
+            a.push_str(b);
+            true
+        }
+        _ => false,
+    });
 }
