@@ -532,6 +532,20 @@ fn fields_of(
                     ranges.push((lo, hi.min(mask(have))));
                 }
             }
+            // An enum field decodes only the values its enum defines: a set that holds none of
+            // them leaves the format no word to decode and the assembler nothing to choose.
+            let defined = match &ty {
+                Type::Enum(id) => t.enums.get(id.0).and_then(ir::Enum::defined),
+                _ => None,
+            };
+            if let (Some(d), Some(first)) = (defined, set.first()) {
+                let meets = ranges.iter().any(|&(lo, hi)| d.iter().any(|&(l, h)| lo.max(l) <= hi.min(h)));
+                if !ranges.is_empty() && !meets {
+                    let (_, _, span) = types::set_bounds(first);
+                    cx.error(span, format!("no value of `{}`'s set is one its enum defines", f.name.name))
+                        .note("the field decodes only the enum's values, so no word has it");
+                }
+            }
             field.allowed = Some(ranges);
         }
     }

@@ -68,6 +68,15 @@ fn format_wider_than_the_word() {
     )));
 }
 
+/// An enum field's `in` clause that holds none of the values its enum defines leaves no word to
+/// decode (`Size` defines 0 and 1; the clause allows 2..=3): an error at the set.
+#[test]
+fn enum_field_set_holds_no_value_of_its_enum() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum Size : u2 {\n    b32 = 0\n    b64 = 1\n}\nformat f {\n    op: u4 @ 31:28 is 1\n    size: Size @ 1:0 in 2..=3\n    unused @ 27:2\n    syntax asm { \"f\" {size} }\n}\n"
+    )));
+}
+
 /// Guards compare raw bits, in the printer and the assembler alike: `x == -1` on a signed
 /// 4-bit field and `y != 99` on a 4-bit one never hold, and are errors where written (before,
 /// the printer never took the first arm and the assembler read `m1` as x = 0xf).
