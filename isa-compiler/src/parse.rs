@@ -171,6 +171,7 @@ fn item(p: Pair<Rule>) -> Item {
             let mut variants = Vec::new();
             let mut else_spellings = Vec::new();
             let mut uses = Vec::new();
+            let mut spelled = None;
             for p in inner {
                 match p.as_rule() {
                     Rule::signature => signature = Some(signature_of(p)),
@@ -179,10 +180,16 @@ fn item(p: Pair<Rule>) -> Item {
                     }
                     Rule::variant => variants.push(variant(p)),
                     Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
+                    Rule::enum_pattern => {
+                        if let Some(text) = p.into_inner().next() {
+                            let at = span(&text);
+                            spelled = Some((string_value(text), at));
+                        }
+                    }
                     _ => {}
                 }
             }
-            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings })
+            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings, spelled })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));

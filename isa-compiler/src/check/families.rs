@@ -38,13 +38,15 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
-    let enums: BTreeMap<String, ast::Enum> = file
+    // Spelled from their patterns first, so that an enum including another takes its spellings.
+    let patterned: Vec<ast::Enum> = file
         .items
         .iter()
-        .filter_map(
-            |i| if let ast::Item::Enum(e) = i { Some((e.name.name.clone(), e.clone())) } else { None },
-        )
+        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(spelled_by_pattern(cx, e)) } else { None })
         .collect();
+    let enums: BTreeMap<String, ast::Enum> =
+        patterned.iter().map(|e| (e.name.name.clone(), e.clone())).collect();
+    let mut patterned = patterned.into_iter();
     let (global_calls, global_lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
         global_lets.into_iter().partition(|l| !l.params.is_empty());
     let mut widths: BTreeMap<String, u64> = BTreeMap::new();
@@ -110,11 +112,8 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
     for item in &file.items {
         match item {
             ast::Item::Enum(e) => {
-                let e = if e.uses.is_empty() {
-                    e.clone()
-                } else {
-                    enum_with_uses(x.cx, &enums, e, &mut Vec::new())
-                };
+                let e = patterned.next().unwrap_or_else(|| e.clone());
+                let e = if e.uses.is_empty() { e } else { enum_with_uses(x.cx, &enums, &e, &mut Vec::new()) };
                 items.push(ast::Item::Enum(every_nth_value(x.cx, e)));
             }
             ast::Item::Layout(l) => {
@@ -1385,6 +1384,68 @@ fn enum_with_uses(
     });
     else_spellings.extend(e.else_spellings.iter().cloned());
     ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
+}
+
+/// `enum Round : u2 spelled ".{NAME}" { rn = 0 "", rm = 1, .. }`: each one-value variant with no
+/// spelling for every dialect is spelled by the pattern, `{NAME}` its name in capitals and
+/// `{name}` its name as written, a trailing `_` (which keeps a keyword a name: `is_`) left out;
+/// `rm = 1` is `rm = 1 ".RM"`. A pattern without a name, an unknown `{..}` in it, a range or
+/// catch-all left to it, and a pattern no variant takes are errors.
+fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+    let mut e = e.clone();
+    let Some((pattern, at)) = e.spelled.clone() else { return e };
+    let mut names = 0;
+    let mut rest = pattern.as_str();
+    while let Some(open) = rest.find('{') {
+        let Some(len) = rest[open..].find('}') else {
+            cx.error(at, "unclosed `{` in the spelling pattern");
+            return e;
+        };
+        match &rest[open + 1..open + len] {
+            "NAME" | "name" => names += 1,
+            other => {
+                cx.error(at, format!("`{{{other}}}` in a spelling pattern")).note(
+                    "a pattern holds `{NAME}` (the variant's name in capitals) or `{name}` (as written)",
+                );
+                return e;
+            }
+        }
+        rest = &rest[open + len + 1..];
+    }
+    if names == 0 {
+        cx.error(at, "the spelling pattern holds no `{NAME}` or `{name}`")
+            .note("every variant it spells would print alike; `spelled \".{NAME}\"` spells `rm` as `.RM`");
+        return e;
+    }
+    if pattern == "{name}" {
+        cx.error(at, "the spelling pattern `{name}` spells each variant as its name, as no pattern does")
+            .note("leave the pattern out");
+        return e;
+    }
+    let mut taken = false;
+    for v in &mut e.variants {
+        if v.spellings.iter().any(|(d, _, _)| d.is_none()) {
+            continue;
+        }
+        if !matches!(v.value, ast::VariantValue::One(..)) {
+            cx.error(
+                v.name.span,
+                format!("`{}` holds more than one value: the spelling pattern spells one", v.name.name),
+            )
+            .with(at, "the pattern")
+            .note("spell a range with its number: `r(0..=7) \"R{v}\"`");
+            continue;
+        }
+        let name = v.name.name.strip_suffix('_').unwrap_or(&v.name.name);
+        let text = pattern.replace("{NAME}", &name.to_uppercase()).replace("{name}", name);
+        v.spellings.push((None, text, at));
+        taken = true;
+    }
+    if !taken {
+        cx.error(at, "no variant takes the spelling pattern: each has a spelling of its own")
+            .note("leave the pattern out, or the spellings it gives");
+    }
+    e
 }
 
 /// A range spelled by its value divided, `q(6..=14) "{v/2}"`: its values are every N-th from

@@ -499,6 +499,35 @@ fn a_divided_range_spelling_mistakes_are_located() {
     )));
 }
 
+/// `spelled ".{NAME}"` spells a one-value variant without spellings by its name; the pattern's
+/// mistakes are errors at the pattern or the variant.
+#[test]
+fn a_spelling_pattern_spells_variants_by_their_names() {
+    let t = check(
+        "enum Round : u2 spelled \".{NAME}\" { rn = 0 \"\", rm = 1, rp = 2, is_ = 3 }\n\
+         enum Op : u2 spelled \"{name}v\" { NOP = 0, MOV = 1 asm \"mov\", ADD = 2 \"plus\" }\n\
+         enum Round2 : u3 { use Round, rx = 4 \".RX\" }\n",
+    );
+    let texts = |name: &str| -> Vec<String> {
+        let e = t.enums.iter().find(|e| e.name == name).expect("enum");
+        e.variants.iter().map(|v| v.spellings[0][0].text.clone()).collect()
+    };
+    assert_eq!(texts("Round"), ["", ".RM", ".RP", ".IS"]);
+    assert_eq!(texts("Op"), ["NOPv", "mov", "plus"]);
+    assert_eq!(texts("Round2"), ["", ".RM", ".RP", ".IS", ".RX"]);
+}
+
+#[test]
+fn a_spelling_pattern_s_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 spelled \".X\" { a = 0 }\n\
+         enum B : u2 spelled \".{NAME}{v}\" { b = 0 }\n\
+         enum C : u2 spelled \"{name}\" { c = 0 }\n\
+         enum D : u3 spelled \".{NAME}\" { d(0..=3), e = 4 }\n\
+         enum E : u2 spelled \".{NAME}\" { e = 0 \".E\" }\n"
+    )));
+}
+
 /// A group parameter bound to `fields { ... }` stands for those items in the group's runs, and
 /// one bound to `syntax { ... }` for those items in its syntax: a family of encodings is one
 /// table, a row each (name, opcode, the fields and text that differ). A run's `0: u2` is
