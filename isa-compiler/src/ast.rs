@@ -257,6 +257,8 @@ pub enum VariantValue {
     Range(u64, u64, Span),
     /// `(_)`: every value no other variant has.
     Rest(Span),
+    /// No value written: the one after the previous variant's (the name's span).
+    Next(Span),
 }
 
 /// `number name = kind(arg: value, ...)`

@@ -756,8 +756,10 @@ fn variant(p: Pair<Rule>) -> Variant {
     let mut it = p.into_inner().peekable();
     let doc = docs(&mut it);
     let name = ident(it.next().expect("variant name"));
-    let vv = it.next().expect("variant value");
-    let value = {
+    let value = if it.peek().map(|p| p.as_rule()) != Some(Rule::variant_value) {
+        VariantValue::Next(name.span)
+    } else {
+        let vv = it.next().expect("variant value");
         let vsp = span(&vv);
         let inner = vv.into_inner().next().expect("value");
         match inner.as_rule() {

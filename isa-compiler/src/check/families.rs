@@ -42,7 +42,10 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
     let patterned: Vec<ast::Enum> = file
         .items
         .iter()
-        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(spelled_by_pattern(cx, e)) } else { None })
+        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(numbered(cx, e)) } else { None })
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|e| spelled_by_pattern(cx, e))
         .collect();
     let enums: BTreeMap<String, ast::Enum> =
         patterned.iter().map(|e| (e.name.name.clone(), e.clone())).collect();
@@ -1341,7 +1344,7 @@ fn enum_with_uses(
     let range = |v: &ast::VariantValue| match *v {
         ast::VariantValue::One(n, _) => Some((n, n)),
         ast::VariantValue::Range(lo, hi, _) => Some((lo, hi)),
-        ast::VariantValue::Rest(_) => None,
+        ast::VariantValue::Rest(_) | ast::VariantValue::Next(_) => None,
     };
     let mut variants: Vec<ast::Variant> = Vec::new();
     let mut own: Vec<Option<&ast::Variant>> = e.variants.iter().map(Some).collect();
@@ -1384,6 +1387,47 @@ fn enum_with_uses(
     });
     else_spellings.extend(e.else_spellings.iter().cloned());
     ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
+}
+
+/// `enum Round : u2 { rn = 0, rm, rp, rz }`: a variant without a value holds the one after the
+/// previous variant's last (1, 2, 3), the first of an enum 0. One after a catch-all `x(_)`, or
+/// first after `use` (whose values it would continue is not said), is an error.
+fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+    let mut e = e.clone();
+    let mut next: Option<u64> = if e.uses.is_empty() { Some(0) } else { None };
+    let mut after = None;
+    let mut dropped = Vec::new();
+    for v in &mut e.variants {
+        match v.value {
+            ast::VariantValue::One(n, _) | ast::VariantValue::Range(_, n, _) => next = n.checked_add(1),
+            ast::VariantValue::Rest(at) => {
+                next = None;
+                after = Some(at);
+            }
+            ast::VariantValue::Next(at) => match next {
+                Some(n) => {
+                    v.value = ast::VariantValue::One(n, at);
+                    next = n.checked_add(1);
+                }
+                None => {
+                    let why = match after {
+                        Some(_) => "it follows a catch-all, which holds no last value",
+                        None if e.uses.is_empty() => "the value before it is the largest there is",
+                        None => "it is the first after `use`: which value it follows is not said",
+                    };
+                    let mut d = cx.error(at, format!("`{}` has no value: {why}", v.name.name));
+                    if let Some(rest) = after {
+                        d = d.with(rest, "the catch-all");
+                    }
+                    d.note("give it one: `name = 4`");
+                    dropped.push(v.name.name.clone());
+                }
+            },
+        }
+    }
+    // Reported: left out, so that no value it was given is reported again.
+    e.variants.retain(|v| !matches!(v.value, ast::VariantValue::Next(_)) || !dropped.contains(&v.name.name));
+    e
 }
 
 /// `enum Round : u2 spelled ".{NAME}" { rn = 0 "", rm = 1, .. }`: each one-value variant with no
