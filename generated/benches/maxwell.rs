@@ -15,9 +15,13 @@
 //! decoder's 64-byte `Result` (its error holds the word as a `u128`) was measured with it.
 //! `decode hand_written, own crate` is the same hand-written decoder built as a library crate of
 //! its own (`isa-bench-maxwell-hand`), called across crates as the generated decoder is.
+//! `decode generated, alternated` and `decode hand_written, alternated` time the two decoders
+//! in turn within every sample ([`alternate`]) and print the ratio of their times: run alone,
+//! the two differed by up to a third between rounds of the same code on the shared machine.
 //!
 //! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
 
+mod alternate;
 mod common;
 mod maxwell_hand;
 
@@ -122,6 +126,25 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // The generated and the in-crate hand-written decoder alternated within every sample: the
+    // figure that settles their ratio (the bench functions above each run alone).
+    alternate::bench_alternated(
+        &mut g,
+        "maxwell/subset",
+        ["decode generated", "decode hand_written"],
+        || {
+            for &w in &subset {
+                let r = Instruction::decode(black_box(w));
+                black_box(&r);
+            }
+        },
+        || {
+            for &w in &subset {
+                let r = maxwell_hand::decode(black_box(w));
+                black_box(&r);
+            }
+        },
+    );
     let mut buf = String::with_capacity(256);
     g.bench_function("decode+print generated", |b| {
         b.iter(|| {

@@ -21,6 +21,7 @@
 //! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`
 //! (add `'decode|disassemble'` to leave out the slow assembly group).
 
+mod alternate;
 mod common;
 
 use common::SplitMix;
@@ -168,6 +169,24 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    // Both alternated within every sample: the figure that settles their ratio.
+    alternate::bench_alternated(
+        &mut group,
+        "vc4/decode",
+        ["generated", "hand_written"],
+        || {
+            for &w in words {
+                let r = vc4::Instruction::decode(black_box(w));
+                black_box(&r);
+            }
+        },
+        || {
+            for &w in words {
+                let r = hand::decode(black_box(w));
+                black_box(&r);
+            }
+        },
+    );
     group.finish();
 
     let mut group = c.benchmark_group("vc4/disassemble_mesa");
