@@ -5,7 +5,8 @@
 
 use super::names::{is_word, Entry, Table};
 use super::scan::takes_expression;
-use super::tree::{Arm, Expr, Item, Show, Syntax};
+use super::tree::{Arm, Expr, Item, Num, Show, Syntax};
+use super::walk::{self, After, At, Visit, MNEMONIC_DEPTH};
 use alloc::vec::Vec;
 
 impl Syntax {
@@ -102,92 +103,80 @@ impl Syntax {
     }
 }
 
-/// How the start of an item sequence reads, for finding mnemonics.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lead {
-    /// It can match no text: what follows leads.
-    Empty,
-    /// It starts with a word (collected) or a number: a mnemonic, if any, is found there.
-    Word,
-    /// It starts with punctuation (a `@P0 ` guard): a prefix, skipped like an empty one.
-    Prefix,
-}
-
 impl Syntax {
     /// The mnemonics of this syntax: the words (letters, digits, `_`) its arms can start with,
     /// after parts that can be empty and prefixes that start with punctuation; literal text and
     /// name-table spellings alike. Added to `out` in order, without repeats.
     pub fn mnemonics(&self, out: &mut Vec<&'static str>) {
-        lead_of_arms(self.arms, out, 0);
+        walk::arms(&mut Mnemonics { out, prefix: false }, self.arms, None, 0);
     }
 }
 
-/// How deep calls are followed when collecting mnemonics (the checker rejects cycles; this
-/// only bounds the walk).
-pub(super) const MNEMONIC_DEPTH: u32 = 32;
-
-fn lead_of_arms(arms: &'static [Arm], out: &mut Vec<&'static str>, depth: u32) -> Lead {
-    let mut lead = Lead::Word;
-    for arm in arms {
-        match lead_of_items(arm.items, out, depth) {
-            Lead::Word => {}
-            _ => lead = Lead::Empty,
-        }
-    }
-    lead
+/// [`Syntax::mnemonics`]: the words found, and whether the item just looked at was a prefix.
+struct Mnemonics<'o> {
+    out: &'o mut Vec<&'static str>,
+    prefix: bool,
 }
 
-fn lead_of_items(items: &'static [Item], out: &mut Vec<&'static str>, depth: u32) -> Lead {
-    for item in items {
-        let lead = match item {
-            Item::Lit(s) => lead_of_text(s, out),
-            Item::Show(_, Show::Table(t)) => lead_of_table(t, out),
-            Item::Show(_, Show::TableIf(_, a, b)) => match (lead_of_table(a, out), lead_of_table(b, out)) {
-                (Lead::Word, Lead::Word) => Lead::Word,
-                _ => Lead::Empty,
-            },
-            Item::Show(_, Show::Num(_)) => Lead::Word,
-            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => lead_of_arms(sub.arms, out, depth + 1),
-            Item::Call(..) => Lead::Word,
-            Item::Opt(_, body) | Item::AnyOrder(_, body) => {
-                lead_of_items(body, out, depth + 1);
-                Lead::Empty
+/// How a literal or spelling starts, for finding mnemonics.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    /// It can match no text: what follows leads.
+    Empty,
+    /// It starts with a word (collected): a mnemonic.
+    Word,
+    /// It starts with punctuation (a `@P0 ` guard): a prefix, skipped like an empty one.
+    Prefix,
+}
+
+impl Mnemonics<'_> {
+    fn lead_of(&mut self, s: &'static str) -> Lead {
+        let t = s.trim_start_matches([' ', '\t']);
+        let word = &t[..t.bytes().take_while(|b| is_word(*b)).count()];
+        if t.is_empty() {
+            Lead::Empty
+        } else if word.is_empty() {
+            Lead::Prefix
+        } else {
+            if !self.out.contains(&word) {
+                self.out.push(word);
             }
-        };
-        match lead {
-            Lead::Word => return Lead::Word,
-            // A prefix arm makes the whole sequence skippable for its caller.
-            Lead::Prefix => return Lead::Prefix,
-            Lead::Empty => {}
+            Lead::Word
         }
     }
-    Lead::Empty
 }
 
-fn lead_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Lead {
-    let mut lead = Lead::Word;
-    for e in t.entries {
-        // A range's spellings are a prefix and a number (`r0`..`r3`): operands, not mnemonics.
-        let Entry::Name(text, _) = *e else { continue };
-        if lead_of_text(text, out) != Lead::Word {
-            lead = Lead::Empty;
-        }
+impl Visit for Mnemonics<'_> {
+    const EVERY_ITEM: bool = false;
+
+    fn text(&mut self, s: &'static str, _: &At) -> Option<bool> {
+        let lead = self.lead_of(s);
+        self.prefix = lead == Lead::Prefix;
+        Some(lead != Lead::Word)
     }
-    lead
-}
 
-fn lead_of_text(s: &'static str, out: &mut Vec<&'static str>) -> Lead {
-    let t = s.trim_start_matches([' ', '\t']);
-    let word = &t[..t.bytes().take_while(|b| is_word(*b)).count()];
-    if t.is_empty() {
-        Lead::Empty
-    } else if word.is_empty() {
-        Lead::Prefix
-    } else {
-        if !out.contains(&word) {
-            out.push(word);
+    fn table(&mut self, _: &Expr, t: &'static Table, _: &At) -> Option<bool> {
+        let mut empty = false;
+        for e in t.entries {
+            // A range's spellings are a prefix and a number (`r0`..`r3`): operands, not mnemonics.
+            let Entry::Name(text, _) = *e else { continue };
+            empty |= self.lead_of(text) != Lead::Word;
         }
-        Lead::Word
+        Some(empty)
+    }
+
+    // A number starts an operand: a mnemonic, if any, was before it.
+    fn number(&mut self, _: &Expr, _: &Num) -> Option<bool> {
+        Some(false)
+    }
+
+    // A prefix arm makes the whole list skippable for its caller.
+    fn prefix(&mut self) -> bool {
+        core::mem::take(&mut self.prefix)
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        Some(false)
     }
 }
 
@@ -198,100 +187,70 @@ impl Syntax {
     /// start with anything (a number, or nothing at all). The assembler indexes formats by
     /// them: a line is parsed only by the formats whose syntax can start it.
     pub fn leads(&self) -> Option<Vec<&'static str>> {
-        let mut out = Vec::new();
-        match leads_of_arms(self.arms, &mut out, 0, &mut Vec::new()) {
+        let mut v = Leads { out: Vec::new(), walked: Vec::new() };
+        match walk::arms(&mut v, self.arms, None, 0) {
             // Collected with repeats (a template called at several places gives its leads
             // again); the first of each is kept, in order.
             Some(false) => {
                 let mut seen = alloc::collections::BTreeSet::new();
-                out.retain(|lead| seen.insert(*lead));
-                Some(out)
+                v.out.retain(|lead| seen.insert(*lead));
+                Some(v.out)
             }
             _ => None,
         }
     }
 }
 
-/// Adds the leads of `arms` to `out`: whether one of them can read no text (so what follows
-/// leads too), or `None` when a reading may start with anything.
-/// Sub-syntaxes whose leads are in the list already: (address, depth walked at, whether one
-/// of their readings can be empty).
-type Walked = Vec<(usize, u32, bool)>;
-
-fn leads_of_arms(
-    arms: &'static [Arm],
-    out: &mut Vec<&'static str>,
-    depth: u32,
-    walked: &mut Walked,
-) -> Option<bool> {
-    let mut empty = false;
-    for arm in arms {
-        empty |= leads_of_items(arm.items, out, depth, walked)?;
-    }
-    Some(empty)
+/// [`Syntax::leads`]: the leads found, and the sub-syntaxes whose leads are in the list
+/// already: (address, depth walked at, whether one of their readings can be empty).
+struct Leads {
+    out: Vec<&'static str>,
+    walked: Vec<(usize, u32, bool)>,
 }
 
-fn leads_of_items(
-    items: &'static [Item],
-    out: &mut Vec<&'static str>,
-    depth: u32,
-    walked: &mut Walked,
-) -> Option<bool> {
-    for item in items {
-        let empty = match item {
-            Item::Lit(s) => lead_of(s, out),
-            Item::Show(_, Show::Table(t)) => leads_of_table(t, out)?,
-            Item::Show(_, Show::TableIf(_, a, b)) => leads_of_table(a, out)? | leads_of_table(b, out)?,
-            Item::Show(_, Show::Num(_)) => return None,
-            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
-                // A template called at several places gives the same leads each time: walked
-                // once, and again only deeper than before (where the walk could reach the limit).
-                let key = sub.arms.as_ptr() as usize;
-                match walked.iter().find(|(k, d, _)| *k == key && depth < *d) {
-                    Some(&(_, _, empty)) => empty,
-                    None => {
-                        let empty = leads_of_arms(sub.arms, out, depth + 1, walked)?;
-                        walked.push((key, depth + 1, empty));
-                        empty
+impl Visit for Leads {
+    const EVERY_ITEM: bool = false;
+
+    fn text(&mut self, s: &'static str, _: &At) -> Option<bool> {
+        Some(lead_of(s, &mut self.out))
+    }
+
+    fn table(&mut self, _: &Expr, t: &'static Table, _: &At) -> Option<bool> {
+        let mut empty = false;
+        for e in t.entries {
+            match *e {
+                Entry::Name(s, _) => empty |= lead_of(s, &mut self.out),
+                // A range's spelling without a prefix starts with its number.
+                Entry::Range { prefix, .. } => {
+                    if lead_of(prefix, &mut self.out) {
+                        return None;
                     }
                 }
+                // Printed, never read.
+                Entry::Many(..) | Entry::Else(_) => {}
             }
-            Item::Call(..) => return None,
-            Item::Opt(_, body) => {
-                leads_of_items(body, out, depth + 1, walked)?;
-                true
-            }
-            // Each group (an optional one) may come first, without a separator.
-            Item::AnyOrder(_, groups) => {
-                for g in groups.iter() {
-                    leads_of_items(core::slice::from_ref(g), out, depth + 1, walked)?;
-                }
-                true
-            }
-        };
-        if !empty {
-            return Some(false);
         }
+        Some(empty)
     }
-    Some(true)
-}
 
-fn leads_of_table(t: &'static Table, out: &mut Vec<&'static str>) -> Option<bool> {
-    let mut empty = false;
-    for e in t.entries {
-        match *e {
-            Entry::Name(s, _) => empty |= lead_of(s, out),
-            // A range's spelling without a prefix starts with its number.
-            Entry::Range { prefix, .. } => {
-                if lead_of(prefix, out) {
-                    return None;
-                }
-            }
-            // Printed, never read.
-            Entry::Many(..) | Entry::Else(_) => {}
-        }
+    fn number(&mut self, _: &Expr, _: &Num) -> Option<bool> {
+        None
     }
-    Some(empty)
+
+    // A template called at several places gives the same leads each time: walked once, and
+    // again only deeper than before (where the walk could reach the limit).
+    fn known(&mut self, sub: &'static Syntax, depth: u32) -> Option<bool> {
+        let key = sub.arms.as_ptr() as usize;
+        self.walked.iter().find(|(k, d, _)| *k == key && depth < *d).map(|&(_, _, empty)| empty)
+    }
+
+    fn walked(&mut self, sub: &'static Syntax, depth: u32, empty: bool) {
+        self.walked.push((sub.arms.as_ptr() as usize, depth + 1, empty));
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        None
+    }
 }
 
 /// Adds the lead of a literal or spelling `s` to `out`, repeats and all (what it reads up to its
@@ -333,10 +292,6 @@ pub fn has_byte(set: &Bytes, b: u8) -> bool {
     set[usize::from(b / 64)] >> (b % 64) & 1 == 1
 }
 
-/// Where a walk for [`Syntax::lead_follows`] goes on once an item list is read: the rest of
-/// an enclosing list (from an index), or anywhere (`None`: after a group read in any order).
-type Then = Option<(&'static [Item], usize)>;
-
 /// Leads, each with the bytes that may follow it ([`Syntax::lead_follows`]).
 type Follows = Vec<(&'static str, Bytes)>;
 
@@ -349,207 +304,161 @@ impl Syntax {
     /// assembler's format index tells `IADD32I` from `IADD` (whose `IADD` is followed by `.`,
     /// a blank or a register).
     pub fn lead_follows(&self, ignore_case: bool) -> Option<Follows> {
-        let mut out = Vec::new();
-        match follows_of_arms(self.arms, &mut Vec::new(), 0, ignore_case, &mut out)? {
-            false => Some(out),
+        let mut v = LeadFollows { fold: ignore_case, out: Vec::new(), after: None };
+        match walk::arms(&mut v, self.arms, None, 0)? {
+            false => Some(v.out),
             true => None,
         }
     }
 }
 
-fn follows_of_arms(
-    arms: &'static [Arm],
-    then: &mut Vec<Then>,
-    depth: u32,
+/// [`Syntax::lead_follows`]: as [`Leads`], each lead with what may follow it; what follows the
+/// item at hand, the same for each of its spellings, is found once (`after`).
+struct LeadFollows {
     fold: bool,
-    out: &mut Follows,
-) -> Option<bool> {
-    let mut empty = false;
-    for arm in arms {
-        empty |= follows_of_items(arm.items, then, depth, fold, out)?;
-    }
-    Some(empty)
+    out: Follows,
+    after: Option<Bytes>,
 }
 
-/// As [`leads_of_items`], each lead with what may follow it.
-fn follows_of_items(
-    items: &'static [Item],
-    then: &mut Vec<Then>,
-    depth: u32,
-    fold: bool,
-    out: &mut Follows,
-) -> Option<bool> {
-    for (i, item) in items.iter().enumerate() {
-        // What follows the item, the same for each of its spellings: found once.
-        let mut after = None;
-        let mut spelling = |s: &'static str, out: &mut Follows| {
-            let mut leads = Vec::new();
-            let empty = lead_of(s, &mut leads);
-            for lead in leads {
-                // A lead that is the whole spelling is followed by what follows the item.
-                let whole = s.trim_start_matches(' ') == lead;
-                let follow = match whole {
-                    true => *after.get_or_insert_with(|| first_after(items, i + 1, then, depth, fold)),
-                    false => ANY_BYTE,
-                };
-                out.push((lead, follow));
-            }
-            empty
-        };
-        let empty = match item {
-            Item::Lit(s) => spelling(s, out),
-            Item::Show(_, Show::Table(t)) => follows_of_table(t, &mut spelling, out)?,
-            Item::Show(_, Show::TableIf(_, a, b)) => {
-                follows_of_table(a, &mut spelling, out)? | follows_of_table(b, &mut spelling, out)?
-            }
-            Item::Show(_, Show::Num(_)) => return None,
-            Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
-                then.push(Some((items, i + 1)));
-                let empty = follows_of_arms(sub.arms, then, depth + 1, fold, out);
-                then.pop();
-                empty?
-            }
-            Item::Call(..) => return None,
-            Item::Opt(_, body) => {
-                then.push(Some((items, i + 1)));
-                let r = follows_of_items(body, then, depth + 1, fold, out);
-                then.pop();
-                r?;
-                true
-            }
-            Item::AnyOrder(_, groups) => {
-                // After a group, another (or the separator before it) may come: anything may follow.
-                then.push(None);
-                let r = groups.iter().try_for_each(|g| {
-                    follows_of_items(core::slice::from_ref(g), then, depth + 1, fold, out).map(|_| ())
-                });
-                then.pop();
-                r?;
-                true
-            }
-        };
-        if !empty {
-            return Some(false);
+impl LeadFollows {
+    fn spelling(&mut self, s: &'static str, at: &At) -> bool {
+        let mut leads = Vec::new();
+        let empty = lead_of(s, &mut leads);
+        for lead in leads {
+            // A lead that is the whole spelling is followed by what follows the item.
+            let whole = s.trim_start_matches(' ') == lead;
+            let follow = match whole {
+                true => *self.after.get_or_insert_with(|| first_after(at, self.fold)),
+                false => ANY_BYTE,
+            };
+            self.out.push((lead, follow));
         }
+        empty
     }
-    Some(true)
 }
 
-fn follows_of_table(
-    t: &'static Table,
-    spelling: &mut dyn FnMut(&'static str, &mut Follows) -> bool,
-    out: &mut Follows,
-) -> Option<bool> {
-    let mut empty = false;
-    for e in t.entries {
-        match *e {
-            Entry::Name(s, _) => empty |= spelling(s, out),
-            // A number follows the prefix.
-            Entry::Range { prefix, .. } => {
-                let mut leads = Vec::new();
-                if lead_of(prefix, &mut leads) {
-                    return None;
+impl Visit for LeadFollows {
+    const EVERY_ITEM: bool = false;
+
+    fn item(&mut self, _: &At) -> Option<()> {
+        self.after = None;
+        Some(())
+    }
+
+    fn text(&mut self, s: &'static str, at: &At) -> Option<bool> {
+        Some(self.spelling(s, at))
+    }
+
+    fn table(&mut self, _: &Expr, t: &'static Table, at: &At) -> Option<bool> {
+        let mut empty = false;
+        for e in t.entries {
+            match *e {
+                Entry::Name(s, _) => empty |= self.spelling(s, at),
+                // A number follows the prefix.
+                Entry::Range { prefix, .. } => {
+                    let mut leads = Vec::new();
+                    if lead_of(prefix, &mut leads) {
+                        return None;
+                    }
+                    self.out.extend(leads.into_iter().map(|lead| (lead, ANY_BYTE)));
                 }
-                out.extend(leads.into_iter().map(|lead| (lead, ANY_BYTE)));
+                Entry::Many(..) | Entry::Else(_) => {}
             }
-            Entry::Many(..) | Entry::Else(_) => {}
         }
+        Some(empty)
     }
-    Some(empty)
+
+    fn number(&mut self, _: &Expr, _: &Num) -> Option<bool> {
+        None
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        None
+    }
 }
 
-/// The bytes that may start the text read from `items[i..]` on, then what `then` says comes
-/// next (innermost last), with blanks; every byte at the end of the syntax.
-fn first_after(items: &'static [Item], i: usize, then: &[Then], depth: u32, fold: bool) -> Bytes {
+/// The bytes that may start the text read after the item at hand, then what comes after its
+/// list, and so on outwards, with blanks; every byte at the end of the syntax.
+fn first_after(at: &At, fold: bool) -> Bytes {
     let mut set = [0; 4];
     add_byte(&mut set, b' ', false);
     add_byte(&mut set, b'\t', false);
-    let mut next = Some((items, i));
-    let mut rest = then.len();
-    loop {
-        let Some((items, i)) = next else { return ANY_BYTE };
-        let (first, empty) = first_of_items(&items[i.min(items.len())..], depth, fold);
+    let first = After { items: at.items, i: at.i + 1, outer: at.then };
+    let mut next = Some(&first);
+    while let Some(a) = next {
+        let (first, empty) = first_of_items(&a.items[a.i.min(a.items.len())..], at.depth, fold);
         union(&mut set, &first);
         if !empty {
             return set;
         }
-        if rest == 0 {
-            return ANY_BYTE;
-        }
-        rest -= 1;
-        next = then[rest];
+        next = a.outer;
     }
+    ANY_BYTE
 }
 
 /// The bytes a text read by `items` may start with (blanks aside), and whether it may be
 /// empty.
 fn first_of_items(items: &'static [Item], depth: u32, fold: bool) -> (Bytes, bool) {
-    let mut set = [0; 4];
-    for item in items {
-        let (first, empty) = first_of_item(item, depth, fold);
-        union(&mut set, &first);
-        if !empty {
-            return (set, false);
-        }
-    }
-    (set, true)
+    let mut v = First { fold, set: [0; 4] };
+    let empty = walk::items(&mut v, items, None, depth).unwrap_or(true);
+    (v.set, empty)
 }
 
-fn first_of_item(item: &'static Item, depth: u32, fold: bool) -> (Bytes, bool) {
-    let text = |s: &str, set: &mut Bytes| match s.trim_start_matches(' ').bytes().next() {
-        Some(b) => {
-            add_byte(set, b, fold);
-            false
+/// [`first_of_items`]: the bytes found.
+struct First {
+    fold: bool,
+    set: Bytes,
+}
+
+impl First {
+    fn spelling(&mut self, s: &str) -> bool {
+        match s.trim_start_matches(' ').bytes().next() {
+            Some(b) => {
+                add_byte(&mut self.set, b, self.fold);
+                false
+            }
+            None => true,
         }
-        None => true,
-    };
-    let table = |t: &Table, set: &mut Bytes| {
+    }
+}
+
+impl Visit for First {
+    const EVERY_ITEM: bool = false;
+
+    fn text(&mut self, s: &'static str, _: &At) -> Option<bool> {
+        Some(self.spelling(s))
+    }
+
+    fn table(&mut self, e: &Expr, t: &'static Table, _: &At) -> Option<bool> {
+        // A computed value is read as the printer's text.
+        if let Expr::Arith(..) | Expr::If(..) = e {
+            self.set = ANY_BYTE;
+            return Some(true);
+        }
         let mut empty = false;
         for e in t.entries {
             match *e {
-                Entry::Name(s, _) => empty |= text(s, set),
+                Entry::Name(s, _) => empty |= self.spelling(s),
                 Entry::Range { prefix, .. } => {
-                    if text(prefix, set) {
-                        *set = ANY_BYTE;
+                    if self.spelling(prefix) {
+                        self.set = ANY_BYTE;
                     }
                 }
                 Entry::Many(..) | Entry::Else(_) => {}
             }
         }
-        empty
-    };
-    let mut set = [0; 4];
-    let empty = match item {
-        Item::Lit(s) => text(s, &mut set),
-        // A computed value is read as the printer's text.
-        Item::Show(Expr::Arith(..) | Expr::If(..), _) | Item::Show(_, Show::Num(_)) => {
-            return (ANY_BYTE, true)
-        }
-        Item::Show(_, Show::Table(t)) => table(t, &mut set),
-        Item::Show(_, Show::TableIf(_, a, b)) => table(a, &mut set) | table(b, &mut set),
-        Item::Call(sub, _) if depth < MNEMONIC_DEPTH => {
-            let mut empty = false;
-            for arm in sub.arms {
-                let (first, e) = first_of_items(arm.items, depth + 1, fold);
-                union(&mut set, &first);
-                empty |= e;
-            }
-            empty
-        }
-        Item::Call(..) => return (ANY_BYTE, true),
-        Item::Opt(_, body) => {
-            set = first_of_items(body, depth + 1, fold).0;
-            true
-        }
-        Item::AnyOrder(_, groups) => {
-            set = first_of_items(groups, depth + 1, fold).0;
-            for g in groups.iter() {
-                union(&mut set, &first_of_item(g, depth + 1, fold).0);
-            }
-            true
-        }
-    };
-    (set, empty)
+        Some(empty)
+    }
+
+    fn number(&mut self, _: &Expr, _: &Num) -> Option<bool> {
+        self.set = ANY_BYTE;
+        Some(true)
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        self.set = ANY_BYTE;
+        Some(true)
+    }
 }
 
 impl Syntax {
@@ -562,13 +471,76 @@ impl Syntax {
     /// in the set is no reading of this syntax, whatever reads it (the quick reader or the
     /// search): the assembler's format index leaves such formats out.
     pub fn text_bytes(&self, ignore_case: bool) -> (Bytes, bool) {
-        let mut set = [0; 4];
-        add_byte(&mut set, b' ', false);
-        add_byte(&mut set, b'\t', false);
-        let mut expressions = false;
-        let mut seen = Vec::new();
-        bytes_of_arms(self, ignore_case, &mut seen, &mut set, &mut expressions);
-        (set, expressions)
+        let mut v = TextBytes { fold: ignore_case, set: [0; 4], expressions: false, seen: alloc::vec![self] };
+        add_byte(&mut v.set, b' ', false);
+        add_byte(&mut v.set, b'\t', false);
+        walk::arms(&mut v, self.arms, None, 0);
+        (v.set, v.expressions)
+    }
+}
+
+/// [`Syntax::text_bytes`]: the bytes found, whether a number takes an expression, and the
+/// sub-syntaxes walked (each once, at any depth).
+struct TextBytes {
+    fold: bool,
+    set: Bytes,
+    expressions: bool,
+    seen: Vec<*const Syntax>,
+}
+
+impl TextBytes {
+    fn spelling(&mut self, s: &str) {
+        s.bytes().for_each(|b| add_byte(&mut self.set, b, self.fold));
+    }
+}
+
+impl Visit for TextBytes {
+    const EVERY_ITEM: bool = true;
+    const DEPTH: u32 = u32::MAX;
+
+    fn text(&mut self, s: &'static str, _: &At) -> Option<bool> {
+        self.spelling(s);
+        Some(false)
+    }
+
+    fn table(&mut self, _: &Expr, t: &'static Table, _: &At) -> Option<bool> {
+        for e in t.entries {
+            match *e {
+                Entry::Name(s, _) => self.spelling(s),
+                Entry::Range { prefix, suffix, .. } => {
+                    self.spelling(prefix);
+                    self.spelling(suffix);
+                    self.spelling("+-0123456789");
+                }
+                Entry::Many(..) | Entry::Else(_) => {}
+            }
+        }
+        Some(false)
+    }
+
+    fn number(&mut self, _: &Expr, n: &Num) -> Option<bool> {
+        (0..=255u8)
+            .filter(|b| b.is_ascii_alphanumeric() || b"_.-+".contains(b))
+            .for_each(|b| add_byte(&mut self.set, b, false));
+        self.expressions |= takes_expression(n);
+        Some(false)
+    }
+
+    fn between(&mut self, s: &'static str) -> Option<()> {
+        self.spelling(s);
+        Some(())
+    }
+
+    fn known(&mut self, sub: &'static Syntax, _: u32) -> Option<bool> {
+        if self.seen.contains(&(sub as *const Syntax)) {
+            return Some(false);
+        }
+        self.seen.push(sub);
+        None
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        Some(false)
     }
 }
 
@@ -586,161 +558,75 @@ impl Syntax {
     /// (Maxwell's `FFMA R12, R12, 0.25, -R15` for the register form `ffma_r`, whose operands
     /// start with `R`, `-`, `|` or `!`). `None`: a text may have a `,` anywhere.
     pub fn comma_follows(&self, ignore_case: bool) -> Option<Bytes> {
-        let mut walk = CommaWalk { budget: COMMA_WALK, set: [0; 4], tables: Default::default() };
-        for arm in self.arms {
-            commas_of_items(arm.items, &mut Vec::new(), 0, ignore_case, &mut walk)?;
-        }
+        let mut walk =
+            CommaFollows { fold: ignore_case, budget: COMMA_WALK, set: [0; 4], tables: Default::default() };
+        walk::arms(&mut walk, self.arms, None, 0)?;
         Some(walk.set)
     }
 }
 
-/// What [`Syntax::comma_follows`] works with: the items it may still look at, the bytes
-/// found, and whether each table met has a `,` in a spelling (by address; a table is met at
-/// every place it is shown).
-struct CommaWalk {
+/// [`Syntax::comma_follows`]: the items it may still look at, the bytes found, and whether
+/// each table met has a `,` in a spelling (by address; a table is met at every place it is
+/// shown).
+struct CommaFollows {
+    fold: bool,
     budget: u32,
     set: Bytes,
     tables: alloc::collections::BTreeMap<usize, bool>,
 }
 
-/// [`Syntax::comma_follows`] of `items`, then what `then` says comes next; `None` where the
-/// walk gives up.
-fn commas_of_items(
-    items: &'static [Item],
-    then: &mut Vec<Then>,
-    depth: u32,
-    fold: bool,
-    walk: &mut CommaWalk,
-) -> Option<()> {
-    for (i, item) in items.iter().enumerate() {
-        walk.budget = walk.budget.checked_sub(1)?;
-        let text = |s: &str, set: &mut Bytes| {
-            for (j, _) in s.match_indices(',') {
-                match s[j + 1..].bytes().find(|b| *b != b' ' && *b != b'\t') {
-                    Some(b) => add_byte(set, b, fold),
-                    None => union(set, &first_after(items, i + 1, then, depth, fold)),
-                }
-            }
-        };
-        let table = |t: &Table, walk: &mut CommaWalk| {
-            let spellings = || {
-                t.entries.iter().flat_map(|e| match *e {
-                    Entry::Name(s, _) => [s, ""],
-                    Entry::Range { prefix, suffix, .. } => [prefix, suffix],
-                    Entry::Many(..) | Entry::Else(_) => ["", ""],
-                })
-            };
-            let commas = *walk
-                .tables
-                .entry(t as *const Table as usize)
-                .or_insert_with(|| spellings().any(|s| s.contains(',')));
-            if commas {
-                spellings().for_each(|s| text(s, &mut walk.set));
-            }
-        };
-        match item {
-            Item::Lit(s) => text(s, &mut walk.set),
-            Item::Show(_, Show::Num(_)) => {}
-            Item::Show(_, Show::Table(t)) => table(t, walk),
-            Item::Show(_, Show::TableIf(_, a, b)) => {
-                table(a, walk);
-                table(b, walk);
-            }
-            Item::Call(_, _) if depth >= MNEMONIC_DEPTH => return None,
-            Item::Call(sub, _) => {
-                then.push(Some((items, i + 1)));
-                let r = sub
-                    .arms
-                    .iter()
-                    .try_for_each(|arm| commas_of_items(arm.items, then, depth + 1, fold, walk));
-                then.pop();
-                r?;
-            }
-            Item::Opt(_, body) => {
-                then.push(Some((items, i + 1)));
-                let r = commas_of_items(body, then, depth + 1, fold, walk);
-                then.pop();
-                r?;
-            }
-            Item::AnyOrder(between, groups) => {
-                // After a group, another (or the text between) may come: anything may follow.
-                if between.contains(',') {
-                    return None;
-                }
-                then.push(None);
-                let r = groups
-                    .iter()
-                    .try_for_each(|g| commas_of_items(core::slice::from_ref(g), then, depth + 1, fold, walk));
-                then.pop();
-                r?;
+impl CommaFollows {
+    fn spelling(&mut self, s: &str, at: &At) {
+        for (j, _) in s.match_indices(',') {
+            match s[j + 1..].bytes().find(|b| *b != b' ' && *b != b'\t') {
+                Some(b) => add_byte(&mut self.set, b, self.fold),
+                None => union(&mut self.set, &first_after(at, self.fold)),
             }
         }
-    }
-    Some(())
-}
-
-/// [`Syntax::text_bytes`] of `syntax`, each sub-syntax walked once (`seen`).
-fn bytes_of_arms(
-    syntax: &Syntax,
-    fold: bool,
-    seen: &mut Vec<*const Syntax>,
-    set: &mut Bytes,
-    expressions: &mut bool,
-) {
-    if seen.contains(&(syntax as *const Syntax)) {
-        return;
-    }
-    seen.push(syntax);
-    for arm in syntax.arms {
-        bytes_of_items(arm.items, fold, seen, set, expressions);
     }
 }
 
-fn bytes_of_items(
-    items: &'static [Item],
-    fold: bool,
-    seen: &mut Vec<*const Syntax>,
-    set: &mut Bytes,
-    expressions: &mut bool,
-) {
-    let text = |s: &str, set: &mut Bytes| s.bytes().for_each(|b| add_byte(set, b, fold));
-    let number = |set: &mut Bytes| {
-        (0..=255u8)
-            .filter(|b| b.is_ascii_alphanumeric() || b"_.-+".contains(b))
-            .for_each(|b| add_byte(set, b, false))
-    };
-    let table = |t: &Table, set: &mut Bytes| {
-        for e in t.entries {
-            match *e {
-                Entry::Name(s, _) => text(s, set),
-                Entry::Range { prefix, suffix, .. } => {
-                    text(prefix, set);
-                    text(suffix, set);
-                    text("+-0123456789", set);
-                }
-                Entry::Many(..) | Entry::Else(_) => {}
-            }
+impl Visit for CommaFollows {
+    const EVERY_ITEM: bool = true;
+
+    fn item(&mut self, _: &At) -> Option<()> {
+        self.budget = self.budget.checked_sub(1)?;
+        Some(())
+    }
+
+    fn text(&mut self, s: &'static str, at: &At) -> Option<bool> {
+        self.spelling(s, at);
+        Some(false)
+    }
+
+    fn table(&mut self, _: &Expr, t: &'static Table, at: &At) -> Option<bool> {
+        let spellings = || {
+            t.entries.iter().flat_map(|e| match *e {
+                Entry::Name(s, _) => [s, ""],
+                Entry::Range { prefix, suffix, .. } => [prefix, suffix],
+                Entry::Many(..) | Entry::Else(_) => ["", ""],
+            })
+        };
+        let commas = *self
+            .tables
+            .entry(t as *const Table as usize)
+            .or_insert_with(|| spellings().any(|s| s.contains(',')));
+        if commas {
+            spellings().for_each(|s| self.spelling(s, at));
         }
-    };
-    for item in items {
-        match item {
-            Item::Lit(s) => text(s, set),
-            Item::Show(_, Show::Num(n)) => {
-                number(set);
-                *expressions |= takes_expression(n);
-            }
-            Item::Show(_, Show::Table(t)) => table(t, set),
-            Item::Show(_, Show::TableIf(_, a, b)) => {
-                table(a, set);
-                table(b, set);
-            }
-            Item::Call(sub, _) => bytes_of_arms(sub, fold, seen, set, expressions),
-            Item::Opt(_, body) => bytes_of_items(body, fold, seen, set, expressions),
-            Item::AnyOrder(between, groups) => {
-                text(between, set);
-                bytes_of_items(groups, fold, seen, set, expressions);
-            }
-        }
+        Some(false)
+    }
+
+    fn number(&mut self, _: &Expr, _: &Num) -> Option<bool> {
+        Some(false)
+    }
+
+    fn between(&mut self, s: &'static str) -> Option<()> {
+        (!s.contains(',')).then_some(())
+    }
+
+    fn too_deep(&mut self) -> Option<bool> {
+        None
     }
 }
 

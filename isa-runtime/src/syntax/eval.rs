@@ -2,8 +2,8 @@
 //! (frames), the fields an expression reads, views made up of other fields, and evaluation
 //! over known values with and without defaults. The printer and both readers evaluate alike.
 
-use super::analysis::MNEMONIC_DEPTH;
 use super::tree::{Arith, Cmp, Expr, Item, Slot};
+use super::walk::MNEMONIC_DEPTH;
 use alloc::vec::Vec;
 
 /// The fields (not views) that share bits with view `slot`, in field order.

@@ -3,12 +3,13 @@
 //! may spell out and what each condition reads. Separate because it outlives a parse and is
 //! keyed by the static descriptions' addresses.
 
-use super::analysis::{contains, separator, MNEMONIC_DEPTH};
+use super::analysis::{contains, separator};
 use super::eval::{bind, bound_slot_bits, slot_bits, Bound};
 use super::names::{Entry, Table, TableIndex};
 use super::quick::QuickState;
 use super::search::{EndsKey, State};
 use super::tree::{Expr, Item, Show, Slot, Syntax};
+use super::walk::MNEMONIC_DEPTH;
 use crate::format::Format;
 use alloc::string::String;
 use alloc::vec;

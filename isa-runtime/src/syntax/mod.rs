@@ -62,6 +62,7 @@ mod scan;
 mod search;
 mod solve;
 mod tree;
+mod walk;
 
 pub use analysis::{has_byte, Bytes};
 pub use failure::{token_at, Expected, Failure};
