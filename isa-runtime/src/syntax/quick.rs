@@ -1,7 +1,8 @@
 //! The quick reader: reads the common line without the search's backtracking machinery,
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
-use super::eval::{bind, bound_value, eval, eval_in, self_describing, Bound, Defaulted};
+use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, Bound, Defaulted};
+use super::facts::{equal_pair, force, Fact};
 use super::memo::{Payers, PayersOf, Scratch, TableIndexes};
 use super::names::{prints_text, Table};
 use super::scan::{
@@ -11,6 +12,7 @@ use super::search::Context;
 use super::solve::holds;
 use super::tree::{Arm, Cmp, Expr, Item, Num, Show, Slot, Syntax};
 use crate::format::Format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 /// What [`quick_in`] makes of a text for one format.
@@ -28,10 +30,11 @@ pub enum Quick {
 /// How many item lists the quick reader enters before it leaves a text to the search. Walking
 /// to the first reading in the search's order, it decides most lines in a few dozen (Maxwell's);
 /// a line of VideoCore IV's vc4asm syntax that needs hundreds is cheaper for the search, whose
-/// recognition prunes what the walk would enter (the 794 golden lines as one program, scratch
-/// driver: budget 1,000 read 344 lines and took 380k steps, 200 read 191 in 25k steps and was
-/// the faster, as were 100 and 50).
-const QUICK_BUDGET: u32 = 200;
+/// recognition prunes what the walk would enter. Since the readings its checks' facts rule out
+/// end where they contradict ([`force`]), more VideoCore IV lines are read within a budget
+/// (the 794 golden lines as one program, callgrind: 200 read 659 and took 237M instructions,
+/// 400 read 717 in 228M, 1,000 read 720 in 230M; before the facts, 200 was the fastest).
+const QUICK_BUDGET: u32 = 400;
 
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
@@ -43,6 +46,12 @@ pub(super) struct QuickState {
     vals: Vec<Option<u64>>,
     assigned: Vec<Slot>,
     checks: Vec<Check>,
+    /// For each of `checks`, the fields it reads ([`slot_bits`]).
+    check_reads: Vec<u64>,
+    /// What the checks force on fields not known yet, given the fields known ([`force`]).
+    facts: Vec<Fact>,
+    /// Pairs of fields not known yet that a check makes equal (`mul_a == mul_b`).
+    same: Vec<(Slot, Slot)>,
     frames: Vec<Bound>,
     /// Fields a name has spelled out (bit `s` for field `s`), and fields read through an
     /// empty alias of a name the table prints as text, whose value must be spelled out
@@ -62,6 +71,12 @@ pub(super) struct QuickState {
     steps: u32,
     /// The spellings of the names being read, innermost last ([`QuickReader::spellings`]).
     spelled: Vec<(usize, u64)>,
+    /// The text `spellings` answers for, and for each (table's address, position) met in
+    /// it, where its spellings are in `spelled_once` and how many (`u32::MAX`: too many).
+    spelled_text: String,
+    spelled_fold: bool,
+    spellings: Vec<((usize, u32), u32, u32)>,
+    spelled_once: Vec<(usize, u64)>,
 }
 
 /// Reads `text` with `syntax` without the search's machinery, for the common line whose
@@ -73,8 +88,11 @@ pub(super) struct QuickState {
 /// search's order (arms whose guards the defaults satisfy first, optional groups absent first
 /// where the defaults make their conditions false, longest names first), and the assignments
 /// are the search's (a field compared with a value known takes it), so the state each
-/// ordering decision sees is the search's. The first complete reading that no value given
-/// contradicts is then the first the search completes: when it settles it is the search's
+/// ordering decision sees is the search's. A reading is left as soon as what its checks force
+/// on fields not known yet contradicts itself ([`force`]: `mov r0, r1` read as the mul pipe's
+/// `mov`, whose arm needs `pm` set while the mul pack's arms read clear it): the search fails
+/// it too, every condition being one the search must satisfy. The first complete reading that
+/// no value given contradicts is then the first the search completes: when it settles it is the search's
 /// ([`Quick::Read`]): the search reads the same items, makes the same assignments, leaves
 /// unsolved conditions to the defaults and checks them as here. No reading at all is
 /// [`Quick::Never`]: every reading of the search is one of these. Anything else (a first
@@ -97,6 +115,9 @@ pub fn quick_in(
     st.vals.extend(format.fields.iter().map(|f| f.fixed));
     st.assigned.clear();
     st.checks.clear();
+    st.check_reads.clear();
+    st.facts.clear();
+    st.same.clear();
     st.frames.clear();
     st.shown = 0;
     st.owed = 0;
@@ -104,6 +125,13 @@ pub fn quick_in(
     st.unsure = false;
     st.steps = 0;
     st.spelled.clear();
+    if st.spelled_text != text || st.spelled_fold != ctx.ignore_case {
+        st.spelled_text.clear();
+        st.spelled_text.push_str(text);
+        st.spelled_fold = ctx.ignore_case;
+        st.spellings.clear();
+        st.spelled_once.clear();
+    }
     let mut q = QuickReader {
         format,
         text,
@@ -249,13 +277,39 @@ type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 
 /// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
 /// and `owed`.
-type QMark = (usize, usize, usize, u64, u64);
+type QMark = (usize, usize, usize, u64, u64, usize, usize);
 
 impl QuickReader<'_> {
     /// The spellings of `t` at `pos`, each (length, value) once, longest first, pushed on
     /// [`QuickState::spelled`]: where they start there; `None` (nothing pushed) when there
     /// are more than sixteen. The caller truncates `spelled` back to the start.
     fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
+        let st = &mut self.st;
+        let start = st.spelled.len();
+        // A table's spellings at a position depend on the text alone: read once a text.
+        let key = (t as *const Table as usize, pos as u32);
+        if let Some(&(_, at, n)) = st.spellings.iter().find(|(k, _, _)| *k == key) {
+            if n == u32::MAX {
+                return None;
+            }
+            st.spelled.extend_from_slice(&st.spelled_once[at as usize..(at + n) as usize]);
+            return Some(start);
+        }
+        let found = self.read_spellings(t, pos);
+        let st = &mut self.st;
+        let at = st.spelled_once.len() as u32;
+        match found {
+            Some(start) => {
+                st.spelled_once.extend_from_slice(&st.spelled[start..]);
+                st.spellings.push((key, at, (st.spelled.len() - start) as u32));
+            }
+            None => st.spellings.push((key, at, u32::MAX)),
+        }
+        found
+    }
+
+    /// [`QuickReader::spellings`] read from the table.
+    fn read_spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
         let QuickReader { st, tables, text, ctx, .. } = self;
         let spelled = &mut st.spelled;
         let start = spelled.len();
@@ -295,7 +349,16 @@ impl QuickReader<'_> {
     }
 
     fn mark(&self) -> QMark {
-        (self.st.assigned.len(), self.st.checks.len(), self.st.frames.len(), self.st.shown, self.st.owed)
+        let st = &self.st;
+        (
+            st.assigned.len(),
+            st.checks.len(),
+            st.frames.len(),
+            st.shown,
+            st.owed,
+            st.facts.len(),
+            st.same.len(),
+        )
     }
 
     /// [`note_spelling`] on bit sets: false for a field beyond the 64th, left to the search.
@@ -344,9 +407,48 @@ impl QuickReader<'_> {
             self.st.vals[s as usize] = None;
         }
         self.st.checks.truncate(m.1);
+        self.st.check_reads.truncate(m.1);
         self.st.frames.truncate(m.2);
         self.st.shown = m.3;
         self.st.owed = m.4;
+        self.st.facts.truncate(m.5);
+        self.st.same.truncate(m.6);
+    }
+
+    /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
+    /// force ([`force`]): false when two contradict, or a check is false on the values known.
+    fn reforce(&mut self, bits: u64) -> bool {
+        let QuickState { vals, checks, check_reads, facts, same, frames, .. } = &mut self.st;
+        for (k, &(e, want, at, len)) in checks.iter().enumerate() {
+            let frame = &frames[at as usize..(at + len) as usize];
+            // What a check reads is found when first asked.
+            if check_reads[k] == u64::MAX {
+                check_reads[k] = slot_bits(e, frame);
+            }
+            let reads = check_reads[k];
+            if reads & bits == 0 {
+                continue;
+            }
+            if !force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Keeps check `e` (to come out `want`): what it forces, checked against what the others
+    /// force ([`force`]). False when they contradict: the search fails the reading too.
+    fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
+        self.st.checks.push((e, want, f.0, f.1));
+        self.st.check_reads.push(u64::MAX);
+        // Two unknown fields made equal: what the checks reading either force may grow.
+        if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
+            self.st.same.push((s, t));
+            return self.reforce(1 << (s % 64) | 1 << (t % 64));
+        }
+        let QuickState { vals, facts, same, frames, .. } = &mut self.st;
+        let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
+        force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
     }
 
     /// [`Parser::assign`] without deferred conditions (they are checked at the end). A view
@@ -373,7 +475,8 @@ impl QuickReader<'_> {
             None => {
                 self.st.vals[slot as usize] = Some(v);
                 self.st.assigned.push(slot);
-                true
+                // What the checks forced on the field, and what they force now it is known.
+                !self.st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
             }
         }
     }
@@ -420,8 +523,7 @@ impl QuickReader<'_> {
             }
             _ => {}
         }
-        self.st.checks.push((e, want, f.0, f.1));
-        true
+        self.check(e, want, f)
     }
 
     /// Whether `e` holds on the values with defaults for the unknown fields (undecided: it

@@ -317,9 +317,11 @@ fn quick_reader_reads_what_the_search_reads() {
         eprintln!("vc4 dialect {dialect}: {} texts, quick reads {read}, leaves {unsure}", texts.len());
         // The quick reader walks in the search's order, so it decides lines that read several
         // ways (vc4asm's idle pipes and aliases), within its budget; a reading with a value
-        // owed that the rest of the text cannot spell out ends where it is owed (444 of the
-        // 883 vc4asm texts decided, 262 before; Mesa 4,517 of 6,691).
-        let least = [400, 4_000][dialect];
+        // owed that the rest of the text cannot spell out ends where it is owed, and one whose
+        // checks force contradicting values on fields not yet known ends where they do (757
+        // of the 883 vc4asm texts decided, 444 before the facts, 262 before that; Mesa 4,581
+        // of 6,691).
+        let least = [700, 4_000][dialect];
         assert!(read > least, "vc4 dialect {dialect}: quick reads {read} of {} texts", texts.len());
     }
     for dialect in 0..Agx::dialects().len() {
