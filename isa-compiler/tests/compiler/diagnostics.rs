@@ -264,6 +264,31 @@ fn empty_range_in_an_in_clause() {
     )));
 }
 
+/// A field's `in` clause may be written with braces, as membership sets are in expressions:
+/// `x: u4 @ 3:0 in {1..=3}` is `in 1..=3` (before, the braces made `0 in {1..=3}` the last
+/// bit position: "bit positions must be constant numbers"). Its mistakes are the clause's.
+#[test]
+fn an_in_clause_in_braces_after_the_bits() {
+    let field = |clause: &str| {
+        let src = spec(&format!(
+            "format f {{\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 {clause}\n    unused @ 27:4\n    syntax asm {{ \"f \" {{x}} }}\n}}\n"
+        ));
+        let t = isa_compiler::check_source(&src)
+            .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", &src, &d)));
+        let x = t.formats[0].fields.iter().find(|f| f.name == "x").expect("x").clone();
+        (x.pieces.clone(), x.allowed.clone())
+    };
+    assert_eq!(field("in {1..=3}"), (field("in 1..=3").0, Some(vec![(1, 3)])));
+    assert_eq!(field("in {1, 5..=6}").1, Some(vec![(1, 1), (5, 6)]));
+    // In a `fields` run, with its brace-delimited items around it.
+    let run = spec("format f {\n    op: u4 @ 31:28 is 1\n    fields @ 27:20 { a: u4 in {2..=3}, b: u4 }\n    unused @ 19:0\n    syntax asm { \"f \" {a} {b} }\n}\n");
+    let t = isa_compiler::check_source(&run).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(t.formats[0].fields.iter().find(|f| f.name == "a").expect("a").allowed, Some(vec![(2, 3)]));
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 in {1..=0}\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
 #[test]
 fn empty_range_in_a_syntax_arm() {
     insta::assert_snapshot!(diagnose(&spec(
