@@ -77,13 +77,14 @@ fn enum_field_set_holds_no_value_of_its_enum() {
     )));
 }
 
-/// Guards compare raw bits, in the printer and the assembler alike: `x == -1` on a signed
-/// 4-bit field and `y != 99` on a 4-bit one never hold, and are errors where written (before,
-/// the printer never took the first arm and the assembler read `m1` as x = 0xf).
+/// A guard reads a field's value, in the printer, the assembler and the checker alike: a
+/// signed 4-bit field's values are -8..=7 and an unsigned one's 0..=15, so `x == -9`, `x in
+/// {8..=20}` and `y != 99` never hold (or always do), and are errors where written (`x == -1`
+/// holds for the bits 0xf: it is no error).
 #[test]
-fn guard_constant_no_raw_value_holds() {
+fn guard_constant_no_value_holds() {
     insta::assert_snapshot!(diagnose(&spec(
-        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y == 2 && x == -9 => \"m9\"\n        | y == 3 && x in {8..=20} => \"big\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
     )));
 }
 
