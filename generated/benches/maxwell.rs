@@ -16,7 +16,7 @@
 //! `decode hand_written, own crate` is the same hand-written decoder built as a library crate of
 //! its own (`isa-bench-maxwell-hand`), called across crates as the generated decoder is.
 //!
-//! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p isa-generated --features bench --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
 
 mod common;
 mod maxwell_hand;
