@@ -218,6 +218,8 @@ pub struct Enum {
     pub variants: Vec<Variant>,
     /// Spellings of undefined values: (dialect or default, text).
     pub else_spellings: Vec<(Option<Ident>, String, Span)>,
+    /// `spelled ".{NAME}"`: the spelling pattern of the variants spelled by their names.
+    pub spelled: Option<(String, Span)>,
 }
 
 /// Parameters and result of an operation enum, function or hook.
@@ -255,6 +257,8 @@ pub enum VariantValue {
     Range(u64, u64, Span),
     /// `(_)`: every value no other variant has.
     Rest(Span),
+    /// No value written: the one after the previous variant's (the name's span).
+    Next(Span),
 }
 
 /// `number name = kind(arg: value, ...)`

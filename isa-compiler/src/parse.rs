@@ -171,6 +171,7 @@ fn item(p: Pair<Rule>) -> Item {
             let mut variants = Vec::new();
             let mut else_spellings = Vec::new();
             let mut uses = Vec::new();
+            let mut spelled = None;
             for p in inner {
                 match p.as_rule() {
                     Rule::signature => signature = Some(signature_of(p)),
@@ -179,10 +180,16 @@ fn item(p: Pair<Rule>) -> Item {
                     }
                     Rule::variant => variants.push(variant(p)),
                     Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
+                    Rule::enum_pattern => {
+                        if let Some(text) = p.into_inner().next() {
+                            let at = span(&text);
+                            spelled = Some((string_value(text), at));
+                        }
+                    }
                     _ => {}
                 }
             }
-            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings })
+            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings, spelled })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));
@@ -749,8 +756,10 @@ fn variant(p: Pair<Rule>) -> Variant {
     let mut it = p.into_inner().peekable();
     let doc = docs(&mut it);
     let name = ident(it.next().expect("variant name"));
-    let vv = it.next().expect("variant value");
-    let value = {
+    let value = if it.peek().map(|p| p.as_rule()) != Some(Rule::variant_value) {
+        VariantValue::Next(name.span)
+    } else {
+        let vv = it.next().expect("variant value");
         let vsp = span(&vv);
         let inner = vv.into_inner().next().expect("value");
         match inner.as_rule() {

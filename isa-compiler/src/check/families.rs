@@ -38,13 +38,18 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
-    let enums: BTreeMap<String, ast::Enum> = file
+    // Spelled from their patterns first, so that an enum including another takes its spellings.
+    let patterned: Vec<ast::Enum> = file
         .items
         .iter()
-        .filter_map(
-            |i| if let ast::Item::Enum(e) = i { Some((e.name.name.clone(), e.clone())) } else { None },
-        )
+        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(numbered(cx, e)) } else { None })
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|e| spelled_by_pattern(cx, e))
         .collect();
+    let enums: BTreeMap<String, ast::Enum> =
+        patterned.iter().map(|e| (e.name.name.clone(), e.clone())).collect();
+    let mut patterned = patterned.into_iter();
     let (global_calls, global_lets): (Vec<ast::LetDef>, Vec<ast::LetDef>) =
         global_lets.into_iter().partition(|l| !l.params.is_empty());
     let mut widths: BTreeMap<String, u64> = BTreeMap::new();
@@ -110,11 +115,8 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
     for item in &file.items {
         match item {
             ast::Item::Enum(e) => {
-                let e = if e.uses.is_empty() {
-                    e.clone()
-                } else {
-                    enum_with_uses(x.cx, &enums, e, &mut Vec::new())
-                };
+                let e = patterned.next().unwrap_or_else(|| e.clone());
+                let e = if e.uses.is_empty() { e } else { enum_with_uses(x.cx, &enums, &e, &mut Vec::new()) };
                 items.push(ast::Item::Enum(every_nth_value(x.cx, e)));
             }
             ast::Item::Layout(l) => {
@@ -1342,7 +1344,7 @@ fn enum_with_uses(
     let range = |v: &ast::VariantValue| match *v {
         ast::VariantValue::One(n, _) => Some((n, n)),
         ast::VariantValue::Range(lo, hi, _) => Some((lo, hi)),
-        ast::VariantValue::Rest(_) => None,
+        ast::VariantValue::Rest(_) | ast::VariantValue::Next(_) => None,
     };
     let mut variants: Vec<ast::Variant> = Vec::new();
     let mut own: Vec<Option<&ast::Variant>> = e.variants.iter().map(Some).collect();
@@ -1385,6 +1387,109 @@ fn enum_with_uses(
     });
     else_spellings.extend(e.else_spellings.iter().cloned());
     ast::Enum { uses: Vec::new(), variants, else_spellings, ..e.clone() }
+}
+
+/// `enum Round : u2 { rn = 0, rm, rp, rz }`: a variant without a value holds the one after the
+/// previous variant's last (1, 2, 3), the first of an enum 0. One after a catch-all `x(_)`, or
+/// first after `use` (whose values it would continue is not said), is an error.
+fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+    let mut e = e.clone();
+    let mut next: Option<u64> = if e.uses.is_empty() { Some(0) } else { None };
+    let mut after = None;
+    let mut dropped = Vec::new();
+    for v in &mut e.variants {
+        match v.value {
+            ast::VariantValue::One(n, _) | ast::VariantValue::Range(_, n, _) => next = n.checked_add(1),
+            ast::VariantValue::Rest(at) => {
+                next = None;
+                after = Some(at);
+            }
+            ast::VariantValue::Next(at) => match next {
+                Some(n) => {
+                    v.value = ast::VariantValue::One(n, at);
+                    next = n.checked_add(1);
+                }
+                None => {
+                    let why = match after {
+                        Some(_) => "it follows a catch-all, which holds no last value",
+                        None if e.uses.is_empty() => "the value before it is the largest there is",
+                        None => "it is the first after `use`: which value it follows is not said",
+                    };
+                    let mut d = cx.error(at, format!("`{}` has no value: {why}", v.name.name));
+                    if let Some(rest) = after {
+                        d = d.with(rest, "the catch-all");
+                    }
+                    d.note("give it one: `name = 4`");
+                    dropped.push(v.name.name.clone());
+                }
+            },
+        }
+    }
+    // Reported: left out, so that no value it was given is reported again.
+    e.variants.retain(|v| !matches!(v.value, ast::VariantValue::Next(_)) || !dropped.contains(&v.name.name));
+    e
+}
+
+/// `enum Round : u2 spelled ".{NAME}" { rn = 0 "", rm = 1, .. }`: each one-value variant with no
+/// spelling for every dialect is spelled by the pattern, `{NAME}` its name in capitals and
+/// `{name}` its name as written, a trailing `_` (which keeps a keyword a name: `is_`) left out;
+/// `rm = 1` is `rm = 1 ".RM"`. A pattern without a name, an unknown `{..}` in it, a range or
+/// catch-all left to it, and a pattern no variant takes are errors.
+fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+    let mut e = e.clone();
+    let Some((pattern, at)) = e.spelled.clone() else { return e };
+    let mut names = 0;
+    let mut rest = pattern.as_str();
+    while let Some(open) = rest.find('{') {
+        let Some(len) = rest[open..].find('}') else {
+            cx.error(at, "unclosed `{` in the spelling pattern");
+            return e;
+        };
+        match &rest[open + 1..open + len] {
+            "NAME" | "name" => names += 1,
+            other => {
+                cx.error(at, format!("`{{{other}}}` in a spelling pattern")).note(
+                    "a pattern holds `{NAME}` (the variant's name in capitals) or `{name}` (as written)",
+                );
+                return e;
+            }
+        }
+        rest = &rest[open + len + 1..];
+    }
+    if names == 0 {
+        cx.error(at, "the spelling pattern holds no `{NAME}` or `{name}`")
+            .note("every variant it spells would print alike; `spelled \".{NAME}\"` spells `rm` as `.RM`");
+        return e;
+    }
+    if pattern == "{name}" {
+        cx.error(at, "the spelling pattern `{name}` spells each variant as its name, as no pattern does")
+            .note("leave the pattern out");
+        return e;
+    }
+    let mut taken = false;
+    for v in &mut e.variants {
+        if v.spellings.iter().any(|(d, _, _)| d.is_none()) {
+            continue;
+        }
+        if !matches!(v.value, ast::VariantValue::One(..)) {
+            cx.error(
+                v.name.span,
+                format!("`{}` holds more than one value: the spelling pattern spells one", v.name.name),
+            )
+            .with(at, "the pattern")
+            .note("spell a range with its number: `r(0..=7) \"R{v}\"`");
+            continue;
+        }
+        let name = v.name.name.strip_suffix('_').unwrap_or(&v.name.name);
+        let text = pattern.replace("{NAME}", &name.to_uppercase()).replace("{name}", name);
+        v.spellings.push((None, text, at));
+        taken = true;
+    }
+    if !taken {
+        cx.error(at, "no variant takes the spelling pattern: each has a spelling of its own")
+            .note("leave the pattern out, or the spellings it gives");
+    }
+    e
 }
 
 /// A range spelled by its value divided, `q(6..=14) "{v/2}"`: its values are every N-th from

@@ -141,6 +141,8 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
                 (ir::Values::Range(*lo, *hi), *lo, *hi, *sp)
             }
             ast::VariantValue::Rest(sp) => (ir::Values::Rest, 0, 0, *sp),
+            // Numbered by `families::numbered` before the enum gets here.
+            ast::VariantValue::Next(sp) => (ir::Values::One(0), 0, 0, *sp),
         };
         if !matches!(values, ir::Values::Rest) {
             if hi > limit {
@@ -226,7 +228,8 @@ fn spellings_for(
                 None => {
                     let known: Vec<&str> = t.dialects.iter().map(|d| d.name.as_str()).collect();
                     cx.error(d.span, format!("unknown dialect `{}`", d.name))
-                        .note(format!("the target declares: {}", known.join(", ")));
+                        .note(format!("the target declares: {}", known.join(", ")))
+                        .note("a variant without a value after a spelling reads as that spelling's dialect: put a comma before it (`x = 0 \".X\", y \".Y\"`)");
                 }
             },
         }

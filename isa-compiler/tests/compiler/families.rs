@@ -499,6 +499,67 @@ fn a_divided_range_spelling_mistakes_are_located() {
     )));
 }
 
+/// `spelled ".{NAME}"` spells a one-value variant without spellings by its name; the pattern's
+/// mistakes are errors at the pattern or the variant.
+#[test]
+fn a_spelling_pattern_spells_variants_by_their_names() {
+    let t = check(
+        "enum Round : u2 spelled \".{NAME}\" { rn = 0 \"\", rm = 1, rp = 2, is_ = 3 }\n\
+         enum Op : u2 spelled \"{name}v\" { NOP = 0, MOV = 1 asm \"mov\", ADD = 2 \"plus\" }\n\
+         enum Round2 : u3 { use Round, rx = 4 \".RX\" }\n",
+    );
+    let texts = |name: &str| -> Vec<String> {
+        let e = t.enums.iter().find(|e| e.name == name).expect("enum");
+        e.variants.iter().map(|v| v.spellings[0][0].text.clone()).collect()
+    };
+    assert_eq!(texts("Round"), ["", ".RM", ".RP", ".IS"]);
+    assert_eq!(texts("Op"), ["NOPv", "mov", "plus"]);
+    assert_eq!(texts("Round2"), ["", ".RM", ".RP", ".IS", ".RX"]);
+}
+
+/// A variant without a value holds the one after the previous variant's last.
+#[test]
+fn a_variant_without_a_value_follows_the_previous_one() {
+    let t = check(
+        "enum Cc : u4 spelled \"CC.{NAME}\" { f = 0, lt, eq, r(3..=5) \"R{v}\", t, x = 9, y asm \"why\" }\n\
+         enum Cc2 : u4 { use Cc, z = 12, w }\n",
+    );
+    let values = |name: &str| -> Vec<(String, u64)> {
+        let e = t.enums.iter().find(|e| e.name == name).expect("enum");
+        e.variants
+            .iter()
+            .filter_map(|v| match v.values {
+                ir::Values::One(n) => Some((v.spellings[0][0].text.clone(), n)),
+                _ => None,
+            })
+            .collect()
+    };
+    let cc = [("CC.F", 0), ("CC.LT", 1), ("CC.EQ", 2), ("CC.T", 6), ("CC.X", 9), ("why", 10)];
+    assert_eq!(values("Cc"), cc.map(|(s, n)| (s.to_string(), n)));
+    assert_eq!(values("Cc2").last(), Some(&("w".to_string(), 13)));
+}
+
+#[test]
+fn a_variant_without_a_value_s_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 { a = 0, rest(_), b }\n\
+         enum B : u2 { use A, c }\n\
+         enum C : u2 { c = 3, d }\n\
+         enum D : u2 { x = 0 \".X\"\n    y \".Y\" }\n"
+    )));
+}
+
+#[test]
+fn a_spelling_pattern_s_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 spelled \".X\" { a = 0 }\n\
+         enum B : u2 spelled \".{NAME}{v}\" { b = 0 }\n\
+         enum C : u2 spelled \"{name}\" { c = 0 }\n\
+         enum D : u3 spelled \".{NAME}\" { d(0..=3), e = 4 }\n\
+         enum E : u2 spelled \".{NAME}\" { e = 0 \".E\" }\n"
+    )));
+}
+
 /// A group parameter bound to `fields { ... }` stands for those items in the group's runs, and
 /// one bound to `syntax { ... }` for those items in its syntax: a family of encodings is one
 /// table, a row each (name, opcode, the fields and text that differ). A run's `0: u2` is

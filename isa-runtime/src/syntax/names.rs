@@ -1,0 +1,352 @@
+//! Name tables: a field's spellings in one dialect, how a spelling matches text (blanks and
+//! separators), and the index of a table's entries by first character. Shared by the
+//! printer, the search, the quick reader and the analyses.
+
+use super::analysis::separator;
+use super::failure::Expected;
+use super::scan::scan_decimal;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+/// A name table: spellings of a field's values in one dialect.
+#[derive(Debug)]
+pub struct Table {
+    /// What the names are, for error messages ("register", "condition").
+    pub name: &'static str,
+    /// The entries, in order: the first that matches a value prints it.
+    pub entries: &'static [Entry],
+}
+
+/// A [`Table`]'s entries by the character they start with ([`Table::index`]).
+pub(super) struct TableIndex {
+    /// Entry numbers, by bucket and in table order within each.
+    order: Vec<u32>,
+    /// Where each bucket's run of `order` starts (the last ends where the next starts): 0 to
+    /// 255 by the text's first character (lowercased), 256 to 511 by its first after blanks,
+    /// 512 the entries that may match any text.
+    starts: Vec<u32>,
+}
+
+/// One entry of a [`Table`].
+#[derive(Debug)]
+pub enum Entry {
+    /// One value, one spelling.
+    Name(&'static str, u64),
+    /// A range `lo..=hi` printed as `prefix`, `value + shift` in decimal, `suffix`.
+    Range {
+        /// Text before the number.
+        prefix: &'static str,
+        /// Text after the number.
+        suffix: &'static str,
+        /// First value.
+        lo: u64,
+        /// Last value.
+        hi: u64,
+        /// Printed number minus value.
+        shift: i64,
+    },
+    /// One spelling for every value of `lo..=hi` (e.g. Mesa's `???`); printed, never parsed.
+    Many(&'static str, u64, u64),
+    /// Printed for any value no earlier entry names (e.g. `???`); never parsed.
+    Else(&'static str),
+}
+
+impl Table {
+    /// Writes the spelling of `value`, if the table has one.
+    pub fn write(&self, value: u64, out: &mut dyn Write) -> Option<fmt::Result> {
+        for e in self.entries {
+            match *e {
+                Entry::Name(s, v) if v == value => return Some(out.write_str(s)),
+                Entry::Range { prefix, suffix, lo, hi, shift } if (lo..=hi).contains(&value) => {
+                    return Some(write!(out, "{prefix}{}{suffix}", value as i64 + shift));
+                }
+                Entry::Many(s, lo, hi) if (lo..=hi).contains(&value) => return Some(out.write_str(s)),
+                Entry::Else(s) => return Some(out.write_str(s)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The spellings the assembler accepts, for error messages: a range as its ends
+    /// (`` `R0`..`R254` ``), each other name quoted.
+    pub fn expected(&self) -> impl Iterator<Item = Expected> + '_ {
+        self.entries.iter().filter_map(|e| match *e {
+            Entry::Name(s, _) if !s.trim().is_empty() => {
+                Some(Expected::Name(alloc::format!("`{}`", s.trim())))
+            }
+            Entry::Range { prefix, suffix, lo, hi, shift } => {
+                let end = |v: u64| alloc::format!("`{prefix}{}{suffix}`", v as i64 + shift);
+                Some(if lo == hi {
+                    Expected::Name(end(lo))
+                } else {
+                    Expected::Range(alloc::format!("{}..{}", end(lo), end(hi)))
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// The value spelled `name` exactly, if any.
+    pub fn lookup(&self, name: &str) -> Option<u64> {
+        let mut found = None;
+        self.candidates(name, 0, false, &mut |len, v| {
+            if len == name.len() && found.is_none() {
+                found = Some(v);
+            }
+        });
+        found
+    }
+
+    fn candidates(&self, text: &str, pos: usize, fold: bool, f: &mut dyn FnMut(usize, u64)) {
+        self.candidates_among(0..self.entries.len(), text, pos, fold, f)
+    }
+
+    /// Where each entry's spelling must match the text ([`Table::candidates`]): its first
+    /// character against the text's first (`Some(false)`), against the text's first after
+    /// blanks (`Some(true)`), or anything (`None`); with that character, lowercased.
+    fn head(e: &Entry) -> Option<(bool, u8)> {
+        match *e {
+            Entry::Name(s, _) => match s.as_bytes().iter().position(|c| *c != b' ') {
+                None => None,
+                Some(0) if s.as_bytes()[0].is_ascii_alphanumeric() => Some((false, s.as_bytes()[0])),
+                Some(i) => Some((true, s.as_bytes()[i])),
+            },
+            Entry::Range { prefix, .. } => prefix.bytes().next().map(|b| (false, b)),
+            // Never read: filed where no text looks.
+            Entry::Many(..) | Entry::Else(_) => Some((false, 0)),
+        }
+        .map(|(after_blanks, b)| (after_blanks, b.to_ascii_lowercase()))
+    }
+
+    /// The entries by the character they must start with ([`Table::head`]), so that reading
+    /// a name looks only at the entries that can match there.
+    pub(super) fn index(&self) -> TableIndex {
+        let bucket = |e: &Entry| match Table::head(e) {
+            Some((false, b)) => usize::from(b),
+            Some((true, b)) => 256 + usize::from(b),
+            None => 512,
+        };
+        let mut starts = vec![0u32; 514];
+        for e in self.entries {
+            starts[bucket(e) + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0u32; self.entries.len()];
+        for (i, e) in self.entries.iter().enumerate() {
+            let b = bucket(e);
+            order[next[b] as usize] = i as u32;
+            next[b] += 1;
+        }
+        TableIndex { order, starts }
+    }
+
+    /// [`Table::candidates`] through the table's [`Table::index`].
+    pub(super) fn candidates_indexed(
+        &self,
+        index: &TableIndex,
+        text: &str,
+        pos: usize,
+        fold: bool,
+        f: &mut dyn FnMut(usize, u64),
+    ) {
+        let bytes = text.as_bytes().get(pos..).unwrap_or_default();
+        let first = bytes.first().map_or(0, |b| b.to_ascii_lowercase());
+        let after = bytes.iter().find(|b| **b != b' ' && **b != b'\t').map_or(0, |b| b.to_ascii_lowercase());
+        let run = |b: usize| &index.order[index.starts[b] as usize..index.starts[b + 1] as usize];
+        let (mut x, mut y, mut z) = (run(usize::from(first)), run(256 + usize::from(after)), run(512));
+        // Mostly one run has entries: it is the order.
+        let one = match (x.is_empty(), y.is_empty(), z.is_empty()) {
+            (_, true, true) => Some(x),
+            (true, false, true) => Some(y),
+            (true, true, false) => Some(z),
+            _ => None,
+        };
+        if let Some(run) = one {
+            return self.candidates_among(run.iter().map(|&k| k as usize), text, pos, fold, f);
+        }
+        // The three runs merged, in table order.
+        let merged = core::iter::from_fn(|| {
+            let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
+            for r in [&mut x, &mut y, &mut z] {
+                if r.first() == Some(&head) {
+                    *r = &r[1..];
+                }
+            }
+            Some(head as usize)
+        });
+        self.candidates_among(merged, text, pos, fold, f)
+    }
+
+    /// The spellings of the entries numbered `among` (in order) that match at `pos`.
+    fn candidates_among(
+        &self,
+        among: impl Iterator<Item = usize>,
+        text: &str,
+        pos: usize,
+        fold: bool,
+        f: &mut dyn FnMut(usize, u64),
+    ) {
+        let rest = &text[pos..];
+        // Names are whole words: `b` does not match the start of `bogus`.
+        let word_end = |len: usize| {
+            let (last, next) = (rest[..len].bytes().last(), rest.as_bytes().get(len));
+            !matches!((last, next), (Some(l), Some(n)) if is_word(l) && is_word(*n))
+        };
+        let mut f = |len: usize, v: u64| {
+            if word_end(len) {
+                f(len, v)
+            }
+        };
+        // A spelling's first character other than a space must be the text's first (a word
+        // character) or its first after blanks (punctuation, or after a space): a byte
+        // compare rules out most spellings before they are matched.
+        let bytes = rest.as_bytes();
+        let first = bytes.first().copied();
+        let first_after_blanks = bytes.iter().copied().find(|b| *b != b' ' && *b != b'\t');
+        let same = |a: Option<u8>, c: u8| a.is_some_and(|a| a == c || (fold && a.eq_ignore_ascii_case(&c)));
+        for e in among.filter_map(|i| self.entries.get(i)) {
+            match *e {
+                Entry::Name(s, v) => {
+                    let head = match s.as_bytes().iter().position(|c| *c != b' ') {
+                        None => true,
+                        Some(0) if s.as_bytes()[0].is_ascii_alphanumeric() => same(first, s.as_bytes()[0]),
+                        Some(i) => same(first_after_blanks, s.as_bytes()[i]),
+                    };
+                    if !head {
+                        continue;
+                    }
+                    if let Some(len) = spelled(rest, s, fold) {
+                        f(len, v);
+                    }
+                }
+                Entry::Range { prefix, suffix, lo, hi, shift } => {
+                    if !starts_with(rest, prefix, fold) {
+                        continue;
+                    }
+                    let after = &rest[prefix.len()..];
+                    if let Some((n, len)) = scan_decimal(after) {
+                        let tail = &after[len..];
+                        let v = n - shift as i128;
+                        if starts_with(tail, suffix, fold) && v >= lo as i128 && v <= hi as i128 {
+                            f(prefix.len() + len + suffix.len(), v as u64);
+                        }
+                    }
+                }
+                Entry::Many(..) | Entry::Else(_) => {}
+            }
+        }
+    }
+}
+
+/// The length of the text at the start of `text` that spelling `s` matches. Spellings match
+/// like literals: a blank matches any run of blanks (or none), and blanks before a spelling that
+/// starts with punctuation, or before a separator in it, are skipped (`r0 >> 1` matches the
+/// spelling `>> 1`, `nop ;` the spelling `nop;`).
+pub(super) fn spelled(text: &str, s: &str, fold: bool) -> Option<usize> {
+    let t = text.as_bytes();
+    let blanks = |mut p: usize| {
+        while p < t.len() && (t[p] == b' ' || t[p] == b'\t') {
+            p += 1;
+        }
+        p
+    };
+    let mut p = 0;
+    if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric() && *c != b' ') {
+        p = blanks(p);
+    }
+    for &c in s.as_bytes() {
+        if separator(c) {
+            p = blanks(p);
+        }
+        if c == b' ' {
+            p = blanks(p);
+        } else if p < t.len() && (t[p] == c || (fold && t[p].eq_ignore_ascii_case(&c))) {
+            p += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(p)
+}
+
+pub(super) fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn starts_with(text: &str, prefix: &str, fold: bool) -> bool {
+    if fold {
+        text.len() >= prefix.len()
+            && text.is_char_boundary(prefix.len())
+            && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+    } else {
+        text.starts_with(prefix)
+    }
+}
+
+/// Whether table `t` prints value `v` as some text ([`note_spelling`]).
+pub(super) fn prints_text(t: &Table, v: u64) -> bool {
+    let mut printed = Nonempty(false);
+    t.write(v, &mut printed).is_some() && printed.0
+}
+
+/// A writer that only notes whether anything was written.
+struct Nonempty(bool);
+
+impl Write for Nonempty {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 |= !s.is_empty();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::fixtures::{IDLE, OP, REG};
+
+    /// The index by first character finds, at every place of every text, the spellings the
+    /// plain walk over every entry finds, in the same order (case folded or not).
+    #[test]
+    fn indexed_names_are_the_names_of_the_plain_walk() {
+        static MIXED: Table = Table {
+            name: "Mixed",
+            entries: &[
+                Entry::Name("", 0),
+                Entry::Name("ra5", 1),
+                Entry::Range { prefix: "ra", suffix: "", lo: 0, hi: 31, shift: 0 },
+                Entry::Name(".16a", 2),
+                Entry::Name(" >> 1", 3),
+                Entry::Range { prefix: "", suffix: "s", lo: 0, hi: 9, shift: 0 },
+                Entry::Many("???", 40, 50),
+                Entry::Name("R5", 4),
+                Entry::Name("nop;", 5),
+                Entry::Else("?"),
+            ],
+        };
+        let texts = ["ra5.16a", "RA5 .16a", "r5 >> 1, 3s", "  nop ;", "ra31 >>1", "", "?? 7s", "\tR5"];
+        for table in [&MIXED, &REG, &OP, &IDLE] {
+            let index = table.index();
+            for text in texts {
+                for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                    for fold in [false, true] {
+                        let (mut plain, mut indexed) = (Vec::new(), Vec::new());
+                        table.candidates(text, pos, fold, &mut |len, v| plain.push((len, v)));
+                        table.candidates_indexed(&index, text, pos, fold, &mut |len, v| {
+                            indexed.push((len, v))
+                        });
+                        assert_eq!(plain, indexed, "{} at {pos} of {text:?} (fold {fold})", table.name);
+                    }
+                }
+            }
+        }
+        // Not vacuous: the walk finds names here.
+        let mut found = Vec::new();
+        MIXED.candidates("RA5 .16a", 0, true, &mut |len, v| found.push((len, v)));
+        assert_eq!(found, [(0, 0), (3, 1), (3, 5)]);
+    }
+}
