@@ -18,7 +18,7 @@
 //! (`written_out`), which assemble to the same words without any directive, so the difference
 //! is what expansion costs.
 //!
-//! Run: `cargo bench -p isa-generated --bench directives -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p isa-generated --features bench --bench directives -- --warm-up-time 1 --measurement-time 3`
 
 use std::fmt::Write;
 use std::hint::black_box;

@@ -19,7 +19,7 @@
 //! in turn within every sample ([`alternate`]) and print the ratio of their times: run alone,
 //! the two differed by up to a third between rounds of the same code on the shared machine.
 //!
-//! Run: `cargo bench -p isa-generated --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p isa-generated --features bench --bench maxwell -- --warm-up-time 1 --measurement-time 3`.
 
 mod alternate;
 mod common;

@@ -4,7 +4,7 @@
 //! rules), `value()` (every field as a `Value`, the JSON path) and `from_value`, against a
 //! hand-written decoder reading the same four fields with shifts and masks.
 //!
-//! Run: `cargo bench -p isa-generated --bench sph -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p isa-generated --features bench --bench sph -- --warm-up-time 1 --measurement-time 3`.
 
 mod common;
 

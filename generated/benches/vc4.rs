@@ -18,7 +18,7 @@
 //! (`Instruction::write_text`) against the hand-written printer, neither allocating per word,
 //! and against the syntax engine printing the same words from their raw bits.
 //!
-//! Run: `cargo bench -p isa-generated --bench vc4 -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p isa-generated --features bench --bench vc4 -- --warm-up-time 1 --measurement-time 3`
 //! (add `'decode|disassemble'` to leave out the slow assembly group).
 
 mod alternate;

@@ -227,6 +227,9 @@ enum Command {
     /// The program is read, decoded and checked as a stream: only the instructions the rules
     /// read around each one are held (four for vc4), the whole program only for a rule that
     /// may read anywhere in it (a note on standard error names it).
+    ///
+    /// A header target's file (`--target sph`) is one header, whose constraints are listed
+    /// alike: the first five of each rule (`--all` for every one), then one line for the rest.
     Validate {
         /// Built-in target (see `isa targets`).
         #[arg(long, short, value_name = "TARGET")]
@@ -298,7 +301,7 @@ fn run(command: Command) -> Result<Outcome> {
             layout::run(&target, name.as_deref(), &params, json)
         }
         Command::Validate { target, hex, all, file } => match builtin::find_data_target(&target) {
-            Some(t) => header::validate(t, &header::Input::File(&file)),
+            Some(t) => header::validate(t, &header::Input::File(&file), all),
             None => validate::run(builtin::find_target(&target)?, &file, hex, all),
         },
     }

@@ -970,6 +970,40 @@ fn sph_reserved_bits_survive_and_are_a_warning() {
     assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 1 warning\n"));
 }
 
+/// A header's violations are listed as a program's: five of each rule, then one line for the
+/// rest, `--all` for every one (before, `--all` was ignored and every one listed). The VTG
+/// header (cla097sph.h, SPH type 1) has nine reserved ranges: CommonWord0 25:21, CommonWord3
+/// 31:28, CommonWord4 23:20, ImapSystemValuesA 3:0 and 23:10, the IMAP's 399:392,
+/// OmapSystemValuesA 3:0 and 23:10, the OMAP's 639:632; the lowest bit of each is set here.
+#[test]
+fn sph_validate_lists_five_of_each_rule_unless_all() {
+    let dir = scratch("sph_validate_all");
+    let mut words = VS_HEADER;
+    for bit in [21, 124, 148, 160, 170, 392, 400, 410, 632] {
+        words[bit / 32] |= 1 << (bit % 32);
+    }
+    let bin = write_file(&dir, "vs.sph", header_bytes(&words));
+    let name = path_str(&bin);
+    let reserved = |text: &str| text.lines().filter(|l| l.contains("are not zero [reserved]")).count();
+    let o = isa(&["validate", "--target", "sph", name]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert_eq!(reserved(&text), 5, "{text}");
+    assert!(text.contains("reserved bits 25:21 are not zero [reserved]"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("{name}: warning: 4 more [reserved] not listed (`--all` lists every one)").as_str()),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert_eq!(stderr(&o), format!("isa: {name}: 0 rule violations, 9 warnings\n"));
+    let o = isa(&["validate", "--target", "sph", "--all", name]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert_eq!((reserved(&text), text.lines().count()), (9, 9), "{text}");
+    assert!(text.contains("reserved bits 639:632 are not zero [reserved] (omap_reserved)"), "{text}");
+}
+
 // ---- A target with scheduling control words: NVIDIA Maxwell ----------------------------------
 
 #[test]

@@ -66,7 +66,7 @@ fn describe(r: Rule) -> String {
         Rule::ident | Rule::any_ident => "a name".into(),
         Rule::int | Rule::signed_int => "a number".into(),
         Rule::string => "a string".into(),
-        Rule::expr => "an expression".into(),
+        Rule::expr | Rule::bit_expr => "an expression".into(),
         Rule::bitspec | Rule::bit_piece => "a bit range like `7:0`".into(),
         Rule::type_expr => "a type".into(),
         Rule::variant => "an enum value".into(),

@@ -127,8 +127,10 @@ fn flatten(value: &Value, prefix: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Reports every constraint the header breaks; fails when there is one.
-pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
+/// Reports the constraints the header breaks, as `isa validate` does a program's: every one
+/// with `all`, else the first [`super::LISTED_PER_RULE`] of each rule and a line for the rest;
+/// fails when one is an error.
+pub fn validate(target: &dyn DataTarget, input: &Input, all: bool) -> Result<Outcome> {
     let bytes = read(target, input)?;
     let name = match input {
         Input::File(path) => files::name(path),
@@ -145,7 +147,10 @@ pub fn validate(target: &dyn DataTarget, input: &Input) -> Result<Outcome> {
         say(format_args!("{name}: ok: {}, no rule broken", target.root()))?;
         return Ok(Outcome::Success);
     }
-    super::report(&name, &violations, None, |v| (format!("{name}: "), format!(" ({})", v.fields.join(", "))))
+    let per_rule = if all { None } else { Some(super::LISTED_PER_RULE) };
+    super::report(&name, &violations, per_rule, |v| {
+        (format!("{name}: "), format!(" ({})", v.fields.join(", ")))
+    })
 }
 
 /// Builds the header from JSON of the shape `decode --json` prints; writes its bytes, or its

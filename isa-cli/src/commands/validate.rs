@@ -3,8 +3,9 @@
 //!
 //! The program is read, decoded and checked as a stream: each rule reads only a few
 //! instructions around the one it is checked for (its reach, which the checker computes), so
-//! only the widest reach's instructions are held, with their listing lines, whatever the
-//! program's size. A rule that may read anywhere in the program (`each j in 0..=i`,
+//! only the widest reach's instructions are held, as words, whatever the program's size; an
+//! instruction is listed only when a violation names it (with its group where the target has
+//! control words). A rule that may read anywhere in the program (`each j in 0..=i`,
 //! `p[len - 1]`) holds it whole, and the command says so. The violations are printed as
 //! whole-program validation orders them (constraints first, then rule by rule), so they are
 //! kept until the end; only the instructions that break a rule are listed, and of each rule
@@ -70,15 +71,72 @@ struct Checked {
     /// The most decoded instructions held at once (what the tests bound).
     #[cfg_attr(not(test), allow(dead_code))]
     most_held: usize,
-    /// The most listing lines held at once (what the tests bound).
+    /// The most words held for listing at once (what the tests bound).
     #[cfg_attr(not(test), allow(dead_code))]
     most_lines: usize,
+    /// The instructions listed (what the tests bound: only those a violation names).
+    #[cfg_attr(not(test), allow(dead_code))]
+    listed: usize,
+}
+
+/// The words of the instructions the validator still holds, listed only when a violation
+/// names one of them: listing an instruction (with its check that the text assembles back)
+/// costs far more than checking it, and most instructions break no rule. A target with
+/// control words lists the whole group of the one named (its text depends on the group's
+/// control word), as a whole listing would.
+struct Held<'a> {
+    target: &'a dyn Target,
+    /// Words per group: the control word and its slots, or 1.
+    group: usize,
+    /// The words held, from word number `from` on (a group's first word).
+    words: VecDeque<u128>,
+    from: usize,
+    /// The program's words, once its last piece is read.
+    end: Option<usize>,
+    /// Instructions listed so far.
+    listed: usize,
+}
+
+impl Held<'_> {
+    /// Instructions per whole group.
+    fn per_group(&self) -> usize {
+        (self.group - 1).max(1)
+    }
+
+    /// Keeps the listing line of the instruction `v` names, if it is held.
+    fn keep_line(&mut self, named: &mut BTreeMap<usize, (u64, String)>, v: &Violation) {
+        if named.contains_key(&v.index) {
+            return;
+        }
+        let (g, k) = (v.index / self.per_group(), v.index % self.per_group());
+        let Some(at) = (g * self.group).checked_sub(self.from) else { return };
+        if at >= self.words.len() {
+            return;
+        }
+        let words: Vec<u128> = self.words.iter().skip(at).take(self.group).copied().collect();
+        let last = self.end == Some(self.from + at + words.len());
+        let mut lines = Vec::with_capacity(words.len());
+        self.target.disassemble_from(&words, self.from + at, last, 0, true, &mut |line| lines.push(line));
+        self.listed += lines.len();
+        if let Some(line) = lines.into_iter().nth(k) {
+            named.insert(v.index, (line.address, line.text));
+        }
+    }
+
+    /// Lets go of the groups whose instructions all come before instruction `first`.
+    fn drop_before(&mut self, first: usize) {
+        while self.words.len() >= self.group && (self.from / self.group + 1) * self.per_group() <= first {
+            self.words.drain(..self.group);
+            self.from += self.group;
+        }
+    }
 }
 
 /// Reads the program in `file` in pieces of `groups` groups (words without control words),
-/// listing and checking each piece as it comes and keeping only the lines of the instructions
-/// the validator still holds; the first word that does not decode ends the checks (the rest
-/// is still read, so that a mistake in the file's text is reported first, as before).
+/// checking each piece as it comes and keeping only the words of the instructions the
+/// validator still holds, to list those a violation names; the first word that does not
+/// decode ends the checks (the rest is still read, so that a mistake in the file's text is
+/// reported first, as before).
 fn check(
     target: &dyn Target,
     file: &Path,
@@ -87,8 +145,10 @@ fn check(
 ) -> Result<std::result::Result<Checked, (usize, DecodeError)>> {
     let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize + 1);
     let mut validator = target.validator();
-    // The listing's lines of the instructions held, from instruction number `first` on.
+    let mut held = Held { target, group, words: VecDeque::new(), from: 0, end: None, listed: 0 };
+    // Instructions of different lengths are listed from their byte stream as before, whole.
     let mut lines: VecDeque<(u64, String)> = VecDeque::new();
+    let whole = target.variable_length();
     let mut first = 0usize;
     let mut named: BTreeMap<usize, (u64, String)> = BTreeMap::new();
     let (mut count, mut words_read, mut most_lines) = (0usize, 0usize, 0usize);
@@ -102,20 +162,34 @@ fn check(
             if failed.is_some() {
                 return Ok(());
             }
-            target.disassemble_from(piece, words_read, last, 0, true, &mut |line| {
-                lines.push_back((line.address, line.text));
-                count += 1;
+            if whole {
+                target.disassemble_from(piece, words_read, last, 0, true, &mut |line| {
+                    lines.push_back((line.address, line.text));
+                    count += 1;
+                });
+                most_lines = most_lines.max(lines.len());
+            } else {
+                // One line a word, but for the control words: one for a control word with
+                // no instruction after it, at the very end.
+                count += piece.chunks(group).map(|c| (c.len() - 1).max(1)).sum::<usize>();
+                held.words.extend(piece);
+                if last {
+                    held.end = Some(words_read + piece.len());
+                }
+                most_lines = most_lines.max(held.words.len());
+            }
+            let pushed = validator.push(piece, words_read, &mut |v| match whole {
+                true => keep_line(&mut named, &lines, first, v),
+                false => held.keep_line(&mut named, v),
             });
-            most_lines = most_lines.max(lines.len());
-            if let Err(e) =
-                validator.push(piece, words_read, &mut |v| keep_line(&mut named, &lines, first, v))
-            {
+            if let Err(e) = pushed {
                 failed = Some(e);
             }
             words_read += piece.len();
             while first < validator.first_held() && lines.pop_front().is_some() {
                 first += 1;
             }
+            held.drop_before(validator.first_held());
             Ok(())
         },
         None,
@@ -124,8 +198,12 @@ fn check(
         return Ok(Err(e));
     }
     let most_held = validator.most_held();
-    let violations = validator.finish(&mut |v| keep_line(&mut named, &lines, first, v));
-    Ok(Ok(Checked { violations, named, count, most_held, most_lines }))
+    let violations = validator.finish(&mut |v| match whole {
+        true => keep_line(&mut named, &lines, first, v),
+        false => held.keep_line(&mut named, v),
+    });
+    let listed = if whole { count } else { held.listed };
+    Ok(Ok(Checked { violations, named, count, most_held, most_lines, listed }))
 }
 
 /// Keeps the listing line of the instruction `v` names (`lines` holds those from instruction
@@ -166,6 +244,41 @@ mod tests {
             assert_eq!(checked.most_held, words.min(4));
             // A piece's lines and the three before it.
             assert!(checked.most_lines <= 1000 + 3, "{}", checked.most_lines);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Only the instructions a violation names are listed (each listing checks that its text
+    /// assembles back: most of validation's time when every instruction was listed), with the
+    /// text and address the whole program's listing gives them. vc4: instruction 1 reads ra1,
+    /// which instruction 0 wrote (seed 004's read-after-write rule); Maxwell: a misaligned
+    /// `.32` attribute store (`aligned_32`), listed with its group's control word.
+    #[test]
+    fn only_the_instructions_a_violation_names_are_listed() {
+        let dir = std::env::temp_dir().join(format!("isa-validate-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let path = dir.join("program.bin");
+        for (name, source, bad, nops) in [
+            ("vc4", "add ra1, r0, r1\nadd r2, ra1, r0\n", 1usize, 3000usize),
+            ("maxwell", "AST a[0x7a], R0\n", 0, 299),
+        ] {
+            let target = crate::builtin::find_target(name).expect("built in");
+            let mut text = String::from(source);
+            text.push_str(&if name == "vc4" { "nop\n" } else { "NOP\n" }.repeat(nops));
+            text.push_str(if name == "vc4" { "nop; thrend\nnop\nnop\n" } else { "EXIT\n" });
+            let words = target.assemble(&text, 0).expect("assembles");
+            assert!(target.word_bits() == 64 && target.little_endian(), "{name}");
+            let bytes: Vec<u8> = words.iter().flat_map(|w| (*w as u64).to_le_bytes()).collect();
+            std::fs::write(&path, bytes).expect("write program");
+            let checked = check(target, &path, false, 100).expect("read").expect("decodes");
+            let index = checked.violations.first().expect("a violation").index;
+            assert_eq!(index, bad, "{name}");
+            assert!(checked.violations.iter().all(|v| v.index == bad), "{name}: {:?}", checked.violations);
+            let group = target.streams().and_then(Streams::schedule).map_or(1, |s| s.slots as usize);
+            assert_eq!(checked.listed, group, "{name}: the named instruction's group, no more");
+            let whole = target.disassemble_program(&words, 0);
+            assert_eq!(checked.count, whole.len(), "{name}");
+            assert_eq!(checked.named[&bad], (whole[bad].address, whole[bad].text.clone()), "{name}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -241,14 +241,157 @@ impl Lowerer<'_, '_> {
         }
         let scope = Scope { t: self.t, format: self.format, slots: self.slots, params };
         let (c, _) = cond::lower(self.cx, &scope, e);
+        // Constants folded first (`-1` is `0 - 1`), so that a signed field's comparison with
+        // one is seen as such.
+        let c = cond::fold(&c, &|_| Known::Nothing, params);
+        let c = self.signed_values(&c, params, e.span);
         let c = cond::fold(&c, &self.known(), params);
         self.raw_comparisons(&c, e.span);
         c
     }
 
-    /// Guards compare a field's raw bits, in the printer and the assembler alike (a signed
-    /// field's too): `x == -1` on a 4-bit field never holds, so it is reported where it is
-    /// written rather than left an arm the printer never takes.
+    /// The width of the signed field `e` reads (a field, or a parameter bound to one), when
+    /// it is narrower than 64 bits (a 64-bit field's raw bits read as an `i64` are its value).
+    fn signed_width(&self, e: &CondExpr, params: &[(String, Binding)]) -> Option<u32> {
+        let ty = match e {
+            CondExpr::Field(slot) => self.format.field(self.slots[slot.0].field).ty.clone(),
+            CondExpr::Param(p) => params.get(*p)?.1.ty.clone()?,
+            _ => return None,
+        };
+        match ty {
+            Type::SInt(w) if (1..64).contains(&w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// A guard reads a signed field's value, as its text shows it (`x < 0` holds for the
+    /// negative values): the printer and the assembler read raw bits, so each comparison of a
+    /// signed field is rewritten over its bits. `x == -1` compares the bits of -1 (so the
+    /// assembler still assigns them), `x in {-2..=1}` the bits of each value, `x < c` the bits
+    /// with the sign bit flipped (`x ^ 2^(w-1) < c + 2^(w-1)`: the order of the values), and
+    /// elsewhere (`x + 1`, `x == y`) the field's bits sign-extend (`(x ^ m) - m`). A constant
+    /// no value of the field equals is an error.
+    fn signed_values(&mut self, c: &CondExpr, params: &[(String, Binding)], span: Span) -> CondExpr {
+        use ir::{ArithOp, CmpOp};
+        let arith = |op, a, b| CondExpr::Arith(op, Box::new(a), Box::new(b));
+        match c {
+            CondExpr::Cmp(op, a, b) => {
+                // A signed field against a constant: over its bits.
+                let lone = match (&**a, &**b) {
+                    (x, CondExpr::Int(v)) => self.signed_width(x, params).map(|w| (x, *v, w, *op)),
+                    (CondExpr::Int(v), x) => {
+                        let flipped = match op {
+                            CmpOp::Lt => CmpOp::Gt,
+                            CmpOp::Le => CmpOp::Ge,
+                            CmpOp::Gt => CmpOp::Lt,
+                            CmpOp::Ge => CmpOp::Le,
+                            other => *other,
+                        };
+                        self.signed_width(x, params).map(|w| (x, *v, w, flipped))
+                    }
+                    _ => None,
+                };
+                if let Some((x, v, w, op)) = lone {
+                    let m = 1i64 << (w - 1);
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                        if !(-m..m).contains(&v) {
+                            let name = self.value_name(x, params);
+                            self.cx
+                                .error(
+                                    span,
+                                    format!("a guard compares `{name}`'s values ({}..={}), which are never {v}", -m, m - 1),
+                                )
+                                .note(format!(
+                                    "`{name}` is a signed {w}-bit field: guards read its value, as its text shows it"
+                                ));
+                            return CondExpr::Int((op == CmpOp::Ne) as i64);
+                        }
+                        return CondExpr::Cmp(
+                            op,
+                            Box::new(x.clone()),
+                            Box::new(CondExpr::Int(v & ((m << 1) - 1))),
+                        );
+                    }
+                    let biased = arith(ArithOp::BitXor, x.clone(), CondExpr::Int(m));
+                    return CondExpr::Cmp(op, Box::new(biased), Box::new(CondExpr::Int(v.saturating_add(m))));
+                }
+                let (a, b) = (self.signed_operand(a, params, span), self.signed_operand(b, params, span));
+                CondExpr::Cmp(*op, Box::new(a), Box::new(b))
+            }
+            CondExpr::In(x, ranges) => match self.signed_width(x, params) {
+                Some(w) => {
+                    let m = 1i64 << (w - 1);
+                    let mut bits = Vec::new();
+                    for &(lo, hi) in ranges {
+                        let (lo, hi) = (lo.max(-m), hi.min(m - 1));
+                        if lo > hi {
+                            continue;
+                        }
+                        if lo < 0 {
+                            bits.push((lo + 2 * m, hi.min(-1) + 2 * m));
+                        }
+                        if hi >= 0 {
+                            bits.push((lo.max(0), hi));
+                        }
+                    }
+                    if bits.is_empty() {
+                        let name = self.value_name(x, params);
+                        self.cx
+                            .error(span, format!("a guard's set holds none of `{name}`'s values ({}..={})", -m, m - 1))
+                            .note(format!(
+                                "`{name}` is a signed {w}-bit field: guards read its value, as its text shows it"
+                            ));
+                        return CondExpr::Int(0);
+                    }
+                    CondExpr::In(x.clone(), bits)
+                }
+                None => CondExpr::In(Box::new(self.signed_operand(x, params, span)), ranges.clone()),
+            },
+            CondExpr::Not(x) => CondExpr::Not(Box::new(self.signed_values(x, params, span))),
+            CondExpr::And(xs) => {
+                CondExpr::And(xs.iter().map(|x| self.signed_values(x, params, span)).collect())
+            }
+            CondExpr::Or(xs) => {
+                CondExpr::Or(xs.iter().map(|x| self.signed_values(x, params, span)).collect())
+            }
+            CondExpr::If(k, a, b) => CondExpr::If(
+                Box::new(self.signed_values(k, params, span)),
+                Box::new(self.signed_operand(a, params, span)),
+                Box::new(self.signed_operand(b, params, span)),
+            ),
+            CondExpr::Arith(op, a, b) => {
+                arith(*op, self.signed_operand(a, params, span), self.signed_operand(b, params, span))
+            }
+            _ => c.clone(),
+        }
+    }
+
+    /// `e` as a value: a signed field's bits sign-extended, `(x ^ m) - m`.
+    fn signed_operand(&mut self, e: &CondExpr, params: &[(String, Binding)], span: Span) -> CondExpr {
+        use ir::ArithOp;
+        match self.signed_width(e, params) {
+            Some(w) => {
+                let m = CondExpr::Int(1i64 << (w - 1));
+                let flipped = CondExpr::Arith(ArithOp::BitXor, Box::new(e.clone()), Box::new(m.clone()));
+                CondExpr::Arith(ArithOp::Sub, Box::new(flipped), Box::new(m))
+            }
+            None => self.signed_values(e, params, span),
+        }
+    }
+
+    /// The name of the field `e` reads (a parameter's own name).
+    fn value_name(&self, e: &CondExpr, params: &[(String, Binding)]) -> String {
+        match e {
+            CondExpr::Field(slot) => self.format.field(self.slots[slot.0].field).name.clone(),
+            CondExpr::Param(p) => params.get(*p).map_or_else(String::new, |b| b.0.clone()),
+            _ => String::new(),
+        }
+    }
+
+    /// Guards compare a field's raw bits in the printer and the assembler ([`Self::signed_values`]
+    /// has rewritten a signed field's comparisons over its bits): `y != 99` on a 4-bit field
+    /// always holds, so it is reported where it is written rather than left an arm the printer
+    /// never takes (or always does).
     fn raw_comparisons(&mut self, c: &CondExpr, span: Span) {
         match c {
             CondExpr::Not(x) => self.raw_comparisons(x, span),
@@ -265,16 +408,10 @@ impl Lowerer<'_, '_> {
                     return;
                 }
                 let top = (1i64 << width) - 1;
-                let d = self.cx.error(
+                self.cx.error(
                     span,
                     format!("a guard compares `{}`'s raw bits (0..={top}), which are never {v}", field.name),
                 );
-                if matches!(field.ty, Type::SInt(_)) && (-(1i64 << (width - 1))..0).contains(v) {
-                    d.note(format!(
-                        "guards read a signed field's raw bits: compare with {}, {v} in {width} bits",
-                        v & top
-                    ));
-                }
             }
             _ => {}
         }

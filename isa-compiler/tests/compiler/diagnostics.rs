@@ -77,13 +77,14 @@ fn enum_field_set_holds_no_value_of_its_enum() {
     )));
 }
 
-/// Guards compare raw bits, in the printer and the assembler alike: `x == -1` on a signed
-/// 4-bit field and `y != 99` on a 4-bit one never hold, and are errors where written (before,
-/// the printer never took the first arm and the assembler read `m1` as x = 0xf).
+/// A guard reads a field's value, in the printer, the assembler and the checker alike: a
+/// signed 4-bit field's values are -8..=7 and an unsigned one's 0..=15, so `x == -9`, `x in
+/// {8..=20}` and `y != 99` never hold (or always do), and are errors where written (`x == -1`
+/// holds for the bits 0xf: it is no error).
 #[test]
-fn guard_constant_no_raw_value_holds() {
+fn guard_constant_no_value_holds() {
     insta::assert_snapshot!(diagnose(&spec(
-        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
+        "format f {\n    x: s4 @ 3:0\n    y: u4 @ 7:4\n    unused @ 31:8\n    syntax asm {\n        | y == 1 && x == -1 => \"m1\"\n        | y == 2 && x == -9 => \"m9\"\n        | y == 3 && x in {8..=20} => \"big\"\n        | y != 99 => \"f \" {x}\n        | _ => \"g\"\n    }\n}\n"
     )));
 }
 
@@ -261,6 +262,31 @@ mod fuzz {
 fn empty_range_in_an_in_clause() {
     insta::assert_snapshot!(diagnose(&spec(
         "format f {\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 in 1..=0\n    syntax asm { \"f \" {x} }\n}\n"
+    )));
+}
+
+/// A field's `in` clause may be written with braces, as membership sets are in expressions:
+/// `x: u4 @ 3:0 in {1..=3}` is `in 1..=3` (before, the braces made `0 in {1..=3}` the last
+/// bit position: "bit positions must be constant numbers"). Its mistakes are the clause's.
+#[test]
+fn an_in_clause_in_braces_after_the_bits() {
+    let field = |clause: &str| {
+        let src = spec(&format!(
+            "format f {{\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 {clause}\n    unused @ 27:4\n    syntax asm {{ \"f \" {{x}} }}\n}}\n"
+        ));
+        let t = isa_compiler::check_source(&src)
+            .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("t.isa", &src, &d)));
+        let x = t.formats[0].fields.iter().find(|f| f.name == "x").expect("x").clone();
+        (x.pieces.clone(), x.allowed.clone())
+    };
+    assert_eq!(field("in {1..=3}"), (field("in 1..=3").0, Some(vec![(1, 3)])));
+    assert_eq!(field("in {1, 5..=6}").1, Some(vec![(1, 1), (5, 6)]));
+    // In a `fields` run, with its brace-delimited items around it.
+    let run = spec("format f {\n    op: u4 @ 31:28 is 1\n    fields @ 27:20 { a: u4 in {2..=3}, b: u4 }\n    unused @ 19:0\n    syntax asm { \"f \" {a} {b} }\n}\n");
+    let t = isa_compiler::check_source(&run).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(t.formats[0].fields.iter().find(|f| f.name == "a").expect("a").allowed, Some(vec![(2, 3)]));
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 1\n    x: u4 @ 3:0 in {1..=0}\n    syntax asm { \"f \" {x} }\n}\n"
     )));
 }
 

@@ -7,5 +7,6 @@ mod interleaved;
 mod marked;
 mod placement;
 mod random_specs;
+mod signed_guard;
 mod target;
 mod varlen;

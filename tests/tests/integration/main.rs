@@ -6,6 +6,7 @@ mod agx_applegpu;
 mod agx_instructions;
 mod agx_interp;
 mod api;
+mod builds;
 mod derive_bitfield;
 mod dialect_directives;
 mod doc_links;
