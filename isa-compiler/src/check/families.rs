@@ -38,11 +38,27 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
+    // The target's dialects: a variant spelled for each of them needs no pattern.
+    let dialects: Vec<&str> = file
+        .items
+        .iter()
+        .filter_map(|i| if let ast::Item::Target(t) = i { Some(&t.settings) } else { None })
+        .flatten()
+        .filter(|s| s.name.name == "dialect")
+        .flat_map(|s| &s.values)
+        .filter_map(|v| if let ast::SettingValue::Name(n, _) = v { Some(n.name.as_str()) } else { None })
+        .collect();
     // Spelled from their patterns first, so that an enum including another takes its spellings.
     let patterned: Vec<ast::Enum> = file
         .items
         .iter()
-        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(spelled_by_pattern(cx, e)) } else { None })
+        .filter_map(|i| {
+            if let ast::Item::Enum(e) = i {
+                Some(spelled_by_pattern(cx, e, &dialects))
+            } else {
+                None
+            }
+        })
         .collect::<Vec<_>>()
         .iter()
         .map(|e| numbered(cx, e))
@@ -1443,7 +1459,7 @@ fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
 /// `{name}` its name as written, a trailing `_` (which keeps a keyword a name: `is_`) left out;
 /// `rm = 1` is `rm = 1 ".RM"`. A pattern without a name, an unknown `{..}` in it, a range or
 /// catch-all left to it, and a pattern no variant takes are errors.
-fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum, dialects: &[&str]) -> ast::Enum {
     let mut e = e.clone();
     let Some((pattern, at)) = e.spelled.clone() else { return e };
     let mut names = 0;
@@ -1477,7 +1493,9 @@ fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
     let mut taken = false;
     let mut ranges = false;
     for v in &mut e.variants {
-        if v.spellings.iter().any(|(d, _, _)| d.is_none()) {
+        let spelled = |d: &str| v.spellings.iter().any(|(x, _, _)| x.as_ref().is_some_and(|x| x.name == d));
+        let every = !dialects.is_empty() && dialects.iter().all(|d| spelled(d));
+        if every || v.spellings.iter().any(|(d, _, _)| d.is_none()) {
             continue;
         }
         if !matches!(v.value, ast::VariantValue::One(..) | ast::VariantValue::Next(_)) {
