@@ -38,14 +38,30 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
             _ => {}
         }
     }
+    // The target's dialects: a variant spelled for each of them needs no pattern.
+    let dialects: Vec<&str> = file
+        .items
+        .iter()
+        .filter_map(|i| if let ast::Item::Target(t) = i { Some(&t.settings) } else { None })
+        .flatten()
+        .filter(|s| s.name.name == "dialect")
+        .flat_map(|s| &s.values)
+        .filter_map(|v| if let ast::SettingValue::Name(n, _) = v { Some(n.name.as_str()) } else { None })
+        .collect();
     // Spelled from their patterns first, so that an enum including another takes its spellings.
     let patterned: Vec<ast::Enum> = file
         .items
         .iter()
-        .filter_map(|i| if let ast::Item::Enum(e) = i { Some(numbered(cx, e)) } else { None })
+        .filter_map(|i| {
+            if let ast::Item::Enum(e) = i {
+                Some(spelled_by_pattern(cx, e, &dialects))
+            } else {
+                None
+            }
+        })
         .collect::<Vec<_>>()
         .iter()
-        .map(|e| spelled_by_pattern(cx, e))
+        .map(|e| numbered(cx, e))
         .collect();
     let enums: BTreeMap<String, ast::Enum> =
         patterned.iter().map(|e| (e.name.name.clone(), e.clone())).collect();
@@ -1391,13 +1407,21 @@ fn enum_with_uses(
 
 /// `enum Round : u2 { rn = 0, rm, rp, rz }`: a variant without a value holds the one after the
 /// previous variant's last (1, 2, 3), the first of an enum 0. One after a catch-all `x(_)`, or
-/// first after `use` (whose values it would continue is not said), is an error.
+/// the first after a `use` (whose values it would continue is not said, wherever the `use`
+/// stands among the variants), is an error.
 fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
     let mut e = e.clone();
     let mut next: Option<u64> = if e.uses.is_empty() { Some(0) } else { None };
     let mut after = None;
     let mut dropped = Vec::new();
+    let mut before = 0;
     for v in &mut e.variants {
+        // A `use` between the previous variant and this one: the values it brings come between.
+        if e.uses.iter().any(|u| (before..v.span.start).contains(&u.span.start)) {
+            next = None;
+            after = None;
+        }
+        before = v.span.start;
         match v.value {
             ast::VariantValue::One(n, _) | ast::VariantValue::Range(_, n, _) => next = n.checked_add(1),
             ast::VariantValue::Rest(at) => {
@@ -1413,7 +1437,7 @@ fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
                     let why = match after {
                         Some(_) => "it follows a catch-all, which holds no last value",
                         None if e.uses.is_empty() => "the value before it is the largest there is",
-                        None => "it is the first after `use`: which value it follows is not said",
+                        None => "a `use` stands before it, and which included value it follows is not said",
                     };
                     let mut d = cx.error(at, format!("`{}` has no value: {why}", v.name.name));
                     if let Some(rest) = after {
@@ -1435,7 +1459,7 @@ fn numbered(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
 /// `{name}` its name as written, a trailing `_` (which keeps a keyword a name: `is_`) left out;
 /// `rm = 1` is `rm = 1 ".RM"`. A pattern without a name, an unknown `{..}` in it, a range or
 /// catch-all left to it, and a pattern no variant takes are errors.
-fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
+fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum, dialects: &[&str]) -> ast::Enum {
     let mut e = e.clone();
     let Some((pattern, at)) = e.spelled.clone() else { return e };
     let mut names = 0;
@@ -1467,11 +1491,15 @@ fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
         return e;
     }
     let mut taken = false;
+    let mut ranges = false;
     for v in &mut e.variants {
-        if v.spellings.iter().any(|(d, _, _)| d.is_none()) {
+        let spelled = |d: &str| v.spellings.iter().any(|(x, _, _)| x.as_ref().is_some_and(|x| x.name == d));
+        let every = !dialects.is_empty() && dialects.iter().all(|d| spelled(d));
+        if every || v.spellings.iter().any(|(d, _, _)| d.is_none()) {
             continue;
         }
-        if !matches!(v.value, ast::VariantValue::One(..)) {
+        if !matches!(v.value, ast::VariantValue::One(..) | ast::VariantValue::Next(_)) {
+            ranges = true;
             cx.error(
                 v.name.span,
                 format!("`{}` holds more than one value: the spelling pattern spells one", v.name.name),
@@ -1485,7 +1513,10 @@ fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum) -> ast::Enum {
         v.spellings.push((None, text, at));
         taken = true;
     }
-    if !taken {
+    if e.variants.is_empty() {
+        cx.error(at, "no variant takes the spelling pattern: the enum has no variants of its own")
+            .note("a pattern spells the enum's own variants; those `use` brings keep their spellings");
+    } else if !taken && !ranges {
         cx.error(at, "no variant takes the spelling pattern: each has a spelling of its own")
             .note("leave the pattern out, or the spellings it gives");
     }

@@ -116,7 +116,7 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             rust_names.insert(camel, &v.name);
         }
         if operation {
-            let snake = crate::backend::rust::names::snake(&v.name.name);
+            let snake = crate::backend::rust::names::method_part(&v.name.name);
             match method_names.get(&snake) {
                 Some(old) => {
                     cx.error(

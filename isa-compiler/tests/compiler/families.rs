@@ -549,6 +549,29 @@ fn a_variant_without_a_value_s_mistakes_are_located() {
     )));
 }
 
+/// A range spelled for every dialect by name needs no pattern: it is no mistake to leave it to
+/// one (the fuzzer's generated specs found it an error).
+#[test]
+fn a_range_spelled_for_every_dialect_needs_no_pattern() {
+    let t = check("enum R : u3 spelled \".{NAME}\" { x = 0, r(1..=7) asm \"r{v}\" }\n");
+    let e = t.enums.iter().find(|e| e.name == "R").expect("enum");
+    let texts: Vec<&str> = e.variants.iter().map(|v| v.spellings[0][0].text.as_str()).collect();
+    assert_eq!(texts, [".X", "r{v}"]);
+}
+
+/// Each mistake of the two shorthands is one error where it is: a catch-all left to a pattern,
+/// a valueless variant after a `use` (also after a variant that follows it), and an enum whose
+/// only values come by `use` say no more than that (no "each has a spelling of its own").
+#[test]
+fn shorthand_mistakes_are_one_error_each() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 spelled \".{NAME}\" { x(_) }\n\
+         enum B : u4 spelled \"{name}!\" { use A, z }\n\
+         enum C : u4 spelled \"{name}!\" { use A }\n\
+         enum D : u4 { a = 5, use A, b }\n"
+    )));
+}
+
 #[test]
 fn a_spelling_pattern_s_mistakes_are_located() {
     insta::assert_snapshot!(diagnose(&spec(

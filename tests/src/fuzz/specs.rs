@@ -205,8 +205,20 @@ pub fn generate(rng: &mut Rand) -> String {
         let width = 1 + rng.below(6) as u32;
         let size = 1u64 << width;
         let name = format!("E{e}");
-        let _ = writeln!(s, "enum {name} : u{width} {{");
+        // One enum in three spells its values by a pattern (README §4): then every range and
+        // catch-all has a spelling of its own.
+        let pattern = rng.one_in(3);
+        let spelled = if !pattern {
+            ""
+        } else if rng.one_in(2) {
+            " spelled \".{NAME}\""
+        } else {
+            " spelled \"{name}_x\""
+        };
+        let _ = writeln!(s, "enum {name} : u{width}{spelled} {{");
         let mut v = 0u64;
+        // Whether the last variant ended at `v - 1`: the next may then leave out its value.
+        let mut follows = true;
         // A variant of one value, for `default` clauses (a range's name is not a value).
         let mut single = None;
         let mut k = 0;
@@ -219,15 +231,25 @@ pub fn generate(rng: &mut Rand) -> String {
                     let hi = (v + 1 + rng.below(4) as u64).min(size - 1);
                     let spelled = if two && rng.one_in(2) {
                         format!(" a \"{vname}{{v}}\" b \"X{{v}}\"")
+                    } else if pattern {
+                        format!(" \"{vname}.{{v}}\"")
                     } else {
                         String::new()
                     };
                     let _ = writeln!(s, "    {vname}({v}..={hi}){spelled}");
                     v = hi + 1;
+                    follows = true;
                 }
                 1 => {
                     v += 1 + rng.below(3) as u64;
+                    follows = false;
                     continue;
+                }
+                // A pattern's enum keeps its first value for the pattern, so that it spells one.
+                _ if pattern && k == 1 => {
+                    let _ = writeln!(s, "    {vname} = {v}");
+                    single.get_or_insert_with(|| vname.clone());
+                    v += 1;
                 }
                 _ => {
                     let spelled = match rng.below(4) {
@@ -236,9 +258,16 @@ pub fn generate(rng: &mut Rand) -> String {
                         2 => " \"\"".to_string(),
                         _ => String::new(),
                     };
-                    let _ = writeln!(s, "    {vname} = {v}{spelled}");
+                    // The value the previous variant's is followed by, left out (README §4);
+                    // a comma first, or a spelling that ends the line before takes it as a dialect.
+                    if follows && k > 1 && rng.one_in(2) {
+                        let _ = writeln!(s, "    , {vname}{spelled}");
+                    } else {
+                        let _ = writeln!(s, "    {vname} = {v}{spelled}");
+                    }
                     single.get_or_insert_with(|| vname.clone());
                     v += 1;
+                    follows = true;
                 }
             }
             if k > 12 {
@@ -246,6 +275,7 @@ pub fn generate(rng: &mut Rand) -> String {
             }
         }
         match rng.below(4) {
+            0 if pattern => s.push_str("    rest(_) \"r{v}\"\n"),
             0 => s.push_str("    rest(_)\n"),
             1 => s.push_str("    , else \"???\"\n"),
             _ => {}

@@ -134,9 +134,11 @@ fn spec_shards_add_up_to_the_run() {
 }
 
 /// Every generated spec of the first hundred is accepted: the generator makes valid specs, so
-/// their mutations start close to the checker's edge.
+/// their mutations start close to the checker's edge. Among them are enums spelled by a pattern
+/// and variants without a value (README §4).
 #[test]
 fn generated_specs_are_accepted() {
+    let (mut patterns, mut valueless) = (0, 0);
     for case in 0..100 {
         let plan = SpecPlan {
             mutated: 0,
@@ -148,6 +150,8 @@ fn generated_specs_are_accepted() {
             end: None,
         };
         let (origin, source, _) = specs::spec_case(&plan, &[], SEED, case);
+        patterns += usize::from(source.contains(" spelled \""));
+        valueless += usize::from(source.lines().any(|l| l.starts_with("    , v")));
         match specs::check_spec(&source) {
             Checked::Accepted { unit, .. } => assert_eq!(unit.as_deref(), Some("G"), "{origin}"),
             Checked::Rejected { .. } => {
@@ -156,6 +160,7 @@ fn generated_specs_are_accepted() {
             }
         }
     }
+    assert!(patterns >= 10 && valueless >= 10, "{patterns} patterns, {valueless} valueless variants");
 }
 
 #[test]

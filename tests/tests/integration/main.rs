@@ -12,6 +12,7 @@ mod dialect_directives;
 mod doc_links;
 mod docs_fresh;
 mod elementary;
+mod enum_shorthands;
 mod format_index;
 mod from_str;
 mod fuzz;

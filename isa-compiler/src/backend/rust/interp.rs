@@ -3,7 +3,7 @@
 //! `Machine` with the spec's functions, each format's `execute` block and a step/run loop.
 
 use super::model::{doc, extract, Model};
-use super::names::{camel, ident, snake};
+use super::names::{camel, ident, method_part, snake};
 use crate::ir::{
     self, ArithOp, BinOp, Builtin, CmpOp, ScalarType as T, SemBlock, SemExpr, SemKind, SemStmt, Type, UnOp,
     Values,
@@ -701,7 +701,7 @@ pub fn generate(m: &Model) -> TokenStream {
             };
             let _ = vi;
             if is_operation(e) {
-                let mname = format_ident!("{}_{}", dname, snake(&v.name));
+                let mname = format_ident!("{}_{}", dname, method_part(&v.name));
                 let label = format!("{}::{}", e.name, v.name);
                 let vparam = if ranged { quote!(v: u32,) } else { quote!() };
                 let varg = if ranged { quote!(sel,) } else { quote!() };

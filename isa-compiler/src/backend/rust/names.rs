@@ -51,6 +51,19 @@ pub fn snake(name: &str) -> String {
     out
 }
 
+/// An operation's part of its `Semantics` method (`{enum}_{part}`): its [`snake`] name without
+/// leading underscores and with every run of them one, which rustc's `non_snake_case` asks of
+/// the joined name (`_y` is `op_y`, not `op__y`; `a__b` is `op_a_b`).
+pub fn method_part(name: &str) -> String {
+    let mut out = String::new();
+    for c in snake(name).trim_start_matches('_').chars() {
+        if !(c == '_' && out.ends_with('_')) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// SCREAMING_SNAKE_CASE for statics.
 pub fn upper(name: &str) -> String {
     snake(name).to_ascii_uppercase()
