@@ -158,12 +158,13 @@ fn check(
         hex,
         target,
         group * groups,
-        &mut |piece, _, _, last| {
+        &mut |piece, _, at, last| {
             if failed.is_some() {
                 return Ok(());
             }
             if whole {
-                target.disassemble_from(piece, words_read, last, 0, true, &mut |line| {
+                // `at` is the piece's byte address here, not its first instruction's number.
+                target.disassemble_from(piece, at, last, 0, true, &mut |line| {
                     lines.push_back((line.address, line.text));
                     count += 1;
                 });
