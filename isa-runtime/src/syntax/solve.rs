@@ -243,9 +243,10 @@ impl Parser<'_> {
             Bound::NotSlot(_) => 1 - v,
             _ => v,
         };
-        // Guards compare raw bits, as the printer reads them: `x == -1` on a 4-bit field is
-        // no value of it (the printer never takes that arm), not the bits 0xf; and an `in`
-        // guard's choice is a value the field can hold (an enum's, not a hole between them).
+        // Guards compare raw bits, as the printer reads them (the checker has already written
+        // a signed field's `x == -1` as its bits, 0xf on four bits): a value the field cannot
+        // hold is no reading; and an `in` guard's choice is a value the field can hold (an
+        // enum's, not a hole between them).
         if !holds(&self.format.fields[slot as usize], v) {
             return false;
         }
