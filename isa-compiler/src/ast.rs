@@ -220,6 +220,9 @@ pub struct Enum {
     pub else_spellings: Vec<(Option<Ident>, String, Span)>,
     /// `spelled ".{NAME}"`: the spelling pattern of the variants spelled by their names.
     pub spelled: Option<(String, Span)>,
+    /// A pattern none of the enum's own variants took: the values it includes must (set by the
+    /// checker).
+    pub pattern_pending: bool,
 }
 
 /// Parameters and result of an operation enum, function or hook.
@@ -634,6 +637,19 @@ pub enum Stmt {
     If(Expr, Block, Option<Block>),
     /// `each element { }`: the block once per SIMD element.
     EachElement(Block, Span),
+    /// `for k in lo..hi { }` (`..=`: `inclusive`): the block once for each `k`, in order.
+    For {
+        /// The loop variable, a u32.
+        var: Ident,
+        /// Its first value.
+        lo: Expr,
+        /// The end: its last value when `inclusive`, else the one after it.
+        hi: Expr,
+        /// `..=`.
+        inclusive: bool,
+        /// The body.
+        body: Block,
+    },
     /// `e;`
     Expr(Expr),
 }

@@ -1381,6 +1381,19 @@ pub enum SemStmt {
     /// `each element {..}`: the block once per SIMD element; the elements read the state as
     /// it was before the block and their writes land together when it ends.
     EachElement(SemBlock),
+    /// `for var in lo..hi {..}` (`..=`: `inclusive`), `var` a u32 local.
+    For {
+        /// The loop variable.
+        var: String,
+        /// Its first value.
+        lo: SemExpr,
+        /// The end: its last value when `inclusive`, else the one after it.
+        hi: SemExpr,
+        /// `..=`.
+        inclusive: bool,
+        /// The body.
+        body: SemBlock,
+    },
     /// `e;`
     Expr(SemExpr),
 }

@@ -189,7 +189,17 @@ fn item(p: Pair<Rule>) -> Item {
                     _ => {}
                 }
             }
-            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings, spelled })
+            Item::Enum(Enum {
+                doc,
+                name,
+                repr,
+                signature,
+                uses,
+                variants,
+                else_spellings,
+                spelled,
+                pattern_pending: false,
+            })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));
@@ -1097,6 +1107,14 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         Rule::each_element => {
             let at = span(&p);
             Stmt::EachElement(block(p.into_inner().next().expect("block")), at)
+        }
+        Rule::for_stmt => {
+            let mut it = p.into_inner().filter(|x| x.as_rule() != Rule::kw_for);
+            let var = ident(it.next().expect("variable"));
+            let lo = expr(it.next().expect("from"));
+            let inclusive = it.next().expect("range").as_str() == "..=";
+            let hi = expr(it.next().expect("to"));
+            Stmt::For { var, lo, hi, inclusive, body: block(it.next().expect("body")) }
         }
         Rule::expr_stmt => Stmt::Expr(expr(p.into_inner().next().expect("expr"))),
         other => unreachable!("statement {other:?}"),

@@ -1327,15 +1327,18 @@ fn enum_with_uses(
     stack.push(e.name.name.clone());
     let mut inherited: Vec<ast::Variant> = Vec::new();
     let mut else_spellings = Vec::new();
+    let mut reported = false;
     for u in &e.uses {
         let Some(base) = enums.get(&u.name) else {
             cx.error(u.span, format!("unknown enum `{}`", u.name));
+            reported = true;
             continue;
         };
         if stack.contains(&base.name.name) {
             let path = stack.join(" → ");
             cx.error(u.span, format!("enum `{}` includes itself", base.name.name))
                 .label(format!("{path} → {}", base.name.name));
+            reported = true;
             continue;
         }
         /// `(a: u32, b: u32) -> u32` as a text, to compare two signatures.
@@ -1350,10 +1353,25 @@ fn enum_with_uses(
             cx.error(u.span, format!("`{}` is an operation enum with another signature", base.name.name))
                 .with(base.name.span, "declared here")
                 .note("an enum that includes an operation enum declares the same parameters and result");
+            reported = true;
             continue;
         }
         let base = if base.uses.is_empty() { base.clone() } else { enum_with_uses(cx, enums, base, stack) };
-        inherited.extend(base.variants);
+        let mut base_variants = base.variants;
+        // The enum's own pattern spells the included values another pattern spelled: `enum
+        // CcCond : u5 spelled ".{NAME}" { use CcTest }` is `CcTest`'s `CC.LT` as `.LT`.
+        if let Some((pattern, at)) = &e.spelled {
+            let patterns: Vec<Span> =
+                enums.values().filter_map(|x| x.spelled.as_ref().map(|s| s.1)).collect();
+            for v in &mut base_variants {
+                let name = v.name.name.strip_suffix('_').unwrap_or(&v.name.name).to_string();
+                for (_, text, by) in v.spellings.iter_mut().filter(|(_, _, by)| patterns.contains(by)) {
+                    *text = pattern.replace("{NAME}", &name.to_uppercase()).replace("{name}", &name);
+                    *by = *at;
+                }
+            }
+        }
+        inherited.extend(base_variants);
         else_spellings.extend(base.else_spellings);
     }
     stack.pop();
@@ -1397,6 +1415,14 @@ fn enum_with_uses(
         variants.extend(replacing.iter().filter_map(|&i| own[i].take()).cloned());
     }
     variants.extend(own.into_iter().flatten().cloned());
+    if let Some((_, at)) = e.spelled.as_ref().filter(|_| e.pattern_pending && !reported) {
+        if !variants.iter().any(|v| v.spellings.iter().any(|(_, _, by)| by == at)) {
+            cx.error(*at, "no value takes the spelling pattern").note(
+                "a pattern spells the enum's own one-value variants without a spelling, and the values \
+                 it includes that another pattern spelled",
+            );
+        }
+    }
     // The own spellings of undefined values, per dialect, replace the included ones.
     else_spellings.retain(|(d, _, _): &(Option<Ident>, String, Span)| {
         !e.else_spellings.iter().any(|(o, _, _)| o.as_ref().map(|i| &i.name) == d.as_ref().map(|i| &i.name))
@@ -1513,7 +1539,11 @@ fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum, dialects: &[&str]) -> ast
         v.spellings.push((None, text, at));
         taken = true;
     }
-    if e.variants.is_empty() {
+    if !e.uses.is_empty() {
+        // Unless an own variant took it, decided with the included values (`enum_with_uses`),
+        // which the pattern may spell.
+        e.pattern_pending = !taken && !ranges;
+    } else if e.variants.is_empty() {
         cx.error(at, "no variant takes the spelling pattern: the enum has no variants of its own")
             .note("a pattern spells the enum's own variants; those `use` brings keep their spellings");
     } else if !taken && !ranges {
@@ -2172,6 +2202,13 @@ impl<'a> Subst<'a> {
                     let mut inner = shadow.clone();
                     self.block_visit(body, &mut inner, hit);
                 }
+                Stmt::For { var, lo, hi, body, .. } => {
+                    self.visit(lo, shadow, hit);
+                    self.visit(hi, shadow, hit);
+                    let mut inner = shadow.clone();
+                    inner.push(var.name.clone());
+                    self.block_visit(body, &mut inner, hit);
+                }
                 Stmt::Expr(e) => self.visit(e, shadow, hit),
             }
         }
@@ -2324,6 +2361,11 @@ fn fold_block(b: &mut ast::Block) {
                 fold_expr(e);
             }
             Stmt::EachElement(body, _) => fold_block(body),
+            Stmt::For { lo, hi, body, .. } => {
+                fold_expr(lo);
+                fold_expr(hi);
+                fold_block(body);
+            }
         }
         b.stmts.push(s);
     }

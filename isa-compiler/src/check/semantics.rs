@@ -290,6 +290,17 @@ impl Lower<'_, '_> {
                     self.lockstep = outer;
                     stmts.push(SemStmt::EachElement(body));
                 }
+                ast::Stmt::For { var, lo, hi, inclusive, body } => {
+                    let lo_v = self.expr(lo, Some(T::U32));
+                    let lo_v = self.coerce(lo_v, T::U32, lo.span);
+                    let hi_v = self.expr(hi, Some(T::U32));
+                    let hi_v = self.coerce(hi_v, T::U32, hi.span);
+                    self.locals.push((var.name.clone(), T::U32));
+                    let body = self.block(body, None);
+                    self.locals.pop();
+                    let var = var.name.clone();
+                    stmts.push(SemStmt::For { var, lo: lo_v, hi: hi_v, inclusive: *inclusive, body });
+                }
                 ast::Stmt::Expr(e) => {
                     let v = self.expr(e, None);
                     stmts.push(SemStmt::Expr(v));

@@ -526,6 +526,34 @@ fn bad_lengths() {
     )));
 }
 
+/// `for`: its bounds are u32 expressions, its variable a u32 local of its body alone, which
+/// no assignment writes (assignments write machine state).
+#[test]
+fn for_loop_mistakes_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    r[4]: u32\n    pc: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    n: u2 @ 1:0\n    syntax asm { \"f\" }\n    \
+         execute {\n        for k in 0..(n == 1) { r[k] = k; }\n        for j in 0..=u32(n) { j = 1; }\n        pc = k;\n    }\n}\n"
+    )));
+}
+
+/// `for k in lo..hi` runs its body for each k from lo up to hi (`..=`: hi included), in order;
+/// the generated interpreter loops so.
+#[test]
+fn for_loops_lower_to_rust_loops() {
+    let src = spec(
+        "machine {\n    r[4]: u32\n    pc: u32\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    n: u2 @ 1:0\n    syntax asm { \"f\" }\n    \
+         execute {\n        for k in 1..4 { r[k] = k * 2; }\n        for j in 0..=u32(n) { pc = pc + j; }\n    }\n}\n",
+    );
+    let rust = match isa_compiler::compile("t.isa", &src) {
+        Ok(out) => out.rust,
+        Err(rendered) => panic!("{rendered}"),
+    };
+    assert!(rust.contains("for local_k in (1u32)..(4u32)"), "{rust}");
+    assert!(rust.contains("..=("), "{rust}");
+}
+
 #[test]
 fn each_element_without_elements() {
     insta::assert_snapshot!(diagnose(&spec(

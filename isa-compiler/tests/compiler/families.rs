@@ -517,6 +517,36 @@ fn a_spelling_pattern_spells_variants_by_their_names() {
     assert_eq!(texts("Round2"), ["", ".RM", ".RP", ".IS", ".RX"]);
 }
 
+/// An enum with a pattern of its own spells by it the values it includes that another pattern
+/// spelled (nvdisasm's CC tests: `CC.LT` after BRA, `.LT` after CSET), and keeps the ones
+/// written out and those the other enum replaced.
+#[test]
+fn an_including_enum_s_pattern_spells_what_a_pattern_spelled() {
+    let t = check(
+        "enum Cc : u5 spelled \"CC.{NAME}\" { f = 0, lt, eq, t = 15 \"\", is_ = 16, x = 17 \".X!\" }\n\
+         enum Cond : u5 spelled \".{NAME}\" { use Cc, eq = 2 \"=\" }\n\
+         enum Cond2 : u5 { use Cond, z = 18 }\n",
+    );
+    let texts = |name: &str| -> Vec<String> {
+        let e = t.enums.iter().find(|e| e.name == name).expect("enum");
+        e.variants.iter().map(|v| v.spellings[0][0].text.clone()).collect()
+    };
+    assert_eq!(texts("Cc"), ["CC.F", "CC.LT", "CC.EQ", "", "CC.IS", ".X!"]);
+    assert_eq!(texts("Cond"), [".F", ".LT", "=", "", ".IS", ".X!"]);
+    assert_eq!(texts("Cond2"), [".F", ".LT", "=", "", ".IS", ".X!", "z"]);
+}
+
+/// A pattern that no value takes, when every value it includes was spelled by hand, is an error
+/// at the pattern; an unknown enum it includes is the one error of its enum.
+#[test]
+fn an_including_enum_s_pattern_that_spells_nothing_is_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 { a = 0 \".A\", b = 1 \".B\" }\n\
+         enum B : u2 spelled \".{NAME}\" { use A }\n\
+         enum C : u2 spelled \".{NAME}\" { use Nowhere }\n"
+    )));
+}
+
 /// A variant without a value holds the one after the previous variant's last.
 #[test]
 fn a_variant_without_a_value_follows_the_previous_one() {

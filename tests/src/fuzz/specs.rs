@@ -281,6 +281,13 @@ pub fn generate(rng: &mut Rand) -> String {
             _ => {}
         }
         s.push_str("}\n\n");
+        if pattern && rng.one_in(2) {
+            // The same table under another pattern (README §4): it respells what `name`'s
+            // pattern spelled, its first value at least.
+            let other = if spelled.contains("NAME") { "{name}_y" } else { ".{NAME}_Y" };
+            let _ = writeln!(s, "enum {name}r : u{width} spelled \"{other}\" {{ use {name} }}\n");
+            enums.push((format!("{name}r"), width, single.clone()));
+        }
         enums.push((name, width, single));
     }
 

@@ -566,3 +566,25 @@ fn constant_and_local_memory() {
     assert_eq!(m.semantics.local.get(&0x108), Some(&m.state.r[7]));
     assert_eq!(m.state.r[8], 0x110);
 }
+
+/// STL.128 writes four consecutive registers to four consecutive words of local memory, STL.64
+/// two, and LDL.64 / LDL.128 read them back into consecutive registers (the `.64`/`.128` sizes
+/// move register pairs and quads: NV's LDL/STL `.64`/`.128`).
+#[test]
+fn wide_local_loads_and_stores_move_consecutive_registers() {
+    let mut m = machine();
+    let program =
+        assemble("STL.128 [R1], R4\nSTL.64 [R1+0x20], R8\nLDL.64 R12, [R1+0x20]\nLDL.128 R16, [R1]\nEXIT");
+    m.state.r[1] = 0x200;
+    m.state.r[4..8].copy_from_slice(&[0xa, 0xb, 0xc, 0xd]);
+    m.state.r[8..10].copy_from_slice(&[0xe, 0xf]);
+    assert_eq!(m.run(&program, 100), Ok(5));
+    let local = |a: u32| m.semantics.local.get(&a).copied();
+    assert_eq!(
+        [0x200, 0x204, 0x208, 0x20c, 0x220, 0x224].map(local),
+        [0xa, 0xb, 0xc, 0xd, 0xe, 0xf].map(Some)
+    );
+    assert_eq!(local(0x210), None, "nothing stored past the quad");
+    assert_eq!(&m.state.r[12..14], &[0xe, 0xf]);
+    assert_eq!(&m.state.r[16..20], &[0xa, 0xb, 0xc, 0xd]);
+}

@@ -117,6 +117,14 @@ impl Gen<'_> {
                     }
                 }
             }
+            SemStmt::For { var, lo, hi, inclusive, body } => {
+                let (var, lo, hi, body) = (self.local(var), self.expr(lo), self.expr(hi), self.block(body));
+                if *inclusive {
+                    quote!(for #var in (#lo)..=(#hi) #body)
+                } else {
+                    quote!(for #var in (#lo)..(#hi) #body)
+                }
+            }
             SemStmt::If(c, a, b) => {
                 let (bind, c) = self.condition(c);
                 let a = self.block(a);
@@ -560,6 +568,7 @@ fn block_traps(b: &SemBlock) -> bool {
         SemStmt::Assign(_, i, e) => i.as_ref().is_some_and(traps) || traps(e),
         SemStmt::If(c, a, b) => traps(c) || block_traps(a) || b.as_ref().is_some_and(block_traps),
         SemStmt::EachElement(body) => block_traps(body),
+        SemStmt::For { lo, hi, body, .. } => traps(lo) || traps(hi) || block_traps(body),
     }) || b.value.as_deref().is_some_and(traps)
 }
 
