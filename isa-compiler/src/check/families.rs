@@ -1360,7 +1360,9 @@ fn enum_with_uses(
         let mut base_variants = base.variants;
         // The enum's own pattern spells the included values another pattern spelled: `enum
         // CcCond : u5 spelled ".{NAME}" { use CcTest }` is `CcTest`'s `CC.LT` as `.LT`.
-        if let Some((pattern, at)) = &e.spelled {
+        // A pattern without a name was reported (`spelled_by_pattern`) and spells nothing.
+        let named = |p: &String| p.contains("{NAME}") || p.contains("{name}");
+        if let Some((pattern, at)) = e.spelled.as_ref().filter(|(p, _)| named(p) && p != "{name}") {
             let patterns: Vec<Span> =
                 enums.values().filter_map(|x| x.spelled.as_ref().map(|s| s.1)).collect();
             for v in &mut base_variants {

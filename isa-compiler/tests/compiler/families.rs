@@ -537,13 +537,16 @@ fn an_including_enum_s_pattern_spells_what_a_pattern_spelled() {
 }
 
 /// A pattern that no value takes, when every value it includes was spelled by hand, is an error
-/// at the pattern; an unknown enum it includes is the one error of its enum.
+/// at the pattern; an unknown enum it includes, and a pattern without a name, are the one error
+/// of their enums.
 #[test]
 fn an_including_enum_s_pattern_that_spells_nothing_is_located() {
     insta::assert_snapshot!(diagnose(&spec(
         "enum A : u2 { a = 0 \".A\", b = 1 \".B\" }\n\
          enum B : u2 spelled \".{NAME}\" { use A }\n\
-         enum C : u2 spelled \".{NAME}\" { use Nowhere }\n"
+         enum C : u2 spelled \".{NAME}\" { use Nowhere }\n\
+         enum P : u2 spelled \".{NAME}\" { p = 0, q }\n\
+         enum D : u2 spelled \".X\" { use P }\n"
     )));
 }
 
