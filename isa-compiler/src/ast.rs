@@ -220,6 +220,11 @@ pub struct Enum {
     pub else_spellings: Vec<(Option<Ident>, String, Span)>,
     /// `spelled ".{NAME}"`: the spelling pattern of the variants spelled by their names.
     pub spelled: Option<(String, Span)>,
+    /// Dialect-qualified spellings written on a line after their variant's (or `else`'s) name:
+    /// (the dialect name, the variant's name or `else`). `x = 0 ".X"` and on the next line
+    /// `nv ".Y"` may be a variant `nv` or `x`'s spelling in dialect `nv`; the checker refuses
+    /// both readings. The parser leaves these spellings (and those after them) out.
+    pub wrapped: Vec<(Ident, Ident)>,
 }
 
 /// Parameters and result of an operation enum, function or hook.

@@ -172,14 +172,22 @@ fn item(p: Pair<Rule>) -> Item {
             let mut else_spellings = Vec::new();
             let mut uses = Vec::new();
             let mut spelled = None;
+            let mut wrapped = Vec::new();
             for p in inner {
                 match p.as_rule() {
                     Rule::signature => signature = Some(signature_of(p)),
                     Rule::enum_use => {
                         uses.extend(p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(ident))
                     }
-                    Rule::variant => variants.push(variant(p)),
-                    Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
+                    Rule::variant => variants.push(variant(p, &mut wrapped)),
+                    Rule::else_spelling => {
+                        let input = p.as_span().get_input();
+                        let at = span(&p);
+                        let head =
+                            Ident { name: "else".into(), span: Span { start: at.start, end: at.start + 4 } };
+                        let given = p.into_inner().map(spelling).collect();
+                        else_spellings.extend(same_line(input, &head, given, &mut wrapped));
+                    }
                     Rule::enum_pattern => {
                         if let Some(text) = p.into_inner().next() {
                             let at = span(&text);
@@ -189,7 +197,7 @@ fn item(p: Pair<Rule>) -> Item {
                     _ => {}
                 }
             }
-            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings, spelled })
+            Item::Enum(Enum { doc, name, repr, signature, uses, variants, else_spellings, spelled, wrapped })
         }
         Rule::number_def => {
             let name = ident(inner.next().expect("number name"));
@@ -751,8 +759,9 @@ fn setting(p: Pair<Rule>) -> Setting {
     Setting { name, values }
 }
 
-fn variant(p: Pair<Rule>) -> Variant {
+fn variant(p: Pair<Rule>, wrapped: &mut Vec<(Ident, Ident)>) -> Variant {
     let sp = span(&p);
+    let input = p.as_span().get_input();
     let mut it = p.into_inner().peekable();
     let doc = docs(&mut it);
     let name = ident(it.next().expect("variant name"));
@@ -782,7 +791,42 @@ fn variant(p: Pair<Rule>) -> Variant {
             _ => {}
         }
     }
+    let spellings = same_line(input, &name, spellings, wrapped);
     Variant { doc, name, value, spellings, semantics, span: sp }
+}
+
+/// The spellings up to the first one whose dialect name starts a line after `head` (the
+/// variant's name or `else`) at or left of `head`'s column; that one is recorded in `wrapped`
+/// for the checker to refuse. A name starting a later line may as well be the next variant
+/// (`x = 0 ".X"` and on the next line `nv ".Y"`): a dialect's spelling is written on its
+/// variant's line or on a line that continues it, indented past the variant's name.
+fn same_line(
+    input: &str,
+    head: &Ident,
+    spellings: Vec<(Option<Ident>, String, Span)>,
+    wrapped: &mut Vec<(Ident, Ident)>,
+) -> Vec<(Option<Ident>, String, Span)> {
+    let mut kept = Vec::with_capacity(spellings.len());
+    for s in spellings {
+        if let Some(d) = &s.0 {
+            let line_start = input[..d.span.start].rfind('\n').map_or(0, |n| n + 1);
+            let starts_line =
+                line_start > head.span.start && input[line_start..d.span.start].trim().is_empty();
+            if starts_line && column(input, d.span.start) <= column(input, head.span.start) {
+                wrapped.push((d.clone(), head.clone()));
+                break;
+            }
+        }
+        kept.push(s);
+    }
+    kept
+}
+
+/// The column where `at` is shown, from 0, a tab reaching the next multiple of 8 (as a terminal
+/// shows it), so that a line indented with tabs compares with one indented with blanks.
+fn column(input: &str, at: usize) -> usize {
+    let line = &input[input[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+    line.chars().fold(0, |col, c| if c == '\t' { col / 8 * 8 + 8 } else { col + 1 })
 }
 
 fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {

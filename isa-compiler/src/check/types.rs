@@ -79,6 +79,15 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         }
     };
     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    for (d, head) in &e.wrapped {
+        let (h, n) = (&head.name, &d.name);
+        cx.error(d.span, format!("`{n}` starts a line after `{h}`: a variant, or `{h}`'s spelling in dialect `{n}`?"))
+            .label("a dialect's spelling is written on its variant's line, or on a line indented past its name")
+            .with(head.span, format!("`{h}` is on this line"))
+            .note(format!(
+                "for a variant, put a comma before it (`x = 0 \".X\", {n} \".Y\"`); for a spelling, indent it past `{h}` or move it up to `{h}`'s line"
+            ));
+    }
     let mut variants: Vec<ir::Variant> = Vec::new();
     // Values taken so far, disjoint, by their first value (enums run to 65,536 values and more:
     // each lookup is a logarithmic search, not a scan).
