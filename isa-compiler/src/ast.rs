@@ -444,6 +444,8 @@ pub enum SetElem {
 pub enum Atom {
     /// A number.
     Int(u64, Span),
+    /// A negative number, by its magnitude (`-4` is `Neg(4)`).
+    Neg(u64, Span),
     /// A name.
     Name(Ident),
 }

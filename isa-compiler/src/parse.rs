@@ -1000,6 +1000,10 @@ fn atom(p: Pair<Rule>) -> Atom {
     let inner = p.into_inner().next().expect("atom");
     match inner.as_rule() {
         Rule::int => Atom::Int(int_value(inner.as_str()), span(&inner)),
+        Rule::neg_int => {
+            let at = span(&inner);
+            Atom::Neg(int_value(inner.into_inner().next().expect("magnitude").as_str()), at)
+        }
         _ => Atom::Name(ident(inner)),
     }
 }

@@ -45,7 +45,7 @@ pub fn set_bounds(e: &ast::SetElem) -> (&ast::Atom, &ast::Atom, Span) {
 /// Where a value of a set is written.
 pub fn atom_span(a: &ast::Atom) -> Span {
     match a {
-        ast::Atom::Int(_, s) => *s,
+        ast::Atom::Int(_, s) | ast::Atom::Neg(_, s) => *s,
         ast::Atom::Name(id) => id.span,
     }
 }

@@ -88,6 +88,18 @@ fn guard_constant_no_value_holds() {
     )));
 }
 
+/// Sets hold negative members (a signed field's values; before, a syntax error), and a member
+/// the field cannot hold is an error where it is written: in a field's `in` clause (its bits
+/// are kept: `-3` of an `s4` is 0xd) and in a guard or a constraint, for a signed, an unsigned
+/// and a `bool` field; semantics read fields unsigned, so there a negative member is an error.
+#[test]
+fn set_members_the_field_cannot_hold() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u16 @ 31:16 is 1\n    b: bool @ 15\n    k: u3 @ 14:12 in {-1, 2}\n    y: s4 @ 11:8 in {-9..=-1, 8}\n    u: u4 @ 7:4\n    x: s4 @ 3:0\n\
+         \x20   constraint c \"c\": x in {-8, -12}\n    syntax asm {\n        | x in {-8..=-1, 8..=10} && u in {-1, 16, 3} => \"n\"\n        | b in {2} => \"b\"\n        | _ => \"f\"\n    }\n}\n"
+    )));
+}
+
 /// A doc comment before `use g`, in a `fields` run and in a body, is an error at the comment
 /// (before: "expected field clause" at `g`, `use` read as a field's name; and "expected
 /// `form`, constraint kind, doc" at `use`).
