@@ -22,8 +22,11 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
     let source = &source
         .strip_prefix(crate::diag::BOM)
         .map_or_else(|| source.to_string(), |rest| format!("   {rest}"));
+    too_many_brackets(source)?;
     let mut pairs = IsaParser::parse(Rule::file, source).map_err(|e| grammar_error(source, e))?;
     let file = pairs.next().expect("pest returns the file rule");
+    too_large(source, &file)?;
+    too_deep(&file)?;
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() == Rule::EOI {
@@ -107,6 +110,153 @@ fn ident(p: Pair<Rule>) -> Ident {
     Ident { name: p.as_str().to_string(), span: span(&p) }
 }
 
+/// How deeply a spec may nest: each bracket, optional group or block is a level, and so is
+/// each operator of an expression (`a && b && c` is a tree two deep, `!!x` too). The checker
+/// walks these trees recursively: a few thousand levels overflowed its stack ("thread 'main'
+/// has overflowed its stack": 3,000 parentheses around a constant, 2,000 `!`, 8,000 `&&`).
+/// No spec written by hand comes near it.
+pub const MAX_NESTING: usize = 256;
+
+/// A spec nested deeper than [`MAX_NESTING`] is an error at the first place that passes it.
+/// The pairs are walked in order, keeping the ends and depths of the open ones (no recursion).
+fn too_deep(file: &Pair<Rule>) -> Result<(), Diagnostic> {
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for p in file.clone().into_inner().flatten() {
+        let at = p.as_span();
+        while open.last().is_some_and(|&(end, _)| end <= at.start()) {
+            open.pop();
+        }
+        let operators = match p.as_rule() {
+            Rule::expr | Rule::bit_expr => {
+                p.clone().into_inner().filter(|x| is_operator(x.as_rule())).count()
+            }
+            _ => 0,
+        };
+        let depth = open.last().map_or(0, |&(_, d)| d) + 1 + operators;
+        if depth > MAX_NESTING {
+            let mut d = Diagnostic::error(span(&p), "nested too deeply");
+            d.label(format!("more than {MAX_NESTING} levels of brackets, blocks and operators"));
+            return Err(d);
+        }
+        open.push((at.end(), depth));
+    }
+    Ok(())
+}
+
+/// Brackets nested deeper than [`MAX_NESTING`] are an error at the first past it, found before
+/// the grammar reads them: pest's descent recurses per bracket too. Strings and comments are
+/// skipped as the grammar reads them.
+fn too_many_brackets(source: &str) -> Result<(), Diagnostic> {
+    let b = source.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !b[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let mut d = Diagnostic::error(Span { start: i, end: i + 1 }, "nested too deeply");
+                    d.label(format!("more than {MAX_NESTING} levels of brackets"));
+                    return Err(d);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn is_operator(r: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        r,
+        or | and
+            | eq
+            | ne
+            | le
+            | ge
+            | lt
+            | gt
+            | shl
+            | shr
+            | bor
+            | bxor
+            | band
+            | add
+            | sub
+            | mul
+            | div
+            | rem
+            | neg
+            | not
+    )
+}
+
+/// A number literal past 64 bits is an error where it is written (it was read as the largest
+/// 64-bit number: `a = 99999999999999999999999` in a `u64` enum was 2^64 - 1, silently). The
+/// pairs are walked only when the text has a token long enough to be one.
+fn too_large(source: &str, file: &Pair<Rule>) -> Result<(), Diagnostic> {
+    let long_number = source
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w.len() >= 17 && w.starts_with(|c: char| c.is_ascii_digit()));
+    if !long_number {
+        return Ok(());
+    }
+    for p in file.clone().into_inner().flatten() {
+        let (fits, range) = match p.as_rule() {
+            Rule::int => (checked_int(p.as_str()).is_some(), format!("the largest number is {}", u64::MAX)),
+            // A number format's arguments (`bias: -15`) are signed 64-bit numbers.
+            Rule::signed_int => {
+                (signed_value(p.as_str()).is_some(), format!("numbers here are {}..={}", i64::MIN, i64::MAX))
+            }
+            _ => continue,
+        };
+        if !fits {
+            let mut d = Diagnostic::error(span(&p), format!("`{}` does not fit in 64 bits", p.as_str()));
+            d.label(range);
+            return Err(d);
+        }
+    }
+    Ok(())
+}
+
+/// The value of a `signed_int` literal; `None` outside the `i64` range.
+fn signed_value(s: &str) -> Option<i64> {
+    let m = i128::from(checked_int(s)?);
+    i64::try_from(if s.starts_with('-') { -m } else { m }).ok()
+}
+
+/// The value of an `int` (or `signed_int`, by its magnitude) literal; `None` past 64 bits.
+fn checked_int(s: &str) -> Option<u64> {
+    let s = s.trim_start_matches('-').replace('_', "");
+    if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
 fn int_value(s: &str) -> u64 {
     let s = s.replace('_', "");
     let v = if let Some(h) = s.strip_prefix("0x") {
@@ -116,7 +266,7 @@ fn int_value(s: &str) -> u64 {
     } else {
         s.parse()
     };
-    // Literals too large for 64 bits saturate; the checker reports them where they matter.
+    // In range: [`too_large`] has refused the others.
     v.unwrap_or(u64::MAX)
 }
 
@@ -206,16 +356,8 @@ fn item(p: Pair<Rule>) -> Item {
                 .map(|a| {
                     let mut it = a.into_inner();
                     let n = ident(it.next().expect("arg name"));
-                    let v = it.next().map(|v| {
-                        let s = v.as_str();
-                        let (neg, digits) = s.strip_prefix('-').map_or((false, s), |d| (true, d));
-                        let x = int_value(digits) as i64;
-                        if neg {
-                            -x
-                        } else {
-                            x
-                        }
-                    });
+                    // In range: [`too_large`] has refused the others.
+                    let v = it.next().map(|v| signed_value(v.as_str()).unwrap_or(0));
                     (n, v)
                 })
                 .collect();
