@@ -25,8 +25,7 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
     too_many_brackets(source)?;
     let mut pairs = IsaParser::parse(Rule::file, source).map_err(|e| grammar_error(source, e))?;
     let file = pairs.next().expect("pest returns the file rule");
-    too_large(source, &file)?;
-    too_deep(&file)?;
+    too_deep_or_large(&file)?;
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() == Rule::EOI {
@@ -117,28 +116,38 @@ fn ident(p: Pair<Rule>) -> Ident {
 /// No spec written by hand comes near it.
 pub const MAX_NESTING: usize = 256;
 
-/// A spec nested deeper than [`MAX_NESTING`] is an error at the first place that passes it.
-/// The pairs are walked in order, keeping the ends and depths of the open ones (no recursion).
-fn too_deep(file: &Pair<Rule>) -> Result<(), Diagnostic> {
+/// A spec nested deeper than [`MAX_NESTING`] is an error at the first place that passes it,
+/// and so is a number literal past 64 bits (it was read as the largest 64-bit number: `a =
+/// 99999999999999999999999` in a `u64` enum was 2^64 - 1, silently). One walk of the pairs in
+/// order, keeping the ends and depths of the open ones (no recursion).
+fn too_deep_or_large(file: &Pair<Rule>) -> Result<(), Diagnostic> {
     let mut open: Vec<(usize, usize)> = Vec::new();
     for p in file.clone().into_inner().flatten() {
         let at = p.as_span();
         while open.last().is_some_and(|&(end, _)| end <= at.start()) {
             open.pop();
         }
-        let operators = match p.as_rule() {
-            Rule::expr | Rule::bit_expr => {
-                p.clone().into_inner().filter(|x| is_operator(x.as_rule())).count()
+        let rule = p.as_rule();
+        // Below 17 characters every literal fits.
+        if matches!(rule, Rule::int | Rule::signed_int) && at.end() - at.start() >= 17 {
+            too_large(&p)?;
+        }
+        // An operator deepens its expression (the one open) for what follows it in there.
+        let depth = match open.last_mut() {
+            Some((_, d)) if is_operator(rule) => {
+                *d += 1;
+                *d
             }
-            _ => 0,
+            last => last.map_or(0, |&mut (_, d)| d) + 1,
         };
-        let depth = open.last().map_or(0, |&(_, d)| d) + 1 + operators;
         if depth > MAX_NESTING {
             let mut d = Diagnostic::error(span(&p), "nested too deeply");
             d.label(format!("more than {MAX_NESTING} levels of brackets, blocks and operators"));
             return Err(d);
         }
-        open.push((at.end(), depth));
+        if !is_operator(rule) {
+            open.push((at.end(), depth));
+        }
     }
     Ok(())
 }
@@ -211,32 +220,19 @@ fn is_operator(r: Rule) -> bool {
     )
 }
 
-/// A number literal past 64 bits is an error where it is written (it was read as the largest
-/// 64-bit number: `a = 99999999999999999999999` in a `u64` enum was 2^64 - 1, silently). The
-/// pairs are walked only when the text has a token long enough to be one.
-fn too_large(source: &str, file: &Pair<Rule>) -> Result<(), Diagnostic> {
-    let long_number = source
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w.len() >= 17 && w.starts_with(|c: char| c.is_ascii_digit()));
-    if !long_number {
+/// An `int` literal past 64 bits, or a `signed_int` one (a number format's argument) past
+/// the signed 64-bit numbers, is an error at it.
+fn too_large(p: &Pair<Rule>) -> Result<(), Diagnostic> {
+    let (fits, range) = match p.as_rule() {
+        Rule::int => (checked_int(p.as_str()).is_some(), format!("the largest number is {}", u64::MAX)),
+        _ => (signed_value(p.as_str()).is_some(), format!("numbers here are {}..={}", i64::MIN, i64::MAX)),
+    };
+    if fits {
         return Ok(());
     }
-    for p in file.clone().into_inner().flatten() {
-        let (fits, range) = match p.as_rule() {
-            Rule::int => (checked_int(p.as_str()).is_some(), format!("the largest number is {}", u64::MAX)),
-            // A number format's arguments (`bias: -15`) are signed 64-bit numbers.
-            Rule::signed_int => {
-                (signed_value(p.as_str()).is_some(), format!("numbers here are {}..={}", i64::MIN, i64::MAX))
-            }
-            _ => continue,
-        };
-        if !fits {
-            let mut d = Diagnostic::error(span(&p), format!("`{}` does not fit in 64 bits", p.as_str()));
-            d.label(range);
-            return Err(d);
-        }
-    }
-    Ok(())
+    let mut d = Diagnostic::error(span(p), format!("`{}` does not fit in 64 bits", p.as_str()));
+    d.label(range);
+    Err(d)
 }
 
 /// The value of a `signed_int` literal; `None` outside the `i64` range.
