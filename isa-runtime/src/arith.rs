@@ -272,6 +272,27 @@ pub fn f64_to_f16(x: f64) -> u32 {
     sign | (base + u64::from(round_up)) as u32
 }
 
+/// The smaller of two floats as IEEE 754-2019 `minimumNumber` defines it: a NaN loses to a
+/// number, and -0.0 is below +0.0. `f32::min` leaves the sign of a zero result open (LLVM may pick
+/// either), so an interpreter built at another optimisation level could give another bit pattern.
+pub fn min_number(a: f32, b: f32) -> f32 {
+    if a.is_nan() || (b < a || (b == a && b.is_sign_negative())) {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of two floats as IEEE 754-2019 `maximumNumber` defines it: a NaN loses to a
+/// number, and +0.0 is above -0.0 (see [`min_number`]).
+pub fn max_number(a: f32, b: f32) -> f32 {
+    if a.is_nan() || (b > a || (b == a && b.is_sign_positive())) {
+        b
+    } else {
+        a
+    }
+}
+
 /// A subnormal `x` flushed to a zero of its sign.
 pub fn flush_subnormal(x: f32) -> f32 {
     if x.is_subnormal() {
@@ -449,6 +470,27 @@ pub fn bytes_mul(a: u32, b: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn min_and_max_order_signed_zeros_and_pass_over_nan() {
+        // IEEE 754-2019 §9.6: minimumNumber(-0, +0) is -0, maximumNumber(-0, +0) is +0, in
+        // either order; a quiet NaN operand gives the other operand; two NaNs give a NaN.
+        let (n, p) = (-0.0f32, 0.0f32);
+        for (a, b) in [(n, p), (p, n)] {
+            assert_eq!(min_number(a, b).to_bits(), 0x8000_0000);
+            assert_eq!(max_number(a, b).to_bits(), 0);
+        }
+        assert_eq!(min_number(f32::NAN, 2.0), 2.0);
+        assert_eq!(min_number(2.0, f32::NAN), 2.0);
+        assert_eq!(max_number(f32::NAN, -3.0), -3.0);
+        assert_eq!(max_number(-3.0, f32::NAN), -3.0);
+        assert!(max_number(f32::NAN, f32::NAN).is_nan());
+        assert_eq!(min_number(1.5, -7.0), -7.0);
+        assert_eq!(max_number(1.5, -7.0), 1.5);
+        // A saturation to [0, 1] of -0.0 gives +0.0 (max first), of -5 gives +0.0.
+        assert_eq!(min_number(max_number(-0.0, 0.0), 1.0).to_bits(), 0);
+        assert_eq!(min_number(max_number(-5.0, 0.0), 1.0).to_bits(), 0);
+    }
     extern crate std;
     use super::*;
 

@@ -436,6 +436,10 @@ impl Gen<'_> {
             Builtin::U64 => quote!((#a as u64)),
             Builtin::Popc => quote!(#a.count_ones()),
             Builtin::Brev => quote!(#a.reverse_bits()),
+            // Floats by IEEE 754-2019's minimumNumber/maximumNumber: `f32::min` leaves the sign
+            // of a zero open, so the result could change with the optimisation level.
+            Builtin::Min if t0 == T::F32 => quote!(isa_runtime::arith::min_number(#a, #second)),
+            Builtin::Max if t0 == T::F32 => quote!(isa_runtime::arith::max_number(#a, #second)),
             Builtin::Min => quote!(#a.min(#second)),
             Builtin::Max => quote!(#a.max(#second)),
             Builtin::Abs => match t0 {
@@ -445,7 +449,11 @@ impl Gen<'_> {
             },
             Builtin::Clamp => {
                 let hi = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
-                quote!(#a.max(#second).min(#hi))
+                if t0 == T::F32 {
+                    quote!(isa_runtime::arith::min_number(isa_runtime::arith::max_number(#a, #second), #hi))
+                } else {
+                    quote!(#a.max(#second).min(#hi))
+                }
             }
             Builtin::Clz => quote!(#a.leading_zeros()),
             Builtin::RotR => quote!(#a.rotate_right(#second)),
