@@ -446,7 +446,6 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
         }
     }
     values.clear();
-    let mut word = 0u128;
     let mut views = false;
     for (v, f) in settled.iter_mut().zip(format.fields) {
         if f.view {
@@ -457,13 +456,14 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
         match v.or(f.default) {
             Some(x) => {
                 *v = Some(x);
-                crate::bits::set(&mut word, f.pieces, x);
                 values.push(x);
             }
             None => return false,
         }
     }
+    // The word, where a view is made up from it.
     if views {
+        let word = format.pack(values);
         for (v, f) in settled.iter_mut().zip(format.fields).filter(|(_, f)| f.view) {
             *v = Some(crate::bits::get(word, f.pieces));
         }
