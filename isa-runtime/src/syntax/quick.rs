@@ -106,7 +106,7 @@ struct Prefix {
     syntax: usize,
     fold: bool,
     expression: bool,
-    read: String,
+    read: Vec<u8>,
     whole: bool,
     stop: Option<(usize, bool)>,
     answer: Quick,
@@ -242,7 +242,7 @@ pub fn quick_prefix_in(
             && p.syntax == key
             && p.fold == ctx.ignore_case
             && p.expression == expression
-            && bytes.starts_with(p.read.as_bytes())
+            && bytes.starts_with(&p.read)
             && (!p.whole || bytes.len() == p.read.len())
             && p.stop.is_none_or(|(at, byte)| match bytes.get(at) {
                 Some(b) => byte && *b != b' ' && *b != b'\t',
@@ -259,9 +259,10 @@ pub fn quick_prefix_in(
     if st.untracked {
         return answer;
     }
+    // Bytes, not text: the walk may have read part of a character.
     let (read, whole) = match st.reach > text.len() {
-        true => (text, true),
-        false => (&text[..st.reach], false),
+        true => (bytes, true),
+        false => (&bytes[..st.reach], false),
     };
     // The byte where the reading stopped, if the bytes read do not hold it.
     let stop = st.stop.filter(|&at| at >= read.len() && !whole).map(|at| (at, at < text.len()));
@@ -270,7 +271,7 @@ pub fn quick_prefix_in(
         syntax: key,
         fold: ctx.ignore_case,
         expression,
-        read: read.into(),
+        read: read.to_vec(),
         whole,
         stop,
         answer: answer.clone(),

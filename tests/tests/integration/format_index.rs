@@ -374,8 +374,8 @@ fn quick_reader_reads_slots_as_the_search() {
 
 /// The slots the quick reader remembers (`quick_prefix_in`): every text gets the answer the
 /// quick reader gives it afresh, whatever texts came before it, among slots that repeat with
-/// other text after them, are cut short, or run on (`S0` and `1`, `]` and `X` or `:UA]`),
-/// with and without an expression reader.
+/// other text after them, are cut short, or run on (`S0` and `1`, `]` and `X` or `:UA]`,
+/// characters of several bytes), with and without an expression reader.
 #[test]
 fn remembered_slots_are_read_as_afresh() {
     let s = Maxwell::schedule().expect("maxwell has scheduling slots");
@@ -394,8 +394,21 @@ fn remembered_slots_are_read_as_afresh() {
         rng >> 24
     };
     let slots: Vec<String> = (0..6).map(|_| slot_text(s, next() & 0x1f_ffff, 0)).collect();
-    let tails =
-        ["  FADD R0, R1, R2 ;", "", " ", "X", "1", "0  MOV R0, R1", "]", ":UA]", " + 1", "\tNOP", "+x]"];
+    let tails = [
+        "  FADD R0, R1, R2 ;",
+        "",
+        " ",
+        "X",
+        "1",
+        "0  MOV R0, R1",
+        "]",
+        ":UA]",
+        " + 1",
+        "\tNOP",
+        "+x]",
+        "\u{feff}0",
+        "0\u{e9}",
+    ];
     let (mut kept, mut fresh) = (syntax::Scratch::default(), syntax::Scratch::default());
     let mut read_slots = 0;
     for expression in [None, Some(&read as &dyn Fn(&str) -> isa_runtime::expr::Reading)] {
