@@ -83,24 +83,36 @@ fn table_may_match(t: &Table, text: &str, ignore_case: bool) -> bool {
 
 impl Syntax {
     /// A word of literal text (a run without blanks, as [`Syntax::may_match`] takes them)
-    /// that every arm needs somewhere in the text it reads: the longest of the first arm's
-    /// that every other arm has too. `None` when the arms share none.
+    /// that every arm needs somewhere in the text it reads, its own literals' or those of a
+    /// sub-syntax it calls whose every arm needs it (Maxwell's mnemonics, inside the template
+    /// a guard and the destination come from): the longest of the first arm's that every
+    /// other arm has too. `None` when the arms share none.
     pub fn required_word(&self) -> Option<&'static str> {
-        let words = |arm: &'static Arm| {
-            arm.items
-                .iter()
-                .filter_map(|item| if let Item::Lit(s) = item { Some(*s) } else { None })
-                .flat_map(words)
-        };
-        let (first, rest) = self.arms.split_first()?;
-        words(first).filter(|w| rest.iter().all(|arm| words(arm).any(|x| x == *w))).fold(
-            None,
-            |best: Option<&'static str>, w| match best {
-                Some(b) if b.len() >= w.len() => Some(b),
-                _ => Some(w),
-            },
-        )
+        needed_words(self.arms, 0).into_iter().fold(None, |best: Option<&'static str>, w| match best {
+            Some(b) if b.len() >= w.len() => Some(b),
+            _ => Some(w),
+        })
     }
+}
+
+/// The words every one of `arms` needs ([`Syntax::required_word`]), in the first arm's order:
+/// of an arm's literals, and of the sub-syntaxes it calls outside optional groups, each of
+/// whose arms needs them (to [`MNEMONIC_DEPTH`] calls).
+fn needed_words(arms: &'static [Arm], depth: u32) -> Vec<&'static str> {
+    let of_arm = |arm: &'static Arm| {
+        let mut out = Vec::new();
+        for item in arm.items {
+            match item {
+                Item::Lit(s) => out.extend(words(s)),
+                Item::Call(sub, _) if depth < MNEMONIC_DEPTH => out.extend(needed_words(sub.arms, depth + 1)),
+                _ => {}
+            }
+        }
+        out
+    };
+    let Some((first, rest)) = arms.split_first() else { return Vec::new() };
+    let rest: Vec<Vec<&'static str>> = rest.iter().map(of_arm).collect();
+    of_arm(first).into_iter().filter(|w| rest.iter().all(|ws| ws.contains(w))).collect()
 }
 
 impl Syntax {

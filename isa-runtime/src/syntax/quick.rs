@@ -1,10 +1,11 @@
 //! The quick reader: reads the common line without the search's backtracking machinery,
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
+use super::analysis::separator;
 use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, Bound, Defaulted};
 use super::facts::{equal_pair, force, Fact};
 use super::memo::{Payers, PayersOf, Scratch, TableIndexes};
-use super::names::{prints_text, Table};
+use super::names::{prints_text, Entry, Table};
 use super::scan::{
     fits_width, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
@@ -77,6 +78,217 @@ pub(super) struct QuickState {
     spelled_fold: bool,
     spellings: Vec<((usize, u32), u32, u32)>,
     spelled_once: Vec<(usize, u64)>,
+    /// Whether the walk keeps how far it read ([`quick_prefix_in`]).
+    track: bool,
+    /// Every byte of the text the walk has read is below `reach` (past the text's length:
+    /// its end was seen).
+    reach: usize,
+    /// Where a reading of a prefix ended: the byte there was only seen to be no blank (or
+    /// the text's end).
+    stop: Option<usize>,
+    /// The walk read something the text's bytes alone do not decide (an expression that did
+    /// not read).
+    untracked: bool,
+    /// The answers [`quick_prefix_in`] remembers.
+    prefixes: Vec<Prefix>,
+    /// Which of `prefixes` the next new answer replaces.
+    next_prefix: usize,
+    /// By syntax address, whether a syntax reads the address ([`reads_pc`]).
+    pc_read: Vec<(usize, bool)>,
+}
+
+/// An answer of [`quick_prefix_in`] kept for the texts that start alike: the format and syntax
+/// (addresses), the case folding and whether expressions were read, the bytes the walk read
+/// (`whole`: the text was those bytes and ended there), where the reading ended if only the
+/// blankness of the byte there was seen (and whether it was a byte), and the answer.
+struct Prefix {
+    format: usize,
+    syntax: usize,
+    fold: bool,
+    expression: bool,
+    read: Vec<u8>,
+    whole: bool,
+    stop: Option<(usize, bool)>,
+    answer: Quick,
+}
+
+/// How many answers [`quick_prefix_in`] keeps.
+const PREFIXES: usize = 8;
+
+/// Where a word read at `pos` ends at most: the blanks there, the run of other bytes after
+/// them, and the byte after that (a number's or a name's reading looks no further); with
+/// `trailing`, the blanks after the run too (a name whose spelling ends in a blank).
+fn word_reach(text: &str, pos: usize, trailing: bool) -> usize {
+    let b = text.as_bytes();
+    let mut p = skip_blanks(text, pos);
+    while p < b.len() && b[p] != b' ' && b[p] != b'\t' {
+        p += 1;
+    }
+    if trailing {
+        p = skip_blanks(text, p);
+    }
+    p + 1
+}
+
+/// Where [`literal_at`] reading `s` at `pos` has read up to at most: it reads the same bytes
+/// up to where it fails.
+fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
+    let mut p = pos;
+    let mut reach = pos;
+    if s.as_bytes().first().is_some_and(|c| !c.is_ascii_alphanumeric()) {
+        p = skip_blanks(text, p);
+    }
+    for &c in s.as_bytes() {
+        if separator(c) || c == b' ' {
+            p = skip_blanks(text, p);
+        }
+        reach = reach.max(p + 1);
+        if c != b' ' {
+            p += 1;
+        }
+    }
+    reach.max(p + 1)
+}
+
+/// Whether a spelling of `t` may hold blanks or separators other than at its ends (its reading
+/// then crosses blanks: `nop;` reads `nop ;`), and whether one ends in a blank.
+fn spelling_blanks(t: &Table) -> (bool, bool) {
+    let (mut inner, mut trailing) = (false, false);
+    for e in t.entries {
+        let (core, blanks) = match *e {
+            Entry::Name(s, _) => {
+                let core = s.trim_start_matches(' ');
+                trailing |= core.ends_with([' ', '\t']);
+                (core.trim_end_matches([' ', '\t']), [' ', '\t', ',', ';'])
+            }
+            // A range's prefix and suffix are compared byte for byte, around the digits: a
+            // blank in either is crossed.
+            Entry::Range { prefix, suffix, .. } => {
+                inner |= suffix.contains([' ', '\t']);
+                (prefix.trim_start_matches(' '), [' ', '\t', ' ', ' '])
+            }
+            Entry::Many(..) | Entry::Else(_) => continue,
+        };
+        inner |= core.contains(blanks);
+    }
+    (inner, trailing)
+}
+
+/// Whether `syntax` reads the instruction's address anywhere (a condition, a shown value, a
+/// branch target's base), through the syntaxes it calls; `depth` bounds the calls followed
+/// (deeper: taken to read it).
+fn reads_pc(syntax: &Syntax, depth: u32) -> bool {
+    fn expr(e: &Expr) -> bool {
+        match e {
+            Expr::Pc => true,
+            Expr::Int(_) | Expr::Field(_) | Expr::Param(_) => false,
+            Expr::Not(x) | Expr::In(x, _) => expr(x),
+            Expr::And(xs) | Expr::Or(xs) => xs.iter().any(expr),
+            Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => expr(a) || expr(b),
+            Expr::If(c, a, b) => expr(c) || expr(a) || expr(b),
+        }
+    }
+    fn items(list: &[Item], depth: u32) -> bool {
+        list.iter().any(|item| match item {
+            Item::Lit(_) => false,
+            Item::Show(e, show) => {
+                expr(e)
+                    || match show {
+                        Show::Num(Num::Target { base, .. } | Num::Label { base, .. }) => expr(base),
+                        Show::Num(_) | Show::Table(_) => false,
+                        Show::TableIf(c, ..) => expr(c),
+                    }
+            }
+            Item::Call(sub, args) => args.iter().any(expr) || reads_pc(sub, depth + 1),
+            Item::Opt(c, body) => expr(c) || items(body, depth),
+            Item::AnyOrder(_, body) => items(body, depth),
+        })
+    }
+    depth > 16 || syntax.arms.iter().any(|a| a.guard.is_some_and(expr) || items(a.items, depth))
+}
+
+/// [`quick_in`] of a prefix (a scheduling slot before its instruction), remembering its last
+/// answers: a text that starts with the bytes an answer's walk read (and, where the reading
+/// ended after blanks, has a byte that is no blank there, as that one had) gets the same
+/// answer, for the walk reads nothing else. Not remembered: a syntax that reads the
+/// instruction's address, an expression the context's reader did not read (what such
+/// readings look at is not known). The answers hold for one program (an expression may read
+/// its labels): [`forget_prefixes`] when another starts.
+pub fn quick_prefix_in(
+    scratch: &mut Scratch,
+    format: &Format,
+    syntax: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+) -> Quick {
+    let st = &mut scratch.quick;
+    let key = syntax as *const Syntax as usize;
+    let pc = match st.pc_read.iter().find(|(k, _)| *k == key) {
+        Some(&(_, pc)) => pc,
+        None => {
+            let pc = reads_pc(syntax, 0);
+            st.pc_read.push((key, pc));
+            pc
+        }
+    };
+    if pc {
+        return quick_in(scratch, format, syntax, text, ctx, true);
+    }
+    let fid = format as *const Format as usize;
+    let expression = ctx.expression.is_some();
+    let bytes = text.as_bytes();
+    let hit = st.prefixes.iter().find(|p| {
+        p.format == fid
+            && p.syntax == key
+            && p.fold == ctx.ignore_case
+            && p.expression == expression
+            && bytes.starts_with(&p.read)
+            && (!p.whole || bytes.len() == p.read.len())
+            && p.stop.is_none_or(|(at, byte)| match bytes.get(at) {
+                Some(b) => byte && *b != b' ' && *b != b'\t',
+                None => !byte,
+            })
+    });
+    if let Some(p) = hit {
+        return p.answer.clone();
+    }
+    st.track = true;
+    let answer = quick_in(scratch, format, syntax, text, ctx, true);
+    let st = &mut scratch.quick;
+    st.track = false;
+    if st.untracked {
+        return answer;
+    }
+    // Bytes, not text: the walk may have read part of a character.
+    let (read, whole) = match st.reach > text.len() {
+        true => (bytes, true),
+        false => (&bytes[..st.reach], false),
+    };
+    // The byte where the reading stopped, if the bytes read do not hold it.
+    let stop = st.stop.filter(|&at| at >= read.len() && !whole).map(|at| (at, at < text.len()));
+    let prefix = Prefix {
+        format: fid,
+        syntax: key,
+        fold: ctx.ignore_case,
+        expression,
+        read: read.to_vec(),
+        whole,
+        stop,
+        answer: answer.clone(),
+    };
+    if st.prefixes.len() < PREFIXES {
+        st.prefixes.push(prefix);
+    } else {
+        let at = st.next_prefix % PREFIXES;
+        st.prefixes[at] = prefix;
+        st.next_prefix = at + 1;
+    }
+    answer
+}
+
+/// Forgets the answers [`quick_prefix_in`] kept (another program starts: its labels differ).
+pub fn forget_prefixes(scratch: &mut Scratch) {
+    scratch.quick.prefixes.clear();
 }
 
 /// Reads `text` with `syntax` without the search's machinery, for the common line whose
@@ -125,6 +337,9 @@ pub fn quick_in(
     st.unsure = false;
     st.steps = 0;
     st.spelled.clear();
+    st.reach = 0;
+    st.stop = None;
+    st.untracked = false;
     if st.spelled_text != text || st.spelled_fold != ctx.ignore_case {
         st.spelled_text.clear();
         st.spelled_text.push_str(text);
@@ -146,6 +361,9 @@ pub fn quick_in(
     let start = skip_blanks(text, 0);
     q.syntax(syntax, (0, 0), start, &mut |q, pos| {
         let end = skip_blanks(q.text, pos);
+        if q.st.track {
+            q.saw_stop(end);
+        }
         // As the search's `complete`: a value owed is no reading.
         if (end != q.text.len() && !q.prefix) || q.st.owed != 0 {
             return;
@@ -229,7 +447,6 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
         }
     }
     values.clear();
-    let mut word = 0u128;
     let mut views = false;
     for (v, f) in settled.iter_mut().zip(format.fields) {
         if f.view {
@@ -240,13 +457,14 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
         match v.or(f.default) {
             Some(x) => {
                 *v = Some(x);
-                crate::bits::set(&mut word, f.pieces, x);
                 values.push(x);
             }
             None => return false,
         }
     }
+    // The word, where a view is made up from it.
     if views {
+        let word = format.pack(values);
         for (v, f) in settled.iter_mut().zip(format.fields).filter(|(_, f)| f.view) {
             *v = Some(crate::bits::get(word, f.pieces));
         }
@@ -284,6 +502,13 @@ impl QuickReader<'_> {
     /// [`QuickState::spelled`]: where they start there; `None` (nothing pushed) when there
     /// are more than sixteen. The caller truncates `spelled` back to the start.
     fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
+        if self.st.track {
+            let reach = match spelling_blanks(t) {
+                (true, _) => usize::MAX,
+                (false, trailing) => word_reach(self.text, pos, trailing),
+            };
+            self.saw(reach);
+        }
         let st = &mut self.st;
         let start = st.spelled.len();
         // A table's spellings at a position depend on the text alone: read once a text.
@@ -334,6 +559,21 @@ impl QuickReader<'_> {
             spelled[start..].sort_by_key(|c| core::cmp::Reverse(c.0));
         }
         Some(start)
+    }
+
+    /// Notes that the walk read bytes below `reach` ([`QuickState::reach`]).
+    fn saw(&mut self, reach: usize) {
+        self.st.reach = self.st.reach.max(reach);
+    }
+
+    /// Notes that a reading ended at `end` after blanks: the bytes before it read, the one
+    /// there seen to be no blank. A second reading that ends elsewhere reads both bytes.
+    fn saw_stop(&mut self, end: usize) {
+        self.saw(end);
+        match self.st.stop {
+            Some(at) if at != end => self.saw(at.max(end) + 1),
+            _ => self.st.stop = Some(end),
+        }
     }
 
     fn done(&self) -> bool {
@@ -388,6 +628,9 @@ impl QuickReader<'_> {
         }
         if self.payers.is_none() {
             self.payers = Some(self.payers_of.take(self.format, self.root));
+        }
+        if self.st.track {
+            self.saw(usize::MAX);
         }
         let Some(payers) = &self.payers else { return true };
         let rest = self.text.get(pos..).unwrap_or_default();
@@ -602,7 +845,7 @@ impl QuickReader<'_> {
                 return k(self, pos);
             };
             match item {
-                Item::Lit(s) => match literal_at(self.text, s, pos, self.ctx.ignore_case) {
+                Item::Lit(s) => match self.literal(s, pos) {
                     Some(end) => pos = end,
                     None => return,
                 },
@@ -640,8 +883,16 @@ impl QuickReader<'_> {
     /// Whether `items` start with a literal that the text at `pos` does not have: no reading
     /// of them exists, whatever their conditions would assign (an arm or an optional group
     /// that starts so is not entered; the search fails on it at that literal).
-    fn literal_fails(&self, items: &[Item], pos: usize) -> bool {
-        matches!(items.first(), Some(Item::Lit(s)) if literal_at(self.text, s, pos, self.ctx.ignore_case).is_none())
+    fn literal_fails(&mut self, items: &[Item], pos: usize) -> bool {
+        matches!(items.first(), Some(Item::Lit(s)) if self.literal(s, pos).is_none())
+    }
+
+    /// [`literal_at`], the bytes it reads noted.
+    fn literal(&mut self, s: &str, pos: usize) -> Option<usize> {
+        if self.st.track {
+            self.saw(literal_reach(self.text, s, pos));
+        }
+        literal_at(self.text, s, pos, self.ctx.ignore_case)
     }
 
     /// Reads a name of `t` for `e` at `pos` (its spellings there pushed from `start` on
@@ -699,6 +950,9 @@ impl QuickReader<'_> {
             return None;
         }
         let start = number_start(self.text, pos);
+        if self.st.track {
+            self.saw(word_reach(self.text, pos, false));
+        }
         let text = &self.text[start..];
         let plain = match n {
             Num::Label { .. } | Num::Target { .. } => match scan_integer(text) {
@@ -722,7 +976,16 @@ impl QuickReader<'_> {
         };
         // An expression that reads more (or other) text than the plain number.
         if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
-            if let Ok((_, len)) = read(text) {
+            let read = read(text);
+            if self.st.track {
+                // An expression read looks no further than the run of bytes where it ends
+                // (past blanks: an operator's first bytes); where it fails, not known.
+                match &read {
+                    Ok((_, len)) => self.saw(start + word_reach(text, *len, false)),
+                    Err(_) => self.st.untracked = true,
+                }
+            }
+            if let Ok((_, len)) = read {
                 if plain.is_none_or(|p| p.1 != len) {
                     self.unsure();
                     return None;

@@ -337,7 +337,7 @@ pub(super) fn read_slot<T: Isa>(
 ) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
-    let quick = match syntax::quick_in(scratch, s.slot, syntax, code, ctx, true) {
+    let quick = match syntax::quick_prefix_in(scratch, s.slot, syntax, code, ctx) {
         syntax::Quick::Read(values, end) => Some((values, end)),
         syntax::Quick::Never => None,
         syntax::Quick::Unsure => syntax::parse_prefix_in(scratch, s.slot, syntax, code, ctx),

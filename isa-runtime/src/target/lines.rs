@@ -11,7 +11,7 @@ use super::words::{instruction_bytes, shortest_length, word_from_bytes, word_to_
 use crate::bundle;
 use crate::directives::{self, Handed, Includer, Kind, Source};
 use crate::expr::{self, Names};
-use crate::syntax::Context;
+use crate::syntax::{self, Context};
 use crate::AsmError;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -174,6 +174,8 @@ pub(super) fn assemble_lines<T: Isa, X>(
     label_expressions!(labels_at, defines_names, d, names, expression);
     let mut reading = Reading::indexed(index.as_deref());
     reading.scratch = take_scratch();
+    // The slots read before were another program's.
+    syntax::forget_prefixes(&mut reading.scratch);
     // Instructions so far, failed ones included, so later addresses stay right; bytes of data
     // not yet in a word.
     let mut index = 0usize;

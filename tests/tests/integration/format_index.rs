@@ -371,3 +371,60 @@ fn quick_reader_reads_slots_as_the_search() {
     }
     assert!(read > 2_000, "quick reads {read} of 4000 slots");
 }
+
+/// The slots the quick reader remembers (`quick_prefix_in`): every text gets the answer the
+/// quick reader gives it afresh, whatever texts came before it, among slots that repeat with
+/// other text after them, are cut short, or run on (`S0` and `1`, `]` and `X` or `:UA]`,
+/// characters of several bytes), with and without an expression reader.
+#[test]
+fn remembered_slots_are_read_as_afresh() {
+    let s = Maxwell::schedule().expect("maxwell has scheduling slots");
+    let syntax = s.slot.syntax[0];
+    let names = isa_runtime::expr::Names {
+        symbol: &|_| None,
+        label: &|name| (name == "x").then_some(4),
+        label_prefixes: &[],
+        call: None,
+        bare_names: false,
+    };
+    let read = |t: &str| isa_runtime::expr::evaluate(t, 0, &names);
+    let mut rng = 0x51_u64;
+    let mut next = || {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        rng >> 24
+    };
+    let slots: Vec<String> = (0..6).map(|_| slot_text(s, next() & 0x1f_ffff, 0)).collect();
+    let tails = [
+        "  FADD R0, R1, R2 ;",
+        "",
+        " ",
+        "X",
+        "1",
+        "0  MOV R0, R1",
+        "]",
+        ":UA]",
+        " + 1",
+        "\tNOP",
+        "+x]",
+        "\u{feff}0",
+        "0\u{e9}",
+    ];
+    let (mut kept, mut fresh) = (syntax::Scratch::default(), syntax::Scratch::default());
+    let mut read_slots = 0;
+    for expression in [None, Some(&read as &dyn Fn(&str) -> isa_runtime::expr::Reading)] {
+        let ctx = Context { pc: 0, labels: &|_| None, ignore_case: false, expression };
+        syntax::forget_prefixes(&mut kept);
+        for _ in 0..3_000 {
+            let slot = &slots[next() as usize % slots.len()];
+            let cut = match next() % 4 {
+                0 => next() as usize % (slot.len() + 1),
+                _ => slot.len(),
+            };
+            let text = format!("{}{}", &slot[..cut], tails[next() as usize % tails.len()]);
+            let answer = syntax::quick_prefix_in(&mut kept, s.slot, syntax, &text, &ctx);
+            assert_eq!(answer, syntax::quick_in(&mut fresh, s.slot, syntax, &text, &ctx, true), "{text:?}");
+            read_slots += usize::from(matches!(answer, syntax::Quick::Read(..)));
+        }
+    }
+    assert!(read_slots > 3_000, "quick reads {read_slots} of 6000 slots");
+}
