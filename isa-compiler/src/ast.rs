@@ -223,6 +223,11 @@ pub struct Enum {
     /// A pattern none of the enum's own variants took: the values it includes must (set by the
     /// checker).
     pub pattern_pending: bool,
+    /// Dialect-qualified spellings written on a line after their variant's (or `else`'s) name:
+    /// (the dialect name, the variant's name or `else`). `x = 0 ".X"` and on the next line
+    /// `nv ".Y"` may be a variant `nv` or `x`'s spelling in dialect `nv`; the checker refuses
+    /// both readings. The parser leaves these spellings (and those after them) out.
+    pub wrapped: Vec<(Ident, Ident)>,
 }
 
 /// Parameters and result of an operation enum, function or hook.
@@ -442,6 +447,8 @@ pub enum SetElem {
 pub enum Atom {
     /// A number.
     Int(u64, Span),
+    /// A negative number, by its magnitude (`-4` is `Neg(4)`).
+    Neg(u64, Span),
     /// A name.
     Name(Ident),
 }

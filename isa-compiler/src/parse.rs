@@ -22,8 +22,10 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
     let source = &source
         .strip_prefix(crate::diag::BOM)
         .map_or_else(|| source.to_string(), |rest| format!("   {rest}"));
+    too_many_brackets(source)?;
     let mut pairs = IsaParser::parse(Rule::file, source).map_err(|e| grammar_error(source, e))?;
     let file = pairs.next().expect("pest returns the file rule");
+    too_deep_or_large(&file)?;
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() == Rule::EOI {
@@ -107,6 +109,150 @@ fn ident(p: Pair<Rule>) -> Ident {
     Ident { name: p.as_str().to_string(), span: span(&p) }
 }
 
+/// How deeply a spec may nest: each bracket, optional group or block is a level, and so is
+/// each operator of an expression (`a && b && c` is a tree two deep, `!!x` too). The checker
+/// walks these trees recursively: a few thousand levels overflowed its stack ("thread 'main'
+/// has overflowed its stack": 3,000 parentheses around a constant, 2,000 `!`, 8,000 `&&`).
+/// No spec written by hand comes near it.
+pub const MAX_NESTING: usize = 256;
+
+/// A spec nested deeper than [`MAX_NESTING`] is an error at the first place that passes it,
+/// and so is a number literal past 64 bits (it was read as the largest 64-bit number: `a =
+/// 99999999999999999999999` in a `u64` enum was 2^64 - 1, silently). One walk of the pairs in
+/// order, keeping the ends and depths of the open ones (no recursion).
+fn too_deep_or_large(file: &Pair<Rule>) -> Result<(), Diagnostic> {
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for p in file.clone().into_inner().flatten() {
+        let at = p.as_span();
+        while open.last().is_some_and(|&(end, _)| end <= at.start()) {
+            open.pop();
+        }
+        let rule = p.as_rule();
+        // Below 17 characters every literal fits.
+        if matches!(rule, Rule::int | Rule::signed_int) && at.end() - at.start() >= 17 {
+            too_large(&p)?;
+        }
+        // An operator deepens its expression (the one open) for what follows it in there.
+        let depth = match open.last_mut() {
+            Some((_, d)) if is_operator(rule) => {
+                *d += 1;
+                *d
+            }
+            last => last.map_or(0, |&mut (_, d)| d) + 1,
+        };
+        if depth > MAX_NESTING {
+            let mut d = Diagnostic::error(span(&p), "nested too deeply");
+            d.label(format!("more than {MAX_NESTING} levels of brackets, blocks and operators"));
+            return Err(d);
+        }
+        if !is_operator(rule) {
+            open.push((at.end(), depth));
+        }
+    }
+    Ok(())
+}
+
+/// Brackets nested deeper than [`MAX_NESTING`] are an error at the first past it, found before
+/// the grammar reads them: pest's descent recurses per bracket too. Strings and comments are
+/// skipped as the grammar reads them.
+fn too_many_brackets(source: &str) -> Result<(), Diagnostic> {
+    let b = source.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !b[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let mut d = Diagnostic::error(Span { start: i, end: i + 1 }, "nested too deeply");
+                    d.label(format!("more than {MAX_NESTING} levels of brackets"));
+                    return Err(d);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn is_operator(r: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        r,
+        or | and
+            | eq
+            | ne
+            | le
+            | ge
+            | lt
+            | gt
+            | shl
+            | shr
+            | bor
+            | bxor
+            | band
+            | add
+            | sub
+            | mul
+            | div
+            | rem
+            | neg
+            | not
+    )
+}
+
+/// An `int` literal past 64 bits, or a `signed_int` one (a number format's argument) past
+/// the signed 64-bit numbers, is an error at it.
+fn too_large(p: &Pair<Rule>) -> Result<(), Diagnostic> {
+    let (fits, range) = match p.as_rule() {
+        Rule::int => (checked_int(p.as_str()).is_some(), format!("the largest number is {}", u64::MAX)),
+        _ => (signed_value(p.as_str()).is_some(), format!("numbers here are {}..={}", i64::MIN, i64::MAX)),
+    };
+    if fits {
+        return Ok(());
+    }
+    let mut d = Diagnostic::error(span(p), format!("`{}` does not fit in 64 bits", p.as_str()));
+    d.label(range);
+    Err(d)
+}
+
+/// The value of a `signed_int` literal; `None` outside the `i64` range.
+fn signed_value(s: &str) -> Option<i64> {
+    let m = i128::from(checked_int(s)?);
+    i64::try_from(if s.starts_with('-') { -m } else { m }).ok()
+}
+
+/// The value of an `int` (or `signed_int`, by its magnitude) literal; `None` past 64 bits.
+fn checked_int(s: &str) -> Option<u64> {
+    let s = s.trim_start_matches('-').replace('_', "");
+    if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
 fn int_value(s: &str) -> u64 {
     let s = s.replace('_', "");
     let v = if let Some(h) = s.strip_prefix("0x") {
@@ -116,7 +262,7 @@ fn int_value(s: &str) -> u64 {
     } else {
         s.parse()
     };
-    // Literals too large for 64 bits saturate; the checker reports them where they matter.
+    // In range: [`too_large`] has refused the others.
     v.unwrap_or(u64::MAX)
 }
 
@@ -172,14 +318,22 @@ fn item(p: Pair<Rule>) -> Item {
             let mut else_spellings = Vec::new();
             let mut uses = Vec::new();
             let mut spelled = None;
+            let mut wrapped = Vec::new();
             for p in inner {
                 match p.as_rule() {
                     Rule::signature => signature = Some(signature_of(p)),
                     Rule::enum_use => {
                         uses.extend(p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(ident))
                     }
-                    Rule::variant => variants.push(variant(p)),
-                    Rule::else_spelling => else_spellings.extend(p.into_inner().map(spelling)),
+                    Rule::variant => variants.push(variant(p, &mut wrapped)),
+                    Rule::else_spelling => {
+                        let input = p.as_span().get_input();
+                        let at = span(&p);
+                        let head =
+                            Ident { name: "else".into(), span: Span { start: at.start, end: at.start + 4 } };
+                        let given = p.into_inner().map(spelling).collect();
+                        else_spellings.extend(same_line(input, &head, given, &mut wrapped));
+                    }
                     Rule::enum_pattern => {
                         if let Some(text) = p.into_inner().next() {
                             let at = span(&text);
@@ -199,6 +353,7 @@ fn item(p: Pair<Rule>) -> Item {
                 else_spellings,
                 spelled,
                 pattern_pending: false,
+                wrapped,
             })
         }
         Rule::number_def => {
@@ -208,16 +363,8 @@ fn item(p: Pair<Rule>) -> Item {
                 .map(|a| {
                     let mut it = a.into_inner();
                     let n = ident(it.next().expect("arg name"));
-                    let v = it.next().map(|v| {
-                        let s = v.as_str();
-                        let (neg, digits) = s.strip_prefix('-').map_or((false, s), |d| (true, d));
-                        let x = int_value(digits) as i64;
-                        if neg {
-                            -x
-                        } else {
-                            x
-                        }
-                    });
+                    // In range: [`too_large`] has refused the others.
+                    let v = it.next().map(|v| signed_value(v.as_str()).unwrap_or(0));
                     (n, v)
                 })
                 .collect();
@@ -761,8 +908,9 @@ fn setting(p: Pair<Rule>) -> Setting {
     Setting { name, values }
 }
 
-fn variant(p: Pair<Rule>) -> Variant {
+fn variant(p: Pair<Rule>, wrapped: &mut Vec<(Ident, Ident)>) -> Variant {
     let sp = span(&p);
+    let input = p.as_span().get_input();
     let mut it = p.into_inner().peekable();
     let doc = docs(&mut it);
     let name = ident(it.next().expect("variant name"));
@@ -792,7 +940,42 @@ fn variant(p: Pair<Rule>) -> Variant {
             _ => {}
         }
     }
+    let spellings = same_line(input, &name, spellings, wrapped);
     Variant { doc, name, value, spellings, semantics, span: sp }
+}
+
+/// The spellings up to the first one whose dialect name starts a line after `head` (the
+/// variant's name or `else`) at or left of `head`'s column; that one is recorded in `wrapped`
+/// for the checker to refuse. A name starting a later line may as well be the next variant
+/// (`x = 0 ".X"` and on the next line `nv ".Y"`): a dialect's spelling is written on its
+/// variant's line or on a line that continues it, indented past the variant's name.
+fn same_line(
+    input: &str,
+    head: &Ident,
+    spellings: Vec<(Option<Ident>, String, Span)>,
+    wrapped: &mut Vec<(Ident, Ident)>,
+) -> Vec<(Option<Ident>, String, Span)> {
+    let mut kept = Vec::with_capacity(spellings.len());
+    for s in spellings {
+        if let Some(d) = &s.0 {
+            let line_start = input[..d.span.start].rfind('\n').map_or(0, |n| n + 1);
+            let starts_line =
+                line_start > head.span.start && input[line_start..d.span.start].trim().is_empty();
+            if starts_line && column(input, d.span.start) <= column(input, head.span.start) {
+                wrapped.push((d.clone(), head.clone()));
+                break;
+            }
+        }
+        kept.push(s);
+    }
+    kept
+}
+
+/// The column where `at` is shown, from 0, a tab reaching the next multiple of 8 (as a terminal
+/// shows it), so that a line indented with tabs compares with one indented with blanks.
+fn column(input: &str, at: usize) -> usize {
+    let line = &input[input[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+    line.chars().fold(0, |col, c| if c == '\t' { col / 8 * 8 + 8 } else { col + 1 })
 }
 
 fn spelling(p: Pair<Rule>) -> (Option<Ident>, String, Span) {
@@ -966,6 +1149,10 @@ fn atom(p: Pair<Rule>) -> Atom {
     let inner = p.into_inner().next().expect("atom");
     match inner.as_rule() {
         Rule::int => Atom::Int(int_value(inner.as_str()), span(&inner)),
+        Rule::neg_int => {
+            let at = span(&inner);
+            Atom::Neg(int_value(inner.into_inner().next().expect("magnitude").as_str()), at)
+        }
         _ => Atom::Name(ident(inner)),
     }
 }

@@ -692,6 +692,12 @@ struct MacroDef {
 /// including itself).
 const MAX_DEPTH: usize = 64;
 
+/// The most repetitions, macro calls and inclusions a program may expand (each is a frame its
+/// errors are placed by, kept to the end): `.rep 99999999999999` took memory until none was
+/// left, as did a macro calling itself twice (2^64 calls within [`MAX_DEPTH`]). The unit tests
+/// reach a smaller one, in a few milliseconds.
+const MAX_FRAMES: usize = if cfg!(test) { 1 << 12 } else { 1 << 20 };
+
 struct Expander<'a> {
     spelling: &'a Spelling<'a>,
     layout: &'a Layout<'a>,
@@ -718,6 +724,8 @@ struct Expander<'a> {
     /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
     bit_offset: u8,
     depth: usize,
+    /// [`MAX_FRAMES`] frames are made: nothing more expands.
+    exhausted: bool,
     /// The line being expanded, and the labels read so far (see [`Program::labels_read`]).
     current: Option<(SourceLine, Option<u32>)>,
     /// Where [`expand_streaming`] hands the lines as they are final.
@@ -1039,6 +1047,7 @@ impl<'a> Expander<'a> {
             bytes: 0,
             bit_offset: 0,
             depth: 0,
+            exhausted: false,
             current: None,
             labels_read: core::cell::RefCell::new(Vec::new()),
             calls: core::cell::Cell::new(0),
@@ -1228,6 +1237,17 @@ impl Expander<'_> {
     }
 
     fn frame(&mut self, what: String, at: SourceLine, parent: Option<u32>) -> Option<u32> {
+        if self.out.frames.len() >= MAX_FRAMES {
+            // Reported once; every expansion after it stops ([`Expander::block_in`]).
+            if !self.exhausted {
+                self.exhausted = true;
+                let message = format!(
+                    "the program expands more than {MAX_FRAMES} repetitions, macro calls and inclusions"
+                );
+                self.error(at, parent, 0, 0, message);
+            }
+            return parent;
+        }
         self.out.frames.push(Frame { what, at, parent });
         Some(self.out.frames.len() as u32 - 1)
     }
@@ -1730,6 +1750,10 @@ impl Expander<'_> {
     /// of the pieces they are in with them ([`Expander::release`]).
     fn block_in(&mut self, lines: &[SourceLine], frame: Option<u32>, mut more: Option<&mut Pieces<'_>>) {
         let whole_file = core::mem::take(&mut self.whole_file);
+        // Past [`MAX_FRAMES`] no block expands any more (the main file's lines go on).
+        if self.exhausted && !whole_file {
+            return;
+        }
         if self.depth >= MAX_DEPTH {
             if let Some(first) = lines.first() {
                 self.error(*first, frame, 0, 0, format!("expansion nested deeper than {MAX_DEPTH} levels"));
@@ -2009,6 +2033,9 @@ impl Expander<'_> {
                 self.bind(c, Symbol::Number(Value::Int(k as i64)));
             }
             let f = self.frame(format!("in repetition {k} of the block at"), line, frame);
+            if self.exhausted {
+                break;
+            }
             let errors = self.errors.len();
             self.block(body, f);
             if let Some(c) = counter {
@@ -2258,6 +2285,9 @@ impl Expander<'_> {
         for (k, v) in values.into_iter().enumerate() {
             self.bind(&name, v);
             let f = self.frame(format!("in repetition {k} of the block at"), line, frame);
+            if self.exhausted {
+                break;
+            }
             let errors = self.errors.len();
             self.block(body, f);
             self.unbind(&name);
@@ -2864,6 +2894,42 @@ mod tests {
             label_prefixes: &[],
             listing: None,
         }
+    }
+
+    /// Past `MAX_FRAMES` repetitions and macro calls the expansion stops with one error at the
+    /// directive: before, `.rep 99999999999999` (and a macro calling itself twice, 2^64 calls
+    /// within the depth limit) kept a frame per repetition until memory ran out.
+    #[test]
+    fn a_huge_expansion_is_an_error_not_out_of_memory() {
+        let spelling = Spelling {
+            directives: &[
+                (".rep", Directive::Rep),
+                (".endr", Directive::Endr),
+                (".macro", Directive::Macro),
+                (".endm", Directive::Endm),
+            ],
+            ..vc4asm_labels()
+        };
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
+        let message = alloc::format!(
+            "the program expands more than {} repetitions, macro calls and inclusions",
+            super::MAX_FRAMES
+        );
+        for source in ["nop\n.rep 99999999999999\nnop\n.endr\nnop\n", ".macro m\nm\nm\n.endm\nm\n"] {
+            let (program, errors) = expand("t.qasm", source, &spelling, &layout, &mut NoIncludes);
+            let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+            assert!(
+                messages.contains(&message.as_str()),
+                "{source}: {:?}",
+                &messages[..messages.len().min(3)]
+            );
+            assert!(program.frames.len() <= super::MAX_FRAMES);
+        }
+        // Below it a repetition expands every time.
+        let (program, errors) =
+            expand("t.qasm", ".rep 1000\nnop\n.endr\n", &spelling, &layout, &mut NoIncludes);
+        assert!(errors.is_empty());
+        assert_eq!(code(&program).len(), 1000);
     }
 
     #[test]

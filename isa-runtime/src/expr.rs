@@ -172,7 +172,7 @@ pub fn evaluate(text: &str, start: usize, names: &Names) -> Reading {
 
 /// Like [`evaluate`], where the value may be a name standing for itself.
 pub fn evaluate_term(text: &str, start: usize, names: &Names) -> Result<(Term, usize), ExprError> {
-    let mut p = Reader { text, pos: start, names, undefined: None };
+    let mut p = Reader { text, pos: start, names, undefined: None, depth: 0 };
     let v = p.binary(LOWEST);
     // An undefined name is the error, whatever its stand-in value (0) did afterwards.
     if let Some(e) = p.undefined {
@@ -289,7 +289,13 @@ struct Reader<'t, 'n> {
     names: &'n Names<'n>,
     /// The first name nothing defines: reading goes on past it (as 0) to find the end.
     undefined: Option<ExprError>,
+    /// How many parentheses, prefix operators and calls deep the reading is.
+    depth: u32,
 }
+
+/// How deeply an expression may nest (parentheses, prefix operators, calls): reading recurses,
+/// and 100,000 `(` or `-` overflowed the stack and aborted the assembler.
+const MAX_DEPTH: u32 = 256;
 
 impl Reader<'_, '_> {
     fn skip_blanks(&mut self) {
@@ -328,6 +334,23 @@ impl Reader<'_, '_> {
     }
 
     fn unary(&mut self) -> Result<Term, ExprError> {
+        if self.depth >= MAX_DEPTH {
+            self.skip_blanks();
+            let len = self.token_len(self.pos);
+            return Err(self.error(
+                self.pos,
+                len,
+                format!("expression nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        self.depth += 1;
+        let term = self.operand();
+        self.depth -= 1;
+        term
+    }
+
+    /// A prefix operator and its operand, a parenthesized expression, a number or a name.
+    fn operand(&mut self) -> Result<Term, ExprError> {
         self.skip_blanks();
         let at = self.pos;
         let rest = &self.text[at..];
@@ -789,5 +812,31 @@ mod tests {
         assert!(e.message.contains("64 bits"), "{e:?}");
         let e = eval("~half").unwrap_err();
         assert_eq!(e.pos, 0);
+    }
+
+    /// Nesting past `MAX_DEPTH` is an error at the first token past it; before, 100,000 `(` or
+    /// `-` overflowed the stack (on a thread of 256 KiB here, as a few thousand did the
+    /// assembler's main thread). 256 levels read.
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        extern crate std;
+        let deep = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let parens = alloc::format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+                let minus = alloc::format!("{}1", "-".repeat(100_000));
+                let calls = alloc::format!("{}1{}", "abs(".repeat(100_000), ")".repeat(100_000));
+                [parens, minus, calls].map(|t| eval(&t).map_err(|e| (e.pos, e.message)))
+            })
+            .expect("thread")
+            .join()
+            .expect("no stack overflow");
+        let message = alloc::format!("expression nested deeper than {MAX_DEPTH} levels");
+        assert_eq!(deep[0], Err((256, message.clone())));
+        assert_eq!(deep[1], Err((256, message.clone())));
+        assert!(matches!(&deep[2], Err((_, m)) if *m == message), "{:?}", deep[2]);
+        let ok = alloc::format!("{}7{}", "(".repeat(255), ")".repeat(255));
+        assert_eq!(eval(&ok), Ok(Value::Int(7)));
+        assert_eq!(eval(&alloc::format!("{}7", "-".repeat(254))), Ok(Value::Int(7)));
     }
 }

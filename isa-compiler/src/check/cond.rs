@@ -180,29 +180,42 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
         K::InSet(x, set) => {
             let (lx, tx) = lower(cx, s, x);
             let mut ranges = Vec::new();
+            let mut refused = false;
             for el in set {
                 let (a, b, span) = super::types::set_bounds(el);
                 // Numbers are written unsigned: a range is empty as they are written, and one
                 // across 2^63 is two ranges of the values guards compare (a 64-bit field's
                 // raw bits read as an `i64`, 2^63 and up negative).
-                if let (ast::Atom::Int(lo, _), ast::Atom::Int(hi, _)) = (a, b) {
-                    if super::types::nonempty(cx, span, *lo, *hi) {
-                        let (lo, hi) = (*lo as i64, *hi as i64);
-                        if lo <= hi {
-                            ranges.push((lo, hi));
-                        } else {
-                            ranges.extend([(lo, i64::MAX), (i64::MIN, hi)]);
-                        }
+                let (lo, hi) = if let (ast::Atom::Int(lo, _), ast::Atom::Int(hi, _)) = (a, b) {
+                    if !super::types::nonempty(cx, span, *lo, *hi) {
+                        continue;
                     }
+                    (i128::from(*lo), i128::from(*hi))
+                } else {
+                    let (Some(lo), Some(hi)) =
+                        (set_atom(cx, s, a, tx.as_ref()), set_atom(cx, s, b, tx.as_ref()))
+                    else {
+                        continue;
+                    };
+                    if !super::types::nonempty(cx, span, lo, hi) {
+                        continue;
+                    }
+                    (lo, hi)
+                };
+                if !holds_any(cx, &lx, tx.as_ref(), s, lo, hi, span) {
+                    refused = true;
                     continue;
                 }
-                if let (Some(lo), Some(hi)) =
-                    (set_atom(cx, s, a, tx.as_ref()), set_atom(cx, s, b, tx.as_ref()))
-                {
-                    if super::types::nonempty(cx, span, lo, hi) {
-                        ranges.push((lo, hi));
-                    }
+                let (lo, hi) = (lo as i64, hi as i64);
+                if lo <= hi {
+                    ranges.push((lo, hi));
+                } else {
+                    ranges.extend([(lo, i64::MAX), (i64::MIN, hi)]);
                 }
+            }
+            if refused && ranges.is_empty() {
+                // Each member is an error already; the set holds nothing.
+                return (CondExpr::Int(0), Some(Type::Bool));
             }
             (CondExpr::In(Box::new(lx), ranges), Some(Type::Bool))
         }
@@ -221,13 +234,23 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
     }
 }
 
-fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Option<i64> {
+/// A member of a set as a number: a negative one (`-4`) is a value of a signed field or of an
+/// expression; one below the smallest `i64` is an error at it.
+fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Option<i128> {
     match a {
-        ast::Atom::Int(v, _) => Some(*v as i64),
+        ast::Atom::Int(v, _) => Some(i128::from(*v)),
+        ast::Atom::Neg(v, sp) => {
+            let v = -i128::from(*v);
+            if v < i128::from(i64::MIN) {
+                cx.error(*sp, format!("{v} is below the smallest 64-bit value, {}", i64::MIN));
+                return None;
+            }
+            Some(v)
+        }
         ast::Atom::Name(id) => {
             let e = ast::Expr { kind: ast::ExprKind::Name(id.name.clone()), span: id.span };
             match lower_against(cx, s, &e, ty).0 {
-                CondExpr::Int(v) => Some(v),
+                CondExpr::Int(v) => Some(i128::from(v)),
                 _ => {
                     cx.error(id.span, format!("`{}` is not a constant", id.name));
                     None
@@ -235,6 +258,47 @@ fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Op
             }
         }
     }
+}
+
+/// Whether the set member `lo..=hi` holds a value of the field `x` reads (of type `ty`); a
+/// member that holds none is an error where it is written. A signed field's values are its
+/// two's-complement values (guards rewrite them over its bits), an unsigned one's its bits;
+/// an expression (`a + b`) may have any value.
+fn holds_any(
+    cx: &mut Checker,
+    x: &CondExpr,
+    ty: Option<&Type>,
+    s: &Scope,
+    lo: i128,
+    hi: i128,
+    span: ast::Span,
+) -> bool {
+    let (min, max, what) = match ty {
+        Some(Type::SInt(w)) if (1..=64).contains(w) => {
+            let m = 1i128 << (w - 1);
+            (-m, m - 1, format!("a signed {w}-bit field"))
+        }
+        Some(Type::UInt(w)) if (1..=64).contains(w) => {
+            (0, (1i128 << w) - 1, format!("an unsigned {w}-bit field"))
+        }
+        Some(Type::Bool) => (0, 1, "a `bool`".to_string()),
+        // An enum's names resolve to its values; a number outside them is its own check.
+        Some(Type::Enum(_)) => (0, i128::from(u64::MAX), "an enum".to_string()),
+        _ => return true,
+    };
+    if hi >= min && lo <= max {
+        return true;
+    }
+    let name = match x {
+        CondExpr::Field(slot) => s.format.field(s.slots[slot.0].field).name.clone(),
+        CondExpr::Param(p) => s.params.get(*p).map_or_else(String::new, |b| b.0.clone()),
+        _ => "the value".to_string(),
+    };
+    let member = if lo == hi { format!("{lo}") } else { format!("{lo}..={hi}") };
+    cx.error(span, format!("`{name}` is never {member}: its values are {min}..={max}"))
+        .label("no value of the field is this member")
+        .note(format!("`{name}` is {what}; a set's members are its values, as its text shows them"));
+    false
 }
 
 /// Lowers `e`, resolving a bare name that is not a field as a value of `expected`'s enum.

@@ -122,7 +122,13 @@ pub fn expand(cx: &mut Checker, file: &ast::File) -> ast::File {
         if let ast::Item::Template(t) = item {
             let mut t = t.clone();
             let shadow: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
-            Subst { calls: &x.global_calls, ..Subst::new(&globals) }.template_body(&mut t.body, &shadow);
+            // A call's mistakes are reported here, once (the copy below makes them again).
+            let call_errors = RefCell::new(Vec::new());
+            Subst { calls: &x.global_calls, call_errors: Some(&call_errors), ..Subst::new(&globals) }
+                .template_body(&mut t.body, &shadow);
+            for (at, message) in call_errors.into_inner() {
+                x.cx.error(at, message);
+            }
             x.passes_pieces |= passes_pieces(&t.body);
             x.templates.entry(t.name.name.clone()).or_insert(t);
         }
@@ -854,6 +860,14 @@ impl Expander<'_> {
         }
         Subst::new(&map).expr(&mut value, &[]);
         visiting.pop();
+        if too_large(&value) {
+            self.cx
+                .error(l.name.span, format!("`let {}` is too large written out", l.name.name))
+                .label(format!("more than {MAX_TERMS} terms, or {} levels deep", crate::parse::MAX_NESTING))
+                .note("a let stands for its value wherever it is named: `let a = b + b` doubles `b`, and a chain of them doubles it again at each step");
+            cyclic.push(l.name.name.clone());
+            return None;
+        }
         Some(value)
     }
 
@@ -1825,6 +1839,54 @@ type Misplaced = (Span, String, Span);
 
 /// Replaces names by expressions (parameters by arguments, lets by values), leaving alone
 /// the names a template parameter, a `let` statement or an array index `i` shadows.
+/// The most terms a let (or a call of one) may be written out to, and how deep: lets are
+/// substituted where they are named, so a chain of `let a = b + b` doubles at each step (25 of
+/// them ran for minutes and took gigabytes before, as did 30 nested calls of `let f(x) = x +
+/// x`), and a chain of `let a = b + 1` is as deep as it is long (the checker's walks recurse:
+/// [`crate::parse::MAX_NESTING`] levels, as for what is written).
+pub const MAX_TERMS: usize = 100_000;
+
+/// Whether `e` has more than [`MAX_TERMS`] terms or more than [`crate::parse::MAX_NESTING`]
+/// levels (counted up to there, no further).
+fn too_large(e: &Expr) -> bool {
+    fn count(e: &Expr, n: &mut usize, depth: usize) {
+        *n += 1;
+        if depth > crate::parse::MAX_NESTING {
+            *n = MAX_TERMS + 1;
+        }
+        if *n > MAX_TERMS {
+            return;
+        }
+        let d = depth + 1;
+        match &e.kind {
+            ExprKind::Member(x, _) | ExprKind::InSet(x, _) | ExprKind::Unary(_, x) => count(x, n, d),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                count(a, n, d);
+                count(b, n, d);
+            }
+            ExprKind::If(c, a, b) => {
+                count(c, n, d);
+                count(a, n, d);
+                count(b, n, d);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| count(a, n, d)),
+            ExprKind::Match(x, arms) => {
+                count(x, n, d);
+                for (_, body) in arms {
+                    match body {
+                        MatchBody::Expr(v) => count(v, n, d),
+                        MatchBody::Block(_) => *n += 1,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut n = 0;
+    count(e, &mut n, 0);
+    n > MAX_TERMS
+}
+
 struct Subst<'a> {
     map: &'a [(String, Expr)],
     /// Where a string (an argument bound to a parameter) stands in an expression, collected.
@@ -2166,6 +2228,18 @@ impl<'a> Subst<'a> {
         self.depth.set(self.depth.get() + 1);
         self.write_out_calls(&mut value);
         self.depth.set(self.depth.get() - 1);
+        if too_large(&value) {
+            if let Some(errors) = self.call_errors {
+                let message = format!(
+                    "`{}(...)` is too large written out (more than {MAX_TERMS} terms, or {} levels deep)",
+                    l.name.name,
+                    crate::parse::MAX_NESTING
+                );
+                errors.borrow_mut().push((e.span, message));
+            }
+            e.kind = ExprKind::Int(0);
+            return;
+        }
         *e = value;
     }
 

@@ -516,20 +516,40 @@ fn fields_of(
         }
         if let Some(set) = &f.allowed {
             let mut ranges = Vec::new();
+            // A signed field's members are its values (`-4..=-1`), kept as their bits.
+            let signed = (matches!(ty, Type::SInt(_)) && have > 0).then(|| 1i128 << (have - 1));
             for elem in set {
                 let (a, b, span) = types::set_bounds(elem);
-                let (Some(lo), Some(hi)) = (atom(cx, t, &ty, a), atom(cx, t, &ty, b)) else {
+                let (Some(lo), Some(hi)) = (atom(cx, t, &ty, a, have), atom(cx, t, &ty, b, have)) else {
                     continue;
                 };
                 if !types::nonempty(cx, span, lo, hi) {
                     continue;
                 }
-                if hi > mask(have) {
-                    cx.error(types::atom_span(b), format!("{hi} does not fit the {have}-bit field"));
+                let (min, max) = signed.map_or((0, i128::from(mask(have))), |m| (-m, m - 1));
+                // A bound past its end of the field's values (both of `4..=7` are past 3:
+                // the last is named).
+                for (v, at, past) in [(lo, a, lo < min), (hi, b, hi > max)] {
+                    if past {
+                        let kind = if signed.is_some() { "signed" } else { "unsigned" };
+                        cx.error(
+                            types::atom_span(at),
+                            format!("{v} does not fit the {kind} {have}-bit field"),
+                        )
+                        .label(format!("its values are {min}..={max}"));
+                    }
                 }
                 // Only the values the field can hold are allowed: the pattern stays in the field.
-                if lo <= mask(have) {
-                    ranges.push((lo, hi.min(mask(have))));
+                let (lo, hi) = (lo.max(min), hi.min(max));
+                if lo > hi {
+                    continue;
+                }
+                let bits = |v: i128| (if v < 0 { v + (1i128 << have) } else { v }) as u64;
+                if lo < 0 {
+                    ranges.push((bits(lo), bits(hi.min(-1))));
+                }
+                if hi >= 0 {
+                    ranges.push((bits(lo.max(0)), bits(hi)));
                 }
             }
             // An enum field decodes only the values its enum defines: a set that holds none of
@@ -596,12 +616,21 @@ fn reserved_names(cx: &mut Checker, l: &ast::Layout, layout: &ir::Layout) {
     }
 }
 
-fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom) -> Option<u64> {
+/// A member of a field's `in` set as a number (a negative one a signed field's value).
+fn atom(cx: &mut Checker, t: &ir::Target, ty: &Type, a: &ast::Atom, have: u32) -> Option<i128> {
     match a {
-        ast::Atom::Int(v, _) => Some(*v),
+        ast::Atom::Int(v, _) => Some(i128::from(*v)),
+        ast::Atom::Neg(v, sp) => {
+            if !matches!(ty, Type::SInt(_)) {
+                cx.error(*sp, format!("-{v} does not fit the unsigned {have}-bit field"))
+                    .label("a negative member is a value of a signed field");
+                return None;
+            }
+            Some(-i128::from(*v))
+        }
         ast::Atom::Name(id) => {
             let e = ast::Expr { kind: ast::ExprKind::Name(id.name.clone()), span: id.span };
-            types::constant(cx, t, ty, &e)
+            types::constant(cx, t, ty, &e).map(i128::from)
         }
     }
 }

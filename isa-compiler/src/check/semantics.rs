@@ -570,6 +570,12 @@ impl Lower<'_, '_> {
     fn atom(&mut self, a: &ast::Atom, en: Option<ir::EnumId>) -> Option<u64> {
         match a {
             ast::Atom::Int(v, _) => Some(*v),
+            ast::Atom::Neg(v, sp) => {
+                self.cx
+                    .error(*sp, format!("-{v} is no value here: semantics read fields as unsigned numbers"))
+                    .note("negative members are values of signed fields in guards, constraints and `in` clauses");
+                None
+            }
             ast::Atom::Name(id) => {
                 let found = en
                     .and_then(|e| self.t.enums[e.0].variants.iter().find(|v| v.name == id.name))

@@ -45,7 +45,7 @@ pub fn set_bounds(e: &ast::SetElem) -> (&ast::Atom, &ast::Atom, Span) {
 /// Where a value of a set is written.
 pub fn atom_span(a: &ast::Atom) -> Span {
     match a {
-        ast::Atom::Int(_, s) => *s,
+        ast::Atom::Int(_, s) | ast::Atom::Neg(_, s) => *s,
         ast::Atom::Name(id) => id.span,
     }
 }
@@ -79,6 +79,15 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         }
     };
     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    for (d, head) in &e.wrapped {
+        let (h, n) = (&head.name, &d.name);
+        cx.error(d.span, format!("`{n}` starts a line after `{h}`: a variant, or `{h}`'s spelling in dialect `{n}`?"))
+            .label("a dialect's spelling is written on its variant's line, or on a line indented past its name")
+            .with(head.span, format!("`{h}` is on this line"))
+            .note(format!(
+                "for a variant, put a comma before it (`x = 0 \".X\", {n} \".Y\"`); for a spelling, indent it past `{h}` or move it up to `{h}`'s line"
+            ));
+    }
     let mut variants: Vec<ir::Variant> = Vec::new();
     // Values taken so far, disjoint, by their first value (enums run to 65,536 values and more:
     // each lookup is a logarithmic search, not a scan).
@@ -164,6 +173,32 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
         }
         let spellings =
             spellings_for(cx, &v.spellings, t, &v.name.name, !matches!(values, ir::Values::One(_)));
+        // A range prints `value + shift` as a signed 64-bit number: past it a value would print
+        // wrapped (`a(0..=18446744073709551615)` printed its last as `a-1`) or overflow.
+        let printed = match values {
+            ir::Values::Range(lo, hi) => Some((lo, hi)),
+            ir::Values::Rest => Some((0, (1u64 << width.min(63)) - 1)),
+            ir::Values::One(_) => None,
+        };
+        if let Some((lo, hi)) = printed {
+            let shifts =
+                spellings.iter().flatten().filter_map(|s| s.value.as_ref().map(|v| (v.shift, &s.text)));
+            let past = shifts
+                .map(|(shift, text)| {
+                    (i128::from(lo) + i128::from(shift), i128::from(hi) + i128::from(shift), text)
+                })
+                .find(|(a, b, _)| *a < i128::from(i64::MIN) || *b > i128::from(i64::MAX));
+            if let Some((a, b, text)) = past {
+                let at = v.spellings.iter().find(|(_, t, _)| t == text).map_or(v.name.span, |(_, _, sp)| *sp);
+                cx.error(at, format!("`{}` prints {a}..={b}, past the signed 64-bit numbers", text))
+                    .label(format!("the values {lo}..={hi} of `{}`", v.name.name))
+                    .note(format!(
+                        "a range's spelling prints value + shift between {} and {}",
+                        i64::MIN,
+                        i64::MAX
+                    ));
+            }
+        }
         variants.push(ir::Variant {
             name: v.name.name.clone(),
             doc: v.doc.clone(),

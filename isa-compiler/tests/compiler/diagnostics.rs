@@ -88,6 +88,62 @@ fn guard_constant_no_value_holds() {
     )));
 }
 
+/// Sets hold negative members (a signed field's values; before, a syntax error), and a member
+/// the field cannot hold is an error where it is written: in a field's `in` clause (its bits
+/// are kept: `-3` of an `s4` is 0xd) and in a guard or a constraint, for a signed, an unsigned
+/// and a `bool` field; semantics read fields unsigned, so there a negative member is an error.
+#[test]
+fn set_members_the_field_cannot_hold() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u16 @ 31:16 is 1\n    b: bool @ 15\n    k: u3 @ 14:12 in {-1, 2}\n    y: s4 @ 11:8 in {-9..=-1, 8}\n    u: u4 @ 7:4\n    x: s4 @ 3:0\n\
+         \x20   constraint c \"c\": x in {-8, -12}\n    syntax asm {\n        | x in {-8..=-1, 8..=10} && u in {-1, 16, 3} => \"n\"\n        | b in {2} => \"b\"\n        | _ => \"f\"\n    }\n}\n"
+    )));
+    // An `s4`'s -3..=1 are the bits 0xd..=0xf and 0..=1 (two's complement), in written order.
+    let src = spec("format f {\n    op: u28 @ 31:4 is 1\n    x: s4 @ 3:0 in {-3..=1}\n    syntax asm { \"f \" {x} }\n}\n");
+    let t = isa_compiler::check_source(&src).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(t.formats[0].fields[1].allowed, Some(vec![(13, 15), (0, 1)]));
+}
+
+/// A number past 64 bits is an error where it is written (before, it was read as 2^64 - 1: a
+/// `u64` enum's value, a 64-bit field's `is`, silently), and a number format's argument is a
+/// signed 64-bit number (before, `-9223372036854775808` panicked the parser on overflow and
+/// `18446744073709551615` was read as -1).
+#[test]
+fn numbers_past_64_bits_are_errors() {
+    for (body, number) in [
+        ("enum E : u64 { a = 99999999999999999999999 }\n", "99999999999999999999999"),
+        ("enum E : u64 { a = 0x1_0000_0000_0000_0000 }\n", "0x1_0000_0000_0000_0000"),
+        (
+            "number F = float(sign: 1, exponent: 8, mantissa: 23, bias: 18446744073709551615)\n",
+            "18446744073709551615",
+        ),
+        (
+            "number F = float(sign: 1, exponent: 8, mantissa: 23, bias: -9223372036854775809)\n",
+            "-9223372036854775809",
+        ),
+    ] {
+        let d = isa_compiler::check_source(&spec(body)).err().unwrap_or_else(|| panic!("accepted: {body}"));
+        assert_eq!(d.len(), 1, "{body}");
+        assert_eq!(d[0].message, format!("`{number}` does not fit in 64 bits"));
+    }
+    let largest = "enum E : u64 { a = 18446744073709551615 }\n\
+                   number F = float(sign: 1, exponent: 8, mantissa: 23, bias: -9223372036854775808)\n";
+    let t = isa_compiler::check_source(&spec(largest)).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(t.enums[0].variants[0].values, isa_compiler::ir::Values::One(u64::MAX));
+}
+
+/// A range prints value + shift as a signed 64-bit number: a range whose printed numbers
+/// pass it is an error at the spelling (before, `a(0..=18446744073709551615)` printed its last
+/// value as `a-1`, and `{v+9223372036854775807}` overflowed in the generator).
+#[test]
+fn a_range_printed_past_64_bits_is_an_error() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u64 { a(0..=18446744073709551615) }\n\
+         enum B : u8 { b(0..=255) \"b{v+9223372036854775807}\" }\n\
+         enum C : u8 { c(0..=255) \"c{v+9223372036854775552}\", d(_) }\n"
+    )));
+}
+
 /// A doc comment before `use g`, in a `fields` run and in a body, is an error at the comment
 /// (before: "expected field clause" at `g`, `use` read as a field's name; and "expected
 /// `form`, constraint kind, doc" at `use`).
@@ -788,4 +844,86 @@ fn mark_conditions_are_checked() {
     assert!(out.contains("`only when { field 1, 2 }` gives each field its values"), "{out}");
     let out = diagnose(&target("mark reuse { text \".r\"; operands ra; only when { ra 0 } }"));
     assert!(out.contains("`only when` needs the formats it chooses among"), "{out}");
+}
+
+/// A spec nested past `MAX_NESTING` levels (brackets, optional groups, operators) is an error
+/// where it passes them; before, the checker's recursive walks overflowed the stack and
+/// aborted the process (3,000 parentheses, 2,000 `!`, 8,000 `&&`, 2,000 optional groups).
+/// Each case runs on a thread of 2 MiB of stack, as tests do, and must return.
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let n = 3000;
+    let cases = [
+        format!("format f {{\n    op: u32 @ 31:0 is {}1{}\n    syntax asm {{ \"f\" }}\n}}\n", "(".repeat(n), ")".repeat(n)),
+        format!("format f {{\n    op: u32 @ 31:0 is 1\n    syntax asm {{ | {}(op == 1) => \"f\" | _ => \"g\" }}\n}}\n", "!".repeat(n)),
+        format!(
+            "format f {{\n    op: u28 @ 31:4 is 1\n    x: u4 @ 3:0\n    syntax asm {{ | {} => \"f\" | _ => \"g\" {{x}} }}\n}}\n",
+            vec!["x != 1"; 3 * n].join(" && ")
+        ),
+        format!(
+            "format f {{\n    op: u28 @ 31:4 is 1\n    x: u4 @ 3:0\n    syntax asm {{ {}\"x\"{} }}\n}}\n",
+            "[x != 0: ".repeat(n),
+            "]".repeat(n)
+        ),
+    ];
+    for body in cases {
+        let src = spec(&body);
+        let messages = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || match isa_compiler::check_source(&src) {
+                Ok(_) => Vec::new(),
+                Err(d) => d.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+            })
+            .expect("thread")
+            .join()
+            .expect("no panic");
+        assert_eq!(messages, ["nested too deeply"], "{}", &body[..60]);
+    }
+    // 100 levels of each are fine, on such a thread too.
+    let src = spec(&format!(
+        "format f {{\n    op: u28 @ 31:4 is {}1{}\n    x: u4 @ 3:0\n    syntax asm {{ | {} => \"f\" | _ => \"g\" {{x}} }}\n}}\n",
+        "(".repeat(100),
+        ")".repeat(100),
+        vec!["x != 1"; 100].join(" && ")
+    ));
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || isa_compiler::check_source(&src).map(|_| ()).unwrap_or_else(|d| panic!("{d:?}")))
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+/// A let is written out where it is named: a chain of `let a = b + b` doubles at each step,
+/// a chain of `let a = b + 1` is as deep as it is long, and nested calls of `let f(x) = x + x`
+/// double too. Past `MAX_TERMS` terms (or `MAX_NESTING` levels) each is an error at the let
+/// or the call; before, 25 doubling lets ran for minutes and took gigabytes, and a wrong
+/// number of arguments in a call from a file-level template was silently read as 0.
+#[test]
+fn lets_written_out_too_large_are_errors() {
+    let doubling: String = (0..25).map(|i| format!("let l{i} = l{} + l{}\n", i + 1, i + 1)).collect();
+    let deep: String = (0..400).map(|i| format!("let d{i} = d{} + 1\n", i + 1)).collect();
+    let nested = format!("{}1{}", "f(".repeat(30), ")".repeat(30));
+    let src = spec(&format!(
+        "{doubling}let l25 = 1\n{deep}let d400 = 1\nlet f(x) = x + x\n\
+         format a {{\n    op: u32 @ 31:0 is l0\n    syntax asm {{ \"a\" }}\n}}\n\
+         format b {{\n    op: u32 @ 31:0 is d0\n    syntax asm {{ \"b\" }}\n}}\n\
+         format c {{\n    op: u32 @ 31:0 is {nested}\n    syntax asm {{ \"c\" }}\n}}\n\
+         template t {{ | f(1, 2) == 0 => \"t\" | _ => \"u\" }}\n\
+         format e {{\n    op: u32 @ 31:0 is 5\n    syntax asm {{ t }}\n}}\n"
+    ));
+    let d = isa_compiler::check_source(&src).expect_err("errors");
+    let mut messages: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+    messages.sort();
+    messages.dedup();
+    assert!(
+        messages.iter().any(|m| m.starts_with("`let l") && m.ends_with("is too large written out")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.starts_with("`let d") && m.ends_with("is too large written out")),
+        "{messages:?}"
+    );
+    assert!(messages.iter().any(|m| m.starts_with("`f(...)` is too large written out")), "{messages:?}");
+    assert!(messages.contains(&"`let f` takes 1 argument, 2 given"), "{messages:?}");
 }

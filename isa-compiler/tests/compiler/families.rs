@@ -582,6 +582,33 @@ fn a_variant_without_a_value_s_mistakes_are_located() {
     )));
 }
 
+/// A dialect's spelling is written on its variant's line or on a line that continues it,
+/// indented past the variant's name: a dialect's name starting a later line at or left of the
+/// variant's name, after a spelling (or after a value), may as well be a variant without a
+/// value, so it is an error at that name, in a variant and after `else` alike (it was read as
+/// the spelling, and the variant named like the dialect silently disappeared). A tab reaches
+/// the next multiple of 8 columns. A spelling without a dialect may go on any line.
+#[test]
+fn a_dialect_s_spelling_on_a_later_line_is_refused() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 {\n    x = 0 \".X\"\n    asm \".Y\"\n}\n\
+         enum B : u2 { x = 0\n    asm \".X\" }\n\
+         enum C : u2 { x = 0, else \"?\"\n    asm \".Y\" }\n\
+         enum D : u2 {\n        x = 0 \".X\"\n\tasm \".Y\"\n}\n"
+    )));
+    let t = check(
+        "enum A : u2 {\n    x = 0 \".X\" asm \".XA\"\n        asm \".XB\"\n    \".XX\", asm \".Y\"\n}\n\
+         enum B : u2 {\n\tx = 0\n\t    asm \".X\"\n}\n",
+    );
+    let e = |name: &str| t.enums.iter().find(|e| e.name == name).expect("enum");
+    let names: Vec<&str> = e("A").variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["x", "asm"]);
+    let texts: Vec<&str> = e("A").variants[0].spellings[0].iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(texts, [".XA", ".XB"]);
+    assert_eq!(e("B").variants.len(), 1);
+    assert_eq!(e("B").variants[0].spellings[0][0].text, ".X");
+}
+
 /// A range spelled for every dialect by name needs no pattern: it is no mistake to leave it to
 /// one (the fuzzer's generated specs found it an error).
 #[test]

@@ -2,7 +2,8 @@
 //! `x in {6..=9}` (6 and 7: 8 and 9 are no values of an `s4`), `x < -4` and `-3 > x - 3`
 //! choose the arm the field's two's-complement value says, in the printer and the assembler
 //! alike (before, guards read the raw bits: `x == -1` was an error, `x < -4` never held and
-//! the bits of -8 and -7 were in `{6..=9}`).
+//! the bits of -8 and -7 were in `{6..=9}`). Sets hold negative members (`x in {-4..=-2, 5}`,
+//! `z: s4 @ 7:4 in {-3..=1}`): before, a syntax error.
 
 use isa_runtime::target::{assemble_program, disassemble_word};
 
@@ -34,4 +35,28 @@ fn guards_read_the_signed_value_both_ways() {
     // A fixed signed field: the checker folded `y < 0 && y == -2` to true with y = -2.
     assert_eq!(disassemble_word::<SignedGuard>(0xb00e, 0, 0).unwrap(), "g");
     assert_eq!(assemble_program::<SignedGuard>("g", 0).unwrap(), [0xb00e]);
+}
+
+/// Format `h`: `z` decodes only for its values -3..=1 (bits 0xd..=0xf, 0 and 1), and the guard
+/// `x in {-4..=-2, 5}` holds for x's values -4, -3, -2 and 5, printing and assembling alike.
+#[test]
+fn negative_set_members_are_signed_values() {
+    let value = |raw: u64| (raw as i64) - if raw >= 8 { 16 } else { 0 };
+    for z in 0..16u64 {
+        for x in 0..16u64 {
+            let word = 0xc000 | z << 4 | x;
+            let text = disassemble_word::<SignedGuard>(word as u128, 0, 0);
+            if !(-3..=1).contains(&value(z)) {
+                assert!(text.as_ref().map_or(true, |t| !t.starts_with('h')), "{word:#x}: {text:?}");
+                continue;
+            }
+            let text = text.unwrap();
+            let mnemonic = if matches!(value(x), -4..=-2 | 5) { "hn" } else { "h" };
+            assert_eq!(text, format!("{mnemonic} {}, {}", value(z), value(x)), "{word:#x}");
+            let back = assemble_program::<SignedGuard>(&text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(back, [word as u128], "{text}");
+        }
+    }
+    assert!(assemble_program::<SignedGuard>("h 2, 0", 0).is_err());
+    assert!(assemble_program::<SignedGuard>("hn 0, 0", 0).is_err());
 }

@@ -360,8 +360,14 @@ fn format_text(m: &Model, name: &str, f: &ir::Format, full: bool) -> String {
         let allowed = match &field.allowed {
             Some(ranges) if field.array.is_none() => {
                 let pats: Vec<String> = ranges.iter().map(|(lo, hi)| format!("{lo}..={hi}")).collect();
+                // The ranges are the field's bits: a signed value's (`v` is it sign-extended
+                // to 64 bits) are its low `w`.
+                let bits = match field.ty {
+                    Type::SInt(w) if w < 64 => format!("v & {}", hex_text((1u128 << w) - 1)),
+                    _ => "v".to_string(),
+                };
                 format!(
-                    "if !matches!(v, {}) {{\nreturn Err(isa_runtime::EncodeError::NotAllowed {{ format: {spec_name}, field: {fname}, value: v }});\n}}\n",
+                    "if !matches!({bits}, {}) {{\nreturn Err(isa_runtime::EncodeError::NotAllowed {{ format: {spec_name}, field: {fname}, value: v }});\n}}\n",
                     pats.join(" | ")
                 )
             }
