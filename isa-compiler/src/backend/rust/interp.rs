@@ -118,6 +118,13 @@ impl Gen<'_> {
                 }
             }
             SemStmt::For { var, lo, hi, inclusive, body } => {
+                // A range of constant bounds that holds no value runs nothing: no loop is
+                // written (clippy's `reversed_empty_ranges` rejects `for k in 5..1`).
+                if let (SemKind::Int(a), SemKind::Int(b)) = (&lo.kind, &hi.kind) {
+                    if if *inclusive { a > b } else { a >= b } {
+                        return quote!();
+                    }
+                }
                 let (var, lo, hi, body) = (self.local(var), self.expr(lo), self.expr(hi), self.block(body));
                 if *inclusive {
                     quote!(for #var in (#lo)..=(#hi) #body)
@@ -789,7 +796,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         funcs.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #[allow(unused_parens, unused_variables, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
             #unreachable
             pub fn #name(&mut self, #(#params),*) -> #ret_ty {
                 #tail
