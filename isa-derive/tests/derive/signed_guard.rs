@@ -59,4 +59,14 @@ fn negative_set_members_are_signed_values() {
     }
     assert!(assemble_program::<SignedGuard>("h 2, 0", 0).is_err());
     assert!(assemble_program::<SignedGuard>("hn 0, 0", 0).is_err());
+    // The constraint `!(z in {-3} && x in {-4..=-2})`: broken by z = -3 (0xd) with x = -4,
+    // -3, -2 (0xc, 0xd, 0xe) only.
+    for x in 0..16u16 {
+        for z in [0xdu16, 0xf, 0x0] {
+            let insn = spec::Instruction::decode(0xc000 | z << 4 | x).unwrap();
+            let broken: Vec<&str> = insn.broken_constraints().iter().map(|c| c.0).collect();
+            let expected: &[&str] = if z == 0xd && (0xc..=0xe).contains(&x) { &["low"] } else { &[] };
+            assert_eq!(broken, expected, "z {z:#x}, x {x:#x}");
+        }
+    }
 }
