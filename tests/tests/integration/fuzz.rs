@@ -355,6 +355,7 @@ fn for_loops_and_unread_locals_compile_without_warnings() {
                   for a in 5..1 { pc = 2; }\n    for b in 1..=0 { pc = 3; }\n    n\n}\n\n\
                   format f {\n    op: u4 @ 31:28 is 1\n    n: u2 @ 1:0\n    syntax a { \"f \" {n} }\n    \
                   execute {\n        if n == 1 { for z in 3..3 { pc = z; } } else { for z in 0..u32(n) { } }\n        \
+                  if n == 2 { pc = 1; } else { for z in 4..2 { pc = z; } }\n        if n == 3 { pc = 2; } else { }\n        \
                   pc = count(u32(n));\n    }\n}\n";
     let (rust, unit) = match specs::check_spec(source) {
         Checked::Accepted { rust, unit } => (rust, unit),
@@ -364,6 +365,8 @@ fn for_loops_and_unread_locals_compile_without_warnings() {
         assert!(!rust.contains(empty), "{empty} is no loop:\n{rust}");
     }
     assert!(rust.contains("(0u32)..=(4294967295u32)"), "{rust}");
+    // Nor is an `else` that does nothing (clippy's `needless_else`).
+    assert!(!rust.contains("else {}"), "{rust}");
     let dir = out("for-loops");
     let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
     let verdicts = scratch.compile(&[Unit { origin: "for loops".into(), source: source.into(), rust, unit }]);

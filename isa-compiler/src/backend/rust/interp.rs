@@ -135,11 +135,10 @@ impl Gen<'_> {
             SemStmt::If(c, a, b) => {
                 let (bind, c) = self.condition(c);
                 let a = self.block(a);
-                match b {
-                    Some(b) => {
-                        let b = self.block(b);
-                        quote!(#bind if #c #a else #b)
-                    }
+                // An `else` that does nothing (`else { }`, or a loop over an empty range) is
+                // left out: clippy's `needless_else` rejects `else {}`.
+                match b.as_ref().map(|b| self.block(b)).filter(|b| !is_empty_block(b)) {
+                    Some(b) => quote!(#bind if #c #a else #b),
                     None => quote!(#bind if #c #a),
                 }
             }
@@ -550,6 +549,16 @@ fn spec_local(name: &str) -> proc_macro2::Ident {
         format_ident!("local_{}", name)
     } else {
         ident(name)
+    }
+}
+
+/// Whether generated Rust is an empty block, `{}`.
+fn is_empty_block(ts: &TokenStream) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut trees = ts.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(TokenTree::Group(g)), None) => g.delimiter() == Delimiter::Brace && g.stream().is_empty(),
+        _ => false,
     }
 }
 
