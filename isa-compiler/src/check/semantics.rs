@@ -291,10 +291,17 @@ impl Lower<'_, '_> {
                     stmts.push(SemStmt::EachElement(body));
                 }
                 ast::Stmt::For { var, lo, hi, inclusive, body } => {
-                    let lo_v = self.expr(lo, Some(T::U32));
-                    let lo_v = self.coerce(lo_v, T::U32, lo.span);
-                    let hi_v = self.expr(hi, Some(T::U32));
-                    let hi_v = self.coerce(hi_v, T::U32, hi.span);
+                    // The bounds are u32 values: another integer type is not converted
+                    // unsaid (a u64 bound cut to 32 bits, an i32 -1 run to 2^32 - 1).
+                    let [lo_v, hi_v] = [lo, hi].map(|b| {
+                        let v = self.expr(b, Some(T::U32));
+                        if matches!(v.ty, T::I32 | T::U64) {
+                            self.cx
+                                .error(b.span, format!("a loop bound is a `u32`, not `{}`", type_name(v.ty)))
+                                .note("convert explicitly: `u32(x)`");
+                        }
+                        self.coerce(v, T::U32, b.span)
+                    });
                     self.locals.push((var.name.clone(), T::U32));
                     let body = self.block(body, None);
                     self.locals.pop();
@@ -334,6 +341,12 @@ impl Lower<'_, '_> {
             return x;
         }
         match (&x.kind, want) {
+            (SemKind::Int(v), T::U32 | T::I32) if *v > i128::from(u32::MAX) => {
+                self.cx
+                    .error(span, format!("{v} does not fit a 32-bit `{}`", type_name(want)))
+                    .note(format!("as a u64: `u64({v})`"));
+                ex(SemKind::Int(0), want)
+            }
             (SemKind::Int(v), T::U32 | T::I32 | T::U64) => ex(SemKind::Int(*v), want),
             (_, T::U32 | T::I32 | T::U64) if x.ty != T::F32 && x.ty != T::Bool => {
                 let b = match want {
@@ -354,13 +367,16 @@ impl Lower<'_, '_> {
     fn expr(&mut self, e: &ast::Expr, want: Option<T>) -> SemExpr {
         use ast::ExprKind as K;
         match &e.kind {
-            K::Int(v) => ex(
-                SemKind::Int(*v as i128),
-                match want {
+            // A number past 32 bits is a u64 unless a 32-bit value is wanted, where it is an
+            // error (`pc = 4294967296` and `for k in 0..4294967296` were 0, silently).
+            K::Int(v) => {
+                let ty = match want {
                     Some(t @ (T::U32 | T::I32 | T::U64)) => t,
+                    _ if *v > u64::from(u32::MAX) => T::U64,
                     _ => T::U32,
-                },
-            ),
+                };
+                self.coerce(ex(SemKind::Int(*v as i128), T::U64), ty, e.span)
+            }
             // Semantics compute in f32: a constant that becomes infinite there is an error.
             K::Float(f) if !(*f as f32).is_finite() => {
                 self.err(e.span, format!("{f} does not fit a 32-bit float"))

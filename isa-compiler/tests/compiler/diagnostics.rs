@@ -593,6 +593,21 @@ fn for_loop_mistakes_are_located() {
     )));
 }
 
+/// Found by review: a loop bound of another integer type was converted unsaid (`0..acc`, a
+/// u64, cut to 32 bits), and a number past 32 bits where a u32 is wanted was 0 (`0..4294967296`
+/// ran nothing, `pc = 4294967296` wrote 0). Each is an error at it; such a number where no type
+/// is wanted is a u64 (`let big = 4294967296; acc = big;` checks).
+#[test]
+fn for_loop_bounds_and_numbers_past_32_bits_are_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "machine {\n    pc: u32\n    acc: u64\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    \
+         execute {\n        for k in 0..4294967296 { pc = k; }\n        for k in 0..acc { pc = k; }\n        \
+         for k in i32(pc)..=4294967295 { pc = k; }\n        pc = 4294967296;\n        \
+         let big = 4294967296;\n        acc = big + 1;\n    }\n}\n"
+    )));
+}
+
 /// `for k in lo..hi` runs its body for each k from lo up to hi (`..=`: hi included), in order;
 /// the generated interpreter loops so.
 #[test]

@@ -339,3 +339,36 @@ fn a_field_in_one_value_decodes() {
         scratch.compile(&[Unit { origin: "in one value".into(), source: source.into(), rust, unit }]);
     assert_eq!(verdicts, vec![Verdict::Fine]);
 }
+
+/// Found by review of `for` (this session): a spec function whose loop variable or `let` is
+/// never read generated an unused Rust variable (an error under `-D warnings`: execute blocks
+/// allowed it, functions did not), and a loop over a constant empty range (`5..1`, `1..=0`)
+/// was written as a Rust loop clippy rejects (`reversed_empty_ranges`): it runs nothing, so it
+/// is left out. Loops inside `if`, nested loops of one name and `..=` to u32::MAX compile.
+#[test]
+fn for_loops_and_unread_locals_compile_without_warnings() {
+    let source = "target g {\n    word 32\n    dialect a { comment \"#\" }\n}\n\n\
+                  machine {\n    r[4]: u32\n    pc: u32\n}\n\n\
+                  fn count(n: u32) -> u32 {\n    let unread = 1;\n    for k in 0..n { pc = pc + 1; }\n    \
+                  for k in 0..2 { for k in 0..3 { r[k] = k; } }\n    \
+                  for e in 0..=4294967295 { if e == 3 { pc = 1; } }\n    \
+                  for a in 5..1 { pc = 2; }\n    for b in 1..=0 { pc = 3; }\n    n\n}\n\n\
+                  format f {\n    op: u4 @ 31:28 is 1\n    n: u2 @ 1:0\n    syntax a { \"f \" {n} }\n    \
+                  execute {\n        if n == 1 { for z in 3..3 { pc = z; } } else { for z in 0..u32(n) { } }\n        \
+                  if n == 2 { pc = 1; } else { for z in 4..2 { pc = z; } }\n        if n == 3 { pc = 2; } else { }\n        \
+                  pc = count(u32(n));\n    }\n}\n";
+    let (rust, unit) = match specs::check_spec(source) {
+        Checked::Accepted { rust, unit } => (rust, unit),
+        Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+    };
+    for empty in ["(5u32)..(1u32)", "(1u32)..=(0u32)", "(3u32)..(3u32)"] {
+        assert!(!rust.contains(empty), "{empty} is no loop:\n{rust}");
+    }
+    assert!(rust.contains("(0u32)..=(4294967295u32)"), "{rust}");
+    // Nor is an `else` that does nothing (clippy's `needless_else`).
+    assert!(!rust.contains("else {}"), "{rust}");
+    let dir = out("for-loops");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    let verdicts = scratch.compile(&[Unit { origin: "for loops".into(), source: source.into(), rust, unit }]);
+    assert_eq!(verdicts, vec![Verdict::Fine]);
+}

@@ -118,6 +118,13 @@ impl Gen<'_> {
                 }
             }
             SemStmt::For { var, lo, hi, inclusive, body } => {
+                // A range of constant bounds that holds no value runs nothing: no loop is
+                // written (clippy's `reversed_empty_ranges` rejects `for k in 5..1`).
+                if let (SemKind::Int(a), SemKind::Int(b)) = (&lo.kind, &hi.kind) {
+                    if if *inclusive { a > b } else { a >= b } {
+                        return quote!();
+                    }
+                }
                 let (var, lo, hi, body) = (self.local(var), self.expr(lo), self.expr(hi), self.block(body));
                 if *inclusive {
                     quote!(for #var in (#lo)..=(#hi) #body)
@@ -128,11 +135,10 @@ impl Gen<'_> {
             SemStmt::If(c, a, b) => {
                 let (bind, c) = self.condition(c);
                 let a = self.block(a);
-                match b {
-                    Some(b) => {
-                        let b = self.block(b);
-                        quote!(#bind if #c #a else #b)
-                    }
+                // An `else` that does nothing (`else { }`, or a loop over an empty range) is
+                // left out: clippy's `needless_else` rejects `else {}`.
+                match b.as_ref().map(|b| self.block(b)).filter(|b| !is_empty_block(b)) {
+                    Some(b) => quote!(#bind if #c #a else #b),
                     None => quote!(#bind if #c #a),
                 }
             }
@@ -554,6 +560,16 @@ fn spec_local(name: &str) -> proc_macro2::Ident {
     }
 }
 
+/// Whether generated Rust is an empty block, `{}`.
+fn is_empty_block(ts: &TokenStream) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut trees = ts.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(TokenTree::Group(g)), None) => g.delimiter() == Delimiter::Brace && g.stream().is_empty(),
+        _ => false,
+    }
+}
+
 /// Whether generated Rust is one block (`{ let arg0 = …; f(arg0) }`).
 /// Parentheses do not count: `if ({ … }) {` is the same block to clippy.
 fn is_block(ts: &TokenStream) -> bool {
@@ -797,7 +813,7 @@ pub fn generate(m: &Model) -> TokenStream {
         };
         funcs.extend(quote! {
             #[doc = #doc]
-            #[allow(unused_parens, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
+            #[allow(unused_parens, unused_variables, clippy::unnecessary_cast, clippy::match_overlapping_arm)]
             #unreachable
             pub fn #name(&mut self, #(#params),*) -> #ret_ty {
                 #tail
