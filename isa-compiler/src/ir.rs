@@ -1525,6 +1525,30 @@ pub enum Builtin {
     BytesMax,
     /// `bytes_mul(a, b)`: each byte pair multiplied as unorm8 (a·b/255 rounded).
     BytesMul,
+    /// `bfe(x, pos, len)`, `bfe(x, pos, len, signed)`: a bit field (PTX `bfe`).
+    Bfe,
+    /// `bfi(x, base, pos, len)`: `x`'s low bits put into a field of `base` (PTX `bfi`).
+    Bfi,
+    /// `sext(x, bits)`: the low `bits` bits sign-extended.
+    Sext,
+    /// `shl(x, n)`: a left shift, every bit out from a count of the width on.
+    Shl,
+    /// `shr(x, n)`: a logical right shift, 0 from a count of the width on.
+    Shr,
+    /// `asr(x, n)`: an arithmetic right shift, the sign from a count of the width on.
+    Asr,
+    /// `lut3(a, b, c, lut)`: a three-input function by its truth table (PTX `lop3`).
+    Lut3,
+    /// `prmt(a, b, sel)`: four bytes of `b:a` chosen by `sel`'s nibbles (PTX `prmt`).
+    Prmt,
+    /// `uadd_overflows(a, b)`, `uadd_overflows(a, b, carry)`: the carry out of an add.
+    UaddOverflows,
+    /// `sadd_overflows(a, b)`, `sadd_overflows(a, b, carry)`: the signed overflow of an add.
+    SaddOverflows,
+    /// `uadd_sat(a, b)`, `uadd_sat(a, b, carry)`: an unsigned add clamped to the width.
+    UaddSat,
+    /// `sadd_sat(a, b)`, `sadd_sat(a, b, carry)`: a signed add clamped to the range.
+    SaddSat,
     /// `unmodelled()`: the interpreter stops with a trap naming the format or function (a case
     /// the spec leaves to the embedder, such as 64-bit conversions).
     Unmodelled,

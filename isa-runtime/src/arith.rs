@@ -1,7 +1,9 @@
 //! Arithmetic behind the semantics language's builtins that `core` lacks: IEEE single
 //! precision in every rounding mode (sums, products and fused multiply-adds rounded once),
-//! integral rounding, float16 conversions, the functions of special-function units, and
-//! saturating operations on four bytes of a word.
+//! integral rounding, float16 conversions, the functions of special-function units,
+//! saturating operations on four bytes of a word, and the integer bit operations every GPU ISA
+//! has (bit fields, sign extension, clamped shifts, three-input truth tables, byte permutes,
+//! adds with carry, overflow and saturation).
 //!
 //! Rounding modes are numbered as the language numbers them: [`NEAREST`] (to nearest, ties to
 //! even), [`DOWN`] (toward −∞), [`UP`] (toward +∞), [`ZERO`] (toward zero); any other number
@@ -468,6 +470,154 @@ pub fn bytes_mul(a: u32, b: u32) -> u32 {
     })
 }
 
+// ---- Integer bit operations ----------------------------------------------------------------
+//
+// The integer builtins of the semantics language work on `u32` and `u64` values alike: each
+// function takes the value's `width` (32 or 64 in the language, any of 1 to 64 here) and the
+// value in a `u64` (a `u32` zero-extended), and returns the result in the low `width` bits.
+
+/// The low `n` bits set (all 64 for `n` >= 64).
+fn ones(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// `x` read as a signed `width`-bit value.
+fn signed(x: u64, width: u32) -> i64 {
+    let s = 64 - width.clamp(1, 64);
+    ((x << s) as i64) >> s
+}
+
+/// The number of bits of a field at `pos` of `len` bits that lie inside a `width`-bit value.
+fn inside(width: u32, pos: u32, len: u32) -> u32 {
+    if pos >= width {
+        0
+    } else {
+        len.min(width - pos)
+    }
+}
+
+/// Bit-field extract as PTX's `bfe` defines it: bit `i` of the result is bit `pos + i` of `x`
+/// for `i < len` and `pos + i < width`; the bits above are the field's sign, bit
+/// `min(pos + len - 1, width - 1)` of `x`, when `signed` and `len != 0`, else 0.
+pub fn bfe(x: u64, width: u32, pos: u32, len: u32, signed: bool) -> u64 {
+    let n = inside(width, pos, len);
+    let field = if n == 0 { 0 } else { (x >> pos) & ones(n) };
+    let top = pos.saturating_add(len.saturating_sub(1)).min(width - 1);
+    let fill = signed && len != 0 && (x >> top) & 1 == 1;
+    if fill {
+        (field | !ones(n)) & ones(width)
+    } else {
+        field
+    }
+}
+
+/// Bit-field insert as PTX's `bfi` defines it: `base` with its bits `pos..pos + len` (those
+/// inside the width) replaced by the low bits of `x`.
+pub fn bfi(x: u64, base: u64, width: u32, pos: u32, len: u32) -> u64 {
+    let n = inside(width, pos, len);
+    let mask = if n == 0 { 0 } else { ones(n) << pos };
+    ((base & !mask) | ((x << (pos % 64)) & mask)) & ones(width)
+}
+
+/// The low `bits` bits of `x` sign-extended to the width (`x` itself when `bits` >= width, 0
+/// when `bits` is 0).
+pub fn sext(x: u64, width: u32, bits: u32) -> u64 {
+    if bits == 0 {
+        0
+    } else {
+        (signed(x, bits.min(width)) as u64) & ones(width)
+    }
+}
+
+/// `x << n`, with a count of the width or more shifting every bit out (PTX's `shl` clamps the
+/// count to the width; Rust's and the language's `<<` wrap it).
+pub fn shl(x: u64, width: u32, n: u32) -> u64 {
+    if n >= width {
+        0
+    } else {
+        (x << n) & ones(width)
+    }
+}
+
+/// `x >> n`, logical, with a count of the width or more giving 0 (PTX's `shr.u`).
+pub fn shr(x: u64, width: u32, n: u32) -> u64 {
+    if n >= width {
+        0
+    } else {
+        (x & ones(width)) >> n
+    }
+}
+
+/// `x >> n`, arithmetic: the sign bit copied in, all of it from a count of the width or more
+/// (PTX's `shr.s`).
+pub fn asr(x: u64, width: u32, n: u32) -> u64 {
+    ((signed(x, width) >> n.min(63)) as u64) & ones(width)
+}
+
+/// Any function of three inputs, bit by bit, by its truth table as PTX's `lop3` encodes it: bit
+/// `a << 2 | b << 1 | c` of `lut` is the result for those input bits (so `a` is 0xf0, `b` 0xcc,
+/// `c` 0xaa as tables).
+pub fn lut3(a: u64, b: u64, c: u64, width: u32, lut: u32) -> u64 {
+    let mut r = 0;
+    for i in 0..8 {
+        if lut >> i & 1 == 1 {
+            let pick = |bit: u32, x: u64| if i >> bit & 1 == 1 { x } else { !x };
+            r |= pick(2, a) & pick(1, b) & pick(0, c);
+        }
+    }
+    r & ones(width)
+}
+
+/// Byte permute as PTX's `prmt` (default mode) defines it: the eight bytes of `b:a` are
+/// numbered 0 to 7 from `a`'s low byte; byte `i` of the result is chosen by the nibble `i` of
+/// `sel`: its low three bits pick a byte, its bit 3 makes the byte its own sign (0x00 or 0xff).
+pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
+    let pair = (b as u64) << 32 | a as u64;
+    (0..4).fold(0, |r, i| {
+        let pick = sel >> (4 * i) & 0xf;
+        let byte = (pair >> ((pick & 7) * 8)) as u32 & 0xff;
+        let byte = if pick & 8 == 0 {
+            byte
+        } else if byte & 0x80 != 0 {
+            0xff
+        } else {
+            0
+        };
+        r | byte << (8 * i)
+    })
+}
+
+/// Whether the unsigned `a + b + carry` overflows the width: the carry out of an add (LLVM's
+/// `uadd.with.overflow`, an add-with-carry's carry flag).
+pub fn uadd_overflows(a: u64, b: u64, width: u32, carry: bool) -> bool {
+    let sum = (a & ones(width)) as u128 + (b & ones(width)) as u128 + carry as u128;
+    sum >> width != 0
+}
+
+/// Whether the signed `a + b + carry` leaves the range of the width (LLVM's
+/// `sadd.with.overflow`, the V flag of an add).
+pub fn sadd_overflows(a: u64, b: u64, width: u32, carry: bool) -> bool {
+    let sum = signed(a, width) as i128 + signed(b, width) as i128 + carry as i128;
+    sum != signed(sum as u64, width) as i128
+}
+
+/// The signed `a + b + carry` clamped to the range of the width (LLVM's `sadd.sat`).
+pub fn sadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
+    let sum = signed(a, width) as i128 + signed(b, width) as i128 + carry as i128;
+    let max = (1i128 << (width - 1)) - 1;
+    (sum.clamp(-max - 1, max) as u64) & ones(width)
+}
+
+/// The unsigned `a + b + carry` clamped to the largest value of the width (LLVM's `uadd.sat`).
+pub fn uadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
+    let sum = (a & ones(width)) as u128 + (b & ones(width)) as u128 + carry as u128;
+    sum.min(ones(width) as u128) as u64
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -611,5 +761,107 @@ mod tests {
         assert_eq!(bytes_max(0x10f0_0102, 0x20e0_0201), 0x20f0_0202);
         // 255·255/255 = 255, 128·255/255 = 128, 128·128/255 = 64.25 → 64, 0 · x = 0.
         assert_eq!(bytes_mul(0xff80_8000, 0xffff_80ff), 0xff80_4000);
+    }
+
+    #[test]
+    fn bit_fields_follow_ptx_bfe_and_bfi() {
+        // PTX ISA, bfe: bits pos..pos+len of a, the rest the field's sign (bit
+        // min(pos+len-1, msb)) when signed and len != 0, else zero.
+        assert_eq!(bfe(0x1234_5678, 32, 8, 8, false), 0x56);
+        assert_eq!(bfe(0x0000_f000, 32, 12, 4, true), 0xffff_ffff);
+        assert_eq!(bfe(0x0000_7000, 32, 12, 4, true), 0x7);
+        assert_eq!(bfe(0x8000_0000, 32, 28, 8, true), 0xffff_fff8);
+        assert_eq!(bfe(0x8000_0000, 32, 28, 8, false), 0x8);
+        assert_eq!(bfe(0x8000_0000, 32, 40, 4, true), 0xffff_ffff);
+        assert_eq!(bfe(0xffff_ffff, 32, 40, 4, false), 0);
+        assert_eq!(bfe(0xffff_ffff, 32, 4, 0, true), 0);
+        assert_eq!(bfe(0xdead_beef, 32, 0, 255, false), 0xdead_beef);
+        assert_eq!(bfe(u64::MAX, 64, 60, 255, true), u64::MAX);
+        assert_eq!(bfe(0x0123_4567_89ab_cdef, 64, 32, 16, false), 0x4567);
+        // PTX ISA, bfi: b with bits pos..pos+len (up to the msb) taken from a's low bits.
+        assert_eq!(bfi(0xab, 0x1234_5678, 32, 8, 8), 0x1234_ab78);
+        assert_eq!(bfi(0xffff_ffff, 0, 32, 28, 8), 0xf000_0000);
+        assert_eq!(bfi(0xffff_ffff, 0x1234, 32, 32, 8), 0x1234);
+        assert_eq!(bfi(0xffff_ffff, 0x1234, 32, 4, 0), 0x1234);
+        assert_eq!(bfi(0x5, 0, 32, 0, 255), 0x5);
+        assert_eq!(bfi(0xf, 0, 64, 62, 4), 0xc000_0000_0000_0000);
+    }
+
+    #[test]
+    fn sign_extension_and_shifts_that_clamp_the_count() {
+        // LLVM LangRef, sext: `sext i8 -1 to i16` is 65535 (0xffff); 0x7f stays 0x7f.
+        assert_eq!(sext(0xff, 32, 8), 0xffff_ffff);
+        assert_eq!(sext(0x7f, 32, 8), 0x7f);
+        assert_eq!(sext(0x1_8000, 32, 16), 0xffff_8000);
+        assert_eq!(sext(0x8000_0000, 64, 32), 0xffff_ffff_8000_0000);
+        assert_eq!(sext(0x8000_0000, 32, 40), 0x8000_0000);
+        assert_eq!(sext(0xffff_ffff, 32, 0), 0);
+        // PTX ISA, shl/shr: shift amounts greater than the register width are clamped to it;
+        // shr.s fills with the sign bit, shr.u with zeros.
+        assert_eq!(shl(1, 32, 31), 0x8000_0000);
+        assert_eq!(shl(1, 32, 32), 0);
+        assert_eq!(shl(1, 64, 40), 1 << 40);
+        assert_eq!(shr(0x8000_0000, 32, 31), 1);
+        assert_eq!(shr(0x8000_0000, 32, 200), 0);
+        assert_eq!(asr(0x8000_0000, 32, 4), 0xf800_0000);
+        assert_eq!(asr(0x8000_0000, 32, 40), 0xffff_ffff);
+        assert_eq!(asr(0x4000_0000, 32, 40), 0);
+        assert_eq!(asr(1 << 63, 64, 127), u64::MAX);
+        assert_eq!(asr(0xf0, 32, 0), 0xf0);
+    }
+
+    #[test]
+    fn lut3_takes_ptx_lop3_truth_tables() {
+        // PTX ISA, lop3: the tables of a, b and c are 0xF0, 0xCC and 0xAA, and an operation's
+        // table is that operation applied to them (a & b & c is 0x80, a | b | c is 0xFE), so
+        // the three tables as inputs give every table back.
+        for lut in 0..256 {
+            assert_eq!(lut3(0xf0, 0xcc, 0xaa, 8, lut), lut as u64);
+        }
+        let (a, b, c) = (0x1234_5678u64, 0x0ff0_f00fu64, 0xaaaa_5555u64);
+        assert_eq!(lut3(a, b, c, 32, 0x80), a & b & c);
+        assert_eq!(lut3(a, b, c, 32, 0xfe), a | b | c);
+        assert_eq!(lut3(a, b, c, 32, 0x96), a ^ b ^ c);
+        assert_eq!(lut3(a, b, c, 32, 0x0f), !a & 0xffff_ffff);
+        assert_eq!(lut3(0, 0, 0, 64, 0x01), u64::MAX);
+    }
+
+    #[test]
+    fn prmt_picks_bytes_of_the_pair_and_their_signs() {
+        // PTX ISA, prmt (default mode): bytes 0-3 of {b, a} are a's, 4-7 b's; each selector
+        // nibble's low three bits pick a byte, its bit 3 replicates the byte's sign. CUDA's
+        // __byte_perm(x, 0, 0x0123) reverses the bytes of x.
+        assert_eq!(prmt(0x1122_3344, 0, 0x0123), 0x4433_2211);
+        assert_eq!(prmt(0x3322_1100, 0x7766_5544, 0x3210), 0x3322_1100);
+        assert_eq!(prmt(0x3322_1100, 0x7766_5544, 0x7654), 0x7766_5544);
+        assert_eq!(prmt(0x0000_7f80, 0, 0x0098), 0x8080_00ff);
+    }
+
+    #[test]
+    fn adds_with_carry_overflow_and_saturation() {
+        // LLVM LangRef, uadd.with.overflow/sadd.with.overflow: the unsigned and signed
+        // overflow of a + b (with a carry in: a + b + 1).
+        assert!(uadd_overflows(0xffff_ffff, 1, 32, false));
+        assert!(uadd_overflows(0xffff_ffff, 0, 32, true));
+        assert!(!uadd_overflows(0x7fff_ffff, 1, 32, false));
+        assert!(!uadd_overflows(0xffff_fffe, 0, 32, true));
+        assert!(uadd_overflows(u64::MAX, 1, 64, false));
+        assert!(sadd_overflows(0x7fff_ffff, 1, 32, false));
+        assert!(sadd_overflows(0x7fff_ffff, 0, 32, true));
+        assert!(sadd_overflows(0x8000_0000, 0xffff_ffff, 32, false));
+        assert!(!sadd_overflows(0xffff_ffff, 1, 32, false));
+        assert!(!sadd_overflows(0x8000_0000, 0xffff_ffff, 32, true));
+        assert!(sadd_overflows(i64::MAX as u64, 1, 64, false));
+        // LLVM LangRef's examples of sadd.sat.i4 and uadd.sat.i4.
+        assert_eq!(sadd_sat(1, 2, 4, false), 3);
+        assert_eq!(sadd_sat(5, 6, 4, false), 7);
+        assert_eq!(sadd_sat(0xc, 2, 4, false), 0xe); // -4 + 2 = -2
+        assert_eq!(sadd_sat(0xc, 0xb, 4, false), 0x8); // -4 + -5 saturates at -8
+        assert_eq!(uadd_sat(1, 2, 4, false), 3);
+        assert_eq!(uadd_sat(5, 6, 4, false), 11);
+        assert_eq!(uadd_sat(8, 8, 4, false), 15);
+        assert_eq!(sadd_sat(0x7fff_ffff, 0, 32, true), 0x7fff_ffff);
+        assert_eq!(sadd_sat(0x8000_0000, 0xffff_ffff, 32, false), 0x8000_0000);
+        assert_eq!(uadd_sat(0xffff_ffff, 0, 32, true), 0xffff_ffff);
     }
 }

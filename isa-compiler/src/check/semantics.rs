@@ -87,12 +87,14 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
             }
             ast::Item::Hook(h) => {
                 any = true;
+                builtin_name(cx, &h.name, "hook");
                 let params = h.sig.params.iter().map(|(n, ty)| (n.name.clone(), scalar(cx, ty))).collect();
                 let ret = h.sig.ret.as_ref().map(|r| scalar(cx, r));
                 sem.hooks.push(ir::Hook { name: h.name.name.clone(), doc: h.doc.clone(), params, ret });
             }
             ast::Item::Fn(f) => {
                 any = true;
+                builtin_name(cx, &f.name, "fn");
                 let params = f.sig.params.iter().map(|(n, ty)| (n.name.clone(), scalar(cx, ty))).collect();
                 let ret = f.sig.ret.as_ref().map(|r| scalar(cx, r));
                 sem.functions.push(ir::Function {
@@ -699,6 +701,9 @@ impl Lower<'_, '_> {
         if let Some(x) = self.typed_builtin(n, args, span) {
             return x;
         }
+        if let Some(x) = self.int_builtin(n, args, span, want) {
+            return x;
+        }
         if let Some((b, ty)) = b {
             let arity = match b {
                 Builtin::Min | Builtin::Max | Builtin::RotR => 2,
@@ -809,6 +814,7 @@ impl Lower<'_, '_> {
             ("bytes_min", _) => (B::BytesMin, &[T::U32, T::U32], T::U32),
             ("bytes_max", _) => (B::BytesMax, &[T::U32, T::U32], T::U32),
             ("bytes_mul", _) => (B::BytesMul, &[T::U32, T::U32], T::U32),
+            ("prmt", _) => (B::Prmt, &[T::U32, T::U32, T::U32], T::U32),
             ("unmodelled", _) => (B::Unmodelled, &[], T::U32),
             _ => return None,
         };
@@ -835,6 +841,73 @@ impl Lower<'_, '_> {
             .collect();
         self.lockstep = outer;
         Some(ex(SemKind::Builtin(b, xs), ret))
+    }
+
+    /// The integer builtins of `u32` and `u64` values (bit fields, sign extension, clamped
+    /// shifts, truth tables, adds with carry); `None` for other names. The value type is `u64`
+    /// when a value argument is (or, with only literals, when the context wants one), else
+    /// `u32`; counts and positions are `u32`, carries `bool`.
+    fn int_builtin(&mut self, n: &str, args: &[ast::Expr], span: Span, want: Option<T>) -> Option<SemExpr> {
+        use Builtin as B;
+        // V: a value of the operation's type, C: a `u32` count, F: a `bool` flag.
+        #[derive(Clone, Copy, PartialEq)]
+        enum P {
+            V,
+            C,
+            F,
+        }
+        use P::{C, F, V};
+        let (b, params, flag): (Builtin, &[P], bool) = match (n, args.len()) {
+            ("bfe", 4) => (B::Bfe, &[V, C, C, F], false),
+            ("bfe", _) => (B::Bfe, &[V, C, C], false),
+            ("bfi", _) => (B::Bfi, &[V, V, C, C], false),
+            ("sext", _) => (B::Sext, &[V, C], false),
+            ("shl", _) => (B::Shl, &[V, C], false),
+            ("shr", _) => (B::Shr, &[V, C], false),
+            ("asr", _) => (B::Asr, &[V, C], false),
+            ("lut3", _) => (B::Lut3, &[V, V, V, C], false),
+            ("uadd_overflows", 3) => (B::UaddOverflows, &[V, V, F], true),
+            ("uadd_overflows", _) => (B::UaddOverflows, &[V, V], true),
+            ("sadd_overflows", 3) => (B::SaddOverflows, &[V, V, F], true),
+            ("sadd_overflows", _) => (B::SaddOverflows, &[V, V], true),
+            ("uadd_sat", 3) => (B::UaddSat, &[V, V, F], false),
+            ("uadd_sat", _) => (B::UaddSat, &[V, V], false),
+            ("sadd_sat", 3) => (B::SaddSat, &[V, V, F], false),
+            ("sadd_sat", _) => (B::SaddSat, &[V, V], false),
+            _ => return None,
+        };
+        if args.len() != params.len() {
+            return Some(
+                self.err(span, format!("`{n}` takes {} argument(s), {} given", params.len(), args.len())),
+            );
+        }
+        let hint = if flag { None } else { want.filter(|&t| t == T::U64) };
+        let xs: Vec<SemExpr> = params
+            .iter()
+            .zip(args)
+            .map(|(&p, a)| match p {
+                V => self.expr(a, hint),
+                C => self.expr(a, Some(T::U32)),
+                F => self.expr(a, Some(T::Bool)),
+            })
+            .collect();
+        let wide = params.iter().zip(&xs).any(|(&p, x)| p == V && x.ty == T::U64);
+        let literals = params.iter().zip(&xs).all(|(&p, x)| p != V || matches!(x.kind, SemKind::Int(_)));
+        let vt = if wide || (literals && hint == Some(T::U64)) { T::U64 } else { T::U32 };
+        let xs = params
+            .iter()
+            .zip(xs)
+            .zip(args)
+            .map(|((&p, x), a)| {
+                let t = match p {
+                    V => vt,
+                    C => T::U32,
+                    F => T::Bool,
+                };
+                self.coerce(x, t, a.span)
+            })
+            .collect();
+        Some(ex(SemKind::Builtin(b, xs), if flag { T::Bool } else { vt }))
     }
 
     /// `in_element(i, x)`: `x` as element `i` sees it (the index in the caller's context).
@@ -876,6 +949,21 @@ impl Lower<'_, '_> {
                 self.coerce(x, *ty, a.span)
             })
             .collect()
+    }
+}
+
+/// The builtins' names: a call of one of them never reaches a spec function of that name.
+const BUILTINS: &str =
+    "f32 bits float int u32 i32 u64 popc brev min max abs clamp clz rotr in_element all any fma \
+     fadd fmul round_int uint ftz f16 bits16 sqrt exp2 log2 sin cos bytes_add_sat bytes_sub_sat \
+     bytes_min bytes_max bytes_mul prmt unmodelled bfe bfi sext shl shr asr lut3 uadd_overflows \
+     sadd_overflows uadd_sat sadd_sat";
+
+/// A spec function or hook named as a builtin could never be called: an error.
+fn builtin_name(cx: &mut Checker, name: &ast::Ident, what: &str) {
+    if BUILTINS.split_whitespace().any(|b| b == name.name) {
+        cx.error(name.span, format!("`{what} {}` has the name of a builtin", name.name))
+            .note("calls of that name call the builtin: rename the function (the builtins are listed in the language reference)");
     }
 }
 

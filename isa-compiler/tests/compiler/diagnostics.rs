@@ -942,3 +942,31 @@ fn lets_written_out_too_large_are_errors() {
     assert!(messages.iter().any(|m| m.starts_with("`f(...)` is too large written out")), "{messages:?}");
     assert!(messages.contains(&"`let f` takes 1 argument, 2 given"), "{messages:?}");
 }
+
+/// The integer builtins (`bfe`, `lut3`, `uadd_overflows`, ...) take `u32` or `u64` values; a
+/// spec function named as a builtin is an error, since its calls would reach the builtin.
+#[test]
+fn integer_builtins_and_functions_named_as_builtins() {
+    let machine = "machine {\n    pc: u32\n    r: u32\n    w: u64\n    c: bool\n}\n";
+    let format = |body: &str| {
+        format!("format f {{\n    op: u4 @ 31:28 is 1\n    syntax asm {{ \"f\" }}\n    execute {{\n{body}\n    }}\n}}\n")
+    };
+    let ok = spec(&format!(
+        "{machine}{}",
+        format(
+            "        r = bfe(r, 4, 8, true) + bfi(r, 0, 4, 8) + sext(r, 8) + shl(r, 40) + shr(r, 1) + asr(r, 2)\n            \
+             + lut3(r, r, r, 0x96) + prmt(r, r, 0x3210) + uadd_sat(r, 1) + sadd_sat(r, 1, c);\n        \
+             w = bfe(w, 40, 8) + asr(w, 70) + sext(w, 32) + lut3(w, u64(1), w, 0x80);\n        \
+             c = uadd_overflows(r, 1) || sadd_overflows(w, w, c);"
+        )
+    ));
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    let named = spec(&format!("{machine}fn lut3(a: u32) -> u32 {{\n    a\n}}\n{}", format("        r = 1;")));
+    let d = diagnose(&named);
+    assert!(d.contains("`fn lut3` has the name of a builtin"), "{d}");
+    let mistyped =
+        spec(&format!("{machine}{}", format("        r = bfe(1.5, 0, 8);\n        c = uadd_overflows(r);")));
+    let d = diagnose(&mistyped);
+    assert!(d.contains("expected a value of type `u32`, found `f32`"), "{d}");
+    assert!(d.contains("`uadd_overflows` takes 2 argument(s), 1 given"), "{d}");
+}

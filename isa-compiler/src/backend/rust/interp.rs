@@ -519,6 +519,21 @@ impl Gen<'_> {
             Builtin::BytesMin => quote!(isa_runtime::arith::bytes_min(#a, #second)),
             Builtin::BytesMax => quote!(isa_runtime::arith::bytes_max(#a, #second)),
             Builtin::BytesMul => quote!(isa_runtime::arith::bytes_mul(#a, #second)),
+            Builtin::Prmt => {
+                let sel = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
+                quote!(isa_runtime::arith::prmt(#a, #second, #sel))
+            }
+            Builtin::Bfe
+            | Builtin::Bfi
+            | Builtin::Sext
+            | Builtin::Shl
+            | Builtin::Shr
+            | Builtin::Asr
+            | Builtin::Lut3
+            | Builtin::UaddOverflows
+            | Builtin::SaddOverflows
+            | Builtin::UaddSat
+            | Builtin::SaddSat => int_builtin(b, args, &xs),
             Builtin::Unmodelled => {
                 let label = match (self.format, self.function) {
                     (Some(f), _) => format!("{}: not modelled", f.name),
@@ -528,6 +543,63 @@ impl Gen<'_> {
                 quote!(return Err(isa_runtime::interp::Trap::Unimplemented(#label)))
             }
         }
+    }
+}
+
+/// The integer builtins of `isa_runtime::arith`, which take `u64` values and the width: a `u32`
+/// value is widened for the call and its result narrowed back.
+fn int_builtin(b: Builtin, args: &[SemExpr], xs: &[TokenStream]) -> TokenStream {
+    let narrow = args.first().is_some_and(|a| a.ty == T::U32);
+    let width = proc_macro2::Literal::u32_unsuffixed(if narrow { 32 } else { 64 });
+    let wide = |i: usize| {
+        let x = xs.get(i).cloned().unwrap_or_else(|| quote!(0));
+        if narrow {
+            quote!((#x as u64))
+        } else {
+            x
+        }
+    };
+    let arg = |i: usize, default: TokenStream| xs.get(i).cloned().unwrap_or(default);
+    let f = quote!(isa_runtime::arith);
+    let value = match b {
+        Builtin::Bfe => {
+            let (x, pos, len, signed) =
+                (wide(0), arg(1, quote!(0)), arg(2, quote!(0)), arg(3, quote!(false)));
+            quote!(#f::bfe(#x, #width, #pos, #len, #signed))
+        }
+        Builtin::Bfi => {
+            let (x, base, pos, len) = (wide(0), wide(1), arg(2, quote!(0)), arg(3, quote!(0)));
+            quote!(#f::bfi(#x, #base, #width, #pos, #len))
+        }
+        Builtin::Sext | Builtin::Shl | Builtin::Shr | Builtin::Asr => {
+            let name = match b {
+                Builtin::Sext => quote!(sext),
+                Builtin::Shl => quote!(shl),
+                Builtin::Shr => quote!(shr),
+                _ => quote!(asr),
+            };
+            let (x, n) = (wide(0), arg(1, quote!(0)));
+            quote!(#f::#name(#x, #width, #n))
+        }
+        Builtin::Lut3 => {
+            let (x, y, z, lut) = (wide(0), wide(1), wide(2), arg(3, quote!(0)));
+            quote!(#f::lut3(#x, #y, #z, #width, #lut))
+        }
+        _ => {
+            let name = match b {
+                Builtin::UaddOverflows => quote!(uadd_overflows),
+                Builtin::SaddOverflows => quote!(sadd_overflows),
+                Builtin::UaddSat => quote!(uadd_sat),
+                _ => quote!(sadd_sat),
+            };
+            let (x, y, carry) = (wide(0), wide(1), arg(2, quote!(false)));
+            quote!(#f::#name(#x, #y, #width, #carry))
+        }
+    };
+    if narrow && !matches!(b, Builtin::UaddOverflows | Builtin::SaddOverflows) {
+        quote!((#value as u32))
+    } else {
+        value
     }
 }
 
