@@ -477,6 +477,7 @@ pub fn bytes_mul(a: u32, b: u32) -> u32 {
 // value in a `u64` (a `u32` zero-extended), and returns the result in the low `width` bits.
 
 /// The low `n` bits set (all 64 for `n` >= 64).
+#[inline]
 fn ones(n: u32) -> u64 {
     if n >= 64 {
         u64::MAX
@@ -486,12 +487,14 @@ fn ones(n: u32) -> u64 {
 }
 
 /// `x` read as a signed `width`-bit value.
+#[inline]
 fn signed(x: u64, width: u32) -> i64 {
     let s = 64 - width.clamp(1, 64);
     ((x << s) as i64) >> s
 }
 
 /// The number of bits of a field at `pos` of `len` bits that lie inside a `width`-bit value.
+#[inline]
 fn inside(width: u32, pos: u32, len: u32) -> u32 {
     if pos >= width {
         0
@@ -503,6 +506,7 @@ fn inside(width: u32, pos: u32, len: u32) -> u32 {
 /// Bit-field extract as PTX's `bfe` defines it: bit `i` of the result is bit `pos + i` of `x`
 /// for `i < len` and `pos + i < width`; the bits above are the field's sign, bit
 /// `min(pos + len - 1, width - 1)` of `x`, when `signed` and `len != 0`, else 0.
+#[inline]
 pub fn bfe(x: u64, width: u32, pos: u32, len: u32, signed: bool) -> u64 {
     let n = inside(width, pos, len);
     let field = if n == 0 { 0 } else { (x >> pos) & ones(n) };
@@ -517,6 +521,7 @@ pub fn bfe(x: u64, width: u32, pos: u32, len: u32, signed: bool) -> u64 {
 
 /// Bit-field insert as PTX's `bfi` defines it: `base` with its bits `pos..pos + len` (those
 /// inside the width) replaced by the low bits of `x`.
+#[inline]
 pub fn bfi(x: u64, base: u64, width: u32, pos: u32, len: u32) -> u64 {
     let n = inside(width, pos, len);
     let mask = if n == 0 { 0 } else { ones(n) << pos };
@@ -525,6 +530,7 @@ pub fn bfi(x: u64, base: u64, width: u32, pos: u32, len: u32) -> u64 {
 
 /// The low `bits` bits of `x` sign-extended to the width (`x` itself when `bits` >= width, 0
 /// when `bits` is 0).
+#[inline]
 pub fn sext(x: u64, width: u32, bits: u32) -> u64 {
     if bits == 0 {
         0
@@ -535,6 +541,7 @@ pub fn sext(x: u64, width: u32, bits: u32) -> u64 {
 
 /// `x << n`, with a count of the width or more shifting every bit out (PTX's `shl` clamps the
 /// count to the width; Rust's and the language's `<<` wrap it).
+#[inline]
 pub fn shl(x: u64, width: u32, n: u32) -> u64 {
     if n >= width {
         0
@@ -544,6 +551,7 @@ pub fn shl(x: u64, width: u32, n: u32) -> u64 {
 }
 
 /// `x >> n`, logical, with a count of the width or more giving 0 (PTX's `shr.u`).
+#[inline]
 pub fn shr(x: u64, width: u32, n: u32) -> u64 {
     if n >= width {
         0
@@ -554,6 +562,7 @@ pub fn shr(x: u64, width: u32, n: u32) -> u64 {
 
 /// `x >> n`, arithmetic: the sign bit copied in, all of it from a count of the width or more
 /// (PTX's `shr.s`).
+#[inline]
 pub fn asr(x: u64, width: u32, n: u32) -> u64 {
     ((signed(x, width) >> n.min(63)) as u64) & ones(width)
 }
@@ -561,6 +570,7 @@ pub fn asr(x: u64, width: u32, n: u32) -> u64 {
 /// Any function of three inputs, bit by bit, by its truth table as PTX's `lop3` encodes it: bit
 /// `a << 2 | b << 1 | c` of `lut` is the result for those input bits (so `a` is 0xf0, `b` 0xcc,
 /// `c` 0xaa as tables).
+#[inline]
 pub fn lut3(a: u64, b: u64, c: u64, width: u32, lut: u32) -> u64 {
     let mut r = 0;
     for i in 0..8 {
@@ -575,6 +585,7 @@ pub fn lut3(a: u64, b: u64, c: u64, width: u32, lut: u32) -> u64 {
 /// Byte permute as PTX's `prmt` (default mode) defines it: the eight bytes of `b:a` are
 /// numbered 0 to 7 from `a`'s low byte; byte `i` of the result is chosen by the nibble `i` of
 /// `sel`: its low three bits pick a byte, its bit 3 makes the byte its own sign (0x00 or 0xff).
+#[inline]
 pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
     let pair = (b as u64) << 32 | a as u64;
     (0..4).fold(0, |r, i| {
@@ -593,6 +604,7 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
 
 /// Whether the unsigned `a + b + carry` overflows the width: the carry out of an add (LLVM's
 /// `uadd.with.overflow`, an add-with-carry's carry flag).
+#[inline]
 pub fn uadd_overflows(a: u64, b: u64, width: u32, carry: bool) -> bool {
     let sum = (a & ones(width)) as u128 + (b & ones(width)) as u128 + carry as u128;
     sum >> width != 0
@@ -600,12 +612,14 @@ pub fn uadd_overflows(a: u64, b: u64, width: u32, carry: bool) -> bool {
 
 /// Whether the signed `a + b + carry` leaves the range of the width (LLVM's
 /// `sadd.with.overflow`, the V flag of an add).
+#[inline]
 pub fn sadd_overflows(a: u64, b: u64, width: u32, carry: bool) -> bool {
     let sum = signed(a, width) as i128 + signed(b, width) as i128 + carry as i128;
     sum != signed(sum as u64, width) as i128
 }
 
 /// The signed `a + b + carry` clamped to the range of the width (LLVM's `sadd.sat`).
+#[inline]
 pub fn sadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
     let sum = signed(a, width) as i128 + signed(b, width) as i128 + carry as i128;
     let max = (1i128 << (width - 1)) - 1;
@@ -613,6 +627,7 @@ pub fn sadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
 }
 
 /// The unsigned `a + b + carry` clamped to the largest value of the width (LLVM's `uadd.sat`).
+#[inline]
 pub fn uadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
     let sum = (a & ones(width)) as u128 + (b & ones(width)) as u128 + carry as u128;
     sum.min(ones(width) as u128) as u64
