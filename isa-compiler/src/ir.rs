@@ -1541,6 +1541,9 @@ pub enum Builtin {
     Lut3,
     /// `prmt(a, b, sel)`: four bytes of `b:a` chosen by `sel`'s nibbles (PTX `prmt`).
     Prmt,
+    /// `bfind(x)`, `bfind(x, signed)`, `bfind(x, signed, shift_amount)`: the highest set bit's
+    /// position (PTX `bfind`).
+    Bfind,
     /// `uadd_overflows(a, b)`, `uadd_overflows(a, b, carry)`: the carry out of an add.
     UaddOverflows,
     /// `sadd_overflows(a, b)`, `sadd_overflows(a, b, carry)`: the signed overflow of an add.

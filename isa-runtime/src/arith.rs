@@ -602,6 +602,20 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
     })
 }
 
+/// The position of the highest set bit of `x` as PTX's `bfind` defines it, 0xffffffff when
+/// there is none; `signed`: of the highest bit unlike the sign; `shift_amount`: as the left
+/// shift that brings that bit to the top (`width - 1 - position`).
+#[inline]
+pub fn bfind(x: u64, width: u32, signed: bool, shift_amount: bool) -> u32 {
+    let x = x & ones(width);
+    let x = if signed && (x >> (width - 1)) & 1 == 1 { !x & ones(width) } else { x };
+    match (x, shift_amount) {
+        (0, _) => u32::MAX,
+        (_, true) => x.leading_zeros() - (64 - width),
+        (_, false) => 63 - x.leading_zeros(),
+    }
+}
+
 /// Whether the unsigned `a + b + carry` overflows the width: the carry out of an add (LLVM's
 /// `uadd.with.overflow`, an add-with-carry's carry flag).
 #[inline]
@@ -850,6 +864,23 @@ mod tests {
         assert_eq!(prmt(0x3322_1100, 0x7766_5544, 0x3210), 0x3322_1100);
         assert_eq!(prmt(0x3322_1100, 0x7766_5544, 0x7654), 0x7766_5544);
         assert_eq!(prmt(0x0000_7f80, 0, 0x0098), 0x8080_00ff);
+    }
+
+    #[test]
+    fn bfind_finds_the_highest_bit_as_ptx_does() {
+        // PTX ISA, bfind: the highest set bit (of ~a for a negative signed a), 0xffffffff when
+        // none; .shiftamt gives msb - that position instead.
+        assert_eq!(bfind(0x0001_0000, 32, false, false), 16);
+        assert_eq!(bfind(0x0001_0000, 32, false, true), 15);
+        assert_eq!(bfind(0x8000_0000, 32, false, true), 0);
+        assert_eq!(bfind(0, 32, false, false), 0xffff_ffff);
+        assert_eq!(bfind(0, 32, false, true), 0xffff_ffff);
+        assert_eq!(bfind(0xffff_ffff, 32, true, false), 0xffff_ffff);
+        assert_eq!(bfind(0xffff_fff0, 32, true, false), 3);
+        assert_eq!(bfind(0x8000_0000, 32, true, false), 30);
+        assert_eq!(bfind(0x7fff_ffff, 32, true, true), 1);
+        assert_eq!(bfind(1 << 40, 64, false, false), 40);
+        assert_eq!(bfind(1 << 40, 64, false, true), 23);
     }
 
     #[test]

@@ -866,6 +866,9 @@ impl Lower<'_, '_> {
             ("shr", _) => (B::Shr, &[V, C], false),
             ("asr", _) => (B::Asr, &[V, C], false),
             ("lut3", _) => (B::Lut3, &[V, V, V, C], false),
+            ("bfind", 3) => (B::Bfind, &[V, F, F], false),
+            ("bfind", 2) => (B::Bfind, &[V, F], false),
+            ("bfind", _) => (B::Bfind, &[V], false),
             ("uadd_overflows", 3) => (B::UaddOverflows, &[V, V, F], true),
             ("uadd_overflows", _) => (B::UaddOverflows, &[V, V], true),
             ("sadd_overflows", 3) => (B::SaddOverflows, &[V, V, F], true),
@@ -881,7 +884,7 @@ impl Lower<'_, '_> {
                 self.err(span, format!("`{n}` takes {} argument(s), {} given", params.len(), args.len())),
             );
         }
-        let hint = if flag { None } else { want.filter(|&t| t == T::U64) };
+        let hint = if flag || b == B::Bfind { None } else { want.filter(|&t| t == T::U64) };
         let xs: Vec<SemExpr> = params
             .iter()
             .zip(args)
@@ -907,7 +910,12 @@ impl Lower<'_, '_> {
                 self.coerce(x, t, a.span)
             })
             .collect();
-        Some(ex(SemKind::Builtin(b, xs), if flag { T::Bool } else { vt }))
+        let ty = match b {
+            _ if flag => T::Bool,
+            B::Bfind => T::U32,
+            _ => vt,
+        };
+        Some(ex(SemKind::Builtin(b, xs), ty))
     }
 
     /// `in_element(i, x)`: `x` as element `i` sees it (the index in the caller's context).
@@ -956,7 +964,7 @@ impl Lower<'_, '_> {
 const BUILTINS: &str =
     "f32 bits float int u32 i32 u64 popc brev min max abs clamp clz rotr in_element all any fma \
      fadd fmul round_int uint ftz f16 bits16 sqrt exp2 log2 sin cos bytes_add_sat bytes_sub_sat \
-     bytes_min bytes_max bytes_mul prmt unmodelled bfe bfi sext shl shr asr lut3 uadd_overflows \
+     bytes_min bytes_max bytes_mul prmt unmodelled bfe bfi sext shl shr asr lut3 bfind uadd_overflows \
      sadd_overflows uadd_sat sadd_sat";
 
 /// A spec function or hook named as a builtin could never be called: an error.

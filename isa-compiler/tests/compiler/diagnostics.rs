@@ -957,6 +957,7 @@ fn integer_builtins_and_functions_named_as_builtins() {
             "        r = bfe(r, 4, 8, true) + bfi(r, 0, 4, 8) + sext(r, 8) + shl(r, 40) + shr(r, 1) + asr(r, 2)\n            \
              + lut3(r, r, r, 0x96) + prmt(r, r, 0x3210) + uadd_sat(r, 1) + sadd_sat(r, 1, c);\n        \
              w = bfe(w, 40, 8) + asr(w, 70) + sext(w, 32) + lut3(w, u64(1), w, 0x80);\n        \
+             r = bfind(w) + bfind(r, true) + bfind(r, c, true);\n        \
              c = uadd_overflows(r, 1) || sadd_overflows(w, w, c);"
         )
     ));

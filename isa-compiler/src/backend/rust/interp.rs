@@ -530,6 +530,7 @@ impl Gen<'_> {
             | Builtin::Shr
             | Builtin::Asr
             | Builtin::Lut3
+            | Builtin::Bfind
             | Builtin::UaddOverflows
             | Builtin::SaddOverflows
             | Builtin::UaddSat
@@ -584,6 +585,10 @@ fn int_builtin(b: Builtin, args: &[SemExpr], xs: &[TokenStream]) -> TokenStream 
         Builtin::Lut3 => {
             let (x, y, z, lut) = (wide(0), wide(1), wide(2), arg(3, quote!(0)));
             quote!(#f::lut3(#x, #y, #z, #width, #lut))
+        }
+        Builtin::Bfind => {
+            let (x, signed, shift) = (wide(0), arg(1, quote!(false)), arg(2, quote!(false)));
+            return quote!(#f::bfind(#x, #width, #signed, #shift));
         }
         _ => {
             let name = match b {
