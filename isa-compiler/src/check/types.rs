@@ -81,6 +81,16 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     for (d, head) in &e.wrapped {
         let (h, n) = (&head.name, &d.name);
+        if n == "else" {
+            // `else` is no variant name: the only other reading is a dialect called `else`.
+            cx.error(d.span, format!("`else` on a line after `{h}` needs a comma before it"))
+                .label(format!(
+                    "without a comma this reads as a spelling of `{h}` in a dialect called `else`"
+                ))
+                .with(head.span, format!("`{h}` is on this line"))
+                .note(format!("end the line before with a comma, or write `, else \"...\"` on `{h}`'s line"));
+            continue;
+        }
         cx.error(d.span, format!("`{n}` starts a line after `{h}`: a variant, or `{h}`'s spelling in dialect `{n}`?"))
             .label("a dialect's spelling is written on its variant's line, or on a line indented past its name")
             .with(head.span, format!("`{h}` is on this line"))
@@ -260,6 +270,13 @@ fn spellings_for(
             None => default.push(spelling),
             Some(d) => match dialect_index(t, &d.name) {
                 Some(i) => per[i].push(spelling),
+                None if d.name == "else" => {
+                    cx.error(d.span, format!("`else` after a spelling of `{name}` needs a comma before it"))
+                        .label(format!(
+                            "without a comma this reads as a spelling of `{name}` in a dialect called `else`"
+                        ))
+                        .note("write `x = 0 \".X\", else \"?\"`");
+                }
                 None => {
                     let known: Vec<&str> = t.dialects.iter().map(|d| d.name.as_str()).collect();
                     cx.error(d.span, format!("unknown dialect `{}`", d.name))

@@ -609,6 +609,20 @@ fn a_dialect_s_spelling_on_a_later_line_is_refused() {
     assert_eq!(e("B").variants[0].spellings[0][0].text, ".X");
 }
 
+/// `else` starting a line after a variant's spelling, or indented past its name, reads as that
+/// variant's spelling in a dialect called `else`: each is one error at `else` that says to put a
+/// comma before it (it said "`x`'s spelling in dialect `else`?" and "unknown dialect `else`").
+#[test]
+fn else_after_a_spelling_without_a_comma_is_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 {\n    x = 0 \".X\"\n    else \"?\"\n}\n\
+         enum B : u2 {\n    x = 0 \".X\"\n        else \"?\"\n}\n"
+    )));
+    // With the comma it is the spelling of the values no variant has.
+    let t = check("enum A : u2 {\n    x = 0 \".X\",\n    else \"?\"\n}\n");
+    assert_eq!(t.enums[0].else_spellings, [Some("?".to_string())]);
+}
+
 /// A range spelled for every dialect by name needs no pattern: it is no mistake to leave it to
 /// one (the fuzzer's generated specs found it an error).
 #[test]
