@@ -609,6 +609,43 @@ fn a_dialect_s_spelling_on_a_later_line_is_refused() {
     assert_eq!(e("B").variants[0].spellings[0][0].text, ".X");
 }
 
+/// Two values of one enum that a dialect's assembler reads from one text are an error at the
+/// later value, naming both: one spelling written twice, a respelling by `use` or by the enum's
+/// pattern, a name a range spells too, two ranges that print a number alike, texts that differ
+/// only in blanks or (in an `ignore_case` dialect) in case. `.A` assembled to one of them and the
+/// other did not print back to itself; the checker said nothing.
+#[test]
+fn values_spelled_alike_are_located() {
+    let source = "target t {\n    word 32\n    dialect asm\n    dialect nv { ignore_case true }\n}\n\
+        enum A : u2 { a = 1 \".A\", b = 2 \".A\" }\n\
+        enum Cc : u5 spelled \"CC.{NAME}\" { f = 0, lt }\n\
+        enum Cs : u5 spelled \".{NAME}\" { use Cc, foo = 20 \".LT\" }\n\
+        enum P : u2 spelled \".{NAME}\" { x = 0, y = 1 \".X\" }\n\
+        enum R : u4 { r(0..=7) \"r{v}\", nine = 9 \"r5\" }\n\
+        enum S : u6 { count(16..=31) \"{v}\", rotation(48..=63) \"{v-32}\" }\n\
+        enum B : u2 { a = 0 \". A\", b = 1 asm \".A\" nv \".a\", c = 2 nv \".A\" }\n\
+        enum N : u2 shares spellings { a = 0 \".A\", b = 1 \".B\" }\n";
+    insta::assert_snapshot!(diagnose(source));
+}
+
+/// `shares spellings` lets values share a text (the syntax around the field tells them apart:
+/// Maxwell's TEXS prints one field as two enums); one value spelled alike in two dialects, a
+/// name inside a range's own values, ranges that print apart and a catch-all are no sharing.
+#[test]
+fn values_may_share_a_spelling_when_the_enum_says_so() {
+    let t = check(
+        "enum Lod : u2 shares spellings { d1_lz = 0 \".LZ\", d2 \"\", d2_lz \".LZ\" }\n\
+         enum Dim : u2 shares spellings { d1_lz = 0 \"1D\", d2 \"2D\", d2_lz \"2D\" }\n\
+         enum Reg : u8 { r(0..=254) \"R{v}\", rz = 255 \"RZ\" }\n",
+    );
+    assert_eq!(t.enums[0].variants[2].spellings[0][0].text, ".LZ");
+    check(
+        "enum Reg : u8 { r(0..=254) \"R{v}\", rz = 255 \"RZ\" asm \"RZ\" }\n\
+         enum Acc : u6 { ra(0..=31) \"ra{v}\", acc(32..=35) \"r{v-32}\", ra_33(36..=37) \"ra{v}\", nop = 39 \"r39\" }\n\
+         enum O : u4 { a = 1 \".A\", b = 2 \".a\", r5 = 5 \"x5\", x(_) \"x{v}\", else \"?\" }\n",
+    );
+}
+
 /// `else` starting a line after a variant's spelling, or indented past its name, reads as that
 /// variant's spelling in a dialect called `else`: each is one error at `else` that says to put a
 /// comma before it (it said "`x`'s spelling in dialect `else`?" and "unknown dialect `else`").

@@ -215,7 +215,11 @@ pub fn generate(rng: &mut Rand) -> String {
         } else {
             " spelled \"{name}_x\""
         };
-        let _ = writeln!(s, "enum {name} : u{width}{spelled} {{");
+        // The header goes in once the values are written: an enum whose values share a
+        // spelling (`""` twice, one enum in three may) says `shares spellings` (README §4).
+        let header_at = s.len();
+        let may_share = rng.one_in(3);
+        let mut empties = 0;
         let mut v = 0u64;
         // Whether the last variant ended at `v - 1`: the next may then leave out its value.
         let mut follows = true;
@@ -228,6 +232,9 @@ pub fn generate(rng: &mut Rand) -> String {
             // The first variant is one value, so no enum is empty.
             match if k == 1 { 4 } else { rng.below(5) } {
                 0 if v + 1 < size => {
+                    // Ranges are `r1`, one values `v2`: a range spelled `v1{v}` would print
+                    // `v11`, a one value's name.
+                    let vname = format!("r{}", k - 1);
                     let hi = (v + 1 + rng.below(4) as u64).min(size - 1);
                     let spelled = if two && rng.one_in(2) {
                         format!(" a \"{vname}{{v}}\" b \"X{{v}}\"")
@@ -255,7 +262,10 @@ pub fn generate(rng: &mut Rand) -> String {
                     let spelled = match rng.below(4) {
                         0 => format!(" \".{vname}\""),
                         1 if two => format!(" a \"{vname}\" b \"{}\"", vname.to_uppercase()),
-                        2 => " \"\"".to_string(),
+                        2 if empties == 0 || may_share => {
+                            empties += 1;
+                            " \"\"".to_string()
+                        }
                         _ => String::new(),
                     };
                     // The value the previous variant's is followed by, left out (README §4);
@@ -275,17 +285,19 @@ pub fn generate(rng: &mut Rand) -> String {
             }
         }
         match rng.below(4) {
-            0 if pattern => s.push_str("    rest(_) \"r{v}\"\n"),
+            0 if pattern => s.push_str("    rest(_) \"rest{v}\"\n"),
             0 => s.push_str("    rest(_)\n"),
             1 => s.push_str("    , else \"???\"\n"),
             _ => {}
         }
         s.push_str("}\n\n");
+        let shares = if empties > 1 { " shares spellings" } else { "" };
+        s.insert_str(header_at, &format!("enum {name} : u{width}{spelled}{shares} {{\n"));
         if pattern && rng.one_in(2) {
             // The same table under another pattern (README §4): it respells what `name`'s
             // pattern spelled, its first value at least.
             let other = if spelled.contains("NAME") { "{name}_y" } else { ".{NAME}_Y" };
-            let _ = writeln!(s, "enum {name}r : u{width} spelled \"{other}\" {{ use {name} }}\n");
+            let _ = writeln!(s, "enum {name}r : u{width} spelled \"{other}\"{shares} {{ use {name} }}\n");
             enums.push((format!("{name}r"), width, single.clone()));
         }
         enums.push((name, width, single));
