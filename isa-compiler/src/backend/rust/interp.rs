@@ -37,8 +37,15 @@ fn is_operation(e: &ir::Enum) -> bool {
 }
 
 impl Gen<'_> {
+    /// `acc = acc;` outside a SIMD machine does nothing, and Rust warns of a field assigned to
+    /// itself: it is left out.
+    fn no_op(&self, s: &SemStmt) -> bool {
+        self.sem.elements.is_none()
+            && matches!(s, SemStmt::Assign(si, None, v) if matches!(v.kind, SemKind::State(s, None) if s == *si))
+    }
+
     fn block(&self, b: &SemBlock) -> TokenStream {
-        let stmts = b.stmts.iter().map(|s| self.stmt(s));
+        let stmts = b.stmts.iter().filter(|s| !self.no_op(s)).map(|s| self.stmt(s));
         match &b.value {
             Some(v) => {
                 let v = self.expr(v);
@@ -260,6 +267,15 @@ impl Gen<'_> {
                 let name = ident(&elem.name);
                 match (idx, elem.per_element) {
                     (None, false) => quote!(self.state.#name),
+                    // An index that calls the machine (`r[f(x)]`) is computed first: the
+                    // call borrows the machine mutably, `get` the state.
+                    (Some(i), false) if calls_machine(i) => {
+                        let i = self.expr(i);
+                        quote!({
+                            let index = #i as usize;
+                            self.state.#name.get(index).copied().unwrap_or_default()
+                        })
+                    }
                     (Some(i), false) => {
                         let i = self.expr(i);
                         quote!(self.state.#name.get(#i as usize).copied().unwrap_or_default())
@@ -796,7 +812,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let ret = ty(f.ret.unwrap_or(T::Bool));
         // A body that is one expression is returned as it is (no braces around it).
         let gf = Gen { function: Some(&f.name), ..Gen { m, sem, format: None, pure: false, function: None } };
-        let body = match (&f.body.value, f.body.stmts.is_empty()) {
+        let body = match (&f.body.value, f.body.stmts.iter().all(|s| gf.no_op(s))) {
             (Some(v), true) => gf.expr(v),
             _ => gf.block(&f.body),
         };
