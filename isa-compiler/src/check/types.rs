@@ -339,9 +339,9 @@ fn shared_spellings(cx: &mut Checker, e: &ast::Enum, variants: &[ir::Variant], t
                     (n <= r.hi.min(q.hi)).then(|| printed(r, n))
                 } else {
                     // Prefixes that differ (`r` and `r1`) meet only in some texts, where one
-                    // prefix (and suffix) starts (ends) the other: try the smaller range's texts,
-                    // within a budget (a spec of thousands of such ranges is checked in time).
-                    let (small, big) = if r.hi - r.lo <= q.hi - q.lo { (r, q) } else { (q, r) };
+                    // prefix (and suffix) starts (ends) the other: try each range's texts on the
+                    // other (`r{v}` reads `r00`, which `r{v}0` prints), within a budget (a spec
+                    // of thousands of such ranges is checked in time).
                     let nested = |a: &str, b: &str, end: bool| {
                         if end {
                             a.ends_with(b) || b.ends_with(a)
@@ -350,15 +350,16 @@ fn shared_spellings(cx: &mut Checker, e: &ast::Enum, variants: &[ir::Variant], t
                         }
                     };
                     let meet = nested(&r.prefix, &q.prefix, false) && nested(&r.suffix, &q.suffix, true);
-                    let size = small.hi - small.lo + 1;
-                    (meet && size <= budget)
-                        .then(|| {
-                            budget -= size;
-                            (small.lo..=small.hi)
-                                .map(|n| printed(small, n))
-                                .find(|t| reads(big, &key(t)).is_some())
-                        })
-                        .flatten()
+                    let mut hit = None;
+                    for (x, y) in [(r, q), (q, r)] {
+                        let size = x.hi - x.lo + 1;
+                        if !meet || hit.is_some() || size > budget {
+                            continue;
+                        }
+                        budget -= size;
+                        hit = (x.lo..=x.hi).map(|n| printed(x, n)).find(|t| reads(y, &key(t)).is_some());
+                    }
+                    hit
                 };
                 if let Some(text) = hit {
                     let (Some(x), Some(y)) = (reads(r, &key(&text)), reads(q, &key(&text))) else { continue };

@@ -623,6 +623,7 @@ fn values_spelled_alike_are_located() {
         enum P : u2 spelled \".{NAME}\" { x = 0, y = 1 \".X\" }\n\
         enum R : u4 { r(0..=7) \"r{v}\", nine = 9 \"r5\" }\n\
         enum S : u6 { count(16..=31) \"{v}\", rotation(48..=63) \"{v-32}\" }\n\
+        enum Z : u5 { a(0..=9) \"r{v}\", b(10..=19) \"r{v-10}0\" }\n\
         enum B : u2 { a = 0 \". A\", b = 1 asm \".A\" nv \".a\", c = 2 nv \".A\" }\n\
         enum N : u2 shares spellings { a = 0 \".A\", b = 1 \".B\" }\n";
     insta::assert_snapshot!(diagnose(source));
