@@ -499,6 +499,20 @@ fn a_divided_range_spelling_mistakes_are_located() {
     )));
 }
 
+/// A `{v/N}` range is a variant per N values: past 65,536 of them it is an error at the spelling
+/// and the range stays one (`r(0..=18446744073709551615) "{v/1}"` hung the checker, making
+/// 2^64 variants, and its count overflowed); 65,536 are fine.
+#[test]
+fn a_divided_range_of_too_many_values_is_an_error_not_a_hang() {
+    let d = diagnose(&spec("enum A : u32 { r(0..=4294967295) \"{v/1}\" }\n"));
+    assert!(d.contains("`{v/1}` spells 4294967296 values of `r` one by one"), "{d}");
+    assert!(d.contains("found 1 error"), "{d}");
+    let d = diagnose(&spec("enum A : u64 { r(0..=18446744073709551615) \"{v/1}\" }\n"));
+    assert!(d.contains("`{v/1}` spells 18446744073709551616 values of `r` one by one"), "{d}");
+    let t = check("enum B : u17 { r(0..=131071) \"{v/2}\" }\n");
+    assert_eq!(t.enums[0].variants.len(), 65536);
+}
+
 /// `spelled ".{NAME}"` spells a one-value variant without spellings by its name; the pattern's
 /// mistakes are errors at the pattern or the variant.
 #[test]
