@@ -1014,7 +1014,8 @@ pub fn generate(m: &Model) -> TokenStream {
         /// one method per operation, whose default bodies come from the spec's semantics.
         // Float semantics test NaN as `a == a` and ordered inequality as `a < b || a > b`, which
         // clippy would rewrite to forms that differ on NaN (and `!(a >= b)` is "less or unordered").
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments)]
+        // A spec may compare a value with a bound its type always meets (`r[3] >= 0` of a `u32`).
+        #[allow(unused_variables, unused_parens, unused_comparisons, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments, clippy::absurd_extreme_comparisons)]
         pub trait Semantics {
             #(#hooks)*
             #ops
@@ -1030,7 +1031,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #simd_fields
         }
 
-        #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+        #[allow(unused_parens, unused_comparisons, clippy::absurd_extreme_comparisons, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {
