@@ -812,7 +812,9 @@ pub fn generate(m: &Model) -> TokenStream {
         let ret = ty(f.ret.unwrap_or(T::Bool));
         // A body that is one expression is returned as it is (no braces around it).
         let gf = Gen { function: Some(&f.name), ..Gen { m, sem, format: None, pure: false, function: None } };
-        let body = match (&f.body.value, f.body.stmts.iter().all(|s| gf.no_op(s))) {
+        // Statements that write nothing (`acc = acc;`, a loop over `0..0`) leave none either.
+        let nothing = f.body.stmts.iter().all(|s| gf.no_op(s) || gf.stmt(s).is_empty());
+        let body = match (&f.body.value, nothing) {
             (Some(v), true) => gf.expr(v),
             _ => gf.block(&f.body),
         };
