@@ -220,6 +220,8 @@ pub struct Enum {
     pub else_spellings: Vec<(Option<Ident>, String, Span)>,
     /// `spelled ".{NAME}"`: the spelling pattern of the variants spelled by their names.
     pub spelled: Option<(String, Span)>,
+    /// `shares spellings`: two values may read the same text in a dialect (where it is written).
+    pub shares: Option<Span>,
     /// A pattern none of the enum's own variants took: the values it includes must (set by the
     /// checker).
     pub pattern_pending: bool,

@@ -318,6 +318,7 @@ fn item(p: Pair<Rule>) -> Item {
             let mut else_spellings = Vec::new();
             let mut uses = Vec::new();
             let mut spelled = None;
+            let mut shares = None;
             let mut wrapped = Vec::new();
             for p in inner {
                 match p.as_rule() {
@@ -334,6 +335,7 @@ fn item(p: Pair<Rule>) -> Item {
                         let given = p.into_inner().map(spelling).collect();
                         else_spellings.extend(same_line(input, &head, given, &mut wrapped));
                     }
+                    Rule::enum_shares => shares = Some(span(&p)),
                     Rule::enum_pattern => {
                         if let Some(text) = p.into_inner().next() {
                             let at = span(&text);
@@ -352,6 +354,7 @@ fn item(p: Pair<Rule>) -> Item {
                 variants,
                 else_spellings,
                 spelled,
+                shares,
                 pattern_pending: false,
                 wrapped,
             })

@@ -168,7 +168,18 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             }
             BinOp::Cmp(op) => {
                 let (la, ta) = lower_against(cx, s, a, None);
-                let (lb, _) = lower_against(cx, s, b, ta.as_ref());
+                let (lb, tb) = lower_against(cx, s, b, ta.as_ref());
+                // `x == 300` on a u8 never holds (and `!=` always does): an error at the number,
+                // as a set member the field cannot hold is (`holds_any`).
+                if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    for (x, tx, c) in [(&la, &ta, b), (&lb, &tb, a)] {
+                        if let Some(v) = constant_number(c) {
+                            if !holds_any(cx, x, tx.as_ref(), s, v, v, c.span, true) {
+                                return (CondExpr::Int(i64::from(op == CmpOp::Ne)), Some(Type::Bool));
+                            }
+                        }
+                    }
+                }
                 (CondExpr::Cmp(op, Box::new(la), Box::new(lb)), Some(Type::Bool))
             }
             BinOp::Arith(op) => {
@@ -202,7 +213,7 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
                     }
                     (lo, hi)
                 };
-                if !holds_any(cx, &lx, tx.as_ref(), s, lo, hi, span) {
+                if !holds_any(cx, &lx, tx.as_ref(), s, lo, hi, span, false) {
                     refused = true;
                     continue;
                 }
@@ -231,6 +242,15 @@ pub fn lower(cx: &mut Checker, s: &Scope, e: &ast::Expr) -> (CondExpr, Option<Ty
             );
             (CondExpr::Int(0), None)
         }
+    }
+}
+
+/// A number written as one (`300`, `-5`), as an exact value.
+fn constant_number(e: &ast::Expr) -> Option<i128> {
+    match &e.kind {
+        ast::ExprKind::Int(v) => Some(i128::from(*v)),
+        ast::ExprKind::Unary(ast::UnOp::Neg, x) => constant_number(x).map(|v| -v),
+        _ => None,
     }
 }
 
@@ -263,7 +283,8 @@ fn set_atom(cx: &mut Checker, s: &Scope, a: &ast::Atom, ty: Option<&Type>) -> Op
 /// Whether the set member `lo..=hi` holds a value of the field `x` reads (of type `ty`); a
 /// member that holds none is an error where it is written. A signed field's values are its
 /// two's-complement values (guards rewrite them over its bits), an unsigned one's its bits;
-/// an expression (`a + b`) may have any value.
+/// an expression (`a + b`) may have any value. `compared`: the number of a `==` or `!=`.
+#[allow(clippy::too_many_arguments)]
 fn holds_any(
     cx: &mut Checker,
     x: &CondExpr,
@@ -272,6 +293,7 @@ fn holds_any(
     lo: i128,
     hi: i128,
     span: ast::Span,
+    compared: bool,
 ) -> bool {
     let (min, max, what) = match ty {
         Some(Type::SInt(w)) if (1..=64).contains(w) => {
@@ -295,9 +317,15 @@ fn holds_any(
         _ => "the value".to_string(),
     };
     let member = if lo == hi { format!("{lo}") } else { format!("{lo}..={hi}") };
-    cx.error(span, format!("`{name}` is never {member}: its values are {min}..={max}"))
-        .label("no value of the field is this member")
-        .note(format!("`{name}` is {what}; a set's members are its values, as its text shows them"));
+    let d = cx.error(span, format!("`{name}` is never {member}: its values are {min}..={max}"));
+    if compared {
+        d.label("no value of the field is this number").note(format!(
+            "`{name}` is {what}; compared with this number, `==` never holds and `!=` always does"
+        ));
+    } else {
+        d.label("no value of the field is this member")
+            .note(format!("`{name}` is {what}; a set's members are its values, as its text shows them"));
+    }
     false
 }
 

@@ -1573,6 +1573,9 @@ fn spelled_by_pattern(cx: &mut Checker, e: &ast::Enum, dialects: &[&str]) -> ast
 /// `lo` (6, 8, .., 14), each a value of its own named and spelled by its number v/N (`q3 = 6
 /// "3"`, .., `q7 = 14 "7"`); the values between them are left to other variants. Every
 /// spelling of such a range divides by the same N.
+/// The most values one `{v/N}` range spells one by one ([`every_nth_value`]).
+const DIVIDED_VALUES: u64 = 1 << 16;
+
 fn every_nth_value(cx: &mut Checker, mut e: ast::Enum) -> ast::Enum {
     /// `N` of the first `{v/N}` in `text`: `Some(Err(..))` when it is no positive number.
     fn divisor(text: &str) -> Option<Result<(u64, std::ops::Range<usize>), String>> {
@@ -1622,6 +1625,21 @@ fn every_nth_value(cx: &mut Checker, mut e: ast::Enum) -> ast::Enum {
             variants.push(v);
             continue;
         };
+        // Each value becomes a variant of its own: `r(0..=2^64-1) "{v/1}"` would be 2^64 of
+        // them (the checker hung). Past the limit the range stays one, spelled by `{v}`.
+        let count = if lo <= hi { u128::from((hi - lo) / n) + 1 } else { 0 };
+        if count > u128::from(DIVIDED_VALUES) {
+            cx.error(at, format!("`{{v/{n}}}` spells {count} values of `{}` one by one", v.name.name))
+                .label(format!("at most {DIVIDED_VALUES}"))
+                .note("a range spelled by `{v}` (or `{v+N}`, `{v-N}`) holds any number of values");
+            for (_, text, _) in &mut v.spellings {
+                if let Some(Ok((_, place))) = divisor(text) {
+                    text.replace_range(place, "{v}");
+                }
+            }
+            variants.push(v);
+            continue;
+        }
         for value in (lo..=hi).step_by(usize::try_from(n).unwrap_or(usize::MAX)) {
             let shown = (value / n).to_string();
             let spellings = v

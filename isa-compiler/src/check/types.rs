@@ -81,6 +81,16 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     for (d, head) in &e.wrapped {
         let (h, n) = (&head.name, &d.name);
+        if n == "else" {
+            // `else` is no variant name: the only other reading is a dialect called `else`.
+            cx.error(d.span, format!("`else` on a line after `{h}` needs a comma before it"))
+                .label(format!(
+                    "without a comma this reads as a spelling of `{h}` in a dialect called `else`"
+                ))
+                .with(head.span, format!("`{h}` is on this line"))
+                .note(format!("end the line before with a comma, or write `, else \"...\"` on `{h}`'s line"));
+            continue;
+        }
         cx.error(d.span, format!("`{n}` starts a line after `{h}`: a variant, or `{h}`'s spelling in dialect `{n}`?"))
             .label("a dialect's spelling is written on its variant's line, or on a line indented past its name")
             .with(head.span, format!("`{h}` is on this line"))
@@ -231,7 +241,168 @@ fn enum_def(cx: &mut Checker, e: &ast::Enum, t: &ir::Target) -> ir::Enum {
             },
         }
     }
+    shared_spellings(cx, e, &variants, t, limit);
     ir::Enum { name: e.name.name.clone(), doc: e.doc.clone(), width, variants, signature, else_spellings }
+}
+
+/// Reports two values of enum `e` that one dialect's assembler reads from the same text: a
+/// spelling of both (`a = 1 ".A"`, `b = 2 ".A"`; the assembler's reading is not said and one of
+/// them does not print back to itself), a name a range also spells (`r5` beside `r(0..=7)
+/// "r{v}"`) or two ranges that print a number alike with different shifts. Texts compare as the
+/// assembler matches them: blanks left out, and without case in an `ignore_case` dialect. A
+/// range's text without `{v}` (`???`) and `else` are only printed, and take no part.
+fn shared_spellings(cx: &mut Checker, e: &ast::Enum, variants: &[ir::Variant], t: &ir::Target, limit: u64) {
+    /// A range's parsed texts: prefix and suffix (compared), printed numbers, shift, variant.
+    struct Ranged<'a> {
+        prefix: String,
+        suffix: String,
+        lo: i128,
+        hi: i128,
+        shift: i128,
+        text: &'a ir::ValueText,
+        at: usize,
+    }
+    let mut shared = false;
+    // (the later variant, its value, the earlier, its value, the text, the dialects).
+    #[allow(clippy::type_complexity)]
+    let mut found: Vec<(usize, u64, usize, u64, String, Vec<&str>)> = Vec::new();
+    for (d, dialect) in t.dialects.iter().enumerate() {
+        let key = |text: &str| -> String {
+            let k: String = text.chars().filter(|c| *c != ' ' && *c != '\t').collect();
+            if dialect.ignore_case {
+                k.to_ascii_lowercase()
+            } else {
+                k
+            }
+        };
+        let mut names: HashMap<String, (u64, usize, &str)> = HashMap::new();
+        let mut ranges: Vec<Ranged> = Vec::new();
+        // (the variant, its value, the other variant, its value, the text): the first of each pair.
+        let mut pairs: Vec<(usize, u64, usize, u64, String)> = Vec::new();
+        for (i, v) in variants.iter().enumerate() {
+            for s in v.spellings.get(d).map(Vec::as_slice).unwrap_or_default() {
+                match (&v.values, &s.value) {
+                    (ir::Values::One(x), _) => match names.get(&key(&s.text)) {
+                        Some(&(y, j, _)) if y != *x => pairs.push((i, *x, j, y, s.text.clone())),
+                        Some(_) => {}
+                        None => {
+                            names.insert(key(&s.text), (*x, i, &s.text));
+                        }
+                    },
+                    (ir::Values::Range(..) | ir::Values::Rest, Some(vt)) => {
+                        let (lo, hi) = match v.values {
+                            ir::Values::Range(lo, hi) => (lo, hi),
+                            _ => (0, limit),
+                        };
+                        let shift = i128::from(vt.shift);
+                        ranges.push(Ranged {
+                            prefix: key(&vt.prefix),
+                            suffix: key(&vt.suffix),
+                            lo: i128::from(lo) + shift,
+                            hi: i128::from(hi) + shift,
+                            shift,
+                            text: vt,
+                            at: i,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // The value range `r` reads from text `k`, if it reads one.
+        let reads = |r: &Ranged, k: &str| -> Option<i128> {
+            let middle = k.strip_prefix(r.prefix.as_str())?.strip_suffix(r.suffix.as_str())?;
+            let digits = middle.strip_prefix(['-', '+']).unwrap_or(middle);
+            if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let n: i128 = middle.parse().ok()?;
+            (r.lo..=r.hi).contains(&n).then_some(n - r.shift)
+        };
+        let printed = |r: &Ranged, n: i128| format!("{}{n}{}", r.text.prefix, r.text.suffix);
+        for r in &ranges {
+            for (k, &(x, j, text)) in &names {
+                if let Some(v) = reads(r, k).filter(|&v| v != i128::from(x)) {
+                    pairs.push((r.at, v as u64, j, x, text.to_string()));
+                }
+            }
+        }
+        let mut budget: i128 = 1 << 16;
+        for (a, r) in ranges.iter().enumerate() {
+            for q in &ranges[a + 1..] {
+                if r.shift == q.shift && r.prefix == q.prefix && r.suffix == q.suffix {
+                    // The same number is the same value: two variants never share one.
+                    continue;
+                }
+                let hit = if r.prefix == q.prefix && r.suffix == q.suffix {
+                    let n = r.lo.max(q.lo);
+                    (n <= r.hi.min(q.hi)).then(|| printed(r, n))
+                } else {
+                    // Prefixes that differ (`r` and `r1`) meet only in some texts, where one
+                    // prefix (and suffix) starts (ends) the other: try each range's texts on the
+                    // other (`r{v}` reads `r00`, which `r{v}0` prints), within a budget (a spec
+                    // of thousands of such ranges is checked in time).
+                    let nested = |a: &str, b: &str, end: bool| {
+                        if end {
+                            a.ends_with(b) || b.ends_with(a)
+                        } else {
+                            a.starts_with(b) || b.starts_with(a)
+                        }
+                    };
+                    let meet = nested(&r.prefix, &q.prefix, false) && nested(&r.suffix, &q.suffix, true);
+                    let mut hit = None;
+                    for (x, y) in [(r, q), (q, r)] {
+                        let size = x.hi - x.lo + 1;
+                        if !meet || hit.is_some() || size > budget {
+                            continue;
+                        }
+                        budget -= size;
+                        hit = (x.lo..=x.hi).map(|n| printed(x, n)).find(|t| reads(y, &key(t)).is_some());
+                    }
+                    hit
+                };
+                if let Some(text) = hit {
+                    let (Some(x), Some(y)) = (reads(r, &key(&text)), reads(q, &key(&text))) else { continue };
+                    if x != y {
+                        pairs.push((q.at, y as u64, r.at, x as u64, text));
+                    }
+                }
+            }
+        }
+        shared |= !pairs.is_empty();
+        for (i, x, j, y, text) in pairs {
+            // The later value is the one in error; a pair in several dialects is one error.
+            let (i, x, j, y) = if i > j { (i, x, j, y) } else { (j, y, i, x) };
+            match found.iter_mut().find(|f| (f.0, f.2, &f.4) == (i, j, &text)) {
+                Some(f) => f.5.push(&dialect.name),
+                None => found.push((i, x, j, y, text, vec![&dialect.name])),
+            }
+        }
+    }
+    if e.shares.is_none() {
+        for (i, x, j, y, text, dialects) in found {
+            let (a, b) = (&e.variants[i], &e.variants[j]);
+            let s = if dialects.len() > 1 { "s" } else { "" };
+            let dialects = dialects.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ");
+            cx.error(
+                a.name.span,
+                format!("`{}` ({x}) and `{}` ({y}) are both spelled `{text}` in dialect{s} {dialects}", a.name.name, b.name.name),
+            )
+            .label(format!("the assembler would read `{text}` as either"))
+            .with(b.name.span, format!("`{}` is spelled `{text}` too", b.name.name))
+            .note(format!(
+                "in enum `{}`: the assembler reads `{text}` as the first of them the line allows, so the other does \
+                 not print back to itself unless the syntax around the field tells them apart",
+                e.name.name
+            ))
+            .note("spell them apart, or say so: `shares spellings` after the enum's type (README §4)");
+        }
+    }
+    if let (Some(at), false) = (e.shares, shared) {
+        cx.error(at, format!("no two values of `{}` share a spelling", e.name.name))
+            .label("`shares spellings` says nothing here")
+            .note("remove it: it marks an enum whose values the assembler reads from one text");
+    }
 }
 
 /// Spellings per dialect: the dialect's own, else the default strings, else the name. A ranged
@@ -260,6 +431,13 @@ fn spellings_for(
             None => default.push(spelling),
             Some(d) => match dialect_index(t, &d.name) {
                 Some(i) => per[i].push(spelling),
+                None if d.name == "else" => {
+                    cx.error(d.span, format!("`else` after a spelling of `{name}` needs a comma before it"))
+                        .label(format!(
+                            "without a comma this reads as a spelling of `{name}` in a dialect called `else`"
+                        ))
+                        .note("write `x = 0 \".X\", else \"?\"`");
+                }
                 None => {
                     let known: Vec<&str> = t.dialects.iter().map(|d| d.name.as_str()).collect();
                     cx.error(d.span, format!("unknown dialect `{}`", d.name))

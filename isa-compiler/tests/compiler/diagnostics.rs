@@ -88,6 +88,26 @@ fn guard_constant_no_value_holds() {
     )));
 }
 
+/// `==` or `!=` with a number the field cannot hold is an error at the number wherever it is
+/// written, as a set member is (before, only a guard's plain number was: `x == -9223372036854775808`
+/// in a guard, `300 == x`, and every constraint's were accepted, and the arm or constraint
+/// never held, or always did).
+#[test]
+fn comparisons_with_a_number_the_field_cannot_hold() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "format f {\n    op: u4 @ 31:28 is 0\n    x: u8 @ 7:0\n    y: s4 @ 11:8\n    b: bool @ 12\n    unused @ 27:13\n\
+         \x20   constraint c \"c\": x != 300 && (y == 8 || b == 2)\n    syntax asm {\n\
+         \x20       | x == -9223372036854775808 => \"n\"\n        | 256 == x => \"m\"\n        | _ => \"f \" {x}\n    }\n}\n"
+    )));
+    // The values at both ends hold: no error.
+    isa_compiler::check_source(&spec(
+        "format f {\n    op: u4 @ 31:28 is 0\n    x: u8 @ 7:0\n    y: s4 @ 11:8\n    unused @ 27:12\n\
+         \x20   constraint c \"c\": x != 255 && y != -8 && y != 7\n    syntax asm {\n\
+         \x20       | x == 0 && y == -8 => \"n\"\n        | _ => \"f \" {x} \", \" {y}\n    }\n}\n",
+    ))
+    .unwrap_or_else(|d| panic!("{d:?}"));
+}
+
 /// Sets hold negative members (a signed field's values; before, a syntax error), and a member
 /// the field cannot hold is an error where it is written: in a field's `in` clause (its bits
 /// are kept: `-3` of an `s4` is 0xd) and in a guard or a constraint, for a signed, an unsigned

@@ -499,6 +499,20 @@ fn a_divided_range_spelling_mistakes_are_located() {
     )));
 }
 
+/// A `{v/N}` range is a variant per N values: past 65,536 of them it is an error at the spelling
+/// and the range stays one (`r(0..=18446744073709551615) "{v/1}"` hung the checker, making
+/// 2^64 variants, and its count overflowed); 65,536 are fine.
+#[test]
+fn a_divided_range_of_too_many_values_is_an_error_not_a_hang() {
+    let d = diagnose(&spec("enum A : u32 { r(0..=4294967295) \"{v/1}\" }\n"));
+    assert!(d.contains("`{v/1}` spells 4294967296 values of `r` one by one"), "{d}");
+    assert!(d.contains("found 1 error"), "{d}");
+    let d = diagnose(&spec("enum A : u64 { r(0..=18446744073709551615) \"{v/1}\" }\n"));
+    assert!(d.contains("`{v/1}` spells 18446744073709551616 values of `r` one by one"), "{d}");
+    let t = check("enum B : u17 { r(0..=131071) \"{v/2}\" }\n");
+    assert_eq!(t.enums[0].variants.len(), 65536);
+}
+
 /// `spelled ".{NAME}"` spells a one-value variant without spellings by its name; the pattern's
 /// mistakes are errors at the pattern or the variant.
 #[test]
@@ -607,6 +621,58 @@ fn a_dialect_s_spelling_on_a_later_line_is_refused() {
     assert_eq!(texts, [".XA", ".XB"]);
     assert_eq!(e("B").variants.len(), 1);
     assert_eq!(e("B").variants[0].spellings[0][0].text, ".X");
+}
+
+/// Two values of one enum that a dialect's assembler reads from one text are an error at the
+/// later value, naming both: one spelling written twice, a respelling by `use` or by the enum's
+/// pattern, a name a range spells too, two ranges that print a number alike, texts that differ
+/// only in blanks or (in an `ignore_case` dialect) in case. `.A` assembled to one of them and the
+/// other did not print back to itself; the checker said nothing.
+#[test]
+fn values_spelled_alike_are_located() {
+    let source = "target t {\n    word 32\n    dialect asm\n    dialect nv { ignore_case true }\n}\n\
+        enum A : u2 { a = 1 \".A\", b = 2 \".A\" }\n\
+        enum Cc : u5 spelled \"CC.{NAME}\" { f = 0, lt }\n\
+        enum Cs : u5 spelled \".{NAME}\" { use Cc, foo = 20 \".LT\" }\n\
+        enum P : u2 spelled \".{NAME}\" { x = 0, y = 1 \".X\" }\n\
+        enum R : u4 { r(0..=7) \"r{v}\", nine = 9 \"r5\" }\n\
+        enum S : u6 { count(16..=31) \"{v}\", rotation(48..=63) \"{v-32}\" }\n\
+        enum Z : u5 { a(0..=9) \"r{v}\", b(10..=19) \"r{v-10}0\" }\n\
+        enum B : u2 { a = 0 \". A\", b = 1 asm \".A\" nv \".a\", c = 2 nv \".A\" }\n\
+        enum N : u2 shares spellings { a = 0 \".A\", b = 1 \".B\" }\n";
+    insta::assert_snapshot!(diagnose(source));
+}
+
+/// `shares spellings` lets values share a text (the syntax around the field tells them apart:
+/// Maxwell's TEXS prints one field as two enums); one value spelled alike in two dialects, a
+/// name inside a range's own values, ranges that print apart and a catch-all are no sharing.
+#[test]
+fn values_may_share_a_spelling_when_the_enum_says_so() {
+    let t = check(
+        "enum Lod : u2 shares spellings { d1_lz = 0 \".LZ\", d2 \"\", d2_lz \".LZ\" }\n\
+         enum Dim : u2 shares spellings { d1_lz = 0 \"1D\", d2 \"2D\", d2_lz \"2D\" }\n\
+         enum Reg : u8 { r(0..=254) \"R{v}\", rz = 255 \"RZ\" }\n",
+    );
+    assert_eq!(t.enums[0].variants[2].spellings[0][0].text, ".LZ");
+    check(
+        "enum Reg : u8 { r(0..=254) \"R{v}\", rz = 255 \"RZ\" asm \"RZ\" }\n\
+         enum Acc : u6 { ra(0..=31) \"ra{v}\", acc(32..=35) \"r{v-32}\", ra_33(36..=37) \"ra{v}\", nop = 39 \"r39\" }\n\
+         enum O : u4 { a = 1 \".A\", b = 2 \".a\", r5 = 5 \"x5\", x(_) \"x{v}\", else \"?\" }\n",
+    );
+}
+
+/// `else` starting a line after a variant's spelling, or indented past its name, reads as that
+/// variant's spelling in a dialect called `else`: each is one error at `else` that says to put a
+/// comma before it (it said "`x`'s spelling in dialect `else`?" and "unknown dialect `else`").
+#[test]
+fn else_after_a_spelling_without_a_comma_is_located() {
+    insta::assert_snapshot!(diagnose(&spec(
+        "enum A : u2 {\n    x = 0 \".X\"\n    else \"?\"\n}\n\
+         enum B : u2 {\n    x = 0 \".X\"\n        else \"?\"\n}\n"
+    )));
+    // With the comma it is the spelling of the values no variant has.
+    let t = check("enum A : u2 {\n    x = 0 \".X\",\n    else \"?\"\n}\n");
+    assert_eq!(t.enums[0].else_spellings, [Some("?".to_string())]);
 }
 
 /// A range spelled for every dialect by name needs no pattern: it is no mistake to leave it to

@@ -215,7 +215,11 @@ pub fn generate(rng: &mut Rand) -> String {
         } else {
             " spelled \"{name}_x\""
         };
-        let _ = writeln!(s, "enum {name} : u{width}{spelled} {{");
+        // The header goes in once the values are written: an enum whose values share a
+        // spelling (`""` twice, one enum in three may) says `shares spellings` (README §4).
+        let header_at = s.len();
+        let may_share = rng.one_in(3);
+        let mut empties = 0;
         let mut v = 0u64;
         // Whether the last variant ended at `v - 1`: the next may then leave out its value.
         let mut follows = true;
@@ -228,6 +232,9 @@ pub fn generate(rng: &mut Rand) -> String {
             // The first variant is one value, so no enum is empty.
             match if k == 1 { 4 } else { rng.below(5) } {
                 0 if v + 1 < size => {
+                    // Ranges are `r1`, one values `v2`: a range spelled `v1{v}` would print
+                    // `v11`, a one value's name.
+                    let vname = format!("r{}", k - 1);
                     let hi = (v + 1 + rng.below(4) as u64).min(size - 1);
                     let spelled = if two && rng.one_in(2) {
                         format!(" a \"{vname}{{v}}\" b \"X{{v}}\"")
@@ -255,7 +262,10 @@ pub fn generate(rng: &mut Rand) -> String {
                     let spelled = match rng.below(4) {
                         0 => format!(" \".{vname}\""),
                         1 if two => format!(" a \"{vname}\" b \"{}\"", vname.to_uppercase()),
-                        2 => " \"\"".to_string(),
+                        2 if empties == 0 || may_share => {
+                            empties += 1;
+                            " \"\"".to_string()
+                        }
                         _ => String::new(),
                     };
                     // The value the previous variant's is followed by, left out (README §4);
@@ -275,17 +285,19 @@ pub fn generate(rng: &mut Rand) -> String {
             }
         }
         match rng.below(4) {
-            0 if pattern => s.push_str("    rest(_) \"r{v}\"\n"),
+            0 if pattern => s.push_str("    rest(_) \"rest{v}\"\n"),
             0 => s.push_str("    rest(_)\n"),
             1 => s.push_str("    , else \"???\"\n"),
             _ => {}
         }
         s.push_str("}\n\n");
+        let shares = if empties > 1 { " shares spellings" } else { "" };
+        s.insert_str(header_at, &format!("enum {name} : u{width}{spelled}{shares} {{\n"));
         if pattern && rng.one_in(2) {
             // The same table under another pattern (README §4): it respells what `name`'s
             // pattern spelled, its first value at least.
             let other = if spelled.contains("NAME") { "{name}_y" } else { ".{NAME}_Y" };
-            let _ = writeln!(s, "enum {name}r : u{width} spelled \"{other}\" {{ use {name} }}\n");
+            let _ = writeln!(s, "enum {name}r : u{width} spelled \"{other}\"{shares} {{ use {name} }}\n");
             enums.push((format!("{name}r"), width, single.clone()));
         }
         enums.push((name, width, single));
@@ -301,6 +313,26 @@ pub fn generate(rng: &mut Rand) -> String {
         s.push_str("/// Shows a value in hex.\ntemplate hex(x) { \"0x\" {x:x} }\n\n");
     }
 
+    // Semantics, one spec in two (README §11): state, a hook, helper functions, and an
+    // `execute` block in most formats.
+    let sem = rng.one_in(2);
+    let hook = sem && rng.one_in(2);
+    if sem {
+        s.push_str("machine {\n    /// Registers.\n    r[8]: u32\n    acc: u32\n    flag: bool\n    wide: u64\n    done: bool\n}\n\n");
+        if hook {
+            s.push_str("/// Memory, the embedder's.\nhook load(address: u32) -> u32\n\n");
+        }
+        let body =
+            Semantics { uints: vec!["a".into(), "b".into()], bools: Vec::new(), hook, lets: 0, in_mix: true }
+                .block(rng, 2);
+        let _ = writeln!(s, "fn mix(a: u32, b: u32) -> u32 {{\n{body}    a ^ b\n}}\n");
+        if rng.one_in(2) {
+            let body = Semantics { uints: Vec::new(), bools: Vec::new(), hook, lets: 0, in_mix: false }
+                .block(rng, 2);
+            let _ = writeln!(s, "fn step() {{\n{body}}}\n");
+        }
+    }
+
     let formats = 1 + rng.below(5);
     let op_bits = (usize::BITS - formats.leading_zeros()).max(1);
     for f in 0..formats {
@@ -313,6 +345,8 @@ pub fn generate(rng: &mut Rand) -> String {
         let mut hi = word - op_bits; // the next free bit, exclusive
         let mut shown: Vec<String> = Vec::new();
         let mut flags: Vec<String> = Vec::new();
+        // What an `execute` block reads: fields as `u32` (array elements too), and `bool`s.
+        let mut uints: Vec<String> = Vec::new();
         let mut n = 0;
         while hi > bottom && n < 6 {
             let free = hi - bottom;
@@ -342,6 +376,7 @@ pub fn generate(rng: &mut Rand) -> String {
                     let _ = writeln!(s, "    {name}: {e} @ {}:{}{clause}", hi - 1, hi - w);
                     hi -= w;
                     shown.push(format!("{{{name}}}"));
+                    uints.push(name);
                 }
                 3 if free >= 4 => {
                     // An array of two-bit elements, ascending or descending.
@@ -355,6 +390,7 @@ pub fn generate(rng: &mut Rand) -> String {
                     let _ = writeln!(s, "    {name}[{count}]: u2 @ {bits}");
                     for i in 0..count {
                         shown.push(format!("{{{name}[{i}]}}"));
+                        uints.push(format!("{name}[{i}]"));
                     }
                     hi = lo;
                 }
@@ -362,6 +398,7 @@ pub fn generate(rng: &mut Rand) -> String {
                     let w = 2 + rng.below(free.min(16) as usize - 1) as u32;
                     let _ = writeln!(s, "    {name}: s{w} @ {}:{}", hi - 1, hi - w);
                     shown.push(format!("{{{name}:s}}"));
+                    uints.push(format!("u32(i32({name}) + 1)"));
                     hi -= w;
                 }
                 _ => {
@@ -379,6 +416,7 @@ pub fn generate(rng: &mut Rand) -> String {
                         _ => format!("{{{name}}}"),
                     };
                     shown.push(hole);
+                    uints.push(name);
                     hi -= w;
                 }
             }
@@ -411,9 +449,122 @@ pub fn generate(rng: &mut Rand) -> String {
                 }
             }
         }
+        if sem && !rng.one_in(4) {
+            let body = Semantics { uints, bools: flags.clone(), hook, lets: 0, in_mix: false }.block(rng, 3);
+            let _ = writeln!(s, "    execute {{\n{body}    }}");
+        }
         s.push_str("}\n\n");
     }
     s
+}
+
+/// Statements and expressions of a generated spec's semantics (README §11), over the names it
+/// may read: `u32` values, `bool`s, the machine's state (`r[8]`, `acc`, `flag`, `wide`), the
+/// `load` hook, `mix`, and the `let`s and loop variables in scope.
+struct Semantics {
+    uints: Vec<String>,
+    bools: Vec<String>,
+    hook: bool,
+    lets: usize,
+    /// In `mix`'s body, which calls no `mix`.
+    in_mix: bool,
+}
+
+impl Semantics {
+    /// A `u32` expression, `depth` levels deep at most.
+    fn uint(&self, rng: &mut Rand, depth: u32) -> String {
+        let leaf = depth == 0 || rng.one_in(3);
+        if leaf {
+            return match rng.below(5) {
+                0 => format!("{}", rng.below(300)),
+                1 => "acc".into(),
+                2 => format!("r[{}]", rng.below(8)),
+                _ => rng.pick(&self.uints).cloned().unwrap_or_else(|| "acc".into()),
+            };
+        }
+        let (a, b) = (self.uint(rng, depth - 1), self.uint(rng, depth - 1));
+        match rng.below(14) {
+            0 => format!("({a} + {b})"),
+            1 => format!("({a} - {b})"),
+            2 => format!("({a} * {b})"),
+            3 => format!("({a} ^ {b})"),
+            4 => format!("({a} & {b})"),
+            5 => format!("({a} | {b})"),
+            6 => format!("({a} >> ({b} & 31))"),
+            7 => format!("({a} << ({b} & 31))"),
+            8 => format!("r[{a} & 7]"),
+            9 if !self.in_mix => format!("mix({a}, {b})"),
+            10 => format!("min({a}, clz({b}))"),
+            11 if self.hook => format!("load({a})"),
+            12 => format!("u32(wide + u64({a}))"),
+            13 => format!("(match {a} & 3 {{ 0 => {b}, 1..=2 => popc({a}), _ => 7 }})"),
+            _ => format!("rotr({a}, {b} & 31)"),
+        }
+    }
+
+    /// A `bool` expression.
+    fn cond(&self, rng: &mut Rand, depth: u32) -> String {
+        match rng.below(5) {
+            0 => "flag".into(),
+            1 if !self.bools.is_empty() => rng.pick(&self.bools).cloned().unwrap_or_default(),
+            2 if depth > 0 => format!("({} && !({}))", self.cond(rng, depth - 1), self.cond(rng, depth - 1)),
+            _ => {
+                let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]).copied().unwrap_or("==");
+                format!("{} {op} {}", self.uint(rng, depth.min(1)), self.uint(rng, depth.min(1)))
+            }
+        }
+    }
+
+    /// A block's statements, each on its own line, `depth` levels of blocks deep at most.
+    fn block(&mut self, rng: &mut Rand, depth: u32) -> String {
+        let mut out = String::new();
+        let scope = (self.uints.len(), self.lets);
+        for _ in 0..1 + rng.below(4) {
+            let line = match rng.below(9) {
+                0 => {
+                    let name = format!("t{}", self.lets);
+                    self.lets += 1;
+                    let line = format!("let {name} = {};", self.uint(rng, 2));
+                    self.uints.push(name);
+                    line
+                }
+                1 => format!("acc = {};", self.uint(rng, 2)),
+                2 => format!("flag = {};", self.cond(rng, 1)),
+                3 => format!("wide = wide + u64({});", self.uint(rng, 1)),
+                4 if depth > 0 => {
+                    let c = self.cond(rng, 1);
+                    let then = self.block(rng, depth - 1);
+                    let other = if rng.one_in(2) {
+                        format!(" else {{\n{}}}", self.block(rng, depth - 1))
+                    } else {
+                        String::new()
+                    };
+                    format!("if {c} {{\n{then}}}{other}")
+                }
+                5 if depth > 0 => {
+                    // `k` is a `u32` of the loop's block alone; bounds read once.
+                    let hi = if rng.one_in(2) {
+                        format!("{}", rng.below(5))
+                    } else {
+                        format!("({} & 7)", self.uint(rng, 0))
+                    };
+                    let dots = if rng.one_in(3) { "..=" } else { ".." };
+                    self.uints.push("k".into());
+                    let body = self.block(rng, depth - 1);
+                    self.uints.pop();
+                    format!("for k in {}{dots}{hi} {{\n{body}}}", rng.below(3))
+                }
+                6 if rng.one_in(8) => "if flag { unmodelled(); }".into(),
+                7 if !self.in_mix => format!("mix({}, acc);", self.uint(rng, 1)),
+                _ => format!("r[{} & 7] = {};", self.uint(rng, 1), self.uint(rng, 2)),
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        // The block's `let`s go out of scope with it.
+        self.uints.truncate(scope.0);
+        out
+    }
 }
 
 /// The parts of a spec case whose CPU time the stage adds up ([`SpecTimes`]).

@@ -37,8 +37,15 @@ fn is_operation(e: &ir::Enum) -> bool {
 }
 
 impl Gen<'_> {
+    /// `acc = acc;` outside a SIMD machine does nothing, and Rust warns of a field assigned to
+    /// itself: it is left out.
+    fn no_op(&self, s: &SemStmt) -> bool {
+        self.sem.elements.is_none()
+            && matches!(s, SemStmt::Assign(si, None, v) if matches!(v.kind, SemKind::State(s, None) if s == *si))
+    }
+
     fn block(&self, b: &SemBlock) -> TokenStream {
-        let stmts = b.stmts.iter().map(|s| self.stmt(s));
+        let stmts = b.stmts.iter().filter(|s| !self.no_op(s)).map(|s| self.stmt(s));
         match &b.value {
             Some(v) => {
                 let v = self.expr(v);
@@ -260,6 +267,15 @@ impl Gen<'_> {
                 let name = ident(&elem.name);
                 match (idx, elem.per_element) {
                     (None, false) => quote!(self.state.#name),
+                    // An index that calls the machine (`r[f(x)]`) is computed first: the
+                    // call borrows the machine mutably, `get` the state.
+                    (Some(i), false) if calls_machine(i) => {
+                        let i = self.expr(i);
+                        quote!({
+                            let index = #i as usize;
+                            self.state.#name.get(index).copied().unwrap_or_default()
+                        })
+                    }
                     (Some(i), false) => {
                         let i = self.expr(i);
                         quote!(self.state.#name.get(#i as usize).copied().unwrap_or_default())
@@ -873,7 +889,9 @@ pub fn generate(m: &Model) -> TokenStream {
         let ret = ty(f.ret.unwrap_or(T::Bool));
         // A body that is one expression is returned as it is (no braces around it).
         let gf = Gen { function: Some(&f.name), ..Gen { m, sem, format: None, pure: false, function: None } };
-        let body = match (&f.body.value, f.body.stmts.is_empty()) {
+        // Statements that write nothing (`acc = acc;`, a loop over `0..0`) leave none either.
+        let nothing = f.body.stmts.iter().all(|s| gf.no_op(s) || gf.stmt(s).is_empty());
+        let body = match (&f.body.value, nothing) {
             (Some(v), true) => gf.expr(v),
             _ => gf.block(&f.body),
         };
@@ -1075,7 +1093,8 @@ pub fn generate(m: &Model) -> TokenStream {
         /// one method per operation, whose default bodies come from the spec's semantics.
         // Float semantics test NaN as `a == a` and ordered inequality as `a < b || a > b`, which
         // clippy would rewrite to forms that differ on NaN (and `!(a >= b)` is "less or unordered").
-        #[allow(unused_variables, unused_parens, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments)]
+        // A spec may compare a value with a bound its type always meets (`r[3] >= 0` of a `u32`).
+        #[allow(unused_variables, unused_parens, unused_comparisons, clippy::unnecessary_cast, clippy::double_parens, clippy::manual_clamp, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments, clippy::absurd_extreme_comparisons)]
         pub trait Semantics {
             #(#hooks)*
             #ops
@@ -1091,7 +1110,7 @@ pub fn generate(m: &Model) -> TokenStream {
             #simd_fields
         }
 
-        #[allow(unused_parens, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+        #[allow(unused_parens, unused_comparisons, clippy::absurd_extreme_comparisons, clippy::unnecessary_cast, clippy::collapsible_match, clippy::collapsible_if, clippy::manual_clamp, clippy::too_many_arguments, clippy::redundant_locals, clippy::manual_range_patterns, clippy::needless_parens_on_range_literals, clippy::let_and_return, clippy::double_parens, clippy::unnecessary_map_or, clippy::collapsible_else_if, clippy::identity_op, clippy::eq_op, clippy::double_comparisons, clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
         impl<S: Semantics> Machine<S> {
             /// A machine in the default state.
             pub fn new(semantics: S) -> Self {
