@@ -81,11 +81,25 @@ impl Format {
 
     /// Packs raw field values (as from [`Format::unpack`] or the parser) into a word.
     pub fn pack(&self, values: &[u64]) -> u128 {
-        let mut word = 0u128;
-        for (f, v) in self.fields.iter().zip(values).filter(|(f, _)| !f.view) {
-            bits::set(&mut word, f.pieces, *v);
+        // A field of one piece inside the low 64 bits (most of them) is set there: a `u128`
+        // shift by a variable amount costs several instructions and branches.
+        let mut low = 0u64;
+        let mut high: Option<u128> = None;
+        for (f, &v) in self.fields.iter().zip(values) {
+            if f.view {
+                continue;
+            }
+            if let (None, [p]) = (high, f.pieces) {
+                if p.width < 64 && p.lo + p.width <= 64 {
+                    let m = bits::mask(p.width);
+                    low = (low & !(m << p.lo)) | ((v & m) << p.lo);
+                    continue;
+                }
+            }
+            let word = high.get_or_insert(u128::from(low));
+            bits::set(word, f.pieces, v);
         }
-        word
+        high.unwrap_or(u128::from(low))
     }
 
     /// The index of the field called `name`.

@@ -85,8 +85,9 @@ impl Syntax {
     /// A word of literal text (a run without blanks, as [`Syntax::may_match`] takes them)
     /// that every arm needs somewhere in the text it reads, its own literals' or those of a
     /// sub-syntax it calls whose every arm needs it (Maxwell's mnemonics, inside the template
-    /// a guard and the destination come from): the longest of the first arm's that every
-    /// other arm has too. `None` when the arms share none.
+    /// a guard and the destination come from): the longest word of an arm that every arm has
+    /// too, or inside a word of its own (`ISCADD` of `ISCADD.PO`). `None` when the arms share
+    /// none.
     pub fn required_word(&self) -> Option<&'static str> {
         needed_words(self.arms, 0).into_iter().fold(None, |best: Option<&'static str>, w| match best {
             Some(b) if b.len() >= w.len() => Some(b),
@@ -95,7 +96,7 @@ impl Syntax {
     }
 }
 
-/// The words every one of `arms` needs ([`Syntax::required_word`]), in the first arm's order:
+/// The words every one of `arms` needs ([`Syntax::required_word`]), the first arm's first:
 /// of an arm's literals, and of the sub-syntaxes it calls outside optional groups, each of
 /// whose arms needs them (to [`MNEMONIC_DEPTH`] calls).
 fn needed_words(arms: &'static [Arm], depth: u32) -> Vec<&'static str> {
@@ -110,9 +111,16 @@ fn needed_words(arms: &'static [Arm], depth: u32) -> Vec<&'static str> {
         }
         out
     };
-    let Some((first, rest)) = arms.split_first() else { return Vec::new() };
-    let rest: Vec<Vec<&'static str>> = rest.iter().map(of_arm).collect();
-    of_arm(first).into_iter().filter(|w| rest.iter().all(|ws| ws.contains(w))).collect()
+    // A word is needed where every arm has it or a word holding it: the arms of Maxwell's
+    // `iscadd_head` (`ISCADD.PO` and `ISCADD`) both need `ISCADD` in the text.
+    let of_arms: Vec<Vec<&'static str>> = arms.iter().map(of_arm).collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for &w in of_arms.iter().flatten() {
+        if !out.contains(&w) && of_arms.iter().all(|ws| ws.iter().any(|x| x.contains(w))) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 impl Syntax {
@@ -748,7 +756,7 @@ mod tests {
 
     #[test]
     fn required_words_are_literal_words_every_arm_has() {
-        // FADD's arms share `FADD` only (`FADD.FTZ` is one word of the first arm).
+        // Both arms need `,`, and `FADD`: the second's word, inside the first's `FADD.FTZ`.
         static BOTH: Syntax = Syntax {
             name: "both",
             arms: &[
@@ -756,8 +764,19 @@ mod tests {
                 Arm { guard: None, alias: false, items: &[Item::Lit("FADD "), Item::Lit(", ")] },
             ],
         };
-        assert_eq!(BOTH.required_word(), Some(","));
-        assert_eq!(FADD.required_word(), None);
+        assert_eq!(BOTH.required_word(), Some("FADD"));
+        assert!(BOTH.may_match("FADD.FTZ R0, R1", false));
+        // `FADD.FTZ` alone is no word both need: the second arm's text need not hold it.
+        static SHORT: Syntax = Syntax {
+            name: "short",
+            arms: &[
+                Arm { guard: None, alias: false, items: &[Item::Lit("FADD.FTZ "), Item::Lit("R")] },
+                Arm { guard: None, alias: false, items: &[Item::Lit("FMUL "), Item::Lit("R")] },
+            ],
+        };
+        assert_eq!(SHORT.required_word(), Some("R"));
+        // The fixture's second arm has no `,`: `FADD` only.
+        assert_eq!(FADD.required_word(), Some("FADD"));
         // The longest word the arm needs.
         static ONE: Syntax = Syntax {
             name: "one",

@@ -169,7 +169,17 @@ impl Table {
         if let Some(run) = one {
             return self.candidates_among(run.iter().map(|&k| k as usize), text, pos, fold, f);
         }
-        // The three runs merged, in table order.
+        // The three runs (entries of distinct buckets) merged, in table order: sorted together
+        // when few, as they mostly are.
+        let mut few = [0u32; 32];
+        let n = x.len() + y.len() + z.len();
+        if n <= few.len() {
+            few[..x.len()].copy_from_slice(x);
+            few[x.len()..x.len() + y.len()].copy_from_slice(y);
+            few[x.len() + y.len()..n].copy_from_slice(z);
+            few[..n].sort_unstable();
+            return self.candidates_among(few[..n].iter().map(|&k| k as usize), text, pos, fold, f);
+        }
         let merged = core::iter::from_fn(|| {
             let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
             for r in [&mut x, &mut y, &mut z] {
@@ -279,13 +289,11 @@ pub(super) fn is_word(b: u8) -> bool {
 }
 
 fn starts_with(text: &str, prefix: &str, fold: bool) -> bool {
-    if fold {
-        text.len() >= prefix.len()
-            && text.is_char_boundary(prefix.len())
-            && text[..prefix.len()].eq_ignore_ascii_case(prefix)
-    } else {
-        text.starts_with(prefix)
-    }
+    // Byte for byte (prefixes are short: a call to `memcmp` cost more than the compare); a
+    // prefix that matches ends where a character of `text` does, as the prefix is a `str`
+    // (folding changes ASCII letters only).
+    text.len() >= prefix.len()
+        && prefix.bytes().zip(text.bytes()).all(|(p, t)| p == t || (fold && p.eq_ignore_ascii_case(&t)))
 }
 
 /// Whether table `t` prints value `v` as some text ([`note_spelling`]).

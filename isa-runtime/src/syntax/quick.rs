@@ -322,7 +322,8 @@ pub fn quick_in(
     ctx: &Context,
     prefix: bool,
 ) -> Quick {
-    let mut st = core::mem::take(&mut scratch.quick);
+    // Borrowed, not moved out and back: the state is some 500 bytes, copied at each move.
+    let st = &mut scratch.quick;
     st.vals.clear();
     st.vals.extend(format.fields.iter().map(|f| f.fixed));
     st.assigned.clear();
@@ -380,7 +381,7 @@ pub fn quick_in(
         }
         // The first reading in the search's order is the search's if it settles; one that
         // does not might be read by the search with values it chooses.
-        if !settle(q.format, &mut q.st, q.ctx.pc) {
+        if !settle(q.format, q.st, q.ctx.pc) {
             return q.unsure();
         }
         let st = &mut q.st;
@@ -389,6 +390,7 @@ pub fn quick_in(
         st.readings = 1;
     });
     let QuickReader { st: state, tables, payers, mut payers_of, .. } = q;
+    let state = &*state;
     if let Some(payers) = payers {
         payers_of.give_back(format, syntax, payers);
     }
@@ -398,7 +400,6 @@ pub fn quick_in(
         (false, 0) => Quick::Never,
         (false, _) => Quick::Read(state.found.clone(), state.found_end),
     };
-    scratch.quick = state;
     scratch.tables = tables;
     answer
 }
@@ -480,7 +481,7 @@ struct QuickReader<'t> {
     text: &'t str,
     ctx: &'t Context<'t>,
     prefix: bool,
-    st: QuickState,
+    st: &'t mut QuickState,
     tables: TableIndexes,
     /// The syntax being read, and the tables that spell out its fields ([`Parser::payable`]).
     root: &'static Syntax,

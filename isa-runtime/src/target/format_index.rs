@@ -43,7 +43,14 @@ struct ByFirstByte {
     formats: Vec<u32>,
     /// Where each first byte's run of `entries` starts (and byte 255's ends).
     starts: Vec<u32>,
+    /// The formats of each entry of more than [`FEW`] as a set, `words` bits of 64 each: a
+    /// lead most formats have (Maxwell's guard `@`) is set in a few words, not a bit a format.
+    masks: Vec<u64>,
+    words: usize,
 }
+
+/// The formats an entry of [`ByFirstByte`] may have for its bits to be set one by one.
+const FEW: u32 = 4;
 
 /// An entry of [`ByFirstByte`]: (first byte, lowercased when case is ignored; text; the bytes
 /// that may come right after it in the text a format reads, if not any; its formats as a range
@@ -71,26 +78,41 @@ impl ByFirstByte {
             }
             starts.push(k as u32);
         }
-        ByFirstByte { entries, formats, starts }
+        let words = formats.iter().max().map_or(0, |&i| i as usize / 64 + 1);
+        let mut masks = alloc::vec![0u64; entries.len() * words];
+        for (e, mask) in entries.iter().zip(masks.chunks_mut(words.max(1))) {
+            for &i in &formats[e.3 .0 as usize..e.3 .1 as usize] {
+                mask[i as usize / 64] |= 1 << (i % 64);
+            }
+        }
+        ByFirstByte { entries, formats, starts, masks, words }
     }
 
     /// Sets in `out` the bit of each format with a text that `text` starts with.
     fn mark(&self, text: &[u8], ignore_case: bool, out: &mut [u64]) {
         let Some(&b) = text.first() else { return };
         let b = usize::from(if ignore_case { b.to_ascii_lowercase() } else { b });
-        let run = &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize];
-        for (_, t, follows, (from, to)) in run {
+        let first = self.starts[b] as usize;
+        let run = &self.entries[first..self.starts[b + 1] as usize];
+        for (k, (_, t, follows, (from, to))) in run.iter().enumerate() {
             let t = t.as_bytes();
+            // Byte for byte (the texts are short: a call to `memcmp` cost more than the compare).
             let starts = text.len() >= t.len()
-                && if ignore_case { text[..t.len()].eq_ignore_ascii_case(t) } else { text[..t.len()] == *t };
+                && t.iter().zip(text).all(|(a, b)| a == b || (ignore_case && a.eq_ignore_ascii_case(b)));
             let follows = || match (follows, text.get(t.len())) {
                 (Some(set), Some(&b)) => syntax::has_byte(set, b),
                 _ => true,
             };
-            if starts && follows() {
+            if !(starts && follows()) {
+                continue;
+            }
+            if to - from <= FEW {
                 for &i in &self.formats[*from as usize..*to as usize] {
                     out[i as usize / 64] |= 1 << (i % 64);
                 }
+            } else {
+                let at = (first + k) * self.words;
+                out.iter_mut().zip(&self.masks[at..at + self.words]).for_each(|(o, m)| *o |= m);
             }
         }
     }
