@@ -6,6 +6,7 @@ use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, 
 use super::facts::{equal_pair, force, Fact};
 use super::memo::{Payers, PayersOf, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
+use super::printer::write_number;
 use super::scan::{
     fits_width, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
@@ -78,6 +79,8 @@ pub(super) struct QuickState {
     spelled_fold: bool,
     spellings: Vec<((usize, u32), u32, u32)>,
     spelled_once: Vec<(usize, u64)>,
+    /// The printer's text of a value known, where a number shows it again ([`QuickReader::number`]).
+    echo: String,
     /// Whether the walk keeps how far it read ([`quick_prefix_in`]).
     track: bool,
     /// Every byte of the text the walk has read is below `reach` (past the text's length:
@@ -309,7 +312,8 @@ pub fn forget_prefixes(scratch: &mut Scratch) {
 /// unsolved conditions to the defaults and checks them as here. No reading at all is
 /// [`Quick::Never`]: every reading of the search is one of these. Anything else (a first
 /// reading with a check that fails and that the search might satisfy by choosing values,
-/// constructs it does not read: an assigned view, echoes, labels, expressions, groups in any
+/// constructs it does not read: an assigned view, an echo that ends apart from the plain
+/// number, labels, expressions read otherwise than the number, groups in any
 /// order) is [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
 /// name must spell out elsewhere in the line, as in the search ([`note_spelling`](super::solve::note_spelling)).
 /// The differential test `format_index::quick_reader_reads_what_the_search_reads` holds it to
@@ -945,15 +949,58 @@ impl QuickReader<'_> {
             Bound::Const(_) => (64, false, &[][..]),
         };
         let is_target = matches!(n, Num::Label { .. } | Num::Target { .. });
-        // A value already given is echoed ([`Parser::echo`]): the search's business.
-        if !is_target && bound_value(b, &self.st.vals).is_some() {
-            self.unsure();
-            return None;
-        }
         let start = number_start(self.text, pos);
         if self.st.track {
             self.saw(word_reach(self.text, pos, false));
         }
+        let text = &self.text[start..];
+        // A value already given is echoed as the search's `echo` reads it: the printer's text
+        // for the value, which must end there; then the plain number, read as below.
+        let echo = match bound_value(b, &self.st.vals).filter(|_| !is_target) {
+            Some(v) => {
+                let mut echo = core::mem::take(&mut self.st.echo);
+                echo.clear();
+                let written = write_number(v as u64, n, &mut echo).is_ok();
+                let ends_here =
+                    !text.as_bytes().get(echo.len()).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'.');
+                let end =
+                    (written && text.starts_with(echo.as_str()) && ends_here).then_some(start + echo.len());
+                if self.st.track {
+                    self.saw(start + echo.len() + 1);
+                }
+                self.st.echo = echo;
+                Some(end)
+            }
+            None => None,
+        };
+        let plain = self.plain_number(b, n, f, start, width, signed, allowed);
+        if self.st.unsure {
+            return None;
+        }
+        match (echo.flatten(), plain) {
+            (None, end) | (end, None) => end,
+            (Some(a), Some(z)) if a == z => Some(a),
+            // Two readings that end apart: the search tries both in turn.
+            (Some(_), Some(_)) => {
+                self.unsure();
+                None
+            }
+        }
+    }
+
+    /// The plain number (or expression) of [`QuickReader::number`] at `start`: where it ends,
+    /// its value assigned (or agreeing with the value known).
+    #[allow(clippy::too_many_arguments)]
+    fn plain_number(
+        &mut self,
+        b: Bound,
+        n: Num,
+        f: QFrame,
+        start: usize,
+        width: u32,
+        signed: bool,
+        allowed: &[(u64, u64)],
+    ) -> Option<usize> {
         let text = &self.text[start..];
         let plain = match n {
             Num::Label { .. } | Num::Target { .. } => match scan_integer(text) {
@@ -986,8 +1033,18 @@ impl QuickReader<'_> {
                     Err(_) => self.st.untracked = true,
                 }
             }
-            if let Ok((_, len)) = read {
-                if plain.is_none_or(|p| p.1 != len) {
+            // As the search: a float where the field takes no float (not 32 bits wide, no
+            // float style) is no reading (`ra5.16a`'s `5.16`).
+            let no_float = |v: &crate::expr::Value| {
+                matches!(v, crate::expr::Value::Float(_))
+                    && width != 32
+                    && !matches!(
+                        n,
+                        Num::Float { .. } | Num::Decimal { .. } | Num::Label { .. } | Num::Target { .. }
+                    )
+            };
+            if let Ok((v, len)) = read {
+                if plain.is_none_or(|p| p.1 != len) && !no_float(&v) {
                     self.unsure();
                     return None;
                 }
