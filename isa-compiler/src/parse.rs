@@ -8,12 +8,11 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 use std::sync::OnceLock;
 
-mod grammar {
-    #![allow(missing_docs)]
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar.pest"]
-    pub struct IsaParser;
-}
+/// pest's generated parser of `grammar.pest`, checked in (the `compiler` tests' `grammar_fresh`
+/// generates it again and says how to refresh it).
+#[path = "grammar.rs"]
+#[rustfmt::skip]
+mod grammar;
 use grammar::{IsaParser, Rule};
 
 /// Parses a whole spec file.

@@ -815,13 +815,15 @@ mod tests {
     }
 
     /// Nesting past `MAX_DEPTH` is an error at the first token past it; before, 100,000 `(` or
-    /// `-` overflowed the stack (on a thread of 256 KiB here, as a few thousand did the
-    /// assembler's main thread). 256 levels read.
+    /// `-` overflowed the stack (on a thread of 4 MiB here, as a few thousand did the
+    /// assembler's main thread). 256 levels read. (The tests build at opt-level 0, where the 256
+    /// levels take between 1 and 2 MiB of stack; at opt-level 1 they fit in 256 KiB. Without
+    /// the limit, 100,000 levels take hundreds of MiB.)
     #[test]
     fn deep_nesting_is_an_error_not_a_stack_overflow() {
         extern crate std;
         let deep = std::thread::Builder::new()
-            .stack_size(256 << 10)
+            .stack_size(4 << 20)
             .spawn(|| {
                 let parens = alloc::format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
                 let minus = alloc::format!("{}1", "-".repeat(100_000));

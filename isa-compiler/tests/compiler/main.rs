@@ -10,6 +10,7 @@ mod diagnostics;
 mod docs_tables;
 mod families;
 mod generated;
+mod grammar_fresh;
 mod layouts;
 mod placement;
 mod reference_snippets;
