@@ -8,7 +8,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 use std::sync::OnceLock;
 
-/// pest's generated parser of `grammar.pest`, checked in (the `compiler` tests' `grammar_fresh`
+/// pest's generated parser of `grammar.pest`, checked in (the package `isa-grammar` (../grammar)
 /// generates it again and says how to refresh it).
 #[path = "grammar.rs"]
 #[rustfmt::skip]

@@ -10,7 +10,6 @@ mod diagnostics;
 mod docs_tables;
 mod families;
 mod generated;
-mod grammar_fresh;
 mod layouts;
 mod placement;
 mod reference_snippets;
