@@ -130,6 +130,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
     let mut variant_semantics = Vec::new();
     let mut executes = Vec::new();
     let mut fi = 0;
+    let mut calls: Vec<Vec<(usize, Span)>> = Vec::new();
     for item in &file.items {
         if let ast::Item::Fn(f) = item {
             let (params, ret) = (sem.functions[fi].params.clone(), sem.functions[fi].ret);
@@ -141,12 +142,15 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 locals: params,
                 in_variant: false,
                 lockstep: Lockstep::Free,
+                calls: Vec::new(),
             };
             let body = l.block(&f.body, ret);
+            calls.push(std::mem::take(&mut l.calls));
             sem.functions[fi].body = body;
             fi += 1;
         }
     }
+    recursion(cx, &sem, &calls);
     // Operation semantics.
     let mut ei = 0;
     for item in &file.items {
@@ -166,6 +170,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                         locals: params.clone(),
                         in_variant: true,
                         lockstep: Lockstep::Free,
+                        calls: Vec::new(),
                     };
                     let x = l.expr(body, ret);
                     variant_semantics.push((ei, vi, x));
@@ -186,6 +191,7 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                 locals: Vec::new(),
                 in_variant: false,
                 lockstep: Lockstep::Outside,
+                calls: Vec::new(),
             };
             let block = l.block(b, None);
             executes.push((id, block));
@@ -212,6 +218,9 @@ struct Lower<'a, 'c> {
     locals: Vec<(String, T)>,
     in_variant: bool,
     lockstep: Lockstep,
+    /// The spec functions this body calls, where: a function's calls are the edges in which
+    /// recursion is looked for.
+    calls: Vec<(usize, Span)>,
 }
 
 /// Where per-element state may be read: an execute block runs once per instruction, so it
@@ -737,6 +746,7 @@ impl Lower<'_, '_> {
             let f = &self.sem.functions[fi];
             let (params, ret) = (f.params.clone(), f.ret);
             let xs = self.args(&params, args, span, n);
+            self.calls.push((fi, name.span));
             return ex(SemKind::Call(fi, xs), ret.unwrap_or(T::U32));
         }
         if let Some(hi) = self.sem.hooks.iter().position(|h| h.name == n) {
@@ -968,6 +978,41 @@ const BUILTINS: &str =
      sadd_overflows uadd_sat sadd_sat";
 
 /// A spec function or hook named as a builtin could never be called: an error.
+/// A function that calls itself, directly or through others, is an error at the call that closes
+/// the cycle: the generated interpreter would recurse without bound (a stack overflow, not a
+/// trap), and nothing an instruction does needs it (a repetition is a `for` loop).
+fn recursion(cx: &mut Checker, sem: &ir::Semantics, calls: &[Vec<(usize, Span)>]) {
+    // Depth-first from each function through functions declared after it: a cycle is found
+    // once, from its first function, at the call that leads back to it.
+    for root in 0..calls.len() {
+        let mut seen = vec![false; calls.len()];
+        let mut path = vec![root];
+        let mut next = vec![0usize];
+        while let (Some(&f), Some(i)) = (path.last(), next.last_mut()) {
+            let Some(&(callee, at)) = calls[f].get(*i) else {
+                path.pop();
+                next.pop();
+                continue;
+            };
+            *i += 1;
+            if callee == root {
+                let names: Vec<&str> = path.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+                let how = match names.len() {
+                    1 => format!("`{}` calls itself", names[0]),
+                    _ => format!("`{}` calls itself through `{}`", names[0], names[1..].join("` → `")),
+                };
+                cx.error(at, how).note(
+                    "the semantics language has no recursion (the generated interpreter would overflow its stack): write a repetition as `for k in lo..hi { }`",
+                );
+            } else if callee > root && !seen[callee] {
+                seen[callee] = true;
+                path.push(callee);
+                next.push(0);
+            }
+        }
+    }
+}
+
 fn builtin_name(cx: &mut Checker, name: &ast::Ident, what: &str) {
     if BUILTINS.split_whitespace().any(|b| b == name.name) {
         cx.error(name.span, format!("`{what} {}` has the name of a builtin", name.name))

@@ -991,3 +991,27 @@ fn integer_builtins_and_functions_named_as_builtins() {
     assert!(d.contains("expected a value of type `u32`, found `f32`"), "{d}");
     assert!(d.contains("`uadd_overflows` takes 2 argument(s), 1 given"), "{d}");
 }
+
+/// A spec function that calls itself, directly or through others, would recurse without bound
+/// in the generated interpreter (a stack overflow at run time): an error at the call closing
+/// the cycle, once a cycle. Calls that do not cycle (a function called twice, a chain) are fine.
+#[test]
+fn recursive_functions_are_located() {
+    let machine = "machine {\n    r: u32\n}\n";
+    let format = "format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    execute {\n        r = a(r);\n    }\n}\n";
+    let fns = |body_a: &str, body_b: &str| {
+        spec(&format!(
+            "{machine}fn a(x: u32) -> u32 {{\n    {body_a}\n}}\nfn b(x: u32) -> u32 {{\n    {body_b}\n}}\n{format}"
+        ))
+    };
+    let chain = fns("b(x) + b(x + 1)", "x + 1");
+    assert!(isa_compiler::check_source(&chain).is_ok(), "{}", diagnose(&chain));
+    let direct = fns("a(x)", "x");
+    let d = diagnose(&direct);
+    assert!(d.contains("`a` calls itself"), "{d}");
+    assert_eq!(d.matches("calls itself").count(), 1, "{d}");
+    let through = fns("b(x) + 1", "a(x)");
+    let d = diagnose(&through);
+    assert!(d.contains("`a` calls itself through `b`"), "{d}");
+    assert_eq!(d.matches("calls itself").count(), 1, "{d}");
+}
