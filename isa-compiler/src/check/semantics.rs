@@ -23,6 +23,10 @@ pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
     }
 }
 
+/// The most values one state array holds (its length, times the machine's elements when it is
+/// per element): 512 KiB of u64.
+const MAX_STATE_ENTRIES: u64 = 65_536;
+
 pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origins, t: &mut ir::Target) {
     let mut sem = ir::Semantics::default();
     let mut any = false;
@@ -76,6 +80,16 @@ pub fn lower(cx: &mut Checker, file: &ast::File, origins: &super::fields::Origin
                         cx.error(name.span, format!("state `{}` declared twice", name.name));
                     }
                     let ty = scalar(cx, ty);
+                    // The generated machine keeps each array inline: its length is bounded, and
+                    // a number that a u32 cannot hold was cut to its low bits before.
+                    let lanes = if *per_element { u64::from(sem.elements.unwrap_or(1)) } else { 1 };
+                    if let Some(c) = *count {
+                        if c == 0 || c.saturating_mul(lanes) > MAX_STATE_ENTRIES {
+                            cx.error(name.span, format!("state `{}` of {c} entries", name.name)).note(format!(
+                                "a state array holds 1 to {MAX_STATE_ENTRIES} values (times the machine's elements when per element): the generated machine keeps it inline"
+                            ));
+                        }
+                    }
                     sem.state.push(ir::StateElem {
                         name: name.name.clone(),
                         doc: doc.clone(),

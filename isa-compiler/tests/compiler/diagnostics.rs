@@ -1015,3 +1015,23 @@ fn recursive_functions_are_located() {
     assert!(d.contains("`a` calls itself through `b`"), "{d}");
     assert_eq!(d.matches("calls itself").count(), 1, "{d}");
 }
+
+/// A state array is kept inline in the generated machine: 1 to 65,536 values (times the
+/// machine's elements when per element). A length past u32 was cut to its low bits before
+/// (`r[4294967296]` became an array of none).
+#[test]
+fn state_arrays_of_no_or_too_many_values_are_located() {
+    let format = "format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n}\n";
+    let with = |state: &str| spec(&format!("machine {{\n{state}\n}}\n{format}"));
+    let ok = with("    elements 16\n    r[4096]: u32 per element\n    m[65536]: u64");
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    for (state, entries) in [
+        ("    r[4294967296]: u32", "4294967296"),
+        ("    r[0]: u32", "0"),
+        ("    r[65537]: u32", "65537"),
+        ("    elements 16\n    r[4097]: u32 per element", "4097"),
+    ] {
+        let d = diagnose(&with(state));
+        assert!(d.contains(&format!("state `r` of {entries} entries")), "{state}: {d}");
+    }
+}
