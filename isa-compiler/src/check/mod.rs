@@ -12,6 +12,7 @@
 mod abi;
 mod ambiguity;
 mod cond;
+mod cycles;
 mod families;
 mod fields;
 mod layouts;

@@ -996,34 +996,15 @@ const BUILTINS: &str =
 /// the cycle: the generated interpreter would recurse without bound (a stack overflow, not a
 /// trap), and nothing an instruction does needs it (a repetition is a `for` loop).
 fn recursion(cx: &mut Checker, sem: &ir::Semantics, calls: &[Vec<(usize, Span)>]) {
-    // Depth-first from each function through functions declared after it: a cycle is found
-    // once, from its first function, at the call that leads back to it.
-    for root in 0..calls.len() {
-        let mut seen = vec![false; calls.len()];
-        let mut path = vec![root];
-        let mut next = vec![0usize];
-        while let (Some(&f), Some(i)) = (path.last(), next.last_mut()) {
-            let Some(&(callee, at)) = calls[f].get(*i) else {
-                path.pop();
-                next.pop();
-                continue;
-            };
-            *i += 1;
-            if callee == root {
-                let names: Vec<&str> = path.iter().map(|&p| sem.functions[p].name.as_str()).collect();
-                let how = match names.len() {
-                    1 => format!("`{}` calls itself", names[0]),
-                    _ => format!("`{}` calls itself through `{}`", names[0], names[1..].join("` → `")),
-                };
-                cx.error(at, how).note(
-                    "the semantics language has no recursion (the generated interpreter would overflow its stack): write a repetition as `for k in lo..hi { }`",
-                );
-            } else if callee > root && !seen[callee] {
-                seen[callee] = true;
-                path.push(callee);
-                next.push(0);
-            }
-        }
+    for (path, at) in super::cycles::cycles(calls) {
+        let names: Vec<&str> = path.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+        let how = match names.len() {
+            1 => format!("`{}` calls itself", names[0]),
+            _ => format!("`{}` calls itself through `{}`", names[0], names[1..].join("` → `")),
+        };
+        cx.error(at, how).note(
+            "the semantics language has no recursion (the generated interpreter would overflow its stack): write a repetition as `for k in lo..hi { }`",
+        );
     }
 }
 
