@@ -1922,6 +1922,67 @@ fn nvidia_listings_rebuild_byte_for_byte() {
     }
 }
 
+/// Issue 15, cuobjdump listings not of our making: the two `cuobjdump -sass` listings of sm_52
+/// kernels in moderngpu's documentation (moderngpu/moderngpu.github.io, doc/gettingstarted.md at
+/// a087d0a, 2016: CUDA 7.5-era layout, tests/data/maxwell/cuobjdump_moderngpu_*). Their layout is
+/// older than ptxas 11.8's: no indent before `/*0008*/`, `;` right after the text, a blank after
+/// each comment, and a pair's `}` on the line of the next word comment, which may be the next
+/// group's control word (`STL [R2], R0; }  /* 0x001fd800fe2000f1 */`, STL's own word on the line
+/// after). Each rebuilds to the 32 words of its comments; and each line's text alone, assembled
+/// without the listing (so no listed word is kept for it), gives the word of its comment.
+#[test]
+fn other_cuobjdump_listings_rebuild_byte_for_byte() {
+    for (file, control, jcal) in
+        [("hello", "001c5800fe0007f6", true), ("bad_stores", "001cfc00e22007f6", false)]
+    {
+        let path = format!(
+            "{}/../tests/data/maxwell/cuobjdump_moderngpu_{file}_sm52.sass",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("listing");
+        let want = listed_words(&text);
+        assert_eq!(want.len(), 32, "{file}: 8 groups of a control word and three instructions");
+        assert_eq!(want[0], control, "{file}: the first control word");
+        // `JCAL 0x0` (a call not yet linked) is 0xe220000000000040: bit 6 set, no `.NOINC`.
+        assert_eq!(want.contains(&"e220000000000040".to_string()), jcal, "{file}");
+        let o = isa(&["asm", "--target", "maxwell", "--hex", &path]);
+        assert_code(&o, 0);
+        assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want, "{file}");
+        // The texts alone: the address, the pair marks, `.reuse`, `;` and the comments taken away.
+        let plain: String = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")))
+            .filter(|(address, _)| address.chars().all(|c| c.is_ascii_hexdigit()))
+            .map(|(_, rest)| {
+                let t = rest.split("/*").next().unwrap_or_default().replace(['{', '}'], "");
+                format!("{}\n", t.replace(".reuse", "").trim().trim_end_matches(';'))
+            })
+            .collect();
+        assert_eq!(plain.lines().count(), 24, "{file}");
+        let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], plain.as_bytes());
+        assert_code(&o, 0);
+        let slots = |words: &[String]| -> Vec<String> {
+            words.iter().enumerate().filter(|(k, _)| k % 4 != 0).map(|(_, w)| w.clone()).collect()
+        };
+        let got: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+        assert_eq!(slots(&got), slots(&want), "{file}: the texts alone\n{plain}");
+    }
+    // An edited line of the older layout: STG's data register is bits 7:0, R0 → R1.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/maxwell/cuobjdump_moderngpu_bad_stores_sm52.sass"
+    );
+    let text = std::fs::read_to_string(path).expect("listing");
+    let edited = text.replace("STG.E [R2], R0;", "STG.E [R2], R1;");
+    assert_ne!(edited, text, "the listing has the STG line");
+    let mut want = listed_words(&text);
+    let at = want.iter().position(|w| w == "eedc200000070200").expect("STG's word");
+    want[at] = "eedc200000070201".into();
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
 /// An edited line of a cuobjdump listing assembles to its new word, the rest byte for byte:
 /// FFMA's Rc is bits 46:39, so R4 → R5 adds 1 << 39 to 0x5980020000270204.
 #[test]
