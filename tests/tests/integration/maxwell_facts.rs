@@ -206,6 +206,33 @@ fn unknown_opcodes_are_no_match() {
     assert!(e.to_string().contains("fc00000000e7000c"), "{e}");
 }
 
+/// Issue 15's own examples of reserved values, spelled as the issue quotes nvdisasm:
+/// `FMUL.INVALIDFMZ3`, `XMAD.PSL.???5`, `LDL.INVALIDSIZE7`, `MUFU.INVALIDMUFUOPCODE9`,
+/// `F2I.FTZ.INVALID1.F32`. The first word is nvdisasm 11.8's own row (nvdisasm_compute.tsv);
+/// each other is an nvdisasm row (the ptxas listing, nvdisasm_compute.tsv or
+/// nvdisasm_differential.tsv) with one field changed to the reserved value, its expected text
+/// that row's with the field's spelling replaced by the issue's: XMAD's mode (52:50) CBCC 4 → 5;
+/// LDL's cache (45:44) CI → none and the ignored bits 47:46 cleared; MUFU's function (23:20)
+/// 0xd → 9; F2I's source type (11:10) F16 → F32. Each prints so and assembles back to its word.
+#[test]
+fn the_issue_s_reserved_spellings_print_and_assemble_back() {
+    let cases = [
+        (0x5c68300000076580, "FMUL.INVALIDFMZ3 R128, R101, R0 ;"),
+        // nvdisasm: `XMAD.PSL.CBCC R0, R0.H1, R3.H1, R2` is 0x5b30011800370000.
+        (0x5b30011800370000 | 1 << 50, "XMAD.PSL.???5 R0, R0.H1, R3.H1, R2 ;"),
+        // nvdisasm: `@P0 LDL.CI.INVALIDSIZE7 R28, [R246+0x5c73a3]` is 0xef47e5c73a30f61c.
+        (0xef47e5c73a30f61c & !(0xf << 44), "@P0 LDL.INVALIDSIZE7 R28, [R246+0x5c73a3] ;"),
+        // nvdisasm: `@P1 MUFU.INVALIDMUFUOPCODED R195, |R220|` is 0x5080400000d1dcc3.
+        (0x508040000091dcc3, "@P1 MUFU.INVALIDMUFUOPCODE9 R195, |R220| ;"),
+        // nvdisasm: `@!P0 F2I.FTZ.INVALID1.F16.FLOOR R146.CC, |R79|` is 0x5cb2908004f81492.
+        (0x5cb2908004f81492 ^ 0x3 << 10, "@!P0 F2I.FTZ.INVALID1.F32.FLOOR R146.CC, |R79| ;"),
+    ];
+    for (w, t) in cases {
+        assert_eq!(text(w), t, "{w:#018x}");
+        assert_eq!(word(t), w, "{t}");
+    }
+}
+
 /// Out-of-range values are typed encode errors, never truncated.
 #[test]
 fn encode_errors_for_out_of_range_values() {
