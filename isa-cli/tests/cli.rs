@@ -591,6 +591,42 @@ fn disasm_goes_on_after_a_bad_control_word() {
     assert_eq!(lines.iter().filter(|l| l.contains("EXIT ;")).count(), 1, "{out}");
 }
 
+/// Issue 15: a word nvdisasm refuses lists as the raw `.quad` with the reason, and the listing
+/// assembles back to the same words. TLDS's target is bits 56:53; nvdisasm 11.8 decodes targets
+/// 0, 1, 2, 4, 5, 6, 7, 8 and 12 and refuses the other seven (research D.30). Each target in
+/// turn on the nvdisasm row `TLDS.LZ.NODEP R92, R137, R175, R133, 0x4ce, 2D, RGBA`.
+#[test]
+fn words_nvdisasm_refuses_list_raw_and_assemble_back() {
+    let row = 0xda52_4ce5_c857_af89u64;
+    let accepted = [0, 1, 2, 4, 5, 6, 7, 8, 12];
+    let mut words = Vec::new();
+    for group in (0..16u64).collect::<Vec<_>>().chunks(3) {
+        words.push(0x001f_fc00_fd40_07efu64);
+        words.extend(group.iter().map(|t| row & !(0xf << 53) | t << 53));
+    }
+    words.push(0xe300_0000_0007_000f); // EXIT in the last group's second slot
+    words.push(0x50b0_0000_0007_0f00); // NOP
+    let hex: String = words.iter().map(|w| format!("{w:016x}\n")).collect();
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "-"], hex.as_bytes());
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("7 of 24 words could not be decoded"), "{}", stderr(&o));
+    let listing = stdout(&o);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 18, "{listing}");
+    for t in 0..16u64 {
+        let (line, w) = (lines[t as usize], row & !(0xf << 53) | t << 53);
+        if accepted.contains(&t) {
+            assert!(line.contains("  TLDS."), "target {t}: {line}");
+        } else {
+            let raw = format!("  .quad {w:#018x} ; // tlds: field `target` holds undefined value {t}");
+            assert!(line.ends_with(&raw), "target {t}: {line}");
+        }
+    }
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], listing.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), hex);
+}
+
 /// Issue 14: one hex reader for every command: several words to a line, vc4asm's `-c`
 /// output (32-bit pieces, low half first), Mesa's dump (word, then its disassembly) and
 /// nvdisasm's `-hex` comments.
