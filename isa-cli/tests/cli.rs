@@ -1940,9 +1940,33 @@ fn listed_words(text: &str) -> Vec<String> {
     text.split("/* 0x").skip(1).filter_map(|c| c.split_once(" */")).map(|(w, _)| w.to_string()).collect()
 }
 
+/// Each instruction line's text alone (the address, the pair marks, `.reuse`, `;` and the word
+/// comments taken away), assembled without the listing, gives the word of its comment: so no
+/// listed word is kept for a line ([`listed_words`] are the listing's, control words first).
+fn texts_alone_give_their_words(file: &str, text: &str, want: &[String]) {
+    let plain: String = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")))
+        .filter(|(address, _)| address.chars().all(|c| c.is_ascii_hexdigit()))
+        .map(|(_, rest)| {
+            let t = rest.split("/*").next().unwrap_or_default().replace(['{', '}'], "");
+            format!("{}\n", t.replace(".reuse", "").trim().trim_end_matches(';'))
+        })
+        .collect();
+    assert_eq!(plain.lines().count(), want.len() / 4 * 3, "{file}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], plain.as_bytes());
+    assert_code(&o, 0);
+    let slots = |words: &[String]| -> Vec<String> {
+        words.iter().enumerate().filter(|(k, _)| k % 4 != 0).map(|(_, w)| w.clone()).collect()
+    };
+    let got: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(slots(&got), slots(want), "{file}: the texts alone\n{plain}");
+}
+
 /// Issue 15: cuobjdump's `-sass` listing and nvdisasm's `-hex` listing (of the raw words) of a
 /// kernel of our own, compiled by ptxas 11.8 for sm_52 (tests/data/maxwell), assemble back to
-/// the words in their comments: control words, dual-issued pairs and `.reuse` flags included.
+/// the words in their comments: control words, dual-issued pairs and `.reuse` flags included; and
+/// each line's text alone gives its word.
 #[test]
 fn nvidia_listings_rebuild_byte_for_byte() {
     for file in ["cuobjdump_sum_sm52.sass", "nvdisasm_sum_sm52.txt"] {
@@ -1955,6 +1979,7 @@ fn nvidia_listings_rebuild_byte_for_byte() {
         let o = isa(&["asm", "--target", "maxwell", "--hex", &path]);
         assert_code(&o, 0);
         assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want, "{file}");
+        texts_alone_give_their_words(file, &text, &want);
     }
 }
 
@@ -1984,24 +2009,7 @@ fn other_cuobjdump_listings_rebuild_byte_for_byte() {
         let o = isa(&["asm", "--target", "maxwell", "--hex", &path]);
         assert_code(&o, 0);
         assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want, "{file}");
-        // The texts alone: the address, the pair marks, `.reuse`, `;` and the comments taken away.
-        let plain: String = text
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")))
-            .filter(|(address, _)| address.chars().all(|c| c.is_ascii_hexdigit()))
-            .map(|(_, rest)| {
-                let t = rest.split("/*").next().unwrap_or_default().replace(['{', '}'], "");
-                format!("{}\n", t.replace(".reuse", "").trim().trim_end_matches(';'))
-            })
-            .collect();
-        assert_eq!(plain.lines().count(), 24, "{file}");
-        let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], plain.as_bytes());
-        assert_code(&o, 0);
-        let slots = |words: &[String]| -> Vec<String> {
-            words.iter().enumerate().filter(|(k, _)| k % 4 != 0).map(|(_, w)| w.clone()).collect()
-        };
-        let got: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
-        assert_eq!(slots(&got), slots(&want), "{file}: the texts alone\n{plain}");
+        texts_alone_give_their_words(file, &text, &want);
     }
     // An edited line of the older layout: STG's data register is bits 7:0, R0 → R1.
     let path = concat!(
