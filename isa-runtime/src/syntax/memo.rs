@@ -386,6 +386,87 @@ impl Payers {
     }
 }
 
+impl Payers {
+    /// Where in `text` the last name that may spell out field `slot`, whose value is `val`,
+    /// starts ([`Payers::may_spell`]: the first run of one of its names): `Some(usize::MAX)`
+    /// where any rest of the text may spell it (an unknown value, a name with no run, no
+    /// payers known), `None` where no rest can. [`Payers::may_spell`] of `text[pos..]` is then
+    /// whether this is `Some(at)` with `at >= pos`: an occurrence in the rest is one in `text`
+    /// at or after `pos`, and the converse. `tables` keeps the answer of each (table's address,
+    /// value) for `text`, shared by the formats that show fields through one table.
+    pub(super) fn last_spelling(
+        &self,
+        slot: Slot,
+        val: Option<u64>,
+        text: &str,
+        fold: bool,
+        tables: &mut Vec<(usize, u64, Option<usize>)>,
+    ) -> Option<usize> {
+        let (Some(payers), Some(val)) = (&self.0, val) else { return Some(usize::MAX) };
+        let from = payers.partition_point(|p| p.0 < slot);
+        let mut last = None;
+        for &(_, key, negated, t) in payers[from..].iter().take_while(|p| p.0 == slot) {
+            let v = match negated {
+                true if val > 1 => return Some(usize::MAX),
+                true => 1 - val,
+                false => val,
+            };
+            let at = match tables.iter().find(|e| e.0 == key && e.1 == v) {
+                Some(e) => e.2,
+                None => {
+                    let at = table_last(t, v, text, fold);
+                    tables.push((key, v, at));
+                    at
+                }
+            };
+            last = last.max(at);
+        }
+        last
+    }
+}
+
+/// Where in `text` the last first run of a non-empty name of `t` for `v` starts
+/// (`usize::MAX` for a name with no run: it needs no text).
+fn table_last(t: &Table, v: u64, text: &str, fold: bool) -> Option<usize> {
+    let mut last = None;
+    for e in t.entries {
+        let run = match *e {
+            Entry::Name(s, x) if x == v && !s.is_empty() => first_run(s),
+            Entry::Range { prefix, lo, hi, .. } if (lo..=hi).contains(&v) => first_run(prefix),
+            _ => continue,
+        };
+        if run.is_empty() {
+            return Some(usize::MAX);
+        }
+        last = last.max(rfind(text, run, fold));
+    }
+    last
+}
+
+/// Where the last occurrence of `needle` (not empty) in `hay` starts (ASCII case ignored when
+/// `fold`): a plain scan, the texts and names being short.
+fn rfind(hay: &str, needle: &str, fold: bool) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let first = n[0];
+    let len = n.len();
+    if len > h.len() {
+        return None;
+    }
+    let mut i = h.len() - len + 1;
+    while i > 0 {
+        i -= 1;
+        let c = h[i];
+        let hit = match fold {
+            false => c == first && &h[i..i + len] == n,
+            true => c.eq_ignore_ascii_case(&first) && h[i..i + len].eq_ignore_ascii_case(n),
+        };
+        if hit {
+            return Some(i);
+        }
+    }
+    None
+}
+
 /// The text at the start of spelling `s` (after its blanks) that a match has in one piece: up
 /// to a blank or a separator ([`spelled`] skips blanks at both).
 fn first_run(s: &str) -> &str {

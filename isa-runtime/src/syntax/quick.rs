@@ -2,9 +2,9 @@
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
 use super::analysis::separator;
-use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, Bound, Defaulted};
+use super::eval::{bind, bound_value, eval, eval_in, self_describing, Bound, Defaulted};
 use super::facts::{equal_pair, force, Fact};
-use super::memo::{Payers, PayersOf, Scratch, TableIndexes};
+use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
 use super::printer::write_number;
 use super::scan::{
@@ -48,7 +48,7 @@ pub(super) struct QuickState {
     vals: Vec<Option<u64>>,
     assigned: Vec<Slot>,
     checks: Vec<Check>,
-    /// For each of `checks`, the fields it reads ([`slot_bits`]).
+    /// For each of `checks`, the fields it reads ([`ReadSets::bits`]).
     check_reads: Vec<u64>,
     /// What the checks force on fields not known yet, given the fields known ([`force`]).
     facts: Vec<Fact>,
@@ -79,6 +79,12 @@ pub(super) struct QuickState {
     spelled_fold: bool,
     spellings: Vec<((usize, u32), u32, u32)>,
     spelled_once: Vec<(usize, u64)>,
+    /// For (format and syntax, field, value) owed, where the text's last name that may spell
+    /// it out starts ([`Payers::last_spelling`]): for `spelled_text`.
+    #[allow(clippy::type_complexity)]
+    spelled_last: Vec<((usize, usize), Slot, Option<u64>, Option<usize>)>,
+    /// The same by (table's address, value).
+    spelled_tables: Vec<(usize, u64, Option<usize>)>,
     /// The printer's text of a value known, where a number shows it again ([`QuickReader::number`]).
     echo: String,
     /// Whether the walk keeps how far it read ([`quick_prefix_in`]).
@@ -351,6 +357,8 @@ pub fn quick_in(
         st.spelled_fold = ctx.ignore_case;
         st.spellings.clear();
         st.spelled_once.clear();
+        st.spelled_last.clear();
+        st.spelled_tables.clear();
     }
     let mut q = QuickReader {
         format,
@@ -362,6 +370,7 @@ pub fn quick_in(
         root: syntax,
         payers: None,
         payers_of: core::mem::take(&mut scratch.payers_of),
+        reads: core::mem::take(&mut scratch.reads),
     };
     let start = skip_blanks(text, 0);
     q.syntax(syntax, (0, 0), start, &mut |q, pos| {
@@ -393,7 +402,7 @@ pub fn quick_in(
         st.found_end = end;
         st.readings = 1;
     });
-    let QuickReader { st: state, tables, payers, mut payers_of, .. } = q;
+    let QuickReader { st: state, tables, payers, mut payers_of, reads, .. } = q;
     let state = &*state;
     if let Some(payers) = payers {
         payers_of.give_back(format, syntax, payers);
@@ -405,6 +414,7 @@ pub fn quick_in(
         (false, _) => Quick::Read(state.found.clone(), state.found_end),
     };
     scratch.tables = tables;
+    scratch.reads = reads;
     answer
 }
 
@@ -491,6 +501,8 @@ struct QuickReader<'t> {
     root: &'static Syntax,
     payers: Option<Payers>,
     payers_of: PayersOf,
+    /// What each condition reads ([`ReadSets`], the search's).
+    reads: ReadSets,
 }
 
 /// A frame of the quick reader: start and length in [`QuickState::frames`].
@@ -638,12 +650,31 @@ impl QuickReader<'_> {
             self.saw(usize::MAX);
         }
         let Some(payers) = &self.payers else { return true };
-        let rest = self.text.get(pos..).unwrap_or_default();
-        let mut owed = self.st.owed;
+        let (text, fold) = (self.text, self.ctx.ignore_case);
+        // The payers are the format's and syntax's.
+        let key = (self.format as *const Format as usize, self.root as *const Syntax as usize);
+        let st = &mut *self.st;
+        let mut owed = st.owed;
         while owed != 0 {
             let s = owed.trailing_zeros() as Slot;
             owed &= owed - 1;
-            if !payers.may_spell(s, self.st.vals[s as usize], rest, self.ctx.ignore_case) {
+            let val = st.vals[s as usize];
+            if text.get(pos..).is_none() {
+                if !payers.may_spell(s, val, "", fold) {
+                    return false;
+                }
+                continue;
+            }
+            // Where the text spells the value last, found once a reading of the text.
+            let at = match st.spelled_last.iter().find(|e| e.0 == key && e.1 == s && e.2 == val) {
+                Some(e) => e.3,
+                None => {
+                    let at = payers.last_spelling(s, val, text, fold, &mut st.spelled_tables);
+                    st.spelled_last.push((key, s, val, at));
+                    at
+                }
+            };
+            if at.is_none_or(|at| at < pos) {
                 return false;
             }
         }
@@ -671,7 +702,7 @@ impl QuickReader<'_> {
             let frame = &frames[at as usize..(at + len) as usize];
             // What a check reads is found when first asked.
             if check_reads[k] == u64::MAX {
-                check_reads[k] = slot_bits(e, frame);
+                check_reads[k] = self.reads.bits(e, frame);
             }
             let reads = check_reads[k];
             if reads & bits == 0 {
