@@ -80,9 +80,15 @@ impl Marks {
 /// The instruction text after a line's `/*0008*/` address comment, or `None` when the line is
 /// not an instruction line.
 fn instruction_text(line: &str) -> Option<&str> {
+    instruction_line(line).map(|(_, text)| text)
+}
+
+/// A line's `/*0008*/` address comment (hex digits) and the instruction text after it, or
+/// `None` when the line is not an instruction line.
+fn instruction_line(line: &str) -> Option<(&str, &str)> {
     let rest = line.trim_start().strip_prefix("/*")?;
     let (address, text) = rest.split_once("*/")?;
-    (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some(text)
+    (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some((address, text))
 }
 
 /// Whether a comment's contents are one hex word, `0x4c98078000870001`.
@@ -107,7 +113,9 @@ fn listed_words(text: &str, word_bits: u32) -> Option<Vec<u128>> {
 /// maxwell-sm5x-encodings.md §G.6), so such a line's text assembles to another word of the
 /// same text. A line whose text is the target's own text of the word in its comment was not
 /// edited, and that word is the one the listing holds; an edited line keeps the word its new
-/// text assembles to.
+/// text assembles to. The text of the word is the one at the line's listed address: a listing
+/// of several functions (cuobjdump's of a fatbin) starts each at 0, and a branch prints its
+/// target from there.
 pub fn keep_unedited(
     text: &str,
     words: &mut [u128],
@@ -121,13 +129,13 @@ pub fn keep_unedited(
     let slots = target.schedule().map(|s| s.slots as usize);
     let bytes = crate::words::word_bytes(target.word_bits()) as u64;
     let mut kept = 0;
-    for (k, line) in text.lines().filter_map(instruction_text).enumerate() {
+    for (k, (address, line)) in text.lines().filter_map(instruction_line).enumerate() {
         let at = slots.map_or(k, |n| k / n * (n + 1) + 1 + k % n);
         let (Some(&theirs), Some(mine)) = (listed.get(at), words.get_mut(at)) else { break };
         if theirs == *mine {
             continue;
         }
-        let pc = (place.first + at) as u64 * bytes;
+        let pc = u64::from_str_radix(address, 16).unwrap_or((place.first + at) as u64 * bytes);
         let Ok(Some(shown)) = target.text_of_word(theirs, dialect, pc) else { continue };
         if clean(&shown, marks) == clean(line, marks) {
             *mine = theirs;

@@ -2027,6 +2027,44 @@ fn other_cuobjdump_listings_rebuild_byte_for_byte() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// `cuobjdump -sass` of a whole fatbin of our own (CUDA 11.8: the two kernels of
+/// tests/data/maxwell/cuobjdump_fatbin_kernels.ptx, by ptxas for sm_50 (its `.target` changed)
+/// and sm_52, put with the PTX into one fatbin by `fatbinary --create`): two `Fatbin elf code:`
+/// blocks, each with its banners and two functions whose addresses start again at `/*0008*/`,
+/// then a `Fatbin ptx code:` block (compressed: no text). It rebuilds to the 96 words of its
+/// comments: each function ends in `BRA` to itself, 0xe2400fffff87000f (a displacement of -8)
+/// in all four, whose text names the function's own address (`BRA 0x70`, `BRA 0xf0`). Each
+/// function's lines alone give their words, and an edited line (STG's data register, 7:0, of
+/// the second block's `negate`) its new word.
+#[test]
+fn a_fatbin_listing_of_several_functions_rebuilds_byte_for_byte() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/cuobjdump_fatbin_sm50_sm52.sass");
+    let text = std::fs::read_to_string(path).expect("listing");
+    for banner in ["Fatbin elf code:", "arch = sm_50", "arch = sm_52", "Fatbin ptx code:", "compressed"] {
+        assert!(text.contains(banner), "{banner}");
+    }
+    let want = listed_words(&text);
+    assert_eq!(want.len(), 96, "2 x (4 + 8 groups) of a control word and three instructions");
+    assert_eq!(want.iter().filter(|w| *w == "e2400fffff87000f").count(), 4, "BRA to itself");
+    let o = isa(&["asm", "--target", "maxwell", "--hex", path]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    let functions: Vec<&str> = text.split("Function : ").skip(1).collect();
+    assert_eq!(functions.len(), 4);
+    for f in &functions {
+        texts_alone_give_their_words(f.lines().next().unwrap_or_default(), f, &listed_words(f));
+    }
+    let negate = functions[2];
+    let edited = text.replacen(negate, &negate.replace("STG.E [R2], R0 ;", "STG.E [R2], R1 ;"), 1);
+    assert_ne!(edited, text, "the second block's negate has the STG line");
+    let mut want = want;
+    let at = want.iter().enumerate().filter(|(_, w)| *w == "eedc200000070200").nth(2).expect("STG").0;
+    want[at] = "eedc200000070201".into();
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
 /// An edited line of a cuobjdump listing assembles to its new word, the rest byte for byte:
 /// FFMA's Rc is bits 46:39, so R4 → R5 adds 1 << 39 to 0x5980020000270204.
 #[test]

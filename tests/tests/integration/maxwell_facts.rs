@@ -192,18 +192,24 @@ fn attribute_addresses_with_rz_are_ten_bits() {
     assert_eq!(word("ALD R120, a[RZ] ;"), 0xefd87f800007ff78);
 }
 
-/// Words of instructions this spec does not describe are typed `NoMatch` errors showing the
-/// word, never a guess: IMADSP (0x5a80) and PLONGJMP (0xe280) (VSHL and VABSDIFF4, once
-/// examples here, are described since issue 15's session 6), the constant-buffer BRA (bit 5,
-/// class `BRA_c`) and an opcode nvdisasm refuses.
+/// Words nvdisasm 11.8 refuses ("Unrecognized operation", each checked on its own) are typed
+/// errors showing the word, never a guess: opcodes no NV class has (0x5d4, 0xe3b, just past
+/// BPT, 0xe40, 0xfc0) are `NoMatch`; an IMADSP whose C part (bits 52:51) is the unlisted 3 is
+/// refused by its enum. (IMADSP, PLONGJMP and the constant-bank BRA, once examples here, are
+/// described since the issue 15 review.)
 #[test]
 fn unknown_opcodes_are_no_match() {
-    for w in [0x5a80000000070000u64, 0xe280000200070000, 0xe24000000007002f, 0xfc00000000e7000c] {
+    for w in [0x5d40000000070000u64, 0xe3b0000000070000, 0xe400000000070000, 0xfc00000000e7000c] {
         assert_eq!(Instruction::decode(w), Err(DecodeError::NoMatch { word: w as u128 }), "{w:#018x}");
         assert!(maxwell::disassemble(w, maxwell::Dialect::Nvdisasm).is_err(), "{w:#018x}");
     }
     let e = Instruction::decode(0xfc00000000e7000c).unwrap_err();
     assert!(e.to_string().contains("fc00000000e7000c"), "{e}");
+    // nvdisasm: 0x5a80000000370201 is `IMADSP.U32.U24.U32 R1, R2, R3, R0`; C part 3 is refused.
+    assert!(Instruction::decode(0x5a80000000370201).is_ok());
+    let e = Instruction::decode(0x5a98000000370201).unwrap_err();
+    assert!(e.to_string().contains("5a98000000370201"), "{e}");
+    assert!(maxwell::disassemble(0x5a98000000370201, maxwell::Dialect::Nvdisasm).is_err());
 }
 
 /// Issue 15's own examples of reserved values, spelled as the issue quotes nvdisasm:

@@ -427,6 +427,33 @@ fn multiply_adds_add_c_to_the_chosen_word_of_the_product() {
     }
 }
 
+/// IMAD32I is IMAD with a 32-bit immediate B whose C is Rd (nvdisasm 11.8 prints
+/// 0x1240000000070201 `IMAD32I R1, R2, 0x0, R1`; the immediate prints signed, -0x76543211 is
+/// 0x89abcdef): the same `mad.lo`/`mad.hi`, signs and `.PO`.
+#[test]
+fn imad32i_adds_its_destination_to_the_product_with_an_immediate() {
+    let program = assemble(
+        "IMAD32I R4, R0, -0x12345, R4\n\
+         IMAD32I.U32.U32.HI R5, R0, -0x76543211, R5\n\
+         IMAD32I R6, -R0, 0x7, R6\n\
+         IMAD32I R7, R0, 0x7, -R7\n\
+         IMAD32I.PO R8, R0, 0x7, R8\n\
+         EXIT",
+    );
+    let values = operands(24);
+    for (i, &x) in values.iter().enumerate() {
+        let [a, _] = halves(x);
+        let c = values[(i + 5) % values.len()] as u32;
+        let s = run(&program, &[a, 0, 0, 0, c, c, c, c, c]);
+        assert_eq!(s.r[4], a.wrapping_mul(-0x12345i32 as u32).wrapping_add(c), "{a:#x} * -0x12345 + {c:#x}");
+        let hi = ((u64::from(a) * 0x89ab_cdef) >> 32) as u32;
+        assert_eq!(s.r[5], hi.wrapping_add(c), "unsigned high word + c");
+        assert_eq!(s.r[6], a.wrapping_neg().wrapping_mul(7).wrapping_add(c), "-a * 7 + c");
+        assert_eq!(s.r[7], a.wrapping_mul(7).wrapping_sub(c), "a * 7 - c");
+        assert_eq!(s.r[8], a.wrapping_mul(7).wrapping_add(c).wrapping_add(1), ".PO: a * 7 + c + 1");
+    }
+}
+
 /// IMAD.HI with A negated and C not (bit 52 alone; nvdisasm 11.8 prints it `IMAD.HI R3, -R4,
 /// R5, R6`) is not modelled: whether the minus applies to the 32-bit A or to the 64-bit product
 /// changes the high word, and no public source settles it (research §G.7: nouveau's gm107
