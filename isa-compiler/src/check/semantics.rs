@@ -996,8 +996,9 @@ const BUILTINS: &str =
 /// the cycle: the generated interpreter would recurse without bound (a stack overflow, not a
 /// trap), and nothing an instruction does needs it (a repetition is a `for` loop).
 fn recursion(cx: &mut Checker, sem: &ir::Semantics, calls: &[Vec<(usize, Span)>]) {
-    for (path, at) in super::cycles::cycles(calls) {
-        let names: Vec<&str> = path.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+    for cycle in super::cycles::cycles(calls) {
+        let names: Vec<&str> = cycle.nodes.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+        let Some(&at) = cycle.at.last() else { continue };
         let how = match names.len() {
             1 => format!("`{}` calls itself", names[0]),
             _ => format!("`{}` calls itself through `{}`", names[0], names[1..].join("` → `")),
