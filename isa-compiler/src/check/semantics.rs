@@ -417,6 +417,9 @@ impl Lower<'_, '_> {
             K::Index(base, idx) => {
                 if let K::Name(n) = &base.kind {
                     if let Some(si) = self.sem.state.iter().position(|s| s.name == *n) {
+                        if self.sem.state[si].count.is_none() {
+                            return self.err(idx.span, format!("`{n}` is not an array"));
+                        }
                         let ty = self.sem.state[si].ty;
                         self.per_element_access(si, base.span);
                         let i = self.expr(idx, Some(T::U32));

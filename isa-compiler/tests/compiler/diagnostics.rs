@@ -1082,6 +1082,25 @@ fn recursive_function_cycles_each_once() {
     assert!(d.ends_with("found 2 errors\n"), "{d}");
 }
 
+/// Found by the spec fuzzer (seed 0x15_0012_0014, generated and mutated #65): a scalar state
+/// read with an index (`acc[4]`) was accepted and generated `.get()` on a `u32`, which did not
+/// compile; it is an error at the index, as the same write was.
+#[test]
+fn indexing_scalar_state_is_located() {
+    let with = |body: &str| {
+        spec(&format!(
+            "machine {{\n    r[8]: u32\n    acc: u32\n}}\nformat f {{\n    op: u4 @ 31:28 is 1\n    syntax asm {{ \"f\" }}\n    execute {{\n        {body}\n    }}\n}}\n"
+        ))
+    };
+    let ok = with("acc = r[4] + acc;");
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    for (body, at) in [("acc = acc[4] + 1;", "bad.isa:13:19"), ("acc[4] = 1;", "bad.isa:13:13")] {
+        let d = diagnose(&with(body));
+        assert!(d.contains("error: `acc` is not an array"), "{body}: {d}");
+        assert!(d.contains(at), "{body}: {d}");
+    }
+}
+
 /// A state array is kept inline in the generated machine: 1 to 65,536 values (times the
 /// machine's elements when per element). A length past u32 was cut to its low bits before
 /// (`r[4294967296]` became an array of none).
