@@ -135,10 +135,12 @@ fn spec_shards_add_up_to_the_run() {
 
 /// Every generated spec of the first hundred is accepted: the generator makes valid specs, so
 /// their mutations start close to the checker's edge. Among them are enums spelled by a pattern
-/// and variants without a value (README §4).
+/// and variants without a value (README §4), interleaved streams, bundles and ABI layouts
+/// (README §2, §9).
 #[test]
 fn generated_specs_are_accepted() {
     let (mut patterns, mut valueless) = (0, 0);
+    let (mut interleaved, mut bundled, mut abi) = (0, 0, 0);
     for case in 0..100 {
         let plan = SpecPlan {
             mutated: 0,
@@ -152,6 +154,9 @@ fn generated_specs_are_accepted() {
         let (origin, source, _) = specs::spec_case(&plan, &[], SEED, case);
         patterns += usize::from(source.contains(" spelled \""));
         valueless += usize::from(source.lines().any(|l| l.starts_with("    , v")));
+        interleaved += usize::from(source.contains("        every "));
+        bundled += usize::from(source.contains("    bundle b {"));
+        abi += usize::from(source.contains("layout A0("));
         match specs::check_spec(&source) {
             Checked::Accepted { unit, .. } => assert_eq!(unit.as_deref(), Some("G"), "{origin}"),
             Checked::Rejected { .. } => {
@@ -161,6 +166,10 @@ fn generated_specs_are_accepted() {
         }
     }
     assert!(patterns >= 10 && valueless >= 10, "{patterns} patterns, {valueless} valueless variants");
+    assert!(
+        interleaved >= 8 && bundled >= 8 && abi >= 20,
+        "{interleaved} interleaved streams, {bundled} bundled targets, {abi} with ABI layouts"
+    );
 }
 
 #[test]
