@@ -9,6 +9,7 @@
 //! may also be such a name: `ra0 + 1` is `ra1`, and names compare as text ([`Term`]).
 //! Functions are called as `f(a, b)`: the caller's ([`Names::call`]) or a built-in one.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -173,7 +174,7 @@ pub fn evaluate(text: &str, start: usize, names: &Names) -> Reading {
 /// Like [`evaluate`], where the value may be a name standing for itself.
 pub fn evaluate_term(text: &str, start: usize, names: &Names) -> Result<(Term, usize), ExprError> {
     let mut p = Reader { text, pos: start, names, undefined: None, depth: 0 };
-    let v = p.binary(LOWEST);
+    let v = p.binary().map_err(|e| *e);
     // An undefined name is the error, whatever its stand-in value (0) did afterwards.
     if let Some(e) = p.undefined {
         return Err(ExprError { end: Some(p.pos), ..e });
@@ -245,7 +246,8 @@ enum Op {
     LogicOr,
 }
 
-/// Binary operators, longest spelling first so that `>>><` is not read as `>>>` then `<`.
+/// Binary operators, longest spelling first so that `>>><` is not read as `>>>` then `<`, with
+/// their precedences: 3 (`**`) binds tightest, 14 (`||`) loosest.
 const OPERATORS: &[(&str, Op, u8)] = &[
     (">>><", Op::Rotr64, 6),
     ("><<<", Op::Rotl64, 6),
@@ -280,8 +282,9 @@ const OPERATORS: &[(&str, Op, u8)] = &[
     ("|", Op::Or, 11),
 ];
 
-/// The loosest precedence level (`||`); 3 (`**`) is the tightest binary one.
-const LOWEST: u8 = 14;
+/// A reading error, boxed: the reader's results stay as small as a [`Term`], and so do the
+/// frames of its recursion (see `Reader::binary`).
+type Failed = Box<ExprError>;
 
 struct Reader<'t, 'n> {
     text: &'t str,
@@ -297,14 +300,14 @@ struct Reader<'t, 'n> {
 /// and 100,000 `(` or `-` overflowed the stack and aborted the assembler.
 const MAX_DEPTH: u32 = 256;
 
-impl Reader<'_, '_> {
+impl<'t> Reader<'t, '_> {
     fn skip_blanks(&mut self) {
         let rest = &self.text[self.pos..];
         self.pos += rest.len() - rest.trim_start_matches([' ', '\t']).len();
     }
 
-    fn error(&self, pos: usize, length: usize, message: String) -> ExprError {
-        ExprError { pos, length, message, undefined: false, end: None }
+    fn error(&self, pos: usize, length: usize, message: String) -> Failed {
+        Box::new(ExprError { pos, length, message, undefined: false, end: None })
     }
 
     /// The token at `pos` for an error: up to the next blank or separator.
@@ -313,35 +316,57 @@ impl Reader<'_, '_> {
         rest.find([' ', '\t', ',', ';', ')']).unwrap_or(rest.len()).max(usize::from(!rest.is_empty()))
     }
 
-    /// Operators of precedence `level` and tighter, left-associative.
-    fn binary(&mut self, level: u8) -> Result<Term, ExprError> {
-        let mut left = self.unary()?;
+    // Reading recurses only into parentheses, prefix operators and calls, each counted against
+    // `MAX_DEPTH`: a chain of binary operators is read in a loop, whatever their precedences
+    // (read by recursion per precedence level, `1 || 1 ^^ 1 && ... 1 ** (` nested a dozen frames
+    // per parenthesis, uncounted). What is not on the way down (finding and applying an
+    // operator, every error) is in helpers of its own, so that at opt-level 0, where every local
+    // of a function has its own stack slot, a level of nesting takes a few hundred bytes to 2 KiB
+    // and `MAX_DEPTH` levels fit well inside a thread of Rust's default 2 MiB beside the
+    // assembler's own frames.
+
+    /// Binary operators between operands, each applied once the next operator binds looser
+    /// (left-associative: `**` and `*` before `+`, `1 - 2 - 3` as `(1 - 2) - 3`).
+    fn binary(&mut self) -> Result<Term, Failed> {
+        // Operands waiting for their right-hand side, with the operator (operator, precedence,
+        // position, length): precedences loosen towards the bottom.
+        let mut waiting: Vec<(Term, Op, u8, usize, usize)> = Vec::new();
+        let mut right = self.unary()?;
         loop {
-            // The expression ends before the blanks that follow it.
-            let end = self.pos;
-            self.skip_blanks();
-            let rest = &self.text[self.pos..];
-            let op = OPERATORS.iter().find(|(s, _, _)| rest.starts_with(s)).filter(|o| o.2 <= level);
-            let Some(&(spelling, op, prec)) = op else {
-                self.pos = end;
-                return Ok(left);
-            };
-            let at = self.pos;
-            self.pos += spelling.len();
-            let right = self.binary(prec - 1)?;
-            left = apply_term(op, left, right).map_err(|m| self.error(at, spelling.len(), m))?;
+            let next = self.operator();
+            let looser = next.map_or(u8::MAX, |(_, prec, _, _)| prec);
+            while let Some((left, op, _, at, len)) = waiting.pop_if(|w| w.2 <= looser) {
+                right = self.applied(op, left, right, at, len)?;
+            }
+            let Some((op, prec, at, len)) = next else { return Ok(right) };
+            waiting.push((right, op, prec, at, len));
+            right = self.unary()?;
         }
     }
 
-    fn unary(&mut self) -> Result<Term, ExprError> {
+    /// The next binary operator, the reader past it (operator, precedence, position, length);
+    /// or none, the reader where the expression ends (before the blanks that follow it).
+    fn operator(&mut self) -> Option<(Op, u8, usize, usize)> {
+        let end = self.pos;
+        self.skip_blanks();
+        let rest = &self.text[self.pos..];
+        let Some(&(spelling, op, prec)) = OPERATORS.iter().find(|(s, _, _)| rest.starts_with(s)) else {
+            self.pos = end;
+            return None;
+        };
+        let at = self.pos;
+        self.pos += spelling.len();
+        Some((op, prec, at, spelling.len()))
+    }
+
+    /// `left op right`, or an error at the operator.
+    fn applied(&self, op: Op, left: Term, right: Term, at: usize, len: usize) -> Result<Term, Failed> {
+        apply_term(op, left, right).map_err(|m| self.error(at, len, m))
+    }
+
+    fn unary(&mut self) -> Result<Term, Failed> {
         if self.depth >= MAX_DEPTH {
-            self.skip_blanks();
-            let len = self.token_len(self.pos);
-            return Err(self.error(
-                self.pos,
-                len,
-                format!("expression nested deeper than {MAX_DEPTH} levels"),
-            ));
+            return Err(self.too_deep());
         }
         self.depth += 1;
         let term = self.operand();
@@ -349,53 +374,71 @@ impl Reader<'_, '_> {
         term
     }
 
-    /// A prefix operator and its operand, a parenthesized expression, a number or a name.
-    fn operand(&mut self) -> Result<Term, ExprError> {
+    /// The error at the first token past [`MAX_DEPTH`] levels.
+    fn too_deep(&mut self) -> Failed {
+        self.skip_blanks();
+        let len = self.token_len(self.pos);
+        self.error(self.pos, len, format!("expression nested deeper than {MAX_DEPTH} levels"))
+    }
+
+    /// A prefix operator and its operand, a parenthesized expression, a number, a name or a
+    /// call.
+    fn operand(&mut self) -> Result<Term, Failed> {
         self.skip_blanks();
         let at = self.pos;
-        let rest = &self.text[at..];
-        let Some(c) = rest.chars().next() else {
-            return Err(self.error(at, 0, "expected an expression, found end of line".into()));
-        };
-        match c {
-            '+' | '-' | '~' | '!' => {
+        match self.text.as_bytes().get(at) {
+            Some(&c @ (b'+' | b'-' | b'~' | b'!')) => {
                 self.pos += 1;
-                let v = match self.unary()? {
-                    Term::Value(v) => v,
-                    Term::Name(n) if c == '+' => return Ok(Term::Name(n)),
-                    Term::Name(n) => {
-                        return Err(self.error(at, 1, format!("`{c}` takes a number, not {n:?}")))
-                    }
-                };
-                let v = match (c, v) {
-                    ('+', v) => Ok(v),
-                    ('-', Value::Float(f)) => Ok(Value::Float(-f)),
-                    ('-', v) => Ok(Value::Int(v.int().unwrap_or(0).wrapping_neg())),
-                    ('!', v) => Ok(Value::Int(i64::from(!v.truth()))),
-                    (_, v) => match v.int() {
-                        Some(i) => Ok(Value::Int(!i)),
-                        None => Err(self.error(at, 1, "`~` takes an integer".into())),
-                    },
-                };
-                v.map(Term::Value)
+                let term = self.unary()?;
+                self.prefix(c, term, at)
             }
-            '(' => {
+            Some(b'(') => {
                 self.pos += 1;
-                let v = self.binary(LOWEST)?;
-                self.skip_blanks();
-                if !self.text[self.pos..].starts_with(')') {
-                    let len = self.token_len(self.pos);
-                    return Err(self.error(self.pos, len, "expected `)`".into()));
-                }
-                self.pos += 1;
-                Ok(v)
+                let term = self.binary()?;
+                self.closed(term)
             }
-            '0'..='9' => self.number().map(Term::Value),
-            _ => self.name(),
+            Some(b'0'..=b'9') => self.number().map(Term::Value),
+            Some(_) => match self.name()? {
+                Named::Term(term) => Ok(term),
+                Named::Call(name) => self.call(name, at),
+            },
+            None => Err(self.error(at, 0, "expected an expression, found end of line".into())),
         }
     }
 
-    fn number(&mut self) -> Result<Value, ExprError> {
+    /// Prefix operator `c` (at `at`) applied to `term`.
+    fn prefix(&self, c: u8, term: Term, at: usize) -> Result<Term, Failed> {
+        let c = char::from(c);
+        let v = match term {
+            Term::Value(v) => v,
+            Term::Name(n) if c == '+' => return Ok(Term::Name(n)),
+            Term::Name(n) => return Err(self.error(at, 1, format!("`{c}` takes a number, not {n:?}"))),
+        };
+        let v = match (c, v) {
+            ('+', v) => Ok(v),
+            ('-', Value::Float(f)) => Ok(Value::Float(-f)),
+            ('-', v) => Ok(Value::Int(v.int().unwrap_or(0).wrapping_neg())),
+            ('!', v) => Ok(Value::Int(i64::from(!v.truth()))),
+            (_, v) => match v.int() {
+                Some(i) => Ok(Value::Int(!i)),
+                None => Err(self.error(at, 1, "`~` takes an integer".into())),
+            },
+        };
+        v.map(Term::Value)
+    }
+
+    /// `term` after its closing `)`, the reader past it.
+    fn closed(&mut self, term: Term) -> Result<Term, Failed> {
+        self.skip_blanks();
+        if !self.text[self.pos..].starts_with(')') {
+            let len = self.token_len(self.pos);
+            return Err(self.error(self.pos, len, "expected `)`".into()));
+        }
+        self.pos += 1;
+        Ok(term)
+    }
+
+    fn number(&mut self) -> Result<Value, Failed> {
         let at = self.pos;
         let b = self.text.as_bytes();
         let rest = &self.text[at..];
@@ -449,9 +492,11 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn name(&mut self) -> Result<Term, ExprError> {
+    /// A name's value, or a call of the name (the reader at its `(`).
+    fn name(&mut self) -> Result<Named<'t>, Failed> {
         let at = self.pos;
-        let rest = &self.text[at..];
+        let text = self.text;
+        let rest = &text[at..];
         let prefix = self.names.label_prefixes.iter().copied().find(|p| rest.starts_with(*p));
         let skip = prefix.map_or(0, str::len);
         let len = if prefix.is_some() { label_name_len(&rest[skip..]) } else { name_len(&rest[skip..]) };
@@ -463,7 +508,7 @@ impl Reader<'_, '_> {
         let name = &rest[skip..skip + len];
         self.pos = at + skip + len;
         if prefix.is_none() && self.text[self.pos..].starts_with('(') {
-            return self.call(name, at);
+            return Ok(Named::Call(name));
         }
         let label = || (self.names.label)(name).map(|a| Term::Value(Value::Address(a)));
         let value = match prefix {
@@ -472,49 +517,68 @@ impl Reader<'_, '_> {
             None => (self.names.symbol)(name).or_else(label),
         };
         if let Some(v) = value {
-            return Ok(v);
+            return Ok(Named::Term(v));
         }
         if prefix.is_none() && self.names.bare_names {
             if let Some(n) = Name::new(name) {
-                return Ok(Term::Name(n));
+                return Ok(Named::Term(Term::Name(n)));
             }
         }
         let what = if prefix.is_some() { "label" } else { "symbol" };
         let message = format!("undefined {what} `{}`", &rest[..skip + len]);
-        let e = ExprError { undefined: true, ..self.error(at, skip + len, message) };
+        let e = ExprError { undefined: true, ..*self.error(at, skip + len, message) };
         self.undefined.get_or_insert(e);
-        Ok(Term::Value(Value::Int(0)))
+        Ok(Named::Term(Term::Value(Value::Int(0))))
     }
 
     /// `name(args)`, the reader at the `(`: the caller's function or a built-in one.
-    fn call(&mut self, name: &str, at: usize) -> Result<Term, ExprError> {
-        self.pos += 1;
+    fn call(&mut self, name: &str, at: usize) -> Result<Term, Failed> {
         let mut args = Vec::new();
-        self.skip_blanks();
-        if self.text[self.pos..].starts_with(')') {
-            self.pos += 1;
-        } else {
-            loop {
-                args.push(self.binary(LOWEST)?);
-                self.skip_blanks();
-                let rest = &self.text[self.pos..];
-                self.pos += 1;
-                if rest.starts_with(')') {
-                    break;
-                }
-                if !rest.starts_with(',') {
-                    self.pos -= 1;
-                    let len = self.token_len(self.pos);
-                    return Err(self.error(self.pos, len, "expected `,` or `)`".into()));
-                }
+        if !self.no_arguments() {
+            args.push(self.binary()?);
+            while self.another_argument()? {
+                args.push(self.binary()?);
             }
         }
-        let result = match self.names.call.and_then(|call| call(name, &args)) {
+        self.called(name, &args, at)
+    }
+
+    /// Whether the call's `(` is followed by its `)`: the reader past either.
+    fn no_arguments(&mut self) -> bool {
+        self.pos += 1;
+        self.skip_blanks();
+        let empty = self.text[self.pos..].starts_with(')');
+        self.pos += usize::from(empty);
+        empty
+    }
+
+    /// After an argument: whether a `,` (another argument) or the `)` follows, the reader past
+    /// it; an error otherwise.
+    fn another_argument(&mut self) -> Result<bool, Failed> {
+        self.skip_blanks();
+        let rest = &self.text[self.pos..];
+        if rest.starts_with(')') || rest.starts_with(',') {
+            self.pos += 1;
+            return Ok(rest.starts_with(','));
+        }
+        let len = self.token_len(self.pos);
+        Err(self.error(self.pos, len, "expected `,` or `)`".into()))
+    }
+
+    /// The value of the call of `name` (at `at`) with `args`, the reader past its `)`.
+    fn called(&self, name: &str, args: &[Term], at: usize) -> Result<Term, Failed> {
+        let result = match self.names.call.and_then(|call| call(name, args)) {
             Some(r) => r,
-            None => built_in(name, &args),
+            None => built_in(name, args),
         };
         result.map_err(|message| self.error(at, self.pos - at, message))
     }
+}
+
+/// What a name reads as: a term, or the name of a call (the reader at its `(`).
+enum Named<'t> {
+    Term(Term),
+    Call(&'t str),
 }
 
 /// The built-in functions of vc4asm's expressions: `abs`, `ceil`, `floor` and the elementary
@@ -815,20 +879,25 @@ mod tests {
     }
 
     /// Nesting past `MAX_DEPTH` is an error at the first token past it; before, 100,000 `(` or
-    /// `-` overflowed the stack (on a thread of 4 MiB here, as a few thousand did the
-    /// assembler's main thread). 256 levels read. (The tests build at opt-level 0, where the 256
-    /// levels take between 1 and 2 MiB of stack; at opt-level 1 they fit in 256 KiB. Without
-    /// the limit, 100,000 levels take hundreds of MiB.)
+    /// `-` overflowed the stack (as a few thousand did the assembler's main thread). 256 levels
+    /// read, on a thread of Rust's default size (2 MiB: what `std::thread::spawn` gives, and the
+    /// main thread some users have) at this package's opt-level 0, also where each level holds
+    /// an operator of every precedence: read by recursion per precedence, that took a dozen
+    /// uncounted frames a level, more than a 4 MiB thread held (256 levels of `abs(` took 1.3
+    /// MiB, of `(` 0.8 MiB, of the operators over 4 MiB; now 0.5, 0.4 and 0.4 MiB).
     #[test]
     fn deep_nesting_is_an_error_not_a_stack_overflow() {
         extern crate std;
+        const CHAIN: &str = "1 || 1 ^^ 1 && 1 | 1 ^ 1 & 1 == 1 < 1 << 1 + 1 * 1 ** (";
         let deep = std::thread::Builder::new()
-            .stack_size(4 << 20)
+            .stack_size(2 << 20)
             .spawn(|| {
                 let parens = alloc::format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
                 let minus = alloc::format!("{}1", "-".repeat(100_000));
                 let calls = alloc::format!("{}1{}", "abs(".repeat(100_000), ")".repeat(100_000));
-                [parens, minus, calls].map(|t| eval(&t).map_err(|e| (e.pos, e.message)))
+                let chains = alloc::format!("{}1{}", CHAIN.repeat(100_000), ")".repeat(100_000));
+                let fine = alloc::format!("{}1{}", CHAIN.repeat(255), ")".repeat(255));
+                [parens, minus, calls, chains, fine].map(|t| eval(&t).map_err(|e| (e.pos, e.message)))
             })
             .expect("thread")
             .join()
@@ -837,6 +906,9 @@ mod tests {
         assert_eq!(deep[0], Err((256, message.clone())));
         assert_eq!(deep[1], Err((256, message.clone())));
         assert!(matches!(&deep[2], Err((_, m)) if *m == message), "{:?}", deep[2]);
+        // The operand after the 256th `(`.
+        assert_eq!(deep[3], Err((256 * CHAIN.len(), message.clone())));
+        assert_eq!(deep[4], Ok(Value::Int(1)));
         let ok = alloc::format!("{}7{}", "(".repeat(255), ")".repeat(255));
         assert_eq!(eval(&ok), Ok(Value::Int(7)));
         assert_eq!(eval(&alloc::format!("{}7", "-".repeat(254))), Ok(Value::Int(7)));

@@ -50,52 +50,35 @@ fn nested(ty: &Type) -> Vec<LayoutId> {
     }
 }
 
-/// A layout cannot contain itself, directly or through others: reports each cycle at the field
-/// that closes it. Returns whether there is none.
+/// A layout cannot contain itself, directly or through others: reports each cycle (found from
+/// its first layout in declaration order, see cycles.rs) at the field that closes it. Returns
+/// whether there is none.
 fn acyclic(cx: &mut Checker, t: &ir::Target, decls: &[&ast::Layout]) -> bool {
-    // Depth-first search; `state` 1 = on the path, 2 = done.
-    fn visit(t: &ir::Target, id: usize, state: &mut [u8], path: &mut Vec<usize>) -> Option<(usize, usize)> {
-        state[id] = 1;
-        path.push(id);
-        for (fi, f) in t.layouts[id].fields.iter().enumerate() {
-            let len = state.len();
-            for n in nested(&f.ty).into_iter().filter(|n| n.0 < len) {
-                match state[n.0] {
-                    1 => return Some((id, fi)),
-                    0 => {
-                        if let Some(found) = visit(t, n.0, state, path) {
-                            return Some(found);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        path.pop();
-        state[id] = 2;
-        None
+    // An edge per nested layout, at the field that nests it.
+    let edges: Vec<Vec<(usize, ast::Span)>> = t
+        .layouts
+        .iter()
+        .zip(decls)
+        .map(|(l, decl)| {
+            l.fields
+                .iter()
+                .enumerate()
+                .flat_map(|(fi, f)| {
+                    let at = decl.fields.get(fi).map_or(decl.name.span, |f| f.name.span);
+                    nested(&f.ty).into_iter().map(move |n| (n.0, at))
+                })
+                .collect()
+        })
+        .collect();
+    let found = super::cycles::cycles(&edges);
+    for cycle in &found {
+        let (Some(&last), Some(&at)) = (cycle.nodes.last(), cycle.at.last()) else { continue };
+        let names: Vec<&str> = cycle.nodes.iter().map(|i| t.layouts[*i].name.as_str()).collect();
+        cx.error(at, format!("layout `{}` contains itself", t.layouts[last].name))
+            .label(format!("through {}", names.join(" → ")))
+            .note("a layout has a fixed width: it cannot nest itself");
     }
-    let mut state = vec![0u8; t.layouts.len()];
-    let mut ok = true;
-    for id in 0..t.layouts.len() {
-        if state[id] != 0 {
-            continue;
-        }
-        let mut path = Vec::new();
-        if let Some((layout, field)) = visit(t, id, &mut state, &mut path) {
-            let names: Vec<&str> = path.iter().map(|i| t.layouts[*i].name.as_str()).collect();
-            let span = decls[layout].fields.get(field).map_or(decls[layout].name.span, |f| f.name.span);
-            cx.error(span, format!("layout `{}` contains itself", t.layouts[layout].name))
-                .label(format!("through {}", names.join(" → ")))
-                .note("a layout has a fixed width: it cannot nest itself");
-            ok = false;
-            // Mark the rest of this component done so each cycle is reported once.
-            for s in state.iter_mut().filter(|s| **s == 1) {
-                *s = 2;
-            }
-        }
-    }
-    ok
+    found.is_empty()
 }
 
 /// Syntax, properties and semantics belong to instructions.

@@ -417,6 +417,9 @@ impl Lower<'_, '_> {
             K::Index(base, idx) => {
                 if let K::Name(n) = &base.kind {
                     if let Some(si) = self.sem.state.iter().position(|s| s.name == *n) {
+                        if self.sem.state[si].count.is_none() {
+                            return self.err(idx.span, format!("`{n}` is not an array"));
+                        }
                         let ty = self.sem.state[si].ty;
                         self.per_element_access(si, base.span);
                         let i = self.expr(idx, Some(T::U32));
@@ -996,8 +999,9 @@ const BUILTINS: &str =
 /// the cycle: the generated interpreter would recurse without bound (a stack overflow, not a
 /// trap), and nothing an instruction does needs it (a repetition is a `for` loop).
 fn recursion(cx: &mut Checker, sem: &ir::Semantics, calls: &[Vec<(usize, Span)>]) {
-    for (path, at) in super::cycles::cycles(calls) {
-        let names: Vec<&str> = path.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+    for cycle in super::cycles::cycles(calls) {
+        let names: Vec<&str> = cycle.nodes.iter().map(|&p| sem.functions[p].name.as_str()).collect();
+        let Some(&at) = cycle.at.last() else { continue };
         let how = match names.len() {
             1 => format!("`{}` calls itself", names[0]),
             _ => format!("`{}` calls itself through `{}`", names[0], names[1..].join("` → `")),

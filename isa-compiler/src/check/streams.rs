@@ -437,7 +437,7 @@ fn interleaved_stream(
     let (pad, pad_span) = pad.map_or((0, name.span), |(v, sp)| (v, sp));
     let matches = |f: &ir::Format| f.pattern.iter().any(|(mask, value)| pad & mask == *value);
     let instructions = t.formats.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, f)| f);
-    if pad >> t.word_bits != 0 || !instructions.clone().any(matches) {
+    if pad.checked_shr(t.word_bits).unwrap_or(0) != 0 || !instructions.clone().any(matches) {
         cx.error(pad_span, format!("the pad word {pad:#x} is no instruction of this target"))
             .note("`pad` is the instruction that fills a program's last group (a NOP)");
     }

@@ -99,58 +99,27 @@ fn report_cycles<'a>(
             }
         }
     }
-    let edges: BTreeMap<&str, Vec<(&str, Span)>> = templates
-        .iter()
-        .map(|(name, td)| {
+    // Nodes are the templates in name order; cycles.rs finds each cycle from its first.
+    let names: Vec<&'a str> = templates.keys().copied().collect();
+    let edges: Vec<Vec<(usize, Span)>> = templates
+        .values()
+        .map(|td| {
             let mut out = Vec::new();
             for arm in &td.body.arms {
                 calls(&arm.items, &mut out);
             }
-            out.retain(|(callee, _)| templates.contains_key(callee));
-            (*name, out)
+            out.into_iter()
+                .filter_map(|(callee, at)| Some((names.binary_search(&callee).ok()?, at)))
+                .collect()
         })
         .collect();
-    // Depth-first search; an edge back to a template still on the path closes a cycle.
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        OnPath,
-        Done,
-    }
-    let mut marks: BTreeMap<&str, Mark> = BTreeMap::new();
     let mut cyclic = BTreeSet::new();
-    for &start in edges.keys() {
-        if marks.contains_key(start) {
-            continue;
-        }
-        // (template, index of its next call to follow); `path` holds the calls taken to it.
-        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
-        let mut path: Vec<(&str, &str, Span)> = Vec::new();
-        marks.insert(start, Mark::OnPath);
-        while let Some((node, next)) = stack.last_mut() {
-            let node = *node;
-            let Some(&(callee, span)) = edges[node].get(*next) else {
-                marks.insert(node, Mark::Done);
-                stack.pop();
-                path.pop();
-                continue;
-            };
-            *next += 1;
-            match marks.get(callee) {
-                None => {
-                    marks.insert(callee, Mark::OnPath);
-                    stack.push((callee, 0));
-                    path.push((node, callee, span));
-                }
-                Some(Mark::OnPath) => {
-                    let from = path.iter().position(|(caller, _, _)| *caller == callee).unwrap_or(path.len());
-                    let mut cycle: Vec<(&str, &str, Span)> = path[from..].to_vec();
-                    cycle.push((node, callee, span));
-                    cyclic.extend(cycle.iter().map(|(caller, _, _)| *caller));
-                    report_cycle(cx, &cycle);
-                }
-                Some(Mark::Done) => {}
-            }
-        }
+    for cycle in super::cycles::cycles(&edges) {
+        let n = cycle.nodes.len();
+        let calls: Vec<(&str, &str, Span)> =
+            (0..n).map(|i| (names[cycle.nodes[i]], names[cycle.nodes[(i + 1) % n]], cycle.at[i])).collect();
+        cyclic.extend(cycle.nodes.iter().map(|&i| names[i]));
+        report_cycle(cx, &calls);
     }
     cyclic
 }

@@ -67,6 +67,25 @@ fn an_interleaved_stream_checks() {
     assert_eq!(t.streams.as_ref().map(|s| s.streams[0].bits), Some(64));
 }
 
+/// Found by the spec fuzzer (seed 20261128, generated #158): on a 128-bit target the pad
+/// word's range check shifted a `u128` by 128 (a panic in a debug build). A pad that is an
+/// instruction checks; one that is none is an error at it.
+#[test]
+fn an_interleaved_stream_of_128_bit_words() {
+    let source = |pad: &str| {
+        format!(
+            "target t {{\n    word 128\n    dialect asm\n    stream control {{ every 3; slot slot; pad {pad} }}\n}}\nformat slot : 21 {{\n    stall: u4 @ 3:0\n    unused @ 20:4\n    syntax asm {{ \"[\" {{stall}} \"]\" }}\n}}\nformat nop {{\n    op: u8 @ 7:0 is 0x50\n    unused @ 127:64\n    unused @ 63:8\n    syntax asm {{ \"nop\" }}\n}}\n"
+        )
+    };
+    let good = source("0x50");
+    let t = isa_compiler::check_source(&good)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &good, &d)));
+    assert_eq!(t.interleaved().map(|s| (s.every, s.pad)), Some((3, 0x50)));
+    let d = diagnose(&source("0x1"));
+    assert!(d.contains("the pad word 0x1 is no instruction of this target"), "{d}");
+    assert!(d.contains("bad.isa:4:46"), "{d}");
+}
+
 /// Grouping by a count and writing bundles are one mechanism's two kinds: a target declaring
 /// both is an error at each other stream and at the bundle, pointing at the interleaved one.
 #[test]

@@ -273,6 +273,31 @@ fn layout_that_contains_itself() {
     )));
 }
 
+/// Every cycle of layouts is reported once, named from its first layout in declaration order,
+/// at the field closing it: a cycle of three, a self-loop and a separate cycle entered from a
+/// layout that is on none (the label names only the cycle's layouts, not the way in).
+#[test]
+fn layout_cycles_each_once_from_their_first_layout() {
+    let text = diagnose(&spec(
+        "layout A : 8 {\n    b: B @ 7:0\n}\nlayout B : 8 {\n    c: C @ 7:0\n}\nlayout C : 8 {\n    a: A @ 7:0\n}\n\
+         layout D : 8 {\n    d: D @ 7:0\n}\n\
+         layout P : 8 {\n    e: E @ 7:0\n}\nlayout E : 8 {\n    f: F @ 7:0\n}\nlayout F : 8 {\n    e: E @ 7:0\n}\n",
+    ));
+    // Lines: HEAD is 4, A's field is 6, B's 9, C's 12, D's 15, P's 18, E's 21, F's 24.
+    for (message, at, label) in [
+        ("layout `C` contains itself", "bad.isa:12:5", "through A → B → C"),
+        ("layout `D` contains itself", "bad.isa:15:5", "through D\n"),
+        ("layout `F` contains itself", "bad.isa:24:5", "through E → F\n"),
+    ] {
+        let one = text
+            .split("error: ")
+            .find(|e| e.starts_with(message))
+            .unwrap_or_else(|| panic!("{message}: {text}"));
+        assert!(one.contains(at) && one.contains(label), "{message}: {one}");
+    }
+    assert!(text.ends_with("found 3 errors\n"), "{text}");
+}
+
 /// Garbage never panics the parser or checker.
 #[test]
 fn arbitrary_text_never_panics() {
@@ -483,6 +508,24 @@ fn template_that_calls_itself_through_two_others() {
     assert!(text.starts_with("error: templates `c`, `d` and `e` call each other in a cycle\n"), "{text}");
     assert!(text.contains("\nerror: template `g` calls itself\n"), "{text}");
     assert!(text.ends_with("found 2 errors\n"), "{text}");
+}
+
+/// A cycle entered from a template on none is named from its first template by name, with
+/// every call on it; the template calling into it is no error.
+#[test]
+fn template_cycle_entered_from_outside() {
+    let text = diagnose(&spec(
+        "format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" a }\n}\n\
+         template a { [x == 1: c] {x} }\n\
+         template c { [x == 2: b] }\n\
+         template b { [x == 3: c] \".\" }\n",
+    ));
+    assert!(
+        text.starts_with("error: templates `b` and `c` call each other\n   --> bad.isa:11:23\n"),
+        "{text}"
+    );
+    assert!(text.contains("`b` calls `c` ...") && text.contains("... `c` calls `b`"), "{text}");
+    assert!(text.ends_with("found 1 error\n"), "{text}");
 }
 
 #[test]
@@ -1014,6 +1057,48 @@ fn recursive_functions_are_located() {
     let d = diagnose(&through);
     assert!(d.contains("`a` calls itself through `b`"), "{d}");
     assert_eq!(d.matches("calls itself").count(), 1, "{d}");
+}
+
+/// Recursion through three functions is named from the first declared one at the call closing
+/// the cycle; two separate cycles (one a self-call) are two errors.
+#[test]
+fn recursive_function_cycles_each_once() {
+    let source = spec(
+        "machine {\n    r: u32\n}\n\
+         fn c(x: u32) -> u32 {\n    d(x)\n}\nfn d(x: u32) -> u32 {\n    e(x) + 1\n}\nfn e(x: u32) -> u32 {\n    c(x) + g(x)\n}\n\
+         fn g(x: u32) -> u32 {\n    g(x)\n}\n\
+         format f {\n    op: u4 @ 31:28 is 1\n    syntax asm { \"f\" }\n    execute {\n        r = c(r);\n    }\n}\n",
+    );
+    let d = diagnose(&source);
+    // Lines: HEAD 4, machine 7, c's body 9, d's 12, e's 15, g's 18.
+    let one = d
+        .split("error: ")
+        .find(|e| e.starts_with("`c` calls itself through `d` → `e`\n"))
+        .unwrap_or_else(|| panic!("{d}"));
+    assert!(one.contains("bad.isa:15:5"), "{one}");
+    let one =
+        d.split("error: ").find(|e| e.starts_with("`g` calls itself\n")).unwrap_or_else(|| panic!("{d}"));
+    assert!(one.contains("bad.isa:18:5"), "{one}");
+    assert!(d.ends_with("found 2 errors\n"), "{d}");
+}
+
+/// Found by the spec fuzzer (seed 0x15_0012_0014, generated and mutated #65): a scalar state
+/// read with an index (`acc[4]`) was accepted and generated `.get()` on a `u32`, which did not
+/// compile; it is an error at the index, as the same write was.
+#[test]
+fn indexing_scalar_state_is_located() {
+    let with = |body: &str| {
+        spec(&format!(
+            "machine {{\n    r[8]: u32\n    acc: u32\n}}\nformat f {{\n    op: u4 @ 31:28 is 1\n    syntax asm {{ \"f\" }}\n    execute {{\n        {body}\n    }}\n}}\n"
+        ))
+    };
+    let ok = with("acc = r[4] + acc;");
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    for (body, at) in [("acc = acc[4] + 1;", "bad.isa:13:19"), ("acc[4] = 1;", "bad.isa:13:13")] {
+        let d = diagnose(&with(body));
+        assert!(d.contains("error: `acc` is not an array"), "{body}: {d}");
+        assert!(d.contains(at), "{body}: {d}");
+    }
 }
 
 /// A state array is kept inline in the generated machine: 1 to 65,536 values (times the

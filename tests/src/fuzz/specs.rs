@@ -181,7 +181,8 @@ pub fn mutated(source: &str, max: usize, rng: &mut Rand) -> String {
 
 /// A small random spec: a target with one or two dialects, enums, and a few formats whose
 /// fields, clauses, views, arrays, groups, templates and guarded syntax arms are drawn at
-/// random. Most are accepted (the formats' opcodes differ and the fields do not overlap);
+/// random; semantics; an interleaved stream or bundles; ABI layouts. Every one is accepted
+/// (the formats' opcodes differ, the fields do not overlap, the layouts' members neither);
 /// mutations of them reach the rest.
 pub fn generate(rng: &mut Rand) -> String {
     let word = *rng.pick(&[8u32, 16, 32, 32, 64, 64, 128]).unwrap_or(&32);
@@ -335,6 +336,8 @@ pub fn generate(rng: &mut Rand) -> String {
 
     let formats = 1 + rng.below(5);
     let op_bits = (usize::BITS - formats.leading_zeros()).max(1);
+    // The formats' names and the fields each has, for the streams.
+    let (mut names, mut format_fields) = (Vec::new(), Vec::new());
     for f in 0..formats {
         let _ = writeln!(s, "/// Format {f}.\nformat f{f} {{");
         let _ = writeln!(s, "    op: u{op_bits} @ {}:{} is {f}", word - 1, word - op_bits);
@@ -345,6 +348,8 @@ pub fn generate(rng: &mut Rand) -> String {
         let mut hi = word - op_bits; // the next free bit, exclusive
         let mut shown: Vec<String> = Vec::new();
         let mut flags: Vec<String> = Vec::new();
+        // The format's scalar fields, which a stream's marks may name.
+        let mut fields: Vec<String> = Vec::new();
         // What an `execute` block reads: fields as `u32` (array elements too), and `bool`s.
         let mut uints: Vec<String> = Vec::new();
         let mut n = 0;
@@ -362,6 +367,7 @@ pub fn generate(rng: &mut Rand) -> String {
                 1 => {
                     let _ = writeln!(s, "    {name}: bool @ {}", hi - 1);
                     hi -= 1;
+                    fields.push(name.clone());
                     flags.push(name);
                 }
                 2 if !enums.is_empty() => {
@@ -376,6 +382,7 @@ pub fn generate(rng: &mut Rand) -> String {
                     let _ = writeln!(s, "    {name}: {e} @ {}:{}{clause}", hi - 1, hi - w);
                     hi -= w;
                     shown.push(format!("{{{name}}}"));
+                    fields.push(name.clone());
                     uints.push(name);
                 }
                 3 if free >= 4 => {
@@ -398,6 +405,7 @@ pub fn generate(rng: &mut Rand) -> String {
                     let w = 2 + rng.below(free.min(16) as usize - 1) as u32;
                     let _ = writeln!(s, "    {name}: s{w} @ {}:{}", hi - 1, hi - w);
                     shown.push(format!("{{{name}:s}}"));
+                    fields.push(name.clone());
                     uints.push(format!("u32(i32({name}) + 1)"));
                     hi -= w;
                 }
@@ -416,6 +424,7 @@ pub fn generate(rng: &mut Rand) -> String {
                         _ => format!("{{{name}}}"),
                     };
                     shown.push(hole);
+                    fields.push(name.clone());
                     uints.push(name);
                     hi -= w;
                 }
@@ -454,8 +463,222 @@ pub fn generate(rng: &mut Rand) -> String {
             let _ = writeln!(s, "    execute {{\n{body}    }}");
         }
         s.push_str("}\n\n");
+        names.push(format!("f{f}"));
+        format_fields.push(fields);
+    }
+
+    // Words beside the instructions (README §2), drawn last so the rest of a spec is as it was:
+    // one spec in six an interleaved stream, one in six (of 32-bit multiples) bundles.
+    let settings = match rng.below(6) {
+        0 => interleaved(rng, word, &format_fields, &mut s),
+        1 if word.is_multiple_of(32) => bundles(rng, word, &names, &mut s),
+        _ => String::new(),
+    };
+    if let Some(at) = s.find("\n}\n\n") {
+        s.insert_str(at + 1, &settings);
+    }
+    // ABI layouts (README §9), one spec in three.
+    if rng.one_in(3) {
+        abi_layouts(rng, &mut s);
     }
     s
+}
+
+/// An interleaved stream: a control word of `n` slots before every `n` instructions, its slot
+/// format appended to `s`; marks on the first format's fields, a pair condition, and the
+/// listing of dialect `a`, at random. Returns the target's settings.
+fn interleaved(rng: &mut Rand, word: u32, operands: &[Vec<String>], s: &mut String) -> String {
+    let widths: Vec<u32> = [4u32, 8, 16, 21].into_iter().filter(|w| *w <= word).collect();
+    let w = *rng.pick(&widths).unwrap_or(&4);
+    let every = 1 + rng.below((word / w).min(3) as usize) as u32;
+    let cycles = 2 + rng.below(w.min(5) as usize - 1) as u32;
+    let flags = if w - cycles >= 2 && rng.one_in(2) { 1 + rng.below(2) as u32 } else { 0 };
+    let _ = writeln!(
+        s,
+        "/// The slot of an instruction.\nformat sl : {w} {{\n    cycles: u{cycles} @ {}:0",
+        cycles - 1
+    );
+    if flags > 0 {
+        let _ = writeln!(s, "    reuse[{flags}]: bool @ {cycles} + i");
+    }
+    let used = cycles + flags;
+    if used < w {
+        let _ = writeln!(s, "    unused @ {}:{used}", w - 1);
+    }
+    s.push_str("    syntax a { \"[\" {cycles} \"]\" }\n}\n\n");
+    let mut stream = format!("    stream control {{\n        every {every}; slot sl; pad 0x0\n");
+    if flags > 0 {
+        let fields = operands.first().cloned().unwrap_or_default();
+        let named: Vec<String> =
+            (0..flags).map(|_| rng.pick(&fields).cloned().unwrap_or_else(|| "_".into())).collect();
+        let _ = writeln!(stream, "        mark reuse {{ text \".reuse\"; operands {} }}", named.join(", "));
+        if rng.one_in(2) {
+            let _ = writeln!(stream, "        mark reuse {{ formats f0 }}");
+        }
+    }
+    if rng.one_in(2) {
+        let _ = writeln!(stream, "        pair when {{ cycles {} }}", rng.below(2));
+    }
+    stream.push_str("    }\n");
+    if rng.one_in(2) {
+        // A listing of dialect `a`: a dialect's settings may be given again after it.
+        let listing = "    listing dump { indent 4; address \"/*\", \"*/\", 4; open \"{\", 1; close \"}\", 2; words 2, \"/* \", \" */\" }";
+        if let Some(at) = s.find("    dialect a {") {
+            let end = s[at..].find('}').map_or(at, |e| at + e);
+            s.insert_str(end, &format!("\n    {listing}\n    "));
+        }
+    }
+    stream
+}
+
+/// Bundles: the formats spread over one or two streams of `word`-bit words, each a unit of the
+/// bundle (at most a few times when a computed stream counts it), a computed head stream whose
+/// format is appended to `s`, and at random a stream without formats, header settings, limits
+/// and slots. Returns the target's settings.
+fn bundles(rng: &mut Rand, word: u32, formats: &[String], s: &mut String) -> String {
+    let split = formats.len() > 1 && rng.one_in(2);
+    let (first, second) =
+        formats.split_at(if split { 1 + rng.below(formats.len() - 1) } else { formats.len() });
+    let mut streams = Vec::new();
+    for (k, list) in [first, second].into_iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+        let reset = if rng.one_in(3) { "; reset 0x1".to_string() } else { String::new() };
+        streams.push((
+            format!("u{k}"),
+            format!("    stream u{k} {{ bits {word}; formats {}{reset} }}\n", list.join(", ")),
+        ));
+    }
+    let raw = rng.one_in(3);
+    // Which units are counted (at most `max` times a bundle), and which have a `first`.
+    let counted: Vec<bool> = streams.iter().map(|_| rng.one_in(2)).collect();
+    let mut head_fields = String::new();
+    let mut head_settings = String::new();
+    let mut bit = 0;
+    for (k, (name, _)) in streams.iter().enumerate() {
+        if !counted[k] {
+            continue;
+        }
+        let _ = writeln!(head_fields, "    c{k}: u2 @ {}:{bit}", bit + 1);
+        let _ = write!(head_settings, "; count c{k}, {name}");
+        bit += 2;
+        if rng.one_in(2) {
+            let _ = writeln!(head_fields, "    a{k}: u6 @ {}:{bit}", bit + 5);
+            let _ = write!(head_settings, "; first a{k}, {name}");
+            bit += 6;
+        }
+    }
+    let mut out = String::new();
+    if bit > 0 {
+        // As wide as the instructions: formats of other widths would make them differ in length.
+        let _ = writeln!(out, "    stream head {{ bits {word}; computed head{head_settings} }}");
+        let mut unused = String::new();
+        let mut hi = word;
+        while hi > bit {
+            let lo = hi.saturating_sub(64).max(bit);
+            let _ = writeln!(unused, "    unused @ {}:{lo}", hi - 1);
+            hi = lo;
+        }
+        let _ = writeln!(s, "/// What a bundle holds.\nformat head : {word} {{\n{head_fields}{unused}    syntax a {{ \"h\" }}\n}}\n");
+    }
+    for (_, text) in &streams {
+        out.push_str(text);
+    }
+    if raw {
+        out.push_str("    stream raw { bits 32 }\n");
+    }
+    out.push_str("    bundle b {\n        keyword \"B\"\n");
+    if rng.one_in(3) {
+        let _ = writeln!(out, "        max {}", 1 + rng.below(64));
+    }
+    if rng.one_in(3) {
+        out.push_str("        header size { max 4 }, count\n");
+    }
+    for (k, (name, _)) in streams.iter().enumerate() {
+        let mut unit = format!("label \"U{k}:\"");
+        if counted[k] {
+            let _ = write!(unit, "; max {}", 1 + rng.below(3));
+            if rng.one_in(3) {
+                let _ = write!(unit, "; total {}", 1 + rng.below(40));
+            }
+        }
+        if rng.one_in(4) {
+            unit.push_str(&format!("; slots \"S{k}a:\", \"S{k}b:\""));
+        }
+        let _ = writeln!(out, "        unit {name} {{ {unit} }}");
+    }
+    if raw {
+        out.push_str("        unit raw { label \"RAW:\" }\n");
+    }
+    out.push_str("    }\n");
+    out
+}
+
+/// ABI layouts: typed parameters, members at positions that depend on them (arrays of `n`
+/// elements, `if` blocks), counted in bits or in a unit of 16 or 32 bits with register names.
+fn abi_layouts(rng: &mut Rand, s: &mut String) {
+    let unit = rng.below(3);
+    let (bits, name) = match unit {
+        0 => (1u32, String::new()),
+        1 => {
+            s.push_str("/// A 16-bit half of a register.\nunit half : 16 {\n    register \"u\", 32\n    halves \"l\", \"h\"\n}\n\n");
+            (16, "half".to_string())
+        }
+        _ => {
+            s.push_str("/// A 32-bit register.\nunit reg : 32 {\n    register \"r\", 32\n}\n\n");
+            (32, "reg".to_string())
+        }
+    };
+    for l in 0..1 + rng.below(2) {
+        let max_n = 1 + rng.below(6) as u64;
+        let flag = rng.one_in(2);
+        let n_ty = if rng.one_in(3) { "u3".to_string() } else { format!("u4 in 0..={max_n}") };
+        let max_n = if n_ty == "u3" { 7 } else { max_n };
+        let mut params = format!("n: {n_ty}");
+        if flag {
+            params.push_str(", c: bool");
+        }
+        // Offsets so far, in units: `c0 + k * n`.
+        let (mut c0, mut k) = (0u64, 0u64);
+        let expr = |c0: u64, k: u64| match (c0, k) {
+            (c, 0) => format!("{c}"),
+            (0, k) => format!("{k} * n"),
+            (c, k) => format!("{c} + {k} * n"),
+        };
+        let types: Vec<(&str, u32)> = [("bool", 1), ("u8", 8), ("u16", 16), ("u32", 32), ("u64", 64)]
+            .into_iter()
+            .filter(|(_, w)| w % bits == 0)
+            .collect();
+        let mut body = String::new();
+        for m in 0..1 + rng.below(4) {
+            let (ty, w) = *rng.pick(&types).unwrap_or(&("u32", 32));
+            let len = u64::from(w / bits);
+            match rng.below(3) {
+                0 => {
+                    let at = expr(c0, k);
+                    let _ = writeln!(body, "    m{m}[n]: {ty} @ {at} + {len} * i");
+                    k += len;
+                }
+                1 => {
+                    let _ = writeln!(body, "    unused gap{m} @ {} +: {len}", expr(c0, k));
+                    c0 += len;
+                }
+                _ => {
+                    let _ = writeln!(body, "    m{m}: {ty} @ {}", expr(c0, k));
+                    c0 += len;
+                }
+            }
+        }
+        let without = expr(c0, k);
+        if flag {
+            let (ty, w) = *rng.pick(&types).unwrap_or(&("u32", 32));
+            let _ = writeln!(body, "    if c {{\n        extra: {ty} @ {without}\n    }}");
+            c0 += u64::from(w / bits);
+        }
+        let with = expr(c0, k);
+        let _ = max_n;
+        let size = if flag && rng.one_in(2) { format!("if c then {with} else {without}") } else { with };
+        let size = if name.is_empty() { size } else { format!("{name}[{size}]") };
+        let _ = writeln!(s, "/// An ABI layout.\nlayout A{l}({params}) : {size} {{\n{body}}}\n");
+    }
 }
 
 /// Statements and expressions of a generated spec's semantics (README §11), over the names it

@@ -135,10 +135,12 @@ fn spec_shards_add_up_to_the_run() {
 
 /// Every generated spec of the first hundred is accepted: the generator makes valid specs, so
 /// their mutations start close to the checker's edge. Among them are enums spelled by a pattern
-/// and variants without a value (README §4).
+/// and variants without a value (README §4), interleaved streams, bundles and ABI layouts
+/// (README §2, §9).
 #[test]
 fn generated_specs_are_accepted() {
     let (mut patterns, mut valueless) = (0, 0);
+    let (mut interleaved, mut bundled, mut abi) = (0, 0, 0);
     for case in 0..100 {
         let plan = SpecPlan {
             mutated: 0,
@@ -152,6 +154,9 @@ fn generated_specs_are_accepted() {
         let (origin, source, _) = specs::spec_case(&plan, &[], SEED, case);
         patterns += usize::from(source.contains(" spelled \""));
         valueless += usize::from(source.lines().any(|l| l.starts_with("    , v")));
+        interleaved += usize::from(source.contains("        every "));
+        bundled += usize::from(source.contains("    bundle b {"));
+        abi += usize::from(source.contains("layout A0("));
         match specs::check_spec(&source) {
             Checked::Accepted { unit, .. } => assert_eq!(unit.as_deref(), Some("G"), "{origin}"),
             Checked::Rejected { .. } => {
@@ -161,6 +166,10 @@ fn generated_specs_are_accepted() {
         }
     }
     assert!(patterns >= 10 && valueless >= 10, "{patterns} patterns, {valueless} valueless variants");
+    assert!(
+        interleaved >= 8 && bundled >= 8 && abi >= 20,
+        "{interleaved} interleaved streams, {bundled} bundled targets, {abi} with ABI layouts"
+    );
 }
 
 #[test]
@@ -237,6 +246,32 @@ fn a_format_of_fixed_fields_only_compiles_without_warnings() {
     let verdicts =
         scratch.compile(&[Unit { origin: "fixed only".into(), source: source.into(), rust, unit }]);
     assert_eq!(verdicts, vec![Verdict::Fine]);
+}
+
+/// Found by the generator's streams and ABI layouts (seed 20261128, generated #20 and #32): an
+/// array of one element (stride 0) decoded and encoded in loops whose index `i` nothing read,
+/// and an ABI layout of reserved members only left its view's `layout_name` unused; either is
+/// an error under `-D warnings`. Both compiled here in one batch.
+#[test]
+fn one_element_arrays_and_reserved_only_layouts_compile_without_warnings() {
+    let array = "target g {\n    word 8\n    dialect a { comment \"#\" }\n}\n\n\
+                 format f0 {\n    op: u2 @ 7:6 is 0\n    x[1]: u2 @ 2 * i +: 2\n    unused @ 5:2\n    syntax a { \"m0 \" {x[0]} }\n}\n";
+    let reserved = "target g {\n    word 8\n    dialect a { comment \"#\" }\n}\n\n\
+                    format f0 {\n    x: u8 @ 7:0\n    syntax a { \"m0 \" {x} }\n}\n\n\
+                    layout A(n: u4 in 0..=1) : 8 {\n    unused gap @ 0 +: 8\n}\n";
+    let units: Vec<Unit> = [("one-element array", array), ("reserved-only layout", reserved)]
+        .into_iter()
+        .map(|(origin, source)| match specs::check_spec(source) {
+            Checked::Accepted { rust, unit } => {
+                Unit { origin: origin.into(), source: source.into(), rust, unit }
+            }
+            Checked::Rejected { .. } => panic!("rejected:\n{source}"),
+        })
+        .collect();
+    assert!(units[0].rust.contains("for (_, slot) in out.iter_mut().enumerate()"), "{}", units[0].rust);
+    let dir = out("stride-zero");
+    let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
+    assert_eq!(scratch.compile(&units), vec![Verdict::Fine, Verdict::Fine]);
 }
 
 /// Found by the runs of session 5 (seeds 20261125505 and 20261125616, tegra_fs.isa mutants

@@ -318,9 +318,10 @@ fn format_text(m: &Model, name: &str, f: &ir::Format, full: bool) -> String {
                     }
                     Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Switch { .. } => "0".to_string(),
                 };
+                let i = element_index(field);
                 let _ = writeln!(
                     decode,
-                    "{id}: {{\nlet mut out = [{init}; {n}];\nfor (i, slot) in out.iter_mut().enumerate() {{\n*slot = {d};\n}}\nout\n}},"
+                    "{id}: {{\nlet mut out = [{init}; {n}];\nfor ({i}, slot) in out.iter_mut().enumerate() {{\n*slot = {d};\n}}\nout\n}},"
                 );
             }
         }
@@ -396,8 +397,11 @@ fn format_text(m: &Model, name: &str, f: &ir::Format, full: bool) -> String {
             Some(_) => {
                 let check = check_and_raw("element");
                 let ins = insert_text(m, field, true);
-                let _ =
-                    writeln!(encode, "for (i, &element) in self.{id}.iter().enumerate() {{\n{check}{ins}}}");
+                let i = element_index(field);
+                let _ = writeln!(
+                    encode,
+                    "for ({i}, &element) in self.{id}.iter().enumerate() {{\n{check}{ins}}}"
+                );
                 let v = value_of(&field.ty, "x");
                 // `| &x|` spaced as the token form was: prettyplease keeps a macro's spacing.
                 let _ = write!(
@@ -620,5 +624,16 @@ fn fixed_value(m: &Model, ty: &Type, v: u64) -> String {
         Type::UInt(_) | Type::SInt(_) | Type::Number(_) | Type::Layout(_) | Type::Switch { .. } => {
             format!("isa_runtime::value::Value::Uint({v})")
         }
+    }
+}
+
+/// The name of an array's element index in the loops that decode and encode it: `i`, or `_`
+/// where no element's bits depend on it (an array of one element has stride 0; an unused `i`
+/// is a warning, an error under `-D warnings`).
+fn element_index(field: &ir::Field) -> &'static str {
+    if placement::runs(field).iter().any(|r| r.stride != 0) {
+        "i"
+    } else {
+        "_"
     }
 }
