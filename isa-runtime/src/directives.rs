@@ -466,6 +466,13 @@ impl Program {
         file.map_or("", |f| f.line(line - f.first_line as usize))
     }
 
+    /// Whether the text of every source is still held: [`expand_streaming`] lets go of the
+    /// pieces of the main source that nothing points into, and an error in a line of one can
+    /// no longer quote it.
+    pub fn holds_sources(&self) -> bool {
+        self.files.iter().all(|f| !f.piece || !f.line_starts.is_empty())
+    }
+
     /// Turns an error at byte `pos` (length `len`) of expanded line `e`'s text into one at its
     /// source line: a position inside a replaced symbol points at the symbol.
     pub fn locate(&self, e: &Expanded, pos: usize, len: usize, message: String) -> crate::AsmError {

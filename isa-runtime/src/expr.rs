@@ -182,6 +182,21 @@ pub fn evaluate_term(text: &str, start: usize, names: &Names) -> Result<(Term, u
     Ok((v?, p.pos))
 }
 
+/// Whether an expression's text may hold byte `b` (blanks aside) outside its label prefixes:
+/// a name's or a number's, an operator's, a parenthesis, the `,` between a call's arguments.
+pub fn may_hold(b: u8) -> bool {
+    is_name_byte(b)
+        || b == b'.'
+        || b"(),~!".contains(&b)
+        || OPERATORS.iter().any(|(s, ..)| s.as_bytes().contains(&b))
+}
+
+/// Whether an expression's text may start with byte `b` (blanks aside) outside its label
+/// prefixes: a prefix operator, a parenthesis, a number or a name.
+pub fn may_start(b: u8) -> bool {
+    is_name_byte(b) || b"+-~!(".contains(&b)
+}
+
 /// Whether `b` may appear in a name.
 pub fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'

@@ -26,6 +26,8 @@ pub struct FormatIndex {
     /// Each format's [`syntax::Syntax::text_bytes`] (every byte for a format without a syntax
     /// in the dialect) and [`syntax::Syntax::comma_follows`].
     bytes: Vec<(syntax::Bytes, bool, Option<syntax::Bytes>)>,
+    /// Each format's [`Commas`], where numbers are plain and where they take expressions.
+    commas: Vec<[Option<Commas>; 2]>,
     pub(super) ignore_case: bool,
 }
 
@@ -127,10 +129,19 @@ impl FormatIndex {
         let (mut any, mut worded) = (bits.clone(), bits);
         let (mut leads, mut words) = (Vec::new(), Vec::new());
         let mut bytes = alloc::vec![([u64::MAX; 4], false, None); formats.len()];
+        let mut commas = Vec::with_capacity(formats.len());
+        let prefixes = dialect_of::<T>(dialect).label_prefixes;
         let first =
             |t: &str| if ignore_case { t.as_bytes()[0].to_ascii_lowercase() } else { t.as_bytes()[0] };
         for (i, f) in formats.iter().enumerate() {
-            let Some(syntax) = f.syntax.get(dialect) else { continue };
+            let Some(syntax) = f.syntax.get(dialect) else {
+                commas.push([None, None]);
+                continue;
+            };
+            commas.push([
+                Commas::of(syntax, ignore_case, None),
+                Commas::of(syntax, ignore_case, Some(prefixes)),
+            ]);
             let (set, expressions) = syntax.text_bytes(ignore_case);
             bytes[i] = (set, expressions, syntax.comma_follows(ignore_case));
             match syntax.leads() {
@@ -141,13 +152,21 @@ impl FormatIndex {
                         let set = follows.entry(lead).or_insert([0; 4]);
                         set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
                     }
-                    let follow = |t: &str| follows.get(t).copied();
+                    // And what may follow it wherever the syntax has it.
+                    let follow = |t: &str| {
+                        let mut set = follows.get(t).copied().unwrap_or([u64::MAX; 4]);
+                        if let Some(anywhere) = word_follows(syntax, ignore_case, prefixes, t) {
+                            set.iter_mut().zip(anywhere).for_each(|(a, b)| *a &= b);
+                        }
+                        Some(set).filter(|s| *s != [u64::MAX; 4])
+                    };
                     leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32, follow(t))))
                 }
                 None => any[i / 64] |= 1 << (i % 64),
             }
             if let Some(word) = syntax.required_word() {
-                words.push((first(word), word, i as u32, None));
+                let follows = word_follows(syntax, ignore_case, prefixes, word);
+                words.push((first(word), word, i as u32, follows));
                 worded[i / 64] |= 1 << (i % 64);
             }
         }
@@ -157,6 +176,7 @@ impl FormatIndex {
             words: ByFirstByte::new(words),
             worded,
             bytes,
+            commas,
             ignore_case,
         }
     }
@@ -166,7 +186,10 @@ impl FormatIndex {
     /// that no reading of the format's syntax holds ([`syntax::Syntax::text_bytes`]; with
     /// `expressions`, where the context reads expressions for numbers, a format with a number
     /// that takes one may hold any byte), or a `,` outside parentheses followed by a byte that
-    /// comes after no `,` of a reading ([`syntax::Syntax::comma_follows`]).
+    /// comes after no `,` of a reading ([`syntax::Syntax::comma_follows`]), or whose `,`s
+    /// outside parentheses are more than a reading has or followed by bytes that no reading
+    /// has after the same `,` ([`Commas`]). `expressions`: numbers may be read as the
+    /// assembler's expressions ([`crate::expr`], with the dialect's label prefixes).
     pub fn may_read(&self, i: usize, statement: &str, expressions: bool) -> bool {
         self.may_read_shape(i, &Shape::of(statement), expressions)
     }
@@ -177,6 +200,7 @@ impl FormatIndex {
         let within = |a: &syntax::Bytes, b: &syntax::Bytes| a.iter().zip(b).all(|(a, b)| a & !b == 0);
         (expressions && *takes_expressions || within(&text.bytes, set))
             && commas.as_ref().is_none_or(|c| within(&text.after_commas, c))
+            && self.commas[i][usize::from(expressions)].as_ref().is_none_or(|c| c.may_read(text))
     }
 
     /// The formats (indices in [`Isa::formats`]) that may read `text`, in order: every other
@@ -212,10 +236,13 @@ impl FormatIndex {
 }
 
 /// What [`FormatIndex::may_read`] looks at in a statement: its bytes, and the first byte
-/// after each `,` outside parentheses (blanks skipped), a bit each.
+/// after each `,` outside parentheses (blanks skipped), a bit each; how many such `,`s it has
+/// and, for the first [`COMMAS`], the two bytes other than blanks after each (0: none).
 pub(super) struct Shape {
     bytes: syntax::Bytes,
     after_commas: syntax::Bytes,
+    commas: u8,
+    after: [(u8, u8); COMMAS],
 }
 
 impl Shape {
@@ -223,21 +250,389 @@ impl Shape {
         let add = |set: &mut syntax::Bytes, b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
         let (mut bytes, mut after_commas) = ([0u64; 4], [0u64; 4]);
         let (mut depth, mut comma) = (0u32, false);
+        let (mut commas, mut after) = (0u8, [(0u8, 0u8); COMMAS]);
+        // The comma whose bytes are being taken, and how many of them are.
+        let mut pending: Option<(usize, u8)> = None;
         for b in text.bytes() {
             add(&mut bytes, b);
-            if comma && b != b' ' && b != b'\t' {
-                add(&mut after_commas, b);
-                comma = false;
+            if b != b' ' && b != b'\t' {
+                if comma {
+                    add(&mut after_commas, b);
+                    comma = false;
+                }
+                pending = match pending {
+                    Some((k, 0)) => {
+                        after[k].0 = b;
+                        Some((k, 1))
+                    }
+                    Some((k, _)) => {
+                        after[k].1 = b;
+                        None
+                    }
+                    None => None,
+                };
             }
             match b {
                 b'(' => depth += 1,
                 b')' => depth = depth.saturating_sub(1),
-                b',' => comma = depth == 0,
+                b',' if depth == 0 => {
+                    comma = true;
+                    pending = (usize::from(commas) < COMMAS).then_some((usize::from(commas), 0));
+                    commas = commas.saturating_add(1);
+                }
                 _ => {}
             }
         }
-        Shape { bytes, after_commas }
+        Shape { bytes, after_commas, commas, after }
     }
+}
+
+/// How many of a statement's `,`s outside parentheses [`Commas`] tells apart.
+const COMMAS: usize = 8;
+
+/// A set of pairs of bytes, each at a bit picked by [`pair_bit`]: pairs that share a bit are
+/// alike to it (a superset), and a large set of pairs is every pair.
+type Pairs = [u64; 8];
+
+/// The bit of pair (`a`, `b`) in [`Pairs`].
+fn pair_bit(a: u8, b: u8) -> usize {
+    (usize::from(a) * 37 + usize::from(b) * 11) % 512
+}
+
+fn has_pair(set: &Pairs, a: u8, b: u8) -> bool {
+    let bit = pair_bit(a, b);
+    set[bit / 64] >> (bit % 64) & 1 == 1
+}
+
+/// What the texts a syntax reads whole may have after each `,` outside parentheses, by the
+/// comma's number (the first [`COMMAS`]): the first byte other than a blank, and that byte
+/// with the next one; and how many such `,`s they hold at most. A walk of the syntax's items in
+/// order ([`Walk`]). A statement with a `,` followed by bytes no reading has there is no
+/// reading of the syntax: Maxwell's `MOV R10, 0x1` for `mov_r`, whose second operand is a
+/// register; `FFMA R9, R3, -0.5, R2` for `ffma_c` (`-c[` there) and `ffma_r` (`-R`).
+struct Commas {
+    /// For each `,` (up to [`COMMAS`]), the first bytes after it, the second ones, and the
+    /// first two.
+    after: Vec<(syntax::Bytes, syntax::Bytes, Pairs)>,
+    /// The most `,`s a text holds; `u8::MAX`: any number.
+    most: u8,
+}
+
+impl Commas {
+    /// The commas of `syntax`'s texts, numbers read as [`crate::expr`]'s expressions with
+    /// `prefixes` (the label prefixes) where given; `None` where the walk gives up.
+    fn of(syntax: &'static syntax::Syntax, ignore_case: bool, prefixes: Option<&[&str]>) -> Option<Self> {
+        let walk = Walk::of(syntax, ignore_case, prefixes, None)?;
+        let most = if walk.most > COMMAS { u8::MAX } else { walk.most as u8 };
+        Some(Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most })
+    }
+
+    /// Whether a reading may have the commas of `text`.
+    fn may_read(&self, text: &Shape) -> bool {
+        if text.commas > self.most {
+            return false;
+        }
+        let n = usize::from(text.commas).min(self.after.len());
+        text.after[..n].iter().zip(&self.after).all(|(&(a, b), (first, second, pairs))| {
+            (a == 0 || syntax::has_byte(first, a))
+                && (b == 0 || syntax::has_byte(second, b) && has_pair(pairs, a, b))
+        })
+    }
+}
+
+/// The bytes that may come right after `word` where a text `syntax` reads holds it in one of
+/// its literals or spellings (blanks always); `None` where the walk gives up. Where the
+/// syntax needs the word (a lead it starts with, a word it requires), a text that holds it
+/// nowhere followed by one of them is no reading of it: Maxwell's `MOV32I` for `mov_i`, whose
+/// `MOV` is followed by a register.
+fn word_follows(
+    syntax: &'static syntax::Syntax,
+    ignore_case: bool,
+    prefixes: &[&str],
+    word: &str,
+) -> Option<syntax::Bytes> {
+    let mut follows = Walk::of(syntax, ignore_case, Some(prefixes), Some(word.as_bytes()))?.follows;
+    add_byte(&mut follows, b' ');
+    add_byte(&mut follows, b'\t');
+    Some(follows)
+}
+
+/// How many items [`Walk`] visits before it gives up.
+const WALK_ITEMS: u32 = 20_000;
+
+/// How deep [`Walk`] follows calls and optional groups.
+const WALK_DEPTH: u32 = 32;
+
+fn add_byte(set: &mut syntax::Bytes, b: u8) {
+    set[usize::from(b / 64)] |= 1 << (b % 64);
+}
+
+/// The bytes of `set`.
+fn bytes_of(set: &syntax::Bytes) -> impl Iterator<Item = u8> + '_ {
+    (0..=255u8).filter(|b| syntax::has_byte(set, *b))
+}
+
+/// Where the readings of a syntax may be after the text so far: a bit for each place
+/// ([`place`]); the bytes right after a `,` that readings taking the byte after them have
+/// read; whether one has just read the word looked for ([`word_follows`]).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+struct Reach {
+    places: u32,
+    firsts: [syntax::Bytes; COMMAS],
+    word: bool,
+}
+
+impl Reach {
+    fn union(&mut self, other: &Reach) {
+        self.places |= other.places;
+        self.word |= other.word;
+        for (a, b) in self.firsts.iter_mut().zip(&other.firsts) {
+            a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
+        }
+    }
+}
+
+/// The place of a reading that has read `k` `,`s (`COMMAS + 1`: more than [`COMMAS`]) and
+/// takes next the byte number `phase` after the last one (1: the first, 2: the second; 0:
+/// neither).
+const fn place(k: usize, phase: usize) -> u32 {
+    1 << (k * 3 + phase)
+}
+
+/// A walk of a syntax's items in order, guards and conditions ignored (so a superset of its
+/// readings): each literal's and spelling's bytes one by one (a blank may match none, so
+/// blanks are passed over on both sides: the statement's are skipped), a number as a run of
+/// its bytes (those of [`syntax::Syntax::text_bytes`], or an expression's), where each reading
+/// may be ([`Reach`]). It gives up (`None`) at a literal or spelling with a parenthesis (which
+/// a text's commas are counted by), a group read in any order, a walk too long or too deep.
+struct Walk<'w> {
+    fold: bool,
+    after: [(syntax::Bytes, syntax::Bytes, Pairs); COMMAS],
+    /// The most `,`s read so far (past [`COMMAS`]: more).
+    most: usize,
+    budget: u32,
+    number_first: syntax::Bytes,
+    number_rest: syntax::Bytes,
+    word: Option<&'w [u8]>,
+    follows: syntax::Bytes,
+}
+
+impl<'w> Walk<'w> {
+    fn of(
+        syntax: &'static syntax::Syntax,
+        fold: bool,
+        prefixes: Option<&[&str]>,
+        word: Option<&'w [u8]>,
+    ) -> Option<Self> {
+        let mut number_first: syntax::Bytes = [0; 4];
+        let mut number_rest: syntax::Bytes = [0; 4];
+        for b in 0..=255u8 {
+            if b.is_ascii_alphanumeric() || b"_.-+".contains(&b) {
+                add_byte(&mut number_first, b);
+                add_byte(&mut number_rest, b);
+            }
+            if prefixes.is_some() {
+                if crate::expr::may_start(b) {
+                    add_byte(&mut number_first, b);
+                }
+                if crate::expr::may_hold(b) {
+                    add_byte(&mut number_rest, b);
+                }
+            }
+        }
+        for b in prefixes.into_iter().flatten().flat_map(|p| p.bytes()) {
+            add_byte(&mut number_first, b);
+            add_byte(&mut number_rest, b);
+        }
+        // A number holds no `,` outside parentheses (an expression's are a call's arguments),
+        // and an expression none among its first two bytes.
+        for set in [&mut number_first, &mut number_rest] {
+            set[0] &= !(1 << b',');
+        }
+        let mut walk = Walk {
+            fold,
+            after: [([0; 4], [0; 4], [0; 8]); COMMAS],
+            most: 0,
+            budget: WALK_ITEMS,
+            number_first,
+            number_rest,
+            word,
+            follows: [0; 4],
+        };
+        let start = Reach { places: place(0, 0), ..Reach::default() };
+        walk.arms(syntax.arms, &start, 0)?;
+        Some(walk)
+    }
+
+    /// Where a byte of `set` read at `at` leads (a `,` counted as one outside parentheses),
+    /// noting it after the commas and the word it follows.
+    fn byte(&mut self, at: &Reach, set: &syntax::Bytes) -> Reach {
+        let comma = syntax::has_byte(set, b',');
+        let mut others = *set;
+        others[0] &= !(1 << b',');
+        let plain = others != [0; 4];
+        let mut out = Reach::default();
+        if at.word {
+            self.follows.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
+        }
+        for k in 0..=COMMAS + 1 {
+            for phase in 0..3 {
+                if at.places & place(k, phase) == 0 {
+                    continue;
+                }
+                if (1..=COMMAS).contains(&k) {
+                    let after = &mut self.after[k - 1];
+                    match phase {
+                        1 => after.0.iter_mut().zip(set).for_each(|(a, b)| *a |= b),
+                        2 => {
+                            after.1.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
+                            let firsts = &at.firsts[k - 1];
+                            let count = |s: &syntax::Bytes| s.iter().map(|w| w.count_ones()).sum::<u32>();
+                            if count(firsts) * count(set) > 256 {
+                                after.2 = [u64::MAX; 8];
+                            } else {
+                                for a in bytes_of(firsts) {
+                                    for b in bytes_of(set) {
+                                        let bit = pair_bit(a, b);
+                                        after.2[bit / 64] |= 1 << (bit % 64);
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if plain {
+                    let next = [0, 2, 0][phase];
+                    out.places |= place(k, next);
+                    if next == 2 && (1..=COMMAS).contains(&k) {
+                        out.firsts[k - 1].iter_mut().zip(&others).for_each(|(a, b)| *a |= b);
+                    }
+                }
+                if comma {
+                    self.most = self.most.max(k + 1);
+                    out.places |= place((k + 1).min(COMMAS + 1), 1);
+                }
+            }
+        }
+        out
+    }
+
+    /// A run of bytes: one of `first`, then any of `rest` (none of them a `,`).
+    fn run(&mut self, at: &Reach, first: &syntax::Bytes, rest: &syntax::Bytes) -> Reach {
+        let mut all = self.byte(at, first);
+        let mut last = all;
+        loop {
+            let next = self.byte(&last, rest);
+            let mut grown = all;
+            grown.union(&next);
+            if grown == all {
+                return all;
+            }
+            all = grown;
+            last = next;
+        }
+    }
+
+    /// A literal or a spelling; `None` if it has a parenthesis.
+    fn text(&mut self, at: &Reach, s: &str) -> Option<Reach> {
+        let mut at = *at;
+        let bytes = s.as_bytes();
+        for (j, &b) in bytes.iter().enumerate().filter(|(_, b)| **b != b' ' && **b != b'\t') {
+            if b == b'(' || b == b')' {
+                return None;
+            }
+            let mut set = [0; 4];
+            add_byte(&mut set, b);
+            if self.fold && b.is_ascii_alphabetic() {
+                add_byte(&mut set, b ^ 0x20);
+            }
+            at = self.byte(&at, &set);
+            // The word ends at this byte of the spelling.
+            if let Some(w) = self.word {
+                let end = j + 1;
+                let fold = self.fold;
+                at.word = end >= w.len()
+                    && bytes[end - w.len()..end]
+                        .iter()
+                        .zip(w)
+                        .all(|(a, b)| a == b || fold && a.eq_ignore_ascii_case(b));
+            }
+        }
+        Some(at)
+    }
+
+    fn table(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<Reach> {
+        const SIGNED: syntax::Bytes = digits(true);
+        const DIGITS: syntax::Bytes = digits(false);
+        let mut out = Reach::default();
+        for e in t.entries {
+            let reached = match *e {
+                syntax::Entry::Name(s, _) => self.text(at, s)?,
+                syntax::Entry::Range { prefix, suffix, .. } => {
+                    let at = self.text(at, prefix)?;
+                    let at = self.run(&at, &SIGNED, &DIGITS);
+                    self.text(&at, suffix)?
+                }
+                // Printed, never read.
+                syntax::Entry::Many(..) | syntax::Entry::Else(_) => continue,
+            };
+            out.union(&reached);
+        }
+        Some(out)
+    }
+
+    fn arms(&mut self, arms: &'static [syntax::Arm], at: &Reach, depth: u32) -> Option<Reach> {
+        let mut out = Reach::default();
+        for arm in arms {
+            out.union(&self.items(arm.items, at, depth)?);
+        }
+        Some(out)
+    }
+
+    fn items(&mut self, items: &'static [syntax::Item], at: &Reach, depth: u32) -> Option<Reach> {
+        use syntax::{Item, Show};
+        let mut at = *at;
+        for item in items {
+            self.budget = self.budget.checked_sub(1)?;
+            at = match item {
+                Item::Lit(s) => self.text(&at, s)?,
+                Item::Show(_, Show::Num(_)) => {
+                    let (first, rest) = (self.number_first, self.number_rest);
+                    self.run(&at, &first, &rest)
+                }
+                Item::Show(_, Show::Table(t)) => self.table(&at, t)?,
+                Item::Show(_, Show::TableIf(_, a, b)) => {
+                    let mut out = self.table(&at, a)?;
+                    out.union(&self.table(&at, b)?);
+                    out
+                }
+                Item::Call(..) | Item::Opt(..) if depth >= WALK_DEPTH => return None,
+                Item::Call(sub, _) => self.arms(sub.arms, &at, depth + 1)?,
+                Item::Opt(_, body) => {
+                    let mut out = self.items(body, &at, depth + 1)?;
+                    out.union(&at);
+                    out
+                }
+                Item::AnyOrder(..) => return None,
+            };
+        }
+        Some(at)
+    }
+}
+
+/// The digits of a range's number, with its sign if `signed`.
+const fn digits(signed: bool) -> syntax::Bytes {
+    let mut set = [0u64; 4];
+    let mut b = b'0';
+    while b <= b'9' {
+        set[0] |= 1 << b;
+        b += 1;
+    }
+    if signed {
+        set[0] |= (1 << b'+') | (1 << b'-');
+    }
+    set
 }
 
 /// The [`FormatIndex`] of dialect number `dialect` of `T`. With the `std` feature it is built

@@ -94,9 +94,10 @@ pub(super) fn assemble_lines<T: Isa, X>(
     let mut given = Given { inner: includer, preludes };
     let mut failed = false;
     // Pass 1: expansion and label addresses. Where the layout is final when expansion ends
-    // (every instruction a word), its lines are counted and dropped as they come, and pass 2
-    // expands the source again and writes each line as it comes: the memory is that of the
-    // symbols, labels and sources, not of the program. Where instructions differ in length
+    // (every instruction a word), its lines are counted as they come and kept up to
+    // [`KEPT_LINES`]; past them they are dropped, and pass 2 expands the source again and
+    // writes each line as it comes: the memory is that of the symbols, labels and sources,
+    // not of the program. Where instructions differ in length
     // (relaxation lays the program out again and again) or a `.clone` copies lines from
     // anywhere, the expanded lines are kept.
     let code_lines =
@@ -105,6 +106,11 @@ pub(super) fn assemble_lines<T: Isa, X>(
     // The expansion's errors and warnings, placed as they are found (with their line's text,
     // while it is held), reported once the pass is over.
     let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+    // The first pass's lines, kept for the second while there are at most [`KEPT_LINES`] of
+    // them: a program of that size is read once (the expansion is half the time of a line of
+    // Maxwell's, callgrind); a longer one is expanded again, its memory that of its sources.
+    let mut kept: Option<Vec<Vec<directives::Expanded>>> = Some(Vec::new());
+    let mut kept_lines = 0usize;
     let streamed = if variable {
         None
     } else {
@@ -115,13 +121,22 @@ pub(super) fn assemble_lines<T: Isa, X>(
                 list.push((e, line));
             };
             match handed {
-                Handed::Lines(lines) => statements += code_lines(&lines),
+                Handed::Lines(lines) => {
+                    statements += code_lines(&lines);
+                    kept_lines += lines.len();
+                    match kept.as_mut() {
+                        Some(chunks) if kept_lines <= KEPT_LINES => chunks.push(lines),
+                        _ => kept = None,
+                    }
+                }
                 Handed::Error(e) => keep(&mut errors, &e),
                 Handed::Warning(w) => keep(&mut warnings, &w),
             }
         })
     };
     let streaming = streamed.is_some();
+    // Kept only where every line's source text is still held, for the errors found in them.
+    let kept = kept.filter(|_| streamed.as_ref().is_some_and(directives::Program::holds_sources));
     let mut program = match streamed {
         Some(p) => p,
         None => {
@@ -428,7 +443,12 @@ pub(super) fn assemble_lines<T: Isa, X>(
             }
         }
     };
-    let program = if streaming {
+    let program = if let Some(chunks) = kept {
+        for (n_line, e) in chunks.into_iter().flatten().enumerate() {
+            step(&program, n_line, e);
+        }
+        program
+    } else if streaming {
         // The first pass's sources go before the second reads them again.
         drop(program);
         let mut n_line = 0usize;
@@ -490,6 +510,10 @@ pub(super) fn assemble_lines<T: Isa, X>(
     }
     (!failed).then_some(filler.filled)
 }
+
+/// The most lines of a program the first pass keeps for the second (a line's record is about
+/// 100 bytes and its text): past them the second pass expands the source again.
+const KEPT_LINES: usize = 1 << 15;
 
 /// The text of the source line data line `e` starts at.
 fn data_line(program: &directives::Program, e: &directives::Expanded) -> String {

@@ -184,8 +184,9 @@ fn tegra_vs_index_agrees_with_the_plain_scan() {
 /// follows no `,` of a reading, is not given to that format:
 /// nvdisasm's `FFMA` with a constant operand (`c[0x0][0x140]`, from the golden corpus) holds
 /// `[`, which no reading of the register form `ffma_r` does, so only `ffma_c` is asked; the
-/// register form's own text is asked of both. A number that takes an expression may hold
-/// any byte, so where the context reads expressions the constant form may read anything.
+/// register form's text has a register where the constant form has `c[`, and is asked only
+/// of the register form. A number that takes an expression may hold any byte, so where the
+/// context reads expressions the constant form may read anything.
 #[test]
 fn formats_are_not_asked_for_bytes_they_cannot_read() {
     let index = FormatIndex::new::<Maxwell>(0);
@@ -195,7 +196,8 @@ fn formats_are_not_asked_for_bytes_they_cannot_read() {
     assert!(!index.may_read(r, constant, false) && !index.may_read(r, constant, true));
     assert!(index.may_read(c, constant, false));
     let register = "FFMA R6, R0, R6, R0";
-    assert!(index.may_read(r, register, false) && index.may_read(c, register, false));
+    assert!(index.may_read(r, register, false) && !index.may_read(c, register, false));
+    assert!(!index.may_read(c, register, true));
     // `#` is in no reading of either form, but a number may be an expression.
     let hash = "FFMA R2, R3, c[0x0][0x140 # 1], R2";
     assert!(!index.may_read(c, hash, false) && index.may_read(c, hash, true));
@@ -206,6 +208,47 @@ fn formats_are_not_asked_for_bytes_they_cannot_read() {
     assert!(index.may_read(at("ffma_i"), immediate, false));
     // Inside parentheses a `,` may be an expression's (a function's arguments).
     assert!(index.may_read(c, "FFMA R2, R3, c[0x0][f(1, 2)], R2", true));
+}
+
+/// What comes after each `,` of a statement, by its place: nvdisasm's `-0.5` (golden corpus)
+/// after the second `,` of `FFMA` is the immediate form's, where the register form has `-R`
+/// and the constant form `-c[`; `MOV R10, 0x1` is MOV's immediate form, whose register
+/// and constant forms have `R` and `c[` after the `,`; a fifth operand is no `FFMA`'s. An
+/// expression holds no `[`, so `c[0x0] [0x8]` (XMAD's constant form) is not the immediate
+/// form's number even where numbers take expressions.
+#[test]
+fn formats_are_not_asked_for_bytes_they_cannot_have_after_a_comma() {
+    let index = FormatIndex::new::<Maxwell>(0);
+    let at = |name: &str| Maxwell::formats().iter().position(|f| f.name == name).expect(name);
+    let half = "FFMA R13, R9, -0.5, R0";
+    for (form, asked) in [("ffma_r", false), ("ffma_c", false), ("ffma_rc", false), ("ffma_i", true)] {
+        for expressions in [false, true] {
+            assert_eq!(index.may_read(at(form), half, expressions), asked, "{form} {expressions}");
+        }
+    }
+    assert!(index.may_read(at("ffma_r"), "FFMA R13, R9, -R5, R0", false));
+    assert!(!index.may_read(at("ffma_r"), "FFMA R13, R9, R5, R0, R1", false));
+    let mov = "MOV R10, 0x1";
+    assert!(!index.may_read(at("mov_r"), mov, true) && !index.may_read(at("mov_c"), mov, true));
+    assert!(index.may_read(at("mov_i"), mov, true));
+    let xmad = "XMAD R0, R2, c[0x0] [0x8], R0";
+    assert!(!index.may_read(at("xmad_i"), xmad, false) && !index.may_read(at("xmad_i"), xmad, true));
+    assert!(index.may_read(at("xmad_c"), xmad, true));
+}
+
+/// A lead or required word is looked for with what may follow it wherever the syntax has it:
+/// `MOV32I` (golden corpus) starts with `MOV`, which MOV's forms follow with a register only.
+#[test]
+fn words_are_looked_for_with_what_follows_them() {
+    let index = FormatIndex::new::<Maxwell>(0);
+    let names = |text: &str| -> Vec<&str> {
+        index.formats(text).into_iter().map(|i| Maxwell::formats()[i].name).collect()
+    };
+    for text in ["MOV32I R0, 0x1", "@P0 MOV32I R2, 0x0"] {
+        assert_eq!(names(text), ["mov32i"], "{text}");
+    }
+    assert!(names("@P0 MOV R1, R2").contains(&"mov_r"));
+    assert_eq!(names("@P0 IADD32I R0, R0, 0x1"), ["iadd32i"]);
 }
 
 /// Reads each text with each candidate format two ways: the assembler's search (which skips
