@@ -337,6 +337,37 @@ fn build_reports_each_diagnostic_once() {
     assert!(out.join("rust").join("vc4.rs").is_file() && out.join("docs").join("vc4.md").is_file());
 }
 
+/// `isa build` checks the specs on several threads but prints their diagnostics in the specs'
+/// order (sorted by file name), each once, and still builds the good ones.
+#[test]
+fn build_reports_diagnostics_in_spec_order() {
+    let dir = scratch("build_reports_diagnostics_in_spec_order");
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).expect("create specs dir");
+    let vc4 = std::fs::read_to_string(VC4_SPEC).expect("read vc4.isa");
+    // The first of the erroneous specs the larger: its check ends after the second's.
+    let slow =
+        vc4.replacen("target vc4 {", "target slow {", 1).replacen("\n    word 64\n", "\n    word 33\n", 1);
+    assert!(
+        slow.contains("target slow {") && slow.contains("word 33"),
+        "vc4.isa declares `target vc4`, `word 64`"
+    );
+    write_file(&specs, "a.isa", slow);
+    std::fs::copy(VC4_SPEC, specs.join("b.isa")).expect("copy vc4.isa");
+    write_file(&specs, "c.isa", "target c {\n    word 12\n}\n");
+    let out = dir.join("out");
+    let o = isa(&["build", path_str(&specs), "-o", path_str(&out)]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    let words = "error: instruction words must be 8 to 128 bits, a multiple of 8";
+    assert_eq!(err.matches(words).count(), 2, "{err}");
+    let at = |spec: &str| err.find(&format!("{spec}:")).unwrap_or_else(|| panic!("{spec} in {err}"));
+    assert!(at("a.isa") < at("c.isa"), "{err}");
+    let wrote: Vec<_> = stdout(&o).lines().map(|l| l.rsplit('/').next().unwrap_or(l).to_string()).collect();
+    assert_eq!(wrote, ["vc4.rs", "vc4.md", "vc4.html"]);
+}
+
 /// A small vc4asm program: seed 004's fmul with a pack, and an add of a small immediate.
 const PROGRAM: &str = "# seed 004\nnop; fmul r0.8asf, unif, r0\nadd r1, r0, 4\n";
 

@@ -53,6 +53,41 @@ pub fn abi_target_name(t: &ir::Target) -> Option<&'static str> {
 
 /// Like [`generate`], naming `source` in the header.
 pub fn generate_from(t: &ir::Target, source: &str) -> String {
+    let parts: Option<Vec<String>> = (0..PARTS).map(|part| generate_part(t, part)).collect();
+    match parts {
+        Some(parts) => assemble(source, &parts),
+        None => generate_unformatted(t, source),
+    }
+}
+
+/// How many parts [`generate_part`] makes a module of.
+pub const PARTS: usize = 11;
+
+/// Part `part` of the module [`generate_from`] writes (`0..PARTS`), formatted, or `None` if
+/// syn cannot parse it (then [`generate_from`] writes the module unformatted, with the error).
+/// The parts are independent: parsing and formatting are most of the module's time, so a
+/// caller with threads can make them on several.
+pub fn generate_part(t: &ir::Target, part: usize) -> Option<String> {
+    let mut items = Items::Tokens(proc_macro2::TokenStream::new());
+    generate_part_into(&model::Model::new(t), part, &mut items);
+    let Items::Tokens(tokens) = items else { unreachable!("a token sink stays tokens") };
+    let file = syn::parse2::<syn::File>(tokens).ok()?;
+    Some(prettyplease::unparse(&file))
+}
+
+/// The module [`generate_from`] writes, of its formatted parts ([`generate_part`], in order):
+/// prettyplease prints a file's items one after the other, each ending its own lines, so the
+/// parts formatted one by one are the module formatted whole.
+pub fn assemble(source: &str, parts: &[String]) -> String {
+    let mut text = header(source);
+    text.reserve(parts.iter().map(String::len).sum());
+    parts.iter().for_each(|part| text.push_str(part));
+    text
+}
+
+/// The module as tokens, after the error syn found in them: what [`generate_from`] writes when
+/// syn cannot parse the backend's output (a bug), so that the error and its place show.
+fn generate_unformatted(t: &ir::Target, source: &str) -> String {
     let file = generate_tokens(t);
     let text = match syn::parse2::<syn::File>(file.clone()) {
         Ok(f) => prettyplease::unparse(&f),
@@ -243,27 +278,36 @@ pub fn generate_tokens(t: &ir::Target) -> proc_macro2::TokenStream {
 /// Every item of the module, in order, into `out`.
 fn generate_items(t: &ir::Target, out: &mut Items) {
     let m = model::Model::new(t);
-    out.push(quote! {
-        #[allow(unused_imports)]
-        use isa_runtime::prelude::{format, vec, Box, String, ToString, Vec};
-        #[allow(unused_imports)]
-        use isa_runtime::bits::Piece;
-        #[allow(unused_imports)]
-        use isa_runtime::format::{FieldInfo, Format};
-        #[allow(unused_imports)]
-        use isa_runtime::syntax::{Arith, Arm, Cmp, Entry, Expr, Item, Num, Show, Syntax, Table};
-    });
-    out.push(enums::generate(&m));
-    out.push(layouts::generate(&m));
-    out.push(abi::generate(&m));
+    for part in 0..PARTS {
+        generate_part_into(&m, part, out);
+    }
+}
+
+/// The items of part `part` of the module (see [`generate_part`]) into `out`.
+fn generate_part_into(m: &model::Model, part: usize, out: &mut Items) {
     // A target of data layouts only (a header) has no instructions to decode or assemble.
-    if !t.formats.is_empty() {
-        formats::generate(&m, out);
-        out.push_text(&instruction::generate(&m));
-        tables::generate(&m, out);
-        printer::generate(&m, out);
-        out.push(validate::generate(&m));
-        out.push(interp::generate(&m));
-        out.push(streams::generate(&m));
+    let instructions = !m.t.formats.is_empty();
+    match part {
+        0 => out.push(quote! {
+            #[allow(unused_imports)]
+            use isa_runtime::prelude::{format, vec, Box, String, ToString, Vec};
+            #[allow(unused_imports)]
+            use isa_runtime::bits::Piece;
+            #[allow(unused_imports)]
+            use isa_runtime::format::{FieldInfo, Format};
+            #[allow(unused_imports)]
+            use isa_runtime::syntax::{Arith, Arm, Cmp, Entry, Expr, Item, Num, Show, Syntax, Table};
+        }),
+        1 => out.push(enums::generate(m)),
+        2 => out.push(layouts::generate(m)),
+        3 => out.push(abi::generate(m)),
+        4 if instructions => formats::generate(m, out),
+        5 if instructions => out.push_text(&instruction::generate(m)),
+        6 if instructions => tables::generate(m, out),
+        7 if instructions => printer::generate(m, out),
+        8 if instructions => out.push(validate::generate(m)),
+        9 if instructions => out.push(interp::generate(m)),
+        10 if instructions => out.push(streams::generate(m)),
+        _ => {}
     }
 }
