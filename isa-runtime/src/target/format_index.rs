@@ -369,13 +369,20 @@ fn add_byte(set: &mut syntax::Bytes, b: u8) {
 
 /// The bytes of `set`.
 fn bytes_of(set: &syntax::Bytes) -> impl Iterator<Item = u8> + '_ {
-    (0..=255u8).filter(|b| syntax::has_byte(set, *b))
+    set.iter().enumerate().flat_map(|(i, &bits)| {
+        let mut rest = bits;
+        core::iter::from_fn(move || {
+            let b = rest.trailing_zeros();
+            rest &= rest.wrapping_sub(1);
+            (b < 64).then(|| (i * 64) as u8 + b as u8)
+        })
+    })
 }
 
 /// Where the readings of a syntax may be after the text so far: a bit for each place
 /// ([`place`]); the bytes right after a `,` that readings taking the byte after them have
 /// read; whether one has just read the word looked for ([`word_follows`]).
-#[derive(Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 struct Reach {
     places: u32,
     firsts: [syntax::Bytes; COMMAS],
@@ -415,6 +422,9 @@ struct Walk<'w> {
     number_rest: syntax::Bytes,
     word: Option<&'w [u8]>,
     follows: syntax::Bytes,
+    /// A table's reading from a place, by the table's address: read once a walk, since a
+    /// second reading from the same place would only add what the first added.
+    tables: BTreeMap<(usize, Reach), Option<Reach>>,
 }
 
 impl<'w> Walk<'w> {
@@ -458,6 +468,7 @@ impl<'w> Walk<'w> {
             number_rest,
             word,
             follows: [0; 4],
+            tables: BTreeMap::new(),
         };
         let start = Reach { places: place(0, 0), ..Reach::default() };
         walk.arms(syntax.arms, &start, 0)?;
@@ -475,11 +486,13 @@ impl<'w> Walk<'w> {
         if at.word {
             self.follows.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
         }
-        for k in 0..=COMMAS + 1 {
-            for phase in 0..3 {
-                if at.places & place(k, phase) == 0 {
-                    continue;
-                }
+        // Only the places a reading may be at (a few of the 3 × (COMMAS + 2)).
+        let mut places = at.places;
+        while places != 0 {
+            let bit = places.trailing_zeros() as usize;
+            places &= places - 1;
+            let (k, phase) = (bit / 3, bit % 3);
+            {
                 if (1..=COMMAS).contains(&k) {
                     let after = &mut self.after[k - 1];
                     match phase {
@@ -563,6 +576,16 @@ impl<'w> Walk<'w> {
     }
 
     fn table(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<Reach> {
+        let key = (core::ptr::from_ref(t) as usize, *at);
+        if let Some(known) = self.tables.get(&key) {
+            return *known;
+        }
+        let reached = self.table_entries(at, t);
+        self.tables.insert(key, reached);
+        reached
+    }
+
+    fn table_entries(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<Reach> {
         const SIGNED: syntax::Bytes = digits(true);
         const DIGITS: syntax::Bytes = digits(false);
         let mut out = Reach::default();
