@@ -247,6 +247,13 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // What a process pays once before its first line, outside the steady state above: the
+    // format index (built once a process and shared by every program read after).
+    let mut g = c.benchmark_group("maxwell/startup");
+    g.sample_size(10);
+    g.bench_function("format index", |b| b.iter(|| FormatIndex::new::<Maxwell>(black_box(0))));
+    g.finish();
 }
 
 criterion_group!(benches, bench);

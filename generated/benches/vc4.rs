@@ -283,6 +283,15 @@ fn benches(c: &mut Criterion) {
         b.iter(|| black_box(vc4::assemble(black_box(&program), vc4::Dialect::Vc4asm)).map(|p| p.len()))
     });
     group.finish();
+
+    // What a process pays once before its first line, outside the steady state above: the
+    // format index of vc4asm's dialect (number 0), built once a process and shared.
+    let mut group = c.benchmark_group("vc4/startup");
+    group.sampling_mode(SamplingMode::Flat).sample_size(10);
+    group.bench_function("format index", |b| {
+        b.iter(|| isa_runtime::target::FormatIndex::new::<vc4::Vc4>(black_box(0)))
+    });
+    group.finish();
 }
 
 /// The lines of `tests/data/vc4/vc4asm_asm_golden.tsv` (source line, vc4asm's word) that

@@ -144,7 +144,14 @@ impl FormatIndex {
             ]);
             let (set, expressions) = syntax.text_bytes(ignore_case);
             bytes[i] = (set, expressions, syntax.comma_follows(ignore_case));
-            match syntax.leads() {
+            // What may follow each lead and the required word wherever the syntax has them: one
+            // walk for them all.
+            let leads_here = syntax.leads();
+            let required = syntax.required_word();
+            let named: Vec<&str> = leads_here.iter().flatten().copied().chain(required).collect();
+            let anywhere = words_follow(syntax, ignore_case, prefixes, &named);
+            let anywhere_of = |t: &str| named.iter().position(|n| *n == t).and_then(|j| anywhere[j]);
+            match leads_here {
                 Some(texts) => {
                     // What may follow each lead, at every place the syntax has it.
                     let mut follows: BTreeMap<&str, syntax::Bytes> = BTreeMap::new();
@@ -155,7 +162,7 @@ impl FormatIndex {
                     // And what may follow it wherever the syntax has it.
                     let follow = |t: &str| {
                         let mut set = follows.get(t).copied().unwrap_or([u64::MAX; 4]);
-                        if let Some(anywhere) = word_follows(syntax, ignore_case, prefixes, t) {
+                        if let Some(anywhere) = anywhere_of(t) {
                             set.iter_mut().zip(anywhere).for_each(|(a, b)| *a &= b);
                         }
                         Some(set).filter(|s| *s != [u64::MAX; 4])
@@ -164,8 +171,8 @@ impl FormatIndex {
                 }
                 None => any[i / 64] |= 1 << (i % 64),
             }
-            if let Some(word) = syntax.required_word() {
-                let follows = word_follows(syntax, ignore_case, prefixes, word);
+            if let Some(word) = required {
+                let follows = anywhere_of(word);
                 words.push((first(word), word, i as u32, follows));
                 worded[i / 64] |= 1 << (i % 64);
             }
@@ -322,7 +329,7 @@ impl Commas {
     /// The commas of `syntax`'s texts, numbers read as [`crate::expr`]'s expressions with
     /// `prefixes` (the label prefixes) where given; `None` where the walk gives up.
     fn of(syntax: &'static syntax::Syntax, ignore_case: bool, prefixes: Option<&[&str]>) -> Option<Self> {
-        let walk = Walk::of(syntax, ignore_case, prefixes, None)?;
+        let walk = Walk::of(syntax, ignore_case, prefixes, &[])?;
         let most = if walk.most > COMMAS { u8::MAX } else { walk.most as u8 };
         Some(Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most })
     }
@@ -340,21 +347,32 @@ impl Commas {
     }
 }
 
-/// The bytes that may come right after `word` where a text `syntax` reads holds it in one of
-/// its literals or spellings (blanks always); `None` where the walk gives up. Where the
+/// For each of `words`, the bytes that may come right after it where a text `syntax` reads
+/// holds it in one of its literals or spellings (blanks always); `None` where the walk gives
+/// up. One walk follows them all (a format's leads and required word). Where the
 /// syntax needs the word (a lead it starts with, a word it requires), a text that holds it
 /// nowhere followed by one of them is no reading of it: Maxwell's `MOV32I` for `mov_i`, whose
 /// `MOV` is followed by a register.
-fn word_follows(
+fn words_follow(
     syntax: &'static syntax::Syntax,
     ignore_case: bool,
     prefixes: &[&str],
-    word: &str,
-) -> Option<syntax::Bytes> {
-    let mut follows = Walk::of(syntax, ignore_case, Some(prefixes), Some(word.as_bytes()))?.follows;
-    add_byte(&mut follows, b' ');
-    add_byte(&mut follows, b'\t');
-    Some(follows)
+    words: &[&str],
+) -> Vec<Option<syntax::Bytes>> {
+    let mut out = Vec::with_capacity(words.len());
+    // A walk follows up to 64 words at once (a bit of [`Reach::words`] each).
+    for chunk in words.chunks(64) {
+        let bytes: Vec<&[u8]> = chunk.iter().map(|w| w.as_bytes()).collect();
+        match Walk::of(syntax, ignore_case, Some(prefixes), &bytes) {
+            Some(walk) => out.extend(walk.follows.into_iter().map(|mut follows| {
+                add_byte(&mut follows, b' ');
+                add_byte(&mut follows, b'\t');
+                Some(follows)
+            })),
+            None => out.extend(chunk.iter().map(|_| None)),
+        }
+    }
+    out
 }
 
 /// How many items [`Walk`] visits before it gives up.
@@ -381,18 +399,19 @@ fn bytes_of(set: &syntax::Bytes) -> impl Iterator<Item = u8> + '_ {
 
 /// Where the readings of a syntax may be after the text so far: a bit for each place
 /// ([`place`]); the bytes right after a `,` that readings taking the byte after them have
-/// read; whether one has just read the word looked for ([`word_follows`]).
+/// read; which of the words looked for ([`words_follow`]) one has just read.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 struct Reach {
     places: u32,
     firsts: [syntax::Bytes; COMMAS],
-    word: bool,
+    /// The words looked for ([`words_follow`]) just read, a bit each.
+    words: u64,
 }
 
 impl Reach {
     fn union(&mut self, other: &Reach) {
         self.places |= other.places;
-        self.word |= other.word;
+        self.words |= other.words;
         for (a, b) in self.firsts.iter_mut().zip(&other.firsts) {
             a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
         }
@@ -420,8 +439,8 @@ struct Walk<'w> {
     budget: u32,
     number_first: syntax::Bytes,
     number_rest: syntax::Bytes,
-    word: Option<&'w [u8]>,
-    follows: syntax::Bytes,
+    words: &'w [&'w [u8]],
+    follows: Vec<syntax::Bytes>,
     /// A table's reading from a place, by the table's address: read once a walk, since a
     /// second reading from the same place would only add what the first added.
     tables: BTreeMap<(usize, Reach), Option<Reach>>,
@@ -432,7 +451,7 @@ impl<'w> Walk<'w> {
         syntax: &'static syntax::Syntax,
         fold: bool,
         prefixes: Option<&[&str]>,
-        word: Option<&'w [u8]>,
+        words: &'w [&'w [u8]],
     ) -> Option<Self> {
         let mut number_first: syntax::Bytes = [0; 4];
         let mut number_rest: syntax::Bytes = [0; 4];
@@ -466,8 +485,8 @@ impl<'w> Walk<'w> {
             budget: WALK_ITEMS,
             number_first,
             number_rest,
-            word,
-            follows: [0; 4],
+            words,
+            follows: alloc::vec![[0; 4]; words.len()],
             tables: BTreeMap::new(),
         };
         let start = Reach { places: place(0, 0), ..Reach::default() };
@@ -483,8 +502,11 @@ impl<'w> Walk<'w> {
         others[0] &= !(1 << b',');
         let plain = others != [0; 4];
         let mut out = Reach::default();
-        if at.word {
-            self.follows.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
+        let mut just_read = at.words;
+        while just_read != 0 {
+            let j = just_read.trailing_zeros() as usize;
+            just_read &= just_read - 1;
+            self.follows[j].iter_mut().zip(set).for_each(|(a, b)| *a |= b);
         }
         // Only the places a reading may be at (a few of the 3 × (COMMAS + 2)).
         let mut places = at.places;
@@ -562,14 +584,17 @@ impl<'w> Walk<'w> {
             }
             at = self.byte(&at, &set);
             // The word ends at this byte of the spelling.
-            if let Some(w) = self.word {
-                let end = j + 1;
-                let fold = self.fold;
-                at.word = end >= w.len()
+            let end = j + 1;
+            let fold = self.fold;
+            for (k, w) in self.words.iter().enumerate() {
+                let ends = end >= w.len()
                     && bytes[end - w.len()..end]
                         .iter()
-                        .zip(w)
+                        .zip(*w)
                         .all(|(a, b)| a == b || fold && a.eq_ignore_ascii_case(b));
+                if ends {
+                    at.words |= 1 << k;
+                }
             }
         }
         Some(at)
