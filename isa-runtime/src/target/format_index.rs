@@ -138,18 +138,15 @@ impl FormatIndex {
                 commas.push([None, None]);
                 continue;
             };
-            commas.push([
-                Commas::of(syntax, ignore_case, None),
-                Commas::of(syntax, ignore_case, Some(prefixes)),
-            ]);
             let (set, expressions) = syntax.text_bytes(ignore_case);
             bytes[i] = (set, expressions, syntax.comma_follows(ignore_case));
             // What may follow each lead and the required word wherever the syntax has them: one
-            // walk for them all.
+            // walk for them all, which also gives the commas of texts with expressions.
             let leads_here = syntax.leads();
             let required = syntax.required_word();
             let named: Vec<&str> = leads_here.iter().flatten().copied().chain(required).collect();
-            let anywhere = words_follow(syntax, ignore_case, prefixes, &named);
+            let (with_expressions, anywhere) = words_follow(syntax, ignore_case, prefixes, &named);
+            commas.push([Commas::of(syntax, ignore_case, None), with_expressions]);
             let anywhere_of = |t: &str| named.iter().position(|n| *n == t).and_then(|j| anywhere[j]);
             match leads_here {
                 Some(texts) => {
@@ -329,9 +326,12 @@ impl Commas {
     /// The commas of `syntax`'s texts, numbers read as [`crate::expr`]'s expressions with
     /// `prefixes` (the label prefixes) where given; `None` where the walk gives up.
     fn of(syntax: &'static syntax::Syntax, ignore_case: bool, prefixes: Option<&[&str]>) -> Option<Self> {
-        let walk = Walk::of(syntax, ignore_case, prefixes, &[])?;
+        Walk::of(syntax, ignore_case, prefixes, &[]).as_ref().map(Commas::from_walk)
+    }
+
+    fn from_walk(walk: &Walk) -> Self {
         let most = if walk.most > COMMAS { u8::MAX } else { walk.most as u8 };
-        Some(Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most })
+        Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most }
     }
 
     /// Whether a reading may have the commas of `text`.
@@ -358,12 +358,19 @@ fn words_follow(
     ignore_case: bool,
     prefixes: &[&str],
     words: &[&str],
-) -> Vec<Option<syntax::Bytes>> {
+) -> (Option<Commas>, Vec<Option<syntax::Bytes>>) {
     let mut out = Vec::with_capacity(words.len());
-    // A walk follows up to 64 words at once (a bit of [`Reach::words`] each).
-    for chunk in words.chunks(64) {
+    let mut commas = None;
+    // A walk follows up to 64 words at once (a bit of [`Reach::words`] each); the first walk,
+    // made even without words, gives the commas.
+    let chunks: Vec<&[&str]> = if words.is_empty() { alloc::vec![words] } else { words.chunks(64).collect() };
+    for (n, chunk) in chunks.into_iter().enumerate() {
         let bytes: Vec<&[u8]> = chunk.iter().map(|w| w.as_bytes()).collect();
-        match Walk::of(syntax, ignore_case, Some(prefixes), &bytes) {
+        let walk = Walk::of(syntax, ignore_case, Some(prefixes), &bytes);
+        if n == 0 {
+            commas = walk.as_ref().map(Commas::from_walk);
+        }
+        match walk {
             Some(walk) => out.extend(walk.follows.into_iter().map(|mut follows| {
                 add_byte(&mut follows, b' ');
                 add_byte(&mut follows, b'\t');
@@ -372,7 +379,7 @@ fn words_follow(
             None => out.extend(chunk.iter().map(|_| None)),
         }
     }
-    out
+    (commas, out)
 }
 
 /// How many items [`Walk`] visits before it gives up.
