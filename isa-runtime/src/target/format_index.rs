@@ -146,7 +146,7 @@ impl FormatIndex {
             let required = syntax.required_word();
             let named: Vec<&str> = leads_here.iter().flatten().copied().chain(required).collect();
             let (with_expressions, anywhere) = words_follow(syntax, ignore_case, prefixes, &named);
-            commas.push([Commas::of(syntax, ignore_case, None), with_expressions]);
+            commas.push([Commas::of(syntax, ignore_case), with_expressions]);
             let anywhere_of = |t: &str| named.iter().position(|n| *n == t).and_then(|j| anywhere[j]);
             match leads_here {
                 Some(texts) => {
@@ -323,10 +323,10 @@ struct Commas {
 }
 
 impl Commas {
-    /// The commas of `syntax`'s texts, numbers read as [`crate::expr`]'s expressions with
-    /// `prefixes` (the label prefixes) where given; `None` where the walk gives up.
-    fn of(syntax: &'static syntax::Syntax, ignore_case: bool, prefixes: Option<&[&str]>) -> Option<Self> {
-        Walk::of(syntax, ignore_case, prefixes, &[]).as_ref().map(Commas::from_walk)
+    /// The commas of `syntax`'s texts, numbers read as the syntax's own (those with
+    /// expressions come from [`words_follow`]'s walk); `None` where the walk gives up.
+    fn of(syntax: &'static syntax::Syntax, ignore_case: bool) -> Option<Self> {
+        Walk::of(syntax, ignore_case, None, &[]).as_ref().map(Commas::from_walk)
     }
 
     fn from_walk(walk: &Walk) -> Self {
