@@ -35,6 +35,12 @@ pub struct Marks {
     /// The dialect's byte directive, which lists the bytes that end a program inside a word
     /// (`isa disasm --listing` writes them after the listing).
     byte: Option<&'static str>,
+    /// The dialect's `origin` directive, which the reader writes where a listing's addresses
+    /// start again (each function of a listing of several starts at 0).
+    origin: Option<&'static str>,
+    /// The listing's labels and their addresses ([`label_addresses`]), which its operands
+    /// name (`` `(.L_x_3) ``).
+    pub labels: std::collections::BTreeMap<String, u64>,
 }
 
 impl Marks {
@@ -42,15 +48,15 @@ impl Marks {
     /// declares no listing layout.
     pub fn of(target: &dyn Target, dialect: usize) -> Self {
         let style = target.dialects().get(dialect).and_then(|d| d.listing);
+        let spelling = |directive| {
+            let d = target.dialects().get(dialect)?;
+            d.directives.iter().find(|(_, k)| *k == directive).map(|(s, _)| *s)
+        };
         let mut marks = Marks {
             pair: style.map_or(("{".into(), "}".into()), |s| (s.open.0.into(), s.close.0.into())),
             guard: style.map_or("@".into(), |s| s.guard.into()),
-            byte: target.dialects().get(dialect).and_then(|d| {
-                d.directives
-                    .iter()
-                    .find(|(_, k)| *k == isa_runtime::directives::Directive::Byte)
-                    .map(|(s, _)| *s)
-            }),
+            byte: spelling(isa_runtime::directives::Directive::Byte),
+            origin: spelling(isa_runtime::directives::Directive::Origin),
             ..Marks::default()
         };
         let Some(schedule) = target.schedule() else { return marks };
@@ -193,8 +199,20 @@ fn clean(text: &str, marks: &Marks) -> String {
     {
         t.replace_range(end - m.len()..end, "");
     }
-    // nvdisasm 11.8 writes some constant operands with a blank, `c[0x0] [0x8]`.
-    let t = t.replace("] [", "][");
+    // nvdisasm 11.8 writes some constant operands with a blank, `c[0x0] [0x8]`, and in a
+    // cubin's listing a branch target as its label, `` `(.L_x_1) ``.
+    let mut t = t.replace("] [", "][");
+    let mut from = 0;
+    while let Some(start) = t[from..].find("`(").map(|s| from + s) {
+        let Some(end) = t[start..].find(')').map(|e| start + e) else { break };
+        let Some(&address) = marks.labels.get(&t[start + 2..end]) else {
+            from = end;
+            continue;
+        };
+        let address = format!("{address:#x}");
+        from = start + address.len();
+        t.replace_range(start..=end, &address);
+    }
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -213,27 +231,48 @@ pub fn source(
     for line in text.lines() {
         count.line(line, word_bits);
     }
-    count.is_listing(schedule).then(|| convert(text, word_bits, schedule, dialect, marks))
+    let mut origins = Origins::default();
+    count.is_listing(schedule).then(|| convert(text, word_bits, schedule, dialect, marks, &mut origins))
 }
 
 /// A listing's text as assembly source: one line per line of the listing, an instruction line
 /// becoming its slot (from the control word) and its text, a line of the dialect's byte
 /// directive kept (the bytes a cut program ends in), every other line blank, so that errors
 /// keep their line numbers. `text` is a whole listing or a piece of one that [`Groups`] cut
-/// (its instructions and control words start together).
+/// (its instructions and control words start together); `origins` carries what the pieces
+/// before it set. Where an instruction's listed address is not where the instructions before
+/// it lead (a listing of several functions starts each at 0, as cuobjdump's of a fatbin and
+/// nvdisasm's of a cubin of several kernels do), the line before it, which would be blank, is
+/// the dialect's `origin` with the listed address, so the instruction and the labels and
+/// branch targets after it are at the addresses the listing shows.
 pub fn convert(
     text: &str,
     word_bits: u32,
     schedule: Option<&Schedule>,
     dialect: usize,
     marks: &Marks,
+    origins: &mut Origins,
 ) -> String {
     let words = listed_words(text, word_bits).unwrap_or_default();
     let group = schedule.map_or(1, |s| s.slots as usize);
+    let bytes = crate::words::word_bytes(word_bits) as i128;
     let mut out = String::with_capacity(text.len());
     let mut k = 0usize;
+    // Where the first blank line since the last instruction stands in `out` (before the
+    // labels that name the next instruction).
+    let mut blank = None;
     for line in text.lines() {
-        if let Some(t) = instruction_text(line) {
+        if let Some((address, t)) = instruction_line(line) {
+            let n = origins.instructions;
+            let laid = schedule.map_or(n, |s| s.word_index(n)) as i128 * bytes;
+            let listed = u64::from_str_radix(address, 16).ok();
+            if let (Some(listed), Some(origin), Some(at)) = (listed, marks.origin, blank) {
+                if i128::from(listed) != laid + origins.shift {
+                    out.insert_str(at, &format!("{origin} {listed:#x}"));
+                    origins.shift = i128::from(listed) - laid;
+                }
+            }
+            blank = None;
             if let Some(s) = schedule {
                 let control = words.get(k / group * (group + 1)).copied().unwrap_or(0);
                 out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
@@ -241,15 +280,73 @@ pub fn convert(
             }
             out.push_str(&clean(t, marks));
             k += 1;
-        } else if let Some(byte) = marks.byte {
-            let data = line.trim_start().strip_prefix(byte);
+            origins.instructions += 1;
+        } else {
+            let data = marks.byte.and_then(|byte| line.trim_start().strip_prefix(byte));
             if data.is_some_and(|rest| rest.starts_with(char::is_whitespace)) {
                 out.push_str(line);
+            } else {
+                blank.get_or_insert(out.len());
             }
         }
         out.push('\n');
     }
     out
+}
+
+/// The label a line of nvdisasm's listing of a cubin defines (`.L_x_3:`, `sum_loop:`,
+/// `$kernel$func:`), or `None`.
+fn label_line(line: &str) -> Option<&str> {
+    let name = line.trim().strip_suffix(':')?;
+    let first = name.chars().next()?;
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
+    (!first.is_ascii_digit() && name.chars().all(ok)).then_some(name)
+}
+
+/// The address of each label of a listing (nvdisasm's of a cubin: `.L_x_3:` on a line of
+/// its own, used as `` `(.L_x_3) ``), read through once before it is assembled: the address
+/// of the word after the instruction line before the label, which where a group starts is its
+/// control word's (nvdisasm's `BRA` to a loop's head counts from there). It is worked out from
+/// the next instruction line's listed address, which an origin may have moved.
+pub fn label_addresses<S: isa_runtime::directives::Source>(
+    groups: &mut Groups<S>,
+    target: &dyn Target,
+) -> std::collections::BTreeMap<String, u64> {
+    let slots = target.schedule().map(|s| s.slots as usize);
+    let bytes = crate::words::word_bytes(target.word_bits()) as u64;
+    let mut labels = std::collections::BTreeMap::new();
+    let (mut pending, mut n, mut last) = (Vec::new(), 0usize, None::<u64>);
+    while let Some(piece) = groups.next_piece() {
+        for line in piece.text.lines() {
+            if let Some((address, _)) = instruction_line(line) {
+                if let Ok(a) = u64::from_str_radix(address, 16) {
+                    // The first instruction of a group follows its control word.
+                    let control = slots.is_some_and(|s| n % s.max(1) == 0);
+                    let at = a.wrapping_sub(if control { bytes } else { 0 });
+                    for name in pending.drain(..) {
+                        labels.insert(name, at);
+                    }
+                    last = Some(a);
+                }
+                n += 1;
+            } else if let Some(name) = label_line(line) {
+                pending.push(name.to_string());
+            }
+        }
+    }
+    for name in pending {
+        labels.insert(name, last.map_or(0, |a| a.wrapping_add(bytes)));
+    }
+    groups.rewind();
+    labels
+}
+
+/// What the pieces of a listing read so far leave to the next ([`convert`]): how many
+/// instructions they held, and what the last origin written adds to an address laid out.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Origins {
+    instructions: usize,
+    shift: i128,
 }
 
 /// What lines of a listing hold, counted as they go by: instruction lines and `/* 0x... */`
@@ -395,17 +492,22 @@ pub struct Converted<S> {
     word_bits: u32,
     dialect: usize,
     marks: Marks,
+    origins: Origins,
 }
 
 impl<S: isa_runtime::directives::Source> Converted<S> {
     /// The listing of `source` for `target` in dialect number `dialect`.
     pub fn new(source: S, target: &dyn Target, dialect: usize) -> Self {
+        let mut groups = Groups::new(source, target);
+        let mut marks = Marks::of(target, dialect);
+        marks.labels = label_addresses(&mut groups, target);
         Converted {
-            groups: Groups::new(source, target),
+            groups,
             schedule: target.schedule(),
             word_bits: target.word_bits(),
             dialect,
-            marks: Marks::of(target, dialect),
+            marks,
+            origins: Origins::default(),
         }
     }
 }
@@ -413,11 +515,13 @@ impl<S: isa_runtime::directives::Source> Converted<S> {
 impl<S: isa_runtime::directives::Source> isa_runtime::directives::Source for Converted<S> {
     fn rewind(&mut self) {
         self.groups.rewind();
+        self.origins = Origins::default();
     }
 
     fn piece(&mut self) -> Option<String> {
         let piece = self.groups.next_piece()?;
-        Some(convert(&piece.text, self.word_bits, self.schedule, self.dialect, &self.marks))
+        let (o, d, m) = (&mut self.origins, self.dialect, &self.marks);
+        Some(convert(&piece.text, self.word_bits, self.schedule, d, m, o))
     }
 }
 
@@ -455,13 +559,15 @@ impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
     /// The listing of `source`, assembled for `target` in dialect number `dialect`.
     pub fn new(source: S, target: &'t dyn Target, dialect: usize) -> Self {
         let mut groups = Groups::new(source, target);
+        let mut marks = Marks::of(target, dialect);
+        marks.labels = label_addresses(&mut groups, target);
         let piece = groups.next_piece();
         let next = groups.next_piece();
         Checker {
             groups,
             target,
             dialect,
-            marks: Marks::of(target, dialect),
+            marks,
             piece,
             next,
             words: std::collections::VecDeque::new(),
@@ -874,6 +980,8 @@ mod tests {
             mnemonic: vec![(".T", vec!["TLDS"]), (".P", vec!["TXQ"])],
             guard: "@".into(),
             byte: Some(".byte"),
+            origin: Some(".origin"),
+            labels: Default::default(),
         }
     }
 

@@ -2096,6 +2096,137 @@ fn a_fatbin_listing_of_several_functions_rebuilds_byte_for_byte() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// A Maxwell branch's word with its target: the 24-bit offset from the next instruction,
+/// `target - (address + 8)`, in bits 43:20 (envytools' gm107 `BRA`/`SSY`/`CAL`; nvdisasm's
+/// text of the words below says the same), on `base`, the word with offset 0.
+fn branch(base: u64, address: u64, target: u64) -> String {
+    let offset = target.wrapping_sub(address + 8) & 0xff_ffff;
+    format!("{:016x}", base | offset << 20)
+}
+
+/// Issue 15: a branch edited in a later function of cuobjdump's listing of a fatbin (each
+/// function's addresses start at 0) takes its target from the address the listing shows, not
+/// from where its word lands in the rebuilt program: the listing reader writes the dialect's
+/// `.origin` where the addresses start again. In `scale_add` of both blocks (its words 16 to
+/// 47 of a block), `NOP` at 0xd0 becomes `SSY 0xe8`, `NOP` at 0xd8 `CAL 0x48` and `BRA 0xf0` at
+/// 0xf0 `BRA 0x48`; nvdisasm 11.8 (`-b SM50 -hex` of scale_add's 32 words so edited) prints
+/// these texts for 0xe290000001000000, 0xe2600ffff6800040 and 0xe2400ffff507000f.
+#[test]
+fn a_branch_edited_in_a_later_function_counts_from_its_listed_address() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/cuobjdump_fatbin_sm50_sm52.sass");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let mut want = listed_words(&text);
+    let (ssy, cal, bra) = (
+        branch(0xe290_0000_0000_0000, 0xd0, 0xe8),
+        branch(0xe260_0000_0000_0040, 0xd8, 0x48),
+        branch(0xe240_0000_0007_000f, 0xf0, 0x48),
+    );
+    assert_eq!([ssy.as_str(), &cal, &bra], ["e290000001000000", "e2600ffff6800040", "e2400ffff507000f"]);
+    let mut functions: Vec<String> = text.split("Function : ").map(String::from).collect();
+    for (f, block) in [(2, 0), (4, 48)] {
+        let edited = functions[f]
+            .replacen("/*00d0*/                   NOP ;      ", "/*00d0*/                   SSY 0xe8 ; ", 1)
+            .replacen("/*00d8*/                   NOP ;      ", "/*00d8*/                   CAL 0x48 ; ", 1)
+            .replacen("BRA 0xf0 ;", "BRA 0x48 ;", 1);
+        assert_eq!(edited.len(), functions[f].len(), "three lines edited in function {f}");
+        assert_ne!(edited, functions[f]);
+        functions[f] = edited;
+        // Word k of scale_add is at address 8k.
+        for (address, word) in [(0xd0, &ssy), (0xd8, &cal), (0xf0, &bra)] {
+            want[block + 16 + address / 8] = word.clone();
+        }
+    }
+    let edited = functions.join("Function : ");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// Issue 15: nvdisasm 11.8's `-c -hex` listing of a cubin of two kernels (ptxas 11.8
+/// `-arch=sm_52` of our `nvdisasm_cubin_kernels.ptx`: `pick_twice`, which calls a function of
+/// its own, and `sum_loop`, whose loop ptxas unrolled), each section's addresses from 0, its
+/// branch targets labels (`` `(.L_x_3) ``, `.L_x_3:` on a line of its own: `@!P0 BRA` at
+/// 0x1d8, 0xe2400fffef88000f, goes back to 0xd8), a label where a group starts at its control
+/// word (`@P0 BRA` at 0xb0, 0xe24000001280000f, to `.L_x_2`, 0x1e0, before 0x1e8).
+/// It rebuilds to its words, which are the cubin's `.text.pick_twice` (256 bytes) and
+/// `.text.sum_loop` (832 bytes) byte for byte; edited in
+/// the second kernel (`@!P0 BRA` to `.L_x_1`, 0x2d8; a `NOP` at 0x308 to `SSY` to `.L_x_4`,
+/// 0x290; one at 0x2f8 to `CAL 0x8`), each takes the word nvdisasm prints that text for
+/// (`-b SM52 -hex` of the 104 words so edited: `@!P0 BRA 0x2d8`, `SSY 0x290`, `CAL 0x8`).
+#[test]
+fn nvdisasm_s_listing_of_a_cubin_of_two_kernels_rebuilds_edited_and_not() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_cubin_kernels_sm52.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let want = listed_words(&text);
+    assert_eq!(want.len(), (256 + 832) / 8);
+    let o = isa(&["asm", "--target", "maxwell", "--hex", path]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    // The branch lines name labels: their words come from their text and the labels.
+    let at = 32 + 0x1d8 / 8;
+    assert_eq!(want[at], "e2400fffef88000f", "@!P0 BRA `(.L_x_3) at 0x1d8 of sum_loop");
+    assert_eq!(branch(0xe240_0000_0008_000f, 0x1d8, 0xd8), want[at]);
+    let at = 32 + 0xb0 / 8;
+    assert_eq!(want[at], "e24000001280000f", "@P0 BRA `(.L_x_2) at 0xb0 of sum_loop");
+    assert_eq!(branch(0xe240_0000_0000_000f, 0xb0, 0x1e0), want[at]);
+    let sum_loop = text.find(".text.sum_loop  ").expect("sum_loop's section");
+    let (first, second) = text.split_at(sum_loop);
+    let edited = second
+        .replacen("@!P0 BRA `(.L_x_3)", "@!P0 BRA `(.L_x_1)", 1)
+        .replacen("/*0308*/                   NOP ;      ", "/*0308*/                   SSY `(.L_x_4) ;", 1)
+        .replacen("/*02f8*/                   NOP ;      ", "/*02f8*/                   CAL 0x8 ;  ", 1);
+    for (line, n) in [("@!P0 BRA `(.L_x_1)", 2), ("SSY `(.L_x_4) ;", 1), ("CAL 0x8 ;", 1)] {
+        assert_eq!(edited.matches(line).count(), n, "{line}");
+    }
+    let mut want = want;
+    for (address, word) in [
+        (0x1d8, branch(0xe240_0000_0008_000f, 0x1d8, 0x2d8)),
+        (0x308, branch(0xe290_0000_0000_0000, 0x308, 0x290)),
+        (0x2f8, branch(0xe260_0000_0000_0040, 0x2f8, 0x8)),
+    ] {
+        want[32 + address / 8] = word;
+    }
+    assert_eq!(
+        [&want[32 + 0x1d8 / 8], &want[32 + 0x308 / 8], &want[32 + 0x2f8 / 8]],
+        ["e24000000f88000f", "e2900ffff8000000", "e2600fffd0800040"]
+    );
+    let o =
+        isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], format!("{first}{edited}").as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// `.origin`: what follows is addressed from its value (README §2's directives). A `BRA` to
+/// itself at 0x1008 is 0xe2400fffff87000f (offset -8), as at 0x8; one at 0x1010 to 0x1000 has
+/// offset -0x18; an origin may go back (each function of a listing starts at 0). An origin that is no whole number of 32-byte groups (a control word and
+/// three instructions) from where its words are, or no address, is an error at the operand.
+#[test]
+fn origin_addresses_what_follows_and_bad_ones_are_errors() {
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "-"],
+        b".origin 0x1008\nl: BRA l\nBRA 0x1000\nNOP\n.origin 0x8\nBRA 0x8\n",
+    );
+    assert_code(&o, 0);
+    let words: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(words[1..3], ["e2400fffff87000f", "e2400ffffe87000f"]);
+    assert_eq!(branch(0xe240_0000_0007_000f, 0x1010, 0x1000), words[2]);
+    // Back to 0x8 after a whole group: the next BRA 0x8 is to itself again.
+    assert_eq!(words[5], "e2400fffff87000f");
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "-"],
+        b"NOP\n.origin 0x18\n.origin -8\n.origin R1\n.origin 1.5\n",
+    );
+    assert_code(&o, 1);
+    let e = stderr(&o);
+    let misplaced =
+        "<stdin>:2:9: error: what follows is laid out at 0x10, and 0x18 is not a whole number of 32 bytes";
+    assert!(e.contains(misplaced), "{e}");
+    assert!(e.contains("<stdin>:3:9: error: an address is not negative: -8"), "{e}");
+    assert!(e.contains("<stdin>:4:9: error"), "{e}");
+    assert!(e.contains("<stdin>:5:9: error: an origin is an integer"), "{e}");
+    assert_no_panic(&o);
+}
+
 /// An edited line of a cuobjdump listing assembles to its new word, the rest byte for byte:
 /// FFMA's Rc is bits 46:39, so R4 → R5 adds 1 << 39 to 0x5980020000270204.
 #[test]

@@ -345,6 +345,9 @@ pub fn assemble_files<T: Isa>(
         if let Kind::Entry { .. } = e.kind {
             return;
         }
+        if let Kind::Origin(_) = e.kind {
+            return fail(expanded.locate(e, 0, 0, "a bundled program has no origins".into()));
+        }
         let Kind::Code(text) = &e.kind else {
             let message = String::from("data has no place among a bundled program's streams");
             return fail(expanded.locate(e, 0, 0, message));

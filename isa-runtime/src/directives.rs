@@ -98,6 +98,9 @@ pub enum Directive {
     Bit,
     /// `bytes`: zero bytes up to the next multiple of `bytes` (a power of two).
     Align,
+    /// `address`: what follows is addressed from `address` (labels, an instruction's own
+    /// address); its words go on where they are: nothing is written.
+    Origin,
     /// `label` or `NAME, expr`: exports a symbol to a linker; nothing in a plain binary.
     Global,
     /// Marks what follows as code or data for a validator; nothing in the binary.
@@ -142,6 +145,7 @@ impl Directive {
         Directive::Double,
         Directive::Bit,
         Directive::Align,
+        Directive::Origin,
         Directive::Global,
         Directive::Section,
     ];
@@ -184,6 +188,7 @@ impl Directive {
             Directive::Double => "double",
             Directive::Bit => "bit",
             Directive::Align => "align",
+            Directive::Origin => "origin",
             Directive::Global => "global",
             Directive::Section => "section",
         }
@@ -339,6 +344,9 @@ pub enum Kind {
         /// Whether it is the padding before an instruction after data (not `.align`).
         before_code: bool,
     },
+    /// An `origin`: from here on, an address is the position laid out (an instruction's,
+    /// data's) plus this many bytes, wrapping (a step back is a large number).
+    Origin(u64),
     /// Single bits (`.bit`), each an expression as in [`Kind::Data`], from bit `first` of the
     /// last byte laid out (0: of a new byte); `bytes` new bytes are laid out for them.
     Bits {
@@ -360,7 +368,7 @@ impl Kind {
             Kind::Code(code) => Some(code),
             Kind::Data { text, .. } | Kind::Bits { text, .. } => Some(text),
             Kind::Entry { text, .. } => Some(text),
-            Kind::Zeros(_) | Kind::Pad { .. } => None,
+            Kind::Zeros(_) | Kind::Pad { .. } | Kind::Origin(_) => None,
         }
     }
 }
@@ -728,6 +736,8 @@ struct Expander<'a> {
     clones: Vec<(usize, String, usize)>,
     /// Bytes laid out so far (an instruction a word).
     bytes: u64,
+    /// What the last `origin` adds to an address laid out ([`Kind::Origin`]).
+    origin: u64,
     /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
     bit_offset: u8,
     depth: usize,
@@ -1069,6 +1079,7 @@ impl<'a> Expander<'a> {
             defined: Vec::new(),
             clones: Vec::new(),
             bytes: 0,
+            origin: 0,
             bit_offset: 0,
             depth: 0,
             exhausted: false,
@@ -2197,6 +2208,7 @@ impl Expander<'_> {
                 }
             }
             Directive::Include => self.include(args, at, line, frame),
+            Directive::Origin => self.origin(args, at, line, frame),
             Directive::Clone => self.clone_instructions(args, at, line, frame),
             // Nothing in a plain binary; a label named must exist by the end (second pass).
             Directive::Global | Directive::Section => {}
@@ -2447,6 +2459,18 @@ impl Expander<'_> {
         if self.clones.is_empty() {
             return;
         }
+        // A clone finds its label's lines by address, which an `origin` may give twice.
+        if self.out.lines.iter().any(|l| matches!(l.kind, Kind::Origin(_))) {
+            for (at, name, count) in core::mem::take(&mut self.clones) {
+                let l = &self.out.lines[at];
+                let message = "`clone` finds its label by address, and this program has an origin".into();
+                self.error(l.line, l.frame, l.offset, name.len(), message);
+                for l in &mut self.out.lines[at..at + count] {
+                    l.kind = Kind::Zeros(self.layout.word_bytes);
+                }
+            }
+            return;
+        }
         // The address of every line.
         let mut addresses = Vec::with_capacity(self.out.lines.len());
         let mut address = 0u64;
@@ -2454,7 +2478,7 @@ impl Expander<'_> {
             addresses.push(address);
             address += match &l.kind {
                 Kind::Code(_) => self.layout.word_bytes,
-                Kind::Entry { .. } => 0,
+                Kind::Entry { .. } | Kind::Origin(_) => 0,
                 Kind::Zeros(n) | Kind::Pad { bytes: n, .. } => *n,
                 Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
                 Kind::Bits { bytes, .. } => *bytes,
@@ -2687,10 +2711,56 @@ impl Expander<'_> {
             // the bytes into it.
             Some(address) => {
                 let word = self.layout.word_bytes.max(1);
-                address((self.bytes / word) as usize) + self.bytes % word
+                (address((self.bytes / word) as usize) + self.bytes % word).wrapping_add(self.origin)
             }
-            None => self.bytes,
+            None => self.bytes.wrapping_add(self.origin),
         }
+    }
+
+    /// `origin address`: what follows is addressed from `address`, the words staying where
+    /// they are. The step from the address laid out must keep each word's place: a whole
+    /// number of groups (a control word and its slots) on a target with control words, of
+    /// the instructions' alignment elsewhere.
+    fn origin(&mut self, args: &str, at: usize, line: SourceLine, frame: Option<u32>) {
+        let parts = split_args(args);
+        let [(s, e)] = parts.as_slice() else {
+            return self.error(line, frame, at, args.len(), "expected the address of what follows".into());
+        };
+        let (text, at) = (&args[*s..*e], at + s);
+        let address = match self.evaluate(text) {
+            Ok(Value::Int(v)) if v >= 0 => v as u64,
+            Ok(Value::Int(v)) => {
+                let message = format!("an address is not negative: {v}");
+                return self.error(line, frame, at, text.len(), message);
+            }
+            Ok(_) => {
+                let message = "an origin is an integer: the address of what follows".into();
+                return self.error(line, frame, at, text.len(), message);
+            }
+            Err(e) => return self.error(line, frame, at + e.pos, e.length, e.message),
+        };
+        let laid = self.address().wrapping_sub(self.origin);
+        let (unit, what) = match self.layout.scheduled {
+            Some(slot) => {
+                // A group's bytes: from slot 0 to the first slot after a control word.
+                let word = self.layout.word_bytes.max(1);
+                let next = (1..=256).find(|&k| slot(k) - slot(k - 1) > word).unwrap_or(1);
+                (slot(next) - slot(0), "a control word and its instructions")
+            }
+            None => (self.layout.code_align.max(1), "the instructions' alignment"),
+        };
+        let step = i128::from(address) - i128::from(laid);
+        if step.rem_euclid(i128::from(unit)) != 0 {
+            let message = format!(
+                "what follows is laid out at {laid:#x}, and {address:#x} is not a whole number of \
+                 {unit} bytes ({what}) from there: its words would not stand where their addresses say"
+            );
+            return self.error(line, frame, at, text.len(), message);
+        }
+        let shift = address.wrapping_sub(laid);
+        self.origin = shift;
+        let kind = Kind::Origin(shift);
+        self.out.lines.push(Expanded { line, frame, offset: at, splices: Box::default(), kind });
     }
 
     /// Expands macro `m` called with `args` (at byte `at` of the line).
@@ -2809,6 +2879,43 @@ mod tests {
             }
         }
         code
+    }
+
+    /// `origin`: what follows is addressed from its value, the words staying where they are.
+    /// On a target with a control word before every three 8-byte instructions (Maxwell's
+    /// layout: instruction k at word k / 3 * 4 + 1 + k % 3), `.origin 0x1008` puts the next
+    /// instruction, laid out at 0x8, at 0x1008: a label there is 0x1008, one after three more
+    /// instructions 0x1028 (the control word at 0x1020 skipped), and an origin may go back (a
+    /// listing of several functions starts each at 0; here after two groups). A step that is not a whole number of
+    /// 32-byte groups, a negative, a float, a name nothing defines yet, a value past 64 bits and
+    /// a missing address are errors at the operand.
+    #[test]
+    fn an_origin_addresses_what_follows() {
+        let directives = [(".org", Directive::Origin)];
+        let spelling = Spelling { directives: &directives, label_prefixes: &[], ..vc4asm_labels() };
+        let slot = |k: usize| (k / 3 * 4 + 1 + k % 3) as u64 * 8;
+        let layout = Layout { word_bytes: 8, code_align: 8, scheduled: Some(&slot) };
+        let run = |source: &str| {
+            let (p, errors) = expand("t.s", source, &spelling, &layout, &mut NoIncludes);
+            let errors: Vec<_> = errors.iter().map(|e| (e.line.number, e.pos, e.message.clone())).collect();
+            let labels: Vec<_> = p.labels.iter().map(|(n, a)| (n.clone(), *a)).collect();
+            (labels, errors)
+        };
+        let (labels, errors) = run(".org 0x1008\na: nop\nnop\nnop\nb: nop\nnop\nnop\n.org 0x8\nc: nop\n");
+        assert_eq!(errors, []);
+        assert_eq!(labels, [("a".into(), 0x1008), ("b".into(), 0x1028), ("c".into(), 0x8)]);
+        // Laid out at 0x30 (the fifth instruction): 0x18 is 24 bytes back from there.
+        let (_, errors) = run("nop\nnop\nnop\nnop\n.org 0x18\n.org 0x50\n");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!((errors[0].0, errors[0].1), (5, 5));
+        assert!(errors[0].2.contains("laid out at 0x30") && errors[0].2.contains("32 bytes"), "{errors:?}");
+        let bad = [".org -8", ".org 1.5", ".org later", ".org 0x10000000000000000", ".org", ".org 8, 16"];
+        for source in bad {
+            let (_, errors) = run(source);
+            assert_eq!(errors.len(), 1, "{source}: {errors:?}");
+        }
+        let (_, errors) = run(".org -8\n");
+        assert_eq!(errors[0].2, "an address is not negative: -8");
     }
 
     #[test]

@@ -195,6 +195,8 @@ pub(super) fn assemble_lines<T: Isa, X>(
     // not yet in a word.
     let mut index = 0usize;
     let mut bytes = 0u64;
+    // What the last `origin` adds to the addresses laid out.
+    let mut origin = 0u64;
     let mut data: Vec<u8> = Vec::new();
     // Where each data line's bytes start in `data`, to locate an error in them, with the
     // line's text (its piece of the source may be let go before the word is made).
@@ -375,6 +377,7 @@ pub(super) fn assemble_lines<T: Isa, X>(
                 let line = data_line(program, &e);
                 data_lines.push((start, e, line));
             }
+            Kind::Origin(shift) => origin = *shift,
             Kind::Entry { .. } => {
                 if let Some(err) = filler.line(program, &e) {
                     fail(program, err, None);
@@ -393,7 +396,8 @@ pub(super) fn assemble_lines<T: Isa, X>(
                     // Data before fills whole slots (raw words): the slot is the word count.
                     None if schedule.is_some() => bundle::address::<T>((bytes / word_bytes) as usize),
                     None => bytes,
-                };
+                }
+                .wrapping_add(origin);
                 let code = text.as_str();
                 // The first instruction past the target's limit is the error (once).
                 if T::max_instructions() == Some(index) {
@@ -609,6 +613,10 @@ fn relax<T: Isa>(
     index: Option<&FormatIndex>,
 ) -> Result<Relaxed, AsmError> {
     let d = dialect_of::<T>(dialect);
+    if let Some(e) = program.lines.iter().find(|e| matches!(e.kind, Kind::Origin(_))) {
+        let message = "an origin where instructions differ in length is not supported yet".into();
+        return Err(program.locate(e, 0, 0, message));
+    }
     // Each line's length as expansion laid it out, and where the lines start.
     let expanded: Vec<u64> = program
         .lines
@@ -618,7 +626,7 @@ fn relax<T: Isa>(
             Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
             Kind::Bits { bytes, .. } => *bytes,
             Kind::Code(_) => word_bytes,
-            Kind::Entry { .. } => 0,
+            Kind::Entry { .. } | Kind::Origin(_) => 0,
         })
         .collect();
     let starts = |lengths: &[u64]| {
