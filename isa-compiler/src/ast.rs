@@ -184,9 +184,16 @@ pub enum SettingValue {
     Str(String, Span),
     /// An integer.
     Int(u64, Span),
+    /// An integer past 64 bits, up to 128: the value of a setting that is a word
+    /// ([`WORD_SETTINGS`]: a 128-bit target's `pad`, a stream's `reset`).
+    Wide(u128, Span),
     /// A name, optionally with nested settings (`dialect vc4asm { comment "#" }`).
     Name(Ident, Vec<Setting>),
 }
+
+/// The settings whose value is a word of the target or of a stream, which may be up to 128
+/// bits (any other number is at most 64).
+pub const WORD_SETTINGS: &[&str] = &["pad", "reset"];
 
 /// `target name { ... }`
 #[derive(Debug, Clone)]

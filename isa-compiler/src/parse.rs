@@ -121,15 +121,22 @@ pub const MAX_NESTING: usize = 256;
 /// order, keeping the ends and depths of the open ones (no recursion).
 fn too_deep_or_large(file: &Pair<Rule>) -> Result<(), Diagnostic> {
     let mut open: Vec<(usize, usize)> = Vec::new();
+    // The end of the last setting whose value is a word (up to 128 bits).
+    let mut word_setting = 0;
     for p in file.clone().into_inner().flatten() {
         let at = p.as_span();
         while open.last().is_some_and(|&(end, _)| end <= at.start()) {
             open.pop();
         }
         let rule = p.as_rule();
+        if rule == Rule::setting
+            && p.clone().into_inner().next().is_some_and(|n| WORD_SETTINGS.contains(&n.as_str()))
+        {
+            word_setting = at.end();
+        }
         // Below 17 characters every literal fits.
         if matches!(rule, Rule::int | Rule::signed_int) && at.end() - at.start() >= 17 {
-            too_large(&p)?;
+            too_large(&p, rule == Rule::int && at.start() < word_setting)?;
         }
         // An operator deepens its expression (the one open) for what follows it in there.
         let depth = match open.last_mut() {
@@ -221,15 +228,17 @@ fn is_operator(r: Rule) -> bool {
 
 /// An `int` literal past 64 bits, or a `signed_int` one (a number format's argument) past
 /// the signed 64-bit numbers, is an error at it.
-fn too_large(p: &Pair<Rule>) -> Result<(), Diagnostic> {
+fn too_large(p: &Pair<Rule>, word: bool) -> Result<(), Diagnostic> {
     let (fits, range) = match p.as_rule() {
+        Rule::int if word => (wide_int(p.as_str()).is_some(), format!("the largest word is {}", u128::MAX)),
         Rule::int => (checked_int(p.as_str()).is_some(), format!("the largest number is {}", u64::MAX)),
         _ => (signed_value(p.as_str()).is_some(), format!("numbers here are {}..={}", i64::MIN, i64::MAX)),
     };
     if fits {
         return Ok(());
     }
-    let mut d = Diagnostic::error(span(p), format!("`{}` does not fit in 64 bits", p.as_str()));
+    let bits = if word { 128 } else { 64 };
+    let mut d = Diagnostic::error(span(p), format!("`{}` does not fit in {bits} bits", p.as_str()));
     d.label(range);
     Err(d)
 }
@@ -238,6 +247,18 @@ fn too_large(p: &Pair<Rule>) -> Result<(), Diagnostic> {
 fn signed_value(s: &str) -> Option<i64> {
     let m = i128::from(checked_int(s)?);
     i64::try_from(if s.starts_with('-') { -m } else { m }).ok()
+}
+
+/// The value of an `int` literal of a word setting ([`WORD_SETTINGS`]); `None` past 128 bits.
+fn wide_int(s: &str) -> Option<u128> {
+    let s = s.replace('_', "");
+    if let Some(h) = s.strip_prefix("0x") {
+        u128::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u128::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
 }
 
 /// The value of an `int` (or `signed_int`, by its magnitude) literal; `None` past 64 bits.
@@ -902,7 +923,11 @@ fn setting(p: Pair<Rule>) -> Setting {
                     let s = span(&inner);
                     SettingValue::Str(string_value(inner), s)
                 }
-                Rule::int => SettingValue::Int(int_value(inner.as_str()), span(&inner)),
+                // Past 64 bits only in a word setting: [`too_large`] refused the others.
+                Rule::int => match checked_int(inner.as_str()) {
+                    Some(v) => SettingValue::Int(v, span(&inner)),
+                    None => SettingValue::Wide(wide_int(inner.as_str()).unwrap_or(u128::MAX), span(&inner)),
+                },
                 _ => SettingValue::Name(ident(inner), vi.map(setting).collect()),
             }
         })

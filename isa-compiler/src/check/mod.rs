@@ -595,7 +595,7 @@ impl Checker {
                         d.directives.push((spelling.clone(), directive));
                     }
                 }
-                ast::SettingValue::Int(_, span) => {
+                ast::SettingValue::Int(_, span) | ast::SettingValue::Wide(_, span) => {
                     self.error(*span, "a directive's spellings are strings (`\".set\"`)");
                 }
                 ast::SettingValue::Name(name, _) => {

@@ -157,9 +157,10 @@ pub fn extract(
                         }
                     }
                 }
-                ("reset", Some(ast::SettingValue::Int(v, sp))) => {
-                    stream.reset = u128::from(*v);
-                    reset_span = Some(*sp);
+                ("reset", Some(v @ (ast::SettingValue::Int(..) | ast::SettingValue::Wide(..)))) => {
+                    let (word, sp) = word_value(v);
+                    stream.reset = word;
+                    reset_span = Some(sp);
                 }
                 ("computed", Some(ast::SettingValue::Name(id, _))) => {
                     if let Some(f) = format(cx, id) {
@@ -380,7 +381,9 @@ fn interleaved_stream(
             ("pair", Some(ast::SettingValue::Name(_, inner))) => pair = Some(inner),
             ("every", Some(ast::SettingValue::Int(v, sp))) => every = Some((*v, *sp)),
             ("slot", Some(ast::SettingValue::Name(id, _))) => slot = Some(id),
-            ("pad", Some(ast::SettingValue::Int(v, sp))) => pad = Some((u128::from(*v), *sp)),
+            ("pad", Some(v @ (ast::SettingValue::Int(..) | ast::SettingValue::Wide(..)))) => {
+                pad = Some(word_value(v))
+            }
             ("bits", Some(ast::SettingValue::Int(v, sp))) => {
                 if *v != u64::from(t.word_bits) {
                     cx.error(
@@ -629,4 +632,14 @@ fn slot_values(cx: &mut Checker, f: &ir::Format, inner: &[ast::Setting]) -> Vec<
         }
     }
     out
+}
+
+/// A word setting's value ([`ast::WORD_SETTINGS`]) and where it is.
+fn word_value(v: &ast::SettingValue) -> (u128, ast::Span) {
+    match v {
+        ast::SettingValue::Int(v, sp) => (u128::from(*v), *sp),
+        ast::SettingValue::Wide(v, sp) => (*v, *sp),
+        ast::SettingValue::Str(_, sp) => (0, *sp),
+        ast::SettingValue::Name(id, _) => (0, id.span),
+    }
 }

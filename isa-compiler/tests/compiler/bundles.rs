@@ -86,6 +86,30 @@ fn an_interleaved_stream_of_128_bit_words() {
     assert!(d.contains("bad.isa:4:46"), "{d}");
 }
 
+/// A word setting (`pad`, `reset`) is a word of up to 128 bits, where other numbers stop at 64:
+/// on a 128-bit target whose NOP's opcode is bits 127:120, the pad is that NOP's word, its
+/// high half included (a 64-bit setting could only give the low half). Past 128 bits, and a
+/// count past 64, are errors at the literal.
+#[test]
+fn a_pad_word_may_be_128_bits() {
+    let source = |pad: &str, every: &str| {
+        format!(
+            "target t {{\n    word 128\n    dialect asm\n    stream control {{ every {every}; slot slot; pad {pad} }}\n}}\nformat slot : 21 {{\n    stall: u4 @ 3:0\n    unused @ 20:4\n    syntax asm {{ \"[\" {{stall}} \"]\" }}\n}}\nformat nop {{\n    op: u8 @ 127:120 is 0x50\n    unused @ 119:64\n    unused @ 63:0\n    syntax asm {{ \"nop\" }}\n}}\n"
+        )
+    };
+    let good = source("0x5000_0000_0000_0000_0000_0000_0000_0007", "3");
+    let t = isa_compiler::check_source(&good)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &good, &d)));
+    assert_eq!(t.interleaved().map(|s| s.pad), Some(0x50 << 120 | 7));
+    let d = diagnose(&source("0x1_5000_0000_0000_0000_0000_0000_0000_0000", "3"));
+    assert!(d.contains("does not fit in 128 bits"), "{d}");
+    let d = diagnose(&source("0x50", "0x1_0000_0000_0000_0000"));
+    assert!(d.contains("does not fit in 64 bits"), "{d}");
+    // The high half alone is no NOP: the word is compared whole.
+    let d = diagnose(&source("0x5000_0000_0000_0000_0000_0000_0000_0000", "3").replace("is 0x50", "is 0x51"));
+    assert!(d.contains("the pad word 0x50000000000000000000000000000000 is no instruction"), "{d}");
+}
+
 /// Grouping by a count and writing bundles are one mechanism's two kinds: a target declaring
 /// both is an error at each other stream and at the bundle, pointing at the interleaved one.
 #[test]
