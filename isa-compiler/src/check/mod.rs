@@ -290,7 +290,9 @@ impl Checker {
             }
         }
         if let Some(f) = t.formats.iter().find(|f| f.length.is_some() || f.width < t.word_bits) {
-            if !t.little_endian {
+            // A bundled program is no byte stream: each stream is read a word of its own width
+            // at a time (Tegra's 32-bit streams beside its 64-bit ALU words), in either order.
+            if !t.little_endian && t.bundled().is_none() {
                 self.error(
                     f.span,
                     format!(

@@ -23,6 +23,31 @@ fn a_good_bundle_checks() {
     assert_eq!(b.units[0].max, Some(2));
 }
 
+/// A bundled target reads each stream a word of the stream's width at a time, so a format
+/// narrower than the target's word (a 32-bit computed head beside 64-bit words, as Tegra's
+/// 32-bit streams beside its 64-bit ALU words) does not make its program a byte stream, and
+/// big-endian words are allowed; without bundles such a format still needs `byte_order little`.
+#[test]
+fn a_bundled_target_takes_narrower_formats_in_either_byte_order() {
+    let wide = |order: &str| {
+        spec("", "")
+            .replace("    word 32\n", &format!("    word 64\n    byte_order {order}\n"))
+            .replace("stream alu { bits 32;", "stream alu { bits 64;")
+            .replace("    unused @ 31:8\n", "    unused @ 63:8\n")
+            .replace("format add : 32 {", "format add {")
+    };
+    for order in ["big", "little"] {
+        let source = wide(order);
+        let t = isa_compiler::check_source(&source)
+            .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("b.isa", &source, &d)));
+        let (streams, _) = t.bundled().expect("bundled");
+        assert_eq!(streams.iter().map(|s| s.bits).collect::<Vec<_>>(), [32, 64], "{order}");
+    }
+    let plain = "target t {\n    word 64\n    byte_order big\n    dialect asm\n}\nformat h : 32 {\n    op: u8 @ 7:0 is 1\n    unused @ 31:8\n    syntax asm { \"h\" }\n}\nformat w {\n    op: u8 @ 7:0 is 2\n    unused @ 63:8\n    syntax asm { \"w\" }\n}\n";
+    let d = diagnose(plain);
+    assert!(d.contains("`h` makes instructions differ in length, which needs `byte_order little`"), "{d}");
+}
+
 #[test]
 fn stream_mistakes_are_located() {
     let d = diagnose(&spec("    stream mem { bits 48; formats load }\n", ""));

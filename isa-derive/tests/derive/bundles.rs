@@ -6,6 +6,10 @@ mod packets {
     isa_derive::target!("tests/specs/packets.isa");
 }
 
+mod wide_packets {
+    isa_derive::target!("tests/specs/wide_packets.isa");
+}
+
 use isa_runtime::bundle;
 use packets::Packets;
 
@@ -47,4 +51,16 @@ fn packets_take_the_directive_core() {
         (e[0].line, e[0].column, e[0].message.as_str()),
         (2, 7, "data has no place among a bundled program's streams")
     );
+}
+
+/// A 32-bit header stream beside 64-bit big-endian ALU words: `add r1` is op 1 at bits 63:56
+/// and rd 1 at 7:0; the header counts the packet's two ALU words; the listing reads back.
+#[test]
+fn narrower_streams_beside_big_endian_words() {
+    use wide_packets::WidePackets;
+    let p = bundle::assemble::<WidePackets>("PACKET ALU: add r1 ALU: add r2 ;", 0).expect("assembles");
+    assert_eq!(p.streams, [vec![2], vec![0x0100_0000_0000_0001, 0x0100_0000_0000_0002]]);
+    let listing = bundle::disassemble::<WidePackets>(&p, 0).expect("lists");
+    assert_eq!(listing, "PACKET\n\tALU: add r1\n\tALU: add r2\n;\n");
+    assert_eq!(bundle::assemble::<WidePackets>(&listing, 0), Ok(p));
 }
