@@ -158,7 +158,9 @@ enum Command {
     /// its text (so an edited line assembles to its new word), its scheduling slot from the
     /// control word in the listing's `/* 0x... */` comments, so that the listing rebuilds byte
     /// for byte; `{ }` of dual issue and `.reuse` flags, which the control words give, are
-    /// dropped from the text.
+    /// dropped from the text. A listing of several functions, each from address 0 (cuobjdump's
+    /// of a fatbin, nvdisasm's of a cubin), is assembled at the addresses it lists (the
+    /// dialect's `origin`), and nvdisasm's labels (`` `(.L_x_3) ``) stand for theirs.
     ///
     /// The source is read a piece at a time and each word written as it is made, binary, hex or
     /// JSON (a listing's pieces cut after a group's words), so memory stays flat whatever its
