@@ -7,7 +7,7 @@
 //! subroutines, whose first guess is `I2F.F32.U64.RP` then `F2I.U64.F32.TRUNC`; the wide
 //! multiplies hold `IADD3.RS` (the carry of A + B shifted in) and `XMAD.CSFU` to the same test.
 
-use isa_generated::maxwell::{Instruction, Machine, Maxwell, Semantics, State};
+use isa_generated::maxwell::{self, Instruction, Machine, Maxwell, Semantics, State};
 use isa_runtime::target::disassemble_word;
 
 /// The kernel parameters: constant bank 0, from byte 0x140.
@@ -327,4 +327,33 @@ fn division_and_remainder_of_64_bit_numbers() {
             assert_eq!(got as i64, (a as i64) % (b as i64), "rem.s64 {a:#x}, {b:#x}");
         }
     }
+}
+
+/// The neighbours of the forms above that ptxas never emits stay traps (research §G.10): a 64-bit
+/// source in a constant or an immediate, a 64-bit source to float16, `IMNMX.XMED` and a signed
+/// `.XLO`; the register forms beside them run.
+#[test]
+fn forms_ptxas_never_emits_trap() {
+    for text in [
+        "I2F.F32.S64 R0, c[0x0][0x140]",
+        "I2F.F32.U64 R0, 0x5",
+        "I2F.F16.S64 R0, R2",
+        "IMNMX.XMED R0, R2, R3, PT",
+        "IMNMX.XLO R0, R2, R3, PT",
+    ] {
+        let program =
+            maxwell::assemble(text, maxwell::Dialect::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let mut m = Machine::new(Params::default());
+        assert!(
+            matches!(m.run(&program, 10), Err(isa_runtime::interp::Trap::Unimplemented(_))),
+            "{text} must trap"
+        );
+    }
+    let program =
+        maxwell::assemble("I2F.F32.S64 R0, R2\nIMNMX.U32.XLO R1, R2, R3, PT", maxwell::Dialect::default())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut m = Machine::new(Params::default());
+    m.state.r[2..4].copy_from_slice(&[7, 0]);
+    assert_eq!(m.run(&program, 10), Ok(2));
+    assert_eq!(m.state.r[0], 7.0f32.to_bits());
 }
