@@ -164,6 +164,14 @@ pub fn from_int(x: i64, mode: u32) -> f32 {
     round_exact(hi, lo, mode)
 }
 
+/// The 64-bit unsigned integer `x` as f32, rounded once in `mode` (`float(x, r)` of a `u64`).
+pub fn from_u64(x: u64, mode: u32) -> f32 {
+    let hi = x as f64;
+    // `hi` is `x` to 53 bits; the remainder (below 2^11) is exact in f64 and in i128.
+    let lo = (i128::from(x) - hi as i128) as f64;
+    round_exact(hi, lo, mode)
+}
+
 /// `x` rounded to an integral value in `mode` (the sign of a zero result is `x`'s).
 pub fn round_int(x: f32, mode: u32) -> f32 {
     if !x.is_finite() || x.abs() >= 8_388_608.0 {
@@ -766,6 +774,14 @@ mod tests {
             [NEAREST, DOWN, UP, ZERO].map(|m| from_int(x, m)),
             [16777216.0, 16777216.0, 16777218.0, 16777216.0]
         );
+        // 2^63 + 2^39 + 1: just past the midpoint of 2^63 and its upper neighbour 2^63 + 2^40;
+        // f64 loses the 1 and lands on the midpoint, the remainder says which side wins.
+        let (two63, next) = (2.0f32.powi(63), 2.0f32.powi(63) + 2.0f32.powi(40));
+        let x = (1u64 << 63) + (1 << 39) + 1;
+        assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| from_u64(x, m)), [next, two63, next, two63]);
+        assert_eq!(from_u64(x - 1, NEAREST), two63, "on the midpoint: the even one");
+        let (top, below) = (2.0f32.powi(64), 2.0f32.powi(64) - 2.0f32.powi(40));
+        assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| from_u64(u64::MAX, m)), [top, below, top, below]);
     }
 
     #[test]

@@ -816,10 +816,12 @@ impl Lower<'_, '_> {
             ("fadd", _) => (B::FAdd, &[F, F, T::U32], F),
             ("fmul", _) => (B::FMul, &[F, F, T::U32], F),
             ("float", 2) => {
-                // The integer's own type (u32 or i32) says how it converts.
+                // The integer's own type (u32, i32 or u64) says how it converts.
                 let x = self.expr(&args[0], None);
-                if !matches!(x.ty, T::U32 | T::I32) {
-                    return Some(self.err(args[0].span, "`float(x, rounding)` converts a `u32` or `i32`"));
+                if !matches!(x.ty, T::U32 | T::I32 | T::U64) {
+                    return Some(
+                        self.err(args[0].span, "`float(x, rounding)` converts a `u32`, `i32` or `u64`"),
+                    );
                 }
                 let r = self.expr(&args[1], Some(T::U32));
                 let r = self.coerce(r, T::U32, args[1].span);

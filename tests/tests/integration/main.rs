@@ -25,6 +25,7 @@ mod maxwell_half;
 mod maxwell_integer;
 mod maxwell_interp;
 mod maxwell_program;
+mod maxwell_ptxas;
 mod maxwell_roundtrip;
 mod maxwell_validate;
 mod msrv;

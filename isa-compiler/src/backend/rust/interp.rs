@@ -518,6 +518,7 @@ impl Gen<'_> {
                 let f = if b == Builtin::FAdd { quote!(add) } else { quote!(mul) };
                 quote!(isa_runtime::arith::#f(#a, #second, #mode))
             }
+            Builtin::ToFloatRounded if t0 == T::U64 => quote!(isa_runtime::arith::from_u64(#a, #second)),
             Builtin::ToFloatRounded => quote!(isa_runtime::arith::from_int(#a as i64, #second)),
             Builtin::RoundInt => quote!(isa_runtime::arith::round_int(#a, #second)),
             Builtin::ToUint => quote!((#a as u32)),
