@@ -49,6 +49,7 @@ impl<T> Memo<T> {
         self.stamp += 1;
     }
 
+    #[inline]
     fn slot(&self, key: EndsKey) -> usize {
         // The item list's address varies most; positions and indices are small.
         let h = (key.0 as u64 ^ (u64::from(key.1) << 40) ^ (u64::from(key.2) << 20))
@@ -64,6 +65,7 @@ impl<T> Memo<T> {
         i
     }
 
+    #[inline]
     pub(super) fn get(&self, key: EndsKey) -> Option<core::ops::Range<usize>> {
         if self.slots.is_empty() {
             return None;
@@ -72,23 +74,35 @@ impl<T> Memo<T> {
         (stamp == self.stamp).then_some(a as usize..b as usize)
     }
 
-    /// The answer for `key` if there is one; else `None`, with `empty` filed as its answer
-    /// (what a re-entry at the same place gets while the answer is worked out). One probe
-    /// for both.
+    /// The answer for `key` if there is one; else `empty` filed as its answer (what a
+    /// re-entry at the same place gets while the answer is worked out) and where, for
+    /// [`Memo::answer`]. One probe for both.
+    #[inline]
     pub(super) fn get_or_file(
         &mut self,
         key: EndsKey,
         empty: core::ops::Range<usize>,
-    ) -> Option<core::ops::Range<usize>> {
+    ) -> Result<core::ops::Range<usize>, Filed> {
         self.reserve();
         let i = self.slot(key);
         let (stamp, _, (a, b)) = self.slots[i];
         if stamp == self.stamp {
-            return Some(a as usize..b as usize);
+            return Ok(a as usize..b as usize);
         }
         self.len += 1;
         self.slots[i] = (self.stamp, key, (empty.start as u32, empty.end as u32));
-        None
+        Err(Filed { slot: i, size: self.slots.len() })
+    }
+
+    /// Gives the answer filed for `key` ([`Memo::get_or_file`]): in its slot, without a probe,
+    /// unless the table has grown since (a slot taken keeps its key until then).
+    #[inline]
+    pub(super) fn answer(&mut self, filed: Filed, key: EndsKey, ends: core::ops::Range<usize>) {
+        let size = self.slots.len();
+        match self.slots.get_mut(filed.slot).filter(|_| filed.size == size) {
+            Some(slot) => slot.2 = (ends.start as u32, ends.end as u32),
+            None => self.insert(key, ends),
+        }
     }
 
     /// Room for one more answer.
@@ -121,6 +135,12 @@ impl<T> Memo<T> {
         }
         self.slots[i] = (self.stamp, key, (ends.start as u32, ends.end as u32));
     }
+}
+
+/// Where [`Memo::get_or_file`] filed a key: its slot, and the table's size then.
+pub(super) struct Filed {
+    slot: usize,
+    size: usize,
 }
 
 /// The [`Table::index`] of each table met, by the table's address.
@@ -182,6 +202,7 @@ pub(super) struct PaySets {
 impl PaySets {
     /// The fields `items[i..]` may spell out through a name table, read through `frame`: bit
     /// `s % 64` for field `s`, all bits where that is not known.
+    #[inline]
     pub(super) fn mask(&mut self, items: &'static [Item], i: usize, frame: &[Bound]) -> u64 {
         let (fields, params) = self.shape(items, i, 0);
         if params == u64::MAX {
@@ -507,6 +528,7 @@ pub(super) struct ReadSets {
 
 impl ReadSets {
     /// The fields `e` reads through `frame`, as [`slot_bits`] gives them.
+    #[inline]
     pub(super) fn bits(&mut self, e: &'static Expr, frame: &[Bound]) -> u64 {
         let (fields, params) = self.shape(e);
         if params == u64::MAX {

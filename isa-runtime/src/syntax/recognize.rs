@@ -72,9 +72,10 @@ impl Parser<'_> {
     pub(super) fn ends(&mut self, items: &'static [Item], i: usize, pos: usize) -> core::ops::Range<usize> {
         let key = (items.as_ptr() as usize, i as u32, pos as u32);
         // A re-entry at the same place (no text consumed) adds nothing.
-        if let Some(r) = self.memo.get_or_file(key, 0..0) {
-            return r;
-        }
+        let filed = match self.memo.get_or_file(key, 0..0) {
+            Ok(r) => return r,
+            Err(filed) => filed,
+        };
         let out = self.collecting.len();
         let mids = self.mids.len();
         match items.get(i) {
@@ -161,7 +162,7 @@ impl Parser<'_> {
         self.memo.items.extend_from_slice(&self.collecting[out..]);
         self.collecting.truncate(out);
         let r = first..self.memo.items.len();
-        self.memo.insert(key, r.clone());
+        self.memo.answer(filed, key, r.clone());
         r
     }
 
@@ -257,11 +258,12 @@ impl Parser<'_> {
             Some((Some((items, i)), id)) => {
                 let key = (id as usize, 0, pos as u32);
                 // A re-entry at the same place (no text consumed) says it may.
-                if let Some(r) = self.reach.get_or_file(key, 1..1) {
-                    return r.start == 1;
-                }
+                let filed = match self.reach.get_or_file(key, 1..1) {
+                    Ok(r) => return r.start == 1,
+                    Err(filed) => filed,
+                };
                 let answer = self.ends_reach(items, i, pos, depth - 1);
-                self.reach.insert(key, usize::from(answer)..usize::from(answer));
+                self.reach.answer(filed, key, usize::from(answer)..usize::from(answer));
                 answer
             }
         }
@@ -290,9 +292,10 @@ impl Parser<'_> {
     fn starts(&mut self, items: &'static [Item], i: usize, pos: usize) -> Start {
         let key = (items.as_ptr() as usize, i as u32, pos as u32);
         // A re-entry at the same place (a template calling itself first) decides nothing.
-        if let Some(r) = self.starts.get_or_file(key, Start::Maybe as usize..Start::Maybe as usize) {
-            return Start::from(r.start);
-        }
+        let filed = match self.starts.get_or_file(key, Start::Maybe as usize..Start::Maybe as usize) {
+            Ok(r) => return Start::from(r.start),
+            Err(filed) => filed,
+        };
         let mut answer = Start::Empty;
         for item in items.iter().skip(i) {
             let first = match item {
@@ -327,7 +330,7 @@ impl Parser<'_> {
                 break;
             }
         }
-        self.starts.insert(key, answer as usize..answer as usize);
+        self.starts.answer(filed, key, answer as usize..answer as usize);
         answer
     }
 
