@@ -124,6 +124,7 @@ struct Fits {
 }
 
 struct FitShape {
+    /// The address of the format's fields.
     format: usize,
     syntax: usize,
     frame: [Bound; FIT_FRAME],
@@ -932,7 +933,8 @@ impl QuickReader<'_> {
     /// for a guard that reads no field the walk has assigned.
     fn fitting(&mut self, syntax: &'static Syntax, f: QFrame) -> [u64; 4] {
         let mut fitting = [0u64; 4];
-        let fid = self.format as *const Format as usize;
+        // What the guards see of the format is its fields (static, as the syntax is).
+        let fid = self.format.fields.as_ptr() as usize;
         let QuickState { fits, frames, assigned, .. } = &mut *self.st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
         // A few guards cost less to evaluate than the shape's look-up.
