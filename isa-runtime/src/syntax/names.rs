@@ -26,6 +26,56 @@ pub(super) struct TableIndex {
     /// 255 by the text's first character (lowercased), 256 to 511 by its first after blanks,
     /// 512 the entries that may match any text.
     starts: Vec<u32>,
+    /// For each entry, its spelling as a [`Plain`] word where it is one.
+    plain: Vec<Option<Plain>>,
+}
+
+/// A spelling of one to eight bytes compared at once as a `u64` (the name's whole-word end
+/// is checked apart): word characters starting with a letter or digit (`ra12`, `nop`),
+/// matched where the text's next bytes are those; or starting with punctuation and holding
+/// no blank or separator (`.F32`, `|`), matched after the blanks at the text's start.
+#[derive(Clone, Copy)]
+struct Plain {
+    /// The spelling's bytes, little-endian, and the same lowercased.
+    exact: u64,
+    lower: u64,
+    /// The bytes the spelling covers.
+    mask: u64,
+    len: u8,
+    after_blanks: bool,
+}
+
+impl Plain {
+    fn of(s: &str) -> Option<Plain> {
+        let b = s.as_bytes();
+        if b.is_empty() || b.len() > 8 {
+            return None;
+        }
+        let after_blanks = match b[0].is_ascii_alphanumeric() {
+            true if b.iter().all(|c| is_word(*c)) => false,
+            // As [`spelled`] reads it: blanks skipped before it, then byte for byte.
+            false if b.iter().all(|c| !matches!(c, b' ' | b'\t') && !separator(*c)) => true,
+            _ => return None,
+        };
+        let (exact, lower) = (pack8(b), pack8(&b.to_ascii_lowercase()));
+        let mask = if b.len() == 8 { u64::MAX } else { (1u64 << (8 * b.len())) - 1 };
+        Some(Plain { exact, lower, mask, len: b.len() as u8, after_blanks })
+    }
+}
+
+/// Up to eight bytes, little-endian, zero past their end.
+fn pack8(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = b.len().min(8);
+    w[..n].copy_from_slice(&b[..n]);
+    u64::from_le_bytes(w)
+}
+
+/// ASCII capitals of a packed word lowercased (each byte on its own).
+fn lower8(w: u64) -> u64 {
+    let mut b = w.to_le_bytes();
+    b.make_ascii_lowercase();
+    u64::from_le_bytes(b)
 }
 
 /// One entry of a [`Table`].
@@ -100,7 +150,7 @@ impl Table {
     }
 
     fn candidates(&self, text: &str, pos: usize, fold: bool, f: &mut dyn FnMut(usize, u64)) {
-        self.candidates_among(0..self.entries.len(), text, pos, fold, f)
+        self.candidates_among(0..self.entries.len(), None, text, pos, fold, f)
     }
 
     /// Where each entry's spelling must match the text ([`Table::candidates`]): its first
@@ -142,7 +192,11 @@ impl Table {
             order[next[b] as usize] = i as u32;
             next[b] += 1;
         }
-        TableIndex { order, starts }
+        let plain = self.entries.iter().map(|e| match *e {
+            Entry::Name(s, _) => Plain::of(s),
+            _ => None,
+        });
+        TableIndex { order, starts, plain: plain.collect() }
     }
 
     /// [`Table::candidates`] through the table's [`Table::index`].
@@ -167,7 +221,14 @@ impl Table {
             _ => None,
         };
         if let Some(run) = one {
-            return self.candidates_among(run.iter().map(|&k| k as usize), text, pos, fold, f);
+            return self.candidates_among(
+                run.iter().map(|&k| k as usize),
+                Some(&index.plain),
+                text,
+                pos,
+                fold,
+                f,
+            );
         }
         // The three runs (entries of distinct buckets) merged, in table order: sorted together
         // when few, as they mostly are.
@@ -178,7 +239,14 @@ impl Table {
             few[x.len()..x.len() + y.len()].copy_from_slice(y);
             few[x.len() + y.len()..n].copy_from_slice(z);
             few[..n].sort_unstable();
-            return self.candidates_among(few[..n].iter().map(|&k| k as usize), text, pos, fold, f);
+            return self.candidates_among(
+                few[..n].iter().map(|&k| k as usize),
+                Some(&index.plain),
+                text,
+                pos,
+                fold,
+                f,
+            );
         }
         let merged = core::iter::from_fn(|| {
             let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
@@ -189,13 +257,15 @@ impl Table {
             }
             Some(head as usize)
         });
-        self.candidates_among(merged, text, pos, fold, f)
+        self.candidates_among(merged, Some(&index.plain), text, pos, fold, f)
     }
 
-    /// The spellings of the entries numbered `among` (in order) that match at `pos`.
+    /// The spellings of the entries numbered `among` (in order) that match at `pos`; `plain`,
+    /// the index's [`Plain`] spellings, compared at once.
     fn candidates_among(
         &self,
         among: impl Iterator<Item = usize>,
+        plain: Option<&[Option<Plain>]>,
         text: &str,
         pos: usize,
         fold: bool,
@@ -219,7 +289,26 @@ impl Table {
         let first = bytes.first().copied();
         let first_after_blanks = bytes.iter().copied().find(|b| *b != b' ' && *b != b'\t');
         let same = |a: Option<u8>, c: u8| a.is_some_and(|a| a == c || (fold && a.eq_ignore_ascii_case(&c)));
-        for e in among.filter_map(|i| self.entries.get(i)) {
+        // The text's next eight bytes, and those after its blanks, for the plain spellings.
+        let fold8 = |w: u64| if fold { lower8(w) } else { w };
+        let word = fold8(pack8(bytes));
+        // Found when first needed.
+        let mut after: Option<(u64, usize)> = None;
+        for (i, e) in among.filter_map(|i| Some((i, self.entries.get(i)?))) {
+            if let Some(Some(p)) = plain.and_then(|p| p.get(i)) {
+                let (Entry::Name(_, v), key) = (e, if fold { p.lower } else { p.exact }) else { continue };
+                let (w, skip) = match p.after_blanks {
+                    false => (word, 0),
+                    true => *after.get_or_insert_with(|| {
+                        let blanks = bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+                        (fold8(pack8(&bytes[blanks..])), blanks)
+                    }),
+                };
+                if (w ^ key) & p.mask == 0 {
+                    f(usize::from(p.len) + skip, *v);
+                }
+                continue;
+            }
             match *e {
                 Entry::Name(s, v) => {
                     let head = match s.as_bytes().iter().position(|c| *c != b' ') {
@@ -333,10 +422,28 @@ mod tests {
                 Entry::Many("???", 40, 50),
                 Entry::Name("R5", 4),
                 Entry::Name("nop;", 5),
+                Entry::Name("ra5_x", 6),
+                Entry::Name("abcdefgh", 7),
+                Entry::Name("abcdefghi", 8),
+                Entry::Name("|", 9),
+                Entry::Name(".16ab", 10),
                 Entry::Else("?"),
             ],
         };
-        let texts = ["ra5.16a", "RA5 .16a", "r5 >> 1, 3s", "  nop ;", "ra31 >>1", "", "?? 7s", "\tR5"];
+        let texts = [
+            "ra5.16a",
+            "RA5 .16a",
+            "r5 >> 1, 3s",
+            "  nop ;",
+            "ra31 >>1",
+            "",
+            "?? 7s",
+            "\tR5",
+            "rA5_X, ra5_",
+            "abcdefgh abcdefghi ABCDEFGHIJ abcdefg",
+            "ra5\u{e9}",
+            " \t.16a .16A.16ab |x| |",
+        ];
         for table in [&MIXED, &REG, &OP, &IDLE] {
             let index = table.index();
             for text in texts {

@@ -2,7 +2,7 @@
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
 use super::analysis::separator;
-use super::eval::{bind, bound_value, eval, eval_in, self_describing, Bound, Defaulted};
+use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, Bound, Defaulted};
 use super::facts::{equal_pair, force, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
@@ -104,6 +104,119 @@ pub(super) struct QuickState {
     next_prefix: usize,
     /// By syntax address, whether a syntax reads the address ([`reads_pc`]).
     pc_read: Vec<(usize, bool)>,
+    /// How arms are ordered on the defaults, by format, syntax and frame ([`Fits`]).
+    fits: Fits,
+}
+
+/// For each call shape met (format, syntax, frame), the truth of each arm's guard on the
+/// values with defaults where the walk has assigned none of the fields it reads (those then
+/// hold what a reading starts with: the fixed values, else the defaults), found the first time
+/// the shape is entered so, and what each guard reads: the arms' order ([`QuickReader::syntax`])
+/// without evaluating every guard at every call. An open-addressed table.
+#[derive(Default)]
+struct Fits {
+    /// Index + 1 into `shapes`, by hash (a power of two long, at most half full).
+    table: Vec<u32>,
+    shapes: Vec<FitShape>,
+    /// For each shape's arms from its `at`: the fields its guard reads ([`slot_bits`]; all
+    /// bits where it reads the address).
+    reads: Vec<u64>,
+}
+
+struct FitShape {
+    /// The address of the format's fields.
+    format: usize,
+    syntax: usize,
+    frame: [Bound; FIT_FRAME],
+    frame_len: u8,
+    at: u32,
+    /// Arms whose truth on the starting values is known, and that truth.
+    known: [u64; 4],
+    fit: [u64; 4],
+}
+
+/// How many arms a syntax has at least for [`Fits`] to keep its shapes.
+const FIT_ARMS: usize = 5;
+
+/// The longest frame whose shape [`Fits`] keeps (longer: the guards are evaluated each time).
+const FIT_FRAME: usize = 8;
+
+impl Fits {
+    fn hash(format: usize, syntax: usize, frame: &[Bound]) -> u64 {
+        let mut h = (format as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ syntax as u64;
+        for b in frame {
+            let x = match *b {
+                Bound::Slot(s) => u64::from(s) | 1 << 62,
+                Bound::NotSlot(s) => u64::from(s) | 2 << 62,
+                Bound::Const(v) => v as u64,
+            };
+            h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        h ^ (h >> 29)
+    }
+
+    /// The shape of a call of `syntax` in `frame`, filed when first met; `None` for a frame
+    /// longer than [`FIT_FRAME`].
+    fn shape(&mut self, format: usize, syntax: &'static Syntax, frame: &[Bound]) -> Option<usize> {
+        if frame.len() > FIT_FRAME {
+            return None;
+        }
+        let key = syntax as *const Syntax as usize;
+        if self.table.is_empty() {
+            self.table = alloc::vec![0; 64];
+        }
+        let mask = self.table.len() - 1;
+        let mut at = Fits::hash(format, key, frame) as usize & mask;
+        loop {
+            match self.table[at] {
+                0 => break,
+                i => {
+                    let sh = &self.shapes[i as usize - 1];
+                    if sh.format == format
+                        && sh.syntax == key
+                        && usize::from(sh.frame_len) == frame.len()
+                        && sh.frame[..frame.len()] == *frame
+                    {
+                        return Some(i as usize - 1);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        let mut fr = [Bound::Const(0); FIT_FRAME];
+        fr[..frame.len()].copy_from_slice(frame);
+        let first = self.reads.len() as u32;
+        self.reads.extend(syntax.arms.iter().take(256).map(|arm| match arm.guard {
+            Some(g) if expr_reads_pc(g) => u64::MAX,
+            Some(g) => slot_bits(g, frame),
+            None => 0,
+        }));
+        self.shapes.push(FitShape {
+            format,
+            syntax: key,
+            frame: fr,
+            frame_len: frame.len() as u8,
+            at: first,
+            known: [0; 4],
+            fit: [0; 4],
+        });
+        let index = self.shapes.len() - 1;
+        self.table[at] = index as u32 + 1;
+        if 2 * self.shapes.len() > self.table.len() {
+            let mut table = alloc::vec![0u32; 2 * self.table.len()];
+            let mask = table.len() - 1;
+            for (i, sh) in self.shapes.iter().enumerate() {
+                let mut at =
+                    Fits::hash(sh.format, sh.syntax, &sh.frame[..usize::from(sh.frame_len)]) as usize & mask;
+                while table[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                table[at] = i as u32 + 1;
+            }
+            self.table = table;
+        }
+        Some(index)
+    }
 }
 
 /// An answer of [`quick_prefix_in`] kept for the texts that start alike: the format and syntax
@@ -187,16 +300,7 @@ fn spelling_blanks(t: &Table) -> (bool, bool) {
 /// branch target's base), through the syntaxes it calls; `depth` bounds the calls followed
 /// (deeper: taken to read it).
 fn reads_pc(syntax: &Syntax, depth: u32) -> bool {
-    fn expr(e: &Expr) -> bool {
-        match e {
-            Expr::Pc => true,
-            Expr::Int(_) | Expr::Field(_) | Expr::Param(_) => false,
-            Expr::Not(x) | Expr::In(x, _) => expr(x),
-            Expr::And(xs) | Expr::Or(xs) => xs.iter().any(expr),
-            Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => expr(a) || expr(b),
-            Expr::If(c, a, b) => expr(c) || expr(a) || expr(b),
-        }
-    }
+    use expr_reads_pc as expr;
     fn items(list: &[Item], depth: u32) -> bool {
         list.iter().any(|item| match item {
             Item::Lit(_) => false,
@@ -214,6 +318,18 @@ fn reads_pc(syntax: &Syntax, depth: u32) -> bool {
         })
     }
     depth > 16 || syntax.arms.iter().any(|a| a.guard.is_some_and(expr) || items(a.items, depth))
+}
+
+/// Whether `e` reads the instruction's address.
+fn expr_reads_pc(e: &Expr) -> bool {
+    match e {
+        Expr::Pc => true,
+        Expr::Int(_) | Expr::Field(_) | Expr::Param(_) => false,
+        Expr::Not(x) | Expr::In(x, _) => expr_reads_pc(x),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().any(expr_reads_pc),
+        Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) => expr_reads_pc(a) || expr_reads_pc(b),
+        Expr::If(c, a, b) => expr_reads_pc(c) || expr_reads_pc(a) || expr_reads_pc(b),
+    }
 }
 
 /// [`quick_in`] of a prefix (a scheduling slot before its instruction), remembering its last
@@ -812,17 +928,63 @@ impl QuickReader<'_> {
         eval_in(e, self.frame(f), &defaulted, self.ctx.pc)
     }
 
+    /// Which arms of `syntax` (at most 256) have guards that hold on the values with defaults
+    /// for the unknown fields (undecided: they do), bit `i` for arm `i`: taken from [`Fits`]
+    /// for a guard that reads no field the walk has assigned.
+    fn fitting(&mut self, syntax: &'static Syntax, f: QFrame) -> [u64; 4] {
+        let mut fitting = [0u64; 4];
+        // What the guards see of the format is its fields (static, as the syntax is).
+        let fid = self.format.fields.as_ptr() as usize;
+        let QuickState { fits, frames, assigned, .. } = &mut *self.st;
+        let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
+        // A few guards cost less to evaluate than the shape's look-up.
+        let shape = match syntax.arms.len() > FIT_ARMS {
+            true => fits.shape(fid, syntax, frame),
+            false => None,
+        };
+        let Some(shape) = shape else {
+            for (index, arm) in syntax.arms.iter().enumerate() {
+                let fit = arm.guard.is_none_or(|g| self.fits(g, f).unwrap_or(1) != 0);
+                fitting[index / 64] |= u64::from(fit) << (index % 64);
+            }
+            return fitting;
+        };
+        let known = assigned.iter().fold(0u64, |m, &s| m | 1 << (s % 64));
+        let at = fits.shapes[shape].at as usize;
+        for (index, arm) in syntax.arms.iter().enumerate() {
+            let Some(g) = arm.guard else {
+                fitting[index / 64] |= 1 << (index % 64);
+                continue;
+            };
+            let (word, bit) = (index / 64, 1u64 << (index % 64));
+            let st = &mut *self.st;
+            let still = st.fits.reads[at + index] & known == 0;
+            if still && st.fits.shapes[shape].known[word] & bit != 0 {
+                fitting[word] |= st.fits.shapes[shape].fit[word] & bit;
+                continue;
+            }
+            let fit = self.fits(g, f).unwrap_or(1) != 0;
+            if fit {
+                fitting[word] |= bit;
+            }
+            if still {
+                let sh = &mut self.st.fits.shapes[shape];
+                sh.known[word] |= bit;
+                if fit {
+                    sh.fit[word] |= bit;
+                }
+            }
+        }
+        fitting
+    }
+
     fn syntax(&mut self, syntax: &'static Syntax, f: QFrame, pos: usize, k: QK) {
         // In the search's order ([`Parser::syntax`]): the arms whose guards the defaults of
         // the unknown fields satisfy first, then the others, each in the written order.
-        let mut fitting = [0u64; 4];
-        for (index, arm) in syntax.arms.iter().enumerate().take(256) {
-            let fit = arm.guard.is_none_or(|g| self.fits(g, f).unwrap_or(1) != 0);
-            fitting[index / 64] |= u64::from(fit) << (index % 64);
-        }
         if syntax.arms.len() > 256 {
             return self.unsure();
         }
+        let fitting = self.fitting(syntax, f);
         for first in [true, false] {
             for (index, arm) in syntax.arms.iter().enumerate() {
                 if (fitting[index / 64] >> (index % 64) & 1 == 1) == first {
