@@ -193,7 +193,10 @@ impl ByFirstByte {
                     continue;
                 }
             }
-            if to - from <= FEW {
+            // A blank may follow any word ([`words_follow`]): only another byte is looked up
+            // (and the facts of the entry's formats found for it).
+            let blank = next.is_none_or(|b| b == b' ' || b == b'\t');
+            if to - from <= FEW && !blank {
                 let sets = self.follows[first + k].get_or_init(|| {
                     let formats = &self.formats[*from as usize..*to as usize];
                     formats.iter().map(|&(i, j)| (follows(i, j), i)).collect()
