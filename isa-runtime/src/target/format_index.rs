@@ -14,6 +14,10 @@ use alloc::vec::Vec;
 /// whose syntax can start it, in the order of [`Isa::formats`]. Where many formats share a
 /// lead (a guard such as `@P0 ` before any instruction), they are narrowed by a word each of
 /// them needs somewhere in the text ([`syntax::Syntax::required_word`]).
+///
+/// What the index knows of a format from walking its whole syntax ([`Facts`]: the bytes its
+/// texts hold, what follows its words, its commas) is found on the first statement that
+/// reaches the format, and kept: a process that reads a few lines walks a few syntaxes.
 pub struct FormatIndex {
     /// Each format's leads.
     leads: ByFirstByte,
@@ -23,12 +27,71 @@ pub struct FormatIndex {
     words: ByFirstByte,
     /// The formats with a required word, a bit each.
     worded: Vec<u64>,
-    /// Each format's [`syntax::Syntax::text_bytes`] (every byte for a format without a syntax
-    /// in the dialect) and [`syntax::Syntax::comma_follows`].
-    bytes: Vec<(syntax::Bytes, bool, Option<syntax::Bytes>)>,
-    /// Each format's [`Commas`], where numbers are plain and where they take expressions.
-    commas: Vec<[Option<Commas>; 2]>,
+    /// Each format's syntax in the dialect, and its facts once found.
+    formats: Vec<Lazy>,
+    /// The bytes of numbers where they are plain and where they take expressions (with the
+    /// dialect's label prefixes).
+    numbers: [Numbers; 2],
     pub(super) ignore_case: bool,
+}
+
+/// A format of a [`FormatIndex`]: its syntax in the dialect, the texts of its leads and its
+/// required word (what [`Facts::follows`] is of, in this order), and its [`Facts`] once found.
+struct Lazy {
+    syntax: Option<&'static syntax::Syntax>,
+    named: Vec<&'static str>,
+    facts: Slot<Facts>,
+}
+
+/// A value found on first use and kept: shared by the threads of a process with `std` (the
+/// index is), a cell of one program without it.
+#[cfg(feature = "std")]
+type Slot<T> = std::sync::OnceLock<T>;
+#[cfg(not(feature = "std"))]
+type Slot<T> = core::cell::OnceCell<T>;
+
+/// What the walks of a format's syntax tell the index (its facts): the bytes its texts may
+/// hold ([`syntax::Syntax::text_bytes`], every byte for a format without a syntax in the
+/// dialect), whether a number takes an expression, the bytes after a `,`
+/// ([`syntax::Syntax::comma_follows`]); what may follow each of its named words wherever the
+/// syntax has them ([`words_follow`]), and its [`Commas`] where numbers are plain and where
+/// they take expressions.
+struct Facts {
+    bytes: syntax::Bytes,
+    expressions: bool,
+    comma_follows: Option<syntax::Bytes>,
+    follows: Vec<Option<syntax::Bytes>>,
+    commas: [Option<Commas>; 2],
+}
+
+impl Facts {
+    fn of(
+        syntax: Option<&'static syntax::Syntax>,
+        named: &[&str],
+        ignore_case: bool,
+        numbers: &[Numbers; 2],
+    ) -> Self {
+        let Some(syntax) = syntax else {
+            return Facts {
+                bytes: [u64::MAX; 4],
+                expressions: false,
+                comma_follows: None,
+                follows: alloc::vec![None; named.len()],
+                commas: [None, None],
+            };
+        };
+        let (bytes, expressions) = syntax.text_bytes(ignore_case);
+        // What may follow each lead and the required word wherever the syntax has them: one
+        // walk for them all, which also gives the commas of texts with expressions.
+        let (with_expressions, follows) = words_follow(syntax, ignore_case, &numbers[1], named);
+        Facts {
+            bytes,
+            expressions,
+            comma_follows: syntax.comma_follows(ignore_case),
+            follows,
+            commas: [Commas::of(syntax, ignore_case, &numbers[0]), with_expressions],
+        }
+    }
 }
 
 /// How many formats may share a lead before their required words are looked for too.
@@ -41,8 +104,12 @@ const SHARED_LEAD: u32 = 4;
 struct ByFirstByte {
     /// The entries, by first byte.
     entries: Vec<LeadEntry>,
-    /// The formats of each entry.
-    formats: Vec<u32>,
+    /// The formats of each entry, each with the number of the text among its named words
+    /// ([`Lazy::named`]).
+    formats: Vec<(u32, u32)>,
+    /// For each entry of at most [`FEW`] formats, each with what may follow its text wherever
+    /// the format's syntax has it, found when the entry is first met.
+    follows: Vec<Slot<Vec<(syntax::Bytes, u32)>>>,
     /// Where each first byte's run of `entries` starts (and byte 255's ends).
     starts: Vec<u32>,
     /// The formats of each entry of more than [`FEW`] as a set, `words` bits of 64 each: a
@@ -51,26 +118,32 @@ struct ByFirstByte {
     words: usize,
 }
 
-/// The formats an entry of [`ByFirstByte`] may have for its bits to be set one by one.
-const FEW: u32 = 4;
+/// The formats an entry of [`ByFirstByte`] may have for each to be looked at one by one, with
+/// what may follow its text wherever its syntax has it ([`Facts::follows`], found on the
+/// first statement the entry's text starts); an entry of more (Maxwell's guard `@`, which
+/// every format starts with alike) sets them all.
+const FEW: u32 = 16;
 
 /// An entry of [`ByFirstByte`]: (first byte, lowercased when case is ignored; text; the bytes
-/// that may come right after it in the text a format reads, if not any; its formats as a range
-/// of [`ByFirstByte::formats`]).
+/// that may come right after it where a format's syntax starts with it
+/// ([`syntax::Syntax::lead_follows`]), if not any; its formats as a range of
+/// [`ByFirstByte::formats`]).
 type LeadEntry = (u8, &'static str, Option<syntax::Bytes>, (u32, u32));
 
 impl ByFirstByte {
-    fn new(mut given: Vec<(u8, &'static str, u32, Option<syntax::Bytes>)>) -> Self {
-        given.sort_by(|a, b| (a.0, a.1, a.3).cmp(&(b.0, b.1, b.3)).then(a.2.cmp(&b.2)));
+    /// Each given: (first byte, text, format, its number among the format's named words,
+    /// what may follow it).
+    fn new(mut given: Vec<(u8, &'static str, u32, u32, Option<syntax::Bytes>)>) -> Self {
+        given.sort_by(|a, b| (a.0, a.1, a.4).cmp(&(b.0, b.1, b.4)).then(a.2.cmp(&b.2)));
         let mut entries: Vec<LeadEntry> = Vec::new();
         let mut formats = Vec::with_capacity(given.len());
-        for (b, t, i, follows) in given {
+        for (b, t, i, j, follows) in given {
             let k = formats.len() as u32;
             match entries.last_mut() {
                 Some(e) if e.0 == b && e.1 == t && e.2 == follows => e.3 .1 = k + 1,
                 _ => entries.push((b, t, follows, (k, k + 1))),
             }
-            formats.push(i);
+            formats.push((i, j));
         }
         let mut starts = Vec::with_capacity(257);
         let mut k = 0;
@@ -80,37 +153,58 @@ impl ByFirstByte {
             }
             starts.push(k as u32);
         }
-        let words = formats.iter().max().map_or(0, |&i| i as usize / 64 + 1);
+        let words = formats.iter().map(|f| f.0).max().map_or(0, |i| i as usize / 64 + 1);
         let mut masks = alloc::vec![0u64; entries.len() * words];
         for (e, mask) in entries.iter().zip(masks.chunks_mut(words.max(1))) {
-            for &i in &formats[e.3 .0 as usize..e.3 .1 as usize] {
+            for &(i, _) in &formats[e.3 .0 as usize..e.3 .1 as usize] {
                 mask[i as usize / 64] |= 1 << (i % 64);
             }
         }
-        ByFirstByte { entries, formats, starts, masks, words }
+        let follows = entries.iter().map(|_| Slot::new()).collect();
+        ByFirstByte { entries, formats, follows, starts, masks, words }
     }
 
-    /// Sets in `out` the bit of each format with a text that `text` starts with.
-    fn mark(&self, text: &[u8], ignore_case: bool, out: &mut [u64]) {
+    /// Sets in `out` the bit of each format with a text that `text` starts with, followed by
+    /// a byte that may follow it there and (for an entry of at most [`FEW`] formats) in the
+    /// format's syntax wherever it has the text (`follows`: of a format and the number of the
+    /// text among its named words).
+    fn mark(
+        &self,
+        text: &[u8],
+        ignore_case: bool,
+        out: &mut [u64],
+        follows: &impl Fn(u32, u32) -> syntax::Bytes,
+    ) {
         let Some(&b) = text.first() else { return };
         let b = usize::from(if ignore_case { b.to_ascii_lowercase() } else { b });
         let first = self.starts[b] as usize;
         let run = &self.entries[first..self.starts[b + 1] as usize];
-        for (k, (_, t, follows, (from, to))) in run.iter().enumerate() {
+        for (k, (_, t, after, (from, to))) in run.iter().enumerate() {
             let t = t.as_bytes();
             // Byte for byte (the texts are short: a call to `memcmp` cost more than the compare).
             let starts = text.len() >= t.len()
                 && t.iter().zip(text).all(|(a, b)| a == b || (ignore_case && a.eq_ignore_ascii_case(b)));
-            let follows = || match (follows, text.get(t.len())) {
-                (Some(set), Some(&b)) => syntax::has_byte(set, b),
-                _ => true,
-            };
-            if !(starts && follows()) {
+            if !starts {
                 continue;
             }
-            if to - from <= FEW {
-                for &i in &self.formats[*from as usize..*to as usize] {
-                    out[i as usize / 64] |= 1 << (i % 64);
+            let next = text.get(t.len()).copied();
+            if let (Some(set), Some(b)) = (after, next) {
+                if !syntax::has_byte(set, b) {
+                    continue;
+                }
+            }
+            // A blank may follow any word ([`words_follow`]): only another byte is looked up
+            // (and the facts of the entry's formats found for it).
+            let blank = next.is_none_or(|b| b == b' ' || b == b'\t');
+            if to - from <= FEW && !blank {
+                let sets = self.follows[first + k].get_or_init(|| {
+                    let formats = &self.formats[*from as usize..*to as usize];
+                    formats.iter().map(|&(i, j)| (follows(i, j), i)).collect()
+                });
+                for (set, i) in sets {
+                    if next.is_none_or(|b| syntax::has_byte(set, b)) {
+                        out[*i as usize / 64] |= 1 << (i % 64);
+                    }
                 }
             } else {
                 let at = (first + k) * self.words;
@@ -128,61 +222,58 @@ impl FormatIndex {
         let bits = alloc::vec![0u64; formats.len().div_ceil(64)];
         let (mut any, mut worded) = (bits.clone(), bits);
         let (mut leads, mut words) = (Vec::new(), Vec::new());
-        let mut bytes = alloc::vec![([u64::MAX; 4], false, None); formats.len()];
-        let mut commas = Vec::with_capacity(formats.len());
-        let prefixes = dialect_of::<T>(dialect).label_prefixes;
+        let mut lazy = Vec::with_capacity(formats.len());
         let first =
             |t: &str| if ignore_case { t.as_bytes()[0].to_ascii_lowercase() } else { t.as_bytes()[0] };
         for (i, f) in formats.iter().enumerate() {
-            let Some(syntax) = f.syntax.get(dialect) else {
-                commas.push([None, None]);
-                continue;
-            };
-            let (set, expressions) = syntax.text_bytes(ignore_case);
-            bytes[i] = (set, expressions, syntax.comma_follows(ignore_case));
-            // What may follow each lead and the required word wherever the syntax has them: one
-            // walk for them all, which also gives the commas of texts with expressions.
-            let leads_here = syntax.leads();
-            let required = syntax.required_word();
-            let named: Vec<&str> = leads_here.iter().flatten().copied().chain(required).collect();
-            let (with_expressions, anywhere) = words_follow(syntax, ignore_case, prefixes, &named);
-            commas.push([Commas::of(syntax, ignore_case), with_expressions]);
-            let anywhere_of = |t: &str| named.iter().position(|n| *n == t).and_then(|j| anywhere[j]);
-            match leads_here {
-                Some(texts) => {
-                    // What may follow each lead, at every place the syntax has it.
-                    let mut follows: BTreeMap<&str, syntax::Bytes> = BTreeMap::new();
-                    for (lead, f) in syntax.lead_follows(ignore_case).into_iter().flatten() {
-                        let set = follows.entry(lead).or_insert([0; 4]);
-                        set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
-                    }
-                    // And what may follow it wherever the syntax has it.
-                    let follow = |t: &str| {
-                        let mut set = follows.get(t).copied().unwrap_or([u64::MAX; 4]);
-                        if let Some(anywhere) = anywhere_of(t) {
-                            set.iter_mut().zip(anywhere).for_each(|(a, b)| *a &= b);
+            let syntax = f.syntax.get(dialect).copied();
+            let mut named = Vec::new();
+            if let Some(syntax) = syntax {
+                match syntax.leads() {
+                    Some(texts) => {
+                        // What may follow each lead, at every place the syntax starts with it.
+                        let mut follows: BTreeMap<&str, syntax::Bytes> = BTreeMap::new();
+                        for (lead, f) in syntax.lead_follows(ignore_case).into_iter().flatten() {
+                            let set = follows.entry(lead).or_insert([0; 4]);
+                            set.iter_mut().zip(f).for_each(|(a, b)| *a |= b);
                         }
-                        Some(set).filter(|s| *s != [u64::MAX; 4])
-                    };
-                    leads.extend(texts.into_iter().map(|t| (first(t), t, i as u32, follow(t))))
+                        let follow = |t: &str| follows.get(t).copied().filter(|s| *s != [u64::MAX; 4]);
+                        for (j, t) in texts.iter().enumerate() {
+                            leads.push((first(t), *t, i as u32, j as u32, follow(t)));
+                        }
+                        named = texts;
+                    }
+                    None => any[i / 64] |= 1 << (i % 64),
                 }
-                None => any[i / 64] |= 1 << (i % 64),
+                if let Some(word) = syntax.required_word() {
+                    words.push((first(word), word, i as u32, named.len() as u32, None));
+                    named.push(word);
+                    worded[i / 64] |= 1 << (i % 64);
+                }
             }
-            if let Some(word) = required {
-                let follows = anywhere_of(word);
-                words.push((first(word), word, i as u32, follows));
-                worded[i / 64] |= 1 << (i % 64);
-            }
+            lazy.push(Lazy { syntax, named, facts: Slot::new() });
         }
         FormatIndex {
             leads: ByFirstByte::new(leads),
             any,
             words: ByFirstByte::new(words),
             worded,
-            bytes,
-            commas,
+            formats: lazy,
+            numbers: [Numbers::of(None), Numbers::of(Some(dialect_of::<T>(dialect).label_prefixes))],
             ignore_case,
         }
+    }
+
+    /// The [`Facts`] of format `i`, found on the first call.
+    fn facts(&self, i: usize) -> &Facts {
+        let f = &self.formats[i];
+        f.facts.get_or_init(|| Facts::of(f.syntax, &f.named, self.ignore_case, &self.numbers))
+    }
+
+    /// What may follow named word `j` of format `i` ([`Facts::follows`]; any byte if not
+    /// known).
+    fn follows(&self, i: u32, j: u32) -> syntax::Bytes {
+        self.facts(i as usize).follows.get(j as usize).copied().flatten().unwrap_or([u64::MAX; 4])
     }
 
     /// Whether format `i` may read the whole of `statement` (its text without the dialect's
@@ -200,11 +291,14 @@ impl FormatIndex {
 
     /// [`FormatIndex::may_read`] of a statement of shape `text`.
     pub(super) fn may_read_shape(&self, i: usize, text: &Shape, expressions: bool) -> bool {
-        let Some((set, takes_expressions, commas)) = self.bytes.get(i) else { return true };
+        if i >= self.formats.len() {
+            return true;
+        }
+        let facts = self.facts(i);
         let within = |a: &syntax::Bytes, b: &syntax::Bytes| a.iter().zip(b).all(|(a, b)| a & !b == 0);
-        (expressions && *takes_expressions || within(&text.bytes, set))
-            && commas.as_ref().is_none_or(|c| within(&text.after_commas, c))
-            && self.commas[i][usize::from(expressions)].as_ref().is_none_or(|c| c.may_read(text))
+        (expressions && facts.expressions || within(&text.bytes, &facts.bytes))
+            && facts.comma_follows.as_ref().is_none_or(|c| within(&text.after_commas, c))
+            && facts.commas[usize::from(expressions)].as_ref().is_none_or(|c| c.may_read(text))
     }
 
     /// The formats (indices in [`Isa::formats`]) that may read `text`, in order: every other
@@ -220,7 +314,8 @@ impl FormatIndex {
     pub(super) fn candidates(&self, text: &str, out: &mut Vec<u64>, spare: &mut Vec<u64>) {
         out.clone_from(&self.any);
         let text = text.trim_start_matches([' ', '\t']).as_bytes();
-        self.leads.mark(text, self.ignore_case, out);
+        let follows = |i, j| self.follows(i, j);
+        self.leads.mark(text, self.ignore_case, out, &follows);
         let shared = out.iter().zip(&self.any).map(|(o, a)| (o & !a).count_ones()).sum::<u32>();
         if shared <= SHARED_LEAD {
             return;
@@ -232,7 +327,7 @@ impl FormatIndex {
             // Only where a required word starts with the byte there.
             let b = usize::from(if self.ignore_case { text[p].to_ascii_lowercase() } else { text[p] });
             if self.words.starts[b] != self.words.starts[b + 1] {
-                self.words.mark(&text[p..], self.ignore_case, spare);
+                self.words.mark(&text[p..], self.ignore_case, spare, &follows);
             }
         }
         out.iter_mut().zip(spare.iter()).for_each(|(o, s)| *o &= s);
@@ -325,8 +420,8 @@ struct Commas {
 impl Commas {
     /// The commas of `syntax`'s texts, numbers read as the syntax's own (those with
     /// expressions come from [`words_follow`]'s walk); `None` where the walk gives up.
-    fn of(syntax: &'static syntax::Syntax, ignore_case: bool) -> Option<Self> {
-        Walk::of(syntax, ignore_case, None, &[]).as_ref().map(Commas::from_walk)
+    fn of(syntax: &'static syntax::Syntax, ignore_case: bool, numbers: &Numbers) -> Option<Self> {
+        Walk::of(syntax, ignore_case, numbers, &[]).as_ref().map(Commas::from_walk)
     }
 
     fn from_walk(walk: &Walk) -> Self {
@@ -356,7 +451,7 @@ impl Commas {
 fn words_follow(
     syntax: &'static syntax::Syntax,
     ignore_case: bool,
-    prefixes: &[&str],
+    numbers: &Numbers,
     words: &[&str],
 ) -> (Option<Commas>, Vec<Option<syntax::Bytes>>) {
     let mut out = Vec::with_capacity(words.len());
@@ -366,7 +461,7 @@ fn words_follow(
     let chunks: Vec<&[&str]> = if words.is_empty() { alloc::vec![words] } else { words.chunks(64).collect() };
     for (n, chunk) in chunks.into_iter().enumerate() {
         let bytes: Vec<&[u8]> = chunk.iter().map(|w| w.as_bytes()).collect();
-        let walk = Walk::of(syntax, ignore_case, Some(prefixes), &bytes);
+        let walk = Walk::of(syntax, ignore_case, numbers, &bytes);
         if n == 0 {
             commas = walk.as_ref().map(Commas::from_walk);
         }
@@ -380,6 +475,46 @@ fn words_follow(
         }
     }
     (commas, out)
+}
+
+/// The bytes a number's text may start with and hold, blanks aside: a number, a label or an
+/// echoed value's (letters, digits, `_`, `.`, `-`, `+`); with the dialect's label prefixes
+/// (`Some`), an expression's ([`crate::expr`]) too.
+#[derive(Clone, Copy)]
+struct Numbers {
+    first: syntax::Bytes,
+    rest: syntax::Bytes,
+}
+
+impl Numbers {
+    fn of(prefixes: Option<&[&str]>) -> Self {
+        let mut first: syntax::Bytes = [0; 4];
+        let mut rest: syntax::Bytes = [0; 4];
+        for b in 0..=255u8 {
+            if b.is_ascii_alphanumeric() || b"_.-+".contains(&b) {
+                add_byte(&mut first, b);
+                add_byte(&mut rest, b);
+            }
+            if prefixes.is_some() {
+                if crate::expr::may_start(b) {
+                    add_byte(&mut first, b);
+                }
+                if crate::expr::may_hold(b) {
+                    add_byte(&mut rest, b);
+                }
+            }
+        }
+        for b in prefixes.into_iter().flatten().flat_map(|p| p.bytes()) {
+            add_byte(&mut first, b);
+            add_byte(&mut rest, b);
+        }
+        // A number holds no `,` outside parentheses (an expression's are a call's arguments),
+        // and an expression none among its first two bytes.
+        for set in [&mut first, &mut rest] {
+            set[0] &= !(1 << b',');
+        }
+        Numbers { first, rest }
+    }
 }
 
 /// How many items [`Walk`] visits before it gives up.
@@ -457,41 +592,16 @@ impl<'w> Walk<'w> {
     fn of(
         syntax: &'static syntax::Syntax,
         fold: bool,
-        prefixes: Option<&[&str]>,
+        numbers: &Numbers,
         words: &'w [&'w [u8]],
     ) -> Option<Self> {
-        let mut number_first: syntax::Bytes = [0; 4];
-        let mut number_rest: syntax::Bytes = [0; 4];
-        for b in 0..=255u8 {
-            if b.is_ascii_alphanumeric() || b"_.-+".contains(&b) {
-                add_byte(&mut number_first, b);
-                add_byte(&mut number_rest, b);
-            }
-            if prefixes.is_some() {
-                if crate::expr::may_start(b) {
-                    add_byte(&mut number_first, b);
-                }
-                if crate::expr::may_hold(b) {
-                    add_byte(&mut number_rest, b);
-                }
-            }
-        }
-        for b in prefixes.into_iter().flatten().flat_map(|p| p.bytes()) {
-            add_byte(&mut number_first, b);
-            add_byte(&mut number_rest, b);
-        }
-        // A number holds no `,` outside parentheses (an expression's are a call's arguments),
-        // and an expression none among its first two bytes.
-        for set in [&mut number_first, &mut number_rest] {
-            set[0] &= !(1 << b',');
-        }
         let mut walk = Walk {
             fold,
             after: [([0; 4], [0; 4], [0; 8]); COMMAS],
             most: 0,
             budget: WALK_ITEMS,
-            number_first,
-            number_rest,
+            number_first: numbers.first,
+            number_rest: numbers.rest,
             words,
             follows: alloc::vec![[0; 4]; words.len()],
             tables: BTreeMap::new(),
