@@ -8,9 +8,9 @@
 
 use isa_generated::maxwell::{self, Instruction, Machine, Semantics, State};
 
-/// Constant bank 0 only; no attribute or local memory.
+/// Constant bank 0 only; no attribute or local memory (also the ptxas sequences' surroundings).
 #[derive(Debug, Default)]
-struct Bank(Vec<u32>);
+pub(crate) struct Bank(pub(crate) Vec<u32>);
 
 impl Semantics for Bank {
     fn constant(&mut self, bank: u32, offset: u32) -> u32 {

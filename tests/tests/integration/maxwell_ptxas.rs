@@ -7,34 +7,9 @@
 //! subroutines, whose first guess is `I2F.F32.U64.RP` then `F2I.U64.F32.TRUNC`; the wide
 //! multiplies hold `IADD3.RS` (the carry of A + B shifted in) and `XMAD.CSFU` to the same test.
 
-use isa_generated::maxwell::{self, Instruction, Machine, Maxwell, Semantics, State};
+use crate::maxwell_integer::Bank;
+use isa_generated::maxwell::{self, Instruction, Machine, Maxwell, State};
 use isa_runtime::target::disassemble_word;
-
-/// The kernel parameters: constant bank 0, from byte 0x140.
-#[derive(Debug, Default)]
-struct Params(Vec<u32>);
-
-impl Semantics for Params {
-    fn constant(&mut self, bank: u32, offset: u32) -> u32 {
-        assert_eq!(bank, 0, "only bank 0 is bound");
-        self.0.get(offset as usize / 4).copied().unwrap_or(0)
-    }
-    fn attribute_load(&mut self, _: bool, _: bool, _: u32, address: u32) -> u32 {
-        panic!("unexpected attribute load at {address:#x}")
-    }
-    fn attribute_store(&mut self, _: bool, _: u32, address: u32, _: u32) {
-        panic!("unexpected attribute store at {address:#x}")
-    }
-    fn local_load(&mut self, address: u32) -> u32 {
-        panic!("unexpected local load at {address:#x}")
-    }
-    fn local_store(&mut self, address: u32, _: u32) {
-        panic!("unexpected local store at {address:#x}")
-    }
-    fn geometry_output(&mut self, _: u32, _: u32, _: u32) -> u32 {
-        panic!("unexpected OUT")
-    }
-}
 
 /// One sequence of the file: its kernel, its words, and the register (pair) of the result.
 struct Sequence {
@@ -73,15 +48,22 @@ fn sequence<'a>(all: &'a [Sequence], name: &str) -> &'a Sequence {
     all.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no sequence {name}"))
 }
 
-/// Runs the sequence with the parameter words `params` at byte 0x140; returns its result (the
+/// Runs the sequence with the parameter words `params` at byte 0x140 of constant bank 0 (the
+/// kernel parameters); returns its result (the
 /// pair's high word above the low one).
 fn run(seq: &Sequence, params: &[u32]) -> u64 {
-    let mut bank = vec![0; 0x140 / 4];
-    bank.extend_from_slice(params);
-    let mut m = Machine::new(Params(bank));
+    let mut m = Machine::new(kernel_bank(params));
     let steps = m.run(&seq.program, 1000).unwrap_or_else(|t| panic!("{}: {t}", seq.name));
     assert_eq!(steps as usize, seq.program.len(), "{}: straight-line code", seq.name);
     result(&m.state, seq)
+}
+
+/// Constant bank 0 as ptxas lays it out for a kernel: driver words below 0x140, then the
+/// parameters from 0x140; a parameter a test leaves out reads as zero.
+fn kernel_bank(params: &[u32]) -> Bank {
+    let mut bank = vec![0; 0x400 / 4];
+    bank[0x140 / 4..][..params.len()].copy_from_slice(params);
+    Bank(bank)
 }
 
 fn result(s: &State, seq: &Sequence) -> u64 {
@@ -343,7 +325,7 @@ fn forms_ptxas_never_emits_trap() {
     ] {
         let program =
             maxwell::assemble(text, maxwell::Dialect::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        let mut m = Machine::new(Params::default());
+        let mut m = Machine::new(kernel_bank(&[]));
         assert!(
             matches!(m.run(&program, 10), Err(isa_runtime::interp::Trap::Unimplemented(_))),
             "{text} must trap"
@@ -352,7 +334,7 @@ fn forms_ptxas_never_emits_trap() {
     let program =
         maxwell::assemble("I2F.F32.S64 R0, R2\nIMNMX.U32.XLO R1, R2, R3, PT", maxwell::Dialect::default())
             .unwrap_or_else(|e| panic!("{e:?}"));
-    let mut m = Machine::new(Params::default());
+    let mut m = Machine::new(kernel_bank(&[]));
     m.state.r[2..4].copy_from_slice(&[7, 0]);
     assert_eq!(m.run(&program, 10), Ok(2));
     assert_eq!(m.state.r[0], 7.0f32.to_bits());
