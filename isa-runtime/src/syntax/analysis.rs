@@ -295,7 +295,8 @@ pub type Bytes = [u64; 4];
 /// Every byte.
 const ANY_BYTE: Bytes = [u64::MAX; 4];
 
-fn add_byte(set: &mut Bytes, b: u8, fold: bool) {
+/// Adds byte `b` to `set`, and its other case when `fold` and `b` is a letter.
+pub fn add_byte(set: &mut Bytes, b: u8, fold: bool) {
     set[usize::from(b / 64)] |= 1 << (b % 64);
     if fold && b.is_ascii_alphabetic() {
         let o = b ^ 0x20;
@@ -310,6 +311,18 @@ fn union(set: &mut Bytes, other: &Bytes) {
 /// Whether `set` has byte `b`.
 pub fn has_byte(set: &Bytes, b: u8) -> bool {
     set[usize::from(b / 64)] >> (b % 64) & 1 == 1
+}
+
+/// The bytes of `set`, in order (read from its set bits).
+pub fn bytes_of(set: &Bytes) -> impl Iterator<Item = u8> + '_ {
+    set.iter().enumerate().flat_map(|(i, &bits)| {
+        let mut rest = bits;
+        core::iter::from_fn(move || {
+            let b = rest.trailing_zeros();
+            rest &= rest.wrapping_sub(1);
+            (b < 64).then(|| (i * 64) as u8 + b as u8)
+        })
+    })
 }
 
 /// Leads, each with the bytes that may follow it ([`Syntax::lead_follows`]).

@@ -68,7 +68,7 @@ mod solve;
 mod tree;
 mod walk;
 
-pub use analysis::{has_byte, Bytes};
+pub use analysis::{add_byte, bytes_of, has_byte, Bytes};
 pub use failure::{token_at, Expected, Failure};
 pub use memo::Scratch;
 pub use names::{Entry, Table};

@@ -467,8 +467,8 @@ fn words_follow(
         }
         match walk {
             Some(walk) => out.extend(walk.follows.into_iter().map(|mut follows| {
-                add_byte(&mut follows, b' ');
-                add_byte(&mut follows, b'\t');
+                syntax::add_byte(&mut follows, b' ', false);
+                syntax::add_byte(&mut follows, b'\t', false);
                 Some(follows)
             })),
             None => out.extend(chunk.iter().map(|_| None)),
@@ -492,21 +492,21 @@ impl Numbers {
         let mut rest: syntax::Bytes = [0; 4];
         for b in 0..=255u8 {
             if b.is_ascii_alphanumeric() || b"_.-+".contains(&b) {
-                add_byte(&mut first, b);
-                add_byte(&mut rest, b);
+                syntax::add_byte(&mut first, b, false);
+                syntax::add_byte(&mut rest, b, false);
             }
             if prefixes.is_some() {
                 if crate::expr::may_start(b) {
-                    add_byte(&mut first, b);
+                    syntax::add_byte(&mut first, b, false);
                 }
                 if crate::expr::may_hold(b) {
-                    add_byte(&mut rest, b);
+                    syntax::add_byte(&mut rest, b, false);
                 }
             }
         }
         for b in prefixes.into_iter().flatten().flat_map(|p| p.bytes()) {
-            add_byte(&mut first, b);
-            add_byte(&mut rest, b);
+            syntax::add_byte(&mut first, b, false);
+            syntax::add_byte(&mut rest, b, false);
         }
         // A number holds no `,` outside parentheses (an expression's are a call's arguments),
         // and an expression none among its first two bytes.
@@ -522,22 +522,6 @@ const WALK_ITEMS: u32 = 20_000;
 
 /// How deep [`Walk`] follows calls and optional groups.
 const WALK_DEPTH: u32 = 32;
-
-fn add_byte(set: &mut syntax::Bytes, b: u8) {
-    set[usize::from(b / 64)] |= 1 << (b % 64);
-}
-
-/// The bytes of `set`.
-fn bytes_of(set: &syntax::Bytes) -> impl Iterator<Item = u8> + '_ {
-    set.iter().enumerate().flat_map(|(i, &bits)| {
-        let mut rest = bits;
-        core::iter::from_fn(move || {
-            let b = rest.trailing_zeros();
-            rest &= rest.wrapping_sub(1);
-            (b < 64).then(|| (i * 64) as u8 + b as u8)
-        })
-    })
-}
 
 /// Where the readings of a syntax may be after the text so far: a bit for each place
 /// ([`place`]); the bytes right after a `,` that readings taking the byte after them have
@@ -643,8 +627,8 @@ impl<'w> Walk<'w> {
                             if count(firsts) * count(set) > 256 {
                                 after.2 = [u64::MAX; 8];
                             } else {
-                                for a in bytes_of(firsts) {
-                                    for b in bytes_of(set) {
+                                for a in syntax::bytes_of(firsts) {
+                                    for b in syntax::bytes_of(set) {
                                         let bit = pair_bit(a, b);
                                         after.2[bit / 64] |= 1 << (bit % 64);
                                     }
@@ -695,10 +679,7 @@ impl<'w> Walk<'w> {
                 return None;
             }
             let mut set = [0; 4];
-            add_byte(&mut set, b);
-            if self.fold && b.is_ascii_alphabetic() {
-                add_byte(&mut set, b ^ 0x20);
-            }
+            syntax::add_byte(&mut set, b, self.fold);
             at = self.byte(&at, &set);
             // The word ends at this byte of the spelling.
             let end = j + 1;
