@@ -804,10 +804,10 @@ pub(super) fn format_index<T: Isa>(dialect: usize) -> Arc<FormatIndex> {
 
 /// Whether reading `statements` statements is worth building a [`FormatIndex`], which gives
 /// the same statements (it only leaves out formats that cannot read them) but costs more to
-/// build than trying every format on one statement. Measured with callgrind: VideoCore IV's
-/// index about 4.1 million instructions (its syntax starts with every operation's name),
-/// Maxwell's about 2.7 million, against about 3,000 per format checked without it
-/// ([`syntax::Syntax::may_match`]; 297 formats). Without the `std` feature (the index built
+/// build than trying every format on one statement. Measured with callgrind (2026-11-28):
+/// VideoCore IV's and Maxwell's indexes together about 10 million instructions, a format's
+/// follow facts then found on the first statement that reaches it, against about 3,000 per
+/// format checked without it ([`syntax::Syntax::may_match`]; 315 Maxwell formats). Without the `std` feature (the index built
 /// for each program) one-line programs (`vc4::assemble("nop")`) and single listed words go
 /// without; with it the index is built once a process, and every program uses it.
 pub(super) fn worth_indexing(statements: usize) -> bool {
