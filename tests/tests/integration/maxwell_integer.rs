@@ -62,12 +62,9 @@ fn operands(count: usize) -> Vec<u64> {
         0x7fff_ffff,
         0xffff_ffff_0000_0000,
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = isa_tests::Rng(0x9e37_79b9_7f4a_7c15);
     while v.len() < count {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let r = rng.next();
         // Every fourth value shares its high word with the one before, so that compares and
         // carries across equal high words are tried too.
         v.push(if v.len() % 4 == 3 { (v[v.len() - 1] & !0xffff_ffff) | (r & 0xffff_ffff) } else { r });

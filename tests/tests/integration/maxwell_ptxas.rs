@@ -107,12 +107,9 @@ fn operands(count: usize) -> Vec<u64> {
         (-(1i64 << 40) - (1 << 16)) as u64,
         (-(1i64 << 40) - (1 << 16) - 1) as u64,
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = isa_tests::Rng(0x9e37_79b9_7f4a_7c15);
     while v.len() < count {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let r = rng.next();
         // Every magnitude: shifted right by 0-63 bits; every fourth shares the high word of the one
         // before, so that equal high words are tried too.
         let r = r >> (r % 64);
@@ -211,12 +208,9 @@ fn floats() -> Vec<f32> {
         f32::NEG_INFINITY,
         f32::from_bits(1),
     ];
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = isa_tests::Rng(0x2545_f491_4f6c_dd1d);
     while v.len() < 600 {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        let r = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let r = rng.next();
         let f = if v.len() % 2 == 0 {
             f32::from_bits((r >> 32) as u32)
         } else {
