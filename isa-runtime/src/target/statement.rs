@@ -97,17 +97,21 @@ pub(super) struct Reading<'a> {
     mnemonics: Option<Vec<&'static str>>,
     /// The parser's tables, for the next parse.
     pub(super) scratch: syntax::Scratch,
-    /// For each format (by index), how many statements the quick reader left to the search
-    /// and how many it read: a format it mostly leaves (VideoCore IV's ALU syntax, read many
-    /// ways) is no longer asked, so its walk is not paid on top of the search's.
-    unsure: Vec<(u32, u32)>,
+    /// For each format (by index), how many statements the quick reader left to the search,
+    /// how many it read, and how many it was not asked since it last was: a format it mostly
+    /// leaves (VideoCore IV's ALU syntax, read many ways) is seldom asked, so its walk is not
+    /// paid on top of the search's.
+    unsure: Vec<(u32, u32, u32)>,
 }
 
-/// How many statements the quick reader may leave a format to the search before it is no
-/// longer asked for that format, unless it read as many ([`Reading::unsure`]): its walk is
-/// paid on top of the search's for every statement it leaves (VideoCore IV's golden program,
-/// criterion: asking while it read a quarter as many was 25 % slower than before the walk
-/// followed the search's order, when it was soon no longer asked).
+/// How many more statements than it read the quick reader may leave a format to the search
+/// before it is no longer asked for that format ([`Reading::unsure`]): its walk is paid on top
+/// of the search's for every statement it leaves (VideoCore IV's golden program, criterion:
+/// asking while it read a quarter as many was 25 % slower than before the walk followed the
+/// search's order, when it was soon no longer asked). Once it is not asked, every
+/// `UNSURE_LIMIT`-th statement of the format still asks it, so a program whose first statements
+/// of a format happen to be unsure ones (VideoCore IV's `mov r0, 5`, which vc4asm reads as
+/// `ldi`) does not leave all the rest to the search.
 const UNSURE_LIMIT: u32 = 8;
 
 impl<'a> Reading<'a> {
@@ -188,12 +192,14 @@ pub(super) fn read_statement<T: Isa>(
     let indexed = reading.index.is_some();
     let scratch = &mut reading.scratch;
     let unsure = &mut reading.unsure;
-    unsure.resize(T::formats().len(), (0, 0));
+    unsure.resize(T::formats().len(), (0, 0, 0));
     let mut first = |i: usize, format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
         // The quick reader decides the common line; the search the rest.
-        let (left, read) = unsure[i];
-        if left < UNSURE_LIMIT || left <= read {
+        let (left, read, passed) = unsure[i];
+        let asked = left < UNSURE_LIMIT + read || passed % UNSURE_LIMIT == UNSURE_LIMIT - 1;
+        unsure[i].2 = if asked { 0 } else { passed + 1 };
+        if asked {
             match syntax::quick_in(scratch, format, syntax, text, ctx, false) {
                 syntax::Quick::Read(values, _) => {
                     unsure[i].1 += 1;
