@@ -249,7 +249,7 @@ fn signed_value(s: &str) -> Option<i64> {
     i64::try_from(if s.starts_with('-') { -m } else { m }).ok()
 }
 
-/// The value of an `int` literal of a word setting ([`WORD_SETTINGS`]); `None` past 128 bits.
+/// The value of an `int` literal (a word setting's, [`WORD_SETTINGS`]); `None` past 128 bits.
 fn wide_int(s: &str) -> Option<u128> {
     let s = s.replace('_', "");
     if let Some(h) = s.strip_prefix("0x") {
@@ -263,14 +263,7 @@ fn wide_int(s: &str) -> Option<u128> {
 
 /// The value of an `int` (or `signed_int`, by its magnitude) literal; `None` past 64 bits.
 fn checked_int(s: &str) -> Option<u64> {
-    let s = s.trim_start_matches('-').replace('_', "");
-    if let Some(h) = s.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = s.strip_prefix("0b") {
-        u64::from_str_radix(b, 2).ok()
-    } else {
-        s.parse().ok()
-    }
+    u64::try_from(wide_int(s.trim_start_matches('-'))?).ok()
 }
 
 fn int_value(s: &str) -> u64 {
