@@ -90,11 +90,39 @@ fn instruction_text(line: &str) -> Option<&str> {
 }
 
 /// A line's `/*0008*/` address comment (hex digits) and the instruction text after it, or
-/// `None` when the line is not an instruction line.
+/// `None` when the line is not an instruction line (a data line among them).
 fn instruction_line(line: &str) -> Option<(&str, &str)> {
+    addressed(line).filter(|(_, text)| !text.trim_start().starts_with('.'))
+}
+
+/// A line's `/*0008*/` address comment (hex digits) and the text after it, or `None`.
+fn addressed(line: &str) -> Option<(&str, &str)> {
     let rest = line.trim_start().strip_prefix("/*")?;
     let (address, text) = rest.split_once("*/")?;
     (!address.is_empty() && address.chars().all(|c| c.is_ascii_hexdigit())).then_some((address, text))
+}
+
+/// Whether a line is data at an address, as nvdisasm lists a cubin's other sections
+/// (`/*0000*/ .byte 0x04, 0x2f`, `/*0004*/ .word index@(sum_loop)`): a directive, never an
+/// instruction's text.
+fn data_line(line: &str) -> bool {
+    addressed(line).is_some_and(|(_, text)| text.trim_start().starts_with('.'))
+}
+
+/// The section a line of nvdisasm's listing of a cubin starts, in GNU as's spelling
+/// (`.section .nv.info,"",@"SHT_CUDA_INFO"`, `.section .text.sum_loop,"ax",@progbits`): its
+/// name, where the name starts in the line (bytes), and whether it is code (its flags hold
+/// `x`, executable, as the ELF section's `SHF_EXECINSTR`).
+fn section_line(line: &str) -> Option<(&str, usize, bool)> {
+    let rest = line.trim_start().strip_prefix(".section")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let name_at = line.len() - rest.trim_start().len();
+    let (name, flags) = line[name_at..].split_once(',').unwrap_or((&line[name_at..], ""));
+    let name = name.trim_end();
+    let flags = flags.trim_start().strip_prefix('"').and_then(|f| f.split_once('"')).map_or("", |f| f.0);
+    (!name.is_empty()).then_some((name, name_at, flags.contains('x')))
 }
 
 /// Whether a comment's contents are one hex word, `0x4c98078000870001`.
@@ -262,6 +290,16 @@ pub fn convert(
     // labels that name the next instruction).
     let mut blank = None;
     for line in text.lines() {
+        // A data section (nvdisasm's listing of a cubin without `-c`) is no source: the
+        // checker refuses it or, as `--code-only` asks, leaves it out ([`data_errors`]).
+        if let Some((_, _, code)) = section_line(line) {
+            origins.data = !code;
+        }
+        if origins.data {
+            blank.get_or_insert(out.len());
+            out.push('\n');
+            continue;
+        }
         if let Some((address, t)) = instruction_line(line) {
             let n = origins.instructions;
             let laid = schedule.map_or(n, |s| s.word_index(n)) as i128 * bytes;
@@ -316,8 +354,15 @@ pub fn label_addresses<S: isa_runtime::directives::Source>(
     let bytes = crate::words::word_bytes(target.word_bits()) as u64;
     let mut labels = std::collections::BTreeMap::new();
     let (mut pending, mut n, mut last) = (Vec::new(), 0usize, None::<u64>);
+    // Labels of data sections (`.L_1:`) label no instruction.
+    let mut data = false;
     while let Some(piece) = groups.next_piece() {
         for line in piece.text.lines() {
+            if let Some((_, _, code)) = section_line(line) {
+                data = !code;
+            } else if data {
+                continue;
+            }
             if let Some((address, _)) = instruction_line(line) {
                 if let Ok(a) = u64::from_str_radix(address, 16) {
                     // The first instruction of a group follows its control word.
@@ -342,11 +387,13 @@ pub fn label_addresses<S: isa_runtime::directives::Source>(
 }
 
 /// What the pieces of a listing read so far leave to the next ([`convert`]): how many
-/// instructions they held, and what the last origin written adds to an address laid out.
+/// instructions they held, what the last origin written adds to an address laid out, and
+/// whether they end in a data section.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Origins {
     instructions: usize,
     shift: i128,
+    data: bool,
 }
 
 /// What lines of a listing hold, counted as they go by: instruction lines and `/* 0x... */`
@@ -553,11 +600,14 @@ pub struct Checker<'t, S> {
     paired: (bool, bool),
     /// The most words held at once.
     pub most_held: usize,
+    /// The data sections of the listing read so far ([`data_errors`]).
+    pub sections: DataSections,
 }
 
 impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
-    /// The listing of `source`, assembled for `target` in dialect number `dialect`.
-    pub fn new(source: S, target: &'t dyn Target, dialect: usize) -> Self {
+    /// The listing of `source`, assembled for `target` in dialect number `dialect`; its data
+    /// sections are errors, or left out where `code_only` ([`data_errors`]).
+    pub fn new(source: S, target: &'t dyn Target, dialect: usize, code_only: bool) -> Self {
         let mut groups = Groups::new(source, target);
         let mut marks = Marks::of(target, dialect);
         marks.labels = label_addresses(&mut groups, target);
@@ -574,6 +624,7 @@ impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
             first: 0,
             paired: (false, false),
             most_held: 0,
+            sections: DataSections { code_only, ..DataSections::default() },
         }
     }
 
@@ -634,7 +685,9 @@ impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
         if let Some(piece) = piece {
             let (t, d, m) = (self.target, self.dialect, &self.marks);
             write_marks(&piece.text, &mut words, place, &mut self.paired.0, t, d, m);
-            let errors = check_marks(&piece.text, &words, place, &mut self.paired.1, t, d, m);
+            let mut errors = data_errors(&piece.text, &mut self.sections);
+            errors.extend(check_marks(&piece.text, &words, place, &mut self.paired.1, t, d, m));
+            errors.sort_by_key(|e| (e.0, e.1));
             if !errors.is_empty() {
                 let lines: Vec<&str> = piece.text.lines().collect();
                 for (line, column, length, message) in errors {
@@ -650,6 +703,54 @@ impl<'t, S: isa_runtime::directives::Source> Checker<'t, S> {
             out(w, length);
         }
     }
+}
+
+/// The data sections of a listing (nvdisasm's of a cubin without `-c`: `.nv.info`,
+/// `.nv.constant0.<kernel>`, ...), read a piece at a time ([`data_errors`]).
+#[derive(Debug, Default)]
+pub struct DataSections {
+    /// Leave them out (`isa asm --code-only`) rather than refuse them.
+    pub code_only: bool,
+    /// The names of those left out, in order.
+    pub left_out: Vec<String>,
+    /// Whether the lines read so far end in one.
+    inside: bool,
+}
+
+/// The errors of a piece of a listing's data (line from 1 in `text`, column from 1, length,
+/// message): each data section, at its name in its `.section` line, unless `sections.code_only`
+/// leaves it out; and data at an address (`/*0000*/ .byte 0x04`) where instructions are. A
+/// listing's data is not rebuilt from its text: nvdisasm writes symbols' numbers in the ELF's
+/// symbol table (`.word index@(sum_loop)`) and lengths between its labels, and `isa asm` writes
+/// instructions, not an ELF; so the data is refused at its line, never dropped unsaid.
+fn data_errors(text: &str, sections: &mut DataSections) -> Vec<(usize, usize, usize, String)> {
+    let mut errors = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        if let Some((name, at, code)) = section_line(line) {
+            sections.inside = !code;
+            if code {
+                continue;
+            }
+            if sections.code_only {
+                sections.left_out.push(name.to_string());
+            } else {
+                let message = format!(
+                    "`{name}` is a data section, not code: `isa asm` rebuilds a listing's instructions, \
+                     not an ELF's other sections; `--code-only` leaves them out (or list the cubin \
+                     with `nvdisasm -c`)"
+                );
+                errors.push((k + 1, at + 1, name.len(), message));
+            }
+        } else if !sections.inside && data_line(line) {
+            let at = line.find("*/").map_or(0, |e| e + 2);
+            let at = at + line[at..].len() - line[at..].trim_start().len();
+            let length = line[at..].split_whitespace().next().map_or(0, str::len);
+            let message = "data at an address among a listing's instructions is not read: \
+                           only instruction lines are (nvdisasm lists data in sections of its own)";
+            errors.push((k + 1, at + 1, length, message.to_string()));
+        }
+    }
+    errors
 }
 
 /// What an instruction line shows of its control word: whether it opens or closes a
@@ -1056,7 +1157,7 @@ mod tests {
     fn assemble(text: &str, n: usize) -> Run {
         let target = crate::builtin::find_target("maxwell").unwrap();
         let mut converted = Converted::new(Lines::new(text, n), target, 0);
-        let mut checker = Checker::new(Lines::new(text, n), target, 0);
+        let mut checker = Checker::new(Lines::new(text, n), target, 0, false);
         let (mut words, mut wrong) = (Vec::new(), Vec::new());
         let mut errors = Vec::new();
         let tables = target.assemble_stream(

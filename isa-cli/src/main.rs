@@ -160,7 +160,9 @@ enum Command {
     /// for byte; `{ }` of dual issue and `.reuse` flags, which the control words give, are
     /// dropped from the text. A listing of several functions, each from address 0 (cuobjdump's
     /// of a fatbin, nvdisasm's of a cubin), is assembled at the addresses it lists (the
-    /// dialect's `origin`), and nvdisasm's labels (`` `(.L_x_3) ``) stand for theirs.
+    /// dialect's `origin`), and nvdisasm's labels (`` `(.L_x_3) ``) stand for theirs. A cubin's
+    /// data sections (nvdisasm without `-c`) are errors at their `.section` lines, or left out
+    /// and named with `--code-only`.
     ///
     /// The source is read a piece at a time and each word written as it is made, binary, hex or
     /// JSON (a listing's pieces cut after a group's words), so memory stays flat whatever its
@@ -199,6 +201,12 @@ enum Command {
         /// --no-control-words` prints assembles back to its words).
         #[arg(long = "no-control-words", visible_alias = "no-schedule")]
         no_control_words: bool,
+        /// Of a listing of a cubin with its data sections (nvdisasm without `-c`: `.nv.info`,
+        /// `.nv.constant0.<kernel>`, ...), assemble the code sections only and name the data
+        /// sections left out; without it they are errors at their `.section` lines (their
+        /// data names ELF symbols, which `isa asm` does not write).
+        #[arg(long = "code-only")]
+        code_only: bool,
     },
     /// List a target's ABI and data layouts and their parameters, or place one: each member's
     /// offset and width in bits (and its registers) and the total size, for `name=value`
@@ -285,7 +293,18 @@ fn run(command: Command) -> Result<Outcome> {
             let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
-        Command::Asm { target, file, out, hex, json, include, prelude, validate, no_control_words } => {
+        Command::Asm {
+            target,
+            file,
+            out,
+            hex,
+            json,
+            include,
+            prelude,
+            validate,
+            no_control_words,
+            code_only,
+        } => {
             let (t, d) = target.resolve()?;
             let opts = asm::Options {
                 file: &file,
@@ -296,6 +315,7 @@ fn run(command: Command) -> Result<Outcome> {
                 prelude: &prelude,
                 validate,
                 no_control_words,
+                code_only,
             };
             asm::run(t, d, &opts)
         }

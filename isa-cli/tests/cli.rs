@@ -2196,6 +2196,131 @@ fn nvdisasm_s_listing_of_a_cubin_of_two_kernels_rebuilds_edited_and_not() {
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// The facts of `nvdisasm_cubin_kernels_sm52_text.hex` (research §G.10): the cubin's data
+/// sections (name, size) and its code sections' bytes in ELF order, as 64-bit words.
+fn cubin_sections() -> (Vec<(String, usize)>, Vec<String>) {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_cubin_kernels_sm52_text.hex");
+    let text = std::fs::read_to_string(path).expect("the cubin's sections");
+    let data = text.lines().find_map(|l| l.strip_prefix("# data: ")).expect("data sections");
+    let data = data
+        .split(", ")
+        .map(|s| {
+            s.split_once(' ').map(|(n, b)| (n.to_string(), b.parse().expect("size"))).expect("name size")
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if let Some((_, size)) = line.split_once(' ') {
+            assert_eq!(size.parse::<usize>().expect("size") % 32, 0, "{line}");
+            continue;
+        }
+        bytes.extend(
+            (0..line.len()).step_by(2).map(|k| u8::from_str_radix(&line[k..k + 2], 16).expect("hex")),
+        );
+    }
+    let words =
+        bytes.chunks(8).map(|w| format!("{:016x}", u64::from_le_bytes(w.try_into().expect("8 bytes"))));
+    (data, words.collect())
+}
+
+/// Issue 15: nvdisasm's listing of a whole cubin (`-hex`, no `-c`) lists its data sections
+/// too (`.nv.info`, `.nv.rel.action`, `.nv.constant0.<kernel>`: `.byte`, `.short`, `.word
+/// index@(sum_loop)`, `.zero` at addresses of their own). Their data names ELF symbols, which
+/// `isa asm` does not write: each is an error at its name in its `.section` line, never
+/// dropped unsaid; `--code-only` leaves them out and names them, and the code sections rebuild
+/// to the ELF's bytes (read off its section headers), edited or not. Edits, with nvdisasm
+/// 11.8's words (§G.10): `S2R R2, SR_TID.Y` at 0x10 of pick_twice 0xf0c8000002270002 (`-b SM52
+/// -hex`), and in sum_loop the three of the `-c` test above.
+#[test]
+fn nvdisasm_s_listing_of_a_whole_cubin_refuses_its_data_or_leaves_it_out_when_asked() {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_cubin_kernels_all_sm52.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let (data, want) = cubin_sections();
+    assert_eq!(want.len(), (256 + 832) / 8);
+    // The last data line of `.nv.info` is a 4-byte `.word` at 0x80: the section's 132 bytes.
+    assert!(text.contains("/*0080*/ \t.word\t0x00000000\n.L_22:"));
+    assert_eq!(data[0], (".nv.info".to_string(), 132));
+    let o = isa(&["asm", "--target", "maxwell", "--hex", path]);
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    for (name, _) in &data {
+        let at = lines.iter().position(|l| l.starts_with(&format!("\t.section\t{name},"))).expect(name);
+        let located = format!(
+            "nvdisasm_cubin_kernels_all_sm52.txt:{}:11: error: `{name}` is a data section, not code",
+            at + 1
+        );
+        assert!(err.contains(&located), "{located}\n{err}");
+    }
+    assert!(err.contains(&format!("found {} errors", data.len())), "{err}");
+    let o = isa(&["asm", "--target", "maxwell", "--hex", "--code-only", path]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+    let names: Vec<&str> = data.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        stderr(&o).contains(&format!("--code-only: left out 6 data sections: {}", names.join(", "))),
+        "{}",
+        stderr(&o)
+    );
+    // Edited in both functions: each line's new word, every other word the ELF's.
+    let sum_loop = text.find(".text.sum_loop  ").expect("sum_loop's section");
+    let (first, second) = text.split_at(sum_loop);
+    let first = first.replacen("S2R R2, SR_TID.X ;", "S2R R2, SR_TID.Y ;", 1);
+    let second = second
+        .replacen("@!P0 BRA `(.L_x_3)", "@!P0 BRA `(.L_x_1)", 1)
+        .replacen("/*0308*/                   NOP ;      ", "/*0308*/                   SSY `(.L_x_4) ;", 1)
+        .replacen("/*02f8*/                   NOP ;      ", "/*02f8*/                   CAL 0x8 ;  ", 1);
+    let mut want = want;
+    for (at, word) in [
+        (0x10 / 8, "f0c8000002270002"),
+        (32 + 0x1d8 / 8, "e24000000f88000f"),
+        (32 + 0x308 / 8, "e2900ffff8000000"),
+        (32 + 0x2f8 / 8, "e2600fffd0800040"),
+    ] {
+        assert_ne!(want[at], word);
+        want[at] = word.to_string();
+    }
+    let edited = format!("{first}{second}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "--code-only", "-"], edited.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
+}
+
+/// Data at an address where a listing's instructions are (in a code section, or in a listing
+/// of code alone) is an error at its directive, with `--code-only` too: only instruction lines
+/// are read, and nothing is dropped unsaid.
+#[test]
+fn data_at_an_address_among_a_listing_s_instructions_is_an_error() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/maxwell/nvdisasm_cubin_kernels_sm52.txt");
+    let text = std::fs::read_to_string(path).expect("listing");
+    let line = "        /*0000*/ \t.word\t0x00000076\n";
+    let at = text.find("pick_twice:\n").expect("pick_twice's label");
+    let edited = format!("{}{line}{}", &text[..at], &text[at..]);
+    let number = edited[..at].lines().count() + 1;
+    for code_only in [false, true] {
+        let args: &[&str] = if code_only {
+            &["asm", "--target", "maxwell", "--hex", "--code-only", "-"]
+        } else {
+            &["asm", "--target", "maxwell", "--hex", "-"]
+        };
+        let o = isa_with_input(args, edited.as_bytes());
+        assert_code(&o, 1);
+        assert_no_panic(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "<stdin>:{number}:19: error: data at an address among a listing's instructions is not read"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("found 1 error"), "{err}");
+    }
+}
+
 /// `.origin`: what follows is addressed from its value (README §2's directives). A `BRA` to
 /// itself at 0x1008 is 0xe2400fffff87000f (offset -8), as at 0x8; one at 0x1010 to 0x1000 has
 /// offset -0x18; an origin may go back (each function of a listing starts at 0). An origin that is no whole number of 32-byte groups (a control word and

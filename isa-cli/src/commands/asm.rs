@@ -32,6 +32,8 @@ pub struct Options<'a> {
     pub validate: bool,
     /// Every statement is an instruction word: no control words read, written or counted.
     pub no_control_words: bool,
+    /// A listing's data sections are left out, not refused (`--code-only`).
+    pub code_only: bool,
 }
 
 /// Reads included files from the including file's directory and the `-I` directories.
@@ -227,7 +229,8 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
         // the slot's declared fields can give it, and is an error where they cannot, never
         // dropped; an unedited line keeps its listed word.
         let mut converted = listing::Converted::new(files::Pieces::open(path, &name)?, target, dialect);
-        let mut checker = listing::Checker::new(files::Pieces::open(path, &name)?, target, dialect);
+        let mut checker =
+            listing::Checker::new(files::Pieces::open(path, &name)?, target, dialect, opts.code_only);
         let mut wrong = |(line, column, length, message, text): listing::Wrong| {
             let e = AsmError { line, column, length, message, file: None, expansion: Vec::new() };
             errors.set(errors.get() + 1);
@@ -244,6 +247,16 @@ pub fn run(target: &dyn Target, dialect: usize, opts: &Options<'_>) -> Result<Ou
             &mut |w, length| checker.word(w, length, &mut |w, l| writer.word(w, l), &mut wrong),
         );
         checker.finish(&mut |w, l| writer.word(w, l), &mut wrong);
+        // Sections left out as asked are said, so what the output holds is never a guess.
+        let left_out = &checker.sections.left_out;
+        if !left_out.is_empty() && errors.get() == 0 {
+            let s = if left_out.len() == 1 { "" } else { "s" };
+            complain(format_args!(
+                "isa: {name}: --code-only: left out {} data section{s}: {}\n",
+                left_out.len(),
+                left_out.join(", ")
+            ));
+        }
         if let Some(e) = converted.groups.source.error.take().or_else(|| checker.source().error.clone()) {
             writer.output.abandon();
             return Err(Error::Failed(e));
