@@ -346,7 +346,9 @@ pub fn assemble_files<T: Isa>(
             return;
         }
         if let Kind::Origin(_) = e.kind {
-            return fail(expanded.locate(e, 0, 0, "a bundled program has no origins".into()));
+            let message = "a bundled program has no addresses (its statements name no labels and \
+                           a bundle's words go to several streams): an origin has nothing to address";
+            return fail(expanded.locate(e, 0, 0, message.into()));
         }
         let Kind::Code(text) = &e.kind else {
             let message = String::from("data has no place among a bundled program's streams");

@@ -388,6 +388,10 @@ pub struct Program {
     /// Whether the source set a symbol (`.set`, `.equ`, ...): with [`Program::labels`], whether
     /// a name in an operand may be one misspelt.
     pub symbols_set: bool,
+    /// The number of `origin`s before each label defined after one (labels before the first
+    /// are not kept): an origin may go back, so an address alone does not say which line a
+    /// label is at ([`Program::label_line`]).
+    pub label_origins: BTreeMap<String, u32>,
     files: Vec<SourceFile>,
     frames: Vec<Frame>,
 }
@@ -438,6 +442,29 @@ pub struct Located {
 }
 
 impl Program {
+    /// The numbers of the program's `origin` lines, in order ([`Program::label_line`]).
+    pub fn origin_lines(&self) -> Vec<usize> {
+        self.lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| matches!(l.kind, Kind::Origin(_)))
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The line label `name` at `address` stands before, where `addresses` holds each line's
+    /// address in a layout of the program (origins counted) and `origins` its `origin` lines
+    /// ([`Program::origin_lines`]): the first line at or after the address among the lines
+    /// after as many origins as the label (an origin may go back, so an address alone may be
+    /// several lines'); the end of those lines when none.
+    pub fn label_line(&self, name: &str, address: u64, addresses: &[u64], origins: &[usize]) -> usize {
+        let segment = self.label_origins.get(name).copied().unwrap_or(0) as usize;
+        let from = segment.checked_sub(1).and_then(|k| origins.get(k)).map_or(0, |k| k + 1);
+        let to = origins.get(segment).copied().unwrap_or(addresses.len()).max(from);
+        let within = addresses.get(from..to).unwrap_or(&[]);
+        from + within.partition_point(|a| *a < address)
+    }
+
     /// Whether the program defines names an operand may refer to: labels or symbols.
     pub fn defines_names(&self) -> bool {
         self.symbols_set || !self.labels.is_empty()
@@ -738,6 +765,8 @@ struct Expander<'a> {
     bytes: u64,
     /// What the last `origin` adds to an address laid out ([`Kind::Origin`]).
     origin: u64,
+    /// The `origin`s so far.
+    origins: u32,
     /// Bits of the last byte that `.bit` values took (0: none, the next item starts a byte).
     bit_offset: u8,
     depth: usize,
@@ -1065,6 +1094,7 @@ impl<'a> Expander<'a> {
                 labels: BTreeMap::new(),
                 labels_read: Vec::new(),
                 symbols_set: false,
+                label_origins: BTreeMap::new(),
                 warnings: Vec::new(),
                 files: Vec::new(),
                 frames: Vec::new(),
@@ -1080,6 +1110,7 @@ impl<'a> Expander<'a> {
             clones: Vec::new(),
             bytes: 0,
             origin: 0,
+            origins: 0,
             bit_offset: 0,
             depth: 0,
             exhausted: false,
@@ -2459,23 +2490,15 @@ impl Expander<'_> {
         if self.clones.is_empty() {
             return;
         }
-        // A clone finds its label's lines by address, which an `origin` may give twice.
-        if self.out.lines.iter().any(|l| matches!(l.kind, Kind::Origin(_))) {
-            for (at, name, count) in core::mem::take(&mut self.clones) {
-                let l = &self.out.lines[at];
-                let message = "`clone` finds its label by address, and this program has an origin".into();
-                self.error(l.line, l.frame, l.offset, name.len(), message);
-                for l in &mut self.out.lines[at..at + count] {
-                    l.kind = Kind::Zeros(self.layout.word_bytes);
-                }
-            }
-            return;
-        }
-        // The address of every line.
+        let origins = self.out.origin_lines();
+        // The address of every line (an origin's shift added: a label's address is so).
         let mut addresses = Vec::with_capacity(self.out.lines.len());
-        let mut address = 0u64;
+        let (mut address, mut shift) = (0u64, 0u64);
         for l in &self.out.lines {
-            addresses.push(address);
+            if let Kind::Origin(s) = l.kind {
+                shift = s;
+            }
+            addresses.push(address.wrapping_add(shift));
             address += match &l.kind {
                 Kind::Code(_) => self.layout.word_bytes,
                 Kind::Entry { .. } | Kind::Origin(_) => 0,
@@ -2495,7 +2518,8 @@ impl Expander<'_> {
                 }
                 continue;
             };
-            let first = addresses.partition_point(|a| *a < target);
+            // An origin may go back: the label's lines are among those after its origin.
+            let first = self.out.label_line(&name, target, &addresses, &origins);
             for k in 0..count {
                 let source = self.out.lines.get(first + k).filter(|l| matches!(l.kind, Kind::Code(_)));
                 let Some(source) = source else {
@@ -2641,6 +2665,9 @@ impl Expander<'_> {
             if self.out.labels.insert(name.clone(), address).is_some() {
                 self.error(line, frame, rest_at + skip, len, format!("label `{name}` defined twice"));
             }
+            if self.origins > 0 {
+                self.out.label_origins.insert(name.clone(), self.origins);
+            }
             self.defined.push(name);
             let after = &rest[used..];
             rest_at += used + (after.len() - after.trim_start().len());
@@ -2670,13 +2697,13 @@ impl Expander<'_> {
         // An instruction: on a word boundary after data.
         let align = self.layout.code_align.max(1);
         let pad = (align - self.bytes % align) % align;
-        // Table entries are no data here: they take no bytes.
+        // Table entries are no data here, nor origins: they take no bytes.
         let after_data = self
             .out
             .lines
             .iter()
             .rev()
-            .find(|l| !matches!(l.kind, Kind::Entry { .. }))
+            .find(|l| !matches!(l.kind, Kind::Entry { .. } | Kind::Origin(_)))
             .is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
         if after_data {
             // Where every instruction is a word, as vc4asm warns (P240): a label before the
@@ -2759,6 +2786,7 @@ impl Expander<'_> {
         }
         let shift = address.wrapping_sub(laid);
         self.origin = shift;
+        self.origins += 1;
         let kind = Kind::Origin(shift);
         self.out.lines.push(Expanded { line, frame, offset: at, splices: Box::default(), kind });
     }

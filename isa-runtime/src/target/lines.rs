@@ -392,12 +392,13 @@ pub(super) fn assemble_lines<T: Isa, X>(
                     }
                 }
                 let pc = match &relaxed {
-                    Some(r) => r.addresses[n_line],
+                    Some(r) => r.pcs[n_line],
                     // Data before fills whole slots (raw words): the slot is the word count.
-                    None if schedule.is_some() => bundle::address::<T>((bytes / word_bytes) as usize),
-                    None => bytes,
-                }
-                .wrapping_add(origin);
+                    None if schedule.is_some() => {
+                        bundle::address::<T>((bytes / word_bytes) as usize).wrapping_add(origin)
+                    }
+                    None => bytes.wrapping_add(origin),
+                };
                 let code = text.as_str();
                 // The first instruction past the target's limit is the error (once).
                 if T::max_instructions() == Some(index) {
@@ -596,6 +597,9 @@ struct Relaxed {
     labels: BTreeMap<String, u64>,
     /// The byte address of every line of the program, then of its end.
     addresses: Vec<u64>,
+    /// The address of every line as the program addresses it: `addresses` moved by the
+    /// origins before it (each says where what follows is, whatever the lengths before).
+    pcs: Vec<u64>,
 }
 
 /// Places the labels of a program whose instructions differ in length at the instructions'
@@ -613,10 +617,6 @@ fn relax<T: Isa>(
     index: Option<&FormatIndex>,
 ) -> Result<Relaxed, AsmError> {
     let d = dialect_of::<T>(dialect);
-    if let Some(e) = program.lines.iter().find(|e| matches!(e.kind, Kind::Origin(_))) {
-        let message = "an origin where instructions differ in length is not supported yet".into();
-        return Err(program.locate(e, 0, 0, message));
-    }
     // Each line's length as expansion laid it out, and where the lines start.
     let expanded: Vec<u64> = program
         .lines
@@ -640,24 +640,54 @@ fn relax<T: Isa>(
         out
     };
     let mut addresses = starts(&expanded);
-    // Each label's line (the first one starting at or after it) and its offset from it.
+    // An origin's address stays what expansion made it; what follows it is addressed from
+    // there, however long the lines before it are.
+    let origins = program.origin_lines();
+    let set: Vec<u64> = origins
+        .iter()
+        .map(|&k| match program.lines[k].kind {
+            Kind::Origin(shift) => addresses[k].wrapping_add(shift),
+            _ => addresses[k],
+        })
+        .collect();
+    // Line `k`'s address after `segment` origins (its own: the origins before it; the end of
+    // the lines before an origin: one fewer).
+    let pc_in = |segment: usize, k: usize, addresses: &[u64]| match segment.checked_sub(1) {
+        Some(o) => set[o].wrapping_add(addresses[k].wrapping_sub(addresses[origins[o]])),
+        None => addresses[k],
+    };
+    let pcs_of = |addresses: &[u64]| {
+        let mut segment = 0;
+        let mut pcs = Vec::with_capacity(addresses.len());
+        for k in 0..addresses.len() {
+            if origins.get(segment) == Some(&k) {
+                segment += 1;
+            }
+            pcs.push(pc_in(segment, k, addresses));
+        }
+        pcs
+    };
+    let mut pcs = pcs_of(&addresses);
+    // Each label's line (the first one starting at or after it, after the label's origin) and
+    // its offset from it.
     let last = program.lines.len();
-    let anchors: Vec<(&String, usize, u64)> = program
+    let anchors: Vec<(&String, usize, usize, u64)> = program
         .labels
         .iter()
         .map(|(name, &a)| {
-            let mut k = addresses.partition_point(|x| *x < a).min(last);
-            if addresses[k] > a && k > 0 {
+            let segment = program.label_origins.get(name).copied().unwrap_or(0) as usize;
+            let mut k = program.label_line(name, a, &pcs, &origins).min(last);
+            if pc_in(segment, k, &addresses) > a && k > 0 && !origins.contains(&(k - 1)) {
                 k -= 1;
             }
             // A label where data ends and an instruction's padding starts labels the
             // instruction, as GNU as pulls a label to the code it aligns (tc-mips.c,
             // `mips_align`): a branch to it lands on the instruction, not on the zeros.
             let padding = matches!(program.lines.get(k), Some(l) if matches!(l.kind, Kind::Pad { before_code: true, .. }));
-            if padding && a == addresses[k] {
+            if padding && a == pc_in(segment, k, &addresses) {
                 k += 1;
             }
-            (name, k, a.saturating_sub(addresses[k]))
+            (name, segment, k, a.saturating_sub(pc_in(segment, k, &addresses)))
         })
         .collect();
     let mut labels = program.labels.clone();
@@ -671,8 +701,7 @@ fn relax<T: Isa>(
         for (k, e) in program.lines.iter().enumerate() {
             let length = match &e.kind {
                 Kind::Code(code) => {
-                    let ctx =
-                        Context { pc: addresses[k], labels: &lookup, ignore_case: d.ignore_case, expression };
+                    let ctx = Context { pc: pcs[k], labels: &lookup, ignore_case: d.ignore_case, expression };
                     let word = match read_statement::<T>(code.trim_start(), dialect, &ctx, &mut reading) {
                         Ok(Statement::Instruction(insn)) => T::encode(&insn).ok(),
                         Ok(Statement::Raw(word)) => Some(word),
@@ -690,13 +719,14 @@ fn relax<T: Isa>(
             }
         }
         let Some(first) = changed else {
-            return stale_reads(program, &labels).map(|()| Relaxed { labels, addresses });
+            return stale_reads(program, &labels).map(|()| Relaxed { labels, addresses, pcs });
         };
         unsettled = first;
         addresses = starts(&lengths);
-        for (name, k, offset) in &anchors {
+        pcs = pcs_of(&addresses);
+        for (name, segment, k, offset) in &anchors {
             if let Some(a) = labels.get_mut(*name) {
-                *a = addresses[*k] + offset;
+                *a = pc_in(*segment, *k, &addresses).wrapping_add(*offset);
             }
         }
     }

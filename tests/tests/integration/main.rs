@@ -29,6 +29,7 @@ mod maxwell_ptxas;
 mod maxwell_roundtrip;
 mod maxwell_validate;
 mod msrv;
+mod origin_lengths;
 mod printers;
 mod shared_layouts;
 mod sph_docs_tables;
