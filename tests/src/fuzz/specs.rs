@@ -533,8 +533,9 @@ fn interleaved(rng: &mut Rand, word: u32, operands: &[Vec<String>], s: &mut Stri
 
 /// Bundles: the formats spread over one or two streams of `word`-bit words, each a unit of the
 /// bundle (at most a few times when a computed stream counts it), a computed head stream whose
-/// format is appended to `s`, and at random a stream without formats, header settings, limits
-/// and slots. Returns the target's settings.
+/// format is appended to `s`, and at random a unit of formats narrower than the word (appended
+/// to `s`) in a stream of their width, a stream without formats, header settings, limits and
+/// slots. Returns the target's settings.
 fn bundles(rng: &mut Rand, word: u32, formats: &[String], s: &mut String) -> String {
     let split = formats.len() > 1 && rng.one_in(2);
     let (first, second) =
@@ -546,6 +547,34 @@ fn bundles(rng: &mut Rand, word: u32, formats: &[String], s: &mut String) -> Str
             format!("u{k}"),
             format!("    stream u{k} {{ bits {word}; formats {}{reset} }}\n", list.join(", ")),
         ));
+    }
+    // One bundled target in two wider than 32 bits has a unit of narrower instructions, in a
+    // stream of their width (README §3: a bundled target reads each stream a word of its own
+    // `bits` at a time, 32-bit parts, in the target's byte order, big or little as drawn
+    // above; Tegra's 32-bit streams beside its 64-bit words).
+    let widths: Vec<u32> = [32u32, 64, 96].into_iter().filter(|w| *w < word).collect();
+    if let Some(&w) = rng.pick(&widths).filter(|_| rng.one_in(2)) {
+        let mut list = Vec::new();
+        for k in 0..1 + rng.below(2) {
+            let x = (w - 2).min(1 + rng.below(6) as u32);
+            let _ = writeln!(
+                s,
+                "/// A narrow unit's instruction.\nformat n{k} : {w} {{\n    op: u2 @ {}:{} is {k}",
+                w - 1,
+                w - 2
+            );
+            if w - 2 > x {
+                let _ = writeln!(s, "    unused @ {}:{x}", w - 3);
+            }
+            let _ = writeln!(s, "    x: u{x} @ {}:0\n    syntax a {{ \"n{k} \" {{x}} }}", x - 1);
+            if s.contains("    dialect b {") {
+                let _ = writeln!(s, "    syntax b {{ \"N{k} \" {{x}} }}");
+            }
+            s.push_str("}\n\n");
+            list.push(format!("n{k}"));
+        }
+        streams
+            .push(("n".to_string(), format!("    stream n {{ bits {w}; formats {} }}\n", list.join(", "))));
     }
     let raw = rng.one_in(3);
     // Which units are counted (at most `max` times a bundle), and which have a `first`.

@@ -141,6 +141,7 @@ fn spec_shards_add_up_to_the_run() {
 fn generated_specs_are_accepted() {
     let (mut patterns, mut valueless) = (0, 0);
     let (mut interleaved, mut bundled, mut abi) = (0, 0, 0);
+    let mut narrow = [0, 0];
     for case in 0..100 {
         let plan = SpecPlan {
             mutated: 0,
@@ -156,6 +157,10 @@ fn generated_specs_are_accepted() {
         valueless += usize::from(source.lines().any(|l| l.starts_with("    , v")));
         interleaved += usize::from(source.contains("        every "));
         bundled += usize::from(source.contains("    bundle b {"));
+        // A unit narrower than the word, little- or big-endian.
+        if source.contains("    stream n {") {
+            narrow[usize::from(source.contains("    byte_order big"))] += 1;
+        }
         abi += usize::from(source.contains("layout A0("));
         match specs::check_spec(&source) {
             Checked::Accepted { unit, .. } => assert_eq!(unit.as_deref(), Some("G"), "{origin}"),
@@ -170,6 +175,7 @@ fn generated_specs_are_accepted() {
         interleaved >= 8 && bundled >= 8 && abi >= 20,
         "{interleaved} interleaved streams, {bundled} bundled targets, {abi} with ABI layouts"
     );
+    assert!(narrow[0] >= 1 && narrow[1] >= 1, "narrow units: {narrow:?} (little or default, big)");
 }
 
 #[test]
@@ -276,7 +282,8 @@ fn one_element_arrays_and_reserved_only_layouts_compile_without_warnings() {
 
 /// Found by the runs of session 5 (seeds 20261125505 and 20261125616, tegra_fs.isa mutants
 /// #304, #349, #403, #412): a bundled target reads its words per stream, so the whole-target
-/// decoder's answer said nothing about its formats; the shipped tegra_fs.isa compiles clean.
+/// decoder's answer said nothing about its formats; the shipped tegra_fs.isa compiles clean,
+/// and so do generated bundled targets whose narrow unit's formats are narrower than the word.
 #[test]
 fn a_bundled_target_decodes_per_stream() {
     let tegra_fs = include_str!("../../../isa-specs/tegra_fs.isa");
@@ -284,11 +291,32 @@ fn a_bundled_target_decodes_per_stream() {
         Checked::Accepted { rust, unit } => (rust, unit),
         Checked::Rejected { .. } => panic!("tegra_fs.isa rejected"),
     };
+    let mut units = vec![Unit { origin: "tegra_fs".into(), source: tegra_fs.into(), rust, unit }];
+    // And the first generated bundled targets with a unit narrower than the word, little- and
+    // big-endian: each format decodes a word of its own stream's width.
+    for big in [false, true] {
+        let plan = SpecPlan {
+            mutated: 0,
+            generated: 100,
+            max_mutations: 1,
+            compile: false,
+            compile_shipped_one_in: 0,
+            first: 0,
+            end: None,
+        };
+        let narrow = (0..100).map(|case| specs::spec_case(&plan, &[], SEED, case)).find(|(_, source, _)| {
+            source.contains("    stream n {") && source.contains("    byte_order big") == big
+        });
+        let (origin, source, _) = narrow.expect("a narrow unit");
+        let Checked::Accepted { rust, unit } = specs::check_spec(&source) else {
+            panic!("{origin} rejected")
+        };
+        units.push(Unit { origin, source, rust, unit });
+    }
     let dir = out("bundled");
     let mut scratch = Scratch::new(&dir.join("scratch"), &out("scratch-target")).expect("scratch crate");
-    let verdicts =
-        scratch.compile(&[Unit { origin: "tegra_fs".into(), source: tegra_fs.into(), rust, unit }]);
-    assert_eq!(verdicts, vec![Verdict::Fine]);
+    let verdicts = scratch.compile(&units);
+    assert_eq!(verdicts, vec![Verdict::Fine; 3]);
 }
 
 /// Found by the run of session 5 (seed 20261125505, generated spec #5897): a target of one
