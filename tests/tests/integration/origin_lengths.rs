@@ -65,3 +65,21 @@ fn an_origin_that_is_no_address_is_an_error_at_it() {
     assert!(errors[0].message.contains("0x11 is not a whole number of 2 bytes"), "{}", errors[0].message);
     assert!(errors[1].message.contains("not negative"), "{}", errors[1].message);
 }
+
+mod packets {
+    isa_derive::target!("data/specs/origin_bundles.isa");
+}
+
+/// A bundled program has no addresses (its statements name no labels, its words go to several
+/// streams): an origin there is an error at its address, and the bundles around it assemble.
+#[test]
+fn an_origin_in_a_bundled_program_is_an_error_at_it() {
+    let source = "PACKET ALU: add r1;\n.org 0x100;\nPACKET MEM: load r2;\n";
+    let errors = isa_runtime::bundle::assemble::<packets::Packets>(source, 0).expect_err("an origin");
+    let got: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(got, [(2, 6)], "{errors:?}");
+    assert!(errors[0].message.contains("a bundled program has no addresses"), "{}", errors[0].message);
+    let fine =
+        isa_runtime::bundle::assemble::<packets::Packets>("PACKET ALU: add r1;\nPACKET MEM: load r2;\n", 0);
+    assert!(fine.is_ok(), "{:?}", fine.err());
+}
