@@ -1302,6 +1302,8 @@ pub enum ScalarType {
     U64,
     /// IEEE single.
     F32,
+    /// IEEE double.
+    F64,
 }
 
 /// Machine state, functions and hooks.
@@ -1453,8 +1455,17 @@ pub enum SemKind {
 pub enum Builtin {
     /// Reinterpret u32 bits as f32.
     F32,
-    /// Reinterpret f32 as u32 bits.
+    /// Reinterpret f32 as u32 bits (an f64 as u64 bits).
     Bits,
+    /// Reinterpret u64 bits as f64.
+    F64,
+    /// `float64(x)`, `float64(x, rounding)`, `float64(x, rounding, signed)`: an integer or f32
+    /// converted to f64 (a u64 rounded once, as a signed one with `signed`).
+    ToFloat64,
+    /// `int64(x)`: a float to a signed 64-bit integer (truncating, saturating, NaN to 0), as u64.
+    ToInt64,
+    /// `uint64(x)`: a float to u64 (truncating, saturating, NaN to 0).
+    ToUint64,
     /// Convert an integer value to f32.
     ToFloat,
     /// Convert f32 to i32 (truncating, saturating).
@@ -1493,7 +1504,8 @@ pub enum Builtin {
     FAdd,
     /// `fmul(a, b, rounding)`: a product rounded in the given mode.
     FMul,
-    /// `float(x, rounding)`: an integer converted to f32 in the given rounding mode.
+    /// `float(x, rounding)`: an integer or an f64 converted to f32 in the given rounding mode
+    /// (`float(x, rounding, signed)`: a u64 as a signed integer).
     ToFloatRounded,
     /// `round_int(x, rounding)`: a float rounded to an integral value.
     RoundInt,

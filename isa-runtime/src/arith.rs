@@ -655,6 +655,258 @@ pub fn uadd_sat(a: u64, b: u64, width: u32, carry: bool) -> u64 {
     sum.min(ones(width) as u128) as u64
 }
 
+// ---- Double precision ---------------------------------------------------------------------------
+//
+// Rust rounds f64 arithmetic to nearest only, and `core` has no `f64::mul_add`: every double
+// result here is computed exactly in integers (a 53-bit significand's product has 106 bits, a sum
+// is aligned in 128) and rounded once by [`round_bits`], which serves float32 results too.
+
+/// A finite nonzero value computed exactly: `(−1)^neg · (m + t) · 2^e`, where `t` is 0 without
+/// `sticky` and some value strictly between 0 and 1 with it (bits shifted out below `m`).
+#[derive(Debug, Clone, Copy)]
+struct Exact {
+    neg: bool,
+    m: u128,
+    e: i32,
+    sticky: bool,
+}
+
+/// The exponent of the least significant bit of the smallest subnormal of the binary format
+/// with `p` significand bits and `w` exponent bits (−1074 for double, −149 for single).
+fn min_lsb(p: u32, w: u32) -> i32 {
+    2 - (1i32 << (w - 1)) - (p as i32 - 1)
+}
+
+/// The exact value of a finite float's bits (`p`, `w` as [`min_lsb`]).
+fn exact_of(bits: u64, p: u32, w: u32) -> Exact {
+    let fraction = bits & ((1u64 << (p - 1)) - 1);
+    let biased = (bits >> (p - 1)) & ((1u64 << w) - 1);
+    let (m, e) = match biased {
+        0 => (fraction, min_lsb(p, w)),
+        _ => (fraction | 1u64 << (p - 1), min_lsb(p, w) + biased as i32 - 1),
+    };
+    Exact { neg: (bits >> (p - 1 + w)) & 1 == 1, m: u128::from(m), e, sticky: false }
+}
+
+/// Rounds `x` once in `mode` to the binary format of `p` significand bits and `w` exponent bits,
+/// with subnormals, and overflow to ∞ or the largest finite value as the mode says (IEEE 754
+/// §7.4); returns the format's bits. A sticky `x` has at least `p + 2` bits in `m`.
+fn round_bits(x: Exact, mode: u32, p: u32, w: u32) -> u64 {
+    let floor = min_lsb(p, w);
+    let width = 128 - x.m.leading_zeros() as i32;
+    let lsb = (x.e + width - p as i32).max(floor);
+    let (mut q, half, below) = if lsb <= x.e {
+        debug_assert!(!x.sticky);
+        ((x.m << (x.e - lsb)) as u64, false, false)
+    } else {
+        let s = (lsb - x.e) as u32;
+        let (q, half, below) = match s {
+            129.. => (0, false, true),
+            128 => (0, x.m >> 127 == 1, x.m & (u128::MAX >> 1) != 0),
+            _ => (x.m >> s, (x.m >> (s - 1)) & 1 == 1, x.m & ((1u128 << (s - 1)) - 1) != 0),
+        };
+        (q as u64, half, below || x.sticky)
+    };
+    let inexact = half || below;
+    let up = match mode {
+        DOWN => inexact && x.neg,
+        UP => inexact && !x.neg,
+        ZERO => false,
+        _ => half && (below || q & 1 == 1),
+    };
+    q += u64::from(up);
+    let sign = u64::from(x.neg) << (p - 1 + w);
+    let infinity = ((1u64 << w) - 1) << (p - 1);
+    let scale = i64::from(lsb) - i64::from(floor);
+    let magnitude = if scale >= (1i64 << w) - 1 { infinity } else { ((scale as u64) << (p - 1)) + q };
+    if magnitude < infinity {
+        return sign | magnitude;
+    }
+    let largest = match mode {
+        ZERO => true,
+        DOWN => !x.neg,
+        UP => x.neg,
+        _ => false,
+    };
+    sign | if largest { infinity - 1 } else { infinity }
+}
+
+/// `x + y` exactly (both nonzero, with at most 106 significant bits and no sticky part): the
+/// larger magnitude aligned to bit 125, the smaller shifted to it with the bits lost kept as
+/// `sticky`. The smaller loses bits only when it lies 21 or more places lower, so a difference
+/// then still has 124 bits: the sticky part stays below the rounding point. `m` is 0 for an
+/// exact zero.
+fn exact_sum(x: Exact, y: Exact) -> Exact {
+    let top = |v: Exact| {
+        let shift = v.m.leading_zeros() as i32 - 2;
+        Exact { m: v.m << shift, e: v.e - shift, ..v }
+    };
+    let (x, y) = (top(x), top(y));
+    let (big, small) = if (x.e, x.m) >= (y.e, y.m) { (x, y) } else { (y, x) };
+    let d = (big.e - small.e) as u32;
+    let (part, lost) = match d {
+        128.. => (0, true),
+        _ => (small.m >> d, small.m & ((1u128 << d) - 1) != 0),
+    };
+    match (big.neg == small.neg, lost) {
+        (true, _) => Exact { m: big.m + part, sticky: lost, ..big },
+        (false, true) => Exact { m: big.m - part - 1, sticky: true, ..big },
+        (false, false) => Exact { m: big.m - part, ..big },
+    }
+}
+
+fn double(x: Exact, mode: u32) -> f64 {
+    f64::from_bits(round_bits(x, mode, 53, 11))
+}
+
+fn exact64(x: f64) -> Exact {
+    exact_of(x.to_bits(), 53, 11)
+}
+
+/// The zero an exact zero sum takes (IEEE 754 §6.3), as [`exact_zero`] for doubles.
+fn exact_zero64(a_negative: bool, b_negative: bool, mode: u32) -> f64 {
+    f64::from(exact_zero(a_negative, b_negative, mode))
+}
+
+/// `a + b` of doubles rounded once in `mode`.
+pub fn add64(a: f64, b: f64, mode: u32) -> f64 {
+    if !a.is_finite() || !b.is_finite() {
+        return a + b;
+    }
+    if a == 0.0 || b == 0.0 {
+        return if a != 0.0 {
+            a
+        } else if b != 0.0 {
+            b
+        } else {
+            exact_zero64(a.is_sign_negative(), b.is_sign_negative(), mode)
+        };
+    }
+    let s = exact_sum(exact64(a), exact64(b));
+    if s.m == 0 && !s.sticky {
+        return exact_zero64(false, true, mode);
+    }
+    double(s, mode)
+}
+
+/// The exact product of two finite nonzero doubles.
+fn exact_product(a: f64, b: f64) -> Exact {
+    let (x, y) = (exact64(a), exact64(b));
+    Exact { neg: x.neg != y.neg, m: x.m * y.m, e: x.e + y.e, sticky: false }
+}
+
+/// `a * b` of doubles rounded once in `mode`.
+pub fn mul64(a: f64, b: f64, mode: u32) -> f64 {
+    if !a.is_finite() || !b.is_finite() || a == 0.0 || b == 0.0 {
+        return a * b;
+    }
+    double(exact_product(a, b), mode)
+}
+
+/// `a * b + c` of doubles rounded once in `mode` (a fused multiply-add).
+pub fn fma64(a: f64, b: f64, c: f64, mode: u32) -> f64 {
+    if !a.is_finite() || !b.is_finite() {
+        return a * b + c; // ∞ or NaN: an infinite product plus a finite or infinite c
+    }
+    if !c.is_finite() {
+        return c;
+    }
+    let product_negative = a.is_sign_negative() != b.is_sign_negative();
+    if a == 0.0 || b == 0.0 {
+        return if c == 0.0 { exact_zero64(product_negative, c.is_sign_negative(), mode) } else { c };
+    }
+    let p = exact_product(a, b);
+    if c == 0.0 {
+        return double(p, mode);
+    }
+    let s = exact_sum(p, exact64(c));
+    if s.m == 0 && !s.sticky {
+        return exact_zero64(false, true, mode);
+    }
+    double(s, mode)
+}
+
+/// A double as a float rounded once in `mode` (NaN stays NaN, ∞ stays ∞).
+pub fn f64_to_f32(x: f64, mode: u32) -> f32 {
+    if !x.is_finite() || x == 0.0 {
+        return x as f32;
+    }
+    f32::from_bits(round_bits(exact64(x), mode, 24, 8) as u32)
+}
+
+/// A 64-bit integer, signed (its two's complement in `x`) or not, as a double rounded once in
+/// `mode`.
+pub fn f64_from_u64(x: u64, mode: u32, signed: bool) -> f64 {
+    let neg = signed && (x as i64) < 0;
+    let m = if neg { (x as i64).unsigned_abs() } else { x };
+    if m == 0 {
+        return 0.0;
+    }
+    double(Exact { neg, m: u128::from(m), e: 0, sticky: false }, mode)
+}
+
+/// A 64-bit integer as a float32 rounded once in `mode` (the same route as [`f64_from_u64`]).
+pub fn f32_from_u64(x: u64, mode: u32, signed: bool) -> f32 {
+    let neg = signed && (x as i64) < 0;
+    let m = if neg { (x as i64).unsigned_abs() } else { x };
+    if m == 0 {
+        return 0.0;
+    }
+    f32::from_bits(round_bits(Exact { neg, m: u128::from(m), e: 0, sticky: false }, mode, 24, 8) as u32)
+}
+
+/// A double rounded to an integral value in `mode` (the sign of a zero result is `x`'s).
+pub fn round_int64(x: f64, mode: u32) -> f64 {
+    if !x.is_finite() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x; // 2^52 and above are integral
+    }
+    let t = x as i64; // toward zero, exact below 2^52
+    let frac = x - t as f64; // exact
+    let r = match mode {
+        ZERO => t,
+        DOWN if frac < 0.0 => t - 1,
+        UP if frac > 0.0 => t + 1,
+        DOWN | UP => t,
+        _ => {
+            let half = frac.abs();
+            let away = if x < 0.0 { t - 1 } else { t + 1 };
+            if half > 0.5 || (half == 0.5 && t % 2 != 0) {
+                away
+            } else {
+                t
+            }
+        }
+    };
+    (r as f64).copysign(x)
+}
+
+/// [`min_number`] of doubles.
+pub fn min_number64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (b < a || (b == a && b.is_sign_negative())) {
+        b
+    } else {
+        a
+    }
+}
+
+/// [`max_number`] of doubles.
+pub fn max_number64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (b > a || (b == a && b.is_sign_positive())) {
+        b
+    } else {
+        a
+    }
+}
+
+/// A subnormal double flushed to a zero of its sign.
+pub fn flush_subnormal64(x: f64) -> f64 {
+    if x.is_subnormal() {
+        0.0f64.copysign(x)
+    } else {
+        x
+    }
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -925,5 +1177,249 @@ mod tests {
         assert_eq!(sadd_sat(0x7fff_ffff, 0, 32, true), 0x7fff_ffff);
         assert_eq!(sadd_sat(0x8000_0000, 0xffff_ffff, 32, false), 0x8000_0000);
         assert_eq!(uadd_sat(0xffff_ffff, 0, 32, true), 0xffff_ffff);
+    }
+}
+
+#[cfg(test)]
+mod double_tests {
+    //! Expected values are IEEE 754 facts derived by hand (bit patterns of powers of two and
+    //! their neighbours, midpoints, overflow thresholds), in the manner of Berkeley TestFloat's
+    //! corner cases: never the output of the code under test.
+    use super::*;
+
+    fn d(bits: u64) -> f64 {
+        f64::from_bits(bits)
+    }
+    /// 2^e for the exponents of normal doubles.
+    fn p2(e: i32) -> f64 {
+        d(((1023 + e) as u64) << 52)
+    }
+
+    #[test]
+    fn sums_round_once_in_every_mode() {
+        // 1 + 2^-60 lies between 1 and 1 + 2^-52 (0x3ff0000000000001).
+        assert_eq!(add64(1.0, p2(-60), NEAREST), 1.0);
+        assert_eq!(add64(1.0, p2(-60), DOWN), 1.0);
+        assert_eq!(add64(1.0, p2(-60), ZERO), 1.0);
+        assert_eq!(add64(1.0, p2(-60), UP).to_bits(), 0x3ff0_0000_0000_0001);
+        // 1 - 2^-60 lies between 1 - 2^-53 (0x3fefffffffffffff) and 1.
+        assert_eq!(add64(1.0, -p2(-60), ZERO).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(add64(1.0, -p2(-60), DOWN).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(add64(1.0, -p2(-60), UP), 1.0);
+        assert_eq!(add64(-1.0, -p2(-60), UP), -1.0);
+        assert_eq!(add64(-1.0, -p2(-60), DOWN).to_bits(), 0xbff0_0000_0000_0001);
+        // Midpoints: 1 + 2^-53 ties to the even 1; 1 + 3·2^-53 ties to 1 + 2^-51 (...02).
+        assert_eq!(add64(1.0, p2(-53), NEAREST), 1.0);
+        assert_eq!(add64(d(0x3ff0_0000_0000_0001), p2(-53), NEAREST).to_bits(), 0x3ff0_0000_0000_0002);
+        // The far smaller operand only tips directed roundings: 1 − 2^-1074.
+        assert_eq!(add64(1.0, -d(1), DOWN).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(add64(1.0, -d(1), NEAREST), 1.0);
+        // Exact zeros: +0 but rounding down (−0); equal signs keep theirs.
+        assert_eq!(add64(1.5, -1.5, NEAREST).to_bits(), 0);
+        assert_eq!(add64(1.5, -1.5, DOWN).to_bits(), 1 << 63);
+        assert_eq!(add64(0.0, -0.0, DOWN).to_bits(), 1 << 63);
+        assert_eq!(add64(0.0, -0.0, UP).to_bits(), 0);
+        assert_eq!(add64(-0.0, -0.0, UP).to_bits(), 1 << 63);
+        // Overflow: MAX + MAX is ∞ to nearest and away from zero, MAX toward zero.
+        assert_eq!(add64(f64::MAX, f64::MAX, NEAREST), f64::INFINITY);
+        assert_eq!(add64(f64::MAX, f64::MAX, UP), f64::INFINITY);
+        assert_eq!(add64(f64::MAX, f64::MAX, ZERO), f64::MAX);
+        assert_eq!(add64(f64::MAX, f64::MAX, DOWN), f64::MAX);
+        assert_eq!(add64(-f64::MAX, -f64::MAX, UP), -f64::MAX);
+        assert_eq!(add64(-f64::MAX, -f64::MAX, DOWN), f64::NEG_INFINITY);
+        // MAX + half its ulp (2^970) is the overflow threshold: ∞ to nearest; 2^969 is not.
+        assert_eq!(add64(f64::MAX, p2(970), NEAREST), f64::INFINITY);
+        assert_eq!(add64(f64::MAX, p2(969), NEAREST), f64::MAX);
+        // Subnormals add exactly: 2^-1074 + 2^-1074 = 2^-1073.
+        assert_eq!(add64(d(1), d(1), DOWN).to_bits(), 2);
+        assert!(add64(f64::INFINITY, f64::NEG_INFINITY, NEAREST).is_nan());
+    }
+
+    #[test]
+    fn products_round_once_with_subnormal_results() {
+        // (1 + 2^-52)^2 = 1 + 2^-51 + 2^-104.
+        let x = d(0x3ff0_0000_0000_0001);
+        assert_eq!(mul64(x, x, NEAREST).to_bits(), 0x3ff0_0000_0000_0002);
+        assert_eq!(mul64(x, x, DOWN).to_bits(), 0x3ff0_0000_0000_0002);
+        assert_eq!(mul64(x, x, UP).to_bits(), 0x3ff0_0000_0000_0003);
+        assert_eq!(mul64(-x, x, DOWN).to_bits(), 0xbff0_0000_0000_0003);
+        assert_eq!(mul64(-x, x, ZERO).to_bits(), 0xbff0_0000_0000_0002);
+        // 2^-1022 / 2 = 2^-1023, the subnormal 0x0008000000000000, exactly.
+        assert_eq!(mul64(p2(-1022), 0.5, UP).to_bits(), 0x0008_0000_0000_0000);
+        // Half the smallest subnormal ties to the even 0; 1.5 of it ties to 2 of it.
+        assert_eq!(mul64(d(1), 0.5, NEAREST).to_bits(), 0);
+        assert_eq!(mul64(d(1), 0.5, UP).to_bits(), 1);
+        assert_eq!(mul64(d(3), 0.5, NEAREST).to_bits(), 2);
+        assert_eq!(mul64(d(3), 0.5, ZERO).to_bits(), 1);
+        // 2^-1200 underflows: 0, or the smallest subnormal away from zero.
+        assert_eq!(mul64(p2(-600), p2(-600), NEAREST).to_bits(), 0);
+        assert_eq!(mul64(p2(-600), p2(-600), UP).to_bits(), 1);
+        assert_eq!(mul64(-p2(-600), p2(-600), DOWN).to_bits(), 0x8000_0000_0000_0001);
+        assert_eq!(mul64(-p2(-600), p2(-600), UP).to_bits(), 1 << 63);
+        // 2^1000 · 2^1000 overflows.
+        assert_eq!(mul64(p2(1000), p2(1000), ZERO), f64::MAX);
+        assert_eq!(mul64(p2(1000), -p2(1000), NEAREST), f64::NEG_INFINITY);
+        // Largest subnormal · (1 + 2^-52) rounds up into the smallest normal only upward.
+        assert_eq!(mul64(d(0x000f_ffff_ffff_ffff), x, UP).to_bits(), 0x0010_0000_0000_0000);
+        assert_eq!(mul64(d(0x000f_ffff_ffff_ffff), x, DOWN).to_bits(), 0x000f_ffff_ffff_ffff);
+    }
+
+    #[test]
+    fn fused_multiply_adds_round_once() {
+        let x = d(0x3ff0_0000_0000_0001); // 1 + 2^-52
+                                          // x·x − (1 + 2^-51) is the product's error, 2^-104 (biased exponent 919).
+        assert_eq!(fma64(x, x, -d(0x3ff0_0000_0000_0002), NEAREST).to_bits(), 0x3970_0000_0000_0000);
+        // x·x − 1 = 2^-51 + 2^-104: a tie between 2^-51 and its successor, to the even 2^-51.
+        assert_eq!(fma64(x, x, -1.0, NEAREST).to_bits(), 0x3cc0_0000_0000_0000);
+        assert_eq!(fma64(x, x, -1.0, UP).to_bits(), 0x3cc0_0000_0000_0001);
+        // A far smaller addend tips directed roundings only.
+        assert_eq!(fma64(1.0, 1.0, p2(-200), UP).to_bits(), 0x3ff0_0000_0000_0001);
+        assert_eq!(fma64(1.0, 1.0, -p2(-200), ZERO).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(fma64(1.0, 1.0, -d(1), NEAREST), 1.0);
+        // A far smaller product, likewise: 1 + 2^-600·2^-600.
+        assert_eq!(fma64(p2(-600), p2(-600), 1.0, UP).to_bits(), 0x3ff0_0000_0000_0001);
+        assert_eq!(fma64(-p2(-600), p2(-600), 1.0, DOWN).to_bits(), 0x3fef_ffff_ffff_ffff);
+        // Exact zeros and signed-zero addends (IEEE 754 §6.3).
+        assert_eq!(fma64(2.0, 3.0, -6.0, NEAREST).to_bits(), 0);
+        assert_eq!(fma64(2.0, 3.0, -6.0, DOWN).to_bits(), 1 << 63);
+        assert_eq!(fma64(0.0, -1.0, 0.0, NEAREST).to_bits(), 0);
+        assert_eq!(fma64(0.0, -1.0, -0.0, NEAREST).to_bits(), 1 << 63);
+        assert_eq!(fma64(0.0, -1.0, 5.0, DOWN), 5.0);
+        // A product past MAX is still finite in the exact sum: with c = −∞ the result is −∞.
+        assert_eq!(fma64(f64::MAX, 2.0, f64::NEG_INFINITY, NEAREST), f64::NEG_INFINITY);
+        // MAX·2 − MAX = MAX exactly.
+        assert_eq!(fma64(f64::MAX, 2.0, -f64::MAX, NEAREST), f64::MAX);
+        assert!(fma64(f64::INFINITY, 0.0, 1.0, NEAREST).is_nan());
+        assert_eq!(fma64(f64::INFINITY, -1.0, 1.0, NEAREST), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn narrowing_to_float32_rounds_once() {
+        let f = f32::from_bits;
+        // 1 + 2^-24 is the midpoint of 1 and 1 + 2^-23; 1 + 3·2^-24 of ...01 and ...02.
+        assert_eq!(f64_to_f32(1.0 + p2(-24), NEAREST), 1.0);
+        assert_eq!(f64_to_f32(1.0 + p2(-24), UP), f(0x3f80_0001));
+        assert_eq!(f64_to_f32(1.0 + 3.0 * p2(-24), NEAREST), f(0x3f80_0002));
+        assert_eq!(f64_to_f32(-(1.0 + p2(-30)), DOWN), f(0xbf80_0001));
+        assert_eq!(f64_to_f32(-(1.0 + p2(-30)), ZERO), -1.0);
+        // f32::MAX + 2^103 (half its ulp) overflows to nearest; toward zero it stays MAX.
+        let max = f64::from(f32::MAX);
+        assert_eq!(f64_to_f32(max + p2(103), NEAREST), f32::INFINITY);
+        assert_eq!(f64_to_f32(max + p2(103), ZERO), f32::MAX);
+        assert_eq!(f64_to_f32(max + p2(102), NEAREST), f32::MAX);
+        assert_eq!(f64_to_f32(1e300, DOWN), f32::MAX);
+        assert_eq!(f64_to_f32(-1e300, DOWN), f32::NEG_INFINITY);
+        // Subnormal float32 results: 2^-150 ties to 0, 3·2^-150 to 2·2^-149.
+        assert_eq!(f64_to_f32(p2(-150), NEAREST).to_bits(), 0);
+        assert_eq!(f64_to_f32(p2(-150), UP).to_bits(), 1);
+        assert_eq!(f64_to_f32(3.0 * p2(-150), NEAREST).to_bits(), 2);
+        assert_eq!(f64_to_f32(-p2(-150), DOWN).to_bits(), 0x8000_0001);
+        assert_eq!(f64_to_f32(1e-300, UP).to_bits(), 1);
+        assert_eq!(f64_to_f32(1e-300, NEAREST).to_bits(), 0);
+        assert!(f64_to_f32(f64::NAN, UP).is_nan());
+        assert_eq!(f64_to_f32(f64::NEG_INFINITY, ZERO), f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn integers_convert_to_doubles_rounded_once() {
+        // 2^53 + 1 ties to the even 2^53 (0x4340000000000000); up it is 2^53 + 2.
+        assert_eq!(f64_from_u64((1 << 53) + 1, NEAREST, false).to_bits(), 0x4340_0000_0000_0000);
+        assert_eq!(f64_from_u64((1 << 53) + 1, UP, false).to_bits(), 0x4340_0000_0000_0001);
+        assert_eq!(f64_from_u64((1 << 53) + 3, NEAREST, false).to_bits(), 0x4340_0000_0000_0002);
+        // 2^64 − 1: 2^64 to nearest, 2^64 − 2^11 down.
+        assert_eq!(f64_from_u64(u64::MAX, NEAREST, false).to_bits(), 0x43f0_0000_0000_0000);
+        assert_eq!(f64_from_u64(u64::MAX, ZERO, false).to_bits(), 0x43ef_ffff_ffff_ffff);
+        // Signed: −2^63 exactly, −1 exactly, −(2^53 + 1) away from zero when rounding down.
+        assert_eq!(f64_from_u64(1 << 63, ZERO, true).to_bits(), 0xc3e0_0000_0000_0000);
+        assert_eq!(f64_from_u64(u64::MAX, UP, true), -1.0);
+        let v = (-(1i64 << 53) - 1) as u64;
+        assert_eq!(f64_from_u64(v, DOWN, true).to_bits(), 0xc340_0000_0000_0001);
+        assert_eq!(f64_from_u64(v, UP, true).to_bits(), 0xc340_0000_0000_0000);
+        assert_eq!(f64_from_u64(0, DOWN, true).to_bits(), 0);
+        // Float32: 2^24 + 1 ties to 2^24; up 2^24 + 2.
+        assert_eq!(f32_from_u64((1 << 24) + 1, NEAREST, false).to_bits(), 0x4b80_0000);
+        assert_eq!(f32_from_u64((1 << 24) + 1, UP, false).to_bits(), 0x4b80_0001);
+        assert_eq!(f32_from_u64(u64::MAX, DOWN, true).to_bits(), 0xbf80_0000);
+    }
+
+    #[test]
+    fn doubles_round_to_integral_values() {
+        assert_eq!(round_int64(2.5, NEAREST), 2.0);
+        assert_eq!(round_int64(3.5, NEAREST), 4.0);
+        assert_eq!(round_int64(-2.5, NEAREST), -2.0);
+        assert_eq!(round_int64(-0.4, NEAREST).to_bits(), 1 << 63);
+        assert_eq!(round_int64(-0.4, DOWN), -1.0);
+        assert_eq!(round_int64(0.4, UP), 1.0);
+        assert_eq!(round_int64(-1.7, ZERO), -1.0);
+        // 2^52 − 0.5 ties between 2^52 − 1 (odd) and 2^52: to 2^52.
+        assert_eq!(round_int64(p2(52) - 0.5, NEAREST), p2(52));
+        assert_eq!(round_int64(p2(60) + p2(8), DOWN), p2(60) + p2(8));
+        assert_eq!(min_number64(-0.0, 0.0).to_bits(), 1 << 63);
+        assert_eq!(max_number64(-0.0, 0.0).to_bits(), 0);
+        assert_eq!(min_number64(f64::NAN, 2.0), 2.0);
+        assert_eq!(max_number64(-3.0, f64::NAN), -3.0);
+        assert_eq!(flush_subnormal64(-d(1)).to_bits(), 1 << 63);
+        assert_eq!(flush_subnormal64(p2(-1022)), p2(-1022));
+    }
+
+    /// Pseudo-random doubles of every exponent, some of them subnormal, infinite or NaN.
+    fn samples(n: usize) -> impl Iterator<Item = f64> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n).map(move |i| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+            match i % 8 {
+                // Near 1, so that sums and products cancel and carry.
+                0 | 1 => {
+                    d(0x3ff0_0000_0000_0000 | (r & 0x000f_ffff_ffff_ffff))
+                        * if r >> 63 == 1 { -1.0 } else { 1.0 }
+                }
+                2 => d(r & 0x800f_ffff_ffff_ffff), // subnormal
+                _ => d(r),
+            }
+        })
+    }
+
+    extern crate std;
+
+    #[test]
+    fn nearest_results_agree_with_the_host_and_directed_ones_bracket_them() {
+        // To nearest, Rust's own `+`, `*` and `mul_add` (the host's fused multiply-add) are the
+        // reference; the directed results are the two neighbours around it, equal when exact.
+        let xs: std::vec::Vec<f64> = samples(96).collect();
+        let next_up = |x: f64| x.next_up();
+        for (i, &a) in xs.iter().enumerate() {
+            for &b in &xs {
+                let c = xs[(i * 7 + 3) % xs.len()];
+                for (near, down, up, zero, host) in [
+                    (add64(a, b, NEAREST), add64(a, b, DOWN), add64(a, b, UP), add64(a, b, ZERO), a + b),
+                    (mul64(a, b, NEAREST), mul64(a, b, DOWN), mul64(a, b, UP), mul64(a, b, ZERO), a * b),
+                    (
+                        fma64(a, b, c, NEAREST),
+                        fma64(a, b, c, DOWN),
+                        fma64(a, b, c, UP),
+                        fma64(a, b, c, ZERO),
+                        a.mul_add(b, c),
+                    ),
+                ] {
+                    if host.is_nan() {
+                        assert!(near.is_nan() && down.is_nan() && up.is_nan(), "{a:e} {b:e} {c:e}");
+                        continue;
+                    }
+                    assert_eq!(near.to_bits(), host.to_bits(), "{a:e} {b:e} {c:e}");
+                    if down != up {
+                        assert!(next_up(down) == up && (near == down || near == up), "{a:e} {b:e} {c:e}");
+                    }
+                    assert!(down <= near && near <= up, "{a:e} {b:e} {c:e}");
+                    assert_eq!(
+                        zero.to_bits(),
+                        if near.is_sign_negative() { up } else { down }.to_bits(),
+                        "{a:e} {b:e} {c:e}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -15,9 +15,10 @@ pub fn scalar(cx: &mut Checker, id: &ast::Ident) -> T {
         "i32" | "s32" => T::I32,
         "u64" => T::U64,
         "f32" => T::F32,
+        "f64" => T::F64,
         other => {
             cx.error(id.span, format!("unknown value type `{other}`"))
-                .note("semantics use `bool`, `u32`, `i32`, `u64`, `f32`");
+                .note("semantics use `bool`, `u32`, `i32`, `u64`, `f32`, `f64`");
             T::U32
         }
     }
@@ -373,7 +374,9 @@ impl Lower<'_, '_> {
                 ex(SemKind::Int(0), want)
             }
             (SemKind::Int(v), T::U32 | T::I32 | T::U64) => ex(SemKind::Int(*v), want),
-            (_, T::U32 | T::I32 | T::U64) if x.ty != T::F32 && x.ty != T::Bool => {
+            // A float constant takes the float type its place wants (`x < 0.0` of an f64).
+            _ if is_float(x.ty) && is_float(want) && float_constant(&x) => retype(x, want),
+            (_, T::U32 | T::I32 | T::U64) if !is_float(x.ty) && x.ty != T::Bool => {
                 let b = match want {
                     T::U32 => Builtin::U32,
                     T::U64 => Builtin::U64,
@@ -383,7 +386,7 @@ impl Lower<'_, '_> {
             }
             _ => {
                 self.cx.error(span, format!("expected a value of type `{}`, found `{}`", type_name(want), type_name(x.ty)))
-                    .note("convert explicitly: `f32(bits)`, `bits(float)`, `float(int)`, `int(float)`, `u32(x)`, `i32(x)`");
+                    .note("convert explicitly: `f32(bits)`, `f64(bits)`, `bits(float)`, `float(int)`, `float64(x)`, `int(float)`, `u32(x)`, `i32(x)`");
                 x
             }
         }
@@ -403,6 +406,7 @@ impl Lower<'_, '_> {
                 self.coerce(ex(SemKind::Int(*v as i128), T::U64), ty, e.span)
             }
             // Semantics compute in f32: a constant that becomes infinite there is an error.
+            K::Float(f) if want == Some(T::F64) => ex(SemKind::Float(*f), T::F64),
             K::Float(f) if !(*f as f32).is_finite() => {
                 self.err(e.span, format!("{f} does not fit a 32-bit float"))
             }
@@ -698,6 +702,10 @@ impl Lower<'_, '_> {
             let t = y.ty;
             return (self.coerce(x, t, span), y);
         }
+        if is_float(x.ty) && is_float(y.ty) && float_constant(&x) {
+            let t = y.ty;
+            return (retype(x, t), y);
+        }
         let t = x.ty;
         let y = self.coerce(y, t, span);
         (x, y)
@@ -751,6 +759,7 @@ impl Lower<'_, '_> {
             }
             let ty = match b {
                 Builtin::Min | Builtin::Max | Builtin::Abs | Builtin::Clamp => xs[0].ty,
+                Builtin::Bits if xs[0].ty == T::F64 => T::U64,
                 _ => ty,
             };
             if matches!(b, Builtin::Min | Builtin::Max | Builtin::Clamp) {
@@ -807,29 +816,14 @@ impl Lower<'_, '_> {
     fn typed_builtin(&mut self, n: &str, args: &[ast::Expr], span: Span) -> Option<SemExpr> {
         use Builtin as B;
         const F: T = T::F32;
+        if let Some(x) = self.float_builtin(n, args, span) {
+            return Some(x);
+        }
         let (b, params, ret): (Builtin, &[T], T) = match (n, args.len()) {
             ("in_element", _) => return Some(self.in_element(args, span)),
             ("all", _) => (B::All, &[T::Bool], T::Bool),
             ("any", _) => (B::Any, &[T::Bool], T::Bool),
-            ("fma", 4) => (B::Fma, &[F, F, F, T::U32], F),
-            ("fma", _) => (B::Fma, &[F, F, F], F),
-            ("fadd", _) => (B::FAdd, &[F, F, T::U32], F),
-            ("fmul", _) => (B::FMul, &[F, F, T::U32], F),
-            ("float", 2) => {
-                // The integer's own type (u32, i32 or u64) says how it converts.
-                let x = self.expr(&args[0], None);
-                if !matches!(x.ty, T::U32 | T::I32 | T::U64) {
-                    return Some(
-                        self.err(args[0].span, "`float(x, rounding)` converts a `u32`, `i32` or `u64`"),
-                    );
-                }
-                let r = self.expr(&args[1], Some(T::U32));
-                let r = self.coerce(r, T::U32, args[1].span);
-                return Some(ex(SemKind::Builtin(B::ToFloatRounded, vec![x, r]), F));
-            }
-            ("round_int", _) => (B::RoundInt, &[F, T::U32], F),
-            ("uint", _) => (B::ToUint, &[F], T::U32),
-            ("ftz", _) => (B::Ftz, &[F], F),
+            ("f64", _) => (B::F64, &[T::U64], T::F64),
             ("f16", _) => (B::F16, &[T::U32], F),
             ("bits16", 2) => (B::Bits16, &[F, T::U32], T::U32),
             ("bits16", _) => (B::Bits16, &[F], T::U32),
@@ -870,6 +864,71 @@ impl Lower<'_, '_> {
             .collect();
         self.lockstep = outer;
         Some(ex(SemKind::Builtin(b, xs), ret))
+    }
+
+    /// The builtins of `f32` or `f64` values (the type of the floats is `f64` when a float argument
+    /// is one, a float constant taking it) and the conversions between the two and integers;
+    /// `None` for other names.
+    fn float_builtin(&mut self, n: &str, args: &[ast::Expr], span: Span) -> Option<SemExpr> {
+        use Builtin as B;
+        // The builtin, its float arguments, its `u32` arguments (rounding modes) after them, and
+        // its result: the floats' type (`None`) or another.
+        let (b, floats, modes, ret) = match (n, args.len()) {
+            ("fma", 4) => (B::Fma, 3, 1, None),
+            ("fma", _) => (B::Fma, 3, 0, None),
+            ("fadd", _) => (B::FAdd, 2, 1, None),
+            ("fmul", _) => (B::FMul, 2, 1, None),
+            ("round_int", _) => (B::RoundInt, 1, 1, None),
+            ("ftz", _) => (B::Ftz, 1, 0, None),
+            ("uint", _) => (B::ToUint, 1, 0, Some(T::U32)),
+            ("int64", _) => (B::ToInt64, 1, 0, Some(T::U64)),
+            ("uint64", _) => (B::ToUint64, 1, 0, Some(T::U64)),
+            ("float" | "float64", 2..) => return Some(self.conversion(n, args, span)),
+            ("float64", _) => return Some(self.conversion(n, args, span)),
+            _ => return None,
+        };
+        if args.len() != floats + modes {
+            return Some(
+                self.err(span, format!("`{n}` takes {} argument(s), {} given", floats + modes, args.len())),
+            );
+        }
+        let xs: Vec<SemExpr> = args[..floats].iter().map(|a| self.expr(a, None)).collect();
+        let ft = if xs.iter().any(|x| x.ty == T::F64) { T::F64 } else { T::F32 };
+        let mut out: Vec<SemExpr> =
+            xs.into_iter().zip(args).map(|(x, a)| self.coerce(x, ft, a.span)).collect();
+        for a in &args[floats..] {
+            let r = self.expr(a, Some(T::U32));
+            out.push(self.coerce(r, T::U32, a.span));
+        }
+        Some(ex(SemKind::Builtin(b, out), ret.unwrap_or(ft)))
+    }
+
+    /// `float(x, r)` (to `f32`: from a `u32`, `i32`, `u64` or `f64`) and `float64(x)`,
+    /// `float64(x, r)` (to `f64`: from those integers or an `f32`); with a third argument
+    /// `signed` (a `bool`), a `u64` converts as the signed integer its bits hold.
+    fn conversion(&mut self, n: &str, args: &[ast::Expr], span: Span) -> SemExpr {
+        let wide = n == "float64";
+        if args.is_empty() || args.len() > 3 {
+            return self.err(span, format!("`{n}` takes 1 to 3 argument(s), {} given", args.len()));
+        }
+        let x = self.expr(&args[0], None);
+        let from = if wide { [T::U32, T::I32, T::U64, T::F32] } else { [T::U32, T::I32, T::U64, T::F64] };
+        if !from.contains(&x.ty) || (args.len() == 3 && x.ty != T::U64) {
+            let what = if args.len() == 3 {
+                "a `u64` (with `signed`)".to_string()
+            } else {
+                format!("a `u32`, `i32`, `u64` or `{}`", type_name(from[3]))
+            };
+            return self
+                .err(args[0].span, format!("`{n}(x, ...)` converts {what}, not `{}`", type_name(x.ty)));
+        }
+        let mut xs = vec![x];
+        for (a, t) in args[1..].iter().zip([T::U32, T::Bool]) {
+            let v = self.expr(a, Some(t));
+            xs.push(self.coerce(v, t, a.span));
+        }
+        let (b, ty) = if wide { (Builtin::ToFloat64, T::F64) } else { (Builtin::ToFloatRounded, T::F32) };
+        ex(SemKind::Builtin(b, xs), ty)
     }
 
     /// The integer builtins of `u32` and `u64` values (bit fields, sign extension, clamped
@@ -991,7 +1050,7 @@ impl Lower<'_, '_> {
 
 /// The builtins' names: a call of one of them never reaches a spec function of that name.
 const BUILTINS: &str =
-    "f32 bits float int u32 i32 u64 popc brev min max abs clamp clz rotr in_element all any fma \
+    "f32 f64 bits float float64 int int64 uint64 u32 i32 u64 popc brev min max abs clamp clz rotr in_element all any fma \
      fadd fmul round_int uint ftz f16 bits16 sqrt exp2 log2 sin cos bytes_add_sat bytes_sub_sat \
      bytes_min bytes_max bytes_mul prmt unmodelled bfe bfi sext shl shr asr lut3 bfind uadd_overflows \
      sadd_overflows uadd_sat sadd_sat";
@@ -1029,7 +1088,30 @@ pub fn type_name(t: T) -> &'static str {
         T::I32 => "i32",
         T::U64 => "u64",
         T::F32 => "f32",
+        T::F64 => "f64",
     }
+}
+
+fn is_float(t: T) -> bool {
+    matches!(t, T::F32 | T::F64)
+}
+
+/// A float literal, or one negated: it takes the float type its place wants.
+fn float_constant(x: &SemExpr) -> bool {
+    match &x.kind {
+        SemKind::Float(_) => true,
+        SemKind::Unary(_, inner) => float_constant(inner),
+        _ => false,
+    }
+}
+
+/// A float constant as the float type `t`.
+fn retype(x: SemExpr, t: T) -> SemExpr {
+    let kind = match x.kind {
+        SemKind::Unary(op, inner) => SemKind::Unary(op, Box::new(retype(*inner, t))),
+        k => k,
+    };
+    ex(kind, t)
 }
 
 /// Whether the ranges `set` (in any order, overlapping or not) hold every value of `lo..=hi`.

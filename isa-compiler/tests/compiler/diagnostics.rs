@@ -1035,6 +1035,41 @@ fn integer_builtins_and_functions_named_as_builtins() {
     assert!(d.contains("`uadd_overflows` takes 2 argument(s), 1 given"), "{d}");
 }
 
+/// Doubles: `f64` state and the float builtins of doubles check (a float constant takes the
+/// double type where one is wanted); a float where a double is wanted, a conversion of a type it
+/// does not take, and an arity mistake are errors at the argument or the call.
+#[test]
+fn double_builtins_and_their_type_errors_are_located() {
+    let machine = "machine {\n    pc: u32\n    w: u64\n    f: f32\n    d: f64\n    c: bool\n}\n";
+    let format = |body: &str| {
+        format!("format f {{\n    op: u4 @ 31:28 is 1\n    syntax asm {{ \"f\" }}\n    execute {{\n{body}\n    }}\n}}\n")
+    };
+    let ok = spec(&format!(
+        "{machine}{}",
+        format(
+            "        d = fma(d, f64(w), -1.5, 2) + fadd(0.5, d, 1) * fmul(d, d, 3) - round_int(d, 0);\n        \
+             d = min(d, 0.0) + max(abs(d), clamp(d, -1.0, 1.0)) + ftz(d) + float64(f) + float64(w, 2, c);\n        \
+             f = float(d, 3) + float(w, 1, true);\n        \
+             w = bits(d) + int64(d) + uint64(f) + u64(uint(d));\n        \
+             c = d < 0.0 && -d >= 1.0;"
+        )
+    ));
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{}", diagnose(&ok));
+    let mistyped = spec(&format!(
+        "{machine}{}",
+        format(
+            "        d = f + d;\n        f = float64(d);\n        d = float(f, 0);\n        d = fma(d, d);"
+        )
+    ));
+    let d = diagnose(&mistyped);
+    assert!(d.contains("expected a value of type `f32`, found `f64`"), "{d}");
+    assert!(d.contains("`float64(x, ...)` converts a `u32`, `i32`, `u64` or `f32`, not `f64`"), "{d}");
+    assert!(d.contains("`float(x, ...)` converts a `u32`, `i32`, `u64` or `f64`, not `f32`"), "{d}");
+    assert!(d.contains("`fma` takes 3 argument(s), 2 given"), "{d}");
+    // Located: the double added to a float is reported at its line (16), with the column.
+    assert!(d.contains("bad.isa:16:"), "{d}");
+}
+
 /// A spec function that calls itself, directly or through others, would recurse without bound
 /// in the generated interpreter (a stack overflow at run time): an error at the call closing
 /// the cycle, once a cycle. Calls that do not cycle (a function called twice, a chain) are fine.

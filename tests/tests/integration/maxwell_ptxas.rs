@@ -12,7 +12,7 @@ use isa_generated::maxwell::{self, Instruction, Machine, Maxwell, State};
 use isa_runtime::target::disassemble_word;
 
 /// One sequence of the file: its kernel, its words, and the register (pair) of the result.
-struct Sequence {
+pub(crate) struct Sequence {
     name: String,
     program: Vec<Instruction>,
     result: usize,
@@ -20,7 +20,7 @@ struct Sequence {
 }
 
 /// Reads the file; every word decodes and prints the text cuobjdump printed for it.
-fn sequences() -> Vec<Sequence> {
+pub(crate) fn sequences() -> Vec<Sequence> {
     let path = format!("{}/data/maxwell/ptxas_sequences.txt", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut all: Vec<Sequence> = Vec::new();
@@ -44,14 +44,14 @@ fn sequences() -> Vec<Sequence> {
     all
 }
 
-fn sequence<'a>(all: &'a [Sequence], name: &str) -> &'a Sequence {
+pub(crate) fn sequence<'a>(all: &'a [Sequence], name: &str) -> &'a Sequence {
     all.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no sequence {name}"))
 }
 
 /// Runs the sequence with the parameter words `params` at byte 0x140 of constant bank 0 (the
 /// kernel parameters); returns its result (the
 /// pair's high word above the low one).
-fn run(seq: &Sequence, params: &[u32]) -> u64 {
+pub(crate) fn run(seq: &Sequence, params: &[u32]) -> u64 {
     let mut m = Machine::new(kernel_bank(params));
     let steps = m.run(&seq.program, 1000).unwrap_or_else(|t| panic!("{}: {t}", seq.name));
     assert_eq!(steps as usize, seq.program.len(), "{}: straight-line code", seq.name);
@@ -75,12 +75,12 @@ fn result(s: &State, seq: &Sequence) -> u64 {
     }
 }
 
-fn words(x: u64) -> [u32; 2] {
+pub(crate) fn words(x: u64) -> [u32; 2] {
     [x as u32, (x >> 32) as u32]
 }
 
 /// Edge values of 64-bit integers, then pseudo-random ones of every magnitude (xorshift64*).
-fn operands(count: usize) -> Vec<u64> {
+pub(crate) fn operands(count: usize) -> Vec<u64> {
     let mut v = vec![
         0,
         1,
@@ -307,7 +307,7 @@ fn division_and_remainder_of_64_bit_numbers() {
 
 /// The neighbours of the forms above that ptxas never emits stay traps (research §G.11): a 64-bit
 /// source in a constant or an immediate, a 64-bit source to float16, `IMNMX.XMED` and a signed
-/// `.XLO`; the register forms beside them run.
+/// `.XLO`, a double to float16; the register forms beside them run.
 #[test]
 fn forms_ptxas_never_emits_trap() {
     for text in [
@@ -316,6 +316,7 @@ fn forms_ptxas_never_emits_trap() {
         "I2F.F16.S64 R0, R2",
         "IMNMX.XMED R0, R2, R3, PT",
         "IMNMX.XLO R0, R2, R3, PT",
+        "F2F.F16.F64 R0, R2",
     ] {
         let program =
             maxwell::assemble(text, maxwell::Dialect::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"));

@@ -1044,6 +1044,7 @@ fn scalar_name(ty: ir::ScalarType) -> &'static str {
         ir::ScalarType::I32 => "i32",
         ir::ScalarType::U64 => "u64",
         ir::ScalarType::F32 => "f32",
+        ir::ScalarType::F64 => "f64",
     }
 }
 

@@ -18,6 +18,7 @@ fn ty(t: T) -> TokenStream {
         T::I32 => quote!(i32),
         T::U64 => quote!(u64),
         T::F32 => quote!(f32),
+        T::F64 => quote!(f64),
     }
 }
 
@@ -149,11 +150,26 @@ impl Gen<'_> {
                     None => quote!(#bind if #c #a),
                 }
             }
+            // `unmodelled();` as a statement returns the trap.
+            SemStmt::Expr(SemExpr { kind: SemKind::Builtin(Builtin::Unmodelled, _), .. }) => {
+                let trap = self.trap();
+                quote!(return Err(#trap);)
+            }
             SemStmt::Expr(e) => {
                 let e = self.expr(e);
                 quote!(#e;)
             }
         }
+    }
+
+    /// The trap `unmodelled()` stops with, naming the format or function.
+    fn trap(&self) -> TokenStream {
+        let label = match (self.format, self.function) {
+            (Some(f), _) => format!("{}: not modelled", f.name),
+            (None, Some(name)) => format!("{name}: not modelled"),
+            (None, None) => "not modelled".to_string(),
+        };
+        quote!(isa_runtime::interp::Trap::Unimplemented(#label))
     }
 
     /// A spec local. In an execute block `x` is the instruction, so locals there get a prefix
@@ -241,6 +257,10 @@ impl Gen<'_> {
                     let l = proc_macro2::Literal::f32_suffixed(*v as f32);
                     quote!(#l)
                 }
+                T::F64 => {
+                    let l = proc_macro2::Literal::f64_suffixed(*v as f64);
+                    quote!(#l)
+                }
                 T::Bool => {
                     let b = *v != 0;
                     quote!(#b)
@@ -250,6 +270,10 @@ impl Gen<'_> {
                     quote!(#l)
                 }
             },
+            SemKind::Float(f) if e.ty == T::F64 => {
+                let l = proc_macro2::Literal::f64_suffixed(*f);
+                quote!(#l)
+            }
             SemKind::Float(f) => {
                 let l = proc_macro2::Literal::f32_suffixed(*f as f32);
                 quote!(#l)
@@ -295,7 +319,7 @@ impl Gen<'_> {
                 let xs = self.expr(x);
                 match (op, x.ty) {
                     (UnOp::Not, _) => quote!((!#xs)),
-                    (UnOp::Neg, T::F32) => quote!((-#xs)),
+                    (UnOp::Neg, T::F32 | T::F64) => quote!((-#xs)),
                     (UnOp::Neg, _) => quote!(#xs.wrapping_neg()),
                 }
             }
@@ -415,7 +439,7 @@ impl Gen<'_> {
 
     fn binary(&self, op: BinOp, a: &SemExpr, b: &SemExpr) -> TokenStream {
         let (x, y) = (self.expr(a), self.expr(b));
-        let float = a.ty == T::F32;
+        let float = matches!(a.ty, T::F32 | T::F64);
         match op {
             BinOp::And => quote!((#x && #y)),
             BinOp::Or => quote!((#x || #y)),
@@ -451,6 +475,16 @@ impl Gen<'_> {
         match b {
             Builtin::F32 => quote!(f32::from_bits(#a)),
             Builtin::Bits => quote!(#a.to_bits()),
+            Builtin::F64 => quote!(f64::from_bits(#a)),
+            Builtin::ToFloat64 if t0 == T::U64 => {
+                let mode = xs.get(1).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
+                let signed = xs.get(2).cloned().unwrap_or_else(|| quote!(false));
+                quote!(isa_runtime::arith::f64_from_u64(#a, #mode, #signed))
+            }
+            // A u32, an i32 or an f32 is exact as a double.
+            Builtin::ToFloat64 => quote!(f64::from(#a)),
+            Builtin::ToInt64 => quote!(((#a as i64) as u64)),
+            Builtin::ToUint64 => quote!((#a as u64)),
             Builtin::ToFloat => quote!((#a as f32)),
             Builtin::ToInt => quote!((#a as i32)),
             Builtin::U32 => quote!((#a as u32)),
@@ -462,16 +496,20 @@ impl Gen<'_> {
             // of a zero open, so the result could change with the optimisation level.
             Builtin::Min if t0 == T::F32 => quote!(isa_runtime::arith::min_number(#a, #second)),
             Builtin::Max if t0 == T::F32 => quote!(isa_runtime::arith::max_number(#a, #second)),
+            Builtin::Min if t0 == T::F64 => quote!(isa_runtime::arith::min_number64(#a, #second)),
+            Builtin::Max if t0 == T::F64 => quote!(isa_runtime::arith::max_number64(#a, #second)),
             Builtin::Min => quote!(#a.min(#second)),
             Builtin::Max => quote!(#a.max(#second)),
             Builtin::Abs => match t0 {
-                T::F32 => quote!(#a.abs()),
+                T::F32 | T::F64 => quote!(#a.abs()),
                 T::I32 => quote!(#a.wrapping_abs()),
                 T::Bool | T::U32 | T::U64 => a,
             },
             Builtin::Clamp => {
                 let hi = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
-                if t0 == T::F32 {
+                if t0 == T::F64 {
+                    quote!(isa_runtime::arith::min_number64(isa_runtime::arith::max_number64(#a, #second), #hi))
+                } else if t0 == T::F32 {
                     quote!(isa_runtime::arith::min_number(isa_runtime::arith::max_number(#a, #second), #hi))
                 } else {
                     quote!(#a.max(#second).min(#hi))
@@ -511,17 +549,30 @@ impl Gen<'_> {
             Builtin::Fma => {
                 let c = xs.get(2).cloned().unwrap_or_else(|| quote!(0.0f32));
                 let mode = xs.get(3).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
-                quote!(isa_runtime::arith::fma(#a, #second, #c, #mode))
+                let f = if t0 == T::F64 { quote!(fma64) } else { quote!(fma) };
+                quote!(isa_runtime::arith::#f(#a, #second, #c, #mode))
             }
             Builtin::FAdd | Builtin::FMul => {
                 let mode = xs.get(2).cloned().unwrap_or_else(|| quote!(isa_runtime::arith::NEAREST));
-                let f = if b == Builtin::FAdd { quote!(add) } else { quote!(mul) };
+                let f = match (b == Builtin::FAdd, t0 == T::F64) {
+                    (true, false) => quote!(add),
+                    (false, false) => quote!(mul),
+                    (true, true) => quote!(add64),
+                    (false, true) => quote!(mul64),
+                };
                 quote!(isa_runtime::arith::#f(#a, #second, #mode))
+            }
+            Builtin::ToFloatRounded if t0 == T::F64 => quote!(isa_runtime::arith::f64_to_f32(#a, #second)),
+            Builtin::ToFloatRounded if args.len() == 3 => {
+                let signed = xs.get(2).cloned().unwrap_or_else(|| quote!(false));
+                quote!(isa_runtime::arith::f32_from_u64(#a, #second, #signed))
             }
             Builtin::ToFloatRounded if t0 == T::U64 => quote!(isa_runtime::arith::from_u64(#a, #second)),
             Builtin::ToFloatRounded => quote!(isa_runtime::arith::from_int(#a as i64, #second)),
+            Builtin::RoundInt if t0 == T::F64 => quote!(isa_runtime::arith::round_int64(#a, #second)),
             Builtin::RoundInt => quote!(isa_runtime::arith::round_int(#a, #second)),
             Builtin::ToUint => quote!((#a as u32)),
+            Builtin::Ftz if t0 == T::F64 => quote!(isa_runtime::arith::flush_subnormal64(#a)),
             Builtin::Ftz => quote!(isa_runtime::arith::flush_subnormal(#a)),
             Builtin::F16 => quote!(isa_runtime::arith::f16_to_f32(#a)),
             Builtin::Bits16 if args.len() == 2 => quote!(isa_runtime::arith::f32_to_f16_rounded(#a, #second)),
@@ -552,13 +603,12 @@ impl Gen<'_> {
             | Builtin::SaddOverflows
             | Builtin::UaddSat
             | Builtin::SaddSat => int_builtin(b, args, &xs),
+            // As a value (`let hi = unmodelled()`, an argument), a `u32` that is never there:
+            // `?` on an `Err` leaves with the trap where a `return` inside an expression would be
+            // clippy's `diverging_sub_expression`.
             Builtin::Unmodelled => {
-                let label = match (self.format, self.function) {
-                    (Some(f), _) => format!("{}: not modelled", f.name),
-                    (None, Some(name)) => format!("{name}: not modelled"),
-                    (None, None) => "not modelled".to_string(),
-                };
-                quote!(return Err(isa_runtime::interp::Trap::Unimplemented(#label)))
+                let trap = self.trap();
+                quote!(Err::<u32, isa_runtime::interp::Trap>(#trap)?)
             }
         }
     }
