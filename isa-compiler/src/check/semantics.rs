@@ -465,6 +465,7 @@ impl Lower<'_, '_> {
             K::Match(s, arms) => {
                 let scrutinee = self.expr(s, Some(T::U32));
                 let enum_ty = self.enum_of(s);
+                let top = self.matched_top(&scrutinee, s.span);
                 let mut out = Vec::new();
                 let mut ty = want;
                 // The values earlier arms match: an arm (or a value of one) that can match
@@ -476,7 +477,7 @@ impl Lower<'_, '_> {
                     _ => None,
                 };
                 for (set, body) in arms {
-                    let set = set.as_ref().map(|set| self.reachable_set(set, enum_ty, &mut earlier));
+                    let set = set.as_ref().map(|set| self.reachable_set(set, enum_ty, top, &mut earlier));
                     if set.is_none() {
                         if let Some(max) = all.filter(|&max| covers(&earlier, 0, max)) {
                             let span = match body {
@@ -514,7 +515,8 @@ impl Lower<'_, '_> {
             K::InSet(x, set) => {
                 let scrutinee = self.expr(x, Some(T::U32));
                 let en = self.enum_of(x);
-                let ranges = self.reachable_set(set, en, &mut Vec::new());
+                let top = self.matched_top(&scrutinee, x.span);
+                let ranges = self.reachable_set(set, en, top, &mut Vec::new());
                 let yes =
                     SemBlock { stmts: Vec::new(), value: Some(Box::new(ex(SemKind::Bool(true), T::Bool))) };
                 let no =
@@ -579,17 +581,50 @@ impl Lower<'_, '_> {
         None
     }
 
+    /// The largest value a `match` or `in` set can test its value against: the generated Rust
+    /// matches the value itself, so it must be an integer and each pattern must fit its type
+    /// (rustc rejects a float or bool scrutinee with integer patterns, and a literal past the
+    /// type's range). None, after an error, for any other type.
+    fn matched_top(&mut self, scrutinee: &SemExpr, span: Span) -> Option<u64> {
+        match scrutinee.ty {
+            T::U32 => Some(u64::from(u32::MAX)),
+            T::U64 => Some(u64::MAX),
+            T::I32 => Some(i32::MAX as u64),
+            t => {
+                let hint = match t {
+                    T::Bool => "test it with `if`",
+                    _ => "match its bits: `bits(x)`",
+                };
+                self.cx
+                    .error(
+                        span,
+                        format!("a value of type `{}` cannot be matched against numbers", type_name(t)),
+                    )
+                    .label(format!("`{}`", type_name(t)))
+                    .note(format!("match and `in` take `u32`, `u64` or `i32`; {hint}"));
+                None
+            }
+        }
+    }
+
     /// The ranges of a match arm's value set (or of an `in` set), each an error where the
     /// ranges before it (`earlier`, then the set's own) already hold all its values: rustc
-    /// rejects such a pattern in the generated `match` as unreachable.
+    /// rejects such a pattern in the generated `match` as unreachable. A range past `top`, the
+    /// matched type's largest value, is an error too.
     fn reachable_set(
         &mut self,
         set: &[ast::SetElem],
         en: Option<ir::EnumId>,
+        top: Option<u64>,
         earlier: &mut Vec<(u64, u64)>,
     ) -> Vec<(u64, u64)> {
         let spanned = self.value_set_spanned(set, en);
         for &(lo, hi, span) in &spanned {
+            if let Some(top) = top.filter(|&top| hi > top) {
+                self.cx
+                    .error(span, format!("{hi} is past the matched value's largest, {top}"))
+                    .label("no value of the matched type is this large");
+            }
             if covers(earlier, lo, hi) {
                 self.cx
                     .error(span, "unreachable match arm: the values before it already hold all of it")

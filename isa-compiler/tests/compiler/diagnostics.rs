@@ -783,6 +783,40 @@ fn unreachable_match_arm() {
     )));
 }
 
+/// A `match` or `in` set over a float or a bool passed `check`, and rustc rejected the
+/// generated `match` (integer patterns on an `f32`); so did a pattern past the matched type
+/// (`3000000000` on an `i32`: rustc's overflowing literal). Each is an error where it is written.
+#[test]
+fn matches_over_floats_bools_and_values_past_the_type_are_located() {
+    let d = diagnose(&spec(
+        "fn pick_f(a: f32) -> u32 {\n    match a {\n        0 => 1,\n        _ => 0,\n    }\n}\n\
+         fn pick_g(a: bool) -> bool {\n    a in {1}\n}\n\
+         fn pick_h(a: i32, b: u32) -> u32 {\n    match a {\n        0..=3000000000 => 1,\n        _ => u32(b in {7, 4294967296}),\n    }\n}\n\
+         format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n",
+    ));
+    for (at, message) in [
+        ("bad.isa:6:11", "a value of type `f32` cannot be matched against numbers"),
+        ("bad.isa:12:5", "a value of type `bool` cannot be matched against numbers"),
+        ("bad.isa:16:9", "3000000000 is past the matched value's largest, 2147483647"),
+        ("bad.isa:17:27", "4294967296 is past the matched value's largest, 4294967295"),
+    ] {
+        assert!(
+            d.contains(&format!("error: {message}\n  --> {at}\n"))
+                || d.contains(&format!("error: {message}\n   --> {at}\n")),
+            "{message} at {at}:\n{d}"
+        );
+    }
+    assert!(d.contains("match its bits: `bits(x)`") && d.contains("test it with `if`"), "{d}");
+    assert!(d.ends_with("found 4 errors\n"), "{d}");
+    // Matching the bits, and patterns within the type, check.
+    let ok = spec(
+        "fn pick_f(a: f32) -> u32 {\n    match bits(a) {\n        0 => 1,\n        _ => 0,\n    }\n}\n\
+         fn pick_h(a: i32) -> u32 {\n    match a {\n        0..=2147483647 => 1,\n        _ => 0,\n    }\n}\n\
+         format f {\n    x: u4 @ 3:0\n    syntax asm { \"f \" {x} }\n}\n",
+    );
+    assert!(isa_compiler::check_source(&ok).is_ok(), "{ok}");
+}
+
 /// The spec fuzzer's finding (a generated spec whose target was renamed `dialect`): the
 /// target's type `Dialect` clashed with the generated `Dialect` enum and rustc failed (E0428).
 #[test]
