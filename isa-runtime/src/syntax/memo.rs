@@ -143,15 +143,55 @@ pub(super) struct Filed {
     size: usize,
 }
 
-/// The [`Table::index`] of each table met, by the table's address.
+/// The [`Table::index`] of each table met, by the table's address: an open-addressing hash
+/// table (a probe or two where a map walked a tree at every name read).
 #[derive(Default)]
 pub(super) struct TableIndexes {
-    by_address: alloc::collections::BTreeMap<usize, TableIndex>,
+    /// (address, number in `indexes`), address 0 for a free slot; a power of two of them, at
+    /// most half full.
+    slots: Vec<(usize, u32)>,
+    indexes: Vec<TableIndex>,
 }
 
 impl TableIndexes {
+    #[inline]
     pub(super) fn get(&mut self, t: &'static Table) -> &TableIndex {
-        self.by_address.entry(t as *const Table as usize).or_insert_with(|| t.index())
+        let key = t as *const Table as usize;
+        if !self.slots.is_empty() {
+            let (k, n) = self.slots[self.find(key)];
+            if k == key {
+                return &self.indexes[n as usize];
+            }
+        }
+        self.insert(t)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, t: &'static Table) -> &TableIndex {
+        let key = t as *const Table as usize;
+        if 2 * (self.indexes.len() + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(64);
+            let old = core::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            for entry in old.into_iter().filter(|x| x.0 != 0) {
+                let i = self.find(entry.0);
+                self.slots[i] = entry;
+            }
+        }
+        let i = self.find(key);
+        self.slots[i] = (key, self.indexes.len() as u32);
+        self.indexes.push(t.index());
+        &self.indexes[self.indexes.len() - 1]
+    }
+
+    #[inline]
+    fn find(&self, key: usize) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while self.slots[i].0 != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
     }
 }
 
@@ -308,7 +348,30 @@ impl PaySets {
 /// The name tables that show each field of a format's syntax: (field, table, whether the table
 /// spells the field's negation), sorted; `None` where the syntax is too deep to walk. A value
 /// owed ([`note_spelling`]) is spelled out only by a non-empty name of such a table for it.
-pub(super) struct Payers(Option<Vec<(Slot, usize, bool, &'static Table)>>);
+/// Kept with them ([`Runs`]): for each (field, value) asked about, the runs of text one of
+/// those names starts with.
+pub(super) struct Payers(Option<Vec<(Slot, usize, bool, &'static Table)>>, core::cell::RefCell<Runs>);
+
+/// For each (field, value) a value owed has had ([`Payers::runs`]): the first runs of the
+/// non-empty names that may spell it out ([`first_run`]), each once, and none that another of
+/// them starts (where the longer occurs, the shorter occurs at the same place, so the longer
+/// decides nothing); or that one of them has no run (any text may spell it). The tables and
+/// their names are static, so the answers hold from one text to the next: a text is then
+/// searched for these few runs rather than every name of every table being looked at again.
+#[derive(Default)]
+pub(super) struct Runs {
+    /// (field, value, start in `runs`, count; `u32::MAX`: a name with no run).
+    by_value: Vec<(Slot, u64, u32, u32)>,
+    runs: Vec<&'static str>,
+}
+
+/// What [`Payers::runs`] finds for a (field, value).
+enum Spelled {
+    /// Any text may spell it (a name with no run, a value a negated table cannot hold).
+    Anywhere,
+    /// The runs one of its names starts with, as a range of [`Runs::runs`].
+    Runs(core::ops::Range<usize>),
+}
 
 impl Payers {
     fn of(syntax: &'static Syntax) -> Self {
@@ -320,7 +383,7 @@ impl Payers {
         }
         out.sort_by_key(|p| (p.0, p.1, p.2));
         out.dedup_by_key(|p| (p.0, p.1, p.2));
-        Payers(complete.then_some(out))
+        Payers(complete.then_some(out), Default::default())
     }
 
     fn walk(
@@ -385,25 +448,73 @@ impl Payers {
     /// blank or a separator, which a name matches with blanks around) occurs in `rest`.
     pub(super) fn may_spell(&self, slot: Slot, val: Option<u64>, rest: &str, fold: bool) -> bool {
         let (Some(payers), Some(val)) = (&self.0, val) else { return true };
+        let runs = &mut *self.1.borrow_mut();
+        match Self::runs(payers, runs, slot, val) {
+            Spelled::Anywhere => true,
+            Spelled::Runs(r) => runs.runs[r].iter().any(|run| contains(rest, run, fold)),
+        }
+    }
+
+    /// The runs of text the names that may spell out field `slot`'s value `val` start with
+    /// ([`Runs`]), worked out the first time a (field, value) is asked about.
+    fn runs(
+        payers: &[(Slot, usize, bool, &'static Table)],
+        runs: &mut Runs,
+        slot: Slot,
+        val: u64,
+    ) -> Spelled {
+        let spelled = |&(_, _, start, n): &(Slot, u64, u32, u32)| match n {
+            u32::MAX => Spelled::Anywhere,
+            _ => Spelled::Runs(start as usize..(start + n) as usize),
+        };
+        if let Some(e) = runs.by_value.iter().find(|e| e.0 == slot && e.1 == val) {
+            return spelled(e);
+        }
+        let start = runs.runs.len();
+        let mut anywhere = false;
         let from = payers.partition_point(|p| p.0 < slot);
-        payers[from..].iter().take_while(|p| p.0 == slot).any(|&(_, _, negated, t)| {
+        for &(_, _, negated, t) in payers[from..].iter().take_while(|p| p.0 == slot) {
             let v = match negated {
-                true if val > 1 => return true,
+                true if val > 1 => {
+                    anywhere = true;
+                    break;
+                }
                 true => 1 - val,
                 false => val,
             };
-            t.entries.iter().any(|e| match *e {
-                Entry::Name(s, x) if x == v && !s.is_empty() => {
-                    let run = first_run(s);
-                    run.is_empty() || contains(rest, run, fold)
+            for e in t.entries {
+                let run = match *e {
+                    Entry::Name(s, x) if x == v && !s.is_empty() => first_run(s),
+                    Entry::Range { prefix, lo, hi, .. } if (lo..=hi).contains(&v) => first_run(prefix),
+                    _ => continue,
+                };
+                if run.is_empty() {
+                    anywhere = true;
+                    break;
                 }
-                Entry::Range { prefix, lo, hi, .. } if (lo..=hi).contains(&v) => {
-                    let run = first_run(prefix);
-                    run.is_empty() || contains(rest, run, fold)
-                }
-                _ => false,
-            })
-        })
+                runs.runs.push(run);
+            }
+            if anywhere {
+                break;
+            }
+        }
+        // Each run once, and none that a shorter one starts: where it occurs, the shorter
+        // occurs at the same place (with or without case), so it moves no answer.
+        let mut kept = runs.runs.split_off(start);
+        kept.sort_by_key(|r| (r.len(), *r));
+        kept.dedup();
+        for (i, run) in kept.iter().enumerate() {
+            if !kept[..i].iter().any(|shorter| run.starts_with(shorter)) {
+                runs.runs.push(run);
+            }
+        }
+        let n = if anywhere { u32::MAX } else { (runs.runs.len() - start) as u32 };
+        if anywhere {
+            runs.runs.truncate(start);
+        }
+        let entry = (slot, val, start as u32, n);
+        runs.by_value.push(entry);
+        spelled(&entry)
     }
 }
 
@@ -413,8 +524,8 @@ impl Payers {
     /// where any rest of the text may spell it (an unknown value, a name with no run, no
     /// payers known), `None` where no rest can. [`Payers::may_spell`] of `text[pos..]` is then
     /// whether this is `Some(at)` with `at >= pos`: an occurrence in the rest is one in `text`
-    /// at or after `pos`, and the converse. `tables` keeps the answer of each (table's address,
-    /// value) for `text`, shared by the formats that show fields through one table.
+    /// at or after `pos`, and the converse. `tables` keeps where each run ([`Runs`], by its
+    /// address and length) last occurs in `text`, shared by the fields and formats asking.
     pub(super) fn last_spelling(
         &self,
         slot: Slot,
@@ -424,19 +535,20 @@ impl Payers {
         tables: &mut Vec<(usize, u64, Option<usize>)>,
     ) -> Option<usize> {
         let (Some(payers), Some(val)) = (&self.0, val) else { return Some(usize::MAX) };
-        let from = payers.partition_point(|p| p.0 < slot);
+        let runs = &mut *self.1.borrow_mut();
+        let range = match Self::runs(payers, runs, slot, val) {
+            Spelled::Anywhere => return Some(usize::MAX),
+            Spelled::Runs(r) => r,
+        };
         let mut last = None;
-        for &(_, key, negated, t) in payers[from..].iter().take_while(|p| p.0 == slot) {
-            let v = match negated {
-                true if val > 1 => return Some(usize::MAX),
-                true => 1 - val,
-                false => val,
-            };
-            let at = match tables.iter().find(|e| e.0 == key && e.1 == v) {
+        for run in &runs.runs[range] {
+            // Keyed by the run's address and length: the tables of a text share their runs.
+            let key = run.as_ptr() as usize;
+            let at = match tables.iter().find(|e| e.0 == key && e.1 == run.len() as u64) {
                 Some(e) => e.2,
                 None => {
-                    let at = table_last(t, v, text, fold);
-                    tables.push((key, v, at));
+                    let at = rfind(text, run, fold);
+                    tables.push((key, run.len() as u64, at));
                     at
                 }
             };
@@ -444,24 +556,6 @@ impl Payers {
         }
         last
     }
-}
-
-/// Where in `text` the last first run of a non-empty name of `t` for `v` starts
-/// (`usize::MAX` for a name with no run: it needs no text).
-fn table_last(t: &Table, v: u64, text: &str, fold: bool) -> Option<usize> {
-    let mut last = None;
-    for e in t.entries {
-        let run = match *e {
-            Entry::Name(s, x) if x == v && !s.is_empty() => first_run(s),
-            Entry::Range { prefix, lo, hi, .. } if (lo..=hi).contains(&v) => first_run(prefix),
-            _ => continue,
-        };
-        if run.is_empty() {
-            return Some(usize::MAX);
-        }
-        last = last.max(rfind(text, run, fold));
-    }
-    last
 }
 
 /// Where the last occurrence of `needle` (not empty) in `hay` starts (ASCII case ignored when

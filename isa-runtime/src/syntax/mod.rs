@@ -42,7 +42,9 @@
 //!   makes the assignments that guards state outright, and checks the other conditions once
 //!   on the values with defaults. It walks them in the search's order: where the first
 //!   reading it finds settles (its checks hold on the defaults), that is the search's reading;
-//!   where it finds none, the search finds none; anything else is left to the search. What
+//!   where it finds none, the search finds none; a reading whose checks fail on the defaults
+//!   is settled as the search settles it (choices made), and walked past where that fails, as
+//!   the search goes on to its next reading; anything else is left to the search. What
 //!   its checks force on fields not known yet (`field == value`, `field != value`, fields made
 //!   equal) is kept as facts: a reading whose facts contradict each other, or a value given,
 //!   is left where they do, as the search would fail it after the text.

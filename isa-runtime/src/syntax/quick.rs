@@ -10,7 +10,7 @@ use super::printer::write_number;
 use super::scan::{
     fits_width, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
-use super::search::Context;
+use super::search::{settles, Context};
 use super::solve::holds;
 use super::tree::{Arm, Cmp, Expr, Item, Num, Show, Slot, Syntax};
 use crate::format::Format;
@@ -36,7 +36,12 @@ pub enum Quick {
 /// end where they contradict ([`force`]), more VideoCore IV lines are read within a budget
 /// (the 794 golden lines as one program, callgrind: 200 read 659 and took 237M instructions,
 /// 400 read 717 in 228M, 1,000 read 720 in 230M; before the facts, 200 was the fastest).
-const QUICK_BUDGET: u32 = 400;
+/// Since a reading the search's own settling fails is walked past ([`settles`]), a line all of
+/// whose readings fail so is decided here (`Never`): VideoCore IV's `mov r0, 5`, which vc4asm
+/// reads as `ldi`, takes up to ~800 steps for the small-immediate format, where the search
+/// took ~0.9M instructions (the golden program, callgrind: 400 left 45 of its statements to
+/// the search, 1,000 leaves 19, 200.4k -> 185.1k instructions a line).
+const QUICK_BUDGET: u32 = 1000;
 
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
@@ -432,8 +437,10 @@ pub fn forget_prefixes(scratch: &mut Scratch) {
 /// no value given contradicts is then the first the search completes: when it settles it is the search's
 /// ([`Quick::Read`]): the search reads the same items, makes the same assignments, leaves
 /// unsolved conditions to the defaults and checks them as here. No reading at all is
-/// [`Quick::Never`]: every reading of the search is one of these. Anything else (a first
-/// reading with a check that fails and that the search might satisfy by choosing values,
+/// [`Quick::Never`]: every reading of the search is one of these. A complete reading with a
+/// check that fails on the defaults is given to the search's own settling ([`settles`]): where
+/// that fails, the search goes on to its next reading, and so does the walk. Anything else (a
+/// reading with a check that fails and that the search satisfies by choosing values,
 /// constructs it does not read: an assigned view, an echo that ends apart from the plain
 /// number, labels, expressions read otherwise than the number, groups in any
 /// order) is [`Quick::Unsure`]. An empty alias of a name the table prints as text owes the value, which a
@@ -511,6 +518,26 @@ pub fn quick_in(
         // The first reading in the search's order is the search's if it settles; one that
         // does not might be read by the search with values it chooses.
         if !settle(q.format, q.st, q.ctx.pc) {
+            // Where the search's own settling fails the reading too ([`settles`]), the search
+            // goes on to its next reading, and so does the walk.
+            let st = &q.st;
+            let (vals, assigned, checks, frames) = (&st.vals, &st.assigned, &st.checks, &st.frames);
+            if !q.prefix
+                && !settles(
+                    q.format,
+                    q.root,
+                    q.text,
+                    q.ctx,
+                    vals,
+                    assigned,
+                    checks,
+                    frames,
+                    end,
+                    &mut q.reads,
+                )
+            {
+                return;
+            }
             return q.unsure();
         }
         let st = &mut q.st;

@@ -413,6 +413,70 @@ fn read(
     result
 }
 
+/// Whether the search, having read all of `text` to `end` with the fields `vals` (those in
+/// `assigned` given by the reading, the others fixed) and the conditions `checks` left for
+/// after the text (each with its frame in `frames`), settles that reading: its [`finish`](Parser::finish)
+/// (equalities carried over, choices made, defaults filled in and every condition checked)
+/// run on that state. The quick reader asks it of a reading whose conditions fail on the
+/// defaults: where the search's own settling fails, the search goes on to its next reading,
+/// and so does the walk. `reads` is the search's [`ReadSets`], lent.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn settles(
+    format: &Format,
+    root: &'static Syntax,
+    text: &str,
+    ctx: &Context,
+    vals: &[Option<u64>],
+    assigned: &[Slot],
+    checks: &[(&'static Expr, bool, u32, u32)],
+    frames: &[Bound],
+    end: usize,
+    reads: &mut ReadSets,
+) -> bool {
+    let mut p = Parser {
+        format,
+        text,
+        ctx,
+        furthest: 0,
+        expected: Vec::new(),
+        result: None,
+        budget: SEARCH_BUDGET,
+        memo: Memo::default(),
+        follow: Vec::new(),
+        entries: 0,
+        reach: Memo::default(),
+        pays: Vec::new(),
+        pay_sets: PaySets::default(),
+        starts: Memo::default(),
+        tables: TableIndexes::default(),
+        prune: true,
+        spellings: Memo::default(),
+        collecting: Vec::new(),
+        mids: Vec::new(),
+        reads: core::mem::take(reads),
+        lazy: true,
+        prefix: false,
+        end: 0,
+        recognize: None,
+        root,
+        payers: None,
+        payers_of: PayersOf::default(),
+    };
+    let mut st = State { vals: vals.to_vec(), assigned: assigned.to_vec(), ..State::default() };
+    for &(e, want, at, len) in checks {
+        let frame = &frames[at as usize..(at + len) as usize];
+        let again = st.deferred.iter().any(|(x, w, f)| core::ptr::eq(*x, e) && *w == want && f[..] == *frame);
+        if !again {
+            st.deferred.push((e, want, Frame::new(frame)));
+            let bits = p.reads.bits(e, frame);
+            st.reads.push(bits);
+        }
+    }
+    let ok = p.finish(end, &mut st);
+    *reads = p.reads;
+    ok
+}
+
 impl Parser<'_> {
     /// Takes a step of the budget; false once it has run out. A speculative search ([`read`])
     /// whose small budget runs out asks recognition once: when some reading of the syntax
