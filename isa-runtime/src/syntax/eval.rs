@@ -76,12 +76,19 @@ pub(super) enum Bound {
     Const(i64),
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn bind(e: &Expr, frame: &[Bound]) -> Bound {
     match e {
         Expr::Field(s) => Bound::Slot(*s),
         Expr::Param(n) => frame[*n as usize],
         Expr::Int(v) => Bound::Const(*v),
+        _ => bind_other(e, frame),
+    }
+}
+
+/// [`bind`] of a negation (or of what the compiler never passes).
+fn bind_other(e: &Expr, frame: &[Bound]) -> Bound {
+    match e {
         Expr::Not(x) => match bind(x, frame) {
             Bound::Slot(s) => Bound::NotSlot(s),
             Bound::NotSlot(s) => Bound::Slot(s),
@@ -217,8 +224,48 @@ fn bound_in<V: Values + ?Sized>(b: Bound, vals: &V) -> Option<i64> {
     }
 }
 
+#[inline]
 pub(super) fn eval(e: &Expr, frame: &[Bound], vals: &[Option<u64>], pc: u64) -> Option<i64> {
-    eval_in(e, frame, vals, pc)
+    leaf_in(e, frame, vals).unwrap_or_else(|()| eval_in(e, frame, vals, pc))
+}
+
+/// The value of an operand that needs no walk (a constant, a field, a parameter); `Err` for
+/// any other expression.
+#[inline(always)]
+fn operand<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V) -> Result<Option<i64>, ()> {
+    match e {
+        Expr::Int(v) => Ok(Some(*v)),
+        Expr::Field(s) => Ok(vals.get(*s).map(|v| v as i64)),
+        Expr::Param(n) => Ok(bound_in(frame[*n as usize], vals)),
+        _ => Err(()),
+    }
+}
+
+/// [`eval_in`] of the common leaves of a condition (an operand, its negation, a comparison or
+/// a range test of operands) without a call; `Err` for any other expression.
+#[inline(always)]
+pub(super) fn leaf_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V) -> Result<Option<i64>, ()> {
+    match e {
+        Expr::Cmp(op, a, b) => {
+            let (a, b) = (operand(a, frame, vals)?, operand(b, frame, vals)?);
+            Ok(match (a, b) {
+                (Some(a), Some(b)) => Some(compare(*op, a, b) as i64),
+                _ => None,
+            })
+        }
+        Expr::Not(x) => Ok(operand(x, frame, vals)?.map(|v| (v == 0) as i64)),
+        Expr::In(x, ranges) => {
+            Ok(operand(x, frame, vals)?
+                .map(|v| ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64))
+        }
+        _ => operand(e, frame, vals),
+    }
+}
+
+/// [`eval_in`], a leaf ([`leaf_in`]) without a call.
+#[inline]
+pub(super) fn value_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> Option<i64> {
+    leaf_in(e, frame, vals).unwrap_or_else(|()| eval_in(e, frame, vals, pc))
 }
 
 pub(super) fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, pc: u64) -> Option<i64> {
@@ -231,7 +278,7 @@ pub(super) fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, p
         Expr::And(xs) => {
             let mut all = Some(1);
             for x in xs.iter() {
-                match eval_in(x, frame, vals, pc) {
+                match leaf_in(x, frame, vals).unwrap_or_else(|()| eval_in(x, frame, vals, pc)) {
                     Some(0) => return Some(0),
                     Some(_) => {}
                     None => all = None,
@@ -242,7 +289,7 @@ pub(super) fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, p
         Expr::Or(xs) => {
             let mut any = Some(0);
             for x in xs.iter() {
-                match eval_in(x, frame, vals, pc) {
+                match leaf_in(x, frame, vals).unwrap_or_else(|()| eval_in(x, frame, vals, pc)) {
                     Some(0) => {}
                     Some(_) => return Some(1),
                     None => any = None,

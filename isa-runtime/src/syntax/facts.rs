@@ -99,6 +99,7 @@ pub(super) fn force(
 }
 
 /// [`eval`], with two unknown fields that `same` makes equal compared as equal.
+#[inline]
 fn same_value(
     x: &Expr,
     frame: &[Bound],
@@ -106,7 +107,7 @@ fn same_value(
     same: &[(Slot, Slot)],
     pc: u64,
 ) -> Option<i64> {
-    if let Expr::Cmp(op @ (Cmp::Eq | Cmp::Ne), a, b) = x {
+    if let (false, Expr::Cmp(op @ (Cmp::Eq | Cmp::Ne), a, b)) = (same.is_empty(), x) {
         if let (Expr::Field(_) | Expr::Param(_), Expr::Field(_) | Expr::Param(_)) = (&**a, &**b) {
             if let (Bound::Slot(s), Bound::Slot(t)) = (bind(a, frame), bind(b, frame)) {
                 if vals[s as usize].is_none()

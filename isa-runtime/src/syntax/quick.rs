@@ -2,7 +2,7 @@
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
 use super::analysis::separator;
-use super::eval::{bind, bound_value, eval, eval_in, self_describing, slot_bits, Bound, Defaulted};
+use super::eval::{bind, bound_value, eval, self_describing, slot_bits, value_in, Bound, Defaulted};
 use super::facts::{equal_pair, force, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
@@ -83,6 +83,9 @@ pub(super) struct QuickState {
     spelled_text: String,
     spelled_fold: bool,
     spellings: Vec<((usize, u32), u32, u32)>,
+    /// `spellings` by (table's address, position): index + 1, by hash (a power of two long,
+    /// at most half full; empty until the first name is read).
+    spelling_slots: Vec<u32>,
     spelled_once: Vec<(usize, u64)>,
     /// For (format and syntax, field, value) owed, where the text's last name that may spell
     /// it out starts ([`Payers::last_spelling`]): for `spelled_text`.
@@ -241,6 +244,13 @@ struct Prefix {
 
 /// How many answers [`quick_prefix_in`] keeps.
 const PREFIXES: usize = 8;
+
+/// The slot of (table's address, position) in [`QuickState::spelling_slots`] of `len` (a power
+/// of two) slots.
+fn spelling_hash(key: (usize, u32), len: usize) -> usize {
+    let h = (key.0 as u64 ^ u64::from(key.1) << 40).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 32) as usize & (len - 1)
+}
 
 /// Where a word read at `pos` ends at most: the blanks there, the run of other bytes after
 /// them, and the byte after that (a number's or a name's reading looks no further); with
@@ -479,6 +489,7 @@ pub fn quick_in(
         st.spelled_text.push_str(text);
         st.spelled_fold = ctx.ignore_case;
         st.spellings.clear();
+        st.spelling_slots.fill(0);
         st.spelled_once.clear();
         st.spelled_last.clear();
         st.spelled_tables.clear();
@@ -673,12 +684,25 @@ impl QuickReader<'_> {
         let start = st.spelled.len();
         // A table's spellings at a position depend on the text alone: read once a text.
         let key = (t as *const Table as usize, pos as u32);
-        if let Some(&(_, at, n)) = st.spellings.iter().find(|(k, _, _)| *k == key) {
-            if n == u32::MAX {
-                return None;
+        if st.spelling_slots.is_empty() {
+            st.spelling_slots = alloc::vec![0; 64];
+        }
+        let mut slot = spelling_hash(key, st.spelling_slots.len());
+        loop {
+            match st.spelling_slots[slot] {
+                0 => break,
+                i => {
+                    let (k, at, n) = st.spellings[i as usize - 1];
+                    if k == key {
+                        if n == u32::MAX {
+                            return None;
+                        }
+                        st.spelled.extend_from_slice(&st.spelled_once[at as usize..(at + n) as usize]);
+                        return Some(start);
+                    }
+                }
             }
-            st.spelled.extend_from_slice(&st.spelled_once[at as usize..(at + n) as usize]);
-            return Some(start);
+            slot = (slot + 1) & (st.spelling_slots.len() - 1);
         }
         let found = self.read_spellings(t, pos);
         let st = &mut self.st;
@@ -689,6 +713,19 @@ impl QuickReader<'_> {
                 st.spellings.push((key, at, (st.spelled.len() - start) as u32));
             }
             None => st.spellings.push((key, at, u32::MAX)),
+        }
+        st.spelling_slots[slot] = st.spellings.len() as u32;
+        if 2 * st.spellings.len() > st.spelling_slots.len() {
+            let size = 2 * st.spelling_slots.len();
+            st.spelling_slots.clear();
+            st.spelling_slots.resize(size, 0);
+            for (i, &(k, ..)) in st.spellings.iter().enumerate() {
+                let mut slot = spelling_hash(k, size);
+                while st.spelling_slots[slot] != 0 {
+                    slot = (slot + 1) & (size - 1);
+                }
+                st.spelling_slots[slot] = i as u32 + 1;
+            }
         }
         found
     }
@@ -952,7 +989,7 @@ impl QuickReader<'_> {
     /// does), as the search orders arms and optional groups.
     fn fits(&self, e: &Expr, f: QFrame) -> Option<i64> {
         let defaulted = Defaulted { vals: &self.st.vals, fields: self.format.fields };
-        eval_in(e, self.frame(f), &defaulted, self.ctx.pc)
+        value_in(e, self.frame(f), &defaulted, self.ctx.pc)
     }
 
     /// Which arms of `syntax` (at most 256) have guards that hold on the values with defaults
