@@ -296,6 +296,51 @@ const SEARCH_BUDGET: u32 = 2_000_000;
 /// first ([`read`]).
 const SPECULATIVE_BUDGET: u32 = 4_000;
 
+impl<'t> Parser<'t> {
+    /// A search of `text` from `root` that works in `scratch`'s memory (lent: the lists are
+    /// taken, and [`read`] gives them back emptied).
+    fn lent(
+        format: &'t Format,
+        root: &'static Syntax,
+        text: &'t str,
+        ctx: &'t Context<'t>,
+        prefix: bool,
+        prune: bool,
+        scratch: &mut Scratch,
+    ) -> Self {
+        use core::mem::take;
+        Parser {
+            format,
+            text,
+            ctx,
+            furthest: 0,
+            expected: Vec::new(),
+            result: None,
+            budget: SEARCH_BUDGET,
+            memo: take(&mut scratch.memo),
+            follow: take(&mut scratch.follow),
+            entries: 0,
+            reach: take(&mut scratch.reach),
+            pays: take(&mut scratch.pays),
+            pay_sets: take(&mut scratch.pay_sets),
+            starts: take(&mut scratch.starts),
+            tables: take(&mut scratch.tables),
+            prune,
+            spellings: take(&mut scratch.spellings),
+            collecting: take(&mut scratch.collecting),
+            mids: take(&mut scratch.mids),
+            reads: take(&mut scratch.reads),
+            lazy: true,
+            prefix,
+            end: 0,
+            recognize: None,
+            root,
+            payers: None,
+            payers_of: take(&mut scratch.payers_of),
+        }
+    }
+}
+
 /// Reads `text`: the values and where the reading ended, or, when `describe`, why not.
 fn read(
     format: &Format,
@@ -306,35 +351,7 @@ fn read(
     describe: bool,
     scratch: &mut Scratch,
 ) -> Result<(Vec<u64>, usize), Option<Failure>> {
-    let mut p = Parser {
-        format,
-        text,
-        ctx,
-        furthest: 0,
-        expected: Vec::new(),
-        result: None,
-        budget: SEARCH_BUDGET,
-        memo: core::mem::take(&mut scratch.memo),
-        follow: core::mem::take(&mut scratch.follow),
-        entries: 0,
-        reach: core::mem::take(&mut scratch.reach),
-        pays: core::mem::take(&mut scratch.pays),
-        pay_sets: core::mem::take(&mut scratch.pay_sets),
-        starts: core::mem::take(&mut scratch.starts),
-        tables: core::mem::take(&mut scratch.tables),
-        prune: !describe,
-        spellings: core::mem::take(&mut scratch.spellings),
-        collecting: core::mem::take(&mut scratch.collecting),
-        mids: core::mem::take(&mut scratch.mids),
-        reads: core::mem::take(&mut scratch.reads),
-        lazy: true,
-        prefix,
-        end: 0,
-        recognize: None,
-        root: syntax,
-        payers: None,
-        payers_of: core::mem::take(&mut scratch.payers_of),
-    };
+    let mut p = Parser::lent(format, syntax, text, ctx, prefix, !describe, scratch);
     // Every field unknown but the fixed ones; the lists of the last parse emptied, not freed.
     let fresh = |mut st: State| {
         st.vals.clear();
@@ -433,35 +450,8 @@ pub(super) fn settles(
     end: usize,
     reads: &mut ReadSets,
 ) -> bool {
-    let mut p = Parser {
-        format,
-        text,
-        ctx,
-        furthest: 0,
-        expected: Vec::new(),
-        result: None,
-        budget: SEARCH_BUDGET,
-        memo: Memo::default(),
-        follow: Vec::new(),
-        entries: 0,
-        reach: Memo::default(),
-        pays: Vec::new(),
-        pay_sets: PaySets::default(),
-        starts: Memo::default(),
-        tables: TableIndexes::default(),
-        prune: true,
-        spellings: Memo::default(),
-        collecting: Vec::new(),
-        mids: Vec::new(),
-        reads: core::mem::take(reads),
-        lazy: true,
-        prefix: false,
-        end: 0,
-        recognize: None,
-        root,
-        payers: None,
-        payers_of: PayersOf::default(),
-    };
+    let mut scratch = Scratch { reads: core::mem::take(reads), ..Scratch::default() };
+    let mut p = Parser::lent(format, root, text, ctx, false, true, &mut scratch);
     let mut st = State { vals: vals.to_vec(), assigned: assigned.to_vec(), ..State::default() };
     for &(e, want, at, len) in checks {
         let frame = &frames[at as usize..(at + len) as usize];
