@@ -1203,15 +1203,22 @@ pub fn pack_program<T: Isa>(program: &[(u64, u128)]) -> Vec<u128> {
     let n = s.slots as usize;
     let mut out = Vec::with_capacity(program.len() / n * (n + 1) + n + 1);
     for group in program.chunks(n) {
-        let mut control = 0u128;
-        let mut words = Vec::with_capacity(n);
-        for i in 0..n {
-            let (slot, word) = group.get(i).copied().unwrap_or((s.default_slot, s.pad));
-            control |= u128::from(slot & crate::bits::mask(s.slot_bits)) << (s.slot_bits * i as u32);
-            words.push(word);
-        }
-        out.push(control);
-        out.extend(words);
+        pack_group(s, group, &mut |w| out.push(w));
     }
     out
+}
+
+/// One group of [`pack_program`] (at most `s.slots` instructions with their slots): its
+/// control word, then its words, the missing slots padded, each handed to `write`.
+pub fn pack_group(s: &Schedule, group: &[(u64, u128)], write: &mut dyn FnMut(u128)) {
+    let n = s.slots as usize;
+    let mut control = 0u128;
+    for i in 0..n {
+        let slot = group.get(i).map_or(s.default_slot, |g| g.0);
+        control |= u128::from(slot & crate::bits::mask(s.slot_bits)) << (s.slot_bits * i as u32);
+    }
+    write(control);
+    for i in 0..n {
+        write(group.get(i).map_or(s.pad, |g| g.1));
+    }
 }

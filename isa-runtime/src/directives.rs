@@ -929,8 +929,11 @@ fn line_ends(text: &str) -> u32 {
 /// without one are passed over at once ([`line_ends`]).
 fn push_line_starts(text: &str, out: &mut Vec<usize>) {
     for (k, block) in text.as_bytes().chunks(32).enumerate() {
-        if block.iter().fold(false, |any, b| any | (*b == b'\n')) {
-            out.extend(block.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| k * 32 + i + 1));
+        // A bit for each line end of the block, then one push a bit.
+        let mut ends = block.iter().enumerate().fold(0u32, |m, (i, b)| m | u32::from(*b == b'\n') << i);
+        while ends != 0 {
+            out.push(k * 32 + ends.trailing_zeros() as usize + 1);
+            ends &= ends - 1;
         }
     }
 }
@@ -1018,6 +1021,21 @@ pub(crate) fn comment_start(line: &str, comments: &[&str]) -> usize {
         }
         return line.len();
     }
+    // One marker (most dialects): the first of its first byte and a quote, eight bytes at a
+    // time; where a quote comes first, the walk below from the start.
+    if let [m] = comments {
+        let m = m.as_bytes();
+        let head = m[0];
+        let mut from = 0;
+        loop {
+            match find_either(&b[from..], head, b'"').map(|i| from + i) {
+                None => return line.len(),
+                Some(i) if b[i] == b'"' => break,
+                Some(i) if b[i..].starts_with(m) => return i,
+                Some(i) => from = i + 1,
+            }
+        }
+    }
     // Without quotes (most lines): the first place any marker occurs, each found by a search
     // for its first byte.
     if !b.contains(&b'"') {
@@ -1045,6 +1063,27 @@ pub(crate) fn comment_start(line: &str, comments: &[&str]) -> usize {
         }
     }
     line.len()
+}
+
+/// Where the first byte `x` or `y` of `b` is: eight bytes at a time until a word holds one
+/// (a word `w` holds a zero byte where `(w - 0x01..01) & !w & 0x80..80` is not zero), then
+/// byte by byte (a line's search for its comment marker was 8 instructions a byte).
+fn find_either(b: &[u8], x: u8, y: u8) -> Option<usize> {
+    const LOW: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = LOW << 7;
+    let (wx, wy) = (LOW * u64::from(x), LOW * u64::from(y));
+    let mut at = 0;
+    for chunk in b.chunks_exact(8) {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        let (a, c) = (w ^ wx, w ^ wy);
+        if (a.wrapping_sub(LOW) & !a | c.wrapping_sub(LOW) & !c) & HIGH != 0 {
+            break;
+        }
+        at += 8;
+    }
+    b[at..].iter().position(|&c| c == x || c == y).map(|i| at + i)
 }
 
 /// Byte ranges of the comma-separated parts of `text` at the top level (commas inside
@@ -2872,6 +2911,30 @@ mod tests {
     use alloc::rc::Rc;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
+
+    #[test]
+    fn a_comment_starts_at_its_first_marker_outside_a_closed_quote() {
+        use super::comment_start;
+        let long = "[B------:R-:W-:Y:S00]  @P0 FADD R0, R1, R2 ; // the sum";
+        assert_eq!(comment_start(long, &["//"]), long.find("//").unwrap());
+        assert_eq!(comment_start("FADD R0, R1, R2 ;", &["//"]), 17);
+        // A marker's first byte alone, and bytes past the eighth.
+        assert_eq!(comment_start("a / b / c / d / e // f", &["//"]), 18);
+        assert_eq!(comment_start(".include \"a//b\" // c", &["//"]), 16);
+        // A quote that no other closes opens no string.
+        assert_eq!(comment_start("x \" y // z", &["//"]), 6);
+        assert_eq!(comment_start("mov r0, 1 # one", &["#", ";"]), 10);
+        assert_eq!(comment_start("mov r0, 1 ; one # two", &["#", ";"]), 10);
+    }
+
+    #[test]
+    fn line_starts_are_after_each_line_end() {
+        let text = "a\n".repeat(40) + "\n\nlast line without an end";
+        let mut starts = Vec::new();
+        super::push_line_starts(&text, &mut starts);
+        let expected: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        assert_eq!(starts, expected);
+    }
 
     /// vc4asm's comments and label prefixes, no directives.
     fn vc4asm_labels() -> Spelling<'static> {

@@ -358,11 +358,22 @@ impl LeadFollows {
         let mut leads = Vec::new();
         let empty = lead_of(s, &mut leads);
         for lead in leads {
-            // A lead that is the whole spelling is followed by what follows the item.
-            let whole = s.trim_start_matches(' ') == lead;
-            let follow = match whole {
-                true => *self.after.get_or_insert_with(|| first_after(at, self.fold)),
-                false => ANY_BYTE,
+            // A lead that is the whole spelling, or cut at blanks that end it, is followed by
+            // what follows the item (a blank in a literal may match none); one cut at blanks
+            // before more of the spelling by blanks or that spelling's first byte; one cut
+            // before a separator by that byte (or the blanks before it).
+            let t = s.trim_start_matches(' ');
+            let rest = &t[lead.len()..];
+            let more = rest.trim_start_matches(' ');
+            let follow = match more.bytes().next() {
+                None => *self.after.get_or_insert_with(|| first_after(at, self.fold)),
+                Some(b) => {
+                    let mut set = [0; 4];
+                    add_byte(&mut set, b' ', false);
+                    add_byte(&mut set, b'\t', false);
+                    add_byte(&mut set, b, self.fold);
+                    set
+                }
             };
             self.out.push((lead, follow));
         }
@@ -753,8 +764,9 @@ mod tests {
         }
         // With case ignored, `r` may follow too.
         assert!(has_byte(&IADD.lead_follows(true).expect("leads")[1].1, b'r'));
-        // The guard's `@` is followed by a register; `FADD.FTZ ` is cut at its blank, and a
-        // lead at the end of the syntax may be followed by anything.
+        // The guard's `@` is followed by a register; `FADD.FTZ ` is cut at its blank, which
+        // may match none: what follows is the blanks or the next literal's ` , `; `FADD ` is
+        // followed by an optional `.SAT` at the end of the syntax, so by anything.
         assert_eq!(of("@"), {
             let mut set = [0; 4];
             for b in [b' ', b'\t', b'R'] {
@@ -763,7 +775,11 @@ mod tests {
             set
         });
         let fadd = FADD.lead_follows(false).expect("leads");
-        assert!(fadd.iter().all(|(_, f)| *f == ANY_BYTE), "{fadd:?}");
+        let mut blanks_or_comma = [0; 4];
+        for b in [b' ', b'\t', b','] {
+            add_byte(&mut blanks_or_comma, b, false);
+        }
+        assert_eq!(fadd, [("FADD.FTZ", blanks_or_comma), ("FADD", ANY_BYTE)]);
         assert_eq!(GUARD.lead_follows(false), None);
     }
 

@@ -232,9 +232,12 @@ impl<T: Isa> Packer<'_, T> {
     /// The group's control word and words, the missing slots padded as
     /// [`bundle::pack_program`] pads them.
     fn write_group(&mut self) {
-        for w in bundle::pack_program::<T>(&core::mem::take(&mut self.group)) {
-            (self.write)(w, None);
+        // Written as it is packed, the group's memory kept for the next one.
+        if let Some(s) = T::schedule() {
+            let write = &mut *self.write;
+            bundle::pack_group(s, &self.group, &mut |w| write(w, None));
         }
+        self.group.clear();
     }
 
     fn finish(mut self) {
@@ -325,15 +328,22 @@ impl core::fmt::Display for StatementError {
 
 impl core::error::Error for StatementError {}
 
+/// The last slot [`read_slot`] packed: its field values and raw bits (which passed the
+/// schedule's check). A program's lines mostly repeat the slot before them (nvdisasm's
+/// `[B------:R-:W-:Y:S00]`), whose values are then compared, not packed and checked again.
+pub(super) type LastSlot = Option<(Vec<u64>, u64)>;
+
 /// Reads the scheduling slot at the start of `code`: its raw bits and the byte offset where the
 /// instruction starts. Text that does not start a slot gets the default slot; a slot that
 /// starts but is wrong is an error at its position. A slot is read in `scratch`, and read
-/// again to describe a failure only when that fails.
+/// again to describe a failure only when that fails; `last` is the slot read before
+/// ([`LastSlot`]).
 pub(super) fn read_slot<T: Isa>(
     code: &str,
     dialect: usize,
     ctx: &Context,
     scratch: &mut syntax::Scratch,
+    last: &mut LastSlot,
 ) -> Result<(u64, usize), StatementError> {
     let Some(s) = T::schedule() else { return Ok((0, 0)) };
     let Some(syntax) = s.slot.syntax.get(dialect) else { return Ok((s.default_slot, 0)) };
@@ -347,10 +357,15 @@ pub(super) fn read_slot<T: Isa>(
         None => syntax::parse_prefix(s.slot, syntax, code, ctx),
     };
     match read {
-        Ok((values, end)) if end > 0 => {
-            let raw = s.slot.pack(&values) as u64;
-            (s.check)(raw).map(|_| (raw, end)).map_err(|e| StatementError::at(0, e.to_string()))
-        }
+        Ok((values, end)) if end > 0 => match last {
+            Some((v, raw)) if *v == values => Ok((*raw, end)),
+            _ => {
+                let raw = s.slot.pack(&values) as u64;
+                (s.check)(raw).map_err(|e| StatementError::at(0, e.to_string()))?;
+                *last = Some((values, raw));
+                Ok((raw, end))
+            }
+        },
         Err(f) if f.pos > 0 => {
             let (start, length) = syntax::token_at(code, f.pos);
             let message = alloc::format!("in the scheduling slot: {}", f.message(code));

@@ -180,10 +180,25 @@ impl ByFirstByte {
         let first = self.starts[b] as usize;
         let run = &self.entries[first..self.starts[b + 1] as usize];
         for (k, (_, t, after, (from, to))) in run.iter().enumerate() {
-            let t = t.as_bytes();
             // Byte for byte (the texts are short: a call to `memcmp` cost more than the compare).
-            let starts = text.len() >= t.len()
-                && t.iter().zip(text).all(|(a, b)| a == b || (ignore_case && a.eq_ignore_ascii_case(b)));
+            // The run is in byte order: where case matters, a text past the statement's bytes
+            // (greater at the first byte that differs, or longer than the statement and
+            // starting with all of it) is followed by none that it starts with.
+            let mut starts = true;
+            for (j, &a) in t.as_bytes().iter().enumerate() {
+                match text.get(j) {
+                    Some(&b) if a == b || (ignore_case && a.eq_ignore_ascii_case(&b)) => {}
+                    Some(&b) if ignore_case || a < b => {
+                        starts = false;
+                        break;
+                    }
+                    _ if ignore_case => {
+                        starts = false;
+                        break;
+                    }
+                    _ => return,
+                }
+            }
             if !starts {
                 continue;
             }
@@ -352,8 +367,12 @@ impl Shape {
         let (mut commas, mut after) = (0u8, [(0u8, 0u8); COMMAS]);
         // The comma whose bytes are being taken, and how many of them are.
         let mut pending: Option<(usize, u8)> = None;
-        for b in text.bytes() {
+        for &b in text.as_bytes() {
             add(&mut bytes, b);
+            // Most bytes are none of these and follow no `,` being looked at: only their bit.
+            if !comma && pending.is_none() && !matches!(b, b'(' | b')' | b',') {
+                continue;
+            }
             if b != b' ' && b != b'\t' {
                 if comma {
                     add(&mut after_commas, b);

@@ -258,6 +258,8 @@ pub(super) fn assemble_lines<T: Isa, X>(
         error
     };
     let mut last_data = false;
+    // The slot the last instruction's line read ([`read_slot`]).
+    let mut last_slot = None;
     // The instructions, each located at its line (with the line's text, which streaming lets
     // go), to check the program's rules at the end when asked (`-V`: the rules relate
     // instructions anywhere in the program, so these are held).
@@ -413,7 +415,7 @@ pub(super) fn assemble_lines<T: Isa, X>(
                 };
                 let ctx = Context { pc, labels: &lookup, ignore_case: d.ignore_case, expression };
                 let slot = match schedule {
-                    Some(_) => read_slot::<T>(code, dialect, &ctx, &mut reading.scratch),
+                    Some(_) => read_slot::<T>(code, dialect, &ctx, &mut reading.scratch, &mut last_slot),
                     None => Ok((0, 0)),
                 };
                 let (slot, skip) = match slot {
