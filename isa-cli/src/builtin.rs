@@ -1,5 +1,6 @@
 //! The built-in targets (every spec under `isa-specs/`, compiled into `isa-generated`) and
-//! lookup of a target or dialect by the name given on the command line.
+//! lookup of a target or dialect by the name given on the command line (with the `targets`
+//! feature only: without it every name is unknown, `main.rs`).
 
 use crate::error::{Error, Result};
 use isa_runtime::abi::AbiTarget;
@@ -7,39 +8,18 @@ use isa_runtime::layout::DataTarget;
 use isa_runtime::target::Target;
 
 /// Every target built into this `isa`.
-#[cfg(feature = "targets")]
 pub fn builtin_targets() -> &'static [&'static dyn Target] {
     isa_generated::targets()
 }
 
 /// Every built-in target whose root is a data layout (a header).
-#[cfg(feature = "targets")]
 pub fn data_targets() -> &'static [&'static dyn DataTarget] {
     isa_generated::data_targets()
 }
 
 /// Every built-in target with ABI layouts.
-#[cfg(feature = "targets")]
 pub fn abi_targets() -> &'static [&'static AbiTarget] {
     isa_generated::abi_targets()
-}
-
-/// None: this `isa` was built without the `targets` feature.
-#[cfg(not(feature = "targets"))]
-pub fn abi_targets() -> &'static [&'static AbiTarget] {
-    &[]
-}
-
-/// None: this `isa` was built without the `targets` feature.
-#[cfg(not(feature = "targets"))]
-pub fn builtin_targets() -> &'static [&'static dyn Target] {
-    &[]
-}
-
-/// None: this `isa` was built without the `targets` feature.
-#[cfg(not(feature = "targets"))]
-pub fn data_targets() -> &'static [&'static dyn DataTarget] {
-    &[]
 }
 
 /// The built-in data-layout target called `name` (ASCII case ignored), if there is one.
@@ -60,11 +40,7 @@ pub fn find_target(name: &str) -> Result<&'static dyn Target> {
     }
     let mut known: Vec<&str> = targets.iter().map(|t| t.name()).collect();
     known.extend(data_targets().iter().map(|t| t.name()));
-    Err(Error::Usage(if known.is_empty() {
-        format!("unknown target `{name}`: this `isa` was built without its targets (cargo feature `targets`)")
-    } else {
-        format!("unknown target `{name}`; known targets: {}", known.join(", "))
-    }))
+    Err(Error::Usage(format!("unknown target `{name}`; known targets: {}", known.join(", "))))
 }
 
 /// The index of dialect `name` of `target` (ASCII case ignored), or of the default dialect.

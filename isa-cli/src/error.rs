@@ -16,6 +16,7 @@ pub enum Outcome {
     Failure,
 }
 
+#[cfg(feature = "targets")]
 impl Outcome {
     /// `Failure` if `failed`, else `Success`.
     pub fn failed_if(failed: bool) -> Self {

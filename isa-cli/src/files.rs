@@ -3,7 +3,9 @@
 
 use crate::error::{Error, Result};
 use std::fs;
-use std::io::{self, BufRead, Read};
+#[cfg(feature = "targets")]
+use std::io::BufRead;
+use std::io::{self, Read};
 use std::path::Path;
 
 /// Whether `path` means standard input.
@@ -33,6 +35,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// A reader of `path` (standard input for `-`), for input read piece by piece.
+#[cfg(feature = "targets")]
 pub fn open(path: &Path) -> Result<Box<dyn Read>> {
     if is_stdin(path) {
         return Ok(Box::new(io::stdin().lock()));
@@ -45,6 +48,7 @@ pub fn open(path: &Path) -> Result<Box<dyn Read>> {
 /// Hands each line of the text in `path` (standard input for `-`) to `each` with its number
 /// (from 1), without its line ending and the first line without a byte order mark; one line
 /// is held at a time.
+#[cfg(feature = "targets")]
 pub fn for_each_line(path: &Path, each: &mut dyn FnMut(usize, &str) -> Result<()>) -> Result<()> {
     let mut input = io::BufReader::new(open(path)?);
     let mut line = Vec::new();
@@ -66,6 +70,7 @@ pub fn for_each_line(path: &Path, each: &mut dyn FnMut(usize, &str) -> Result<()
 }
 
 /// The size of `path` in bytes, when it is a regular file (not standard input or a pipe).
+#[cfg(feature = "targets")]
 pub fn size(path: &Path) -> Option<u64> {
     if is_stdin(path) {
         return None;
@@ -75,6 +80,7 @@ pub fn size(path: &Path) -> Option<u64> {
 
 /// Fills `buf` from `input` as far as it goes: the bytes read, fewer than `buf.len()` only at
 /// the end of the input.
+#[cfg(feature = "targets")]
 pub fn read_full(input: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
@@ -104,6 +110,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 pub const BOM: char = '\u{feff}';
 
 /// `text` without a leading byte order mark.
+#[cfg(feature = "targets")]
 pub fn without_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
@@ -120,12 +127,14 @@ pub fn create_dir(dir: &Path) -> Result<()> {
 }
 
 /// Bytes of a source file read at a time by [`Pieces`] (then on to the end of the line).
+#[cfg(feature = "targets")]
 pub const PIECE: usize = 1 << 20;
 
 /// A source file read a piece at a time (`isa asm` on a large source): each piece whole lines,
 /// about [`PIECE`] bytes, the byte order mark skipped; read again from its start for each pass.
 /// A read error, or text that is not UTF-8, ends the text and is kept in [`Pieces::error`]
 /// for the caller to report.
+#[cfg(feature = "targets")]
 pub struct Pieces {
     path: std::path::PathBuf,
     /// The file's name in messages.
@@ -137,6 +146,7 @@ pub struct Pieces {
     pub error: Option<String>,
 }
 
+#[cfg(feature = "targets")]
 impl Pieces {
     /// Opens `path` (a file, not standard input), named `shown` in messages.
     pub fn open(path: &Path, shown: &str) -> Result<Self> {
@@ -158,6 +168,7 @@ impl Pieces {
     }
 }
 
+#[cfg(feature = "targets")]
 impl isa_runtime::directives::Source for Pieces {
     fn rewind(&mut self) {
         self.lines = 0;
@@ -214,8 +225,10 @@ impl isa_runtime::directives::Source for Pieces {
 
 /// Standard input copied to a file of its own in the temporary directory, for input that is
 /// read more than once (`isa asm` reads its source once a pass); the file goes when this does.
+#[cfg(feature = "targets")]
 pub struct Spool(std::path::PathBuf);
 
+#[cfg(feature = "targets")]
 impl Spool {
     /// Copies standard input to the file.
     pub fn stdin() -> Result<Self> {
@@ -237,6 +250,7 @@ impl Spool {
     }
 }
 
+#[cfg(feature = "targets")]
 impl Drop for Spool {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.0);

@@ -7,15 +7,20 @@
 //!
 //! Exit codes: 0 success, 1 errors in the input (see [`error`]), 2 a bad command line.
 
+#[cfg(feature = "targets")]
 mod builtin;
 mod commands;
 mod error;
 mod files;
+#[cfg(feature = "targets")]
 mod listing;
+#[cfg(feature = "targets")]
 mod words;
 
 use clap::{Args, Parser, Subcommand};
-use commands::{asm, decode, disasm, header, layout, spec, targets, validate};
+use commands::spec;
+#[cfg(feature = "targets")]
+use commands::{asm, decode, disasm, header, layout, targets, validate};
 use error::{Outcome, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -262,7 +267,9 @@ fn run(command: Command) -> Result<Outcome> {
         Command::Gen { file, out } => spec::gen(&file, &out),
         Command::Docs { file, out } => spec::docs(&file, &out),
         Command::Build { specs, out } => spec::build(&specs, &out),
+        #[cfg(feature = "targets")]
         Command::Targets => targets::run(),
+        #[cfg(feature = "targets")]
         Command::Decode { target, json, file, words } => {
             if let Some(t) = builtin::find_data_target(&target.target) {
                 let input = match &file {
@@ -279,6 +286,7 @@ fn run(command: Command) -> Result<Outcome> {
             let (t, d) = target.resolve()?;
             decode::run(t, d, json, &words)
         }
+        #[cfg(feature = "targets")]
         Command::Encode { target, file, out, hex } => match builtin::find_data_target(&target) {
             Some(t) => header::encode(t, &file, out.as_deref(), hex),
             None => {
@@ -288,11 +296,13 @@ fn run(command: Command) -> Result<Outcome> {
                 )))
             }
         },
+        #[cfg(feature = "targets")]
         Command::Disasm { target, hex, no_control_words, address, listing, file } => {
             let (t, d) = target.resolve()?;
             let opts = disasm::Options { file: &file, hex, address, no_control_words, listing };
             disasm::run(t, d, &opts)
         }
+        #[cfg(feature = "targets")]
         Command::Asm {
             target,
             file,
@@ -319,16 +329,31 @@ fn run(command: Command) -> Result<Outcome> {
             };
             asm::run(t, d, &opts)
         }
+        #[cfg(feature = "targets")]
         Command::Layout { target, json, layout: name, params } => {
             layout::run(&target, name.as_deref(), &params, json)
         }
+        #[cfg(feature = "targets")]
         Command::Validate { target, hex, all, file } => match builtin::find_data_target(&target) {
             Some(t) => header::validate(t, &header::Input::File(&file), all),
             None => validate::run(builtin::find_target(&target)?, &file, hex, all),
         },
+        // Without its targets every target name is unknown (and none is listed).
+        #[cfg(not(feature = "targets"))]
+        Command::Targets => Ok(Outcome::Success),
+        #[cfg(not(feature = "targets"))]
+        Command::Decode { target: TargetArgs { target, .. }, .. }
+        | Command::Disasm { target: TargetArgs { target, .. }, .. }
+        | Command::Asm { target: TargetArgs { target, .. }, .. }
+        | Command::Encode { target, .. }
+        | Command::Layout { target, .. }
+        | Command::Validate { target, .. } => Err(error::Error::Usage(format!(
+            "unknown target `{target}`: this `isa` was built without its targets (cargo feature `targets`)"
+        ))),
     }
 }
 
+#[cfg(feature = "targets")]
 impl TargetArgs {
     /// The named target and the index of the chosen dialect.
     fn resolve(&self) -> Result<(&'static dyn isa_runtime::target::Target, usize)> {

@@ -189,7 +189,7 @@ pub struct ComputedField {
     /// The field's name.
     pub field: String,
     /// What it counts.
-    pub measure: isa_runtime::bundle::Measure,
+    pub measure: isa_runtime_base::Measure,
     /// Index of the unit counted.
     pub unit: usize,
 }
@@ -241,7 +241,7 @@ pub struct Dialect {
     /// instructions.
     pub data_sections: Vec<String>,
     /// The assembler's directives: each spelling and what it does.
-    pub directives: Vec<(String, isa_runtime::directives::Directive)>,
+    pub directives: Vec<(String, isa_runtime_base::Directive)>,
     /// What label references start with (vc4asm's `:`, `r:`); the first also defines one.
     pub label_prefixes: Vec<String>,
     /// The listing layout (`listing { ... }`), if the dialect has one.
@@ -782,7 +782,7 @@ impl Unit {
             return None;
         }
         let parts: Vec<&str> = r.parts.iter().map(String::as_str).collect();
-        Some(isa_runtime::abi::register_names(&r.prefix, r.units, &parts, offset, length))
+        Some(isa_runtime_base::register_names(&r.prefix, r.units, &parts, offset, length))
     }
 }
 

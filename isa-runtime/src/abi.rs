@@ -50,26 +50,7 @@ impl Unit {
     }
 }
 
-/// The names of `length` units from unit `offset`, joined by `_`: a whole register is named
-/// once (`r3`), a part of one by its suffix (`r3h`). `units` is units per register and `parts`
-/// their suffixes (ignored when a register is one unit).
-pub fn register_names(prefix: &str, units: u32, parts: &[&str], offset: u64, length: u64) -> String {
-    let units = u64::from(units.max(1));
-    let mut names = Vec::new();
-    let (mut at, end) = (offset, offset.saturating_add(length));
-    while at < end {
-        let (register, part) = (at / units, at % units);
-        if part == 0 && end - at >= units {
-            names.push(format!("{prefix}{register}"));
-            at += units;
-        } else {
-            let suffix = usize::try_from(part).ok().and_then(|p| parts.get(p)).copied().unwrap_or("?");
-            names.push(format!("{prefix}{register}{suffix}"));
-            at += 1;
-        }
-    }
-    names.join("_")
-}
+pub use isa_runtime_base::register_names;
 
 /// Where a member lies: `width` bits from bit `offset` of the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -31,15 +31,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-/// What a computed field of a stream's word counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Measure {
-    /// How many times the unit appears in the bundle.
-    Count,
-    /// How many of the unit's entries earlier bundles hold (where this bundle's start in the
-    /// unit's stream); 0 when the bundle holds none.
-    First,
-}
+pub use isa_runtime_base::Measure;
 
 /// How a computed stream's words come about.
 #[derive(Debug)]

@@ -19,190 +19,16 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// What a directive does. A dialect gives each the spellings its community writes
-/// (`set ".set", ".equ", ".define"` in the spec's dialect declaration).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Directive {
-    /// `NAME, expr`: gives a symbol a value from this line on.
-    Set,
-    /// `NAME, expr`: like `Set`, but the value is final.
-    Const,
-    /// `NAME`: forgets a symbol (restoring the value it shadowed).
-    Unset,
-    /// `NAME, expr`: gives a symbol a value in the current context (macro call, include,
-    /// `Local` block) only.
-    Lset,
-    /// `NAME, expr`: like `Lset`, but the value is final.
-    Lconst,
-    /// `NAME`: forgets a symbol of the current context.
-    Lunset,
-    /// Opens a context for `Lset` symbols up to its `Endloc`.
-    Local,
-    /// Ends a `Local`.
-    Endloc,
-    /// `NAME(ARG, ...)`: defines a function up to its `Endf`: directives, then the line giving
-    /// its value. (`Set NAME(ARG, ...) expr` defines one in a line.)
-    Func,
-    /// Ends a `Func`.
-    Endf,
-    /// `expr`: assembles what follows if the value is non-zero.
-    If,
-    /// `expr`: the next branch of an `If`.
-    Elseif,
-    /// The last branch of an `If`.
-    Else,
-    /// Ends an `If`.
-    Endif,
-    /// `NAME`: assembles what follows if the symbol is defined.
-    Ifset,
-    /// `[NAME,] count`: repeats the lines up to its `Endr`, the symbol counting from 0.
-    Rep,
-    /// Ends a `Rep`.
-    Endr,
-    /// `NAME, expr, ...`: repeats the lines up to its `Endfor` once per value, the symbol
-    /// taking each.
-    Foreach,
-    /// Ends a `Foreach`.
-    Endfor,
-    /// `count`: assembles the lines up to its `Endb` before the last `count` instructions
-    /// (into a branch's delay slots).
-    Back,
-    /// Ends a `Back`.
-    Endb,
-    /// `label, count`: copies `count` instructions from the label here.
-    Clone,
-    /// `NAME[, ARG...]`: defines a macro up to its `Endm`; `NAME args` then expands it.
-    Macro,
-    /// Ends a `Macro`.
-    Endm,
-    /// `expr`: an error unless the value is non-zero.
-    Assert,
-    /// `"file"` or `<file>`: assembles another file here.
-    Include,
-    /// `expr, ...`: 8-bit integers.
-    Byte,
-    /// `expr, ...`: 16-bit integers.
-    Short,
-    /// `expr, ...`: 32-bit integers.
-    Int,
-    /// `expr, ...`: 64-bit integers.
-    Long,
-    /// `expr, ...`: IEEE singles.
-    Float,
-    /// `expr, ...`: IEEE halves (binary16).
-    Half,
-    /// `expr, ...`: IEEE doubles.
-    Double,
-    /// `expr, ...`: single bits (0 or 1), packed from the lowest bit of a byte up; the next
-    /// item of another kind starts at the next byte.
-    Bit,
-    /// `bytes`: zero bytes up to the next multiple of `bytes` (a power of two).
-    Align,
-    /// `address`: what follows is addressed from `address` (labels, an instruction's own
-    /// address); its words go on where they are: nothing is written.
-    Origin,
-    /// `label` or `NAME, expr`: exports a symbol to a linker; nothing in a plain binary.
-    Global,
-    /// Marks what follows as code or data for a validator; nothing in the binary.
-    Section,
-}
+pub use isa_runtime_base::Directive;
 
-impl Directive {
-    /// Every directive, in the order of the language reference.
-    pub const ALL: &'static [Directive] = &[
-        Directive::Set,
-        Directive::Const,
-        Directive::Unset,
-        Directive::Lset,
-        Directive::Lconst,
-        Directive::Lunset,
-        Directive::Local,
-        Directive::Endloc,
-        Directive::Func,
-        Directive::Endf,
-        Directive::If,
-        Directive::Elseif,
-        Directive::Else,
-        Directive::Endif,
-        Directive::Ifset,
-        Directive::Rep,
-        Directive::Endr,
-        Directive::Foreach,
-        Directive::Endfor,
-        Directive::Back,
-        Directive::Endb,
-        Directive::Clone,
-        Directive::Macro,
-        Directive::Endm,
-        Directive::Assert,
-        Directive::Include,
-        Directive::Byte,
-        Directive::Short,
-        Directive::Int,
-        Directive::Long,
-        Directive::Float,
-        Directive::Half,
-        Directive::Double,
-        Directive::Bit,
-        Directive::Align,
-        Directive::Origin,
-        Directive::Global,
-        Directive::Section,
-    ];
-
-    /// The directive's name in a spec's dialect declaration (`set`, `endif`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Directive::Set => "set",
-            Directive::Const => "const",
-            Directive::Unset => "unset",
-            Directive::Lset => "lset",
-            Directive::Lconst => "lconst",
-            Directive::Lunset => "lunset",
-            Directive::Local => "local",
-            Directive::Endloc => "endloc",
-            Directive::Func => "func",
-            Directive::Endf => "endf",
-            Directive::If => "if",
-            Directive::Elseif => "elseif",
-            Directive::Else => "else",
-            Directive::Endif => "endif",
-            Directive::Ifset => "ifset",
-            Directive::Rep => "rep",
-            Directive::Endr => "endr",
-            Directive::Foreach => "foreach",
-            Directive::Endfor => "endfor",
-            Directive::Back => "back",
-            Directive::Endb => "endb",
-            Directive::Clone => "clone",
-            Directive::Macro => "macro",
-            Directive::Endm => "endm",
-            Directive::Assert => "assert",
-            Directive::Include => "include",
-            Directive::Byte => "byte",
-            Directive::Short => "short",
-            Directive::Int => "int",
-            Directive::Long => "long",
-            Directive::Float => "float",
-            Directive::Half => "half",
-            Directive::Double => "double",
-            Directive::Bit => "bit",
-            Directive::Align => "align",
-            Directive::Origin => "origin",
-            Directive::Global => "global",
-            Directive::Section => "section",
-        }
-    }
-
-    /// Bytes per value of a data directive.
-    fn data_width(self) -> Option<u8> {
-        match self {
-            Directive::Byte => Some(1),
-            Directive::Short | Directive::Half => Some(2),
-            Directive::Int | Directive::Float => Some(4),
-            Directive::Long | Directive::Double => Some(8),
-            _ => None,
-        }
+/// Bytes per value of a data directive.
+fn data_width(d: Directive) -> Option<u8> {
+    match d {
+        Directive::Byte => Some(1),
+        Directive::Short | Directive::Half => Some(2),
+        Directive::Int | Directive::Float => Some(4),
+        Directive::Long | Directive::Double => Some(8),
+        _ => None,
     }
 }
 
@@ -2301,7 +2127,7 @@ impl Expander<'_> {
                 }
             }
             _ => {
-                let width = d.data_width();
+                let width = data_width(d);
                 if width.is_none() && d != Directive::Bit {
                     return;
                 }

@@ -1,23 +1,38 @@
 //! One module per command; each `run` returns how the command went, having printed its output.
 
+// The program commands work on the built-in targets (the `targets` feature).
+#[cfg(feature = "targets")]
 pub mod asm;
+#[cfg(feature = "targets")]
 pub mod decode;
+#[cfg(feature = "targets")]
 pub mod disasm;
+#[cfg(feature = "targets")]
 pub mod header;
+#[cfg(feature = "targets")]
 pub mod layout;
 pub mod spec;
+#[cfg(feature = "targets")]
 pub mod targets;
+#[cfg(feature = "targets")]
 pub mod validate;
 
 use crate::error::{Error, Result};
+#[cfg(feature = "targets")]
 use crate::files;
+#[cfg(feature = "targets")]
 use crate::words;
+#[cfg(feature = "targets")]
 use isa_runtime::target::Target;
 use std::fmt;
-use std::io::{self, BufWriter, StdoutLock, Write};
+use std::io::{self, Write};
+#[cfg(feature = "targets")]
+use std::io::{BufWriter, StdoutLock};
+#[cfg(feature = "targets")]
 use std::path::Path;
 
 /// Buffered standard output; write errors map through [`Error::output`].
+#[cfg(feature = "targets")]
 pub fn stdout() -> BufWriter<StdoutLock<'static>> {
     BufWriter::new(io::stdout().lock())
 }
@@ -33,17 +48,20 @@ pub fn complain(text: fmt::Arguments<'_>) {
 }
 
 /// `n thing` or `n things`.
+#[cfg(feature = "targets")]
 pub fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
 /// How many violations of one rule `isa validate` lists unless asked for every one (`--all`).
+#[cfg(feature = "targets")]
 pub const LISTED_PER_RULE: usize = 5;
 
 /// Prints each violation (`head`, the rule, `tail`, its detail), at most `per_rule` of each
 /// rule when given, with one line for each rule's violations not listed; then the count of
 /// errors and warnings on standard error. Fails when any is an error (a warning is a rule the
 /// hardware tolerates).
+#[cfg(feature = "targets")]
 pub fn report(
     name: &str,
     violations: &[isa_runtime::program::Violation],
@@ -100,6 +118,7 @@ pub fn report(
 /// differ in length, each word's length in bytes as the stream held it (empty otherwise);
 /// the number of its first word (where instructions differ in length: its byte address); and
 /// whether it is the last piece.
+#[cfg(feature = "targets")]
 pub type Each<'a> = dyn FnMut(&[u128], &[usize], usize, bool) -> Result<()> + 'a;
 
 /// Reads a program's words as a stream, handing them to `each` piece by piece: a binary file
@@ -110,6 +129,7 @@ pub type Each<'a> = dyn FnMut(&[u128], &[usize], usize, bool) -> Result<()> + 'a
 /// the whole words before it have been handed on; after an unreadable line the text is read
 /// on only to report its other mistakes (the first ten). With `cut`, bytes that end inside a
 /// word (or a variable-length instruction) go to it after the words instead of being an error.
+#[cfg(feature = "targets")]
 pub fn read_program(
     path: &Path,
     hex: bool,
@@ -216,6 +236,7 @@ pub fn read_program(
 
 /// A whole byte stream into its words, handed on; the bytes that end inside an instruction go
 /// to `cut`, or are an error without it.
+#[cfg(feature = "targets")]
 fn split(
     bytes: &[u8],
     target: &dyn Target,
@@ -239,6 +260,7 @@ fn split(
 
 /// A program's words on their way to [`read_program`]'s `each`: a piece is handed on once a
 /// word after it has arrived, so `each` knows which piece is the last.
+#[cfg(feature = "targets")]
 struct Pieces<'e, 'a> {
     piece: usize,
     held: Vec<u128>,
@@ -249,6 +271,7 @@ struct Pieces<'e, 'a> {
     each: &'e mut Each<'a>,
 }
 
+#[cfg(feature = "targets")]
 impl Pieces<'_, '_> {
     /// Takes `words` (with their `lengths` in bytes where instructions differ in length, else
     /// none), handing on every piece that is known not to be the last.

@@ -549,8 +549,8 @@ impl Checker {
 }
 
 /// The directive a dialect setting names (`set`, `endif`), if it names one.
-fn directive_named(name: &str) -> Option<isa_runtime::directives::Directive> {
-    isa_runtime::directives::Directive::ALL.iter().copied().find(|d| d.name() == name)
+fn directive_named(name: &str) -> Option<isa_runtime_base::Directive> {
+    isa_runtime_base::Directive::ALL.iter().copied().find(|d| d.name() == name)
 }
 
 impl Checker {

@@ -8,7 +8,7 @@
 use super::Checker;
 use crate::ast;
 use crate::ir;
-use isa_runtime::bundle::Measure;
+use isa_runtime_base::Measure;
 
 const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`, `mark flags { text \".reuse\"; operands ra, rb }`, `pair when { stall 0 }`";
 const UNIT_SETTINGS: &str =

@@ -370,8 +370,8 @@ impl<'a> Model<'a> {
                             .iter()
                             .map(|c| {
                                 let what = match c.measure {
-                                    isa_runtime::bundle::Measure::Count => "how many",
-                                    isa_runtime::bundle::Measure::First => "index of the first",
+                                    isa_runtime_base::Measure::Count => "how many",
+                                    isa_runtime_base::Measure::First => "index of the first",
                                 };
                                 format!("{} = {what} {}", code(&c.field), code(&b.units[c.unit].label))
                             })

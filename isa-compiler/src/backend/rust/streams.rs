@@ -103,8 +103,8 @@ pub fn isa_methods(t: &ir::Target) -> TokenStream {
                 let fields = fields.iter().map(|c| {
                     let (field, unit) = (&c.field, c.unit);
                     let measure = match c.measure {
-                        isa_runtime::bundle::Measure::Count => quote!(Count),
-                        isa_runtime::bundle::Measure::First => quote!(First),
+                        isa_runtime_base::Measure::Count => quote!(Count),
+                        isa_runtime_base::Measure::First => quote!(First),
                     };
                     quote!(isa_runtime::bundle::Count {
                         field: #field,
