@@ -234,7 +234,12 @@ fn a_user_can_follow_the_documentation_from_a_clone() {
     let root = root();
     let readme = std::fs::read_to_string(root.join("README.md")).expect("read README.md");
     assert!(readme.contains("```sh\ncargo install --path isa-cli\n```"), "no install command");
-    assert!(readme.contains("the main job takes about 40 seconds"), "no build time");
+    // The first build's time as the README gives it, within the project's goal (45 s).
+    let seconds = readme
+        .split_once("the main job takes about ")
+        .and_then(|(_, rest)| rest.split_once(" seconds"))
+        .and_then(|(n, _)| n.parse::<u32>().ok());
+    assert!(seconds.is_some_and(|s| s < 45), "no build time, or past the goal: {seconds:?}");
     assert!(readme.contains("the test suite about 3 minutes"), "no test-suite time");
     let reference = std::fs::read_to_string(root.join("isa-specs/README.md")).expect("read the reference");
     assert!(reference.contains("### Using a spec from your own crate: `target!`"), "no target! section");
