@@ -282,11 +282,54 @@ pub fn f64_to_f16(x: f64) -> u32 {
     sign | (base + u64::from(round_up)) as u32
 }
 
+/// A float of either width, for the IEEE 754 helpers both share ([`min_number`],
+/// [`max_number`], [`flush_subnormal`]).
+pub trait Float: Copy + PartialOrd {
+    /// `is_nan`.
+    fn nan(self) -> bool;
+    /// `is_sign_negative`.
+    fn negative(self) -> bool;
+    /// `is_subnormal`.
+    fn subnormal(self) -> bool;
+    /// A zero of this value's sign.
+    fn signed_zero(self) -> Self;
+}
+
+impl Float for f32 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    fn subnormal(self) -> bool {
+        self.is_subnormal()
+    }
+    fn signed_zero(self) -> Self {
+        0.0f32.copysign(self)
+    }
+}
+
+impl Float for f64 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    fn subnormal(self) -> bool {
+        self.is_subnormal()
+    }
+    fn signed_zero(self) -> Self {
+        0.0f64.copysign(self)
+    }
+}
+
 /// The smaller of two floats as IEEE 754-2019 `minimumNumber` defines it: a NaN loses to a
 /// number, and -0.0 is below +0.0. `f32::min` leaves the sign of a zero result open (LLVM may pick
 /// either), so an interpreter built at another optimisation level could give another bit pattern.
-pub fn min_number(a: f32, b: f32) -> f32 {
-    if a.is_nan() || (b < a || (b == a && b.is_sign_negative())) {
+pub fn min_number<F: Float>(a: F, b: F) -> F {
+    if a.nan() || (b < a || (b == a && b.negative())) {
         b
     } else {
         a
@@ -295,8 +338,8 @@ pub fn min_number(a: f32, b: f32) -> f32 {
 
 /// The larger of two floats as IEEE 754-2019 `maximumNumber` defines it: a NaN loses to a
 /// number, and +0.0 is above -0.0 (see [`min_number`]).
-pub fn max_number(a: f32, b: f32) -> f32 {
-    if a.is_nan() || (b > a || (b == a && b.is_sign_positive())) {
+pub fn max_number<F: Float>(a: F, b: F) -> F {
+    if a.nan() || (b > a || (b == a && !b.negative())) {
         b
     } else {
         a
@@ -304,9 +347,9 @@ pub fn max_number(a: f32, b: f32) -> f32 {
 }
 
 /// A subnormal `x` flushed to a zero of its sign.
-pub fn flush_subnormal(x: f32) -> f32 {
-    if x.is_subnormal() {
-        0.0f32.copysign(x)
+pub fn flush_subnormal<F: Float>(x: F) -> F {
+    if x.subnormal() {
+        x.signed_zero()
     } else {
         x
     }
@@ -880,33 +923,6 @@ pub fn round_int64(x: f64, mode: u32) -> f64 {
     (r as f64).copysign(x)
 }
 
-/// [`min_number`] of doubles.
-pub fn min_number64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || (b < a || (b == a && b.is_sign_negative())) {
-        b
-    } else {
-        a
-    }
-}
-
-/// [`max_number`] of doubles.
-pub fn max_number64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || (b > a || (b == a && b.is_sign_positive())) {
-        b
-    } else {
-        a
-    }
-}
-
-/// A subnormal double flushed to a zero of its sign.
-pub fn flush_subnormal64(x: f64) -> f64 {
-    if x.is_subnormal() {
-        0.0f64.copysign(x)
-    } else {
-        x
-    }
-}
-
 #[cfg(test)]
 mod tests {
 
@@ -927,8 +943,8 @@ mod tests {
         assert_eq!(min_number(1.5, -7.0), -7.0);
         assert_eq!(max_number(1.5, -7.0), 1.5);
         // A saturation to [0, 1] of -0.0 gives +0.0 (max first), of -5 gives +0.0.
-        assert_eq!(min_number(max_number(-0.0, 0.0), 1.0).to_bits(), 0);
-        assert_eq!(min_number(max_number(-5.0, 0.0), 1.0).to_bits(), 0);
+        assert_eq!(min_number(max_number(-0.0f32, 0.0), 1.0).to_bits(), 0);
+        assert_eq!(min_number(max_number(-5.0f32, 0.0), 1.0).to_bits(), 0);
     }
     extern crate std;
     use super::*;
@@ -1354,12 +1370,12 @@ mod double_tests {
         // 2^52 − 0.5 ties between 2^52 − 1 (odd) and 2^52: to 2^52.
         assert_eq!(round_int64(p2(52) - 0.5, NEAREST), p2(52));
         assert_eq!(round_int64(p2(60) + p2(8), DOWN), p2(60) + p2(8));
-        assert_eq!(min_number64(-0.0, 0.0).to_bits(), 1 << 63);
-        assert_eq!(max_number64(-0.0, 0.0).to_bits(), 0);
-        assert_eq!(min_number64(f64::NAN, 2.0), 2.0);
-        assert_eq!(max_number64(-3.0, f64::NAN), -3.0);
-        assert_eq!(flush_subnormal64(-d(1)).to_bits(), 1 << 63);
-        assert_eq!(flush_subnormal64(p2(-1022)), p2(-1022));
+        assert_eq!(min_number(-0.0f64, 0.0).to_bits(), 1 << 63);
+        assert_eq!(max_number(-0.0f64, 0.0).to_bits(), 0);
+        assert_eq!(min_number(f64::NAN, 2.0), 2.0);
+        assert_eq!(max_number(-3.0, f64::NAN), -3.0);
+        assert_eq!(flush_subnormal(-d(1)).to_bits(), 1 << 63);
+        assert_eq!(flush_subnormal(p2(-1022)), p2(-1022));
     }
 
     /// Pseudo-random doubles of every exponent, some of them subnormal, infinite or NaN.

@@ -494,10 +494,12 @@ impl Gen<'_> {
             Builtin::Brev => quote!(#a.reverse_bits()),
             // Floats by IEEE 754-2019's minimumNumber/maximumNumber: `f32::min` leaves the sign
             // of a zero open, so the result could change with the optimisation level.
-            Builtin::Min if t0 == T::F32 => quote!(isa_runtime::arith::min_number(#a, #second)),
-            Builtin::Max if t0 == T::F32 => quote!(isa_runtime::arith::max_number(#a, #second)),
-            Builtin::Min if t0 == T::F64 => quote!(isa_runtime::arith::min_number64(#a, #second)),
-            Builtin::Max if t0 == T::F64 => quote!(isa_runtime::arith::max_number64(#a, #second)),
+            Builtin::Min if matches!(t0, T::F32 | T::F64) => {
+                quote!(isa_runtime::arith::min_number(#a, #second))
+            }
+            Builtin::Max if matches!(t0, T::F32 | T::F64) => {
+                quote!(isa_runtime::arith::max_number(#a, #second))
+            }
             Builtin::Min => quote!(#a.min(#second)),
             Builtin::Max => quote!(#a.max(#second)),
             Builtin::Abs => match t0 {
@@ -507,9 +509,7 @@ impl Gen<'_> {
             },
             Builtin::Clamp => {
                 let hi = xs.get(2).cloned().unwrap_or_else(|| quote!(0u32));
-                if t0 == T::F64 {
-                    quote!(isa_runtime::arith::min_number64(isa_runtime::arith::max_number64(#a, #second), #hi))
-                } else if t0 == T::F32 {
+                if matches!(t0, T::F32 | T::F64) {
                     quote!(isa_runtime::arith::min_number(isa_runtime::arith::max_number(#a, #second), #hi))
                 } else {
                     quote!(#a.max(#second).min(#hi))
@@ -572,7 +572,6 @@ impl Gen<'_> {
             Builtin::RoundInt if t0 == T::F64 => quote!(isa_runtime::arith::round_int64(#a, #second)),
             Builtin::RoundInt => quote!(isa_runtime::arith::round_int(#a, #second)),
             Builtin::ToUint => quote!((#a as u32)),
-            Builtin::Ftz if t0 == T::F64 => quote!(isa_runtime::arith::flush_subnormal64(#a)),
             Builtin::Ftz => quote!(isa_runtime::arith::flush_subnormal(#a)),
             Builtin::F16 => quote!(isa_runtime::arith::f16_to_f32(#a)),
             Builtin::Bits16 if args.len() == 2 => quote!(isa_runtime::arith::f32_to_f16_rounded(#a, #second)),
