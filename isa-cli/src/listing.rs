@@ -345,7 +345,8 @@ fn label_line(line: &str) -> Option<&str> {
 /// its own, used as `` `(.L_x_3) ``), read through once before it is assembled: the address
 /// of the word after the instruction line before the label, which where a group starts is its
 /// control word's (nvdisasm's `BRA` to a loop's head counts from there). It is worked out from
-/// the next instruction line's listed address, which an origin may have moved.
+/// the next instruction line's listed address, which an origin may have moved; a label with no
+/// instruction line after it in its section is the section's end (the word after its last).
 pub fn label_addresses<S: isa_runtime::directives::Source>(
     groups: &mut Groups<S>,
     target: &dyn Target,
@@ -359,6 +360,12 @@ pub fn label_addresses<S: isa_runtime::directives::Source>(
     while let Some(piece) = groups.next_piece() {
         for line in piece.text.lines() {
             if let Some((_, _, code)) = section_line(line) {
+                // A label that ends a section (`.L_x_6:`, which `.size pick_twice,(.L_x_6 -
+                // pick_twice)` reads) is that section's end, not the next one's first word.
+                for name in pending.drain(..) {
+                    labels.insert(name, last.map_or(0, |a| a.wrapping_add(bytes)));
+                }
+                last = None;
                 data = !code;
             } else if data {
                 continue;

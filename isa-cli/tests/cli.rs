@@ -2290,6 +2290,43 @@ fn nvdisasm_s_listing_of_a_whole_cubin_refuses_its_data_or_leaves_it_out_when_as
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want);
 }
 
+/// Issue 15: a label at the end of a code section (`.L_x_6:` after pick_twice's last `NOP` at
+/// 0xf8, which `.size pick_twice,(.L_x_6 - pick_twice)` reads) is that section's end, 0x100 (the
+/// ELF's `.text.pick_twice` is 256 bytes, research §G.10), not the address of the next
+/// section's first word (sum_loop's control word at 0). Worked by hand: `BRA` at 0xc8 to 0x100
+/// counts 0x30 from 0xd0, bits 43:20 of 0xe24000000007000f (the listed `BRA` at 0xc8 with its
+/// offset cleared) are 0x000030: 0xe24000000307000f; in sum_loop, `BRA` at 0x318 to `.L_x_8`
+/// (the last section's end, 0x340 of its 832 bytes) counts 0x20: 0xe24000000207000f. Both the
+/// `-c` listing and the whole cubin's (`--code-only`).
+#[test]
+fn a_label_that_ends_a_code_section_is_that_section_s_end() {
+    for (file, flags) in [
+        ("nvdisasm_cubin_kernels_sm52.txt", &["asm", "--target", "maxwell", "--hex", "-"][..]),
+        ("nvdisasm_cubin_kernels_all_sm52.txt", &["asm", "--target", "maxwell", "--hex", "--code-only", "-"]),
+    ] {
+        let path = format!("{}/../tests/data/maxwell/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("listing");
+        let mut want = listed_words(&text);
+        if file.ends_with("all_sm52.txt") {
+            want = cubin_sections().1;
+        }
+        assert_eq!(want.len(), (256 + 832) / 8);
+        let (pick, sum) = (0xc8 / 8, 32 + 0x318 / 8);
+        assert_eq!([&want[pick], &want[sum]], ["e2400fffff07000f", "e2400fffff87000f"], "{file}");
+        let edited = text.replacen("BRA `(.L_x_0) ;", "BRA `(.L_x_6) ;", 1).replacen(
+            "BRA `(.L_x_5) ;",
+            "BRA `(.L_x_8) ;",
+            1,
+        );
+        assert_eq!(edited.matches("`(.L_x_6)").count() + edited.matches("`(.L_x_8)").count(), 2);
+        want[pick] = "e24000000307000f".to_string();
+        want[sum] = "e24000000207000f".to_string();
+        let o = isa_with_input(flags, edited.as_bytes());
+        assert_code(&o, 0);
+        assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), want, "{file}");
+    }
+}
+
 /// Data at an address where a listing's instructions are (in a code section, or in a listing
 /// of code alone) is an error at its directive, with `--code-only` too: only instruction lines
 /// are read, and nothing is dropped unsaid.
