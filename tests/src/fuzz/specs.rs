@@ -982,6 +982,20 @@ pub struct SpecPlan {
 }
 
 impl SpecPlan {
+    /// `generated` generated specs and no mutations, none compiled: the plan whose cases
+    /// ([`spec_case`]) are the generator's specs alone.
+    pub fn generated_only(generated: u64) -> Self {
+        SpecPlan {
+            mutated: 0,
+            generated,
+            max_mutations: 1,
+            compile: false,
+            compile_shipped_one_in: 0,
+            first: 0,
+            end: None,
+        }
+    }
+
     /// The case numbers this plan runs.
     pub fn cases(&self) -> std::ops::Range<u64> {
         let all = self.generated + self.mutated;

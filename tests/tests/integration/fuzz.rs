@@ -143,15 +143,7 @@ fn generated_specs_are_accepted() {
     let (mut interleaved, mut bundled, mut abi) = (0, 0, 0);
     let mut narrow = [0, 0];
     for case in 0..100 {
-        let plan = SpecPlan {
-            mutated: 0,
-            generated: 100,
-            max_mutations: 1,
-            compile: false,
-            compile_shipped_one_in: 0,
-            first: 0,
-            end: None,
-        };
+        let plan = SpecPlan::generated_only(100);
         let (origin, source, _) = specs::spec_case(&plan, &[], SEED, case);
         patterns += usize::from(source.contains(" spelled \""));
         valueless += usize::from(source.lines().any(|l| l.starts_with("    , v")));
@@ -295,15 +287,7 @@ fn a_bundled_target_decodes_per_stream() {
     // And the first generated bundled targets with a unit narrower than the word, little- and
     // big-endian: each format decodes a word of its own stream's width.
     for big in [false, true] {
-        let plan = SpecPlan {
-            mutated: 0,
-            generated: 100,
-            max_mutations: 1,
-            compile: false,
-            compile_shipped_one_in: 0,
-            first: 0,
-            end: None,
-        };
+        let plan = SpecPlan::generated_only(100);
         let narrow = (0..100).map(|case| specs::spec_case(&plan, &[], SEED, case)).find(|(_, source, _)| {
             source.contains("    stream n {") && source.contains("    byte_order big") == big
         });

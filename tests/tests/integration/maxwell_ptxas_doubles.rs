@@ -101,33 +101,48 @@ fn residual(terms: &[(bool, u128, i32)], near: f64) -> Option<Ordering> {
     Some(sum.cmp(&0))
 }
 
-/// The result in `mode` of an exact value whose nearest double is `near`, `err` being the sign of
-/// exact − near; an exact zero is +0, or −0 rounding down when it came from opposite signs
-/// (IEEE 754 §6.3).
-fn directed(near: f64, err: Ordering, mode: &str, opposite: bool) -> f64 {
-    if near == 0.0 && err == Equal {
-        return if mode == "rm" && opposite { -0.0 } else { near };
-    }
-    let down = if err == Less { near.next_down() } else { near };
-    let up = if err == Greater { near.next_up() } else { near };
-    match mode {
-        "rn" => near,
-        "rm" => down,
-        "rp" => up,
-        _ if near.is_sign_negative() => up,
-        _ => down,
-    }
+/// What [`directed`] needs of a float, for double results and float32 ones alike.
+trait Float: Copy + PartialEq {
+    const ZERO: Self;
+    const NEG_ZERO: Self;
+    fn down(self) -> Self;
+    fn up(self) -> Self;
+    fn negative(self) -> bool;
 }
 
-/// The same for float32 results.
-fn directed32(near: f32, err: Ordering, mode: &str) -> f32 {
-    let down = if err == Less { near.next_down() } else { near };
-    let up = if err == Greater { near.next_up() } else { near };
+macro_rules! float {
+    ($($t:ty),*) => {$(
+        impl Float for $t {
+            const ZERO: $t = 0.0;
+            const NEG_ZERO: $t = -0.0;
+            fn down(self) -> $t {
+                self.next_down()
+            }
+            fn up(self) -> $t {
+                self.next_up()
+            }
+            fn negative(self) -> bool {
+                self.is_sign_negative()
+            }
+        }
+    )*};
+}
+float!(f32, f64);
+
+/// The result in `mode` of an exact value whose nearest float is `near`, `err` being the sign of
+/// exact − near; an exact zero is +0, or −0 rounding down when it came from opposite signs
+/// (IEEE 754 §6.3).
+fn directed<F: Float>(near: F, err: Ordering, mode: &str, opposite: bool) -> F {
+    if near == F::ZERO && err == Equal {
+        return if mode == "rm" && opposite { F::NEG_ZERO } else { near };
+    }
+    let down = if err == Less { near.down() } else { near };
+    let up = if err == Greater { near.up() } else { near };
     match mode {
         "rn" => near,
         "rm" => down,
         "rp" => up,
-        _ if near.is_sign_negative() => up,
+        _ if near.negative() => up,
         _ => down,
     }
 }
@@ -235,7 +250,7 @@ fn negations_and_absolute_values_fold_into_double_instructions() {
         let want = if near.is_nan() {
             near
         } else {
-            directed32(near, a.abs().partial_cmp(&f64::from(near)).unwrap_or(Equal), "rz")
+            directed(near, a.abs().partial_cmp(&f64::from(near)).unwrap_or(Equal), "rz", false)
         };
         assert!(
             got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
@@ -283,7 +298,7 @@ fn conversions_with_doubles_round_once_and_saturate() {
             let want = if near.is_nan() {
                 near
             } else {
-                directed32(near, a.partial_cmp(&f64::from(near)).unwrap_or(Equal), mode)
+                directed(near, a.partial_cmp(&f64::from(near)).unwrap_or(Equal), mode, false)
             };
             let got = f32::from_bits(
                 run(sequence(&all, &format!("cvt_f32_f64_{mode}")), &words(a.to_bits())) as u32,
