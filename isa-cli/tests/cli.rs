@@ -3093,3 +3093,39 @@ fn asm_validate_reports_broken_rules_at_their_lines() {
     assert_code(&o, 0);
     assert_eq!(stderr(&o), "");
 }
+
+/// Nothing changes silently: a float literal a float directive or a 32-bit float field cannot
+/// come near (past the format's largest value, where it would be an infinity, or below half
+/// its smallest subnormal, where it would be 0) is an error at the value, as GNU as refuses
+/// one ("cannot create floating-point number", gas/config/atof-ieee.c), not an infinity or a
+/// zero. Beside them the edges of IEEE 754's formats are kept, worked by hand: the largest
+/// single 3.4028235e38 is 0x7f7fffff, its smallest subnormal 2^-149 (1.4e-45, nearest to
+/// 1e-45) 0x00000001; the largest half 65504 is 0x7bff, its smallest subnormal 2^-24 (6.0e-8,
+/// nearest to 6e-8) 0x0001. 65520 is halfway between 65504 and 2^16, and ties go to the even
+/// significand, 2^16: beyond the half's range.
+#[test]
+fn a_float_literal_beyond_its_format_is_an_error_not_an_infinity_or_a_zero() {
+    let good = ".float 3.4028235e38\n.float 1e-45\n.half 65504\n.half 6e-8\n.half -65504\n.half -0.0\n";
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], good.as_bytes());
+    assert_code(&o, 0);
+    // 64-bit words of the little-endian bytes: the first value in the low half.
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), ["000000017f7fffff", "8000fbff00017bff"]);
+    let bad = ".float 1e39\n.float -1e39\n.float 1e-46\n.half 65520\n.half 1e-8\nldi r0, 1e39\n";
+    let o = isa_with_input(&["asm", "--target", "vc4", "--hex", "-"], bad.as_bytes());
+    assert_code(&o, 1);
+    assert_no_panic(&o);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    for (line, column, what) in [
+        (1, 8, "1e39 is beyond a 32-bit float's range: it would be infinite"),
+        (2, 8, "-1e39 is beyond a 32-bit float's range: it would be infinite"),
+        (3, 8, "1e-46 is below a 32-bit float's smallest value: it would be 0"),
+        (4, 7, "65520 is beyond a 16-bit float's range: it would be infinite"),
+        (5, 7, "1e-8 is below a 16-bit float's smallest value: it would be 0"),
+        (6, 9, "operand 2 of `ldi`"),
+    ] {
+        let want = format!("<stdin>:{line}:{column}: error: {what}");
+        assert!(err.contains(&want), "{want}\n{err}");
+    }
+    assert!(err.contains("found 6 errors"), "{err}");
+}

@@ -238,6 +238,48 @@ fn pow2(e: i32) -> f64 {
     r
 }
 
+/// Why an IEEE float format cannot hold a finite literal ([`float_literal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Past the format's largest value: it would be an infinity.
+    Beyond,
+    /// Below half the format's smallest subnormal, not zero: it would be 0.
+    Below,
+}
+
+impl OutOfRange {
+    /// The error for literal `value` (as written) in a float of `bits` bits.
+    pub fn message(self, value: &str, bits: u32) -> alloc::string::String {
+        match self {
+            OutOfRange::Beyond => {
+                alloc::format!("{value} is beyond a {bits}-bit float's range: it would be infinite")
+            }
+            OutOfRange::Below => {
+                alloc::format!("{value} is below a {bits}-bit float's smallest value: it would be 0")
+            }
+        }
+    }
+}
+
+/// A float literal `x` as the bits of an IEEE float of `bytes` bytes (2, 4 or 8), rounded to
+/// nearest even; an error where the format cannot come near a finite `x` ([`OutOfRange`]),
+/// as GNU as refuses one ("cannot create floating-point number", gas/config/atof-ieee.c).
+pub fn float_literal(x: f64, bytes: u8) -> Result<u64, OutOfRange> {
+    let (raw, infinity) = match bytes {
+        2 => (u64::from(crate::arith::f64_to_f16(x)), 0x7c00),
+        4 => (u64::from((x as f32).to_bits()), 0x7f80_0000),
+        _ => (x.to_bits(), 0x7ff0_0000_0000_0000),
+    };
+    let magnitude = raw & !(1 << (u32::from(bytes) * 8 - 1));
+    if x.is_finite() && magnitude == infinity {
+        Err(OutOfRange::Beyond)
+    } else if x != 0.0 && magnitude == 0 {
+        Err(OutOfRange::Below)
+    } else {
+        Ok(raw)
+    }
+}
+
 use core::fmt::Write as _;
 
 /// Writes an IEEE single given as bits the way C's `printf("%f", (double)f)` does

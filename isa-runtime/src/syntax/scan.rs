@@ -156,7 +156,9 @@ pub(super) fn number_start(text: &str, pos: usize) -> usize {
 pub(super) fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> {
     match n {
         Num::CFloat => {
-            scan_float(s).map(|(f, len)| ((f as f32).to_bits() as i128, len)).or_else(|| scan_c_special(s))
+            // A literal no single comes near is no number here ([`crate::number::float_literal`]).
+            let single = |(f, len)| crate::number::float_literal(f, 4).ok().map(|b| (b as i128, len));
+            scan_float(s).and_then(single).or_else(|| scan_c_special(s))
         }
         Num::Hex { prefix: false, .. } => scan_hex_digits(s),
         Num::Bin { .. } => scan_bin_digits(s),
@@ -174,7 +176,7 @@ pub(super) fn scan_number(n: Num, width: u32, s: &str) -> Option<(i128, usize)> 
                     if int.is_none_or(|(_, l)| len > l)
                         && s[..len].bytes().any(|b| !b.is_ascii_digit() && b != b'-' && b != b'+')
                     {
-                        return Some(((f as f32).to_bits() as i128, len));
+                        return crate::number::float_literal(f, 4).ok().map(|b| (b as i128, len));
                     }
                 }
             }

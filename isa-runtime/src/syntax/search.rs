@@ -985,7 +985,9 @@ impl Parser<'_> {
                     (Num::Float { format, .. } | Num::Decimal { format }, Value::Float(f)) => {
                         format.read(f).map(i128::from)
                     }
-                    (_, Value::Float(f)) if width == 32 => Some(i128::from((f as f32).to_bits())),
+                    (_, Value::Float(f)) if width == 32 => {
+                        crate::number::float_literal(f, 4).ok().map(i128::from)
+                    }
                     (_, Value::Float(_)) => None,
                     (_, Value::Int(x) | Value::Address(x)) => Some(i128::from(x)),
                 };

@@ -313,10 +313,12 @@ pub(super) fn assemble_lines<T: Isa, X>(
                                 expr::Value::Float(f) => f,
                                 other => other.int().unwrap_or(0) as f64,
                             };
-                            match width {
-                                2 => u64::from(crate::arith::f64_to_f16(f)),
-                                4 => u64::from((f as f32).to_bits()),
-                                _ => f.to_bits(),
+                            match crate::number::float_literal(f, *width) {
+                                Ok(raw) => raw,
+                                Err(why) => {
+                                    fail(program, bad(why.message(value, bits)), None);
+                                    continue;
+                                }
                             }
                         }
                         (false, expr::Value::Float(f)) if d.float_bits => {
