@@ -81,6 +81,28 @@ impl Checker {
         self.report(Diagnostic::error(span, message))
     }
 
+    /// A flag setting's value (`ignore_case true`): `true` or `false`, anything else an error
+    /// at it (and off).
+    fn flag(&mut self, setting: &ast::Setting) -> bool {
+        match setting.values.as_slice() {
+            [ast::SettingValue::Name(v, nested)] if nested.is_empty() && v.name == "true" => true,
+            [ast::SettingValue::Name(v, nested)] if nested.is_empty() && v.name == "false" => false,
+            values => {
+                let span = match values.first() {
+                    Some(
+                        ast::SettingValue::Str(_, span)
+                        | ast::SettingValue::Int(_, span)
+                        | ast::SettingValue::Wide(_, span),
+                    ) => *span,
+                    Some(ast::SettingValue::Name(v, _)) => v.span,
+                    None => setting.name.span,
+                };
+                self.error(span, format!("`{}` takes `true` or `false`", setting.name.name));
+                false
+            }
+        }
+    }
+
     /// Records an error once; returns it for labelling (a scratch copy when it is a repeat or
     /// beyond the errors shown).
     pub fn report(&mut self, d: Diagnostic) -> &mut Diagnostic {
@@ -461,9 +483,9 @@ impl Checker {
                                             }
                                         }
                                     }
-                                    ("ignore_case", _) => d.ignore_case = true,
-                                    ("float_bits", _) => d.float_bits = true,
-                                    ("open_if_warns", _) => d.open_if_warns = true,
+                                    ("ignore_case", _) => d.ignore_case = self.flag(n),
+                                    ("float_bits", _) => d.float_bits = self.flag(n),
+                                    ("open_if_warns", _) => d.open_if_warns = self.flag(n),
                                     ("raw", Some(ast::SettingValue::Str(r, _))) => d.raw = Some(r.clone()),
                                     ("end", Some(ast::SettingValue::Str(r, _))) => d.end = Some(r.clone()),
                                     ("separator", Some(ast::SettingValue::Str(r, sp))) => {

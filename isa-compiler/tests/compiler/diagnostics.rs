@@ -1189,3 +1189,27 @@ fn state_arrays_of_no_or_too_many_values_are_located() {
         assert!(d.contains(&format!("state `r` of {entries} entries")), "{state}: {d}");
     }
 }
+
+/// Nothing changes silently: a dialect's flags (`ignore_case`, `float_bits`, `open_if_warns`)
+/// take `true` or `false`. `false` turned a flag on as `true` did (so did any other value);
+/// now `false` leaves it off and another value is an error at it.
+#[test]
+fn dialect_flags_take_true_or_false() {
+    let t = isa_compiler::check_source(
+        "target t {\n    word 32\n    dialect a { ignore_case false float_bits false open_if_warns false }\n    \
+         dialect b { ignore_case true float_bits true open_if_warns true }\n}\n\
+         format f {\n    x: u32 @ 31:0\n    syntax a { \"f \" {x} }\n    syntax b { \"f \" {x} }\n}\n",
+    )
+    .expect("accepted");
+    let flags: Vec<_> = t.dialects.iter().map(|d| (d.ignore_case, d.float_bits, d.open_if_warns)).collect();
+    assert_eq!(flags, [(false, false, false), (true, true, true)]);
+    let out = diagnose(
+        "target t {\n    word 32\n    dialect a { ignore_case 1 float_bits \"yes\" open_if_warns no }\n}\n\
+         format f {\n    x: u32 @ 31:0\n    syntax a { \"f \" {x} }\n}\n",
+    );
+    for (column, name) in [(29, "ignore_case"), (42, "float_bits"), (62, "open_if_warns")] {
+        let want = format!("error: `{name}` takes `true` or `false`\n  --> bad.isa:3:{column}\n");
+        assert!(out.contains(&want), "{want}\n{out}");
+    }
+    assert!(out.ends_with("found 3 errors\n"), "{out}");
+}
