@@ -108,3 +108,41 @@ fn unformatted_module_is_the_formatted_one() {
     }
     assert!(compared >= 9, "{compared} specs compared");
 }
+
+/// The `Ok(…)`s of `tokens` (at any depth) that wrap one call and its `?`, `Ok(self.f(x)?)`:
+/// clippy's `needless_question_mark` rejects them (the call's own `Result` is the value).
+fn rewrapped_results(tokens: proc_macro2::TokenStream, found: &mut Vec<String>) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, t) in trees.iter().enumerate() {
+        if let TokenTree::Group(g) = t {
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            let after_ok = i > 0 && matches!(&trees[i - 1], TokenTree::Ident(k) if k == "Ok");
+            let one_call = matches!(inner.last(), Some(TokenTree::Punct(p)) if p.as_char() == '?')
+                && inner[..inner.len() - 1].iter().all(|t| match t {
+                    TokenTree::Punct(p) => matches!(p.as_char(), '.' | ':'),
+                    TokenTree::Group(g) => g.delimiter() == Delimiter::Parenthesis,
+                    _ => true,
+                });
+            if after_ok && g.delimiter() == Delimiter::Parenthesis && one_call {
+                found.push(format!("Ok({})", g.stream()));
+            }
+            rewrapped_results(g.stream(), found);
+        }
+    }
+}
+
+/// No generated function returns `Ok(call?)`: a spec function whose body is one call of a
+/// function or an operation (maxwell.isa's `cc_holds`, a CC test of the flags) returns the call.
+#[test]
+fn no_result_is_unwrapped_and_wrapped_again() {
+    for path in ["isa-derive/tests/specs/hygiene.isa", "isa-specs/maxwell.isa"] {
+        let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+        let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+        let target = isa_compiler::check_source(&source)
+            .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render(path, &source, &d)));
+        let mut found = Vec::new();
+        rewrapped_results(isa_compiler::backend::rust::generate_tokens(&target), &mut found);
+        assert!(found.is_empty(), "{path}: {found:#?}");
+    }
+}

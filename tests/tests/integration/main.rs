@@ -26,6 +26,7 @@ mod maxwell_integer;
 mod maxwell_interp;
 mod maxwell_program;
 mod maxwell_ptxas;
+mod maxwell_ptxas_cc;
 mod maxwell_ptxas_doubles;
 mod maxwell_roundtrip;
 mod maxwell_validate;
