@@ -248,6 +248,28 @@ pub struct Dialect {
     pub listing: Option<Listing>,
 }
 
+impl Dialect {
+    /// A dialect with nothing set but its name and comment markers.
+    pub fn named(name: &str, comments: Vec<String>) -> Dialect {
+        Dialect {
+            name: name.to_string(),
+            comments,
+            ignore_case: false,
+            raw: None,
+            end: None,
+            float_bits: false,
+            open_if_warns: false,
+            block_comments: Vec::new(),
+            separator: None,
+            code_section: None,
+            data_sections: Vec::new(),
+            directives: Vec::new(),
+            label_prefixes: Vec::new(),
+            listing: None,
+        }
+    }
+}
+
 /// A dialect's listing layout; the fields mean what `isa_runtime::target::ListingStyle`'s do.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
