@@ -425,29 +425,7 @@ fn switch_def(m: &Model, l: &ir::Layout, f: &ir::Field) -> TokenStream {
         values.push(quote!(#name::#v(x) => #x));
     }
     let doc = format!(" `{}.{}`: its type is chosen by `{tag_name}`.", l.name, f.name);
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum #name {
-            #(#variants,)*
-        }
-
-        impl #name {
-            /// The raw value of the tag field this variant implies.
-            pub const fn tag(self) -> u64 {
-                match self {
-                    #(#tags,)*
-                }
-            }
-
-            /// The value for generic tools (JSON).
-            pub fn value(self) -> isa_runtime::value::Value {
-                match self {
-                    #(#values,)*
-                }
-            }
-        }
-    }
+    super::enums::tagged_enum(&doc, &name, &variants, &tags, &values, quote!())
 }
 
 /// The Rust type of one element of a field (layouts as their views).
