@@ -577,6 +577,27 @@ pub struct Field {
 }
 
 impl Field {
+    /// A field of `ty` over `pieces` with nothing else set: no array, no fixed, allowed or
+    /// default values, not a tag, not a view.
+    pub fn plain(name: String, doc: String, ty: Type, pieces: Vec<Piece>, span: crate::diag::Span) -> Field {
+        Field {
+            name,
+            doc,
+            ty,
+            pieces,
+            array: None,
+            fixed: None,
+            allowed: None,
+            default: None,
+            element_defaults: Vec::new(),
+            is_tag: false,
+            view: false,
+            span,
+        }
+    }
+}
+
+impl Field {
     /// Width in bits of one element.
     pub fn width(&self) -> u32 {
         self.pieces.iter().map(|p| p.width).sum()

@@ -654,20 +654,13 @@ fn with_reserved(l: &ir::Layout) -> ir::Layout {
             doc.push('\n');
         }
         doc.push_str("Reserved: bits no field names, kept as read so that encoding gives every bit back.");
-        out.fields.push(ir::Field {
-            name: r.name,
+        out.fields.push(ir::Field::plain(
+            r.name,
             doc,
-            ty: Type::UInt(r.piece.width),
-            pieces: vec![r.piece],
-            array: None,
-            fixed: None,
-            allowed: None,
-            default: None,
-            element_defaults: Vec::new(),
-            is_tag: false,
-            view: false,
-            span: crate::diag::Span::default(),
-        });
+            Type::UInt(r.piece.width),
+            vec![r.piece],
+            crate::diag::Span::default(),
+        ));
     }
     out
 }
