@@ -248,6 +248,28 @@ pub struct Dialect {
     pub listing: Option<Listing>,
 }
 
+impl Dialect {
+    /// A dialect with nothing set but its name and comment markers.
+    pub fn named(name: &str, comments: Vec<String>) -> Dialect {
+        Dialect {
+            name: name.to_string(),
+            comments,
+            ignore_case: false,
+            raw: None,
+            end: None,
+            float_bits: false,
+            open_if_warns: false,
+            block_comments: Vec::new(),
+            separator: None,
+            code_section: None,
+            data_sections: Vec::new(),
+            directives: Vec::new(),
+            label_prefixes: Vec::new(),
+            listing: None,
+        }
+    }
+}
+
 /// A dialect's listing layout; the fields mean what `isa_runtime::target::ListingStyle`'s do.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
@@ -552,6 +574,27 @@ pub struct Field {
     pub view: bool,
     /// Where.
     pub span: Span,
+}
+
+impl Field {
+    /// A field of `ty` over `pieces` with nothing else set: no array, no fixed, allowed or
+    /// default values, not a tag, not a view.
+    pub fn plain(name: String, doc: String, ty: Type, pieces: Vec<Piece>, span: crate::diag::Span) -> Field {
+        Field {
+            name,
+            doc,
+            ty,
+            pieces,
+            array: None,
+            fixed: None,
+            allowed: None,
+            default: None,
+            element_defaults: Vec::new(),
+            is_tag: false,
+            view: false,
+            span,
+        }
+    }
 }
 
 impl Field {

@@ -174,27 +174,11 @@ pub fn from_u64(x: u64, mode: u32) -> f32 {
 
 /// `x` rounded to an integral value in `mode` (the sign of a zero result is `x`'s).
 pub fn round_int(x: f32, mode: u32) -> f32 {
-    if !x.is_finite() || x.abs() >= 8_388_608.0 {
-        return x; // already integral (or NaN/∞)
+    if !x.is_finite() {
+        return x; // NaN keeps its payload
     }
-    let t = x as i32; // toward zero
-    let frac = x - t as f32; // exact
-    let r = match mode {
-        ZERO => t,
-        DOWN if frac < 0.0 => t - 1,
-        UP if frac > 0.0 => t + 1,
-        DOWN | UP => t,
-        _ => {
-            let half = frac.abs();
-            let away = if x < 0.0 { t - 1 } else { t + 1 };
-            if half > 0.5 || (half == 0.5 && t % 2 != 0) {
-                away
-            } else {
-                t
-            }
-        }
-    };
-    (r as f32).copysign(x)
+    // Every float32 and every integer its rounding gives is a double, exactly.
+    round_int64(f64::from(x), mode) as f32
 }
 
 /// The float16 (IEEE binary16) in the low 16 bits of `bits`, as f32 (exact).
@@ -1036,6 +1020,23 @@ mod tests {
         assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| round_int(2.5, m)), [2.0, 2.0, 3.0, 2.0]);
         assert_eq!([NEAREST, DOWN, UP, ZERO].map(|m| round_int(-1.5, m)), [-2.0, -2.0, -1.0, -1.0]);
         assert!(round_int(-0.25, NEAREST).is_sign_negative());
+        // Against std's roundings, bit for bit (signed zeros included), over float32s of every
+        // exponent and the ties and neighbours around 2^23, where float32s stop having fractions.
+        let mut x = 0x2545_f491u32;
+        let near = (8_388_600u32..8_388_616).flat_map(|i| [i as f32 - 0.5, i as f32, -(i as f32) + 0.5]);
+        let sweep = (0..20_000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            f32::from_bits(x)
+        });
+        for v in near.chain(sweep).filter(|v| !v.is_nan()) {
+            let std = [v.round_ties_even(), v.floor(), v.ceil(), v.trunc()];
+            for (m, want) in [NEAREST, DOWN, UP, ZERO].into_iter().zip(std) {
+                assert_eq!(round_int(v, m).to_bits(), want.to_bits(), "{v:e} in mode {m}");
+            }
+        }
+        assert_eq!(round_int(f32::from_bits(0x7fa0_0001), NEAREST).to_bits(), 0x7fa0_0001, "a NaN is kept");
         // 2^24 + 1 is not a float: down/zero give 2^24, up 2^24 + 2, nearest the even 2^24.
         let x = (1 << 24) + 1;
         assert_eq!(

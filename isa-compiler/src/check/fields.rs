@@ -399,18 +399,9 @@ fn fields_of(
         }
         let ty = ty.unwrap_or_else(|| Type::UInt(pieces.iter().map(|p| p.width).sum()));
         fields.push(ir::Field {
-            name: f.name.name.clone(),
-            doc: f.doc.clone(),
-            ty,
-            pieces,
             array,
-            fixed: None,
-            allowed: None,
-            default: None,
-            element_defaults: Vec::new(),
-            is_tag: false,
             view: f.view,
-            span: f.name.span,
+            ..ir::Field::plain(f.name.name.clone(), f.doc.clone(), ty, pieces, f.name.span)
         });
     }
     // Switch types (need the tag field) and widths.

@@ -190,19 +190,14 @@ fn constraints(
         width,
         fields: leaves
             .iter()
-            .map(|x| ir::Field {
-                name: x.path.clone(),
-                doc: String::new(),
-                ty: x.ty.clone(),
-                pieces: x.pieces.clone(),
-                array: None,
-                fixed: None,
-                allowed: None,
-                default: None,
-                element_defaults: Vec::new(),
-                is_tag: false,
-                view: false,
-                span: decl.name.span,
+            .map(|x| {
+                ir::Field::plain(
+                    x.path.clone(),
+                    String::new(),
+                    x.ty.clone(),
+                    x.pieces.clone(),
+                    decl.name.span,
+                )
             })
             .collect(),
         unused: Vec::new(),

@@ -458,22 +458,7 @@ impl Checker {
                 ("dialect", Some(_)) => {
                     for v in &s.values {
                         if let ast::SettingValue::Name(name, nested) = v {
-                            let mut d = ir::Dialect {
-                                name: name.name.clone(),
-                                comments: Vec::new(),
-                                ignore_case: false,
-                                raw: None,
-                                end: None,
-                                float_bits: false,
-                                open_if_warns: false,
-                                block_comments: Vec::new(),
-                                separator: None,
-                                code_section: None,
-                                data_sections: Vec::new(),
-                                directives: Vec::new(),
-                                label_prefixes: Vec::new(),
-                                listing: None,
-                            };
+                            let mut d = ir::Dialect::named(&name.name, Vec::new());
                             for n in nested {
                                 match (n.name.name.as_str(), n.values.first()) {
                                     ("comment", _) => {
@@ -550,22 +535,7 @@ impl Checker {
             }
         }
         if t.dialects.is_empty() {
-            t.dialects.push(ir::Dialect {
-                name: "default".into(),
-                comments: vec!["//".into()],
-                ignore_case: false,
-                raw: None,
-                end: None,
-                float_bits: false,
-                open_if_warns: false,
-                block_comments: Vec::new(),
-                separator: None,
-                code_section: None,
-                data_sections: Vec::new(),
-                directives: Vec::new(),
-                label_prefixes: Vec::new(),
-                listing: None,
-            });
+            t.dialects.push(ir::Dialect::named("default", vec!["//".into()]));
         }
     }
 }

@@ -7,7 +7,9 @@
 //! - `abi`: the view model of units and ABI layouts (expressions, worked examples);
 //! - `bits`: the Bits/Word/Offset cells, bit diagrams and patterns, written from what
 //!   [`crate::placement`] answers;
-//! - `markdown`, `html`: the two documents, laid out from the model;
+//! - `outline`: the document laid out once from the model: headings, paragraphs (all the
+//!   prose), tables and lists;
+//! - `markdown`, `html`: the two documents, each writing the outline in its syntax;
 //! - `render`: the Markdown/HTML escaping of cells and the text conventions both share.
 
 mod abi;
@@ -15,16 +17,17 @@ mod bits;
 mod html;
 mod markdown;
 mod model;
+mod outline;
 mod render;
 
 use crate::ir;
 
 /// The target's documentation as Markdown.
 pub fn markdown(t: &ir::Target) -> String {
-    markdown::document(&model::target(t))
+    markdown::document(&outline::document(&model::target(t)))
 }
 
 /// The target's documentation as a standalone HTML page.
 pub fn html(t: &ir::Target) -> String {
-    html::document(&model::target(t))
+    html::document(&outline::document(&model::target(t)))
 }

@@ -1,5 +1,5 @@
 //! The view model: what the documents show, as typed rows and sections in document order,
-//! computed from the IR. The writers (`markdown`, `html`) only lay it out.
+//! computed from the IR. The outline (`outline`) lays it out once; the writers only spell it.
 
 use std::collections::HashMap;
 

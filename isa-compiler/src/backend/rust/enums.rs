@@ -483,17 +483,21 @@ fn switch_table_width(m: &Model, s: &super::model::SwitchEnum) -> Option<u32> {
 
 fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
     let name = &s.name;
-    let variants = s.arms.iter().map(|(_, v, ty)| quote!(#v(#ty)));
-    let tags = s.arms.iter().map(|(t, v, _)| {
-        let t = lit(*t as u128);
-        quote!(#name::#v(_) => #t)
-    });
+    let variants: Vec<_> = s.arms.iter().map(|(_, v, ty)| quote!(#v(#ty))).collect();
+    let tags: Vec<_> = s
+        .arms
+        .iter()
+        .map(|(t, v, _)| {
+            let t = lit(*t as u128);
+            quote!(#name::#v(_) => #t)
+        })
+        .collect();
     let bits = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.bits()));
     let from = s.arms.iter().map(|(t, v, ty)| {
         let t = lit(*t as u128);
         quote!(#t => #ty::from_bits(bits).map(#name::#v))
     });
-    let values = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.value()));
+    let values: Vec<_> = s.arms.iter().map(|(_, v, _)| quote!(#name::#v(x) => x.value())).collect();
     let from_bits = match switch_table_width(m, s) {
         Some(width) => {
             // One table of every (tag, bits) pair's value, filled at compile time by the arms'
@@ -554,6 +558,31 @@ fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
         })
         .collect();
     let doc = format!(" A field whose meaning depends on a tag field: one of {}.", arm_names.join(", "));
+    let more = quote! {
+        /// The raw field value.
+        pub const fn bits(self) -> u64 {
+            match self {
+                #(#bits,)*
+            }
+        }
+
+        /// The value of a raw field under a tag, if the spec defines it.
+        #from_bits
+    };
+    tagged_enum(&doc, name, &variants, &tags, &values, more)
+}
+
+/// The enum of a field whose type a tag field chooses (in formats and in layouts): one
+/// variant an arm, with the tag each implies and its value for generic tools; `more` adds
+/// methods.
+pub(super) fn tagged_enum(
+    doc: &str,
+    name: &proc_macro2::Ident,
+    variants: &[TokenStream],
+    tags: &[TokenStream],
+    values: &[TokenStream],
+    more: TokenStream,
+) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -562,22 +591,14 @@ fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
         }
 
         impl #name {
-            /// The tag field's value this variant implies.
+            /// The raw value of the tag field this variant implies.
             pub const fn tag(self) -> u64 {
                 match self {
                     #(#tags,)*
                 }
             }
 
-            /// The raw field value.
-            pub const fn bits(self) -> u64 {
-                match self {
-                    #(#bits,)*
-                }
-            }
-
-            /// The value of a raw field under a tag, if the spec defines it.
-            #from_bits
+            #more
 
             /// The value for generic tools (JSON).
             pub fn value(self) -> isa_runtime::value::Value {
@@ -585,7 +606,6 @@ fn switch_def(m: &Model, s: &super::model::SwitchEnum) -> TokenStream {
                     #(#values,)*
                 }
             }
-
         }
     }
 }

@@ -425,29 +425,7 @@ fn switch_def(m: &Model, l: &ir::Layout, f: &ir::Field) -> TokenStream {
         values.push(quote!(#name::#v(x) => #x));
     }
     let doc = format!(" `{}.{}`: its type is chosen by `{tag_name}`.", l.name, f.name);
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum #name {
-            #(#variants,)*
-        }
-
-        impl #name {
-            /// The raw value of the tag field this variant implies.
-            pub const fn tag(self) -> u64 {
-                match self {
-                    #(#tags,)*
-                }
-            }
-
-            /// The value for generic tools (JSON).
-            pub fn value(self) -> isa_runtime::value::Value {
-                match self {
-                    #(#values,)*
-                }
-            }
-        }
-    }
+    super::enums::tagged_enum(&doc, &name, &variants, &tags, &values, quote!())
 }
 
 /// The Rust type of one element of a field (layouts as their views).
@@ -676,20 +654,13 @@ fn with_reserved(l: &ir::Layout) -> ir::Layout {
             doc.push('\n');
         }
         doc.push_str("Reserved: bits no field names, kept as read so that encoding gives every bit back.");
-        out.fields.push(ir::Field {
-            name: r.name,
+        out.fields.push(ir::Field::plain(
+            r.name,
             doc,
-            ty: Type::UInt(r.piece.width),
-            pieces: vec![r.piece],
-            array: None,
-            fixed: None,
-            allowed: None,
-            default: None,
-            element_defaults: Vec::new(),
-            is_tag: false,
-            view: false,
-            span: crate::diag::Span::default(),
-        });
+            Type::UInt(r.piece.width),
+            vec![r.piece],
+            crate::diag::Span::default(),
+        ));
     }
     out
 }
