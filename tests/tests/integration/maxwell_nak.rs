@@ -131,15 +131,10 @@ fn nak_s_64_bit_right_shifts_are_the_shifted_pair() {
 
 /// What no public source settles traps as unimplemented instead of guessing (research §G.13):
 /// the `.X` modes of SHF, SHR, SHL, LOP, LOP32I and LOP3, IMNMX `.XMED`, `.CC` on IMUL and
-/// IADD3, LEA with Pd, LEA.HI with −A, IMAD.HI and IMAD32I.HI with −A alone. So do the forms
-/// NVIDIA's own instruction table (redplait/denvdis `data/sm52_1.txt`, each class's
-/// `CONDITIONS`) calls illegal encodings, which the interpreter has no fault for: `SHF.L` with
-/// `.HI` (NAK's `sm50.rs` says the hardware faults on it) or `.S64`, `F2F.F16.F64` and
-/// `F2F.F64.F16`, IADD3 with both A and B negated.
+/// IADD3, LEA with Pd, LEA.HI with −A, IMAD.HI and IMAD32I.HI with −A alone.
 #[test]
 fn forms_nothing_public_settles_trap() {
     for text in [
-        "SHF.L.HI R4, R0, R2, R1",
         "SHF.R.X R4, R0, R2, R1",
         "SHF.R.U64.XHI R4, R0, R2, R1",
         "SHR.X R4, R0, R1",
@@ -155,15 +150,42 @@ fn forms_nothing_public_settles_trap() {
         "LEA.HI R4, -R0, R1, R2",
         "IMAD.HI R4, -R0, R1, R2",
         "IMAD32I.HI R4, -R0, 0x7, R4",
-        "F2F.F16.F64 R4, R0",
-        "SHF.L.S64 R4, R0, R2, R1",
+    ] {
+        assert!(matches!(trap_of(text), Trap::Unimplemented(_)), "{text} must trap as unimplemented");
+    }
+}
+
+/// What NVIDIA's own instruction table (redplait/denvdis `data/sm52_1.txt`, each class's
+/// `CONDITIONS`) calls an illegal encoding stops with the illegal-instruction trap: `SHF.L` with
+/// `.HI` (NAK's `sm50.rs`: the hardware faults on it), `.XHI` or `.S64`, `F2F.F16.F64` and
+/// `F2F.F64.F16`, IADD3 with both A and B negated. ptxas builds a double to float16 through
+/// float32 (research §G.12).
+#[test]
+fn encodings_nvidia_calls_illegal_trap_as_illegal() {
+    for text in [
+        "SHF.L.HI R4, R0, R2, R1",
         "SHF.L.W.U64.XHI R4, R0, R2, R1",
+        "SHF.L.S64 R4, R0, R2, R1",
+        "SHF.L.W.S64 R4, R0, 0x3, R1",
+        "F2F.F16.F64 R4, R0",
         "F2F.F64.F16 R4, R0",
         "IADD3 R4, -R0, -R1, R2",
     ] {
-        let program = assemble(&format!("{text}\nEXIT"));
-        let mut m = Machine::new(Bank::default());
-        m.state.r[..3].copy_from_slice(&[5, 7, 11]);
-        assert!(matches!(m.run(&program, 10), Err(Trap::Unimplemented(_))), "{text} must trap");
+        assert!(matches!(trap_of(text), Trap::Illegal(_)), "{text} must trap as illegal");
     }
+    // Their legal neighbours run.
+    let r = run(
+        &assemble("SHF.R.S64.HI R4, R0, R2, R1\nIADD3 R5, -R0, R1, R2\nMOV32I R3, 0x3fc00000\nF2F.F64.F32 R6, R3\nEXIT"),
+        &[5, 7, 11],
+    );
+    assert_eq!((r[4], r[5]), (7 >> 11, 7 - 5 + 11), "SHF.R.S64.HI, IADD3 -A");
+    assert_eq!(u64::from(r[6]) | u64::from(r[7]) << 32, 1.5f64.to_bits(), "F2F.F64.F32 of 1.5");
+}
+
+/// Runs `text` then EXIT from R0..R2 = 5, 7, 11; the trap it stops with.
+fn trap_of(text: &str) -> Trap {
+    let program = assemble(&format!("{text}\nEXIT"));
+    let mut m = Machine::new(Bank::default());
+    m.state.r[..3].copy_from_slice(&[5, 7, 11]);
+    m.run(&program, 10).expect_err(text)
 }
