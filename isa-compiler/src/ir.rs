@@ -1610,4 +1610,7 @@ pub enum Builtin {
     /// `unmodelled()`: the interpreter stops with a trap naming the format or function (a case
     /// the spec leaves to the embedder, such as 64-bit conversions).
     Unmodelled,
+    /// `illegal()`: the interpreter stops with an illegal-instruction trap naming the format or
+    /// function (an encoding the hardware refuses).
+    Illegal,
 }

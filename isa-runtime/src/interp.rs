@@ -7,6 +7,9 @@ pub enum Trap {
     Decode(crate::DecodeError),
     /// An operation whose semantics the spec does not give and the embedder did not supply.
     Unimplemented(&'static str),
+    /// An encoding the hardware refuses (an illegal-instruction fault), where the spec says
+    /// `illegal()`.
+    Illegal(&'static str),
     /// The program counter left the program.
     PcOutOfRange(u64),
     /// The step budget ran out.
@@ -18,6 +21,7 @@ impl core::fmt::Display for Trap {
         match self {
             Trap::Decode(e) => write!(f, "decode error: {e}"),
             Trap::Unimplemented(op) => write!(f, "operation `{op}` has no semantics"),
+            Trap::Illegal(op) => write!(f, "`{op}`: an illegal instruction"),
             Trap::PcOutOfRange(pc) => write!(f, "program counter {pc:#x} outside the program"),
             Trap::StepLimit => f.write_str("step limit reached"),
         }

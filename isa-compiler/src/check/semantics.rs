@@ -874,6 +874,7 @@ impl Lower<'_, '_> {
             ("bytes_mul", _) => (B::BytesMul, &[T::U32, T::U32], T::U32),
             ("prmt", _) => (B::Prmt, &[T::U32, T::U32, T::U32], T::U32),
             ("unmodelled", _) => (B::Unmodelled, &[], T::U32),
+            ("illegal", _) => (B::Illegal, &[], T::U32),
             _ => return None,
         };
         if args.len() != params.len() {
@@ -1087,7 +1088,7 @@ impl Lower<'_, '_> {
 const BUILTINS: &str =
     "f32 f64 bits float float64 int int64 uint64 u32 i32 u64 popc brev min max abs clamp clz rotr in_element all any fma \
      fadd fmul round_int uint ftz f16 bits16 sqrt exp2 log2 sin cos bytes_add_sat bytes_sub_sat \
-     bytes_min bytes_max bytes_mul prmt unmodelled bfe bfi sext shl shr asr lut3 bfind uadd_overflows \
+     bytes_min bytes_max bytes_mul prmt unmodelled illegal bfe bfi sext shl shr asr lut3 bfind uadd_overflows \
      sadd_overflows uadd_sat sadd_sat";
 
 /// A spec function or hook named as a builtin could never be called: an error.

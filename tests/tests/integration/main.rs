@@ -24,6 +24,7 @@ mod maxwell_golden;
 mod maxwell_half;
 mod maxwell_integer;
 mod maxwell_interp;
+mod maxwell_nak;
 mod maxwell_program;
 mod maxwell_ptxas;
 mod maxwell_ptxas_cc;

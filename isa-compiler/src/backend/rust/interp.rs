@@ -150,9 +150,12 @@ impl Gen<'_> {
                     None => quote!(#bind if #c #a),
                 }
             }
-            // `unmodelled();` as a statement returns the trap.
-            SemStmt::Expr(SemExpr { kind: SemKind::Builtin(Builtin::Unmodelled, _), .. }) => {
-                let trap = self.trap();
+            // `unmodelled();` and `illegal();` as statements return the trap.
+            SemStmt::Expr(SemExpr {
+                kind: SemKind::Builtin(b @ (Builtin::Unmodelled | Builtin::Illegal), _),
+                ..
+            }) => {
+                let trap = self.trap(*b);
                 quote!(return Err(#trap);)
             }
             SemStmt::Expr(e) => {
@@ -162,14 +165,19 @@ impl Gen<'_> {
         }
     }
 
-    /// The trap `unmodelled()` stops with, naming the format or function.
-    fn trap(&self) -> TokenStream {
+    /// The trap `unmodelled()` (or `illegal()`) stops with, naming the format or function.
+    fn trap(&self, b: Builtin) -> TokenStream {
+        let what = if b == Builtin::Illegal { "illegal" } else { "not modelled" };
         let label = match (self.format, self.function) {
-            (Some(f), _) => format!("{}: not modelled", f.name),
-            (None, Some(name)) => format!("{name}: not modelled"),
-            (None, None) => "not modelled".to_string(),
+            (Some(f), _) => format!("{}: {what}", f.name),
+            (None, Some(name)) => format!("{name}: {what}"),
+            (None, None) => what.to_string(),
         };
-        quote!(isa_runtime::interp::Trap::Unimplemented(#label))
+        if b == Builtin::Illegal {
+            quote!(isa_runtime::interp::Trap::Illegal(#label))
+        } else {
+            quote!(isa_runtime::interp::Trap::Unimplemented(#label))
+        }
     }
 
     /// A spec local. In an execute block `x` is the instruction, so locals there get a prefix
@@ -615,8 +623,8 @@ impl Gen<'_> {
             // As a value (`let hi = unmodelled()`, an argument), a `u32` that is never there:
             // `?` on an `Err` leaves with the trap where a `return` inside an expression would be
             // clippy's `diverging_sub_expression`.
-            Builtin::Unmodelled => {
-                let trap = self.trap();
+            Builtin::Unmodelled | Builtin::Illegal => {
+                let trap = self.trap(b);
                 quote!(Err::<u32, isa_runtime::interp::Trap>(#trap)?)
             }
         }
@@ -751,7 +759,7 @@ fn block_traps(b: &SemBlock) -> bool {
 
 fn traps(e: &SemExpr) -> bool {
     match &e.kind {
-        SemKind::Builtin(Builtin::Unmodelled, _) => true,
+        SemKind::Builtin(Builtin::Unmodelled | Builtin::Illegal, _) => true,
         SemKind::Builtin(_, xs) | SemKind::Call(_, xs) | SemKind::Hook(_, xs) => xs.iter().any(traps),
         SemKind::Op(_, sel, xs) => traps(sel) || xs.iter().any(traps),
         SemKind::Unary(_, x) => traps(x),
