@@ -68,11 +68,14 @@ pub(super) fn print_only(format: &crate::format::Format, slot: Slot) -> bool {
     covered & view != view
 }
 
-/// A parameter binding of a sub-syntax call.
+/// A parameter binding of a sub-syntax call (what generated readers pass as frames).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Bound {
+pub enum Bound {
+    /// A field.
     Slot(Slot),
+    /// A one-bit field, negated.
     NotSlot(Slot),
+    /// A constant.
     Const(i64),
 }
 

@@ -221,6 +221,8 @@ pub struct Scratch {
     pub(super) state: State,
     /// The quick reader's ([`quick_in`]).
     pub(super) quick: QuickState,
+    /// The generated readers' ([`super::fast_in`]).
+    pub(super) fast: super::fast::FastState,
 }
 
 /// What each item list may spell out through a name table, from each index on, by the list's

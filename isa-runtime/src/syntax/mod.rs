@@ -49,6 +49,11 @@
 //!   equal) is kept as facts: a reading whose facts contradict each other, or a value given,
 //!   is left where they do, as the search would fail it after the text.
 //!
+//! - Before the quick reader, the assembler asks a format's generated reader, if the compiler
+//!   wrote one ([`fast_in`]): a Rust function for a syntax whose every choice the text decides
+//!   by what it starts with, which reads the one reading there is and answers "unsure" where
+//!   anything is left open, so the engine stays the reference.
+//!
 //! Because both directions walk one description, `parse(print(x)) == x` holds whenever the
 //! printed text determines every field, which the generated targets' property tests check on
 //! random words.
@@ -57,6 +62,7 @@ mod analysis;
 mod eval;
 mod facts;
 mod failure;
+mod fast;
 #[cfg(test)]
 mod fixtures;
 mod memo;
@@ -71,7 +77,9 @@ mod tree;
 mod walk;
 
 pub use analysis::{add_byte, bytes_of, has_byte, Bytes};
+pub use eval::Bound;
 pub use failure::{token_at, Expected, Failure};
+pub use fast::{fast_in, in_set, ByteSet, Fast, Reader};
 pub use memo::Scratch;
 pub use names::{Entry, Table};
 pub use printer::{print, print_showing, write_hex_upper, write_hex_value, write_number};

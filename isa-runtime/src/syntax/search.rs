@@ -426,6 +426,7 @@ fn read(
         reads: p.reads,
         state: st,
         quick: core::mem::take(&mut scratch.quick),
+        fast: core::mem::take(&mut scratch.fast),
     };
     result
 }

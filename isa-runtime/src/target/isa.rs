@@ -118,6 +118,12 @@ pub trait Isa: Sized + Sync + 'static {
     fn lengths() -> &'static [Length] {
         &[]
     }
+    /// The generated reader of encoding `format` (as [`Isa::formats`]) in dialect `dialect`,
+    /// if the compiler wrote one ([`crate::syntax::fast_in`]): asked before the quick reader.
+    fn reader(format: usize, dialect: usize) -> Option<crate::syntax::Reader> {
+        let _ = (format, dialect);
+        None
+    }
     /// Writes `insn`'s text (at address `pc`) in dialect number `dialect`, without the
     /// dialect's end and separator; [`Stop::Unshown`] when the dialect has no text for it.
     /// Generated targets compile their printers; this default runs the syntax engine on the

@@ -195,7 +195,13 @@ pub(super) fn read_statement<T: Isa>(
     unsure.resize(T::formats().len(), (0, 0, 0));
     let mut first = |i: usize, format: &'static Format| {
         let syntax = format.syntax.get(dialect)?;
-        // The quick reader decides the common line; the search the rest.
+        // A generated reader reads the plainest lines; the quick reader decides the common
+        // line; the search the rest.
+        if let Some(reader) = T::reader(i, dialect) {
+            if let syntax::Quick::Read(values, _) = syntax::fast_in(scratch, format, reader, text, ctx) {
+                return Some(values);
+            }
+        }
         let (left, read, passed) = unsure[i];
         let asked = left < UNSURE_LIMIT + read || passed % UNSURE_LIMIT == UNSURE_LIMIT - 1;
         unsure[i].2 = if asked { 0 } else { passed + 1 };

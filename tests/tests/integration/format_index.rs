@@ -388,6 +388,84 @@ fn quick_reader_reads_what_the_search_reads() {
     }
 }
 
+/// Reads each text with every format of dialect `dialect` that has a generated reader, and
+/// with the engine: where the reader reads the text, the engine (the quick reader, or the
+/// search where that is unsure) must read it to the same values. Returns (pairs read, pairs
+/// left to the engine).
+fn readers_agree<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
+    let d = &T::dialects()[dialect];
+    let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
+    let (mut fast, mut scratch, mut search) =
+        (syntax::Scratch::default(), syntax::Scratch::default(), syntax::Scratch::default());
+    let (mut read, mut unsure, mut failures) = (0, 0, Vec::new());
+    for text in texts {
+        let text = statement(d, text);
+        for (i, format) in T::formats().iter().enumerate() {
+            let (Some(s), Some(reader)) = (format.syntax.get(dialect), T::reader(i, dialect)) else {
+                continue;
+            };
+            let (values, end) = match syntax::fast_in(&mut fast, format, reader, text, &ctx) {
+                syntax::Quick::Read(values, end) => (values, end),
+                syntax::Quick::Never => {
+                    failures.push(format!("{} {text:?} as {}: the reader says never", T::NAME, format.name));
+                    continue;
+                }
+                syntax::Quick::Unsure => {
+                    unsure += 1;
+                    continue;
+                }
+            };
+            let engine = match syntax::quick_in(&mut scratch, format, s, text, &ctx, false) {
+                syntax::Quick::Read(v, e) => Some((v, e)),
+                syntax::Quick::Never => None,
+                syntax::Quick::Unsure => {
+                    syntax::parses_in(&mut search, format, s, text, &ctx).map(|v| (v, end))
+                }
+            };
+            match engine {
+                Some(w) if w == (values.clone(), end) => read += 1,
+                engine => failures.push(format!(
+                    "{} {text:?} as {}: reader {values:?}, engine {engine:?}",
+                    T::NAME,
+                    format.name
+                )),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    (read, unsure)
+}
+
+/// The generated readers (`isa_runtime::syntax::fast_in`) read what the engine reads: on every
+/// golden line of Maxwell and VideoCore IV and on the texts of random words of every encoding.
+#[test]
+fn generated_readers_read_what_the_engine_reads() {
+    let mut texts = tsv_texts(&data("maxwell/nvdisasm_golden.tsv"), 1);
+    texts.extend(tsv_texts(&data("maxwell/nvdisasm_compute.tsv"), 1));
+    texts.extend(random_texts::<Maxwell>(0, 4));
+    let (read, unsure) = readers_agree::<Maxwell>(&texts, 0);
+    eprintln!("maxwell: {} texts, readers read {read}, leave {unsure} (text, format) pairs", texts.len());
+    assert!(read > 3_000, "maxwell: the generated readers read {read} of {} texts", texts.len());
+    let corpora = [
+        (0, tsv_texts(&data("vc4/vc4asm_asm_golden.tsv"), 0)),
+        (1, tsv_texts(&data("vc4/mesa_golden.tsv"), 1)),
+    ];
+    for (dialect, mut texts) in corpora {
+        texts.extend(random_texts::<Vc4>(dialect, 16));
+        let (read, unsure) = readers_agree::<Vc4>(&texts, dialect);
+        eprintln!("vc4 dialect {dialect}: {} texts, readers read {read}, leave {unsure}", texts.len());
+    }
+    for dialect in 0..Agx::dialects().len() {
+        let (read, unsure) = readers_agree::<Agx>(&random_texts::<Agx>(dialect, 8), dialect);
+        eprintln!("agx dialect {dialect}: readers read {read}, leave {unsure}");
+    }
+}
+
 /// Maxwell's scheduling slots read as a prefix: the quick reader and the search agree on every
 /// slot of random control bits, before an instruction.
 #[test]

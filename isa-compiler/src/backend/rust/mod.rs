@@ -22,6 +22,7 @@ pub mod layouts;
 mod model;
 pub mod names;
 mod printer;
+mod readers;
 mod streams;
 mod tables;
 mod validate;

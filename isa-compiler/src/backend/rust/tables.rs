@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use std::fmt::Write;
 
 /// The runtime `Expr` of condition or value `e`, as Rust text.
-fn expr(e: &CondExpr, out: &mut String) {
+pub(super) fn expr(e: &CondExpr, out: &mut String) {
     match e {
         CondExpr::Int(v) => {
             let _ = write!(out, "Expr::Int({v})");
@@ -92,7 +92,7 @@ fn expr(e: &CondExpr, out: &mut String) {
     }
 }
 
-fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
+pub(super) fn table_ident(m: &Model, e: ir::EnumId, d: usize) -> Ident {
     format_ident!("{}_{}", upper(&camel(&m.t.enums[e.0].name)), upper(&m.t.dialects[d].name))
 }
 
@@ -291,7 +291,7 @@ pub(super) fn num_style_text(n: &NumStyle, out: &mut String) {
 
 /// The runtime `Item`s of syntax items `xs` of dialect `d`, as text separated by `, `; `parts`
 /// names the statics of the syntax's parts.
-fn items(m: &Model, parts: &[String], d: usize, xs: &[SyntaxItem], out: &mut String) {
+pub(super) fn items(m: &Model, parts: &[String], d: usize, xs: &[SyntaxItem], out: &mut String) {
     for (i, it) in xs.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -461,9 +461,30 @@ pub fn format_statics(m: &Model, f: &ir::Format) -> String {
 pub fn generate(m: &Model, items: &mut super::Items) {
     let t = m.t;
     items.push(tables(m));
-    for f in &t.formats {
-        items.push_text(&format_statics(m, f));
+    let mut readers = Vec::new();
+    for (i, f) in t.formats.iter().enumerate() {
+        let (text, names) = super::readers::readers(m, f);
+        let statics = format_statics(m, f);
+        items.push_text(&if text.is_empty() { statics } else { statics + &text });
+        readers.extend(names.into_iter().map(|(d, name)| (i, d, name)));
     }
+    // The generated readers, asked before the engine.
+    let reader = if readers.is_empty() {
+        quote!()
+    } else {
+        let arms = readers.iter().map(|(i, d, name)| {
+            let (i, d, name) = (lit(*i as u128), lit(*d as u128), format_ident!("{name}"));
+            quote!((#i, #d) => Some(#name),)
+        });
+        quote! {
+            fn reader(format: usize, dialect: usize) -> Option<isa_runtime::syntax::Reader> {
+                match (format, dialect) {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
+        }
+    };
     let mut out = TokenStream::new();
     let format_ids = t.formats.iter().map(|f| format_ident!("{}_FORMAT", upper(&f.name)));
     let dialects = t.dialects.iter().map(|d| {
@@ -714,6 +735,7 @@ pub fn generate(m: &Model, items: &mut super::Items) {
             }
 
             #streams
+            #reader
             #program_end
             #max_instructions
             #summaries

@@ -1,0 +1,392 @@
+//! Generated readers: the runtime of the Rust functions the compiler writes for a format's
+//! syntax whose every choice the text decides by its next byte (`isa_compiler`'s
+//! `backend::rust::readers`).
+//!
+//! A generated reader walks one reading only: at an arm or an optional group it takes the one
+//! alternative whose possible first bytes (worked out from the description when the code was
+//! generated, what follows included) hold the text's next byte after blanks; a name is the one
+//! spelling there after which the text's next byte is one the rest may start with. Where the
+//! text leaves that open, or anything goes otherwise than a plain reading, it answers
+//! [`Quick::Unsure`] and the engine ([`super::quick_in`], then the search) decides: no other
+//! reading of the text exists, so a reading it completes, and whose checks hold on the
+//! defaults, is the engine's first reading and the engine's answer. Each step below is the
+//! quick reader's own (the same assignments, checks, settling), without its walk over
+//! alternatives, its undo log and its facts. The differential test
+//! `format_index::generated_readers_read_what_the_engine_reads` holds every reader to the
+//! engine on every golden line and the texts of random words.
+
+use super::eval::{bind, bound_value, eval, self_describing, Bound};
+use super::memo::Scratch;
+use super::names::{prints_text, Table};
+use super::quick::Quick;
+use super::scan::{fits_width, literal_at, number_start, scan_number, skip_blanks, takes_expression};
+use super::search::Context;
+use super::solve::holds;
+use super::tree::{Cmp, Expr, Item, Num};
+use crate::format::Format;
+use alloc::vec::Vec;
+
+/// A generated reader: true when it read the whole text one way, its values in the [`Fast`].
+pub type Reader = fn(&mut Fast<'_>) -> bool;
+
+/// A set of bytes (0 to 255) and the text's end (256), as the generated code writes them.
+pub type ByteSet = [u64; 5];
+
+/// The most checks a generated reading keeps (more: unsure).
+const CHECKS: usize = 16;
+
+/// Working memory of the generated readers, kept in [`Scratch`].
+#[derive(Default)]
+pub(super) struct FastState {
+    vals: Vec<Option<u64>>,
+    settled: Vec<Option<u64>>,
+    spelled: Vec<(usize, u64)>,
+}
+
+/// What a generated reader reads with: the text, where it is, the values given so far and the
+/// conditions to check once the reading is complete.
+pub struct Fast<'a> {
+    format: &'a Format,
+    text: &'a str,
+    ctx: &'a Context<'a>,
+    pos: usize,
+    st: &'a mut FastState,
+    tables: &'a mut super::memo::TableIndexes,
+    checks: [(&'static Expr, bool, &'static [Bound]); CHECKS],
+    n_checks: usize,
+    /// Fields spelled out, and fields owed (an empty alias of a name printed as text).
+    shown: u64,
+}
+
+/// The first byte at or after `pos` that is no blank, or 256 at the text's end.
+#[inline]
+fn next_byte(text: &str, pos: usize) -> u16 {
+    let b = text.as_bytes();
+    let mut p = pos;
+    while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
+        p += 1;
+    }
+    b.get(p).map_or(256, |c| u16::from(*c))
+}
+
+/// Whether the text from `pos` goes on with `token` (blanks left out, lowercased; `\0`: the
+/// text's end), blanks skipped and case ignored.
+fn starts_with(text: &str, pos: usize, token: &str) -> bool {
+    let b = text.as_bytes();
+    let mut p = pos;
+    for &c in token.as_bytes() {
+        while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
+            p += 1;
+        }
+        match b.get(p) {
+            None => return c == 0,
+            Some(x) if x.to_ascii_lowercase() == c => p += 1,
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
+/// Whether `set` holds byte (or end) `b`.
+#[inline]
+pub fn in_set(set: &ByteSet, b: u16) -> bool {
+    set[usize::from(b >> 6)] >> (b & 63) & 1 == 1
+}
+
+/// Reads `text` with `format`'s generated `reader`: [`Quick::Read`] with what the engine reads
+/// ([`super::quick_in`]'s answer, or the search's where that is unsure), or [`Quick::Unsure`].
+/// Never [`Quick::Never`]: a reading it does not complete is left to the engine. A text read
+/// as a prefix, or at an address, is not asked here (the caller asks the engine).
+pub fn fast_in(scratch: &mut Scratch, format: &Format, reader: Reader, text: &str, ctx: &Context) -> Quick {
+    let st = &mut scratch.fast;
+    st.vals.clear();
+    st.vals.extend(format.fields.iter().map(|f| f.fixed));
+    if format.fields.len() > 64 {
+        return Quick::Unsure;
+    }
+    let mut f = Fast {
+        format,
+        text,
+        ctx,
+        pos: skip_blanks(text, 0),
+        st,
+        tables: &mut scratch.tables,
+        checks: [(&Expr::Int(0), true, &[]); CHECKS],
+        n_checks: 0,
+        shown: 0,
+    };
+    if !reader(&mut f) {
+        return Quick::Unsure;
+    }
+    let end = skip_blanks(f.text, f.pos);
+    if end != f.text.len() {
+        return Quick::Unsure;
+    }
+    match f.settle() {
+        Some(values) => Quick::Read(values, end),
+        None => Quick::Unsure,
+    }
+}
+
+impl Fast<'_> {
+    /// The text's next byte after blanks (256: its end), which decides the next choice.
+    #[inline]
+    pub fn peek(&self) -> u16 {
+        next_byte(self.text, self.pos)
+    }
+
+    /// Whether the text goes on with one of `tokens` (blanks left out, lowercased; `\0`: the
+    /// text's end), which decides a choice the next byte does not.
+    pub fn starts_any(&self, tokens: &[&str]) -> bool {
+        tokens.iter().any(|t| starts_with(self.text, self.pos, t))
+    }
+
+    /// Reads literal `s`.
+    #[inline]
+    pub fn lit(&mut self, s: &str) -> bool {
+        match literal_at(self.text, s, self.pos, self.ctx.ignore_case) {
+            Some(end) => {
+                self.pos = end;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The quick reader's `assign` without facts: false where the value contradicts one
+    /// given, the field cannot hold it, or the field is a view.
+    fn assign(&mut self, b: Bound, v: u64) -> bool {
+        let slot = match b {
+            Bound::Const(c) => return c as u64 == v,
+            Bound::Slot(s) | Bound::NotSlot(s) => s,
+        };
+        let field = &self.format.fields[slot as usize];
+        if field.view {
+            return false;
+        }
+        let v = match b {
+            Bound::NotSlot(_) if v > 1 => return false,
+            Bound::NotSlot(_) => 1 - v,
+            _ => v,
+        };
+        if !holds(field, v) {
+            return false;
+        }
+        match self.st.vals[slot as usize] {
+            Some(old) => old == v,
+            None => {
+                self.st.vals[slot as usize] = Some(v);
+                true
+            }
+        }
+    }
+
+    /// Keeps a check for the end of the reading; false when there are too many.
+    fn check(&mut self, e: &'static Expr, want: bool, frame: &'static [Bound]) -> bool {
+        if self.n_checks == CHECKS {
+            return false;
+        }
+        self.checks[self.n_checks] = (e, want, frame);
+        self.n_checks += 1;
+        true
+    }
+
+    /// Makes `e` come out `want` as the quick reader's `require` does: the assignments it
+    /// makes outright, the rest kept as checks. False where an assignment contradicts.
+    pub fn require(&mut self, e: &'static Expr, want: bool, frame: &'static [Bound]) -> bool {
+        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+        match e {
+            Expr::Not(x) => return self.require(x, !want, frame),
+            Expr::And(xs) if want => return xs.iter().all(|x| self.require(x, true, frame)),
+            Expr::Or(xs) if !want => return xs.iter().all(|x| self.require(x, false, frame)),
+            Expr::Field(_) | Expr::Param(_) => {
+                let b = bind(e, frame);
+                match b {
+                    Bound::Const(c) => return (c != 0) == want,
+                    Bound::Slot(s) | Bound::NotSlot(s)
+                        if crate::bits::width(self.format.fields[s as usize].pieces) == 1 =>
+                    {
+                        return self.assign(b, want as u64)
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
+                let (pc, vals) = (self.ctx.pc, &self.st.vals);
+                let target = match (&**a, &**c) {
+                    (x, Expr::Int(v)) if named(x) => Some((x, *v)),
+                    (Expr::Int(v), x) if named(x) => Some((x, *v)),
+                    (x, y) if named(x) && eval(x, frame, vals, pc).is_none() => {
+                        eval(y, frame, vals, pc).map(|v| (x, v))
+                    }
+                    (y, x) if named(x) && eval(x, frame, vals, pc).is_none() => {
+                        eval(y, frame, vals, pc).map(|v| (x, v))
+                    }
+                    _ => None,
+                };
+                if let Some((x, v)) = target {
+                    return self.assign(bind(x, frame), v as u64);
+                }
+            }
+            _ => {}
+        }
+        self.check(e, want, frame)
+    }
+
+    /// An optional group `opt` (an [`Item::Opt`]) read as present: its condition made true,
+    /// unless the group shows what its condition reads.
+    pub fn present(&mut self, opt: &'static Item, frame: &'static [Bound]) -> bool {
+        match opt {
+            Item::Opt(cond, body) => self_describing(cond, body, frame) || self.require(cond, true, frame),
+            _ => false,
+        }
+    }
+
+    /// Reads a name of `t` for `e`: the one spelling at the text's place after which the next
+    /// byte (after blanks) is in `follow`, and the text goes on with one of `tokens` (`None`:
+    /// anything), what the rest of the reading may start with.
+    pub fn name(
+        &mut self,
+        e: &'static Expr,
+        t: &'static Table,
+        frame: &'static [Bound],
+        follow: &ByteSet,
+        tokens: Option<&[&str]>,
+    ) -> bool {
+        let Fast { st, tables, text, ctx, pos, .. } = self;
+        let (text, pos) = (*text, *pos);
+        let spelled = &mut st.spelled;
+        spelled.clear();
+        let index = tables.get(t);
+        t.candidates_indexed(index, text, pos, ctx.ignore_case, &mut |len, v| {
+            if in_set(follow, next_byte(text, pos + len)) && !spelled.contains(&(len, v)) {
+                spelled.push((len, v));
+            }
+        });
+        if spelled.len() > 1 {
+            if let Some(tokens) = tokens {
+                spelled.retain(|&(len, _)| tokens.iter().any(|tok| starts_with(text, pos + len, tok)));
+            }
+        }
+        let [(len, v)] = spelled[..] else { return false };
+        let b = bind(e, frame);
+        if !self.assign(b, v) {
+            return false;
+        }
+        // A value owed (an empty alias of a name printed as text) is left to the engine.
+        if let Bound::Slot(s) | Bound::NotSlot(s) = b {
+            if s >= 64 {
+                return false;
+            }
+            if len > 0 {
+                self.shown |= 1 << s;
+            } else if self.shown & 1 << s == 0 && prints_text(t, v) {
+                return false;
+            }
+        }
+        self.pos += len;
+        true
+    }
+
+    /// Reads a number shown as `n` for `e`, as the quick reader's `plain_number` does; a value
+    /// already given (an echo), a label or an expression read otherwise is left to the engine.
+    pub fn number(&mut self, e: &'static Expr, n: Num, frame: &'static [Bound]) -> bool {
+        if matches!(n, Num::Label { .. } | Num::Target { .. }) {
+            return false;
+        }
+        let b = bind(e, frame);
+        if bound_value(b, &self.st.vals).is_some() {
+            return false;
+        }
+        let (width, signed, allowed) = match b {
+            Bound::Slot(s) | Bound::NotSlot(s) => {
+                let fi = &self.format.fields[s as usize];
+                (crate::bits::width(fi.pieces), fi.signed, fi.allowed)
+            }
+            Bound::Const(_) => (64, false, &[][..]),
+        };
+        let start = number_start(self.text, self.pos);
+        let text = &self.text[start..];
+        let plain = scan_number(n, width, text);
+        if let Some(read) = self.ctx.expression.filter(|_| takes_expression(&n)) {
+            let no_float = |v: &crate::expr::Value| {
+                matches!(v, crate::expr::Value::Float(_))
+                    && width != 32
+                    && !matches!(n, Num::Float { .. } | Num::Decimal { .. })
+            };
+            if let Ok((v, len)) = read(text) {
+                if plain.is_none_or(|p| p.1 != len) && !no_float(&v) {
+                    return false;
+                }
+            }
+        }
+        let Some((value, len)) = plain else { return false };
+        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
+        if !fits_width(value, width, signed, raw_hex) {
+            return false;
+        }
+        let raw = (value as u64) & crate::bits::mask(width);
+        if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
+            return false;
+        }
+        if !self.assign(b, raw) {
+            return false;
+        }
+        self.pos = start + len;
+        true
+    }
+
+    /// The quick reader's `settle`: the values with defaults where every check holds on them.
+    fn settle(&mut self) -> Option<Vec<u64>> {
+        let st = &mut *self.st;
+        let checks = &self.checks[..self.n_checks];
+        let pc = self.ctx.pc;
+        st.settled.clone_from(&st.vals);
+        let settled = &mut st.settled;
+        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &(e, want, frame) in checks {
+                let (a, b) = match (e, want) {
+                    (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
+                    _ => continue,
+                };
+                if !named(a) || !named(b) {
+                    continue;
+                }
+                let (x, y) = (bind(a, frame), bind(b, frame));
+                let (to, v) = match (bound_value(x, settled), bound_value(y, settled)) {
+                    (Some(v), None) => (y, v as u64),
+                    (None, Some(v)) => (x, v as u64),
+                    _ => continue,
+                };
+                let (slot, v) = match to {
+                    Bound::Const(_) => continue,
+                    Bound::Slot(s) => (s, v),
+                    Bound::NotSlot(_) if v > 1 => return None,
+                    Bound::NotSlot(s) => (s, 1 - v),
+                };
+                if self.format.fields[slot as usize].view {
+                    return None;
+                }
+                settled[slot as usize] = Some(v);
+                changed = true;
+            }
+        }
+        let mut values = Vec::with_capacity(settled.len());
+        for (v, f) in settled.iter_mut().zip(self.format.fields) {
+            // A view is made up from the word: left to the engine.
+            if f.view {
+                return None;
+            }
+            let x = v.or(f.default)?;
+            *v = Some(x);
+            values.push(x);
+        }
+        checks
+            .iter()
+            .all(|&(e, want, frame)| eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want))
+            .then_some(values)
+    }
+}
