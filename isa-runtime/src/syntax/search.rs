@@ -426,6 +426,8 @@ fn read(
         reads: p.reads,
         state: st,
         quick: core::mem::take(&mut scratch.quick),
+        spare: core::mem::take(&mut scratch.spare),
+        packings: core::mem::take(&mut scratch.packings),
     };
     result
 }
