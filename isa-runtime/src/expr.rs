@@ -297,6 +297,11 @@ const OPERATORS: &[(&str, Op, u8)] = &[
     ("|", Op::Or, 11),
 ];
 
+/// Whether some operator of [`OPERATORS`] starts with byte `b`.
+fn starts_operator(b: u8) -> bool {
+    matches!(b, b'<' | b'>' | b'=' | b'!' | b'*' | b'/' | b'%' | b'+' | b'-' | b'&' | b'^' | b'|')
+}
+
 /// A reading error, boxed: the reader's results stay as small as a [`Term`], and so do the
 /// frames of its recursion (see `Reader::binary`).
 type Failed = Box<ExprError>;
@@ -365,7 +370,12 @@ impl<'t> Reader<'t, '_> {
         let end = self.pos;
         self.skip_blanks();
         let rest = &self.text[self.pos..];
-        let Some(&(spelling, op, prec)) = OPERATORS.iter().find(|(s, _, _)| rest.starts_with(s)) else {
+        // Most expressions end at a byte no operator starts with (`,`, the end).
+        let found = match rest.as_bytes().first().is_some_and(|b| starts_operator(*b)) {
+            true => OPERATORS.iter().find(|(s, _, _)| rest.starts_with(s)),
+            false => None,
+        };
+        let Some(&(spelling, op, prec)) = found else {
             self.pos = end;
             return None;
         };
@@ -761,6 +771,15 @@ fn same(a: Value, b: Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_operator_starts_with_a_byte_that_starts_operators() {
+        for (spelling, ..) in OPERATORS {
+            assert!(starts_operator(spelling.as_bytes()[0]), "{spelling}");
+        }
+        assert!(!starts_operator(b','));
+        assert!(!starts_operator(b' '));
+    }
 
     fn eval(text: &str) -> Result<Value, ExprError> {
         let symbol = |n: &str| match n {

@@ -102,6 +102,31 @@ impl Format {
         high.unwrap_or(u128::from(low))
     }
 
+    /// How this format's fields are packed, worked out once for [`Packing::pack`].
+    pub fn packing(&self) -> Packing {
+        let mut packing = Packing { low: Vec::new(), rest: Vec::new(), overlap: false };
+        let mut used = 0u128;
+        for (i, f) in self.fields.iter().enumerate().filter(|(_, f)| !f.view) {
+            for p in f.pieces {
+                let (lo, width) = (p.lo, p.width.min(64));
+                if lo >= 128 || lo + width > 128 || p.width > 64 {
+                    packing.overlap = true;
+                    continue;
+                }
+                let bits = (bits::mask(width) as u128) << lo;
+                packing.overlap |= used & bits != 0;
+                used |= bits;
+            }
+            match f.pieces {
+                [p] if p.width < 64 && p.lo + p.width <= 64 => {
+                    packing.low.push((i as u32, p.lo, bits::mask(p.width)));
+                }
+                _ => packing.rest.push(i as u32),
+            }
+        }
+        packing
+    }
+
     /// The index of the field called `name`.
     pub fn field(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
@@ -151,5 +176,37 @@ impl Length {
         let mut out = rest;
         bits::set(&mut out, self.field, pick as u64);
         out
+    }
+}
+
+/// How a format's fields are packed into its word ([`Format::packing`]): [`Format::pack`]
+/// without its tests of each field's shape at each call.
+#[derive(Debug, Clone)]
+pub struct Packing {
+    /// The fields of one piece inside the low 64 bits: index, lowest bit and mask.
+    low: Vec<(u32, u32, u64)>,
+    /// The other fields (not views), by index.
+    rest: Vec<u32>,
+    /// Two fields share a bit (the later one's value is the word's there): packed by
+    /// [`Format::pack`], in order.
+    overlap: bool,
+}
+
+impl Packing {
+    /// What `format.pack(values)` gives, for the format this packing is of.
+    pub fn pack(&self, format: &Format, values: &[u64]) -> u128 {
+        if self.overlap || values.len() != format.fields.len() {
+            return format.pack(values);
+        }
+        // No two fields share a bit: each is or-ed in.
+        let mut low = 0u64;
+        for &(i, lo, mask) in &self.low {
+            low |= (values[i as usize] & mask) << lo;
+        }
+        let mut word = u128::from(low);
+        for &i in &self.rest {
+            bits::set(&mut word, format.fields[i as usize].pieces, values[i as usize]);
+        }
+        word
     }
 }

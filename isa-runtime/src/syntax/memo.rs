@@ -223,6 +223,11 @@ pub struct Scratch {
     pub(super) quick: QuickState,
     /// The generated readers' ([`super::fast_in`]).
     pub(super) fast: super::fast::FastState,
+    /// A vector of values given back ([`give_back`]) for the quick reader's next answer.
+    pub(super) spare: Vec<u64>,
+    /// For the target whose formats start at the address kept, each format's packing by its
+    /// index, once the format has read a statement (the assembler's; kept between programs).
+    pub(crate) packings: (usize, Vec<Option<crate::format::Packing>>),
 }
 
 /// What each item list may spell out through a name table, from each index on, by the list's

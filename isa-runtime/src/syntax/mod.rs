@@ -83,6 +83,6 @@ pub use fast::{fast_in, in_set, ByteSet, Fast, Reader};
 pub use memo::Scratch;
 pub use names::{Entry, Table};
 pub use printer::{print, print_showing, write_hex_upper, write_hex_value, write_number};
-pub use quick::{forget_prefixes, quick_in, quick_prefix_in, Quick};
+pub use quick::{forget_prefixes, give_back, quick_in, quick_prefix_in, Quick};
 pub use search::{parse, parse_prefix, parse_prefix_in, parses, parses_in, Context};
 pub use tree::{Arith, Arm, Cmp, Expr, Item, Num, Show, Slot, Syntax};

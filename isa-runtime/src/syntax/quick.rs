@@ -8,7 +8,7 @@ use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
 use super::printer::write_number;
 use super::scan::{
-    fits_width, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
+    fits_width, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
 use super::search::{settles, Context};
 use super::solve::holds;
@@ -390,7 +390,10 @@ pub fn quick_prefix_in(
             })
     });
     if let Some(p) = hit {
-        return p.answer.clone();
+        return match &p.answer {
+            Quick::Read(values, end) => Quick::Read(answer_of(&mut scratch.spare, values), *end),
+            other => other.clone(),
+        };
     }
     st.track = true;
     let answer = quick_in(scratch, format, syntax, text, ctx, true);
@@ -424,6 +427,22 @@ pub fn quick_prefix_in(
         st.next_prefix = at + 1;
     }
     answer
+}
+
+/// `values` in the vector given back last ([`give_back`]), else a new one.
+fn answer_of(spare: &mut Vec<u64>, values: &[u64]) -> Vec<u64> {
+    let mut out = core::mem::take(spare);
+    out.clear();
+    out.extend_from_slice(values);
+    out
+}
+
+/// Takes back the values of an answer ([`Quick::Read`]) once they are used: the next answer
+/// is made in them rather than in a new vector.
+pub fn give_back(scratch: &mut Scratch, values: Vec<u64>) {
+    if values.capacity() > scratch.spare.capacity() {
+        scratch.spare = values;
+    }
 }
 
 /// Forgets the answers [`quick_prefix_in`] kept (another program starts: its labels differ).
@@ -565,7 +584,7 @@ pub fn quick_in(
     let answer = match (state.unsure, state.readings) {
         (true, _) => Quick::Unsure,
         (false, 0) => Quick::Never,
-        (false, _) => Quick::Read(state.found.clone(), state.found_end),
+        (false, _) => Quick::Read(answer_of(&mut scratch.spare, &state.found), state.found_end),
     };
     scratch.tables = tables;
     scratch.reads = reads;
@@ -862,8 +881,10 @@ impl QuickReader<'_> {
     }
 
     fn undo(&mut self, m: QMark) {
-        for s in self.st.assigned.drain(m.0..) {
-            self.st.vals[s as usize] = None;
+        while self.st.assigned.len() > m.0 {
+            if let Some(s) = self.st.assigned.pop() {
+                self.st.vals[s as usize] = None;
+            }
         }
         self.st.checks.truncate(m.1);
         self.st.check_reads.truncate(m.1);
@@ -1271,10 +1292,16 @@ impl QuickReader<'_> {
                     },
                     _ => Some((x, len)),
                 },
-                // A label.
+                // A label, where the program has one of that name (as the search reads it);
+                // else no plain reading, as in the search (`BRA CC.NEU, 0xe8` read first
+                // without its optional `CC.NEU, `).
                 None => {
-                    self.unsure();
-                    return None;
+                    let len = label_len(text);
+                    if len > 0 && (self.ctx.labels)(&text[..len]).is_some() {
+                        self.unsure();
+                        return None;
+                    }
+                    None
                 }
             },
             _ => scan_number(n, width, text),

@@ -427,6 +427,8 @@ fn read(
         state: st,
         quick: core::mem::take(&mut scratch.quick),
         fast: core::mem::take(&mut scratch.fast),
+        spare: core::mem::take(&mut scratch.spare),
+        packings: core::mem::take(&mut scratch.packings),
     };
     result
 }

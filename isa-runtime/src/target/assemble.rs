@@ -358,7 +358,10 @@ pub(super) fn read_slot<T: Isa>(
     };
     match read {
         Ok((values, end)) if end > 0 => match last {
-            Some((v, raw)) if *v == values => Ok((*raw, end)),
+            Some((v, raw)) if *v == values => {
+                syntax::give_back(scratch, values);
+                Ok((*raw, end))
+            }
             _ => {
                 let raw = s.slot.pack(&values) as u64;
                 (s.check)(raw).map_err(|e| StatementError::at(0, e.to_string()))?;

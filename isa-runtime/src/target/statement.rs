@@ -172,8 +172,24 @@ pub(super) fn read_statement<T: Isa>(
                 .map_err(|e| StatementError { pos: raw.len() + e.pos, ..e });
         }
     }
-    let decode = |format: &Format, values: &[u64]| {
-        let mut word = format.pack(values);
+    // `at`: the format's index, where its packing is kept.
+    let decode = |format: &Format, at: Option<usize>, values: Vec<u64>, scratch: &mut syntax::Scratch| {
+        let mut word = match at {
+            Some(i) => {
+                let (of, packings) = &mut scratch.packings;
+                let formats = T::formats().as_ptr() as usize;
+                if *of != formats {
+                    *of = formats;
+                    packings.clear();
+                }
+                if packings.len() <= i {
+                    packings.resize(T::formats().len().max(i + 1), None);
+                }
+                packings[i].get_or_insert_with(|| format.packing()).pack(format, &values)
+            }
+            None => format.pack(&values),
+        };
+        syntax::give_back(scratch, values);
         // The assembler picks the shortest length that holds the instruction (the search for
         // the format's length only where lengths differ).
         let lengths = T::lengths();
@@ -238,7 +254,7 @@ pub(super) fn read_statement<T: Isa>(
                         continue;
                     }
                     if let Some(values) = first(i, format) {
-                        return decode(format, &values);
+                        return decode(format, Some(i), values, &mut reading.scratch);
                     }
                 }
             }
@@ -246,7 +262,7 @@ pub(super) fn read_statement<T: Isa>(
         None => {
             for (i, format) in T::formats().iter().enumerate() {
                 if let Some(values) = first(i, format) {
-                    return decode(format, &values);
+                    return decode(format, Some(i), values, &mut reading.scratch);
                 }
             }
         }
@@ -256,7 +272,7 @@ pub(super) fn read_statement<T: Isa>(
     let mut best: Option<syntax::Failure> = None;
     for (format, syntax) in syntaxes() {
         let f = match syntax::parse(format, syntax, text, ctx) {
-            Ok(values) => return decode(format, &values),
+            Ok(values) => return decode(format, None, values, &mut reading.scratch),
             Err(f) => f,
         };
         if best.as_ref().is_none_or(|b| f.pos > b.pos) {
