@@ -429,7 +429,7 @@ pub(super) fn eval_both(
     }
 }
 
-fn compare(op: Cmp, a: i64, b: i64) -> bool {
+pub(super) fn compare(op: Cmp, a: i64, b: i64) -> bool {
     match op {
         Cmp::Eq => a == b,
         Cmp::Ne => a != b,

@@ -100,7 +100,7 @@ pub(super) fn force(
 
 /// [`eval`], with two unknown fields that `same` makes equal compared as equal.
 #[inline]
-fn same_value(
+pub(super) fn same_value(
     x: &Expr,
     frame: &[Bound],
     vals: &[Option<u64>],

@@ -2,8 +2,8 @@
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
 use super::analysis::separator;
-use super::eval::{bind, bound_value, eval, self_describing, slot_bits, value_in, Bound, Defaulted};
-use super::facts::{equal_pair, force, Fact};
+use super::eval::{bind, bound_value, compare, eval, self_describing, slot_bits, value_in, Bound, Defaulted};
+use super::facts::{equal_pair, force, same_value, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Entry, Table};
 use super::printer::write_number;
@@ -120,7 +120,9 @@ pub(super) struct QuickState {
 /// values with defaults where the walk has assigned none of the fields it reads (those then
 /// hold what a reading starts with: the fixed values, else the defaults), found the first time
 /// the shape is entered so, and what each guard reads: the arms' order ([`QuickReader::syntax`])
-/// without evaluating every guard at every call. An open-addressed table.
+/// without evaluating every guard at every call; and the guards compiled for the shape, the
+/// steps of entering each arm ([`Step`]). Every syntax with a guard has its shapes kept. An
+/// open-addressed table.
 #[derive(Default)]
 struct Fits {
     /// Index + 1 into `shapes`, by hash (a power of two long, at most half full).
@@ -129,6 +131,159 @@ struct Fits {
     /// For each shape's arms from its `at`: the fields its guard reads ([`slot_bits`]; all
     /// bits where it reads the address).
     reads: Vec<u64>,
+    /// For each shape's arms from its `at`: where the steps of entering the arm (every earlier
+    /// guard false, its own true: [`Step`]) are in `steps`.
+    entries: Vec<(u32, u32)>,
+    steps: Vec<Step>,
+    parts: Vec<Part>,
+}
+
+/// What [`QuickReader::require`] does with a guard, worked out once for a call shape
+/// ([`Fits`]): the negations, conjunctions and disjunctions it takes apart, the parameters
+/// bound to the frame's fields, and the assignments whose value the guard gives, checked
+/// against the field (its width, its allowed values) when compiled. Entering an arm is
+/// then a run of these steps, not a walk of the guards' trees.
+#[derive(Clone, Copy)]
+enum Step {
+    /// The field takes the value (one it may hold; the field no view).
+    Set(Slot, u64),
+    /// The requirement cannot hold.
+    Fail,
+    /// [`QuickReader::require`] at run time (a comparison of two fields, whose assignment
+    /// depends on which is known; an assignment to a view).
+    Require(&'static Expr, bool),
+    /// Kept as a check ([`QuickReader::check`]).
+    Check(&'static Expr, bool),
+    /// Kept as a check that some part of a conjunction (`false`) or disjunction (`true`) come
+    /// out the truth wanted, its parts from `.2` to `.3` in [`Fits::parts`]: what it forces
+    /// ([`force`]) found from them.
+    Some(&'static Expr, bool, u32, u32),
+}
+
+/// A part of a [`Step::Some`]: the part, and what it compares where it is a leaf
+/// ([`leaf_in`](super::eval::leaf_in)), its operands bound to the frame.
+#[derive(Clone, Copy)]
+struct Part {
+    expr: &'static Expr,
+    leaf: Leaf,
+}
+
+#[derive(Clone, Copy)]
+enum Leaf {
+    Cmp(Cmp, Bound, Bound),
+    Truth(Bound),
+    Not(Bound),
+    In(Bound, &'static [(i64, i64)]),
+    /// Not a leaf: evaluated as an expression.
+    Other,
+}
+
+impl Leaf {
+    fn of(e: &Expr, frame: &[Bound]) -> Leaf {
+        let operand =
+            |x: &Expr| matches!(x, Expr::Int(_) | Expr::Field(_) | Expr::Param(_)).then(|| bind(x, frame));
+        let leaf = match e {
+            Expr::Cmp(op, a, b) => operand(a).zip(operand(b)).map(|(a, b)| Leaf::Cmp(*op, a, b)),
+            Expr::Not(x) => operand(x).map(Leaf::Not),
+            Expr::In(x, ranges) => operand(x).map(|x| Leaf::In(x, ranges)),
+            _ => operand(e).map(Leaf::Truth),
+        };
+        leaf.unwrap_or(Leaf::Other)
+    }
+
+    /// The leaf's value on the values known, two unknown fields that `same` makes equal
+    /// compared as equal ([`same_value`]); `None` for [`Leaf::Other`] too.
+    #[inline(always)]
+    fn value(self, vals: &[Option<u64>], same: &[(Slot, Slot)]) -> Option<i64> {
+        let get = |b: Bound| bound_value(b, vals);
+        match self {
+            Leaf::Cmp(op @ (Cmp::Eq | Cmp::Ne), Bound::Slot(s), Bound::Slot(t))
+                if !same.is_empty()
+                    && vals[s as usize].is_none()
+                    && vals[t as usize].is_none()
+                    && same.iter().any(|&p| p == (s, t) || p == (t, s)) =>
+            {
+                Some((op == Cmp::Eq) as i64)
+            }
+            Leaf::Cmp(op, a, b) => Some(compare(op, get(a)?, get(b)?) as i64),
+            Leaf::Truth(a) => get(a),
+            Leaf::Not(a) => get(a).map(|v| (v == 0) as i64),
+            Leaf::In(a, ranges) => {
+                get(a).map(|v| ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
+            }
+            Leaf::Other => None,
+        }
+    }
+}
+
+/// The steps of requiring `e` to come out `want` in `frame` ([`Step`]), as
+/// [`QuickReader::require`] takes it apart.
+fn compile(
+    fields: &[crate::format::FieldInfo],
+    e: &'static Expr,
+    want: bool,
+    frame: &[Bound],
+    out: &mut Vec<Step>,
+    parts: &mut Vec<Part>,
+) {
+    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+    // `assign` of a value the guard gives: what it decides before the values are known.
+    let set = |b: Bound, v: u64, out: &mut Vec<Step>| {
+        let slot = match b {
+            Bound::Const(c) => {
+                if c as u64 != v {
+                    out.push(Step::Fail);
+                }
+                return;
+            }
+            Bound::Slot(s) | Bound::NotSlot(s) => s,
+        };
+        if fields[slot as usize].view {
+            return out.push(Step::Require(e, want));
+        }
+        let v = match b {
+            Bound::NotSlot(_) if v > 1 => return out.push(Step::Fail),
+            Bound::NotSlot(_) => 1 - v,
+            _ => v,
+        };
+        match holds(&fields[slot as usize], v) {
+            true => out.push(Step::Set(slot, v)),
+            false => out.push(Step::Fail),
+        }
+    };
+    match e {
+        Expr::Not(x) => return compile(fields, x, !want, frame, out, parts),
+        Expr::And(xs) if want => return xs.iter().for_each(|x| compile(fields, x, true, frame, out, parts)),
+        Expr::Or(xs) if !want => return xs.iter().for_each(|x| compile(fields, x, false, frame, out, parts)),
+        // Some part must come out `want`.
+        Expr::And(xs) | Expr::Or(xs) => {
+            let start = parts.len() as u32;
+            parts.extend(xs.iter().map(|x| Part { expr: x, leaf: Leaf::of(x, frame) }));
+            return out.push(Step::Some(e, want, start, parts.len() as u32));
+        }
+        Expr::Field(_) | Expr::Param(_) => {
+            let b = bind(e, frame);
+            match b {
+                Bound::Const(c) => {
+                    if (c != 0) != want {
+                        out.push(Step::Fail);
+                    }
+                    return;
+                }
+                Bound::Slot(s) | Bound::NotSlot(s) if crate::bits::width(fields[s as usize].pieces) == 1 => {
+                    return set(b, want as u64, out)
+                }
+                _ => {}
+            }
+        }
+        Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => match (&**a, &**c) {
+            (x, Expr::Int(v)) | (Expr::Int(v), x) if named(x) => return set(bind(x, frame), *v as u64, out),
+            (x, y) if named(x) || named(y) => return out.push(Step::Require(e, want)),
+            _ => {}
+        },
+        _ => {}
+    }
+    out.push(Step::Check(e, want));
 }
 
 struct FitShape {
@@ -142,9 +297,6 @@ struct FitShape {
     known: [u64; 4],
     fit: [u64; 4],
 }
-
-/// How many arms a syntax has at least for [`Fits`] to keep its shapes.
-const FIT_ARMS: usize = 5;
 
 /// The longest frame whose shape [`Fits`] keeps (longer: the guards are evaluated each time).
 const FIT_FRAME: usize = 8;
@@ -165,10 +317,16 @@ impl Fits {
 
     /// The shape of a call of `syntax` in `frame`, filed when first met; `None` for a frame
     /// longer than [`FIT_FRAME`].
-    fn shape(&mut self, format: usize, syntax: &'static Syntax, frame: &[Bound]) -> Option<usize> {
+    fn shape(
+        &mut self,
+        fields: &'static [crate::format::FieldInfo],
+        syntax: &'static Syntax,
+        frame: &[Bound],
+    ) -> Option<usize> {
         if frame.len() > FIT_FRAME {
             return None;
         }
+        let format = fields.as_ptr() as usize;
         let key = syntax as *const Syntax as usize;
         if self.table.is_empty() {
             self.table = alloc::vec![0; 64];
@@ -199,6 +357,22 @@ impl Fits {
             Some(g) => slot_bits(g, frame),
             None => 0,
         }));
+        // Entering arm `i`: every earlier guard of an arm that is no alias false (an alias
+        // requires none), then its own true.
+        for (i, arm) in syntax.arms.iter().enumerate().take(256) {
+            let start = self.steps.len() as u32;
+            if !arm.alias {
+                for earlier in &syntax.arms[..i] {
+                    if let Arm { guard: Some(g), alias: false, .. } = earlier {
+                        compile(fields, g, false, frame, &mut self.steps, &mut self.parts);
+                    }
+                }
+            }
+            if let Some(g) = arm.guard {
+                compile(fields, g, true, frame, &mut self.steps, &mut self.parts);
+            }
+            self.entries.push((start, self.steps.len() as u32));
+        }
         self.shapes.push(FitShape {
             format,
             syntax: key,
@@ -931,6 +1105,31 @@ impl QuickReader<'_> {
         force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
     }
 
+    /// [`QuickReader::check`] of a [`Step::Some`]: what [`force`] does with it, its parts'
+    /// leaves compared as compiled.
+    fn check_some(&mut self, e: &'static Expr, want: bool, start: u32, end: u32, f: QFrame) -> bool {
+        let st = &mut *self.st;
+        st.checks.push((e, want, f.0, f.1));
+        st.check_reads.push(u64::MAX);
+        // No pair of fields is made equal by a conjunction or disjunction ([`equal_pair`]).
+        let QuickState { vals, facts, same, frames, fits, .. } = st;
+        let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
+        let mut open = None;
+        for part in &fits.parts[start as usize..end as usize] {
+            let v = match part.leaf {
+                Leaf::Other => same_value(part.expr, frame, vals, same, self.ctx.pc),
+                leaf => leaf.value(vals, same),
+            };
+            match v {
+                Some(v) if (v != 0) == want => return true,
+                Some(_) => {}
+                None if open.is_some() => return true,
+                None => open = Some(part.expr),
+            }
+        }
+        open.is_some_and(|x| force(self.format.fields, self.ctx.pc, x, want, frame, vals, same, facts))
+    }
+
     /// [`Parser::assign`] without deferred conditions (they are checked at the end). A view
     /// is left to the search (which writes it back into the fields it shares bits with).
     fn assign(&mut self, b: Bound, v: u64) -> bool {
@@ -957,6 +1156,20 @@ impl QuickReader<'_> {
                 self.st.assigned.push(slot);
                 // What the checks forced on the field, and what they force now it is known.
                 !self.st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
+            }
+        }
+    }
+
+    /// [`QuickReader::assign`] of value `v` to field `slot`, which the field may hold and is
+    /// no view ([`Step::Set`]).
+    fn set(&mut self, slot: Slot, v: u64) -> bool {
+        let st = &mut *self.st;
+        match st.vals[slot as usize] {
+            Some(old) => old == v,
+            None => {
+                st.vals[slot as usize] = Some(v);
+                st.assigned.push(slot);
+                !st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
             }
         }
     }
@@ -1016,15 +1229,15 @@ impl QuickReader<'_> {
     /// Which arms of `syntax` (at most 256) have guards that hold on the values with defaults
     /// for the unknown fields (undecided: they do), bit `i` for arm `i`: taken from [`Fits`]
     /// for a guard that reads no field the walk has assigned.
-    fn fitting(&mut self, syntax: &'static Syntax, f: QFrame) -> [u64; 4] {
+    fn fitting(&mut self, syntax: &'static Syntax, f: QFrame) -> ([u64; 4], Option<usize>) {
         let mut fitting = [0u64; 4];
         // What the guards see of the format is its fields (static, as the syntax is).
-        let fid = self.format.fields.as_ptr() as usize;
+        let fields = self.format.fields;
         let QuickState { fits, frames, assigned, .. } = &mut *self.st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
-        // A few guards cost less to evaluate than the shape's look-up.
-        let shape = match syntax.arms.len() > FIT_ARMS {
-            true => fits.shape(fid, syntax, frame),
+        // Arms without guards need neither (a shape's look-up costs more than walking them).
+        let shape = match syntax.arms.iter().any(|a| a.guard.is_some()) {
+            true => fits.shape(fields, syntax, frame),
             false => None,
         };
         let Some(shape) = shape else {
@@ -1032,7 +1245,7 @@ impl QuickReader<'_> {
                 let fit = arm.guard.is_none_or(|g| self.fits(g, f).unwrap_or(1) != 0);
                 fitting[index / 64] |= u64::from(fit) << (index % 64);
             }
-            return fitting;
+            return (fitting, None);
         };
         let known = assigned.iter().fold(0u64, |m, &s| m | 1 << (s % 64));
         let at = fits.shapes[shape].at as usize;
@@ -1060,7 +1273,7 @@ impl QuickReader<'_> {
                 }
             }
         }
-        fitting
+        (fitting, Some(shape))
     }
 
     fn syntax(&mut self, syntax: &'static Syntax, f: QFrame, pos: usize, k: QK) {
@@ -1069,22 +1282,26 @@ impl QuickReader<'_> {
         if syntax.arms.len() > 256 {
             return self.unsure();
         }
-        let fitting = self.fitting(syntax, f);
+        let (fitting, shape) = self.fitting(syntax, f);
+        let at = shape.map(|sh| self.st.fits.shapes[sh].at as usize);
         for first in [true, false] {
             for (index, arm) in syntax.arms.iter().enumerate() {
                 if (fitting[index / 64] >> (index % 64) & 1 == 1) == first {
-                    self.arm(syntax, index, arm, f, pos, k);
+                    self.arm(syntax, index, arm, at, f, pos, k);
                 }
             }
         }
     }
 
-    /// Reads arm `index` of `syntax`, then `k`.
+    /// Reads arm `index` of `syntax`, then `k`; `at`, where the call's shape has its arms'
+    /// steps of entering them ([`Fits::entries`]), if it has them.
+    #[allow(clippy::too_many_arguments)]
     fn arm(
         &mut self,
         syntax: &'static Syntax,
         index: usize,
         arm: &'static Arm,
+        at: Option<usize>,
         f: QFrame,
         pos: usize,
         k: QK,
@@ -1095,6 +1312,25 @@ impl QuickReader<'_> {
         let m = self.mark();
         // As the search: choosing an arm that is no alias makes every earlier guard false.
         let mut ok = true;
+        if let Some(at) = at {
+            let (start, end) = self.st.fits.entries[at + index];
+            for j in start..end {
+                ok = match self.st.fits.steps[j as usize] {
+                    Step::Set(s, v) => self.set(s, v),
+                    Step::Fail => false,
+                    Step::Require(e, want) => self.require(e, want, f),
+                    Step::Check(e, want) => self.check(e, want, f),
+                    Step::Some(e, want, start, end) => self.check_some(e, want, start, end, f),
+                };
+                if !ok {
+                    break;
+                }
+            }
+            if ok {
+                self.items(arm.items, 0, f, pos, k);
+            }
+            return self.undo(m);
+        }
         if !arm.alias {
             for earlier in &syntax.arms[..index] {
                 if let Arm { guard: Some(g), alias: false, .. } = earlier {
