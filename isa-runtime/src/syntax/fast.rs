@@ -194,43 +194,7 @@ impl Fast<'_> {
     /// Makes `e` come out `want` as the quick reader's `require` does: the assignments it
     /// makes outright, the rest kept as checks. False where an assignment contradicts.
     pub fn require(&mut self, e: &'static Expr, want: bool, frame: &'static [Bound]) -> bool {
-        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
-        match e {
-            Expr::Not(x) => return self.require(x, !want, frame),
-            Expr::And(xs) if want => return xs.iter().all(|x| self.require(x, true, frame)),
-            Expr::Or(xs) if !want => return xs.iter().all(|x| self.require(x, false, frame)),
-            Expr::Field(_) | Expr::Param(_) => {
-                let b = bind(e, frame);
-                match b {
-                    Bound::Const(c) => return (c != 0) == want,
-                    Bound::Slot(s) | Bound::NotSlot(s)
-                        if crate::bits::width(self.format.fields[s as usize].pieces) == 1 =>
-                    {
-                        return self.assign(b, want as u64)
-                    }
-                    _ => {}
-                }
-            }
-            Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
-                let (pc, vals) = (self.ctx.pc, &self.st.vals);
-                let target = match (&**a, &**c) {
-                    (x, Expr::Int(v)) if named(x) => Some((x, *v)),
-                    (Expr::Int(v), x) if named(x) => Some((x, *v)),
-                    (x, y) if named(x) && eval(x, frame, vals, pc).is_none() => {
-                        eval(y, frame, vals, pc).map(|v| (x, v))
-                    }
-                    (y, x) if named(x) && eval(x, frame, vals, pc).is_none() => {
-                        eval(y, frame, vals, pc).map(|v| (x, v))
-                    }
-                    _ => None,
-                };
-                if let Some((x, v)) = target {
-                    return self.assign(bind(x, frame), v as u64);
-                }
-            }
-            _ => {}
-        }
-        self.check(e, want, frame)
+        super::require::require(self, e, want, frame)
     }
 
     /// An optional group `opt` (an [`Item::Opt`]) read as present: its condition made true,
@@ -388,5 +352,27 @@ impl Fast<'_> {
             .iter()
             .all(|&(e, want, frame)| eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want))
             .then_some(values)
+    }
+}
+
+impl super::require::Reading for Fast<'_> {
+    type Frame = &'static [Bound];
+    fn frame(&self, f: &'static [Bound]) -> &[Bound] {
+        f
+    }
+    fn vals(&self) -> &[Option<u64>] {
+        &self.st.vals
+    }
+    fn pc(&self) -> u64 {
+        self.ctx.pc
+    }
+    fn width(&self, slot: super::tree::Slot) -> u32 {
+        crate::bits::width(self.format.fields[slot as usize].pieces)
+    }
+    fn assign(&mut self, b: Bound, v: u64) -> bool {
+        Fast::assign(self, b, v)
+    }
+    fn check(&mut self, e: &'static Expr, want: bool, f: &'static [Bound]) -> bool {
+        Fast::check(self, e, want, f)
     }
 }

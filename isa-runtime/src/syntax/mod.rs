@@ -70,6 +70,7 @@ mod names;
 mod printer;
 mod quick;
 mod recognize;
+mod require;
 mod scan;
 mod search;
 mod solve;

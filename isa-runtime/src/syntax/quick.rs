@@ -1178,45 +1178,7 @@ impl QuickReader<'_> {
     /// defaults (a one-bit field, `field == value`, conjunctions of them), the rest kept as
     /// checks. False when an assignment contradicts a value already given.
     fn require(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
-        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
-        match e {
-            Expr::Not(x) => return self.require(x, !want, f),
-            Expr::And(xs) if want => return xs.iter().all(|x| self.require(x, true, f)),
-            Expr::Or(xs) if !want => return xs.iter().all(|x| self.require(x, false, f)),
-            Expr::Field(_) | Expr::Param(_) => {
-                let b = bind(e, self.frame(f));
-                match b {
-                    Bound::Const(c) => return (c != 0) == want,
-                    Bound::Slot(s) | Bound::NotSlot(s)
-                        if crate::bits::width(self.format.fields[s as usize].pieces) == 1 =>
-                    {
-                        return self.assign(b, want as u64)
-                    }
-                    _ => {}
-                }
-            }
-            Expr::Cmp(op, a, c) if (*op == Cmp::Eq && want) || (*op == Cmp::Ne && !want) => {
-                // As the search: a field compared with what the values known give takes it.
-                let (pc, frame) = (self.ctx.pc, self.frame(f));
-                let target = match (&**a, &**c) {
-                    (x, Expr::Int(v)) if named(x) => Some((x, *v)),
-                    (Expr::Int(v), x) if named(x) => Some((x, *v)),
-                    (x, y) if named(x) && eval(x, frame, &self.st.vals, pc).is_none() => {
-                        eval(y, frame, &self.st.vals, pc).map(|v| (x, v))
-                    }
-                    (y, x) if named(x) && eval(x, frame, &self.st.vals, pc).is_none() => {
-                        eval(y, frame, &self.st.vals, pc).map(|v| (x, v))
-                    }
-                    _ => None,
-                };
-                if let Some((x, v)) = target {
-                    let b = bind(x, self.frame(f));
-                    return self.assign(b, v as u64);
-                }
-            }
-            _ => {}
-        }
-        self.check(e, want, f)
+        super::require::require(self, e, want, f)
     }
 
     /// Whether `e` holds on the values with defaults for the unknown fields (undecided: it
@@ -1666,5 +1628,27 @@ impl QuickReader<'_> {
             }
             Item::AnyOrder(..) => self.unsure(),
         }
+    }
+}
+
+impl super::require::Reading for QuickReader<'_> {
+    type Frame = QFrame;
+    fn frame(&self, f: QFrame) -> &[Bound] {
+        QuickReader::frame(self, f)
+    }
+    fn vals(&self) -> &[Option<u64>] {
+        &self.st.vals
+    }
+    fn pc(&self) -> u64 {
+        self.ctx.pc
+    }
+    fn width(&self, slot: Slot) -> u32 {
+        crate::bits::width(self.format.fields[slot as usize].pieces)
+    }
+    fn assign(&mut self, b: Bound, v: u64) -> bool {
+        QuickReader::assign(self, b, v)
+    }
+    fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
+        QuickReader::check(self, e, want, f)
     }
 }
