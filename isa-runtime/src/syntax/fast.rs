@@ -22,7 +22,7 @@ use super::quick::Quick;
 use super::scan::{fits_width, literal_at, number_start, scan_number, skip_blanks, takes_expression};
 use super::search::Context;
 use super::solve::holds;
-use super::tree::{Cmp, Expr, Item, Num};
+use super::tree::{Expr, Item, Num};
 use crate::format::Format;
 use alloc::vec::Vec;
 
@@ -194,7 +194,7 @@ impl Fast<'_> {
     /// Makes `e` come out `want` as the quick reader's `require` does: the assignments it
     /// makes outright, the rest kept as checks. False where an assignment contradicts.
     pub fn require(&mut self, e: &'static Expr, want: bool, frame: &'static [Bound]) -> bool {
-        super::require::require(self, e, want, frame)
+        super::reading::require(self, e, want, frame)
     }
 
     /// An optional group `opt` (an [`Item::Opt`]) read as present: its condition made true,
@@ -307,36 +307,8 @@ impl Fast<'_> {
         let pc = self.ctx.pc;
         st.settled.clone_from(&st.vals);
         let settled = &mut st.settled;
-        let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &(e, want, frame) in checks {
-                let (a, b) = match (e, want) {
-                    (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
-                    _ => continue,
-                };
-                if !named(a) || !named(b) {
-                    continue;
-                }
-                let (x, y) = (bind(a, frame), bind(b, frame));
-                let (to, v) = match (bound_value(x, settled), bound_value(y, settled)) {
-                    (Some(v), None) => (y, v as u64),
-                    (None, Some(v)) => (x, v as u64),
-                    _ => continue,
-                };
-                let (slot, v) = match to {
-                    Bound::Const(_) => continue,
-                    Bound::Slot(s) => (s, v),
-                    Bound::NotSlot(_) if v > 1 => return None,
-                    Bound::NotSlot(s) => (s, 1 - v),
-                };
-                if self.format.fields[slot as usize].view {
-                    return None;
-                }
-                settled[slot as usize] = Some(v);
-                changed = true;
-            }
+        if !super::reading::carry_equalities(self.format.fields, settled, || checks.iter().copied()) {
+            return None;
         }
         let mut values = Vec::with_capacity(settled.len());
         for (v, f) in settled.iter_mut().zip(self.format.fields) {
@@ -355,7 +327,7 @@ impl Fast<'_> {
     }
 }
 
-impl super::require::Reading for Fast<'_> {
+impl super::reading::Reading for Fast<'_> {
     type Frame = &'static [Bound];
     fn frame(&self, f: &'static [Bound]) -> &[Bound] {
         f

@@ -776,37 +776,10 @@ pub fn quick_in(
 fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
     let QuickState { vals, checks, frames, settled, values, .. } = st;
     settled.clone_from(vals);
-    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(e, want, at, len) in checks.iter() {
-            let (a, b) = match (e, want) {
-                (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
-                _ => continue,
-            };
-            if !named(a) || !named(b) {
-                continue;
-            }
-            let frame = &frames[at as usize..(at + len) as usize];
-            let (x, y) = (bind(a, frame), bind(b, frame));
-            let (to, v) = match (bound_value(x, settled), bound_value(y, settled)) {
-                (Some(v), None) => (y, v as u64),
-                (None, Some(v)) => (x, v as u64),
-                _ => continue,
-            };
-            let (slot, v) = match to {
-                Bound::Const(_) => continue,
-                Bound::Slot(s) => (s, v),
-                Bound::NotSlot(_) if v > 1 => return false,
-                Bound::NotSlot(s) => (s, 1 - v),
-            };
-            if format.fields[slot as usize].view {
-                return false;
-            }
-            settled[slot as usize] = Some(v);
-            changed = true;
-        }
+    let framed =
+        || checks.iter().map(|&(e, want, at, len)| (e, want, &frames[at as usize..(at + len) as usize]));
+    if !super::reading::carry_equalities(format.fields, settled, framed) {
+        return false;
     }
     values.clear();
     let mut views = false;
@@ -1178,7 +1151,7 @@ impl QuickReader<'_> {
     /// defaults (a one-bit field, `field == value`, conjunctions of them), the rest kept as
     /// checks. False when an assignment contradicts a value already given.
     fn require(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
-        super::require::require(self, e, want, f)
+        super::reading::require(self, e, want, f)
     }
 
     /// Whether `e` holds on the values with defaults for the unknown fields (undecided: it
@@ -1631,7 +1604,7 @@ impl QuickReader<'_> {
     }
 }
 
-impl super::require::Reading for QuickReader<'_> {
+impl super::reading::Reading for QuickReader<'_> {
     type Frame = QFrame;
     fn frame(&self, f: QFrame) -> &[Bound] {
         QuickReader::frame(self, f)

@@ -1,9 +1,9 @@
-//! Making a condition come out true or false while a statement is read: what the quick reader
-//! and the generated readers (`fast`) share. The assignments a condition makes whatever the
-//! defaults are made at once (a one-bit field, `field == value`, conjunctions of them); the rest
-//! is kept as a check for the end of the reading.
+//! What the quick reader and the generated readers (`fast`) share of a reading: making a
+//! condition come out true or false while the statement is read (the assignments it makes
+//! whatever the defaults at once: a one-bit field, `field == value`, conjunctions of them; the
+//! rest kept as a check), and carrying values over the checks' equalities when it is settled.
 
-use super::eval::{bind, eval, Bound};
+use super::eval::{bind, bound_value, eval, Bound};
 use super::tree::Slot;
 use super::tree::{Cmp, Expr};
 
@@ -62,4 +62,49 @@ pub(super) fn require<R: Reading>(r: &mut R, e: &'static Expr, want: bool, f: R:
         _ => {}
     }
     r.check(e, want, f)
+}
+
+/// Carries values over the equalities among `checks` (`a == b`, or `a != b` to come out false,
+/// between two fields) into `settled`, until none changes: a field the text did not give takes
+/// the value of one it did. False where a view or a negated bit would have to take a value.
+pub(super) fn carry_equalities<'f, I>(
+    fields: &[crate::format::FieldInfo],
+    settled: &mut [Option<u64>],
+    checks: impl Fn() -> I,
+) -> bool
+where
+    I: Iterator<Item = (&'static Expr, bool, &'f [Bound])>,
+{
+    let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (e, want, frame) in checks() {
+            let (a, b) = match (e, want) {
+                (Expr::Cmp(Cmp::Eq, a, b), true) | (Expr::Cmp(Cmp::Ne, a, b), false) => (a, b),
+                _ => continue,
+            };
+            if !named(a) || !named(b) {
+                continue;
+            }
+            let (x, y) = (bind(a, frame), bind(b, frame));
+            let (to, v) = match (bound_value(x, settled), bound_value(y, settled)) {
+                (Some(v), None) => (y, v as u64),
+                (None, Some(v)) => (x, v as u64),
+                _ => continue,
+            };
+            let (slot, v) = match to {
+                Bound::Const(_) => continue,
+                Bound::Slot(s) => (s, v),
+                Bound::NotSlot(_) if v > 1 => return false,
+                Bound::NotSlot(s) => (s, 1 - v),
+            };
+            if fields[slot as usize].view {
+                return false;
+            }
+            settled[slot as usize] = Some(v);
+            changed = true;
+        }
+    }
+    true
 }
