@@ -664,6 +664,30 @@ fn unreadable_control_words_list_as_control_directives_and_assemble_back() {
     assert_eq!(stdout(&o), "801fc400fe2007f6\ne2400fffff87000f\n50b0000000070f00\n50b0000000070f00\n");
 }
 
+/// `disasm --listing` of a group whose control word no slot reads shows what nvdisasm 11.8
+/// shows for nvdisasm's group (`-b SM52 -hex`: the control word's own comment line
+/// `/* 0x801fc400fe2007f6 */`, then `NOP ;` at 0x8, 0x10, 0x18 with their words), and reads
+/// back to the same bytes, as does the hand-made BadSlot group behind it (EXIT, NOP, NOP).
+#[test]
+fn listings_of_unreadable_control_words_read_back() {
+    let hex = "801fc400fe2007f6\n50b0000000070f00\n50b0000000070f00\n50b0000000070f00\n\
+               001fc400fe2006f6\ne30000000007000f\n50b0000000070f00\n50b0000000070f00\n";
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "--listing", "-"], hex.as_bytes());
+    let listing = stdout(&o);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 8, "{listing}");
+    assert_eq!(lines[0].trim(), "/* 0x801fc400fe2007f6 */");
+    for (line, address) in lines[1..4].iter().zip(["/*0008*/", "/*0010*/", "/*0018*/"]) {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(parts, [address, "NOP", ";", "/*", "0x50b0000000070f00", "*/"], "{listing}");
+    }
+    assert_eq!(lines[4].trim(), "/* 0x001fc400fe2006f6 */");
+    assert!(lines[5].contains("EXIT ;"), "{listing}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], listing.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), hex);
+}
+
 /// The misuses of `.control` are errors at their line and column.
 #[test]
 fn control_directive_misuse_is_located() {
