@@ -313,8 +313,15 @@ pub fn convert(
             blank = None;
             if let Some(s) = schedule {
                 let control = words.get(k / group * (group + 1)).copied().unwrap_or(0);
-                out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
-                out.push_str("  ");
+                // A control word no slot reads is written as it is, its group without slots.
+                if !s.raw_control.is_empty() && s.read_control(control, group).is_err() {
+                    if k.is_multiple_of(group) {
+                        out.push_str(&format!("{} {control:#x}\n", s.raw_control));
+                    }
+                } else {
+                    out.push_str(&slot_text(s, s.slot(control, (k % group) as u32), dialect));
+                    out.push_str("  ");
+                }
             }
             out.push_str(&clean(t, marks));
             k += 1;

@@ -553,8 +553,8 @@ fn disasm_no_schedule_reads_plain_instruction_words() {
     assert_code(&o, 1);
     assert_eq!(
         stdout(&o),
-        ".quad 0xefd87f800807ff00 ; // read as a control word: bits above its 63 slot bits are set\n\
-         .quad 0xe30000000007000f ; // in the group of a control word that cannot be read\n"
+        ".control 0xefd87f800807ff00 // read as a control word: bits above its 63 slot bits are set\n\
+         EXIT ;\n"
     );
     assert!(stderr(&o).contains("read as control words (the first of every 4)"), "{}", stderr(&o));
     assert!(stderr(&o).contains("`--no-control-words`"), "{}", stderr(&o));
@@ -613,13 +613,108 @@ fn disasm_goes_on_after_a_bad_control_word() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 7, "{out}");
+    // The spec's `raw_control ".control"` writes the control word as it is; its group's
+    // instructions follow as text, without slots.
     assert_eq!(
         lines[0],
-        format!(".quad 0x{} ; // read as a control word: bits above its 63 slot bits are set", words[0])
+        format!(".control 0x{} // read as a control word: bits above its 63 slot bits are set", words[0])
     );
-    assert_eq!(lines[1], ".quad 0xe30000000007000f ; // in the group of a control word that cannot be read");
-    assert!(lines[4].ends_with("  EXIT ;"), "{out}");
-    assert_eq!(lines.iter().filter(|l| l.contains("EXIT ;")).count(), 1, "{out}");
+    assert_eq!(lines[1..4], ["EXIT ;", "EXIT ;", "EXIT ;"], "{out}");
+    assert!(lines[4].ends_with("  EXIT ;") && lines[4].starts_with('['), "{out}");
+}
+
+/// Issue 15: a group whose control word no slot reads lists as `.control 0x...` (the spec's
+/// `raw_control`) and its instructions, and `asm` reads that back to the same bytes. Group 1
+/// is nvdisasm 11.8's (`nvdisasm -b SM52 -hex` prints its three `NOP ;` with the comment
+/// `/* 0x801fc400fe2007f6 */`: it ignores bit 63, which no slot holds). Group 2, by hand: the
+/// same word without bit 63 and with bit 8 clear, so slot 0's read barrier (bits 10:8) is 6,
+/// which no barrier is (0-5, 7 none); its instructions EXIT, TLDS with the target 3 nvdisasm
+/// refuses (research D.30), NOP.
+#[test]
+fn unreadable_control_words_list_as_control_directives_and_assemble_back() {
+    let tlds = 0xda52_4ce5_c857_af89u64 & !(0xf << 53) | 3 << 53;
+    let words = [0x801f_c400_fe20_07f6, 0x50b0_0000_0007_0f00, 0x50b0_0000_0007_0f00, 0x50b0_0000_0007_0f00];
+    let words =
+        [&words[..], &[0x001f_c400_fe20_06f6, 0xe300_0000_0007_000f, tlds, 0x50b0_0000_0007_0f00]].concat();
+    let hex: String = words.iter().map(|w: &u64| format!("{w:016x}\n")).collect();
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "-"], hex.as_bytes());
+    assert_code(&o, 1);
+    let listing = stdout(&o);
+    let expected = [
+        ".control 0x801fc400fe2007f6 // read as a control word: bits above its 63 slot bits are set",
+        "NOP ;",
+        "NOP ;",
+        "NOP ;",
+        ".control 0x001fc400fe2006f6 // read as a control word: slot 0: field `read_barrier` holds undefined value 6",
+        "EXIT ;",
+        ".quad 0xda724ce5c857af89 ; // tlds: field `target` holds undefined value 3",
+        "NOP ;",
+    ];
+    assert_eq!(listing.lines().collect::<Vec<_>>(), expected, "{listing}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], listing.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), hex);
+    // A label on the directive is its group's first instruction (0x8): BRA back to it from
+    // 0x8 is offset -8 from the next instruction (0xfffff8 in bits 43:20).
+    let o = isa_with_input(
+        &["asm", "--target", "maxwell", "--hex", "-"],
+        b"l: .control 0x801fc400fe2007f6\nBRA l ;\n",
+    );
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "801fc400fe2007f6\ne2400fffff87000f\n50b0000000070f00\n50b0000000070f00\n");
+}
+
+/// `disasm --listing` of a group whose control word no slot reads shows what nvdisasm 11.8
+/// shows for nvdisasm's group (`-b SM52 -hex`: the control word's own comment line
+/// `/* 0x801fc400fe2007f6 */`, then `NOP ;` at 0x8, 0x10, 0x18 with their words), and reads
+/// back to the same bytes, as does the hand-made BadSlot group behind it (EXIT, NOP, NOP).
+#[test]
+fn listings_of_unreadable_control_words_read_back() {
+    let hex = "801fc400fe2007f6\n50b0000000070f00\n50b0000000070f00\n50b0000000070f00\n\
+               001fc400fe2006f6\ne30000000007000f\n50b0000000070f00\n50b0000000070f00\n";
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "--listing", "-"], hex.as_bytes());
+    let listing = stdout(&o);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 8, "{listing}");
+    assert_eq!(lines[0].trim(), "/* 0x801fc400fe2007f6 */");
+    for (line, address) in lines[1..4].iter().zip(["/*0008*/", "/*0010*/", "/*0018*/"]) {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(parts, [address, "NOP", ";", "/*", "0x50b0000000070f00", "*/"], "{listing}");
+    }
+    assert_eq!(lines[4].trim(), "/* 0x001fc400fe2006f6 */");
+    assert!(lines[5].contains("EXIT ;"), "{listing}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], listing.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), hex);
+}
+
+/// The misuses of `.control` are errors at their line and column.
+#[test]
+fn control_directive_misuse_is_located() {
+    let cases: [(&[u8], &str, &str); 5] = [
+        (
+            b"EXIT ;\n.control 0x801fc400fe2007f6\nNOP ;\n",
+            "<stdin>:2:1: error",
+            "not before instruction 2 of 3",
+        ),
+        (
+            b".control 0x801fc400fe2007f6\nNOP ;\n[B------:R-:W-:Y:S01] NOP ;\n",
+            "<stdin>:3:1: error",
+            "its instructions carry no slot",
+        ),
+        (
+            b"NOP ;\nNOP ;\nNOP ;\n  .control 0x801fc400fe2007f6\n",
+            "<stdin>:4:3: error",
+            "with no group after it",
+        ),
+        (b".control zz\nNOP ;\n", "<stdin>:1:10: error", "a hex number of at most 64 bits"),
+        (b".control 0x1\n.control 0x2\nNOP ;\n", "<stdin>:2:1: error", "a second `.control`"),
+    ];
+    for (source, at, message) in cases {
+        let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], source);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains(at) && stderr(&o).contains(message), "{}", stderr(&o));
+    }
 }
 
 /// Issue 15: a word nvdisasm refuses lists as the raw `.quad` with the reason, and the listing

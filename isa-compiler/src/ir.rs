@@ -310,6 +310,9 @@ pub struct Slots {
     /// The slot field values (slot field index, value) that issue an instruction together
     /// with the next (`pair when { ... }`); empty: none.
     pub pair: Vec<(usize, u64)>,
+    /// The directive that writes a group's control word as it is (`raw_control ".control"`):
+    /// how a listing gives back a control word no slot syntax reads. `None`: none.
+    pub raw_control: Option<String>,
 }
 
 /// `mark reuse { text ".reuse"; operands ra, rb, rc }`: the flags of a slot array field shown

@@ -1012,6 +1012,10 @@ pub struct Schedule {
     /// The slot field values (slot field index, value) that issue the instruction together
     /// with the next: a listing shows the two as a pair (nvdisasm's `{ }`). Empty: none.
     pub pair: &'static [(u16, u64)],
+    /// The directive that writes the next group's control word as it is (`.control 0x...`),
+    /// so a listing gives back a control word no slot reads; its group's instructions carry
+    /// no slots. Empty: none (such a group is listed as raw words).
+    pub raw_control: &'static str,
 }
 
 /// Flags of a slot shown on the instruction's text in a listing: flag `i` set puts `texts[i]`

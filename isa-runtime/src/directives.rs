@@ -158,6 +158,10 @@ pub enum Kind {
         /// The statement's text.
         text: String,
     },
+    /// The directive that writes the next group's control word as it is
+    /// ([`Spelling::control`]): the statement's text, directive included. It takes no bytes
+    /// of its own (the control word is laid out before every group anyway).
+    Control(String),
     /// Zero bytes.
     Zeros(u64),
     /// Zero bytes up to the next multiple of `align` bytes (`.align`, or the padding that puts
@@ -193,7 +197,7 @@ impl Kind {
         match self {
             Kind::Code(code) => Some(code),
             Kind::Data { text, .. } | Kind::Bits { text, .. } => Some(text),
-            Kind::Entry { text, .. } => Some(text),
+            Kind::Entry { text, .. } | Kind::Control(text) => Some(text),
             Kind::Zeros(_) | Kind::Pad { .. } | Kind::Origin(_) => None,
         }
     }
@@ -466,6 +470,10 @@ pub struct Spelling<'a> {
     /// A conditional open at the end of a file is a warning, not an error
     /// ([`crate::target::Dialect::open_if_warns`]).
     pub open_if_warns: bool,
+    /// The directive writing a group's control word as it is, where the target interleaves
+    /// control words and its spec names one ([`crate::bundle::Schedule::raw_control`]):
+    /// its statements are [`Kind::Control`].
+    pub control: Option<&'a str>,
 }
 
 /// How a dialect splits a file's text into statements ([`Spelling::statements`]): the text,
@@ -503,6 +511,7 @@ impl<'a> Spelling<'a> {
             data_sections: d.data_sections,
             statements,
             open_if_warns: d.open_if_warns,
+            control: None,
         }
     }
 
@@ -2366,7 +2375,7 @@ impl Expander<'_> {
             addresses.push(address.wrapping_add(shift));
             address += match &l.kind {
                 Kind::Code(_) => self.layout.word_bytes,
-                Kind::Entry { .. } | Kind::Origin(_) => 0,
+                Kind::Entry { .. } | Kind::Origin(_) | Kind::Control(_) => 0,
                 Kind::Zeros(n) | Kind::Pad { bytes: n, .. } => *n,
                 Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
                 Kind::Bits { bytes, .. } => *bytes,
@@ -2541,6 +2550,15 @@ impl Expander<'_> {
         if text.is_empty() {
             return;
         }
+        // A group's control word as it is: no bytes of its own.
+        if let Some(control) = self.spelling.control {
+            let head = &text[..text.find([' ', '\t']).unwrap_or(text.len())];
+            if head == control || self.spelling.ignore_case && head.eq_ignore_ascii_case(control) {
+                let kind = Kind::Control(text.to_string());
+                self.out.lines.push(Expanded { line, frame, offset: rest_at, splices: Box::default(), kind });
+                return;
+            }
+        }
         // Data after labels (GPU_FFT's `:0_tw .int 4`): the label is the data's address.
         if let Some((d, len)) = self.directive(text) {
             use Directive::{Align, Bit, Byte, Double, Float, Half, Int, Long, Short};
@@ -2568,7 +2586,7 @@ impl Expander<'_> {
             .lines
             .iter()
             .rev()
-            .find(|l| !matches!(l.kind, Kind::Entry { .. } | Kind::Origin(_)))
+            .find(|l| !matches!(l.kind, Kind::Entry { .. } | Kind::Origin(_) | Kind::Control(_)))
             .is_some_and(|l| !matches!(l.kind, Kind::Code(_)));
         if after_data {
             // Where every instruction is a word, as vc4asm warns (P240): a label before the
@@ -2775,6 +2793,7 @@ mod tests {
             data_sections: &[],
             statements: None,
             open_if_warns: false,
+            control: None,
         }
     }
 
@@ -3132,6 +3151,7 @@ mod tests {
             data_sections: &[],
             statements: None,
             open_if_warns: false,
+            control: None,
         };
         let layout = Layout { word_bytes: 8, code_align: 8, scheduled: None };
         let (expected, expected_errors) = expand("t.s", &whole, &spelling, &layout, &mut NoIncludes);

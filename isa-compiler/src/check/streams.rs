@@ -10,7 +10,7 @@ use crate::ast;
 use crate::ir;
 use isa_runtime_base::Measure;
 
-const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`, `mark flags { text \".reuse\"; operands ra, rb }`, `pair when { stall 0 }`";
+const STREAM_SETTINGS: &str = "stream settings: `bits 32`, `formats a, b`, `reset 0x...`, `computed fmt`, `count field, unit`, `first field, unit`; interleaved: `every 3`, `slot fmt`, `pad 0x...`, `raw_control \".control\"`, `mark flags { text \".reuse\"; operands ra, rb }`, `pair when { stall 0 }`";
 const UNIT_SETTINGS: &str =
     "unit settings: `label \"MFU:\"`, `max 3`, `total 64`, `slots \"A0:\", \"A1:\"`, `alternative \"A3:\", format`";
 
@@ -23,6 +23,7 @@ pub struct Pending {
     pad: u128,
     marks: Vec<ir::SlotMark>,
     pair: Vec<(usize, u64)>,
+    raw_control: Option<String>,
 }
 
 /// The name of the slot format of an interleaved stream (`slot sched_slot`), if any.
@@ -59,6 +60,7 @@ pub fn finish(pending: Option<Pending>, t: &mut ir::Target) {
             pad: p.pad,
             marks: p.marks,
             pair: p.pair,
+            raw_control: p.raw_control,
         })));
     }
 }
@@ -168,7 +170,7 @@ pub fn extract(
                     }
                 }
                 ("count" | "first", _) => computed_settings.push((all.len(), n)),
-                ("slot" | "pad", _) => {
+                ("slot" | "pad" | "raw_control", _) => {
                     cx.error(n.name.span, format!("`{}` belongs to an interleaved stream", n.name.name))
                         .note("`every N; slot fmt; pad 0x...`: a control word before every N instructions");
                 }
@@ -374,13 +376,26 @@ fn interleaved_stream(
         return None;
     };
     let (mut every, mut slot, mut pad) = (None, None, None);
-    let (mut marks, mut pair) = (Vec::new(), None);
+    let (mut marks, mut pair, mut raw_control) = (Vec::new(), None, None);
     for n in nested {
         match (n.name.name.as_str(), n.values.first()) {
             ("mark", Some(ast::SettingValue::Name(flags, inner))) => marks.push((flags, inner)),
             ("pair", Some(ast::SettingValue::Name(_, inner))) => pair = Some(inner),
             ("every", Some(ast::SettingValue::Int(v, sp))) => every = Some((*v, *sp)),
             ("slot", Some(ast::SettingValue::Name(id, _))) => slot = Some(id),
+            ("raw_control", Some(ast::SettingValue::Str(text, sp))) => {
+                if text.is_empty() || text.contains(char::is_whitespace) {
+                    cx.error(*sp, "`raw_control` names a directive: one word, such as `\".control\"`");
+                } else {
+                    raw_control = Some(text.clone());
+                }
+            }
+            ("raw_control", _) => {
+                cx.error(
+                    n.name.span,
+                    "`raw_control` takes the directive's spelling: `raw_control \".control\"`",
+                );
+            }
             ("pad", Some(v @ (ast::SettingValue::Int(..) | ast::SettingValue::Wide(..)))) => {
                 pad = Some(word_value(v))
             }
@@ -455,7 +470,7 @@ fn interleaved_stream(
         marks.into_iter().filter_map(|(flags, inner)| slot_mark(cx, t, index, flags, inner)).collect();
     let pair = pair.map_or(Vec::new(), |inner| slot_values(cx, &t.formats[index], inner));
     t.streams = Some(ir::Streams { streams: vec![stream], bundle: None });
-    Some(Pending { slot: ir::FormatId(index), every: every as u32, pad, marks, pair })
+    Some(Pending { slot: ir::FormatId(index), every: every as u32, pad, marks, pair, raw_control })
 }
 
 /// `mark reuse { text ".reuse"; operands ra, rb, rc }` (or `mnemonic ".T", ".P"` and

@@ -166,4 +166,17 @@ fn interleaved_stream_mistakes_are_located() {
     assert!(d.contains("an interleaved stream's words are the 64-bit instruction words"), "{d}");
     let d = diagnose(&spec("    stream mem { bits 32; slot add }\n", ""));
     assert!(d.contains("`slot` belongs to an interleaved stream"), "{d}");
+    // `raw_control` names one directive (issue 15).
+    let good = interleaved("3; raw_control \".control\"", "");
+    let t = isa_compiler::check_source(&good)
+        .unwrap_or_else(|d| panic!("{}", isa_compiler::diag::render("s.isa", &good, &d)));
+    assert_eq!(t.interleaved().and_then(|s| s.raw_control.as_deref()), Some(".control"));
+    let d = diagnose(&interleaved("3; raw_control \". control\"", ""));
+    assert!(d.contains("`raw_control` names a directive: one word"), "{d}");
+    assert!(d.contains("bad.isa:4:43"), "{d}");
+    let d = diagnose(&interleaved("3; raw_control 1", ""));
+    assert!(d.contains("`raw_control` takes the directive's spelling"), "{d}");
+    assert!(d.contains("bad.isa:4:31"), "{d}");
+    let d = diagnose(&spec("    stream mem { bits 32; raw_control \".control\" }\n", ""));
+    assert!(d.contains("`raw_control` belongs to an interleaved stream"), "{d}");
 }

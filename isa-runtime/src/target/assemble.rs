@@ -182,8 +182,15 @@ pub fn assemble_stream<T: Isa>(
         Statement::Raw(word) => Ok((word, false)),
     };
     let scheduled = includer.scheduled();
-    let mut packer =
-        Packer::<T> { held: None, group: Vec::new(), write, scheduled, target: core::marker::PhantomData };
+    let packer = core::cell::RefCell::new(Packer::<T> {
+        held: None,
+        group: Vec::new(),
+        next_control: None,
+        control: None,
+        write,
+        scheduled,
+        target: core::marker::PhantomData,
+    });
     let tables = assemble_lines::<T, (u128, bool)>(
         name,
         source,
@@ -191,11 +198,17 @@ pub fn assemble_stream<T: Isa>(
         includer,
         &convert,
         report,
-        &mut |slot, (w, text), length| packer.push(slot, w, text, length),
+        &mut |slot, (w, text), length| packer.borrow_mut().push(slot, w, text, length),
+        &mut |control| packer.borrow_mut().next_control = Some(control),
     );
+    let packer = packer.into_inner();
     packer.finish();
     tables
 }
+
+/// A word held back ([`Packer::held`]): slot, word, whether it is an instruction's, its
+/// length where not its own, the control word written as it is for the group it starts.
+type Held = (u64, u128, bool, Option<usize>, Option<u128>);
 
 /// Writes a program's words in order as they come ([`bundle::pack_program`] as a stream): the
 /// last one held back, for the program-end bit goes on the last instruction, and where the
@@ -204,8 +217,12 @@ pub fn assemble_stream<T: Isa>(
 struct Packer<'w, T> {
     /// The last word: slot, word, whether it is an instruction's (not a raw or data word), its
     /// length where not its own.
-    held: Option<(u64, u128, bool, Option<usize>)>,
+    held: Option<Held>,
     group: Vec<(u64, u128)>,
+    /// A control word written as it is, for the group of the next word pushed.
+    next_control: Option<u128>,
+    /// The group's control word where it is written as it is (not made of its slots).
+    control: Option<u128>,
     write: &'w mut dyn FnMut(u128, Option<usize>),
     /// Whether the target's control words are written ([`Includer::scheduled`]).
     scheduled: bool,
@@ -214,15 +231,22 @@ struct Packer<'w, T> {
 
 impl<T: Isa> Packer<'_, T> {
     fn push(&mut self, slot: u64, word: u128, instruction: bool, length: Option<usize>) {
-        if let Some((slot, word, _, length)) = self.held.replace((slot, word, instruction, length)) {
-            self.add(slot, word, length);
+        let control = self.next_control.take();
+        if let Some((slot, word, _, length, control)) =
+            self.held.replace((slot, word, instruction, length, control))
+        {
+            self.add(slot, word, length, control);
         }
     }
 
-    fn add(&mut self, slot: u64, word: u128, length: Option<usize>) {
+    fn add(&mut self, slot: u64, word: u128, length: Option<usize>, control: Option<u128>) {
         let Some(s) = T::schedule().filter(|_| self.scheduled) else {
             return (self.write)(word, length);
         };
+        // The assembler puts a written control word at a group's start only.
+        if control.is_some() {
+            self.control = control;
+        }
         self.group.push((slot, word));
         if self.group.len() == s.slots as usize {
             self.write_group();
@@ -235,13 +259,21 @@ impl<T: Isa> Packer<'_, T> {
         // Written as it is packed, the group's memory kept for the next one.
         if let Some(s) = T::schedule() {
             let write = &mut *self.write;
-            bundle::pack_group(s, &self.group, &mut |w| write(w, None));
+            match self.control.take() {
+                Some(control) => {
+                    write(control, None);
+                    for i in 0..s.slots as usize {
+                        write(self.group.get(i).map_or(s.pad, |g| g.1), None);
+                    }
+                }
+                None => bundle::pack_group(s, &self.group, &mut |w| write(w, None)),
+            }
         }
         self.group.clear();
     }
 
     fn finish(mut self) {
-        if let Some((slot, mut word, instruction, length)) = self.held.take() {
+        if let Some((slot, mut word, instruction, length, control)) = self.held.take() {
             if instruction {
                 finish_program::<T>(core::slice::from_mut(&mut word));
             }
@@ -255,7 +287,7 @@ impl<T: Isa> Packer<'_, T> {
                     }
                     return (self.write)(word, length);
                 }
-                _ => self.add(slot, word, length),
+                _ => self.add(slot, word, length, control),
             }
         }
         if !self.group.is_empty() {
@@ -284,6 +316,9 @@ pub fn assemble_scheduled<T: Isa>(
         &convert,
         &mut report,
         &mut |slot, insn, _| program.push((slot, insn)),
+        // Typed instructions carry slots, not control words: a control word written as it
+        // is has no place here ([`assemble_program`] writes it).
+        &mut |_| {},
     );
     match assembled {
         Some(_) => {

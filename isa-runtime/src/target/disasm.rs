@@ -290,6 +290,20 @@ pub fn disassemble_program_from<T: Isa>(
                 let text = raw(control, &"a control word with no instruction after it");
                 out(Line { address: address(0), slot: None, text, error: None });
             }
+            // Where the spec has a directive writing the control word as it is, the group is
+            // that directive (the reason in its comment) and its instructions without slots.
+            Err(e) if !s.raw_control.is_empty() && !instructions.is_empty() => {
+                let digits = T::WORD_BITS.div_ceil(4) as usize;
+                let mut text = alloc::format!("{} 0x{control:0digits$x}", s.raw_control);
+                if let Some(marker) = d.comments.first() {
+                    text.push_str(&alloc::format!(" {marker} {}", e.reason()));
+                }
+                out(Line { address: address(0), slot: None, text, error: Some(e) });
+                for (i, word) in instructions.iter().enumerate() {
+                    let (text, error, _) = listed::<T>(*word, dialect, address(i + 1), false, &mut reading);
+                    out(Line { address: address(i + 1), slot: None, text, error });
+                }
+            }
             Err(e) => {
                 out(Line {
                     address: address(0),

@@ -56,6 +56,10 @@ macro_rules! label_expressions {
 /// ends the program is written as it is: its last piece may be shorter than a word, and its
 /// length is returned with the statements ([`Assembled::lengths`]); so is that of data whose
 /// bytes begin an instruction of another length, where instructions differ in length.
+/// Where the spec names a directive writing a control word as it is
+/// ([`bundle::Schedule::raw_control`]), its word goes to `control` before the first word of
+/// the group it stands before.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn assemble_lines<T: Isa, X>(
     name: &str,
     source: &mut dyn Source,
@@ -64,6 +68,7 @@ pub(super) fn assemble_lines<T: Isa, X>(
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
     emit: &mut dyn FnMut(u64, X, Option<usize>),
+    control: &mut dyn FnMut(u128),
 ) -> Option<crate::table::Filled> {
     let d = dialect_of::<T>(dialect);
     // The target's control words, unless every statement is an instruction word.
@@ -75,8 +80,9 @@ pub(super) fn assemble_lines<T: Isa, X>(
         || !d.block_comments.is_empty()
         || d.code_section.is_some()
         || !d.data_sections.is_empty();
-    let spelling =
+    let mut spelling =
         directives::Spelling::of(d, true, own_statements.then_some(&split as directives::Statements));
+    spelling.control = schedule.map(|s| s.raw_control).filter(|c| !c.is_empty());
     let word_bytes = u64::from(T::WORD_BITS.div_ceil(8));
     // Instructions that differ in length: labels at the instructions' real byte offsets, data
     // padded only to the shortest instruction.
@@ -258,6 +264,9 @@ pub(super) fn assemble_lines<T: Isa, X>(
         error
     };
     let mut last_data = false;
+    // The last control word directive ([`bundle::Schedule::raw_control`]): the word number
+    // its group starts at, and an error at it, for a program that ends before that group.
+    let mut written_control: Option<(usize, AsmError, String)> = None;
     // The slot the last instruction's line read ([`read_slot`]).
     let mut last_slot = None;
     // The instructions, each located at its line (with the line's text, which streaming lets
@@ -382,6 +391,53 @@ pub(super) fn assemble_lines<T: Isa, X>(
                 data_lines.push((start, e, line));
             }
             Kind::Origin(shift) => origin = *shift,
+            Kind::Control(text) => {
+                let Some(s) = schedule else { return };
+                // Data before it is in words of the group before.
+                if core::mem::take(&mut last_data) {
+                    if let Some((err, line)) =
+                        words_of(program, &mut data, &mut data_lines, &mut *emit, false, true)
+                    {
+                        fail(program, err, Some(&line));
+                    }
+                }
+                let head = text.find([' ', '\t']).unwrap_or(text.len());
+                let value = text[head..].trim();
+                let at = text.len() - text[head..].trim_start().len();
+                let word = (bytes / word_bytes) as usize;
+                let group = s.slots as usize;
+                let open = written_control.as_ref().is_some_and(|(start, ..)| word < start + group);
+                if open && word.is_multiple_of(group) {
+                    let message = alloc::format!("a second `{}` for the same group", &text[..head]);
+                    fail(program, program.locate(&e, 0, head, message), None);
+                    return;
+                }
+                if !bytes.is_multiple_of(word_bytes) || !word.is_multiple_of(group) {
+                    let message = alloc::format!(
+                        "`{}` writes the control word of the group that follows: it stands before a \
+                         group's first instruction, not before instruction {} of {group}",
+                        &text[..head],
+                        word % group + 1
+                    );
+                    fail(program, program.locate(&e, 0, head, message), None);
+                    return;
+                }
+                let hex = value.strip_prefix("0x").or_else(|| value.strip_prefix("0X"));
+                let parsed = hex.and_then(|h| u128::from_str_radix(h, 16).ok());
+                let Some(v) = parsed.filter(|v| T::WORD_BITS >= 128 || v >> T::WORD_BITS == 0) else {
+                    let message = alloc::format!(
+                        "expected the control word: a hex number of at most {} bits",
+                        T::WORD_BITS
+                    );
+                    fail(program, program.locate(&e, at, value.len(), message), None);
+                    return;
+                };
+                let message = alloc::format!("`{}` with no group after it", &text[..head]);
+                let err = program.locate(&e, 0, head, message);
+                let line = program.source_line(&err).to_string();
+                written_control = Some((word, err, line));
+                control(v);
+            }
             Kind::Entry { .. } => {
                 if let Some(err) = filler.line(program, &e) {
                     fail(program, err, None);
@@ -427,6 +483,19 @@ pub(super) fn assemble_lines<T: Isa, X>(
                         return;
                     }
                 };
+                // A group whose control word is written as it is: its instructions carry none.
+                let word = (bytes / word_bytes) as usize - 1;
+                let controlled = written_control
+                    .as_ref()
+                    .filter(|(start, ..)| word < start + schedule.map_or(0, |s| s.slots as usize));
+                if let (Some(_), true) = (controlled, skip > 0) {
+                    let message = alloc::format!(
+                        "this group's control word is written as it is (`{}`): its instructions carry no slot",
+                        schedule.map_or("", |s| s.raw_control)
+                    );
+                    error(StatementError { pos: 0, length: code[..skip].trim_end().len(), message }, 0);
+                    return;
+                }
                 let skip = skip + (code.len() - skip - code[skip..].trim_start().len());
                 let text = code[skip..].trim_start();
                 match read_statement::<T>(text, dialect, &ctx, &mut reading) {
@@ -486,6 +555,10 @@ pub(super) fn assemble_lines<T: Isa, X>(
         program
     };
     give_back_scratch(core::mem::take(&mut reading.scratch));
+    let words = (bytes.div_ceil(word_bytes)) as usize;
+    if let Some((_, err, line)) = written_control.take().filter(|(start, ..)| words <= *start) {
+        fail(&program, err, Some(&line));
+    }
     if last_data {
         // Data that ends the program: no instruction follows, so nothing pads it and it is
         // written as it is, its last piece as long as the bytes left.
@@ -630,7 +703,7 @@ fn relax<T: Isa>(
             Kind::Data { width, values, .. } => u64::from(*width) * values.len() as u64,
             Kind::Bits { bytes, .. } => *bytes,
             Kind::Code(_) => word_bytes,
-            Kind::Entry { .. } | Kind::Origin(_) => 0,
+            Kind::Entry { .. } | Kind::Origin(_) | Kind::Control(_) => 0,
         })
         .collect();
     let starts = |lengths: &[u64]| {

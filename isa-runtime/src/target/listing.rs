@@ -44,7 +44,14 @@ pub fn listing_from<T: Isa>(
         let at = |i: usize| first + g * group + i;
         let (control, instructions) = (chunk[0], &chunk[1..]);
         out(alone(control));
-        let slots = s.read_control(control, instructions.len());
+        let slots = match s.read_control(control, instructions.len()) {
+            // A control word the spec writes as it is (`raw_control`) lists its slots' bits as
+            // they are: nvdisasm 11.8 ignores bit 63 of a Maxwell control word.
+            Err(_) if !s.raw_control.is_empty() => {
+                Ok((0..instructions.len() as u32).map(|i| s.slot(control, i)).collect())
+            }
+            slots => slots,
+        };
         if let Err(e) = &slots {
             let why = e.reason();
             for (i, word) in instructions.iter().enumerate() {

@@ -173,7 +173,8 @@ fn random_programs_round_trip_through_words_and_text() {
 fn bad_slots_are_errors() {
     let control = 0x001f_8000_fc00_07e0u128 & !(0x7 << 8) | (6 << 8);
     let lines = disassemble_program::<Maxwell>(&[control, EXIT as u128, NOP as u128, NOP as u128], 0);
-    // The listing goes on (issue 14): the group is listed as raw words, the reason first.
+    // The listing goes on (issue 14): the group is the control word written as it is, the
+    // reason in its comment, and its instructions without slots (issue 15).
     assert_eq!(lines.len(), 4);
     assert!(matches!(
         lines[0].error,
@@ -181,12 +182,9 @@ fn bad_slots_are_errors() {
     ));
     assert_eq!(
         lines[0].text,
-        format!(".quad {control:#018x} ; // read as a control word: slot 0: field `read_barrier` holds undefined value 6")
+        format!(".control {control:#018x} // read as a control word: slot 0: field `read_barrier` holds undefined value 6")
     );
-    assert_eq!(
-        lines[1].text,
-        format!(".quad {EXIT:#018x} ; // in the group of a control word that cannot be read")
-    );
+    assert_eq!((lines[1].text.as_str(), &lines[1].slot), ("EXIT ;", &None));
     assert!(decode_program(&[control as u64, EXIT, NOP, NOP]).is_err());
     let errors = assemble_program::<Maxwell>("NOP\n  [B------:R-:W-:Y:S99]  EXIT ;\n", 0)
         .expect_err("stall is 4 bits");

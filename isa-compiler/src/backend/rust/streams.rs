@@ -46,6 +46,7 @@ pub fn generate(m: &Model) -> TokenStream {
         let (f, v) = (*f as u16, *v);
         quote!((#f, #v))
     });
+    let raw_control = s.raw_control.as_deref().unwrap_or("");
     quote! {
         #def
         #statics
@@ -60,6 +61,7 @@ pub fn generate(m: &Model) -> TokenStream {
             check: |raw| #slot::from_word(#raw).map(|_| ()),
             marks: &[#(#marks),*],
             pair: &[#(#pair),*],
+            raw_control: #raw_control,
         };
 
         /// Decodes a whole program (control words and instructions): each instruction with its
