@@ -90,9 +90,11 @@ fn instruction_text(line: &str) -> Option<&str> {
 }
 
 /// A line's `/*0008*/` address comment (hex digits) and the instruction text after it, or
-/// `None` when the line is not an instruction line (a data line among them).
+/// `None` when the line is not an instruction line (a data line among them). A directive with
+/// a word comment is an instruction word the listing wrote raw (it did not decode).
 fn instruction_line(line: &str) -> Option<(&str, &str)> {
-    addressed(line).filter(|(_, text)| !text.trim_start().starts_with('.'))
+    addressed(line)
+        .filter(|(_, text)| !text.trim_start().starts_with('.') || word_comments(line).next().is_some())
 }
 
 /// A line's `/*0008*/` address comment (hex digits) and the text after it, or `None`.
@@ -106,7 +108,7 @@ fn addressed(line: &str) -> Option<(&str, &str)> {
 /// (`/*0000*/ .byte 0x04, 0x2f`, `/*0004*/ .word index@(sum_loop)`): a directive, never an
 /// instruction's text.
 fn data_line(line: &str) -> bool {
-    addressed(line).is_some_and(|(_, text)| text.trim_start().starts_with('.'))
+    addressed(line).is_some() && instruction_line(line).is_none()
 }
 
 /// The section a line of nvdisasm's listing of a cubin starts, in GNU as's spelling

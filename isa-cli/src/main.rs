@@ -118,8 +118,9 @@ enum Command {
     /// The listing assembles back to the same bytes (`isa asm`): a word the dialect cannot
     /// show, or that does not decode, is printed as the dialect's raw directive (`.long 0x...`)
     /// with the reason as a comment. On a target with scheduling control words the first word
-    /// of every group is read as one; a control word that cannot be read is listed with its
-    /// group as raw words and the listing goes on. Exit status 1 when a word did not decode.
+    /// of every group is read as one; a control word that cannot be read is written as it is
+    /// with the spec's `raw_control` directive (Maxwell: `.control 0x...`) before its group's
+    /// instructions, or its group listed as raw words in a spec without one, and the listing goes on. Exit status 1 when a word did not decode.
     /// The program is read and listed as a stream (memory stays flat whatever its size);
     /// branch targets print as displacements, so no first pass over it is needed.
     ///

@@ -688,6 +688,34 @@ fn listings_of_unreadable_control_words_read_back() {
     assert_eq!(stdout(&o), hex);
 }
 
+/// A word that does not decode lists raw in `--listing` too (nvdisasm 11.8 refuses
+/// 0xffffffffffffffff: "Unrecognized operation for functional unit 'uC' at address
+/// 0x00000010"): its reason follows its word comment, and the listing reads back to the same
+/// bytes, the raw line as that word; a data line (no word comment) among the instructions stays
+/// an error.
+#[test]
+fn a_listing_s_raw_word_reads_back_as_that_word() {
+    let hex = "001fc400fe2007f6\n50b0000000070f00\nffffffffffffffff\n50b0000000070f00\n";
+    let o = isa_with_input(&["disasm", "--target", "maxwell", "--hex", "--listing", "-"], hex.as_bytes());
+    assert_code(&o, 1);
+    let listing = stdout(&o);
+    let raw = listing.lines().nth(2).unwrap_or_default();
+    let parts: Vec<&str> = raw.split_whitespace().collect();
+    assert_eq!(
+        parts[..7],
+        ["/*0010*/", ".quad", "0xffffffffffffffff", ";", "/*", "0xffffffffffffffff", "*/"],
+        "{listing}"
+    );
+    assert!(raw.ends_with("// no encoding matches"), "{listing}");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], listing.as_bytes());
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), hex);
+    let data = listing
+        .replace(".quad 0xffffffffffffffff ;  /* 0xffffffffffffffff */ // no encoding matches", ".word 0x1");
+    let o = isa_with_input(&["asm", "--target", "maxwell", "--hex", "-"], data.as_bytes());
+    assert_code(&o, 1);
+}
+
 /// The misuses of `.control` are errors at their line and column.
 #[test]
 fn control_directive_misuse_is_located() {

@@ -2,8 +2,8 @@
 //! instruction per line in a dialect, each after its scheduling slot where the target has
 //! control words. A word the dialect cannot show, undecodable ones included, prints as the
 //! dialect's raw directive with the reason as a comment, so the listing assembles back to the
-//! same words; a control word that cannot be read is listed with its group as raw words and
-//! the listing goes on. The command fails when a word did not decode. A bundled target's
+//! same words; a control word that cannot be read is written with the spec's `raw_control`
+//! directive before its group (raw words where the spec has none) and the listing goes on. The command fails when a word did not decode. A bundled target's
 //! program is the JSON object of its streams that `isa asm` writes, listed as bundles.
 
 use super::{complain, plural, read_program, stdout};

@@ -240,7 +240,9 @@ impl core::fmt::Display for Line {
 
 /// Prints a whole program in dialect number `dialect`: one line per instruction, with its
 /// scheduling slot where the target has control words. A control word that cannot be read is
-/// listed with its group as raw words, the reason as a comment, and the listing goes on.
+/// written with the spec's `raw_control` directive before its group's instructions (where the
+/// spec has none, listed with its group as raw words), the reason as a comment, and the listing
+/// goes on.
 pub fn disassemble_program<T: Isa>(words: &[u128], dialect: usize) -> Vec<Line> {
     collect_lines(words.len(), |out| disassemble_program_from::<T>(words, 0, true, dialect, out))
 }

@@ -34,8 +34,14 @@ pub fn listing_from<T: Isa>(
     let (Some(s), Some(style)) = (T::schedule(), dialect_of::<T>(dialect).listing) else { return };
     let d = dialect_of::<T>(dialect);
     let bytes = u64::from(T::WORD_BITS.div_ceil(8));
-    let alone =
-        |word: u128| ListingLine { text: String::new(), word: Some(word), error: None, raw: false, guard: 0 };
+    let alone = |word: u128| ListingLine {
+        text: String::new(),
+        word: Some(word),
+        error: None,
+        raw: false,
+        guard: 0,
+        note: String::new(),
+    };
     let group = s.slots as usize + 1;
     let index = worth_indexing(words.len()).then(|| format_index::<T>(dialect));
     let mut reading = Reading::indexed(index.as_deref());
@@ -56,8 +62,9 @@ pub fn listing_from<T: Isa>(
             let why = e.reason();
             for (i, word) in instructions.iter().enumerate() {
                 let text = raw_text::<T>(d, *word, Some(&why)).unwrap_or_default();
+                let (text, note) = apart(d, text);
                 let (line, guard) = listing_line(style, at(i + 1) as u64 * bytes, "", &text, false, false);
-                out(ListingLine { text: line, word: Some(*word), error: None, raw: true, guard });
+                out(ListingLine { text: line, word: Some(*word), error: None, raw: true, guard, note });
             }
             *paired = false;
             continue;
@@ -89,12 +96,14 @@ pub fn listing_from<T: Isa>(
             } else {
                 String::new()
             };
-            let (line, guard) = listing_line(style, pc, &end_text, body, open, close);
+            let (body, note) =
+                if decorated { (String::from(body), String::new()) } else { apart(d, String::from(body)) };
+            let (line, guard) = listing_line(style, pc, &end_text, &body, open, close);
             if close {
-                out(ListingLine { text: line, word: None, error, raw: false, guard });
+                out(ListingLine { text: line, word: None, error, raw: false, guard, note });
                 out(alone(*word));
             } else {
-                out(ListingLine { text: line, word: Some(*word), error, raw: !decorated, guard });
+                out(ListingLine { text: line, word: Some(*word), error, raw: !decorated, guard, note });
             }
         }
     }
@@ -116,6 +125,18 @@ pub struct ListingLine {
     /// Characters of the guard (and the blank after it) in the guard's field of `text`, which
     /// the alignment of the word comments counts once more ([`align_listing`]).
     pub guard: usize,
+    /// A raw line's reason (the dialect's comment marker and the text), written after the word
+    /// comment so that the comment marker does not hide it from the listing reader.
+    pub note: String,
+}
+
+/// A raw directive's text and its reason (from the dialect's comment marker on), apart.
+fn apart(d: &crate::target::Dialect, text: String) -> (String, String) {
+    let at = d.comments.first().and_then(|marker| text.find(&alloc::format!(" {marker} ")));
+    match at {
+        Some(at) => (String::from(&text[..at]), String::from(&text[at..])),
+        None => (text, String::new()),
+    }
 }
 
 /// Writes listing lines with their word comments at one column, as nvdisasm aligns them:
@@ -151,10 +172,13 @@ pub fn align_listing(lines: &[ListingLine], style: &ListingStyle, word_bits: u32
         line.clear();
         line.push_str(&l.text);
         if let Some(word) = l.word {
-            let blanks = column.saturating_sub(l.text.chars().count());
+            // A raw line, left out of the alignment, still keeps its comment apart.
+            let least = if l.raw { slack(l) } else { 0 };
+            let blanks = column.saturating_sub(l.text.chars().count()).max(least);
             line.push_str(&" ".repeat(blanks));
             line.push_str(&alloc::format!("{}0x{word:0digits$x}{}", style.words.1, style.words.2));
         }
+        line.push_str(&l.note);
         out(&line);
     }
 }
