@@ -199,7 +199,10 @@ pub fn assemble_stream<T: Isa>(
         &convert,
         report,
         &mut |slot, (w, text), length| packer.borrow_mut().push(slot, w, text, length),
-        &mut |control| packer.borrow_mut().next_control = Some(control),
+        &mut |control| {
+            packer.borrow_mut().next_control = Some(control);
+            Ok(())
+        },
     );
     let packer = packer.into_inner();
     packer.finish();
@@ -317,8 +320,12 @@ pub fn assemble_scheduled<T: Isa>(
         &mut report,
         &mut |slot, insn, _| program.push((slot, insn)),
         // Typed instructions carry slots, not control words: a control word written as it
-        // is has no place here ([`assemble_program`] writes it).
-        &mut |_| {},
+        // is has no place among them, and is refused rather than dropped.
+        &mut |_| {
+            Err("typed instructions carry slots, not control words: a control word written as it is \
+                 needs the program's words (`assemble_program`, `isa asm`)"
+                .into())
+        },
     );
     match assembled {
         Some(_) => {

@@ -58,7 +58,7 @@ macro_rules! label_expressions {
 /// bytes begin an instruction of another length, where instructions differ in length.
 /// Where the spec names a directive writing a control word as it is
 /// ([`bundle::Schedule::raw_control`]), its word goes to `control` before the first word of
-/// the group it stands before.
+/// the group it stands before; what `control` refuses is an error at the directive.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn assemble_lines<T: Isa, X>(
     name: &str,
@@ -68,7 +68,7 @@ pub(super) fn assemble_lines<T: Isa, X>(
     convert: &dyn Fn(Statement<T::Instruction>) -> Result<X, String>,
     report: &mut dyn FnMut(&AsmError, &str),
     emit: &mut dyn FnMut(u64, X, Option<usize>),
-    control: &mut dyn FnMut(u128),
+    control: &mut dyn FnMut(u128) -> Result<(), String>,
 ) -> Option<crate::table::Filled> {
     let d = dialect_of::<T>(dialect);
     // The target's control words, unless every statement is an instruction word.
@@ -436,7 +436,9 @@ pub(super) fn assemble_lines<T: Isa, X>(
                 let err = program.locate(&e, 0, head, message);
                 let line = program.source_line(&err).to_string();
                 written_control = Some((word, err, line));
-                control(v);
+                if let Err(message) = control(v) {
+                    fail(program, program.locate(&e, 0, head, message), None);
+                }
             }
             Kind::Entry { .. } => {
                 if let Some(err) = filler.line(program, &e) {

@@ -194,6 +194,19 @@ fn bad_slots_are_errors() {
     assert!(assemble_program::<Maxwell>("EXIT\n", 0).is_ok());
 }
 
+/// A control word written as it is (`.control`, the bits nvdisasm 11.8 ignores: bit 63) is
+/// the program's words' business: `assemble_program` writes it, and the typed `assemble`,
+/// whose instructions carry slots, refuses it at the directive instead of dropping it.
+#[test]
+fn a_written_control_word_is_kept_or_refused_never_dropped() {
+    let source = ".control 0x801fc400fe2007f6\nNOP ;\nNOP ;\nNOP ;\n";
+    let words = assemble_program::<Maxwell>(source, 0).expect("assembles");
+    assert_eq!(words, [0x801f_c400_fe20_07f6, NOP as u128, NOP as u128, NOP as u128]);
+    let errors = isa_runtime::target::assemble::<Maxwell>(source, 0).expect_err("no place for it");
+    assert_eq!((errors[0].line, errors[0].column), (1, 1), "{errors:?}");
+    assert!(errors[0].message.starts_with("typed instructions carry slots"), "{errors:?}");
+}
+
 /// Scoreboard `n` (0 to 5).
 fn sb(n: u8) -> Barrier {
     Barrier::Sb(BarrierSb::new(n).expect("a scoreboard"))
