@@ -301,35 +301,46 @@ fn pruned_search_reads_what_the_describing_search_reads() {
     assert!(read > 2_000, "mesa: {read} of {} texts read", mesa.len());
 }
 
-/// Reads each text with every format of dialect `dialect` two ways: the quick reader and the
-/// search. Where the quick reader decides, it must decide as the search: its values where it
-/// reads the text, none where it says no reading exists. Returns (pairs the quick reader read,
-/// pairs it left to the search).
-fn quick_agrees<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
+/// What one (text, format) pair of a differential run came to.
+enum Verdict {
+    /// Both ways read the same values (or agreed there is no reading).
+    Agree,
+    /// The way under test read it.
+    Read,
+    /// The way under test left it to the other.
+    Unsure,
+    /// The two ways differ: what each gave.
+    Differs(String),
+}
+
+/// Runs `judge` on each text with every format of dialect `dialect` that has a syntax there
+/// (the format's number, the format, its syntax, the statement, the context), and holds that
+/// no pair differs. Returns (pairs read, pairs left unsure).
+fn differential<T: Isa>(
+    texts: &[String],
+    dialect: usize,
+    mut judge: impl FnMut(
+        usize,
+        &'static isa_runtime::format::Format,
+        &'static syntax::Syntax,
+        &str,
+        &Context,
+    ) -> Verdict,
+) -> (usize, usize) {
     let d = &T::dialects()[dialect];
     let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
-    let (mut scratch, mut search) = (syntax::Scratch::default(), syntax::Scratch::default());
     let (mut read, mut unsure, mut failures) = (0, 0, Vec::new());
     for text in texts {
         let text = statement(d, text);
-        for format in T::formats() {
+        for (i, format) in T::formats().iter().enumerate() {
             let Some(s) = format.syntax.get(dialect) else { continue };
-            let full = match syntax::quick_in(&mut scratch, format, s, text, &ctx, false) {
-                syntax::Quick::Unsure => {
-                    unsure += 1;
-                    continue;
+            match judge(i, format, s, text, &ctx) {
+                Verdict::Agree => {}
+                Verdict::Read => read += 1,
+                Verdict::Unsure => unsure += 1,
+                Verdict::Differs(why) => {
+                    failures.push(format!("{} {text:?} as {}: {why}", T::NAME, format.name))
                 }
-                syntax::Quick::Never if !s.may_match(text, d.ignore_case) => continue,
-                quick => (quick, syntax::parses_in(&mut search, format, s, text, &ctx)),
-            };
-            match full {
-                (syntax::Quick::Read(v, _), Some(w)) if v == w => read += 1,
-                (syntax::Quick::Never, None) => {}
-                (quick, search) => failures.push(format!(
-                    "{} {text:?} as {}: quick {quick:?}, search {search:?}",
-                    T::NAME,
-                    format.name
-                )),
             }
         }
     }
@@ -340,6 +351,25 @@ fn quick_agrees<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
         failures[..failures.len().min(5)].join("\n")
     );
     (read, unsure)
+}
+
+/// Reads each text with every format of dialect `dialect` two ways: the quick reader and the
+/// search. Where the quick reader decides, it must decide as the search: its values where it
+/// reads the text, none where it says no reading exists. Returns (pairs the quick reader read,
+/// pairs it left to the search).
+fn quick_agrees<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
+    let (mut scratch, mut search) = (syntax::Scratch::default(), syntax::Scratch::default());
+    differential::<T>(texts, dialect, |_, format, s, text, ctx| {
+        match syntax::quick_in(&mut scratch, format, s, text, ctx, false) {
+            syntax::Quick::Unsure => Verdict::Unsure,
+            syntax::Quick::Never if !s.may_match(text, ctx.ignore_case) => Verdict::Agree,
+            quick => match (quick, syntax::parses_in(&mut search, format, s, text, ctx)) {
+                (syntax::Quick::Read(v, _), Some(w)) if v == w => Verdict::Read,
+                (syntax::Quick::Never, None) => Verdict::Agree,
+                (quick, search) => Verdict::Differs(format!("quick {quick:?}, search {search:?}")),
+            },
+        }
+    })
 }
 
 #[test]
@@ -393,52 +423,25 @@ fn quick_reader_reads_what_the_search_reads() {
 /// search where that is unsure) must read it to the same values. Returns (pairs read, pairs
 /// left to the engine).
 fn readers_agree<T: Isa>(texts: &[String], dialect: usize) -> (usize, usize) {
-    let d = &T::dialects()[dialect];
-    let ctx = Context { pc: 0, labels: &|_| None, ignore_case: d.ignore_case, expression: None };
     let (mut fast, mut scratch, mut search) =
         (syntax::Scratch::default(), syntax::Scratch::default(), syntax::Scratch::default());
-    let (mut read, mut unsure, mut failures) = (0, 0, Vec::new());
-    for text in texts {
-        let text = statement(d, text);
-        for (i, format) in T::formats().iter().enumerate() {
-            let (Some(s), Some(reader)) = (format.syntax.get(dialect), T::reader(i, dialect)) else {
-                continue;
-            };
-            let (values, end) = match syntax::fast_in(&mut fast, format, reader, text, &ctx) {
-                syntax::Quick::Read(values, end) => (values, end),
-                syntax::Quick::Never => {
-                    failures.push(format!("{} {text:?} as {}: the reader says never", T::NAME, format.name));
-                    continue;
-                }
-                syntax::Quick::Unsure => {
-                    unsure += 1;
-                    continue;
-                }
-            };
-            let engine = match syntax::quick_in(&mut scratch, format, s, text, &ctx, false) {
-                syntax::Quick::Read(v, e) => Some((v, e)),
-                syntax::Quick::Never => None,
-                syntax::Quick::Unsure => {
-                    syntax::parses_in(&mut search, format, s, text, &ctx).map(|v| (v, end))
-                }
-            };
-            match engine {
-                Some(w) if w == (values.clone(), end) => read += 1,
-                engine => failures.push(format!(
-                    "{} {text:?} as {}: reader {values:?}, engine {engine:?}",
-                    T::NAME,
-                    format.name
-                )),
-            }
+    differential::<T>(texts, dialect, |i, format, s, text, ctx| {
+        let Some(reader) = T::reader(i, dialect) else { return Verdict::Agree };
+        let (values, end) = match syntax::fast_in(&mut fast, format, reader, text, ctx) {
+            syntax::Quick::Read(values, end) => (values, end),
+            syntax::Quick::Never => return Verdict::Differs("the reader says never".into()),
+            syntax::Quick::Unsure => return Verdict::Unsure,
+        };
+        let engine = match syntax::quick_in(&mut scratch, format, s, text, ctx, false) {
+            syntax::Quick::Read(v, e) => Some((v, e)),
+            syntax::Quick::Never => None,
+            syntax::Quick::Unsure => syntax::parses_in(&mut search, format, s, text, ctx).map(|v| (v, end)),
+        };
+        match engine {
+            Some(w) if w == (values.clone(), end) => Verdict::Read,
+            engine => Verdict::Differs(format!("reader {values:?}, engine {engine:?}")),
         }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
-    (read, unsure)
+    })
 }
 
 /// The generated readers (`isa_runtime::syntax::fast_in`) read what the engine reads: on every
