@@ -28,6 +28,20 @@ pub(super) struct TableIndex {
     starts: Vec<u32>,
     /// For each entry, its spelling as a [`Plain`] word where it is one.
     plain: Vec<Option<Plain>>,
+    /// The entries whose spelling is a [`Plain`] word of letters, digits and `_` (not after
+    /// blanks), kept out of the buckets: such a spelling matches only where the text's run of
+    /// word characters is exactly it, so they are found by that run. By hash of the run
+    /// lowercased (a power of two of slots, at most half full; empty when there are none):
+    /// (lowercased spelling, start in `words`, count; 0 for a free slot).
+    word_slots: Vec<(u64, u32, u32)>,
+    /// Entry numbers of the word spellings, by lowercased spelling and in table order within each.
+    words: Vec<u32>,
+}
+
+/// The slot of a lowercased word in [`TableIndex::word_slots`] of `len` (a power of two) slots.
+#[inline]
+fn word_hash(w: u64, len: usize) -> usize {
+    (w.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (len - 1)
 }
 
 /// A spelling of one to eight bytes compared at once as a `u64` (the name's whole-word end
@@ -64,18 +78,30 @@ impl Plain {
 }
 
 /// Up to eight bytes, little-endian, zero past their end.
+#[inline]
 fn pack8(b: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    let n = b.len().min(8);
-    w[..n].copy_from_slice(&b[..n]);
-    u64::from_le_bytes(w)
+    if let Some(eight) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*eight);
+    }
+    let mut w = 0;
+    for (i, c) in b.iter().enumerate() {
+        w |= u64::from(*c) << (8 * i);
+    }
+    w
 }
 
-/// ASCII capitals of a packed word lowercased (each byte on its own).
+/// ASCII capitals of a packed word lowercased (each byte on its own, all at once: a byte of
+/// `A`..=`Z` gains bit 5).
+#[inline]
 fn lower8(w: u64) -> u64 {
-    let mut b = w.to_le_bytes();
-    b.make_ascii_lowercase();
-    u64::from_le_bytes(b)
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = w & LOW7;
+    // Bit 7 of each byte: its low seven bits at least `A`, above `Z`; no carry leaves a byte.
+    let from_a = low + 0x3f3f_3f3f_3f3f_3f3f;
+    let past_z = low + 0x2525_2525_2525_2525;
+    let upper = from_a & !past_z & !w & HIGH;
+    w | upper >> 2
 }
 
 /// One entry of a [`Table`].
@@ -173,30 +199,87 @@ impl Table {
     /// The entries by the character they must start with ([`Table::head`]), so that reading
     /// a name looks only at the entries that can match there.
     pub(super) fn index(&self) -> TableIndex {
+        let plain: Vec<Option<Plain>> = self
+            .entries
+            .iter()
+            .map(|e| match *e {
+                Entry::Name(s, _) => Plain::of(s),
+                _ => None,
+            })
+            .collect();
+        let word = |i: usize| plain[i].filter(|p| !p.after_blanks);
+        // The word spellings, by lowercased spelling (in table order within each).
+        let mut keyed: Vec<(u64, u32)> =
+            (0..self.entries.len()).filter_map(|i| Some((word(i)?.lower, i as u32))).collect();
+        keyed.sort_unstable();
+        let words: Vec<u32> = keyed.iter().map(|k| k.1).collect();
+        let distinct = keyed.windows(2).filter(|w| w[0].0 != w[1].0).count() + usize::from(!keyed.is_empty());
+        let mut word_slots = Vec::new();
+        if distinct > 0 {
+            word_slots = vec![(0u64, 0u32, 0u32); (2 * distinct).next_power_of_two().max(8)];
+            let mask = word_slots.len() - 1;
+            let mut at = 0;
+            while at < keyed.len() {
+                let key = keyed[at].0;
+                let n = keyed[at..].iter().take_while(|k| k.0 == key).count();
+                let mut slot = word_hash(key, word_slots.len());
+                while word_slots[slot].2 != 0 {
+                    slot = (slot + 1) & mask;
+                }
+                word_slots[slot] = (key, at as u32, n as u32);
+                at += n;
+            }
+        }
         let bucket = |e: &Entry| match Table::head(e) {
             Some((false, b)) => usize::from(b),
             Some((true, b)) => 256 + usize::from(b),
             None => 512,
         };
         let mut starts = vec![0u32; 514];
-        for e in self.entries {
-            starts[bucket(e) + 1] += 1;
+        for (i, e) in self.entries.iter().enumerate() {
+            if word(i).is_none() {
+                starts[bucket(e) + 1] += 1;
+            }
         }
         for b in 1..starts.len() {
             starts[b] += starts[b - 1];
         }
         let mut next = starts.clone();
-        let mut order = vec![0u32; self.entries.len()];
+        let mut order = vec![0u32; starts[starts.len() - 1] as usize];
         for (i, e) in self.entries.iter().enumerate() {
-            let b = bucket(e);
-            order[next[b] as usize] = i as u32;
-            next[b] += 1;
+            if word(i).is_none() {
+                let b = bucket(e);
+                order[next[b] as usize] = i as u32;
+                next[b] += 1;
+            }
         }
-        let plain = self.entries.iter().map(|e| match *e {
-            Entry::Name(s, _) => Plain::of(s),
-            _ => None,
-        });
-        TableIndex { order, starts, plain: plain.collect() }
+        TableIndex { order, starts, plain, word_slots, words }
+    }
+
+    /// The entries of `index` whose word spelling is the text's run of word characters at the
+    /// start of `bytes` (lowercased: the caller compares them exactly where case matters).
+    #[inline]
+    fn word_entries<'i>(index: &'i TableIndex, bytes: &[u8]) -> &'i [u32] {
+        if index.word_slots.is_empty() || !bytes.first().is_some_and(|b| b.is_ascii_alphanumeric()) {
+            return &[];
+        }
+        let n = bytes.iter().take(9).take_while(|b| is_word(**b)).count();
+        if n > 8 {
+            return &[];
+        }
+        let key = lower8(pack8(&bytes[..n]));
+        let mask = index.word_slots.len() - 1;
+        let mut slot = word_hash(key, index.word_slots.len());
+        loop {
+            let (k, start, count) = index.word_slots[slot];
+            if count == 0 {
+                return &[];
+            }
+            if k == key {
+                return &index.words[start as usize..(start + count) as usize];
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
     /// [`Table::candidates`] through the table's [`Table::index`].
@@ -213,11 +296,13 @@ impl Table {
         let after = bytes.iter().find(|b| **b != b' ' && **b != b'\t').map_or(0, |b| b.to_ascii_lowercase());
         let run = |b: usize| &index.order[index.starts[b] as usize..index.starts[b + 1] as usize];
         let (mut x, mut y, mut z) = (run(usize::from(first)), run(256 + usize::from(after)), run(512));
+        let mut w = Table::word_entries(index, bytes);
         // Mostly one run has entries: it is the order.
-        let one = match (x.is_empty(), y.is_empty(), z.is_empty()) {
-            (_, true, true) => Some(x),
-            (true, false, true) => Some(y),
-            (true, true, false) => Some(z),
+        let one = match (x.is_empty(), y.is_empty(), z.is_empty(), w.is_empty()) {
+            (_, true, true, true) => Some(x),
+            (true, false, true, true) => Some(y),
+            (true, true, false, true) => Some(z),
+            (true, true, true, false) => Some(w),
             _ => None,
         };
         if let Some(run) = one {
@@ -233,11 +318,12 @@ impl Table {
         // The three runs (entries of distinct buckets) merged, in table order: sorted together
         // when few, as they mostly are.
         let mut few = [0u32; 32];
-        let n = x.len() + y.len() + z.len();
+        let n = x.len() + y.len() + z.len() + w.len();
         if n <= few.len() {
             few[..x.len()].copy_from_slice(x);
             few[x.len()..x.len() + y.len()].copy_from_slice(y);
-            few[x.len() + y.len()..n].copy_from_slice(z);
+            few[x.len() + y.len()..x.len() + y.len() + z.len()].copy_from_slice(z);
+            few[n - w.len()..n].copy_from_slice(w);
             few[..n].sort_unstable();
             return self.candidates_among(
                 few[..n].iter().map(|&k| k as usize),
@@ -249,8 +335,8 @@ impl Table {
             );
         }
         let merged = core::iter::from_fn(|| {
-            let head = [x.first(), y.first(), z.first()].into_iter().flatten().min().copied()?;
-            for r in [&mut x, &mut y, &mut z] {
+            let head = [x.first(), y.first(), z.first(), w.first()].into_iter().flatten().min().copied()?;
+            for r in [&mut x, &mut y, &mut z, &mut w] {
                 if r.first() == Some(&head) {
                     *r = &r[1..];
                 }
@@ -385,26 +471,40 @@ fn starts_with(text: &str, prefix: &str, fold: bool) -> bool {
         && prefix.bytes().zip(text.bytes()).all(|(p, t)| p == t || (fold && p.eq_ignore_ascii_case(&t)))
 }
 
-/// Whether table `t` prints value `v` as some text ([`note_spelling`]).
+/// Whether table `t` prints value `v` as some text ([`note_spelling`]): what [`Table::write`]
+/// writes for it is not empty (a range's number always shows).
 pub(super) fn prints_text(t: &Table, v: u64) -> bool {
-    let mut printed = Nonempty(false);
-    t.write(v, &mut printed).is_some() && printed.0
-}
-
-/// A writer that only notes whether anything was written.
-struct Nonempty(bool);
-
-impl Write for Nonempty {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0 |= !s.is_empty();
-        Ok(())
+    for e in t.entries {
+        match *e {
+            Entry::Name(s, w) if w == v => return !s.is_empty(),
+            Entry::Range { lo, hi, .. } if (lo..=hi).contains(&v) => return true,
+            Entry::Many(s, lo, hi) if (lo..=hi).contains(&v) => return !s.is_empty(),
+            Entry::Else(s) => return !s.is_empty(),
+            _ => {}
+        }
     }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::syntax::fixtures::{IDLE, OP, REG};
+
+    /// `lower8` lowercases each byte as `to_ascii_lowercase` does (bytes past ASCII kept), a
+    /// byte beside any other; `pack8` packs short and long slices alike.
+    #[test]
+    fn packed_words_lowercase_byte_by_byte() {
+        for b in 0..=255u8 {
+            for other in [0u8, b'Z', 0xff, b'@', b'['] {
+                let bytes = [b, other, b, b'A', other, b, 0x80 | b, b];
+                let want = u64::from_le_bytes(bytes.map(|c| c.to_ascii_lowercase()));
+                assert_eq!(lower8(pack8(&bytes)), want, "{bytes:?}");
+            }
+        }
+        assert_eq!(pack8(b"ab"), 0x6261);
+        assert_eq!(pack8(b"abcdefghij"), u64::from_le_bytes(*b"abcdefgh"));
+    }
 
     /// The index by first character finds, at every place of every text, the spellings the
     /// plain walk over every entry finds, in the same order (case folded or not).
@@ -459,6 +559,16 @@ mod tests {
                 }
             }
         }
+        // `prints_text` says whether `write` writes any text, the empty alias (0) and the
+        // value no entry names (60) among the values.
+        for table in [&MIXED, &REG, &OP, &IDLE] {
+            for v in 0..64 {
+                let mut out = alloc::string::String::new();
+                let written = table.write(v, &mut out).is_some() && !out.is_empty();
+                assert_eq!(prints_text(table, v), written, "{} value {v}", table.name);
+            }
+        }
+        assert!(!prints_text(&MIXED, 0) && prints_text(&MIXED, 1) && prints_text(&MIXED, 60));
         // Not vacuous: the walk finds names here.
         let mut found = Vec::new();
         MIXED.candidates("RA5 .16a", 0, true, &mut |len, v| found.push((len, v)));

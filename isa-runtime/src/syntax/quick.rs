@@ -52,6 +52,8 @@ type Check = (&'static Expr, bool, u32, u32);
 pub(super) struct QuickState {
     vals: Vec<Option<u64>>,
     assigned: Vec<Slot>,
+    /// The fields of `assigned` (bit `s % 64` for field `s`).
+    known: u64,
     checks: Vec<Check>,
     /// For each of `checks`, the fields it reads ([`ReadSets::bits`]).
     check_reads: Vec<u64>,
@@ -663,6 +665,7 @@ pub fn quick_in(
     st.vals.clear();
     st.vals.extend(format.fields.iter().map(|f| f.fixed));
     st.assigned.clear();
+    st.known = 0;
     st.checks.clear();
     st.check_reads.clear();
     st.facts.clear();
@@ -709,19 +712,24 @@ pub fn quick_in(
         if (end != q.text.len() && !q.prefix) || q.st.owed != 0 {
             return;
         }
-        // A condition the values the text gave already make false ends the reading, as an
-        // assignment that contradicts a deferred condition ends the search's.
-        let st = &q.st;
-        let contradicted = st.checks.iter().any(|&(e, want, at, len)| {
-            let frame = &st.frames[at as usize..(at + len) as usize];
-            eval(e, frame, &st.vals, q.ctx.pc).is_some_and(|v| (v != 0) != want)
-        });
-        if contradicted {
-            return;
-        }
         // The first reading in the search's order is the search's if it settles; one that
         // does not might be read by the search with values it chooses.
-        if !settle(q.format, q.st, q.ctx.pc) {
+        let (holds, kept) = settle(q.format, q.st, q.ctx.pc);
+        // A condition the values the text gave already make false ends the reading, as an
+        // assignment that contradicts a deferred condition ends the search's. Where every
+        // check holds on the settled values, which keep every value known, none is false
+        // on the values known (a condition false on them is false on any that keep them).
+        if !(holds && kept) {
+            let st = &q.st;
+            let contradicted = st.checks.iter().any(|&(e, want, at, len)| {
+                let frame = &st.frames[at as usize..(at + len) as usize];
+                eval(e, frame, &st.vals, q.ctx.pc).is_some_and(|v| (v != 0) != want)
+            });
+            if contradicted {
+                return;
+            }
+        }
+        if !holds {
             // Where the search's own settling fails the reading too ([`settles`]), the search
             // goes on to its next reading, and so does the walk.
             let st = &q.st;
@@ -772,14 +780,15 @@ pub fn quick_in(
 /// check holds on them: the search, reading the same items, makes no choice (every condition
 /// it deferred holds on the defaults) and gives these values. False where a field has no
 /// value, a view would be written back, or a check fails (the search might satisfy it by
-/// choosing values).
-fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
+/// choosing values). With it, whether the settled values keep every value known (a view
+/// made up from the word may differ from the value it had).
+fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
     let QuickState { vals, checks, frames, settled, values, .. } = st;
     settled.clone_from(vals);
     let framed =
         || checks.iter().map(|&(e, want, at, len)| (e, want, &frames[at as usize..(at + len) as usize]));
     if !super::reading::carry_equalities(format.fields, settled, framed) {
-        return false;
+        return (false, true);
     }
     values.clear();
     let mut views = false;
@@ -794,20 +803,24 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> bool {
                 *v = Some(x);
                 values.push(x);
             }
-            None => return false,
+            None => return (false, true),
         }
     }
     // The word, where a view is made up from it.
+    let mut kept = true;
     if views {
         let word = format.pack(values);
         for (v, f) in settled.iter_mut().zip(format.fields).filter(|(_, f)| f.view) {
-            *v = Some(crate::bits::get(word, f.pieces));
+            let made = crate::bits::get(word, f.pieces);
+            kept &= v.is_none_or(|old| old == made);
+            *v = Some(made);
         }
     }
-    checks.iter().all(|&(e, want, at, len)| {
+    let holds = checks.iter().all(|&(e, want, at, len)| {
         let frame = &frames[at as usize..(at + len) as usize];
         eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want)
-    })
+    });
+    (holds, kept)
 }
 
 struct QuickReader<'t> {
@@ -832,7 +845,7 @@ type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 
 /// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
 /// and `owed`.
-type QMark = (usize, usize, usize, u64, u64, usize, usize);
+type QMark = (usize, usize, usize, u64, u64, usize, usize, u64);
 
 impl QuickReader<'_> {
     /// The spellings of `t` at `pos`, each (length, value) once, longest first, pushed on
@@ -961,6 +974,7 @@ impl QuickReader<'_> {
             st.owed,
             st.facts.len(),
             st.same.len(),
+            st.known,
         )
     }
 
@@ -1040,6 +1054,7 @@ impl QuickReader<'_> {
         self.st.owed = m.4;
         self.st.facts.truncate(m.5);
         self.st.same.truncate(m.6);
+        self.st.known = m.7;
     }
 
     /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
@@ -1127,6 +1142,7 @@ impl QuickReader<'_> {
             None => {
                 self.st.vals[slot as usize] = Some(v);
                 self.st.assigned.push(slot);
+                self.st.known |= 1 << (slot % 64);
                 // What the checks forced on the field, and what they force now it is known.
                 !self.st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
             }
@@ -1142,6 +1158,7 @@ impl QuickReader<'_> {
             None => {
                 st.vals[slot as usize] = Some(v);
                 st.assigned.push(slot);
+                st.known |= 1 << (slot % 64);
                 !st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
             }
         }
@@ -1168,7 +1185,7 @@ impl QuickReader<'_> {
         let mut fitting = [0u64; 4];
         // What the guards see of the format is its fields (static, as the syntax is).
         let fields = self.format.fields;
-        let QuickState { fits, frames, assigned, .. } = &mut *self.st;
+        let QuickState { fits, frames, known, .. } = &mut *self.st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
         // Arms without guards need neither (a shape's look-up costs more than walking them).
         let shape = match syntax.arms.iter().any(|a| a.guard.is_some()) {
@@ -1182,7 +1199,7 @@ impl QuickReader<'_> {
             }
             return (fitting, None);
         };
-        let known = assigned.iter().fold(0u64, |m, &s| m | 1 << (s % 64));
+        let known = *known;
         let at = fits.shapes[shape].at as usize;
         for (index, arm) in syntax.arms.iter().enumerate() {
             let Some(g) = arm.guard else {
