@@ -99,7 +99,7 @@ pub(super) fn force(
 }
 
 /// [`eval`], with two unknown fields that `same` makes equal compared as equal.
-#[inline]
+#[inline(always)]
 pub(super) fn same_value(
     x: &Expr,
     frame: &[Bound],
@@ -107,7 +107,19 @@ pub(super) fn same_value(
     same: &[(Slot, Slot)],
     pc: u64,
 ) -> Option<i64> {
-    if let (false, Expr::Cmp(op @ (Cmp::Eq | Cmp::Ne), a, b)) = (same.is_empty(), x) {
+    if !same.is_empty() {
+        if let Some(v) = same_pair(x, frame, vals, same) {
+            return Some(v);
+        }
+    }
+    eval(x, frame, vals, pc)
+}
+
+/// [`same_value`] of a comparison of two unknown fields that `same` makes equal; `None` for
+/// anything else.
+#[inline(always)]
+fn same_pair(x: &Expr, frame: &[Bound], vals: &[Option<u64>], same: &[(Slot, Slot)]) -> Option<i64> {
+    if let Expr::Cmp(op @ (Cmp::Eq | Cmp::Ne), a, b) = x {
         if let (Expr::Field(_) | Expr::Param(_), Expr::Field(_) | Expr::Param(_)) = (&**a, &**b) {
             if let (Bound::Slot(s), Bound::Slot(t)) = (bind(a, frame), bind(b, frame)) {
                 if vals[s as usize].is_none()
@@ -119,7 +131,7 @@ pub(super) fn same_value(
             }
         }
     }
-    eval(x, frame, vals, pc)
+    None
 }
 
 /// Adds the fact `field s == v` (`equal`) or `!= v` to `facts` ([`force`]), unless the field

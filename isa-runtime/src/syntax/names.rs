@@ -36,6 +36,8 @@ pub(super) struct TableIndex {
     word_slots: Vec<(u64, u32, u32)>,
     /// Entry numbers of the word spellings, by lowercased spelling and in table order within each.
     words: Vec<u32>,
+    /// [`Table::blanks`].
+    pub(super) blanks: (bool, bool),
 }
 
 /// The slot of a lowercased word in [`TableIndex::word_slots`] of `len` (a power of two) slots.
@@ -79,7 +81,7 @@ impl Plain {
 
 /// Up to eight bytes, little-endian, zero past their end.
 #[inline]
-fn pack8(b: &[u8]) -> u64 {
+pub(super) fn pack8(b: &[u8]) -> u64 {
     if let Some(eight) = b.first_chunk::<8>() {
         return u64::from_le_bytes(*eight);
     }
@@ -253,7 +255,31 @@ impl Table {
                 next[b] += 1;
             }
         }
-        TableIndex { order, starts, plain, word_slots, words }
+        TableIndex { order, starts, plain, word_slots, words, blanks: self.blanks() }
+    }
+
+    /// Whether a spelling of the table may hold blanks or separators other than at its ends
+    /// (its reading then crosses blanks: `nop;` reads `nop ;`), and whether one ends in a blank.
+    pub(super) fn blanks(&self) -> (bool, bool) {
+        let (mut inner, mut trailing) = (false, false);
+        for e in self.entries {
+            let (core, blanks) = match *e {
+                Entry::Name(s, _) => {
+                    let core = s.trim_start_matches(' ');
+                    trailing |= core.ends_with([' ', '\t']);
+                    (core.trim_end_matches([' ', '\t']), [' ', '\t', ',', ';'])
+                }
+                // A range's prefix and suffix are compared byte for byte, around the digits: a
+                // blank in either is crossed.
+                Entry::Range { prefix, suffix, .. } => {
+                    inner |= suffix.contains([' ', '\t']);
+                    (prefix.trim_start_matches(' '), [' ', '\t', ' ', ' '])
+                }
+                Entry::Many(..) | Entry::Else(_) => continue,
+            };
+            inner |= core.contains(blanks);
+        }
+        (inner, trailing)
     }
 
     /// The entries of `index` whose word spelling is the text's run of word characters at the

@@ -5,7 +5,7 @@ use super::analysis::separator;
 use super::eval::{bind, bound_value, compare, eval, self_describing, slot_bits, value_in, Bound, Defaulted};
 use super::facts::{equal_pair, force, same_value, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
-use super::names::{prints_text, Entry, Table};
+use super::names::{prints_text, Table};
 use super::printer::write_number;
 use super::scan::{
     fits_width, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
@@ -116,6 +116,122 @@ pub(super) struct QuickState {
     pc_read: Vec<(usize, bool)>,
     /// How arms are ordered on the defaults, by format, syntax and frame ([`Fits`]).
     fits: Fits,
+    /// Names read in earlier texts, by the bytes their reading looked at ([`Words`]).
+    words: Words,
+}
+
+/// The spellings of tables read at the start of a word in any text: by table, case folding,
+/// the bytes the reading looks at ([`word_reach`]) and whether the text ended among them, the
+/// (length, value) pairs [`QuickReader::spellings`] found there (or that there were too
+/// many). A name's reading looks at no other byte, so another text with those bytes has the
+/// same spellings. Kept from one text to the next; forgotten when it grows past
+/// [`WORDS`] keys. An open-addressed table.
+#[derive(Default)]
+struct Words {
+    /// Index + 1 into `keys`, by hash (a power of two long, at most half full).
+    slots: Vec<u32>,
+    keys: Vec<WordKey>,
+    bytes: Vec<u8>,
+    spelled: Vec<(usize, u64)>,
+}
+
+struct WordKey {
+    table: usize,
+    fold: bool,
+    end: bool,
+    /// Where its bytes are in [`Words::bytes`], and how many.
+    bytes: (u32, u32),
+    /// Where its spellings are in [`Words::spelled`] and how many (`u32::MAX`: too many).
+    at: u32,
+    n: u32,
+}
+
+/// How many keys [`Words`] keeps before it forgets them all.
+const WORDS: usize = 4096;
+
+impl Words {
+    fn hash(table: usize, fold: bool, end: bool, bytes: &[u8]) -> u64 {
+        let k = 0x9e37_79b9_7f4a_7c15u64;
+        let mut h = (table as u64 ^ u64::from(fold) << 62 ^ u64::from(end) << 63 ^ bytes.len() as u64)
+            .wrapping_mul(k);
+        for chunk in bytes.chunks(8) {
+            h = (h ^ super::names::pack8(chunk)).wrapping_mul(k);
+        }
+        h ^ (h >> 31)
+    }
+
+    /// The slot of a key in `slots`: where it is, or the free slot where it would go.
+    fn find(&self, h: u64, table: usize, fold: bool, end: bool, bytes: &[u8]) -> (usize, Option<&WordKey>) {
+        let mask = self.slots.len() - 1;
+        let mut at = h as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return (at, None),
+                i => {
+                    let key = &self.keys[i as usize - 1];
+                    let (b, n) = key.bytes;
+                    if key.table == table
+                        && key.fold == fold
+                        && key.end == end
+                        && self.bytes[b as usize..(b + n) as usize] == *bytes
+                    {
+                        return (at, Some(key));
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The spellings kept for the key: `Some(None)` for too many, `None` for none kept.
+    fn get(&self, table: usize, fold: bool, end: bool, bytes: &[u8]) -> Option<Option<(u32, u32)>> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let h = Words::hash(table, fold, end, bytes);
+        let key = self.find(h, table, fold, end, bytes).1?;
+        Some((key.n != u32::MAX).then_some((key.at, key.n)))
+    }
+
+    /// Keeps `spelled` (`None`: too many) for the key, which is not kept yet.
+    fn put(&mut self, table: usize, fold: bool, end: bool, bytes: &[u8], spelled: Option<&[(usize, u64)]>) {
+        if self.keys.len() >= WORDS || self.slots.is_empty() {
+            self.keys.clear();
+            self.bytes.clear();
+            self.spelled.clear();
+            self.slots.clear();
+            self.slots.resize(64, 0);
+        } else if 2 * (self.keys.len() + 1) > self.slots.len() {
+            let size = 2 * self.slots.len();
+            self.slots.clear();
+            self.slots.resize(size, 0);
+            for (i, key) in self.keys.iter().enumerate() {
+                let (b, n) = key.bytes;
+                let bytes = &self.bytes[b as usize..(b + n) as usize];
+                let mut at = Words::hash(key.table, key.fold, key.end, bytes) as usize & (size - 1);
+                while self.slots[at] != 0 {
+                    at = (at + 1) & (size - 1);
+                }
+                self.slots[at] = i as u32 + 1;
+            }
+        }
+        let h = Words::hash(table, fold, end, bytes);
+        let (slot, _) = self.find(h, table, fold, end, bytes);
+        let key = WordKey {
+            table,
+            fold,
+            end,
+            bytes: (self.bytes.len() as u32, bytes.len() as u32),
+            at: self.spelled.len() as u32,
+            n: spelled.map_or(u32::MAX, |s| s.len() as u32),
+        };
+        self.bytes.extend_from_slice(bytes);
+        if let Some(s) = spelled {
+            self.spelled.extend_from_slice(s);
+        }
+        self.keys.push(key);
+        self.slots[slot] = self.keys.len() as u32;
+    }
 }
 
 /// For each call shape met (format, syntax, frame), the truth of each arm's guard on the
@@ -154,8 +270,9 @@ enum Step {
     /// [`QuickReader::require`] at run time (a comparison of two fields, whose assignment
     /// depends on which is known; an assignment to a view).
     Require(&'static Expr, bool),
-    /// Kept as a check ([`QuickReader::check`]).
-    Check(&'static Expr, bool),
+    /// Kept as a check ([`QuickReader::check`]); what it reads in the part at `.2` of
+    /// [`Fits::parts`].
+    Check(&'static Expr, bool, u32),
     /// Kept as a check that some part of a conjunction (`false`) or disjunction (`true`) come
     /// out the truth wanted, its parts from `.2` to `.3` in [`Fits::parts`]: what it forces
     /// ([`force`]) found from them.
@@ -168,6 +285,9 @@ enum Step {
 struct Part {
     expr: &'static Expr,
     leaf: Leaf,
+    /// For the first part of a [`Step::Some`], and the part of a [`Step::Check`]: the fields
+    /// the whole check reads ([`slot_bits`], as [`ReadSets::bits`] gives them).
+    bits: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -260,7 +380,10 @@ fn compile(
         // Some part must come out `want`.
         Expr::And(xs) | Expr::Or(xs) => {
             let start = parts.len() as u32;
-            parts.extend(xs.iter().map(|x| Part { expr: x, leaf: Leaf::of(x, frame) }));
+            parts.extend(xs.iter().map(|x| Part { expr: x, leaf: Leaf::of(x, frame), bits: 0 }));
+            if let Some(first) = parts.get_mut(start as usize) {
+                first.bits = slot_bits(e, frame);
+            }
             return out.push(Step::Some(e, want, start, parts.len() as u32));
         }
         Expr::Field(_) | Expr::Param(_) => {
@@ -285,7 +408,8 @@ fn compile(
         },
         _ => {}
     }
-    out.push(Step::Check(e, want));
+    parts.push(Part { expr: e, leaf: Leaf::Other, bits: slot_bits(e, frame) });
+    out.push(Step::Check(e, want, parts.len() as u32 - 1));
 }
 
 struct FitShape {
@@ -461,30 +585,6 @@ fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
         }
     }
     reach.max(p + 1)
-}
-
-/// Whether a spelling of `t` may hold blanks or separators other than at its ends (its reading
-/// then crosses blanks: `nop;` reads `nop ;`), and whether one ends in a blank.
-fn spelling_blanks(t: &Table) -> (bool, bool) {
-    let (mut inner, mut trailing) = (false, false);
-    for e in t.entries {
-        let (core, blanks) = match *e {
-            Entry::Name(s, _) => {
-                let core = s.trim_start_matches(' ');
-                trailing |= core.ends_with([' ', '\t']);
-                (core.trim_end_matches([' ', '\t']), [' ', '\t', ',', ';'])
-            }
-            // A range's prefix and suffix are compared byte for byte, around the digits: a
-            // blank in either is crossed.
-            Entry::Range { prefix, suffix, .. } => {
-                inner |= suffix.contains([' ', '\t']);
-                (prefix.trim_start_matches(' '), [' ', '\t', ' ', ' '])
-            }
-            Entry::Many(..) | Entry::Else(_) => continue,
-        };
-        inner |= core.contains(blanks);
-    }
-    (inner, trailing)
 }
 
 /// Whether `syntax` reads the instruction's address anywhere (a condition, a shown value, a
@@ -853,7 +953,7 @@ impl QuickReader<'_> {
     /// are more than sixteen. The caller truncates `spelled` back to the start.
     fn spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
         if self.st.track {
-            let reach = match spelling_blanks(t) {
+            let reach = match self.tables.get(t).blanks {
                 (true, _) => usize::MAX,
                 (false, trailing) => word_reach(self.text, pos, trailing),
             };
@@ -909,14 +1009,52 @@ impl QuickReader<'_> {
         found
     }
 
-    /// [`QuickReader::spellings`] read from the table.
+    /// [`QuickReader::spellings`] read from the table, or from [`Words`] where another text
+    /// had the bytes the reading looks at.
     fn read_spellings(&mut self, t: &'static Table, pos: usize) -> Option<usize> {
         let QuickReader { st, tables, text, ctx, .. } = self;
+        let index = tables.get(t);
+        let fold = ctx.ignore_case;
+        // The bytes the reading looks at, and whether the text ends among them: a table whose
+        // spellings cross no blank reads a word ([`word_reach`]).
+        let looked = match index.blanks {
+            (true, _) => None,
+            (false, trailing) => {
+                let reach = word_reach(text, pos, trailing);
+                Some((&text.as_bytes()[pos..reach.min(text.len())], reach > text.len()))
+            }
+        };
+        let table = t as *const Table as usize;
+        if let Some((bytes, end)) = looked {
+            if let Some(found) = st.words.get(table, fold, end, bytes) {
+                let start = st.spelled.len();
+                return found.map(|(at, n)| {
+                    st.spelled.extend_from_slice(&st.words.spelled[at as usize..(at + n) as usize]);
+                    start
+                });
+            }
+        }
+        let found = Self::spellings_of(st, t, index, text, pos, fold);
+        if let Some((bytes, end)) = looked {
+            let got = found.map(|start| &st.spelled[start..]);
+            st.words.put(table, fold, end, bytes, got);
+        }
+        found
+    }
+
+    /// The spellings of `t` at `pos` ([`QuickReader::spellings`]) from the table's index.
+    fn spellings_of(
+        st: &mut QuickState,
+        t: &'static Table,
+        index: &super::names::TableIndex,
+        text: &str,
+        pos: usize,
+        fold: bool,
+    ) -> Option<usize> {
         let spelled = &mut st.spelled;
         let start = spelled.len();
         let mut many = false;
-        let index = tables.get(t);
-        t.candidates_indexed(index, text, pos, ctx.ignore_case, &mut |len, v| {
+        t.candidates_indexed(index, text, pos, fold, &mut |len, v| {
             if many || spelled[start..].contains(&(len, v)) {
                 return;
             }
@@ -979,7 +1117,8 @@ impl QuickReader<'_> {
     }
 
     /// [`note_spelling`] on bit sets: false for a field beyond the 64th, left to the search.
-    fn note(&mut self, b: Bound, t: &Table, len: usize, v: u64) -> bool {
+    #[inline]
+    fn note(&mut self, b: Bound, t: &'static Table, len: usize, v: u64) -> bool {
         let slot = match b {
             Bound::Slot(s) | Bound::NotSlot(s) => s,
             Bound::Const(_) => return true,
@@ -999,10 +1138,13 @@ impl QuickReader<'_> {
 
     /// Whether every value owed may still be spelled out in the text from `pos` on, as the
     /// search judges it ([`Parser::payable`]): a reading where one cannot is no reading.
+    #[inline(always)]
     fn payable(&mut self, pos: usize) -> bool {
-        if self.st.owed == 0 {
-            return true;
-        }
+        self.st.owed == 0 || self.payable_owed(pos)
+    }
+
+    /// [`QuickReader::payable`] where a value is owed.
+    fn payable_owed(&mut self, pos: usize) -> bool {
         if self.payers.is_none() {
             self.payers = Some(self.payers_of.take(self.format, self.root));
         }
@@ -1093,12 +1235,27 @@ impl QuickReader<'_> {
         force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
     }
 
+    /// [`QuickReader::check`] of a [`Step::Check`]: no pair of fields is made equal by it (a
+    /// comparison of fields is a [`Step::Require`]).
+    fn check_kept(&mut self, e: &'static Expr, want: bool, at: u32, f: QFrame) -> bool {
+        let st = &mut *self.st;
+        st.checks.push((e, want, f.0, f.1));
+        st.check_reads.push(st.fits.parts[at as usize].bits);
+        let QuickState { vals, facts, same, frames, .. } = st;
+        let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
+        force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
+    }
+
     /// [`QuickReader::check`] of a [`Step::Some`]: what [`force`] does with it, its parts'
     /// leaves compared as compiled.
     fn check_some(&mut self, e: &'static Expr, want: bool, start: u32, end: u32, f: QFrame) -> bool {
         let st = &mut *self.st;
         st.checks.push((e, want, f.0, f.1));
-        st.check_reads.push(u64::MAX);
+        let reads = match start < end {
+            true => st.fits.parts[start as usize].bits,
+            false => u64::MAX,
+        };
+        st.check_reads.push(reads);
         // No pair of fields is made equal by a conjunction or disjunction ([`equal_pair`]).
         let QuickState { vals, facts, same, frames, fits, .. } = st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
@@ -1125,7 +1282,8 @@ impl QuickReader<'_> {
             Bound::Const(c) => return c as u64 == v,
             Bound::Slot(s) | Bound::NotSlot(s) => s,
         };
-        if self.format.fields[slot as usize].view {
+        let field = &self.format.fields[slot as usize];
+        if field.view {
             self.unsure();
             return false;
         }
@@ -1134,7 +1292,7 @@ impl QuickReader<'_> {
             Bound::NotSlot(_) => 1 - v,
             _ => v,
         };
-        if !holds(&self.format.fields[slot as usize], v) {
+        if !holds(field, v) {
             return false;
         }
         match self.st.vals[slot as usize] {
@@ -1173,6 +1331,7 @@ impl QuickReader<'_> {
 
     /// Whether `e` holds on the values with defaults for the unknown fields (undecided: it
     /// does), as the search orders arms and optional groups.
+    #[inline]
     fn fits(&self, e: &Expr, f: QFrame) -> Option<i64> {
         let defaulted = Defaulted { vals: &self.st.vals, fields: self.format.fields };
         value_in(e, self.frame(f), &defaulted, self.ctx.pc)
@@ -1271,7 +1430,7 @@ impl QuickReader<'_> {
                     Step::Set(s, v) => self.set(s, v),
                     Step::Fail => false,
                     Step::Require(e, want) => self.require(e, want, f),
-                    Step::Check(e, want) => self.check(e, want, f),
+                    Step::Check(e, want, at) => self.check_kept(e, want, at, f),
                     Step::Some(e, want, start, end) => self.check_some(e, want, start, end, f),
                 };
                 if !ok {
