@@ -157,6 +157,7 @@ impl<'a> Names<'a> {
     }
 
     /// The spellings found.
+    #[cfg(debug_assertions)]
     fn spellings(&self) -> &[(usize, u64)] {
         &self.found[..self.n]
     }
