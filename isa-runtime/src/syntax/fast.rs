@@ -5,7 +5,9 @@
 //! A generated reader walks one reading only: at an arm or an optional group it takes the one
 //! alternative whose possible first bytes (worked out from the description when the code was
 //! generated, what follows included) hold the text's next byte after blanks; a name is the one
-//! spelling there after which the text's next byte is one the rest may start with. Where the
+//! spelling there after which the text's next byte is one the rest may start with, its
+//! spellings found by the table's generated look-up ([`Spell`], [`Names`]), which the test
+//! builds hold to the engine's index at every name read. Where the
 //! text leaves that open, or anything goes otherwise than a plain reading, it answers
 //! [`Quick::Unsure`] and the engine ([`super::quick_in`], then the search) decides: no other
 //! reading of the text exists, so a reading it completes, and whose checks hold on the
@@ -17,9 +19,11 @@
 
 use super::eval::{bind, bound_value, eval, self_describing, Bound};
 use super::memo::Scratch;
-use super::names::{prints_text, Table};
+use super::names::{is_word, prints_text, spelled, Table};
 use super::quick::Quick;
-use super::scan::{fits_width, literal_at, number_start, scan_number, skip_blanks, takes_expression};
+use super::scan::{
+    fits_width, literal_at, number_start, scan_decimal, scan_number, skip_blanks, takes_expression,
+};
 use super::search::Context;
 use super::solve::holds;
 use super::tree::{Expr, Item, Num};
@@ -28,6 +32,136 @@ use alloc::vec::Vec;
 
 /// A generated reader: true when it read the whole text one way, its values in the [`Fast`].
 pub type Reader = fn(&mut Fast<'_>) -> bool;
+
+/// A generated name look-up: the spellings of one name table in one dialect that match at the
+/// text's place, given to [`Names`] (written once per table and shared by every reader that
+/// shows a value through it).
+pub type Spell = fn(&mut Names<'_>);
+
+/// The most spellings a [`Spell`] keeps at one place (more: the reader is unsure).
+const SPELLINGS: usize = 4;
+
+/// The text at a name's place as a generated [`Spell`] reads it, and the spellings it found
+/// there after which the text goes on as the reading may: each the length of text it covers
+/// and its value, once. A spelling matches as in the engine's tables ([`Table`]): a whole
+/// word, blanks skipped before punctuation.
+pub struct Names<'a> {
+    /// The text from the name's place.
+    text: &'a str,
+    fold: bool,
+    /// Blanks at the place.
+    skip: usize,
+    /// What may come after the name (after blanks).
+    follow: &'a ByteSet,
+    found: [(usize, u64); SPELLINGS],
+    n: usize,
+    over: bool,
+}
+
+/// Up to eight bytes of `b`, little-endian, zero past its end; lowercased when folding.
+#[inline]
+fn pack8(b: &[u8], fold: bool) -> u64 {
+    let w = match b.first_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => b.iter().rev().fold(0, |w, c| w << 8 | u64::from(*c)),
+    };
+    match fold {
+        // ASCII capitals (0x41 to 0x5a) get bit 5, each byte on its own.
+        true => {
+            let low7 = w & 0x7f7f_7f7f_7f7f_7f7f;
+            let above_z = low7 + 0x2525_2525_2525_2525;
+            let from_a = low7 + 0x3f3f_3f3f_3f3f_3f3f;
+            let upper = from_a & !above_z & !w & 0x8080_8080_8080_8080;
+            w | upper >> 2
+        }
+        false => w,
+    }
+}
+
+impl<'a> Names<'a> {
+    #[inline]
+    fn new(text: &'a str, fold: bool, follow: &'a ByteSet) -> Names<'a> {
+        let b = text.as_bytes();
+        let skip = b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+        Names { text, fold, skip, follow, found: [(0, 0); SPELLINGS], n: 0, over: false }
+    }
+
+    /// The byte that chooses the entries to try: the first after blanks, lowercased (256 at
+    /// the text's end).
+    #[inline]
+    pub fn head(&self) -> u16 {
+        self.text.as_bytes().get(self.skip).map_or(256, |c| u16::from(c.to_ascii_lowercase()))
+    }
+
+    /// A spelling found: `len` bytes of text for value `v`, kept where it ends a word and the
+    /// text's next byte after blanks is one that may follow.
+    #[inline]
+    fn found(&mut self, len: usize, v: u64) {
+        let b = self.text.as_bytes();
+        if len > 0 && len < b.len() && is_word(b[len - 1]) && is_word(b[len]) {
+            return;
+        }
+        if !in_set(self.follow, next_byte(self.text, len)) || self.found[..self.n].contains(&(len, v)) {
+            return;
+        }
+        if self.n == SPELLINGS {
+            self.over = true;
+            return;
+        }
+        self.found[self.n] = (len, v);
+        self.n += 1;
+    }
+
+    /// A spelling of one to eight bytes, as packed by the compiler (`exact`, and `lower`
+    /// lowercased, over the bytes of `mask`): at the place, or after its blanks.
+    #[inline]
+    pub fn plain(&mut self, exact: u64, lower: u64, mask: u64, len: usize, after_blanks: bool, v: u64) {
+        let skip = if after_blanks { self.skip } else { 0 };
+        let w = pack8(&self.text.as_bytes()[skip..], self.fold);
+        let key = if self.fold { lower } else { exact };
+        if (w ^ key) & mask == 0 {
+            self.found(len + skip, v);
+        }
+    }
+
+    /// The empty spelling, which matches anywhere.
+    #[inline]
+    pub fn empty(&mut self, v: u64) {
+        self.found(0, v);
+    }
+
+    /// Any other spelling (blanks in it, or longer than eight bytes).
+    pub fn spelling(&mut self, s: &str, v: u64) {
+        if let Some(len) = spelled(self.text, s, self.fold) {
+            self.found(len, v);
+        }
+    }
+
+    /// A range of values printed as `prefix`, the number `value + shift`, `suffix`.
+    pub fn range(&mut self, prefix: &str, suffix: &str, lo: u64, hi: u64, shift: i64) {
+        let fold = self.fold;
+        let same = |t: &str, p: &str| {
+            t.len() >= p.len()
+                && p.bytes().zip(t.bytes()).all(|(p, t)| p == t || (fold && p.eq_ignore_ascii_case(&t)))
+        };
+        if !same(self.text, prefix) {
+            return;
+        }
+        let after = &self.text[prefix.len()..];
+        if let Some((n, len)) = scan_decimal(after) {
+            let v = n - i128::from(shift);
+            if same(&after[len..], suffix) && v >= i128::from(lo) && v <= i128::from(hi) {
+                self.found(prefix.len() + len + suffix.len(), v as u64);
+            }
+        }
+    }
+
+    /// The spellings found.
+    #[cfg(debug_assertions)]
+    fn spellings(&self) -> &[(usize, u64)] {
+        &self.found[..self.n]
+    }
+}
 
 /// A set of bytes (0 to 255) and the text's end (256), as the generated code writes them.
 pub type ByteSet = [u64; 5];
@@ -40,7 +174,6 @@ const CHECKS: usize = 16;
 pub(super) struct FastState {
     vals: Vec<Option<u64>>,
     settled: Vec<Option<u64>>,
-    spelled: Vec<(usize, u64)>,
 }
 
 /// What a generated reader reads with: the text, where it is, the values given so far and the
@@ -51,6 +184,8 @@ pub struct Fast<'a> {
     ctx: &'a Context<'a>,
     pos: usize,
     st: &'a mut FastState,
+    /// The engine's name indexes, which the test builds hold every generated look-up to.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     tables: &'a mut super::memo::TableIndexes,
     checks: [(&'static Expr, bool, &'static [Bound]); CHECKS],
     n_checks: usize,
@@ -206,33 +341,43 @@ impl Fast<'_> {
         }
     }
 
-    /// Reads a name of `t` for `e`: the one spelling at the text's place after which the next
-    /// byte (after blanks) is in `follow`, and the text goes on with one of `tokens` (`None`:
-    /// anything), what the rest of the reading may start with.
+    /// Reads a name of `t` for `e`, its spellings at the text's place found by `spell` (the
+    /// table's generated look-up): the one spelling after which the next byte (after blanks)
+    /// is in `follow`, and the text goes on with one of `tokens` (`None`: anything), what the
+    /// rest of the reading may start with.
+    #[allow(clippy::too_many_arguments)]
     pub fn name(
         &mut self,
         e: &'static Expr,
         t: &'static Table,
+        spell: Spell,
         frame: &'static [Bound],
         follow: &ByteSet,
         tokens: Option<&[&str]>,
     ) -> bool {
-        let Fast { st, tables, text, ctx, pos, .. } = self;
-        let (text, pos) = (*text, *pos);
-        let spelled = &mut st.spelled;
-        spelled.clear();
-        let index = tables.get(t);
-        t.candidates_indexed(index, text, pos, ctx.ignore_case, &mut |len, v| {
-            if in_set(follow, next_byte(text, pos + len)) && !spelled.contains(&(len, v)) {
-                spelled.push((len, v));
-            }
-        });
-        if spelled.len() > 1 {
+        let (text, pos) = (self.text, self.pos);
+        let mut names = Names::new(&text[pos..], self.ctx.ignore_case, follow);
+        spell(&mut names);
+        #[cfg(debug_assertions)]
+        self.same_as_the_index(t, &names);
+        if names.over {
+            return false;
+        }
+        let mut n = names.n;
+        if n > 1 {
             if let Some(tokens) = tokens {
-                spelled.retain(|&(len, _)| tokens.iter().any(|tok| starts_with(text, pos + len, tok)));
+                let mut m = 0;
+                for k in 0..n {
+                    let (len, v) = names.found[k];
+                    if tokens.iter().any(|tok| starts_with(text, pos + len, tok)) {
+                        names.found[m] = (len, v);
+                        m += 1;
+                    }
+                }
+                n = m;
             }
         }
-        let [(len, v)] = spelled[..] else { return false };
+        let [(len, v)] = names.found[..n] else { return false };
         let b = bind(e, frame);
         if !self.assign(b, v) {
             return false;
@@ -250,6 +395,33 @@ impl Fast<'_> {
         }
         self.pos += len;
         true
+    }
+
+    /// A generated look-up finds the spellings the engine's index of the table finds (where
+    /// the text goes on as `follow` allows), in the test builds: the generated readers'
+    /// differential test asks every reader's names.
+    #[cfg(debug_assertions)]
+    fn same_as_the_index(&mut self, t: &'static Table, names: &Names<'_>) {
+        if names.over {
+            return;
+        }
+        let (text, pos) = (self.text, self.pos);
+        let index = self.tables.get(t);
+        let mut engine = Vec::new();
+        t.candidates_indexed(index, text, pos, self.ctx.ignore_case, &mut |len, v| {
+            if in_set(names.follow, next_byte(text, pos + len)) && !engine.contains(&(len, v)) {
+                engine.push((len, v));
+            }
+        });
+        let mut generated = names.spellings().to_vec();
+        engine.sort_unstable();
+        generated.sort_unstable();
+        assert!(
+            engine == generated,
+            "table {} at {:?}: generated {generated:?}, engine {engine:?}",
+            t.name,
+            &text[pos..]
+        );
     }
 
     /// Reads a number shown as `n` for `e`, as the quick reader's `plain_number` does; a value

@@ -80,7 +80,7 @@ mod walk;
 pub use analysis::{add_byte, bytes_of, has_byte, Bytes};
 pub use eval::Bound;
 pub use failure::{token_at, Expected, Failure};
-pub use fast::{fast_in, in_set, ByteSet, Fast, Reader};
+pub use fast::{fast_in, in_set, ByteSet, Fast, Names, Reader, Spell};
 pub use memo::Scratch;
 pub use names::{Entry, Table};
 pub use printer::{print, print_showing, write_hex_upper, write_hex_value, write_number};

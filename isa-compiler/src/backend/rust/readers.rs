@@ -2,8 +2,10 @@
 //! optional group present or absent) the text decides by its next byte after blanks, a Rust
 //! function that reads a statement one way, without the engine's walk over alternatives
 //! (`isa_runtime::syntax::fast_in`). The first bytes each alternative may start with, what
-//! follows it included, are worked out here from the description; names, numbers and
-//! conditions are read by the runtime's steps, the engine's own. A syntax where two
+//! follows it included, are worked out here from the description; a name's spellings are
+//! found by a look-up written here once per name table ([`spell`]: a `match` on the text's
+//! byte, spellings of up to eight bytes compared as one `u64`), numbers and conditions by the
+//! runtime's steps, the engine's own. A syntax where two
 //! alternatives may start with one byte (VideoCore IV's ALU, whose arms only their guards
 //! tell apart), or that reads what the runtime's steps leave to the engine (labels, names
 //! chosen by a condition, groups in any order, computed values), gets no reader: the engine
@@ -232,6 +234,8 @@ struct Gen<'a> {
     out: String,
     statics: String,
     steps: usize,
+    /// The (enum, dialect) name tables the reader reads names of.
+    tables: BTreeSet<(usize, usize)>,
 }
 
 impl Gen<'_> {
@@ -384,11 +388,13 @@ impl Gen<'_> {
                 self.step()?;
                 match show {
                     Show::Table(t) => {
+                        self.tables.insert((t.0, self.d));
                         let _ = writeln!(
                             self.out,
-                            "if !f.name({}, &{}, {fr}, &{}, {}) {{ return false; }}",
+                            "if !f.name({}, &{}, {}, {fr}, &{}, {}) {{ return false; }}",
                             expr_text(e),
                             table_ident(self.m, *t, self.d),
+                            spell_name(self.m, *t, self.d),
                             set_text(&rest),
                             toks.text()
                         );
@@ -541,8 +547,13 @@ fn reader_name(m: &Model, f: &ir::Format, d: usize) -> String {
 }
 
 /// The readers of format `f` (Rust text: functions and the statics they use), and for each
-/// dialect that has one its function's name.
-pub(super) fn readers(m: &Model, f: &ir::Format) -> (String, Vec<(usize, String)>) {
+/// dialect that has one its function's name; adds the (enum, dialect) name tables they read
+/// names of to `tables` (each gets a [`spell`] function).
+pub(super) fn readers(
+    m: &Model,
+    f: &ir::Format,
+    tables: &mut BTreeSet<(usize, usize)>,
+) -> (String, Vec<(usize, String)>) {
     let mut text = String::new();
     let mut names = Vec::new();
     if f.slots().len() > 64 {
@@ -564,6 +575,7 @@ pub(super) fn readers(m: &Model, f: &ir::Format) -> (String, Vec<(usize, String)
             out: String::new(),
             statics: String::new(),
             steps: 0,
+            tables: BTreeSet::new(),
         };
         let mut end = [0; 5];
         add(&mut end, 256);
@@ -578,6 +590,101 @@ pub(super) fn readers(m: &Model, f: &ir::Format) -> (String, Vec<(usize, String)
             g.statics, f.name, m.t.dialects[d].name, g.out
         );
         names.push((d, name));
+        tables.extend(g.tables);
     }
     (text, names)
+}
+
+/// The name of the generated look-up of enum `e`'s spellings in dialect `d`.
+fn spell_name(m: &Model, e: ir::EnumId, d: usize) -> String {
+    format!("names_{}", table_ident(m, e, d)).to_lowercase()
+}
+
+/// A spelling the runtime compares as one `u64` (`isa_runtime`'s `names::Plain`): one to
+/// eight bytes, word characters starting with a letter or digit (matched at the place), or
+/// punctuation first and no blank or separator (matched after the place's blanks). As Rust
+/// text, the arguments of `Names::plain` before the value.
+fn plain(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 8 {
+        return None;
+    }
+    let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    let after_blanks = match b[0].is_ascii_alphanumeric() {
+        true if b.iter().all(word) => false,
+        false if b.iter().all(|c| !matches!(c, b' ' | b'\t' | b',' | b';')) => true,
+        _ => return None,
+    };
+    let pack = |b: &[u8]| b.iter().rev().fold(0u64, |w, c| w << 8 | u64::from(*c));
+    let mask = if b.len() == 8 { u64::MAX } else { (1u64 << (8 * b.len())) - 1 };
+    Some(format!(
+        "{:#x}, {:#x}, {mask:#x}, {}, {after_blanks}",
+        pack(b),
+        pack(&b.to_ascii_lowercase()),
+        b.len()
+    ))
+}
+
+/// The generated look-up of enum `e`'s spellings in dialect `d` (`isa_runtime::syntax::
+/// Names`): each entry tried only where the text's first byte after blanks is the one it
+/// starts with (a `match` on that byte), the rest (an empty spelling, a range without a
+/// prefix) everywhere. It finds what the engine's index of the table finds, in any order.
+pub(super) fn spell(m: &Model, e: ir::EnumId, d: usize) -> String {
+    let mut always = String::new();
+    let mut by_head: std::collections::BTreeMap<u8, String> = std::collections::BTreeMap::new();
+    for entry in table_entries(&m.t.enums[e.0], d) {
+        let (head, call) = match &entry {
+            TableEntry::Name(s, v) => {
+                let head = s.bytes().find(|c| *c != b' ');
+                let call = match plain(s) {
+                    None if s.is_empty() => format!("n.empty({v});\n"),
+                    Some(args) => format!("n.plain({args}, {v});\n"),
+                    None => {
+                        let mut t = String::from("n.spelling(");
+                        str_lit(s, &mut t);
+                        let _ = writeln!(t, ", {v});");
+                        t
+                    }
+                };
+                (head, call)
+            }
+            TableEntry::Range { prefix, suffix, lo, hi, shift } => {
+                // Matched at the place itself: a prefix starting with a blank is tried anywhere.
+                let head = prefix.bytes().next().filter(|c| !matches!(c, b' ' | b'\t'));
+                let mut call = String::from("n.range(");
+                str_lit(prefix, &mut call);
+                call.push_str(", ");
+                str_lit(suffix, &mut call);
+                let _ = writeln!(call, ", {lo}, {hi}, {shift});");
+                (head, call)
+            }
+            TableEntry::Many(..) | TableEntry::Else(_) => continue,
+        };
+        match head {
+            Some(c) => by_head.entry(c.to_ascii_lowercase()).or_default().push_str(&call),
+            None => always.push_str(&call),
+        }
+    }
+    let name = spell_name(m, e, d);
+    let mut out = format!(
+        "/// The spellings of `{}` in dialect `{}` at the text's place (the generated readers' names).\nfn {name}(n: &mut isa_runtime::syntax::Names<'_>) {{\n{always}",
+        m.t.enums[e.0].name, m.t.dialects[d].name
+    );
+    match by_head.len() {
+        0 => {}
+        1 => {
+            for (c, calls) in &by_head {
+                let _ = writeln!(out, "if n.head() == {c} {{\n{calls}}}");
+            }
+        }
+        _ => {
+            out.push_str("match n.head() {\n");
+            for (c, calls) in &by_head {
+                let _ = writeln!(out, "{c} => {{\n{calls}}}");
+            }
+            out.push_str("_ => {}\n}\n");
+        }
+    }
+    out.push_str("}\n");
+    out
 }

@@ -462,11 +462,16 @@ pub fn generate(m: &Model, items: &mut super::Items) {
     let t = m.t;
     items.push(tables(m));
     let mut readers = Vec::new();
+    let mut read_tables = std::collections::BTreeSet::new();
     for (i, f) in t.formats.iter().enumerate() {
-        let (text, names) = super::readers::readers(m, f);
+        let (text, names) = super::readers::readers(m, f, &mut read_tables);
         let statics = format_statics(m, f);
         items.push_text(&if text.is_empty() { statics } else { statics + &text });
         readers.extend(names.into_iter().map(|(d, name)| (i, d, name)));
+    }
+    // The readers' name look-ups, one per table.
+    for (e, d) in read_tables {
+        items.push_text(&super::readers::spell(m, ir::EnumId(e), d));
     }
     // The generated readers, asked before the engine.
     let reader = if readers.is_empty() {
