@@ -55,13 +55,58 @@ type Slot<T> = core::cell::OnceCell<T>;
 /// dialect), whether a number takes an expression, the bytes after a `,`
 /// ([`syntax::Syntax::comma_follows`]); what may follow each of its named words wherever the
 /// syntax has them ([`words_follow`]), and its [`Commas`] where numbers are plain and where
-/// they take expressions.
+/// they take expressions; and where numbers are that take expressions ([`Numbered`]).
 struct Facts {
     bytes: syntax::Bytes,
     expressions: bool,
     comma_follows: Option<syntax::Bytes>,
     follows: Vec<Option<syntax::Bytes>>,
     commas: [Option<Commas>; 2],
+    numbered: Option<Numbered>,
+}
+
+/// Where a text of a syntax may hold a byte that none of its literals and spellings holds,
+/// numbers taking expressions: only in a number, which starts right after a byte that may
+/// come before one (blanks aside), or at the start. VideoCore IV's `mov r3, r0 >> 13` is no
+/// reading of `alu`, whose numbers (`ra12`, `rb40`) follow `a` or `b`: its `>` would be an
+/// expression's, and no number starts where one could hold it.
+struct Numbered {
+    /// The bytes that only an expression holds: in no literal or spelling ([`Walk::spelled`]),
+    /// nor in a plain number (letters, digits, `_`, `.`, `-`, `+`: common bytes whose look-up
+    /// would cost more than it saves).
+    foreign: syntax::Bytes,
+    /// The bytes that may come right before a number, and whether one may start the text.
+    before: syntax::Bytes,
+    starts: bool,
+}
+
+impl Numbered {
+    /// Whether the bytes of `text` (whose bytes are `bytes`) that only an expression holds
+    /// may be in a number: none comes before the first place a number may start, a byte that
+    /// may start one (`first`) right after a byte that may come before a number (blanks
+    /// aside), or at the start of the text where a number may start it. From there on any
+    /// byte may be an expression's, as where this is not looked at.
+    fn may_hold(&self, text: &[u8], bytes: &syntax::Bytes, first: &syntax::Bytes) -> bool {
+        if bytes.iter().zip(&self.foreign).all(|(a, b)| a & b == 0) {
+            return true;
+        }
+        let mut previous: Option<u8> = None;
+        for &b in text {
+            if b == b' ' || b == b'\t' {
+                continue;
+            }
+            if syntax::has_byte(first, b)
+                && previous.map_or(self.starts, |p| syntax::has_byte(&self.before, p))
+            {
+                return true;
+            }
+            if syntax::has_byte(&self.foreign, b) {
+                return false;
+            }
+            previous = Some(b);
+        }
+        true
+    }
 }
 
 impl Facts {
@@ -78,18 +123,20 @@ impl Facts {
                 comma_follows: None,
                 follows: alloc::vec![None; named.len()],
                 commas: [None, None],
+                numbered: None,
             };
         };
         let (bytes, expressions) = syntax.text_bytes(ignore_case);
         // What may follow each lead and the required word wherever the syntax has them: one
         // walk for them all, which also gives the commas of texts with expressions.
-        let (with_expressions, follows) = words_follow(syntax, ignore_case, &numbers[1], named);
+        let (with_expressions, follows, numbered) = words_follow(syntax, ignore_case, &numbers[1], named);
         Facts {
             bytes,
             expressions,
             comma_follows: syntax.comma_follows(ignore_case),
             follows,
             commas: [Commas::of(syntax, ignore_case, &numbers[0]), with_expressions],
+            numbered,
         }
     }
 }
@@ -295,7 +342,9 @@ impl FormatIndex {
     /// end mark and separator, as [`assemble_statement`](super::assemble_statement) reads it): false when it holds a byte
     /// that no reading of the format's syntax holds ([`syntax::Syntax::text_bytes`]; with
     /// `expressions`, where the context reads expressions for numbers, a format with a number
-    /// that takes one may hold any byte), or a `,` outside parentheses followed by a byte that
+    /// that takes one may hold any byte from the first place such a number may start, and
+    /// before it only bytes of its literals, spellings and plain numbers: [`Numbered`]), or a
+    /// `,` outside parentheses followed by a byte that
     /// comes after no `,` of a reading ([`syntax::Syntax::comma_follows`]), or whose `,`s
     /// outside parentheses are more than a reading has or followed by bytes that no reading
     /// has after the same `,` ([`Commas`]). `expressions`: numbers may be read as the
@@ -311,7 +360,14 @@ impl FormatIndex {
         }
         let facts = self.facts(i);
         let within = |a: &syntax::Bytes, b: &syntax::Bytes| a.iter().zip(b).all(|(a, b)| a & !b == 0);
-        (expressions && facts.expressions || within(&text.bytes, &facts.bytes))
+        let numbers = &self.numbers[1];
+        let bytes = match expressions && facts.expressions {
+            true => {
+                facts.numbered.as_ref().is_none_or(|n| n.may_hold(text.text, &text.bytes, &numbers.first))
+            }
+            false => within(&text.bytes, &facts.bytes),
+        };
+        bytes
             && facts.comma_follows.as_ref().is_none_or(|c| within(&text.after_commas, c))
             && facts.commas[usize::from(expressions)].as_ref().is_none_or(|c| c.may_read(text))
     }
@@ -352,15 +408,16 @@ impl FormatIndex {
 /// What [`FormatIndex::may_read`] looks at in a statement: its bytes, and the first byte
 /// after each `,` outside parentheses (blanks skipped), a bit each; how many such `,`s it has
 /// and, for the first [`COMMAS`], the two bytes other than blanks after each (0: none).
-pub(super) struct Shape {
+pub(super) struct Shape<'t> {
+    text: &'t [u8],
     bytes: syntax::Bytes,
     after_commas: syntax::Bytes,
     commas: u8,
     after: [(u8, u8); COMMAS],
 }
 
-impl Shape {
-    pub(super) fn of(text: &str) -> Self {
+impl<'t> Shape<'t> {
+    pub(super) fn of(text: &'t str) -> Self {
         let add = |set: &mut syntax::Bytes, b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
         let (mut bytes, mut after_commas) = ([0u64; 4], [0u64; 4]);
         let (mut depth, mut comma) = (0u32, false);
@@ -401,7 +458,7 @@ impl Shape {
                 _ => {}
             }
         }
-        Shape { bytes, after_commas, commas, after }
+        Shape { text: text.as_bytes(), bytes, after_commas, commas, after }
     }
 }
 
@@ -472,9 +529,9 @@ fn words_follow(
     ignore_case: bool,
     numbers: &Numbers,
     words: &[&str],
-) -> (Option<Commas>, Vec<Option<syntax::Bytes>>) {
+) -> (Option<Commas>, Vec<Option<syntax::Bytes>>, Option<Numbered>) {
     let mut out = Vec::with_capacity(words.len());
-    let mut commas = None;
+    let (mut commas, mut numbered) = (None, None);
     // A walk follows up to 64 words at once (a bit of [`Reach::words`] each); the first walk,
     // made even without words, gives the commas.
     let chunks: Vec<&[&str]> = if words.is_empty() { alloc::vec![words] } else { words.chunks(64).collect() };
@@ -483,6 +540,15 @@ fn words_follow(
         let walk = Walk::of(syntax, ignore_case, numbers, &bytes);
         if n == 0 {
             commas = walk.as_ref().map(Commas::from_walk);
+            // Blanks may be anywhere.
+            let mut plain = Numbers::of(None).rest;
+            syntax::add_byte(&mut plain, b' ', false);
+            syntax::add_byte(&mut plain, b'\t', false);
+            numbered = walk.as_ref().map(|w| Numbered {
+                foreign: core::array::from_fn(|k| !(w.spelled[k] | plain[k])),
+                before: w.before_numbers,
+                starts: w.number_starts,
+            });
         }
         match walk {
             Some(walk) => out.extend(walk.follows.into_iter().map(|mut follows| {
@@ -493,7 +559,7 @@ fn words_follow(
             None => out.extend(chunk.iter().map(|_| None)),
         }
     }
-    (commas, out)
+    (commas, out, numbered)
 }
 
 /// The bytes a number's text may start with and hold, blanks aside: a number, a label or an
@@ -551,12 +617,18 @@ struct Reach {
     firsts: [syntax::Bytes; COMMAS],
     /// The words looked for ([`words_follow`]) just read, a bit each.
     words: u64,
+    /// The bytes a reading may have read last (blanks aside), and whether it may have read
+    /// nothing yet: what may come before a number ([`Walk::before_numbers`]).
+    last: syntax::Bytes,
+    start: bool,
 }
 
 impl Reach {
     fn union(&mut self, other: &Reach) {
         self.places |= other.places;
         self.words |= other.words;
+        self.start |= other.start;
+        self.last.iter_mut().zip(&other.last).for_each(|(a, b)| *a |= b);
         for (a, b) in self.firsts.iter_mut().zip(&other.firsts) {
             a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
         }
@@ -587,8 +659,17 @@ struct Walk<'w> {
     words: &'w [&'w [u8]],
     follows: Vec<syntax::Bytes>,
     /// A table's reading from a place, by the table's address: read once a walk, since a
-    /// second reading from the same place would only add what the first added.
-    tables: BTreeMap<(usize, Reach), Option<Reach>>,
+    /// second reading from the same place would only add what the first added. The place's
+    /// last bytes are not part of the key (a table reads the same from any of them), and
+    /// whether the table may read nothing.
+    tables: BTreeMap<(usize, Reach), Option<(Reach, bool)>>,
+    /// The bytes of literals and spellings (a number's are not among them, but a range's
+    /// digits are).
+    spelled: syntax::Bytes,
+    /// The bytes that may come right before a number (blanks aside), and whether a number
+    /// may start the text.
+    before_numbers: syntax::Bytes,
+    number_starts: bool,
 }
 
 impl<'w> Walk<'w> {
@@ -608,8 +689,11 @@ impl<'w> Walk<'w> {
             words,
             follows: alloc::vec![[0; 4]; words.len()],
             tables: BTreeMap::new(),
+            spelled: [0; 4],
+            before_numbers: [0; 4],
+            number_starts: false,
         };
-        let start = Reach { places: place(0, 0), ..Reach::default() };
+        let start = Reach { places: place(0, 0), start: true, ..Reach::default() };
         walk.arms(syntax.arms, &start, 0)?;
         Some(walk)
     }
@@ -621,7 +705,7 @@ impl<'w> Walk<'w> {
         let mut others = *set;
         others[0] &= !(1 << b',');
         let plain = others != [0; 4];
-        let mut out = Reach::default();
+        let mut out = Reach { last: *set, ..Reach::default() };
         let mut just_read = at.words;
         while just_read != 0 {
             let j = just_read.trailing_zeros() as usize;
@@ -699,6 +783,7 @@ impl<'w> Walk<'w> {
             }
             let mut set = [0; 4];
             syntax::add_byte(&mut set, b, self.fold);
+            syntax::add_byte(&mut self.spelled, b, self.fold);
             at = self.byte(&at, &set);
             // The word ends at this byte of the spelling.
             let end = j + 1;
@@ -718,24 +803,41 @@ impl<'w> Walk<'w> {
     }
 
     fn table(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<Reach> {
-        let key = (core::ptr::from_ref(t) as usize, *at);
-        if let Some(known) = self.tables.get(&key) {
-            return *known;
+        // From the place without its last bytes: a spelling read replaces them, and an empty
+        // one keeps them (added below).
+        let from = Reach { last: [0; 4], start: false, ..*at };
+        let key = (core::ptr::from_ref(t) as usize, from);
+        let (mut reached, empty) = match self.tables.get(&key) {
+            Some(known) => (*known)?,
+            None => {
+                let reached = self.table_entries(&from, t);
+                self.tables.insert(key, reached);
+                reached?
+            }
+        };
+        if empty {
+            reached.last.iter_mut().zip(&at.last).for_each(|(a, b)| *a |= b);
+            reached.start |= at.start;
         }
-        let reached = self.table_entries(at, t);
-        self.tables.insert(key, reached);
-        reached
+        Some(reached)
     }
 
-    fn table_entries(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<Reach> {
+    /// What reading one of `t`'s spellings from `at` reaches, and whether a spelling is empty
+    /// (blanks aside).
+    fn table_entries(&mut self, at: &Reach, t: &'static syntax::Table) -> Option<(Reach, bool)> {
         const SIGNED: syntax::Bytes = digits(true);
         const DIGITS: syntax::Bytes = digits(false);
         let mut out = Reach::default();
+        let mut empty = false;
         for e in t.entries {
             let reached = match *e {
-                syntax::Entry::Name(s, _) => self.text(at, s)?,
+                syntax::Entry::Name(s, _) => {
+                    empty |= s.bytes().all(|b| b == b' ' || b == b'\t');
+                    self.text(at, s)?
+                }
                 syntax::Entry::Range { prefix, suffix, .. } => {
                     let at = self.text(at, prefix)?;
+                    self.spelled.iter_mut().zip(&SIGNED).for_each(|(a, b)| *a |= b);
                     let at = self.run(&at, &SIGNED, &DIGITS);
                     self.text(&at, suffix)?
                 }
@@ -744,7 +846,8 @@ impl<'w> Walk<'w> {
             };
             out.union(&reached);
         }
-        Some(out)
+        // An empty spelling's reach is `at`'s, whose last bytes (none here) the caller adds.
+        Some((out, empty))
     }
 
     fn arms(&mut self, arms: &'static [syntax::Arm], at: &Reach, depth: u32) -> Option<Reach> {
@@ -763,6 +866,8 @@ impl<'w> Walk<'w> {
             at = match item {
                 Item::Lit(s) => self.text(&at, s)?,
                 Item::Show(_, Show::Num(_)) => {
+                    self.before_numbers.iter_mut().zip(&at.last).for_each(|(a, b)| *a |= b);
+                    self.number_starts |= at.start;
                     let (first, rest) = (self.number_first, self.number_rest);
                     self.run(&at, &first, &rest)
                 }

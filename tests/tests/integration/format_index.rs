@@ -236,6 +236,25 @@ fn formats_are_not_asked_for_bytes_they_cannot_have_after_a_comma() {
     assert!(index.may_read(at("xmad_c"), xmad, true));
 }
 
+/// Where numbers take expressions, a byte that only an expression holds must come after a
+/// place where a number may start. vc4asm writes `mov r3, r0 >> 13` (vc4asm's golden words:
+/// 0xd00049e3809fd000, signal 13, the small-immediate format) with a rotation, which `alu`
+/// (no small immediate) has no name for: its `>` would be an expression's, and `alu`'s
+/// numbers follow `ra` or `rb` only (`ra40`), so it is not asked; `alu_small_imm` spells the
+/// rotation. After `ra` a number may be an expression holding `>`.
+#[test]
+fn bytes_only_expressions_hold_need_a_number_before_them() {
+    let index = FormatIndex::new::<Vc4>(0);
+    let at = |name: &str| Vc4::formats().iter().position(|f| f.name == name).expect(name);
+    let (alu, small) = (at("alu"), at("alu_small_imm"));
+    for text in ["mov r3, r0 >> 13", "fmul r3, r0, r1 >> 2", "mov r3, r0<<r5"] {
+        assert!(!index.may_read(alu, text, true), "{text}");
+        assert!(index.may_read(small, text, true), "{text}");
+    }
+    assert!(index.may_read(alu, "fmul ra(80 >> 1), r0, r1", true));
+    assert!(!index.may_read(alu, "fmul ra(80 >> 1), r0, r1", false));
+}
+
 /// A lead or required word is looked for with what may follow it wherever the syntax has it:
 /// `MOV32I` (golden corpus) starts with `MOV`, which MOV's forms follow with a register only.
 #[test]
