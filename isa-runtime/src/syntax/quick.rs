@@ -461,6 +461,28 @@ fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
     reach.max(p + 1)
 }
 
+/// Whether the text from `pos` holds the bytes of the literals of `items` (their blanks left
+/// out) in their order: a reading of `items` reads each literal's bytes as written, blanks
+/// apart ([`literal_at`]), one literal after the other, so where the text lacks them no
+/// reading exists (`"mov" ... ", 0"` on `mov r0, r2`).
+fn literals_in_order(items: &[Item], text: &str, pos: usize, fold: bool) -> bool {
+    let b = text.as_bytes();
+    let mut p = pos;
+    for item in items {
+        let Item::Lit(s) = item else { continue };
+        for &c in s.as_bytes() {
+            if c == b' ' {
+                continue;
+            }
+            match b[p.min(b.len())..].iter().position(|&x| x == c || (fold && x.eq_ignore_ascii_case(&c))) {
+                Some(at) => p += at + 1,
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
 /// Whether a spelling of `t` may hold blanks or separators other than at its ends (its reading
 /// then crosses blanks: `nop;` reads `nop ;`), and whether one ends in a blank.
 fn spelling_blanks(t: &Table) -> (bool, bool) {
@@ -1241,7 +1263,7 @@ impl QuickReader<'_> {
         pos: usize,
         k: QK,
     ) {
-        if self.done() || self.literal_fails(arm.items, pos) {
+        if self.done() || self.literal_fails(arm.items, pos) || self.literals_lack(arm.items, pos) {
             return;
         }
         let m = self.mark();
@@ -1339,6 +1361,15 @@ impl QuickReader<'_> {
     /// that starts so is not entered; the search fails on it at that literal).
     fn literal_fails(&mut self, items: &[Item], pos: usize) -> bool {
         matches!(items.first(), Some(Item::Lit(s)) if self.literal(s, pos).is_none())
+    }
+
+    /// Whether the text from `pos` lacks the bytes of the literals of `items` in their order
+    /// ([`literals_in_order`]): no reading of them exists, and an arm or optional group of
+    /// them is not entered (`vc4asm_mul_op`'s arms of two sources on `mov r0, r2`). Not asked
+    /// of a prefix: where the walk keeps what it read ([`quick_prefix_in`]) it reads no further
+    /// than its items do, and its answers are a fresh walk's.
+    fn literals_lack(&self, items: &[Item], pos: usize) -> bool {
+        !self.prefix && !literals_in_order(items, self.text, pos, self.ctx.ignore_case)
     }
 
     /// [`literal_at`], the bytes it reads noted.
@@ -1584,7 +1615,7 @@ impl QuickReader<'_> {
                     if self.done() {
                         return;
                     }
-                    if present && self.literal_fails(body, pos) {
+                    if present && (self.literal_fails(body, pos) || self.literals_lack(body, pos)) {
                         continue;
                     }
                     let m = self.mark();
