@@ -50,6 +50,9 @@ const QUICK_BUDGET: u32 = 1000;
 /// 140.1k).
 const LITERALS_ASKED: u32 = 16;
 
+/// A field that a check needs in (`true`) or out of (`false`) ranges ([`QuickState::ranges`]).
+type InRanges = (Slot, &'static [(i64, i64)], bool);
+
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
 type Check = (&'static Expr, bool, u32, u32);
@@ -66,6 +69,9 @@ pub(super) struct QuickState {
     facts: Vec<Fact>,
     /// Pairs of fields not known yet that a check makes equal (`mul_a == mul_b`).
     same: Vec<(Slot, Slot)>,
+    /// Fields not known yet that a check needs in (`true`) or out of (`false`) ranges
+    /// (`op_add in {7, 8, 23, 24}`): a value given against one ends the reading.
+    ranges: Vec<InRanges>,
     frames: Vec<Bound>,
     /// Fields a name has spelled out (bit `s` for field `s`), and fields read through an
     /// empty alias of a name the table prints as text, whose value must be spelled out
@@ -468,6 +474,16 @@ fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
     reach.max(p + 1)
 }
 
+/// Whether value `v` given to field `slot` is against one of `ranges` ([`QuickState::ranges`]):
+/// the check it came from is then false on the values known, as it would be at the reading's
+/// end (`vc4asm_add`'s one-source arm, whose guard `op_add in {7, 8, 23, 24}` is kept as a
+/// check, read as `fadd`).
+fn out_of_ranges(ranges: &[InRanges], slot: Slot, v: u64) -> bool {
+    ranges
+        .iter()
+        .any(|&(t, r, want)| t == slot && r.iter().any(|&(lo, hi)| (lo..=hi).contains(&(v as i64))) != want)
+}
+
 /// Whether the text from `pos` holds the bytes of the literals of `items` (their blanks left
 /// out) in their order: a reading of `items` reads each literal's bytes as written, blanks
 /// apart ([`literal_at`]), one literal after the other, so where the text lacks them no
@@ -696,6 +712,7 @@ pub fn quick_in(
     st.check_reads.clear();
     st.facts.clear();
     st.same.clear();
+    st.ranges.clear();
     st.frames.clear();
     st.shown = 0;
     st.owed = 0;
@@ -861,7 +878,7 @@ type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 
 /// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
 /// and `owed`.
-type QMark = (usize, usize, usize, u64, u64, usize, usize);
+type QMark = (usize, usize, usize, u64, u64, usize, usize, usize);
 
 impl QuickReader<'_> {
     /// The spellings of `t` at `pos`, each (length, value) once, longest first, pushed on
@@ -990,6 +1007,7 @@ impl QuickReader<'_> {
             st.owed,
             st.facts.len(),
             st.same.len(),
+            st.ranges.len(),
         )
     }
 
@@ -1069,6 +1087,7 @@ impl QuickReader<'_> {
         self.st.owed = m.4;
         self.st.facts.truncate(m.5);
         self.st.same.truncate(m.6);
+        self.st.ranges.truncate(m.7);
     }
 
     /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
@@ -1097,6 +1116,14 @@ impl QuickReader<'_> {
     fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
         self.st.checks.push((e, want, f.0, f.1));
         self.st.check_reads.push(u64::MAX);
+        // A field not known yet that must be in ranges (or out of them): checked as it is given.
+        if let Expr::In(x, ranges) = e {
+            if let Bound::Slot(s) = bind(x, self.frame(f)) {
+                if self.st.vals[s as usize].is_none() {
+                    self.st.ranges.push((s, ranges, want));
+                }
+            }
+        }
         // Two unknown fields made equal: what the checks reading either force may grow.
         if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
             self.st.same.push((s, t));
@@ -1158,6 +1185,7 @@ impl QuickReader<'_> {
                 self.st.assigned.push(slot);
                 // What the checks forced on the field, and what they force now it is known.
                 !self.st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
+                    && !out_of_ranges(&self.st.ranges, slot, v)
             }
         }
     }
@@ -1172,6 +1200,7 @@ impl QuickReader<'_> {
                 st.vals[slot as usize] = Some(v);
                 st.assigned.push(slot);
                 !st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
+                    && !out_of_ranges(&st.ranges, slot, v)
             }
         }
     }
