@@ -43,6 +43,16 @@ pub enum Quick {
 /// the search, 1,000 leaves 19, 200.4k -> 185.1k instructions a line).
 const QUICK_BUDGET: u32 = 1000;
 
+/// How many item lists the walk enters before it looks for the literals of an arm or optional
+/// group in the text ([`QuickReader::literals_lack`]): a text read in fewer steps (most of
+/// Maxwell's lines) would pay more for looking than it saves (callgrind a line, looking from
+/// the first step, the 16th, the 40th: Maxwell 17.20k, 17.01k, 16.98k; VC4 135.7k, 135.8k,
+/// 140.1k).
+const LITERALS_ASKED: u32 = 16;
+
+/// A field that a check needs in (`true`) or out of (`false`) ranges ([`QuickState::ranges`]).
+type InRanges = (Slot, &'static [(i64, i64)], bool);
+
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
 type Check = (&'static Expr, bool, u32, u32);
@@ -61,6 +71,9 @@ pub(super) struct QuickState {
     facts: Vec<Fact>,
     /// Pairs of fields not known yet that a check makes equal (`mul_a == mul_b`).
     same: Vec<(Slot, Slot)>,
+    /// Fields not known yet that a check needs in (`true`) or out of (`false`) ranges
+    /// (`op_add in {7, 8, 23, 24}`): a value given against one ends the reading.
+    ranges: Vec<InRanges>,
     frames: Vec<Bound>,
     /// Fields a name has spelled out (bit `s` for field `s`), and fields read through an
     /// empty alias of a name the table prints as text, whose value must be spelled out
@@ -587,6 +600,38 @@ fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
     reach.max(p + 1)
 }
 
+/// Whether value `v` given to field `slot` is against one of `ranges` ([`QuickState::ranges`]):
+/// the check it came from is then false on the values known, as it would be at the reading's
+/// end (`vc4asm_add`'s one-source arm, whose guard `op_add in {7, 8, 23, 24}` is kept as a
+/// check, read as `fadd`).
+fn out_of_ranges(ranges: &[InRanges], slot: Slot, v: u64) -> bool {
+    ranges
+        .iter()
+        .any(|&(t, r, want)| t == slot && r.iter().any(|&(lo, hi)| (lo..=hi).contains(&(v as i64))) != want)
+}
+
+/// Whether the text from `pos` holds the bytes of the literals of `items` (their blanks left
+/// out) in their order: a reading of `items` reads each literal's bytes as written, blanks
+/// apart ([`literal_at`]), one literal after the other, so where the text lacks them no
+/// reading exists (`"mov" ... ", 0"` on `mov r0, r2`).
+fn literals_in_order(items: &[Item], text: &str, pos: usize, fold: bool) -> bool {
+    let b = text.as_bytes();
+    let mut p = pos;
+    for item in items {
+        let Item::Lit(s) = item else { continue };
+        for &c in s.as_bytes() {
+            if c == b' ' {
+                continue;
+            }
+            match b[p.min(b.len())..].iter().position(|&x| x == c || (fold && x.eq_ignore_ascii_case(&c))) {
+                Some(at) => p += at + 1,
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
 /// Whether `syntax` reads the instruction's address anywhere (a condition, a shown value, a
 /// branch target's base), through the syntaxes it calls; `depth` bounds the calls followed
 /// (deeper: taken to read it).
@@ -770,6 +815,7 @@ pub fn quick_in(
     st.check_reads.clear();
     st.facts.clear();
     st.same.clear();
+    st.ranges.clear();
     st.frames.clear();
     st.shown = 0;
     st.owed = 0;
@@ -944,8 +990,8 @@ type QFrame = (u32, u32);
 type QK<'k> = &'k mut dyn FnMut(&mut QuickReader, usize);
 
 /// How far a quick reading had got: lengths of `assigned`, `checks` and `frames`; `shown`
-/// and `owed`.
-type QMark = (usize, usize, usize, u64, u64, usize, usize, u64);
+/// and `owed`; lengths of `facts` and `same`; the fields known; the length of `ranges`.
+type QMark = (usize, usize, usize, u64, u64, usize, usize, u64, usize);
 
 impl QuickReader<'_> {
     /// The spellings of `t` at `pos`, each (length, value) once, longest first, pushed on
@@ -1113,6 +1159,7 @@ impl QuickReader<'_> {
             st.facts.len(),
             st.same.len(),
             st.known,
+            st.ranges.len(),
         )
     }
 
@@ -1197,6 +1244,7 @@ impl QuickReader<'_> {
         self.st.facts.truncate(m.5);
         self.st.same.truncate(m.6);
         self.st.known = m.7;
+        self.st.ranges.truncate(m.8);
     }
 
     /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
@@ -1225,6 +1273,14 @@ impl QuickReader<'_> {
     fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
         self.st.checks.push((e, want, f.0, f.1));
         self.st.check_reads.push(u64::MAX);
+        // A field not known yet that must be in ranges (or out of them): checked as it is given.
+        if let Expr::In(x, ranges) = e {
+            if let Bound::Slot(s) = bind(x, self.frame(f)) {
+                if self.st.vals[s as usize].is_none() {
+                    self.st.ranges.push((s, ranges, want));
+                }
+            }
+        }
         // Two unknown fields made equal: what the checks reading either force may grow.
         if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
             self.st.same.push((s, t));
@@ -1303,6 +1359,7 @@ impl QuickReader<'_> {
                 self.st.known |= 1 << (slot % 64);
                 // What the checks forced on the field, and what they force now it is known.
                 !self.st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
+                    && !out_of_ranges(&self.st.ranges, slot, v)
             }
         }
     }
@@ -1318,6 +1375,7 @@ impl QuickReader<'_> {
                 st.assigned.push(slot);
                 st.known |= 1 << (slot % 64);
                 !st.facts.iter().any(|&(t, equal, w)| t == slot && equal != (w == v))
+                    && !out_of_ranges(&st.ranges, slot, v)
             }
         }
     }
@@ -1417,7 +1475,7 @@ impl QuickReader<'_> {
         pos: usize,
         k: QK,
     ) {
-        if self.done() || self.literal_fails(arm.items, pos) {
+        if self.done() || self.literal_fails(arm.items, pos) || self.literals_lack(arm.items, pos) {
             return;
         }
         let m = self.mark();
@@ -1515,6 +1573,17 @@ impl QuickReader<'_> {
     /// that starts so is not entered; the search fails on it at that literal).
     fn literal_fails(&mut self, items: &[Item], pos: usize) -> bool {
         matches!(items.first(), Some(Item::Lit(s)) if self.literal(s, pos).is_none())
+    }
+
+    /// Whether the text from `pos` lacks the bytes of the literals of `items` in their order
+    /// ([`literals_in_order`]): no reading of them exists, and an arm or optional group of
+    /// them is not entered (`vc4asm_mul_op`'s arms of two sources on `mov r0, r2`). Not asked
+    /// of a prefix: where the walk keeps what it read ([`quick_prefix_in`]) it reads no further
+    /// than its items do, and its answers are a fresh walk's.
+    fn literals_lack(&self, items: &[Item], pos: usize) -> bool {
+        self.st.steps >= LITERALS_ASKED
+            && !self.prefix
+            && !literals_in_order(items, self.text, pos, self.ctx.ignore_case)
     }
 
     /// [`literal_at`], the bytes it reads noted.
@@ -1760,7 +1829,7 @@ impl QuickReader<'_> {
                     if self.done() {
                         return;
                     }
-                    if present && self.literal_fails(body, pos) {
+                    if present && (self.literal_fails(body, pos) || self.literals_lack(body, pos)) {
                         continue;
                     }
                     let m = self.mark();
