@@ -21,11 +21,11 @@ use super::eval::{bind, bound_value, eval, self_describing, Bound};
 use super::memo::Scratch;
 use super::names::{is_word, prints_text, spelled, Table};
 use super::quick::Quick;
+use super::reading::{giving, Giving};
 use super::scan::{
     fits_width, literal_at, number_start, scan_decimal, scan_number, skip_blanks, takes_expression,
 };
 use super::search::Context;
-use super::solve::holds;
 use super::tree::{Expr, Item, Num};
 use crate::format::Format;
 use alloc::vec::Vec;
@@ -291,22 +291,11 @@ impl Fast<'_> {
     /// The quick reader's `assign` without facts: false where the value contradicts one
     /// given, the field cannot hold it, or the field is a view.
     fn assign(&mut self, b: Bound, v: u64) -> bool {
-        let slot = match b {
-            Bound::Const(c) => return c as u64 == v,
-            Bound::Slot(s) | Bound::NotSlot(s) => s,
+        let (slot, v) = match giving(self.format.fields, b, v) {
+            Giving::Decided(ok) => return ok,
+            Giving::View => return false,
+            Giving::Field(slot, v) => (slot, v),
         };
-        let field = &self.format.fields[slot as usize];
-        if field.view {
-            return false;
-        }
-        let v = match b {
-            Bound::NotSlot(_) if v > 1 => return false,
-            Bound::NotSlot(_) => 1 - v,
-            _ => v,
-        };
-        if !holds(field, v) {
-            return false;
-        }
         match self.st.vals[slot as usize] {
             Some(old) => old == v,
             None => {

@@ -7,11 +7,11 @@ use super::facts::{equal_pair, force, same_value, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Table};
 use super::printer::write_number;
+use super::reading::{giving, Giving};
 use super::scan::{
     fits_width, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
 use super::search::{settles, Context};
-use super::solve::holds;
 use super::tree::{Arm, Cmp, Expr, Item, Num, Show, Slot, Syntax};
 use crate::format::Format;
 use alloc::string::String;
@@ -363,28 +363,11 @@ fn compile(
 ) {
     let named = |x: &Expr| matches!(x, Expr::Field(_) | Expr::Param(_));
     // `assign` of a value the guard gives: what it decides before the values are known.
-    let set = |b: Bound, v: u64, out: &mut Vec<Step>| {
-        let slot = match b {
-            Bound::Const(c) => {
-                if c as u64 != v {
-                    out.push(Step::Fail);
-                }
-                return;
-            }
-            Bound::Slot(s) | Bound::NotSlot(s) => s,
-        };
-        if fields[slot as usize].view {
-            return out.push(Step::Require(e, want));
-        }
-        let v = match b {
-            Bound::NotSlot(_) if v > 1 => return out.push(Step::Fail),
-            Bound::NotSlot(_) => 1 - v,
-            _ => v,
-        };
-        match holds(&fields[slot as usize], v) {
-            true => out.push(Step::Set(slot, v)),
-            false => out.push(Step::Fail),
-        }
+    let set = |b: Bound, v: u64, out: &mut Vec<Step>| match giving(fields, b, v) {
+        Giving::Decided(true) => {}
+        Giving::Decided(false) => out.push(Step::Fail),
+        Giving::View => out.push(Step::Require(e, want)),
+        Giving::Field(slot, v) => out.push(Step::Set(slot, v)),
     };
     match e {
         Expr::Not(x) => return compile(fields, x, !want, frame, out, parts),
@@ -1334,23 +1317,14 @@ impl QuickReader<'_> {
     /// [`Parser::assign`] without deferred conditions (they are checked at the end). A view
     /// is left to the search (which writes it back into the fields it shares bits with).
     fn assign(&mut self, b: Bound, v: u64) -> bool {
-        let slot = match b {
-            Bound::Const(c) => return c as u64 == v,
-            Bound::Slot(s) | Bound::NotSlot(s) => s,
+        let (slot, v) = match giving(self.format.fields, b, v) {
+            Giving::Decided(ok) => return ok,
+            Giving::View => {
+                self.unsure();
+                return false;
+            }
+            Giving::Field(slot, v) => (slot, v),
         };
-        let field = &self.format.fields[slot as usize];
-        if field.view {
-            self.unsure();
-            return false;
-        }
-        let v = match b {
-            Bound::NotSlot(_) if v > 1 => return false,
-            Bound::NotSlot(_) => 1 - v,
-            _ => v,
-        };
-        if !holds(field, v) {
-            return false;
-        }
         match self.st.vals[slot as usize] {
             Some(old) => old == v,
             None => {

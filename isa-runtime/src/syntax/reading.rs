@@ -1,11 +1,45 @@
 //! What the quick reader and the generated readers (`fast`) share of a reading: making a
 //! condition come out true or false while the statement is read (the assignments it makes
 //! whatever the defaults at once: a one-bit field, `field == value`, conjunctions of them; the
-//! rest kept as a check), and carrying values over the checks' equalities when it is settled.
+//! rest kept as a check), what giving a value to a binding means for its field, and carrying
+//! values over the checks' equalities when it is settled.
 
 use super::eval::{bind, bound_value, eval, Bound};
 use super::tree::Slot;
 use super::tree::{Cmp, Expr};
+
+/// What giving a value to a binding means ([`giving`]).
+pub(super) enum Giving {
+    /// A constant: whether it is the value.
+    Decided(bool),
+    /// A view, which a reading does not assign (the search writes it back into its fields).
+    View,
+    /// The field takes this value (one it may hold), unless it has another already.
+    Field(Slot, u64),
+}
+
+/// What giving `v` to `b` means: a constant must be `v`, a negated flag takes `1 - v`, a
+/// value the field cannot hold is refused (`Decided(false)`).
+#[inline]
+pub(super) fn giving(fields: &[crate::format::FieldInfo], b: Bound, v: u64) -> Giving {
+    let slot = match b {
+        Bound::Const(c) => return Giving::Decided(c as u64 == v),
+        Bound::Slot(s) | Bound::NotSlot(s) => s,
+    };
+    let field = &fields[slot as usize];
+    if field.view {
+        return Giving::View;
+    }
+    let v = match b {
+        Bound::NotSlot(_) if v > 1 => return Giving::Decided(false),
+        Bound::NotSlot(_) => 1 - v,
+        _ => v,
+    };
+    match super::solve::holds(field, v) {
+        true => Giving::Field(slot, v),
+        false => Giving::Decided(false),
+    }
+}
 
 /// A reading a condition is required of: its values so far, how it assigns a field and keeps a
 /// check, and how it finds a frame's bindings.
