@@ -23,7 +23,7 @@ use super::names::{is_word, prints_text, spelled, Table};
 use super::quick::Quick;
 use super::reading::{giving, Giving};
 use super::scan::{
-    fits_width, literal_at, number_start, scan_decimal, scan_number, skip_blanks, takes_expression,
+    field_raw, literal_at, number_start, scan_decimal, scan_number, skip_blanks, takes_expression,
 };
 use super::search::Context;
 use super::tree::{Expr, Item, Num};
@@ -446,14 +446,7 @@ impl Fast<'_> {
             }
         }
         let Some((value, len)) = plain else { return false };
-        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
-        if !fits_width(value, width, signed, raw_hex) {
-            return false;
-        }
-        let raw = (value as u64) & crate::bits::mask(width);
-        if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
-            return false;
-        }
+        let Ok(raw) = field_raw(value, n, width, signed, allowed) else { return false };
         if !self.assign(b, raw) {
             return false;
         }

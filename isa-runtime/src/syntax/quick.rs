@@ -9,7 +9,7 @@ use super::names::{prints_text, Table};
 use super::printer::write_number;
 use super::reading::{giving, Giving};
 use super::scan::{
-    fits_width, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
+    field_raw, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
 };
 use super::search::{settles, Context};
 use super::tree::{Arm, Cmp, Expr, Item, Num, Show, Slot, Syntax};
@@ -1725,14 +1725,7 @@ impl QuickReader<'_> {
             }
         }
         let (value, len) = plain?;
-        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
-        if !fits_width(value, width, signed, raw_hex) {
-            return None;
-        }
-        let raw = (value as u64) & crate::bits::mask(width);
-        if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
-            return None;
-        }
+        let raw = field_raw(value, n, width, signed, allowed).ok()?;
         self.assign(b, raw).then_some(start + len)
     }
 

@@ -224,13 +224,44 @@ pub(super) fn literal_at(text: &str, s: &str, pos: usize, ignore_case: bool) -> 
 /// field takes its signed range, an unsigned one its unsigned range or the negative numbers of
 /// the same width (`-1` for all ones); a signed field shown as raw bits (`raw_hex`) also reads
 /// what it prints.
-pub(super) fn fits_width(value: i128, width: u32, signed: bool, raw_hex: bool) -> bool {
+fn fits_width(value: i128, width: u32, signed: bool, raw_hex: bool) -> bool {
     if width >= 64 {
         return true;
     }
     let lo = -(1i128 << (width - 1));
     let hi = if signed && !raw_hex { (1i128 << (width - 1)) - 1 } else { (1i128 << width) - 1 };
     value >= lo && value <= hi
+}
+
+/// Why a number read is no value of its field ([`field_raw`]).
+pub(super) enum Unfit {
+    /// It does not fit the field's width.
+    Width,
+    /// It fits, but the encoding allows only other values (`in 0..=15`).
+    Allowed,
+}
+
+/// The raw bits a number read for a field shown as `n` gives it. A signed field takes its
+/// signed range; an unsigned one its unsigned range or the negative numbers of the same width
+/// (`-1` for all ones). A signed field shown as raw hex bits (`#x`: Maxwell's `[0xfffff8]`;
+/// `#x*4`: ATOMS's `[0xda914c]`) also reads what it prints.
+pub(super) fn field_raw(
+    value: i128,
+    n: super::tree::Num,
+    width: u32,
+    signed: bool,
+    allowed: &[(u64, u64)],
+) -> Result<u64, Unfit> {
+    use super::tree::Num;
+    let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
+    if !fits_width(value, width, signed, raw_hex) {
+        return Err(Unfit::Width);
+    }
+    let raw = (value as u64) & crate::bits::mask(width);
+    match allowed.is_empty() || allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
+        true => Ok(raw),
+        false => Err(Unfit::Allowed),
+    }
 }
 
 pub(super) fn skip_blanks(text: &str, mut pos: usize) -> usize {

@@ -9,7 +9,8 @@ use super::memo::{Follow, Memo, PaySets, Payers, PayersOf, ReadSets, Scratch, Ta
 use super::names::Table;
 use super::printer::{write_number, Printer};
 use super::scan::{
-    fits_width, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
+    field_raw, label_len, literal_at, number_start, scan_integer, scan_number, skip_blanks, takes_expression,
+    Unfit,
 };
 use super::solve::note_spelling;
 use super::tree::{Arm, Expr, Item, Num, Show, Slot, Syntax};
@@ -1006,26 +1007,20 @@ impl Parser<'_> {
             };
             return self.fail(pos, what);
         }
-        // A signed field takes its signed range; an unsigned one its unsigned range or the
-        // negative numbers of the same width (`-1` for all ones). A signed field shown as raw
-        // hex bits (`#x`: Maxwell's `[0xfffff8]`; `#x*4`: ATOMS's `[0xda914c]`) also reads what
-        // it prints.
-        let raw_hex = matches!(n, Num::Hex { .. } | Num::Bin { .. } | Num::HexValue { signed: false, .. });
-        let fits = |value: i128| fits_width(value, width, signed, raw_hex);
         let mut fitted = false;
         let mut within = allowed.is_empty();
         for (value, len) in readings.into_iter().flatten() {
-            if !fits(value) {
-                continue;
-            }
+            let raw = match field_raw(value, n, width, signed, allowed) {
+                Err(Unfit::Width) => continue,
+                Err(Unfit::Allowed) => {
+                    fitted = true;
+                    continue;
+                }
+                Ok(raw) => raw,
+            };
             fitted = true;
-            let len = start - pos + len;
-            let raw = (value as u64) & crate::bits::mask(width);
-            // A field the encoding allows only some values of (`in 0..=15`) takes only those.
-            if !allowed.is_empty() && !allowed.iter().any(|(lo, hi)| (*lo..=*hi).contains(&raw)) {
-                continue;
-            }
             within = true;
+            let len = start - pos + len;
             let mark = st.mark();
             if self.assign(b, raw, st) && k(self, pos + len, st) {
                 return true;
