@@ -51,7 +51,64 @@ const QUICK_BUDGET: u32 = 1000;
 const LITERALS_ASKED: u32 = 16;
 
 /// A field that a check needs in (`true`) or out of (`false`) ranges ([`QuickState::ranges`]).
-type InRanges = (Slot, &'static [(i64, i64)], bool);
+type InRanges = (Slot, Span, bool);
+
+/// The values a check on one field speaks of: its ranges (`op_add in {7, 8, 23, 24}`), or the
+/// one range a comparison with a constant gives (`waddr_mul < 32`).
+#[derive(Clone, Copy)]
+enum Span {
+    Listed(&'static [(i64, i64)]),
+    One(i64, i64),
+}
+
+impl Span {
+    fn has(self, v: i64) -> bool {
+        match self {
+            Span::Listed(r) => r.iter().any(|&(lo, hi)| (lo..=hi).contains(&v)),
+            Span::One(lo, hi) => (lo..=hi).contains(&v),
+        }
+    }
+
+    /// The field and span of a check on one field: `x in {..}`, or `x` compared by order with
+    /// a constant (on either side).
+    fn of(e: &Expr, frame: &[Bound]) -> Option<(Slot, Span)> {
+        let slot = |x: &Expr| match matches!(x, Expr::Field(_) | Expr::Param(_)).then(|| bind(x, frame)) {
+            Some(Bound::Slot(s)) => Some(s),
+            _ => None,
+        };
+        match e {
+            Expr::In(x, ranges) => Some((slot(x)?, Span::Listed(ranges))),
+            Expr::Cmp(op, a, b) => {
+                let (x, op, c) = match (&**a, &**b) {
+                    (x, Expr::Int(c)) => (x, *op, *c),
+                    (Expr::Int(c), x) => (x, flipped(*op)?, *c),
+                    _ => return None,
+                };
+                let span = match op {
+                    Cmp::Lt => Span::One(i64::MIN, c.checked_sub(1)?),
+                    Cmp::Le => Span::One(i64::MIN, c),
+                    Cmp::Gt => Span::One(c.checked_add(1)?, i64::MAX),
+                    Cmp::Ge => Span::One(c, i64::MAX),
+                    Cmp::Eq | Cmp::Ne => return None,
+                };
+                Some((slot(x)?, span))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `op` with its operands swapped (`3 < x` is `x > 3`); `None` for `==` and `!=`, which
+/// [`Span::of`] leaves to the facts ([`force`]).
+fn flipped(op: Cmp) -> Option<Cmp> {
+    match op {
+        Cmp::Lt => Some(Cmp::Gt),
+        Cmp::Le => Some(Cmp::Ge),
+        Cmp::Gt => Some(Cmp::Lt),
+        Cmp::Ge => Some(Cmp::Le),
+        Cmp::Eq | Cmp::Ne => None,
+    }
+}
 
 /// A condition the quick reader checks once a reading is complete: the condition, the truth
 /// it must have, and its frame (start and length in [`QuickState::frames`]).
@@ -586,11 +643,9 @@ fn literal_reach(text: &str, s: &str, pos: usize) -> usize {
 /// Whether value `v` given to field `slot` is against one of `ranges` ([`QuickState::ranges`]):
 /// the check it came from is then false on the values known, as it would be at the reading's
 /// end (`vc4asm_add`'s one-source arm, whose guard `op_add in {7, 8, 23, 24}` is kept as a
-/// check, read as `fadd`).
+/// check, read as `add`).
 fn out_of_ranges(ranges: &[InRanges], slot: Slot, v: u64) -> bool {
-    ranges
-        .iter()
-        .any(|&(t, r, want)| t == slot && r.iter().any(|&(lo, hi)| (lo..=hi).contains(&(v as i64))) != want)
+    ranges.iter().any(|&(t, span, want)| t == slot && span.has(v as i64) != want)
 }
 
 /// Whether the text from `pos` holds the bytes of the literals of `items` (their blanks left
@@ -1256,14 +1311,7 @@ impl QuickReader<'_> {
     fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
         self.st.checks.push((e, want, f.0, f.1));
         self.st.check_reads.push(u64::MAX);
-        // A field not known yet that must be in ranges (or out of them): checked as it is given.
-        if let Expr::In(x, ranges) = e {
-            if let Bound::Slot(s) = bind(x, self.frame(f)) {
-                if self.st.vals[s as usize].is_none() {
-                    self.st.ranges.push((s, ranges, want));
-                }
-            }
-        }
+        self.keep_span(e, want, f);
         // Two unknown fields made equal: what the checks reading either force may grow.
         if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
             self.st.same.push((s, t));
@@ -1274,9 +1322,22 @@ impl QuickReader<'_> {
         force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
     }
 
+    /// A check on one field not known yet that needs it in a span (or out of it,
+    /// [`Span::of`]): its value is checked against the span as it is given ([`out_of_ranges`]),
+    /// not at the reading's end. Both ways of keeping a check do this: a guard compiled for
+    /// its call's shape ([`Step::Check`]) as much as one required at run time.
+    fn keep_span(&mut self, e: &'static Expr, want: bool, f: QFrame) {
+        if let Some((s, span)) = Span::of(e, self.frame(f)) {
+            if self.st.vals[s as usize].is_none() {
+                self.st.ranges.push((s, span, want));
+            }
+        }
+    }
+
     /// [`QuickReader::check`] of a [`Step::Check`]: no pair of fields is made equal by it (a
     /// comparison of fields is a [`Step::Require`]).
     fn check_kept(&mut self, e: &'static Expr, want: bool, at: u32, f: QFrame) -> bool {
+        self.keep_span(e, want, f);
         let st = &mut *self.st;
         st.checks.push((e, want, f.0, f.1));
         st.check_reads.push(st.fits.parts[at as usize].bits);
