@@ -465,18 +465,47 @@ impl<'t> Shape<'t> {
 /// How many of a statement's `,`s outside parentheses [`Commas`] tells apart.
 const COMMAS: usize = 8;
 
-/// A set of pairs of bytes, each at a bit picked by [`pair_bit`]: pairs that share a bit are
-/// alike to it (a superset), and a large set of pairs is every pair.
-type Pairs = [u64; 8];
+/// A set of pairs of bytes, as [`Walk`] finds it: for each first byte, in byte order, the
+/// second bytes that may follow it.
+type Pairs = Vec<(u8, syntax::Bytes)>;
 
-/// The bit of pair (`a`, `b`) in [`Pairs`].
-fn pair_bit(a: u8, b: u8) -> usize {
-    (usize::from(a) * 37 + usize::from(b) * 11) % 512
+/// [`Pairs`] as [`Commas`] looks them up: for each first byte, the number of its second bytes
+/// in `seconds` (`u8::MAX`: none; a set of more first bytes than that holds every pair).
+#[derive(Clone)]
+struct PairSet {
+    at: [u8; 256],
+    seconds: Vec<syntax::Bytes>,
 }
 
-fn has_pair(set: &Pairs, a: u8, b: u8) -> bool {
-    let bit = pair_bit(a, b);
-    set[bit / 64] >> (bit % 64) & 1 == 1
+impl PairSet {
+    fn of(pairs: &Pairs) -> Self {
+        let mut set = PairSet { at: [u8::MAX; 256], seconds: Vec::with_capacity(pairs.len()) };
+        if pairs.len() >= usize::from(u8::MAX) {
+            set.at = [0; 256];
+            set.seconds.push([u64::MAX; 4]);
+            return set;
+        }
+        for (a, seconds) in pairs {
+            set.at[usize::from(*a)] = set.seconds.len() as u8;
+            set.seconds.push(*seconds);
+        }
+        set
+    }
+
+    fn has(&self, a: u8, b: u8) -> bool {
+        let i = self.at[usize::from(a)];
+        i != u8::MAX && syntax::has_byte(&self.seconds[usize::from(i)], b)
+    }
+}
+
+/// Adds to `set` each pair of a byte of `firsts` and one of `seconds`.
+fn add_pairs(set: &mut Pairs, firsts: &syntax::Bytes, seconds: &syntax::Bytes) {
+    for a in syntax::bytes_of(firsts) {
+        match set.binary_search_by_key(&a, |e| e.0) {
+            Ok(i) => set[i].1.iter_mut().zip(seconds).for_each(|(x, y)| *x |= y),
+            Err(i) => set.insert(i, (a, *seconds)),
+        }
+    }
 }
 
 /// What the texts a syntax reads whole may have after each `,` outside parentheses, by the
@@ -488,7 +517,7 @@ fn has_pair(set: &Pairs, a: u8, b: u8) -> bool {
 struct Commas {
     /// For each `,` (up to [`COMMAS`]), the first bytes after it, the second ones, and the
     /// first two.
-    after: Vec<(syntax::Bytes, syntax::Bytes, Pairs)>,
+    after: Vec<(syntax::Bytes, syntax::Bytes, PairSet)>,
     /// The most `,`s a text holds; `u8::MAX`: any number.
     most: u8,
 }
@@ -502,7 +531,8 @@ impl Commas {
 
     fn from_walk(walk: &Walk) -> Self {
         let most = if walk.most > COMMAS { u8::MAX } else { walk.most as u8 };
-        Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most }
+        let after = walk.after[..walk.most.min(COMMAS)].iter().map(|(f, s, p)| (*f, *s, PairSet::of(p)));
+        Commas { after: after.collect(), most }
     }
 
     /// Whether a reading may have the commas of `text`.
@@ -513,7 +543,7 @@ impl Commas {
         let n = usize::from(text.commas).min(self.after.len());
         text.after[..n].iter().zip(&self.after).all(|(&(a, b), (first, second, pairs))| {
             (a == 0 || syntax::has_byte(first, a))
-                && (b == 0 || syntax::has_byte(second, b) && has_pair(pairs, a, b))
+                && (b == 0 || syntax::has_byte(second, b) && pairs.has(a, b))
         })
     }
 }
@@ -709,7 +739,7 @@ impl<'w> Walk<'w> {
             word_ends,
             empty_words,
             fold,
-            after: [([0; 4], [0; 4], [0; 8]); COMMAS],
+            after: core::array::from_fn(|_| ([0; 4], [0; 4], Vec::new())),
             most: 0,
             budget: WALK_ITEMS,
             number_first: numbers.first,
@@ -791,18 +821,7 @@ impl<'w> Walk<'w> {
             1 => after.0.iter_mut().zip(set).for_each(|(a, b)| *a |= b),
             2 => {
                 after.1.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
-                let firsts = &at.firsts[k - 1];
-                let count = |s: &syntax::Bytes| s.iter().map(|w| w.count_ones()).sum::<u32>();
-                if count(firsts) * count(set) > 256 {
-                    after.2 = [u64::MAX; 8];
-                } else {
-                    for a in syntax::bytes_of(firsts) {
-                        for b in syntax::bytes_of(set) {
-                            let bit = pair_bit(a, b);
-                            after.2[bit / 64] |= 1 << (bit % 64);
-                        }
-                    }
-                }
+                add_pairs(&mut after.2, &at.firsts[k - 1], set);
             }
             _ => {}
         }
