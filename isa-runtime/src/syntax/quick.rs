@@ -914,6 +914,11 @@ pub fn quick_in(
             }
         }
         if !holds {
+            // Where the checks force contradictory values on the fields the text left open,
+            // no choice of the search's satisfies them all ([`unsatisfiable`]): no reading.
+            if !q.prefix && unsatisfiable(q.format, q.st, q.ctx.pc) {
+                return;
+            }
             // Where the search's own settling fails the reading too ([`settles`]), the search
             // goes on to its next reading, and so does the walk.
             let st = &q.st;
@@ -1005,6 +1010,57 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
         eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want)
     });
     (holds, kept)
+}
+
+/// How many times [`unsatisfiable`] goes over the checks, each time with the values the
+/// facts found before make known.
+const FORCE_PASSES: usize = 4;
+
+/// Whether no values of the fields a complete reading left open satisfy its checks, as
+/// [`force`] finds it: each check forces its facts again with every value known at the
+/// reading's end (a check kept early forced nothing on a field whose value came later), and
+/// the values the facts make equal (`field == value`, two fields made equal) count as known
+/// in the next pass. Every fact follows from a check that must hold, so a reading this
+/// rejects is one the search's settling ([`settles`]) fails too: every value it chooses
+/// keeps the values known, and it completes only where every check holds.
+fn unsatisfiable(format: &Format, st: &mut QuickState, pc: u64) -> bool {
+    let QuickState { vals, checks, frames, facts, same, settled, .. } = st;
+    settled.clone_from(vals);
+    let mark = facts.len();
+    let mut applied = 0;
+    let mut contradiction = false;
+    for pass in 0..FORCE_PASSES {
+        // The values the facts and the fields made equal make known.
+        let mut grew = false;
+        for &(s, equal, v) in &facts[applied..] {
+            if equal && settled[s as usize].is_none() {
+                settled[s as usize] = Some(v);
+                grew = true;
+            }
+        }
+        applied = facts.len();
+        for &(s, t) in same.iter() {
+            match (settled[s as usize], settled[t as usize]) {
+                (Some(v), None) => settled[t as usize] = Some(v),
+                (None, Some(v)) => settled[s as usize] = Some(v),
+                _ => continue,
+            }
+            grew = true;
+        }
+        // Nothing more known: the checks force nothing new.
+        if pass > 0 && !grew {
+            break;
+        }
+        contradiction = checks.iter().any(|&(e, want, at, len)| {
+            let frame = &frames[at as usize..(at + len) as usize];
+            !force(format.fields, pc, e, want, frame, settled, same, facts)
+        });
+        if contradiction {
+            break;
+        }
+    }
+    facts.truncate(mark);
+    contradiction
 }
 
 struct QuickReader<'t> {

@@ -465,18 +465,47 @@ impl<'t> Shape<'t> {
 /// How many of a statement's `,`s outside parentheses [`Commas`] tells apart.
 const COMMAS: usize = 8;
 
-/// A set of pairs of bytes, each at a bit picked by [`pair_bit`]: pairs that share a bit are
-/// alike to it (a superset), and a large set of pairs is every pair.
-type Pairs = [u64; 8];
+/// A set of pairs of bytes, as [`Walk`] finds it: for each first byte, in byte order, the
+/// second bytes that may follow it.
+type Pairs = Vec<(u8, syntax::Bytes)>;
 
-/// The bit of pair (`a`, `b`) in [`Pairs`].
-fn pair_bit(a: u8, b: u8) -> usize {
-    (usize::from(a) * 37 + usize::from(b) * 11) % 512
+/// [`Pairs`] as [`Commas`] looks them up: for each first byte, the number of its second bytes
+/// in `seconds` (`u8::MAX`: none; a set of more first bytes than that holds every pair).
+#[derive(Clone)]
+struct PairSet {
+    at: [u8; 256],
+    seconds: Vec<syntax::Bytes>,
 }
 
-fn has_pair(set: &Pairs, a: u8, b: u8) -> bool {
-    let bit = pair_bit(a, b);
-    set[bit / 64] >> (bit % 64) & 1 == 1
+impl PairSet {
+    fn of(pairs: &Pairs) -> Self {
+        let mut set = PairSet { at: [u8::MAX; 256], seconds: Vec::with_capacity(pairs.len()) };
+        if pairs.len() >= usize::from(u8::MAX) {
+            set.at = [0; 256];
+            set.seconds.push([u64::MAX; 4]);
+            return set;
+        }
+        for (a, seconds) in pairs {
+            set.at[usize::from(*a)] = set.seconds.len() as u8;
+            set.seconds.push(*seconds);
+        }
+        set
+    }
+
+    fn has(&self, a: u8, b: u8) -> bool {
+        let i = self.at[usize::from(a)];
+        i != u8::MAX && syntax::has_byte(&self.seconds[usize::from(i)], b)
+    }
+}
+
+/// Adds to `set` each pair of a byte of `firsts` and one of `seconds`.
+fn add_pairs(set: &mut Pairs, firsts: &syntax::Bytes, seconds: &syntax::Bytes) {
+    for a in syntax::bytes_of(firsts) {
+        match set.binary_search_by_key(&a, |e| e.0) {
+            Ok(i) => set[i].1.iter_mut().zip(seconds).for_each(|(x, y)| *x |= y),
+            Err(i) => set.insert(i, (a, *seconds)),
+        }
+    }
 }
 
 /// What the texts a syntax reads whole may have after each `,` outside parentheses, by the
@@ -488,7 +517,7 @@ fn has_pair(set: &Pairs, a: u8, b: u8) -> bool {
 struct Commas {
     /// For each `,` (up to [`COMMAS`]), the first bytes after it, the second ones, and the
     /// first two.
-    after: Vec<(syntax::Bytes, syntax::Bytes, Pairs)>,
+    after: Vec<(syntax::Bytes, syntax::Bytes, PairSet)>,
     /// The most `,`s a text holds; `u8::MAX`: any number.
     most: u8,
 }
@@ -502,7 +531,8 @@ impl Commas {
 
     fn from_walk(walk: &Walk) -> Self {
         let most = if walk.most > COMMAS { u8::MAX } else { walk.most as u8 };
-        Commas { after: walk.after[..walk.most.min(COMMAS)].to_vec(), most }
+        let after = walk.after[..walk.most.min(COMMAS)].iter().map(|(f, s, p)| (*f, *s, PairSet::of(p)));
+        Commas { after: after.collect(), most }
     }
 
     /// Whether a reading may have the commas of `text`.
@@ -513,7 +543,7 @@ impl Commas {
         let n = usize::from(text.commas).min(self.after.len());
         text.after[..n].iter().zip(&self.after).all(|(&(a, b), (first, second, pairs))| {
             (a == 0 || syntax::has_byte(first, a))
-                && (b == 0 || syntax::has_byte(second, b) && has_pair(pairs, a, b))
+                && (b == 0 || syntax::has_byte(second, b) && pairs.has(a, b))
         })
     }
 }
@@ -614,6 +644,9 @@ const WALK_DEPTH: u32 = 32;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 struct Reach {
     places: u32,
+    /// The places of readings inside parentheses (one level), where a `,` is no comma of the
+    /// text's ([`Shape`]) but its bytes are taken after one as any other.
+    inside: u32,
     firsts: [syntax::Bytes; COMMAS],
     /// The words looked for ([`words_follow`]) just read, a bit each.
     words: u64,
@@ -626,6 +659,7 @@ struct Reach {
 impl Reach {
     fn union(&mut self, other: &Reach) {
         self.places |= other.places;
+        self.inside |= other.inside;
         self.words |= other.words;
         self.start |= other.start;
         self.last.iter_mut().zip(&other.last).for_each(|(a, b)| *a |= b);
@@ -634,6 +668,17 @@ impl Reach {
         }
     }
 }
+
+/// The places past the bytes after a `,` that [`Commas`] looks at (phase 0), a bit each.
+const PAST_COMMA: u32 = {
+    let mut bits = 0;
+    let mut k = 0;
+    while k <= COMMAS + 1 {
+        bits |= place(k, 0);
+        k += 1;
+    }
+    bits
+};
 
 /// The place of a reading that has read `k` `,`s (`COMMAS + 1`: more than [`COMMAS`]) and
 /// takes next the byte number `phase` after the last one (1: the first, 2: the second; 0:
@@ -646,8 +691,9 @@ const fn place(k: usize, phase: usize) -> u32 {
 /// readings): each literal's and spelling's bytes one by one (a blank may match none, so
 /// blanks are passed over on both sides: the statement's are skipped), a number as a run of
 /// its bytes (those of [`syntax::Syntax::text_bytes`], or an expression's), where each reading
-/// may be ([`Reach`]). It gives up (`None`) at a literal or spelling with a parenthesis (which
-/// a text's commas are counted by), a group read in any order, a walk too long or too deep.
+/// may be ([`Reach`]); a literal's or spelling's `(` takes its readings inside parentheses, where
+/// a `,` is no comma of the text's, until a `)`. It gives up (`None`) at a `(` inside
+/// parentheses, a group read in any order, a walk too long or too deep.
 struct Walk<'w> {
     fold: bool,
     after: [(syntax::Bytes, syntax::Bytes, Pairs); COMMAS],
@@ -657,6 +703,10 @@ struct Walk<'w> {
     number_first: syntax::Bytes,
     number_rest: syntax::Bytes,
     words: &'w [&'w [u8]],
+    /// The numbers of `words` by their last byte (lowercased where case is folded): a word
+    /// ends at no other byte of a spelling; the empty ones (a bit each) end at every byte.
+    word_ends: Vec<(u8, usize)>,
+    empty_words: u64,
     follows: Vec<syntax::Bytes>,
     /// A table's reading from a place, by the table's address: read once a walk, since a
     /// second reading from the same place would only add what the first added. The place's
@@ -679,9 +729,17 @@ impl<'w> Walk<'w> {
         numbers: &Numbers,
         words: &'w [&'w [u8]],
     ) -> Option<Self> {
+        let last = |b: u8| if fold { b.to_ascii_lowercase() } else { b };
+        let mut word_ends: Vec<(u8, usize)> =
+            words.iter().enumerate().filter_map(|(k, w)| Some((last(*w.last()?), k))).collect();
+        word_ends.sort_unstable();
+        let empty_words =
+            words.iter().enumerate().filter(|(_, w)| w.is_empty()).fold(0, |m, (k, _)| m | 1 << k);
         let mut walk = Walk {
+            word_ends,
+            empty_words,
             fold,
-            after: [([0; 4], [0; 4], [0; 8]); COMMAS],
+            after: core::array::from_fn(|_| ([0; 4], [0; 4], Vec::new())),
             most: 0,
             budget: WALK_ITEMS,
             number_first: numbers.first,
@@ -712,35 +770,30 @@ impl<'w> Walk<'w> {
             just_read &= just_read - 1;
             self.follows[j].iter_mut().zip(set).for_each(|(a, b)| *a |= b);
         }
-        // Only the places a reading may be at (a few of the 3 × (COMMAS + 2)).
+        // Only the places a reading may be at (a few of the 3 × (COMMAS + 2)); inside
+        // parentheses every byte is a plain one.
         let mut places = at.places;
-        while places != 0 {
-            let bit = places.trailing_zeros() as usize;
-            places &= places - 1;
+        let mut inside = at.inside;
+        while places | inside != 0 {
+            let is_inside = places == 0;
+            let bit = if is_inside { inside.trailing_zeros() } else { places.trailing_zeros() } as usize;
+            if is_inside {
+                inside &= inside - 1;
+            } else {
+                places &= places - 1;
+            }
             let (k, phase) = (bit / 3, bit % 3);
-            {
-                if (1..=COMMAS).contains(&k) {
-                    let after = &mut self.after[k - 1];
-                    match phase {
-                        1 => after.0.iter_mut().zip(set).for_each(|(a, b)| *a |= b),
-                        2 => {
-                            after.1.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
-                            let firsts = &at.firsts[k - 1];
-                            let count = |s: &syntax::Bytes| s.iter().map(|w| w.count_ones()).sum::<u32>();
-                            if count(firsts) * count(set) > 256 {
-                                after.2 = [u64::MAX; 8];
-                            } else {
-                                for a in syntax::bytes_of(firsts) {
-                                    for b in syntax::bytes_of(set) {
-                                        let bit = pair_bit(a, b);
-                                        after.2[bit / 64] |= 1 << (bit % 64);
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
+            if is_inside {
+                self.after_byte(k, phase, at, set);
+                let next = [0, 2, 0][phase];
+                out.inside |= place(k, next);
+                if next == 2 && (1..=COMMAS).contains(&k) {
+                    out.firsts[k - 1].iter_mut().zip(set).for_each(|(a, b)| *a |= b);
                 }
+                continue;
+            }
+            {
+                self.after_byte(k, phase, at, set);
                 if plain {
                     let next = [0, 2, 0][phase];
                     out.places |= place(k, next);
@@ -755,6 +808,23 @@ impl<'w> Walk<'w> {
             }
         }
         out
+    }
+
+    /// Notes the bytes of `set` read at place (`k`, `phase`) of `at`, the first or second
+    /// after the `k`th `,`.
+    fn after_byte(&mut self, k: usize, phase: usize, at: &Reach, set: &syntax::Bytes) {
+        if !(1..=COMMAS).contains(&k) {
+            return;
+        }
+        let after = &mut self.after[k - 1];
+        match phase {
+            1 => after.0.iter_mut().zip(set).for_each(|(a, b)| *a |= b),
+            2 => {
+                after.1.iter_mut().zip(set).for_each(|(a, b)| *a |= b);
+                add_pairs(&mut after.2, &at.firsts[k - 1], set);
+            }
+            _ => {}
+        }
     }
 
     /// A run of bytes: one of `first`, then any of `rest` (none of them a `,`).
@@ -773,26 +843,46 @@ impl<'w> Walk<'w> {
         }
     }
 
-    /// A literal or a spelling; `None` if it has a parenthesis.
+    /// A literal or a spelling; `None` at a `(` inside parentheses.
     fn text(&mut self, at: &Reach, s: &str) -> Option<Reach> {
         let mut at = *at;
         let bytes = s.as_bytes();
         for (j, &b) in bytes.iter().enumerate().filter(|(_, b)| **b != b' ' && **b != b'\t') {
-            if b == b'(' || b == b')' {
+            if b == b'(' && at.inside != 0 {
                 return None;
             }
             let mut set = [0; 4];
             syntax::add_byte(&mut set, b, self.fold);
             syntax::add_byte(&mut self.spelled, b, self.fold);
-            at = self.byte(&at, &set);
-            // The word ends at this byte of the spelling.
-            let end = j + 1;
+            if (at.places | at.inside) & !PAST_COMMA == 0 && at.words == 0 && !matches!(b, b',' | b'(' | b')')
+            {
+                // Past the bytes a `,` is followed by, with no word just read, a plain byte
+                // leaves every reading where it is ([`Walk::byte`], short).
+                at.last = set;
+                at.start = false;
+                at.firsts = [[0; 4]; COMMAS];
+            } else {
+                at = self.byte(&at, &set);
+            }
+            // A `(` takes the readings inside parentheses, a `)` out of them (one outside
+            // stays there, as the text's commas are counted).
+            match b {
+                b'(' => at.inside = core::mem::take(&mut at.places),
+                b')' => at.places |= core::mem::take(&mut at.inside),
+                _ => {}
+            }
+            // The words that end at this byte of the spelling.
             let fold = self.fold;
-            for (k, w) in self.words.iter().enumerate() {
+            let last = if fold { b.to_ascii_lowercase() } else { b };
+            let from = self.word_ends.partition_point(|e| e.0 < last);
+            let end = j + 1;
+            at.words |= self.empty_words;
+            for &(_, k) in self.word_ends[from..].iter().take_while(|e| e.0 == last) {
+                let w = self.words[k];
                 let ends = end >= w.len()
                     && bytes[end - w.len()..end]
                         .iter()
-                        .zip(*w)
+                        .zip(w)
                         .all(|(a, b)| a == b || fold && a.eq_ignore_ascii_case(b));
                 if ends {
                     at.words |= 1 << k;

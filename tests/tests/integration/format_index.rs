@@ -255,6 +255,41 @@ fn bytes_only_expressions_hold_need_a_number_before_them() {
     assert!(!index.may_read(alu, "fmul ra(80 >> 1), r0, r1", false));
 }
 
+/// A syntax's parentheses are walked as a text's commas are counted, outside them: vc4asm's
+/// `mov -, sacq7`, `mov r0, srel15` (golden corpus: semaphore words e80009e700000017,
+/// e80208270000000f) and `mov r0, [0,1,2,3, ...]` (per-element load e6020827ccccaaaa) are not
+/// asked of `alu_small_imm`, whose `mov` has a register, a small immediate or a rotated source
+/// after its `,` and which writes a rotated regfile-A source in parentheses (GPU_FFT's
+/// `(ra6 >> 2).16b`): the walk that finds what follows a `,` gave up at the parenthesis.
+#[test]
+fn parentheses_are_walked_as_commas_are_counted() {
+    let index = FormatIndex::new::<Vc4>(0);
+    let small = Vc4::formats().iter().position(|f| f.name == "alu_small_imm").expect("alu_small_imm");
+    for text in ["mov -, sacq7", "mov r0, srel15", "mov r0, [0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3]"] {
+        assert!(!index.may_read(small, text, true), "{text}");
+    }
+    for text in ["fmul.ifn rb5, r2 >> 2, (ra6 >> 2).16b", "mov r3, r0 >> 13", "mov r0, 1"] {
+        assert!(index.may_read(small, text, true), "{text}");
+    }
+}
+
+/// The two bytes after a `,` are looked up as a pair, not through a set that many pairs fill:
+/// vc4asm's `add r0, r1, -5` and `add r0, r1, -3` (golden corpus: d00208270c9db3c0,
+/// d00208270c9dd3c0, signal 13, a small immediate) are not asked of `alu`, where a `,` may be
+/// followed by `-` (no source) and by a digit's names (`r1`, `ra7`) but `-` by no digit (the
+/// hashed set gave `-5` and `-3` the bits of pairs `alu` has).
+#[test]
+fn pairs_after_a_comma_are_looked_up_whole() {
+    let index = FormatIndex::new::<Vc4>(0);
+    let at = |name: &str| Vc4::formats().iter().position(|f| f.name == name).expect(name);
+    let (alu, small) = (at("alu"), at("alu_small_imm"));
+    for text in ["add r0, r1, -5", "add r0, r1, -3", "add r0, r1, -7"] {
+        assert!(!index.may_read(alu, text, true), "{text}");
+        assert!(index.may_read(small, text, true), "{text}");
+    }
+    assert!(index.may_read(alu, "add r0, r1, -", true));
+}
+
 /// A lead or required word is looked for with what may follow it wherever the syntax has it:
 /// `MOV32I` (golden corpus) starts with `MOV`, which MOV's forms follow with a register only.
 #[test]
