@@ -324,6 +324,67 @@ struct Fits {
     entries: Vec<(u32, u32)>,
     steps: Vec<Step>,
     parts: Vec<Part>,
+    /// For each shape's arms from its `at`: where its guard's truths on the values of the
+    /// fields it reads that the walk has assigned are kept in `memos` (index + 1; 0: none yet).
+    memo_at: Vec<u32>,
+    memos: Vec<FitMemos>,
+}
+
+/// The last truths of an arm's guard on the values with defaults where the walk has assigned
+/// some of the fields it reads ([`QuickReader::fitting`]): by those fields (bit `s` for field
+/// `s`) and their values ([`fit_key`]). The other fields it reads hold what a reading starts
+/// with (the fixed values, else the defaults), so the truth follows from these.
+#[derive(Clone, Copy, Default)]
+struct FitMemos {
+    keys: [(u64, u64); FIT_MEMOS],
+    /// Bit `i`: the truth kept with `keys[i]`.
+    fit: u8,
+    /// Which entry the next truth replaces.
+    next: u8,
+}
+
+/// How many truths [`FitMemos`] keeps for an arm.
+const FIT_MEMOS: usize = 4;
+
+impl FitMemos {
+    fn get(&self, key: (u64, u64)) -> Option<bool> {
+        (0..FIT_MEMOS).find(|&i| self.keys[i] == key).map(|i| self.fit >> i & 1 == 1)
+    }
+
+    fn put(&mut self, key: (u64, u64), fit: bool) {
+        let i = usize::from(self.next) % FIT_MEMOS;
+        self.keys[i] = key;
+        self.fit = self.fit & !(1 << i) | u8::from(fit) << i;
+        self.next = (i + 1) as u8;
+    }
+}
+
+/// The bits of word `w` of a set of `n` arms (bit `i % 64` of word `i / 64` for arm `i`).
+fn arm_bits(n: usize, w: usize) -> u64 {
+    match n.saturating_sub(64 * w) {
+        0 => 0,
+        k if k >= 64 => u64::MAX,
+        k => (1 << k) - 1,
+    }
+}
+
+/// The fields of `mask` (bit `s` for field `s`, none empty) with their values, as one key of
+/// [`FitMemos`]: up to six values below 1,024, ten bits each (`None` for more, or larger).
+fn fit_key(mask: u64, vals: &[Option<u64>]) -> Option<(u64, u64)> {
+    if mask.count_ones() > 6 {
+        return None;
+    }
+    let mut packed = 0u64;
+    let mut m = mask;
+    while m != 0 {
+        let v = vals[m.trailing_zeros() as usize]?;
+        if v >= 1 << 10 {
+            return None;
+        }
+        packed = packed << 10 | v;
+        m &= m - 1;
+    }
+    Some((mask, packed))
 }
 
 /// What [`QuickReader::require`] does with a guard, worked out once for a call shape
@@ -475,6 +536,11 @@ struct FitShape {
     /// Arms whose truth on the starting values is known, and that truth.
     known: [u64; 4],
     fit: [u64; 4],
+    /// Every field a guard of its arms reads ([`Fits::reads`]); whether every guard's truth
+    /// on the starting values is known; the arms without guards.
+    reads: u64,
+    complete: bool,
+    unguarded: [u64; 4],
 }
 
 /// The longest frame whose shape [`Fits`] keeps (longer: the guards are evaluated each time).
@@ -531,6 +597,7 @@ impl Fits {
         let mut fr = [Bound::Const(0); FIT_FRAME];
         fr[..frame.len()].copy_from_slice(frame);
         let first = self.reads.len() as u32;
+        self.memo_at.extend(syntax.arms.iter().take(256).map(|_| 0));
         self.reads.extend(syntax.arms.iter().take(256).map(|arm| match arm.guard {
             Some(g) if expr_reads_pc(g) => u64::MAX,
             Some(g) => slot_bits(g, frame),
@@ -560,6 +627,12 @@ impl Fits {
             at: first,
             known: [0; 4],
             fit: [0; 4],
+            reads: self.reads[first as usize..].iter().fold(0, |m, r| m | r),
+            complete: false,
+            unguarded: syntax.arms.iter().take(256).enumerate().fold([0; 4], |mut m, (i, arm)| {
+                m[i / 64] |= u64::from(arm.guard.is_none()) << (i % 64);
+                m
+            }),
         });
         let index = self.shapes.len() - 1;
         self.table[at] = index as u32 + 1;
@@ -1452,7 +1525,15 @@ impl QuickReader<'_> {
             return (fitting, None);
         };
         let known = *known;
-        let at = fits.shapes[shape].at as usize;
+        let sh = &fits.shapes[shape];
+        // No guard reads a field the walk assigned, and every truth is known.
+        if sh.complete && sh.reads & known == 0 {
+            for (w, out) in fitting.iter_mut().enumerate() {
+                *out = sh.fit[w] | sh.unguarded[w];
+            }
+            return (fitting, Some(shape));
+        }
+        let at = sh.at as usize;
         for (index, arm) in syntax.arms.iter().enumerate() {
             let Some(g) = arm.guard else {
                 fitting[index / 64] |= 1 << (index % 64);
@@ -1465,9 +1546,34 @@ impl QuickReader<'_> {
                 fitting[word] |= st.fits.shapes[shape].fit[word] & bit;
                 continue;
             }
+            // The fields it reads that the walk assigned, and their values: a guard that reads
+            // the address, or more fields than a key holds, is evaluated each time (so is every
+            // guard of a format of more than 64 fields, whose bits stand for several).
+            let reads = st.fits.reads[at + index];
+            let mask = reads & known;
+            let key = match !still && reads != u64::MAX && fields.len() <= 64 {
+                true => fit_key(mask, &st.vals),
+                false => None,
+            };
+            if let Some(key) = key {
+                let memo = st.fits.memo_at[at + index];
+                if let Some(fit) = memo.checked_sub(1).and_then(|i| st.fits.memos[i as usize].get(key)) {
+                    fitting[word] |= u64::from(fit) << (index % 64);
+                    continue;
+                }
+            }
             let fit = self.fits(g, f).unwrap_or(1) != 0;
             if fit {
                 fitting[word] |= bit;
+            }
+            if let Some(key) = key {
+                let fits = &mut self.st.fits;
+                if fits.memo_at[at + index] == 0 {
+                    fits.memos.push(FitMemos::default());
+                    fits.memo_at[at + index] = fits.memos.len() as u32;
+                }
+                let i = fits.memo_at[at + index] as usize - 1;
+                fits.memos[i].put(key, fit);
             }
             if still {
                 let sh = &mut self.st.fits.shapes[shape];
@@ -1477,6 +1583,8 @@ impl QuickReader<'_> {
                 }
             }
         }
+        let sh = &mut self.st.fits.shapes[shape];
+        sh.complete = (0..4).all(|w| sh.known[w] | sh.unguarded[w] == arm_bits(syntax.arms.len(), w));
         (fitting, Some(shape))
     }
 
@@ -1488,10 +1596,17 @@ impl QuickReader<'_> {
         }
         let (fitting, shape) = self.fitting(syntax, f);
         let at = shape.map(|sh| self.st.fits.shapes[sh].at as usize);
+        let words = syntax.arms.len().div_ceil(64);
         for first in [true, false] {
-            for (index, arm) in syntax.arms.iter().enumerate() {
-                if (fitting[index / 64] >> (index % 64) & 1 == 1) == first {
-                    self.arm(syntax, index, arm, at, f, pos, k);
+            for (w, &fit) in fitting[..words].iter().enumerate() {
+                let mut arms = match first {
+                    true => fit,
+                    false => !fit & arm_bits(syntax.arms.len(), w),
+                };
+                while arms != 0 {
+                    let index = w * 64 + arms.trailing_zeros() as usize;
+                    arms &= arms - 1;
+                    self.arm(syntax, index, &syntax.arms[index], at, f, pos, k);
                 }
             }
         }
