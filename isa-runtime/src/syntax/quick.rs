@@ -121,9 +121,9 @@ pub(super) struct QuickState {
     assigned: Vec<Slot>,
     /// The fields of `assigned` (bit `s % 64` for field `s`).
     known: u64,
-    checks: Vec<Check>,
-    /// For each of `checks`, the fields it reads ([`ReadSets::bits`]).
-    check_reads: Vec<u64>,
+    /// The checks kept, each with the fields it reads ([`ReadSets::bits`]; `u64::MAX` until
+    /// found).
+    checks: Vec<(Check, u64)>,
     /// What the checks force on fields not known yet, given the fields known ([`force`]).
     facts: Vec<Fact>,
     /// Pairs of fields not known yet that a check makes equal (`mul_a == mul_b`).
@@ -923,7 +923,6 @@ pub fn quick_in(
     st.assigned.clear();
     st.known = 0;
     st.checks.clear();
-    st.check_reads.clear();
     st.facts.clear();
     st.same.clear();
     st.ranges.clear();
@@ -978,7 +977,7 @@ pub fn quick_in(
         // on the values known (a condition false on them is false on any that keep them).
         if !(holds && kept) {
             let st = &q.st;
-            let contradicted = st.checks.iter().any(|&(e, want, at, len)| {
+            let contradicted = st.checks.iter().any(|&((e, want, at, len), _)| {
                 let frame = &st.frames[at as usize..(at + len) as usize];
                 eval(e, frame, &st.vals, q.ctx.pc).is_some_and(|v| (v != 0) != want)
             });
@@ -990,7 +989,8 @@ pub fn quick_in(
             // Where the search's own settling fails the reading too ([`settles`]), the search
             // goes on to its next reading, and so does the walk.
             let st = &q.st;
-            let (vals, assigned, checks, frames) = (&st.vals, &st.assigned, &st.checks, &st.frames);
+            let (vals, assigned, frames) = (&st.vals, &st.assigned, &st.frames);
+            let checks: Vec<Check> = st.checks.iter().map(|c| c.0).collect();
             if !q.prefix
                 && !settles(
                     q.format,
@@ -999,7 +999,7 @@ pub fn quick_in(
                     q.ctx,
                     vals,
                     assigned,
-                    checks,
+                    &checks,
                     frames,
                     end,
                     &mut q.reads,
@@ -1043,7 +1043,7 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
     let QuickState { vals, checks, frames, settled, values, .. } = st;
     settled.clone_from(vals);
     let framed =
-        || checks.iter().map(|&(e, want, at, len)| (e, want, &frames[at as usize..(at + len) as usize]));
+        || checks.iter().map(|&((e, want, at, len), _)| (e, want, &frames[at as usize..(at + len) as usize]));
     if !super::reading::carry_equalities(format.fields, settled, framed) {
         return (false, true);
     }
@@ -1073,7 +1073,7 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
             *v = Some(made);
         }
     }
-    let holds = checks.iter().all(|&(e, want, at, len)| {
+    let holds = checks.iter().all(|&((e, want, at, len), _)| {
         let frame = &frames[at as usize..(at + len) as usize];
         eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want)
     });
@@ -1348,7 +1348,6 @@ impl QuickReader<'_> {
             }
         }
         self.st.checks.truncate(m.1);
-        self.st.check_reads.truncate(m.1);
         self.st.frames.truncate(m.2);
         self.st.shown = m.3;
         self.st.owed = m.4;
@@ -1361,15 +1360,14 @@ impl QuickReader<'_> {
     /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
     /// force ([`force`]): false when two contradict, or a check is false on the values known.
     fn reforce(&mut self, bits: u64) -> bool {
-        let QuickState { vals, checks, check_reads, facts, same, frames, .. } = &mut self.st;
-        for (k, &(e, want, at, len)) in checks.iter().enumerate() {
+        let QuickState { vals, checks, facts, same, frames, .. } = &mut self.st;
+        for &mut ((e, want, at, len), ref mut reads) in checks.iter_mut() {
             let frame = &frames[at as usize..(at + len) as usize];
             // What a check reads is found when first asked.
-            if check_reads[k] == u64::MAX {
-                check_reads[k] = self.reads.bits(e, frame);
+            if *reads == u64::MAX {
+                *reads = self.reads.bits(e, frame);
             }
-            let reads = check_reads[k];
-            if reads & bits == 0 {
+            if *reads & bits == 0 {
                 continue;
             }
             if !force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts) {
@@ -1382,8 +1380,7 @@ impl QuickReader<'_> {
     /// Keeps check `e` (to come out `want`): what it forces, checked against what the others
     /// force ([`force`]). False when they contradict: the search fails the reading too.
     fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
-        self.st.checks.push((e, want, f.0, f.1));
-        self.st.check_reads.push(u64::MAX);
+        self.st.checks.push(((e, want, f.0, f.1), u64::MAX));
         self.keep_span(e, want, f);
         // Two unknown fields made equal: what the checks reading either force may grow.
         if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
@@ -1412,8 +1409,7 @@ impl QuickReader<'_> {
     fn check_kept(&mut self, e: &'static Expr, want: bool, at: u32, f: QFrame) -> bool {
         self.keep_span(e, want, f);
         let st = &mut *self.st;
-        st.checks.push((e, want, f.0, f.1));
-        st.check_reads.push(st.fits.parts[at as usize].bits);
+        st.checks.push(((e, want, f.0, f.1), st.fits.parts[at as usize].bits));
         let QuickState { vals, facts, same, frames, .. } = st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
         force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
@@ -1423,12 +1419,11 @@ impl QuickReader<'_> {
     /// leaves compared as compiled.
     fn check_some(&mut self, e: &'static Expr, want: bool, start: u32, end: u32, f: QFrame) -> bool {
         let st = &mut *self.st;
-        st.checks.push((e, want, f.0, f.1));
         let reads = match start < end {
             true => st.fits.parts[start as usize].bits,
             false => u64::MAX,
         };
-        st.check_reads.push(reads);
+        st.checks.push(((e, want, f.0, f.1), reads));
         // No pair of fields is made equal by a conjunction or disjunction ([`equal_pair`]).
         let QuickState { vals, facts, same, frames, fits, .. } = st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
