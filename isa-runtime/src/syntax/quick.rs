@@ -188,6 +188,10 @@ pub(super) struct QuickState {
     fits: Fits,
     /// Names read in earlier texts, by the bytes their reading looked at ([`Words`]).
     words: Words,
+    /// For `spelled_text`: the last word looked up in `words`, by position and whether its
+    /// trailing blanks count ([`word_reach`]): where it reaches and its bytes' hash
+    /// ([`Words::hash_bytes`]), the same for every table read there.
+    word_at: Option<(usize, bool, usize, u64)>,
 }
 
 /// The spellings of tables read at the start of a word in any text: by table, case folding,
@@ -221,12 +225,22 @@ const WORDS: usize = 4096;
 
 impl Words {
     fn hash(table: usize, fold: bool, end: bool, bytes: &[u8]) -> u64 {
+        Words::hash_with(Words::hash_bytes(bytes), table, fold, end)
+    }
+
+    /// The part of [`Words::hash`] that the bytes give (the same for every table).
+    fn hash_bytes(bytes: &[u8]) -> u64 {
         let k = 0x9e37_79b9_7f4a_7c15u64;
-        let mut h = (table as u64 ^ u64::from(fold) << 62 ^ u64::from(end) << 63 ^ bytes.len() as u64)
-            .wrapping_mul(k);
+        let mut h = (bytes.len() as u64).wrapping_mul(k);
         for chunk in bytes.chunks(8) {
             h = (h ^ super::names::pack8(chunk)).wrapping_mul(k);
         }
+        h
+    }
+
+    fn hash_with(bytes: u64, table: usize, fold: bool, end: bool) -> u64 {
+        let h = (bytes ^ table as u64 ^ u64::from(fold) << 62 ^ u64::from(end) << 63)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h ^ (h >> 31)
     }
 
@@ -254,11 +268,10 @@ impl Words {
     }
 
     /// The spellings kept for the key: `Some(None)` for too many, `None` for none kept.
-    fn get(&self, table: usize, fold: bool, end: bool, bytes: &[u8]) -> Option<Option<(u32, u32)>> {
+    fn get(&self, h: u64, table: usize, fold: bool, end: bool, bytes: &[u8]) -> Option<Option<(u32, u32)>> {
         if self.slots.is_empty() {
             return None;
         }
-        let h = Words::hash(table, fold, end, bytes);
         let key = self.find(h, table, fold, end, bytes).1?;
         Some((key.n != u32::MAX).then_some((key.at, key.n)))
     }
@@ -945,6 +958,7 @@ pub fn quick_in(
         st.spelled_once.clear();
         st.spelled_last.clear();
         st.spelled_tables.clear();
+        st.word_at = None;
     }
     let mut q = QuickReader {
         format,
@@ -1177,13 +1191,22 @@ impl QuickReader<'_> {
         let looked = match index.blanks {
             (true, _) => None,
             (false, trailing) => {
-                let reach = word_reach(text, pos, trailing);
-                Some((&text.as_bytes()[pos..reach.min(text.len())], reach > text.len()))
+                let (reach, hash) = match st.word_at {
+                    Some((p, tr, reach, hash)) if p == pos && tr == trailing => (reach, hash),
+                    _ => {
+                        let reach = word_reach(text, pos, trailing);
+                        let hash = Words::hash_bytes(&text.as_bytes()[pos..reach.min(text.len())]);
+                        st.word_at = Some((pos, trailing, reach, hash));
+                        (reach, hash)
+                    }
+                };
+                Some((&text.as_bytes()[pos..reach.min(text.len())], reach > text.len(), hash))
             }
         };
         let table = t as *const Table as usize;
-        if let Some((bytes, end)) = looked {
-            if let Some(found) = st.words.get(table, fold, end, bytes) {
+        if let Some((bytes, end, hash)) = looked {
+            let h = Words::hash_with(hash, table, fold, end);
+            if let Some(found) = st.words.get(h, table, fold, end, bytes) {
                 let start = st.spelled.len();
                 return found.map(|(at, n)| {
                     st.spelled.extend_from_slice(&st.words.spelled[at as usize..(at + n) as usize]);
@@ -1192,7 +1215,7 @@ impl QuickReader<'_> {
             }
         }
         let found = Self::spellings_of(st, t, index, text, pos, fold);
-        if let Some((bytes, end)) = looked {
+        if let Some((bytes, end, _)) = looked {
             let got = found.map(|start| &st.spelled[start..]);
             st.words.put(table, fold, end, bytes, got);
         }
