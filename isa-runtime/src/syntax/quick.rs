@@ -121,9 +121,9 @@ pub(super) struct QuickState {
     assigned: Vec<Slot>,
     /// The fields of `assigned` (bit `s % 64` for field `s`).
     known: u64,
-    checks: Vec<Check>,
-    /// For each of `checks`, the fields it reads ([`ReadSets::bits`]).
-    check_reads: Vec<u64>,
+    /// The checks kept, each with the fields it reads ([`ReadSets::bits`]; `u64::MAX` until
+    /// found).
+    checks: Vec<(Check, u64)>,
     /// What the checks force on fields not known yet, given the fields known ([`force`]).
     facts: Vec<Fact>,
     /// Pairs of fields not known yet that a check makes equal (`mul_a == mul_b`).
@@ -188,6 +188,10 @@ pub(super) struct QuickState {
     fits: Fits,
     /// Names read in earlier texts, by the bytes their reading looked at ([`Words`]).
     words: Words,
+    /// For `spelled_text`: the last word looked up in `words`, by position and whether its
+    /// trailing blanks count ([`word_reach`]): where it reaches and its bytes' hash
+    /// ([`Words::hash_bytes`]), the same for every table read there.
+    word_at: Option<(usize, bool, usize, u64)>,
 }
 
 /// The spellings of tables read at the start of a word in any text: by table, case folding,
@@ -221,12 +225,22 @@ const WORDS: usize = 4096;
 
 impl Words {
     fn hash(table: usize, fold: bool, end: bool, bytes: &[u8]) -> u64 {
+        Words::hash_with(Words::hash_bytes(bytes), table, fold, end)
+    }
+
+    /// The part of [`Words::hash`] that the bytes give (the same for every table).
+    fn hash_bytes(bytes: &[u8]) -> u64 {
         let k = 0x9e37_79b9_7f4a_7c15u64;
-        let mut h = (table as u64 ^ u64::from(fold) << 62 ^ u64::from(end) << 63 ^ bytes.len() as u64)
-            .wrapping_mul(k);
+        let mut h = (bytes.len() as u64).wrapping_mul(k);
         for chunk in bytes.chunks(8) {
             h = (h ^ super::names::pack8(chunk)).wrapping_mul(k);
         }
+        h
+    }
+
+    fn hash_with(bytes: u64, table: usize, fold: bool, end: bool) -> u64 {
+        let h = (bytes ^ table as u64 ^ u64::from(fold) << 62 ^ u64::from(end) << 63)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h ^ (h >> 31)
     }
 
@@ -254,11 +268,10 @@ impl Words {
     }
 
     /// The spellings kept for the key: `Some(None)` for too many, `None` for none kept.
-    fn get(&self, table: usize, fold: bool, end: bool, bytes: &[u8]) -> Option<Option<(u32, u32)>> {
+    fn get(&self, h: u64, table: usize, fold: bool, end: bool, bytes: &[u8]) -> Option<Option<(u32, u32)>> {
         if self.slots.is_empty() {
             return None;
         }
-        let h = Words::hash(table, fold, end, bytes);
         let key = self.find(h, table, fold, end, bytes).1?;
         Some((key.n != u32::MAX).then_some((key.at, key.n)))
     }
@@ -324,6 +337,67 @@ struct Fits {
     entries: Vec<(u32, u32)>,
     steps: Vec<Step>,
     parts: Vec<Part>,
+    /// For each shape's arms from its `at`: where its guard's truths on the values of the
+    /// fields it reads that the walk has assigned are kept in `memos` (index + 1; 0: none yet).
+    memo_at: Vec<u32>,
+    memos: Vec<FitMemos>,
+}
+
+/// The last truths of an arm's guard on the values with defaults where the walk has assigned
+/// some of the fields it reads ([`QuickReader::fitting`]): by those fields (bit `s` for field
+/// `s`) and their values ([`fit_key`]). The other fields it reads hold what a reading starts
+/// with (the fixed values, else the defaults), so the truth follows from these.
+#[derive(Clone, Copy, Default)]
+struct FitMemos {
+    keys: [(u64, u64); FIT_MEMOS],
+    /// Bit `i`: the truth kept with `keys[i]`.
+    fit: u8,
+    /// Which entry the next truth replaces.
+    next: u8,
+}
+
+/// How many truths [`FitMemos`] keeps for an arm.
+const FIT_MEMOS: usize = 4;
+
+impl FitMemos {
+    fn get(&self, key: (u64, u64)) -> Option<bool> {
+        (0..FIT_MEMOS).find(|&i| self.keys[i] == key).map(|i| self.fit >> i & 1 == 1)
+    }
+
+    fn put(&mut self, key: (u64, u64), fit: bool) {
+        let i = usize::from(self.next) % FIT_MEMOS;
+        self.keys[i] = key;
+        self.fit = self.fit & !(1 << i) | u8::from(fit) << i;
+        self.next = (i + 1) as u8;
+    }
+}
+
+/// The bits of word `w` of a set of `n` arms (bit `i % 64` of word `i / 64` for arm `i`).
+fn arm_bits(n: usize, w: usize) -> u64 {
+    match n.saturating_sub(64 * w) {
+        0 => 0,
+        k if k >= 64 => u64::MAX,
+        k => (1 << k) - 1,
+    }
+}
+
+/// The fields of `mask` (bit `s` for field `s`, none empty) with their values, as one key of
+/// [`FitMemos`]: up to six values below 1,024, ten bits each (`None` for more, or larger).
+fn fit_key(mask: u64, vals: &[Option<u64>]) -> Option<(u64, u64)> {
+    if mask.count_ones() > 6 {
+        return None;
+    }
+    let mut packed = 0u64;
+    let mut m = mask;
+    while m != 0 {
+        let v = vals[m.trailing_zeros() as usize]?;
+        if v >= 1 << 10 {
+            return None;
+        }
+        packed = packed << 10 | v;
+        m &= m - 1;
+    }
+    Some((mask, packed))
 }
 
 /// What [`QuickReader::require`] does with a guard, worked out once for a call shape
@@ -475,6 +549,11 @@ struct FitShape {
     /// Arms whose truth on the starting values is known, and that truth.
     known: [u64; 4],
     fit: [u64; 4],
+    /// Every field a guard of its arms reads ([`Fits::reads`]); whether every guard's truth
+    /// on the starting values is known; the arms without guards.
+    reads: u64,
+    complete: bool,
+    unguarded: [u64; 4],
 }
 
 /// The longest frame whose shape [`Fits`] keeps (longer: the guards are evaluated each time).
@@ -531,6 +610,7 @@ impl Fits {
         let mut fr = [Bound::Const(0); FIT_FRAME];
         fr[..frame.len()].copy_from_slice(frame);
         let first = self.reads.len() as u32;
+        self.memo_at.extend(syntax.arms.iter().take(256).map(|_| 0));
         self.reads.extend(syntax.arms.iter().take(256).map(|arm| match arm.guard {
             Some(g) if expr_reads_pc(g) => u64::MAX,
             Some(g) => slot_bits(g, frame),
@@ -560,6 +640,12 @@ impl Fits {
             at: first,
             known: [0; 4],
             fit: [0; 4],
+            reads: self.reads[first as usize..].iter().fold(0, |m, r| m | r),
+            complete: false,
+            unguarded: syntax.arms.iter().take(256).enumerate().fold([0; 4], |mut m, (i, arm)| {
+                m[i / 64] |= u64::from(arm.guard.is_none()) << (i % 64);
+                m
+            }),
         });
         let index = self.shapes.len() - 1;
         self.table[at] = index as u32 + 1;
@@ -850,7 +936,6 @@ pub fn quick_in(
     st.assigned.clear();
     st.known = 0;
     st.checks.clear();
-    st.check_reads.clear();
     st.facts.clear();
     st.same.clear();
     st.ranges.clear();
@@ -873,6 +958,7 @@ pub fn quick_in(
         st.spelled_once.clear();
         st.spelled_last.clear();
         st.spelled_tables.clear();
+        st.word_at = None;
     }
     let mut q = QuickReader {
         format,
@@ -905,7 +991,7 @@ pub fn quick_in(
         // on the values known (a condition false on them is false on any that keep them).
         if !(holds && kept) {
             let st = &q.st;
-            let contradicted = st.checks.iter().any(|&(e, want, at, len)| {
+            let contradicted = st.checks.iter().any(|&((e, want, at, len), _)| {
                 let frame = &st.frames[at as usize..(at + len) as usize];
                 eval(e, frame, &st.vals, q.ctx.pc).is_some_and(|v| (v != 0) != want)
             });
@@ -922,7 +1008,8 @@ pub fn quick_in(
             // Where the search's own settling fails the reading too ([`settles`]), the search
             // goes on to its next reading, and so does the walk.
             let st = &q.st;
-            let (vals, assigned, checks, frames) = (&st.vals, &st.assigned, &st.checks, &st.frames);
+            let (vals, assigned, frames) = (&st.vals, &st.assigned, &st.frames);
+            let checks: Vec<Check> = st.checks.iter().map(|c| c.0).collect();
             if !q.prefix
                 && !settles(
                     q.format,
@@ -931,7 +1018,7 @@ pub fn quick_in(
                     q.ctx,
                     vals,
                     assigned,
-                    checks,
+                    &checks,
                     frames,
                     end,
                     &mut q.reads,
@@ -975,7 +1062,7 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
     let QuickState { vals, checks, frames, settled, values, .. } = st;
     settled.clone_from(vals);
     let framed =
-        || checks.iter().map(|&(e, want, at, len)| (e, want, &frames[at as usize..(at + len) as usize]));
+        || checks.iter().map(|&((e, want, at, len), _)| (e, want, &frames[at as usize..(at + len) as usize]));
     if !super::reading::carry_equalities(format.fields, settled, framed) {
         return (false, true);
     }
@@ -1005,7 +1092,7 @@ fn settle(format: &Format, st: &mut QuickState, pc: u64) -> (bool, bool) {
             *v = Some(made);
         }
     }
-    let holds = checks.iter().all(|&(e, want, at, len)| {
+    let holds = checks.iter().all(|&((e, want, at, len), _)| {
         let frame = &frames[at as usize..(at + len) as usize];
         eval(e, frame, settled, pc).is_some_and(|v| (v != 0) == want)
     });
@@ -1051,7 +1138,7 @@ fn unsatisfiable(format: &Format, st: &mut QuickState, pc: u64) -> bool {
         if pass > 0 && !grew {
             break;
         }
-        contradiction = checks.iter().any(|&(e, want, at, len)| {
+        contradiction = checks.iter().any(|&((e, want, at, len), _)| {
             let frame = &frames[at as usize..(at + len) as usize];
             !force(format.fields, pc, e, want, frame, settled, same, facts)
         });
@@ -1160,13 +1247,22 @@ impl QuickReader<'_> {
         let looked = match index.blanks {
             (true, _) => None,
             (false, trailing) => {
-                let reach = word_reach(text, pos, trailing);
-                Some((&text.as_bytes()[pos..reach.min(text.len())], reach > text.len()))
+                let (reach, hash) = match st.word_at {
+                    Some((p, tr, reach, hash)) if p == pos && tr == trailing => (reach, hash),
+                    _ => {
+                        let reach = word_reach(text, pos, trailing);
+                        let hash = Words::hash_bytes(&text.as_bytes()[pos..reach.min(text.len())]);
+                        st.word_at = Some((pos, trailing, reach, hash));
+                        (reach, hash)
+                    }
+                };
+                Some((&text.as_bytes()[pos..reach.min(text.len())], reach > text.len(), hash))
             }
         };
         let table = t as *const Table as usize;
-        if let Some((bytes, end)) = looked {
-            if let Some(found) = st.words.get(table, fold, end, bytes) {
+        if let Some((bytes, end, hash)) = looked {
+            let h = Words::hash_with(hash, table, fold, end);
+            if let Some(found) = st.words.get(h, table, fold, end, bytes) {
                 let start = st.spelled.len();
                 return found.map(|(at, n)| {
                     st.spelled.extend_from_slice(&st.words.spelled[at as usize..(at + n) as usize]);
@@ -1175,7 +1271,7 @@ impl QuickReader<'_> {
             }
         }
         let found = Self::spellings_of(st, t, index, text, pos, fold);
-        if let Some((bytes, end)) = looked {
+        if let Some((bytes, end, _)) = looked {
             let got = found.map(|start| &st.spelled[start..]);
             st.words.put(table, fold, end, bytes, got);
         }
@@ -1331,7 +1427,6 @@ impl QuickReader<'_> {
             }
         }
         self.st.checks.truncate(m.1);
-        self.st.check_reads.truncate(m.1);
         self.st.frames.truncate(m.2);
         self.st.shown = m.3;
         self.st.owed = m.4;
@@ -1344,15 +1439,14 @@ impl QuickReader<'_> {
     /// Derives again what the checks reading the fields of `bits` (bit `s % 64` for field `s`)
     /// force ([`force`]): false when two contradict, or a check is false on the values known.
     fn reforce(&mut self, bits: u64) -> bool {
-        let QuickState { vals, checks, check_reads, facts, same, frames, .. } = &mut self.st;
-        for (k, &(e, want, at, len)) in checks.iter().enumerate() {
+        let QuickState { vals, checks, facts, same, frames, .. } = &mut self.st;
+        for &mut ((e, want, at, len), ref mut reads) in checks.iter_mut() {
             let frame = &frames[at as usize..(at + len) as usize];
             // What a check reads is found when first asked.
-            if check_reads[k] == u64::MAX {
-                check_reads[k] = self.reads.bits(e, frame);
+            if *reads == u64::MAX {
+                *reads = self.reads.bits(e, frame);
             }
-            let reads = check_reads[k];
-            if reads & bits == 0 {
+            if *reads & bits == 0 {
                 continue;
             }
             if !force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts) {
@@ -1365,8 +1459,7 @@ impl QuickReader<'_> {
     /// Keeps check `e` (to come out `want`): what it forces, checked against what the others
     /// force ([`force`]). False when they contradict: the search fails the reading too.
     fn check(&mut self, e: &'static Expr, want: bool, f: QFrame) -> bool {
-        self.st.checks.push((e, want, f.0, f.1));
-        self.st.check_reads.push(u64::MAX);
+        self.st.checks.push(((e, want, f.0, f.1), u64::MAX));
         self.keep_span(e, want, f);
         // Two unknown fields made equal: what the checks reading either force may grow.
         if let Some((s, t)) = equal_pair(self.format.fields, e, want, self.frame(f), &self.st.vals) {
@@ -1395,8 +1488,7 @@ impl QuickReader<'_> {
     fn check_kept(&mut self, e: &'static Expr, want: bool, at: u32, f: QFrame) -> bool {
         self.keep_span(e, want, f);
         let st = &mut *self.st;
-        st.checks.push((e, want, f.0, f.1));
-        st.check_reads.push(st.fits.parts[at as usize].bits);
+        st.checks.push(((e, want, f.0, f.1), st.fits.parts[at as usize].bits));
         let QuickState { vals, facts, same, frames, .. } = st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
         force(self.format.fields, self.ctx.pc, e, want, frame, vals, same, facts)
@@ -1406,12 +1498,11 @@ impl QuickReader<'_> {
     /// leaves compared as compiled.
     fn check_some(&mut self, e: &'static Expr, want: bool, start: u32, end: u32, f: QFrame) -> bool {
         let st = &mut *self.st;
-        st.checks.push((e, want, f.0, f.1));
         let reads = match start < end {
             true => st.fits.parts[start as usize].bits,
             false => u64::MAX,
         };
-        st.check_reads.push(reads);
+        st.checks.push(((e, want, f.0, f.1), reads));
         // No pair of fields is made equal by a conjunction or disjunction ([`equal_pair`]).
         let QuickState { vals, facts, same, frames, fits, .. } = st;
         let frame = &frames[f.0 as usize..(f.0 + f.1) as usize];
@@ -1508,7 +1599,15 @@ impl QuickReader<'_> {
             return (fitting, None);
         };
         let known = *known;
-        let at = fits.shapes[shape].at as usize;
+        let sh = &fits.shapes[shape];
+        // No guard reads a field the walk assigned, and every truth is known.
+        if sh.complete && sh.reads & known == 0 {
+            for (w, out) in fitting.iter_mut().enumerate() {
+                *out = sh.fit[w] | sh.unguarded[w];
+            }
+            return (fitting, Some(shape));
+        }
+        let at = sh.at as usize;
         for (index, arm) in syntax.arms.iter().enumerate() {
             let Some(g) = arm.guard else {
                 fitting[index / 64] |= 1 << (index % 64);
@@ -1521,9 +1620,34 @@ impl QuickReader<'_> {
                 fitting[word] |= st.fits.shapes[shape].fit[word] & bit;
                 continue;
             }
+            // The fields it reads that the walk assigned, and their values: a guard that reads
+            // the address, or more fields than a key holds, is evaluated each time (so is every
+            // guard of a format of more than 64 fields, whose bits stand for several).
+            let reads = st.fits.reads[at + index];
+            let mask = reads & known;
+            let key = match !still && reads != u64::MAX && fields.len() <= 64 {
+                true => fit_key(mask, &st.vals),
+                false => None,
+            };
+            if let Some(key) = key {
+                let memo = st.fits.memo_at[at + index];
+                if let Some(fit) = memo.checked_sub(1).and_then(|i| st.fits.memos[i as usize].get(key)) {
+                    fitting[word] |= u64::from(fit) << (index % 64);
+                    continue;
+                }
+            }
             let fit = self.fits(g, f).unwrap_or(1) != 0;
             if fit {
                 fitting[word] |= bit;
+            }
+            if let Some(key) = key {
+                let fits = &mut self.st.fits;
+                if fits.memo_at[at + index] == 0 {
+                    fits.memos.push(FitMemos::default());
+                    fits.memo_at[at + index] = fits.memos.len() as u32;
+                }
+                let i = fits.memo_at[at + index] as usize - 1;
+                fits.memos[i].put(key, fit);
             }
             if still {
                 let sh = &mut self.st.fits.shapes[shape];
@@ -1533,6 +1657,8 @@ impl QuickReader<'_> {
                 }
             }
         }
+        let sh = &mut self.st.fits.shapes[shape];
+        sh.complete = (0..4).all(|w| sh.known[w] | sh.unguarded[w] == arm_bits(syntax.arms.len(), w));
         (fitting, Some(shape))
     }
 
@@ -1544,10 +1670,17 @@ impl QuickReader<'_> {
         }
         let (fitting, shape) = self.fitting(syntax, f);
         let at = shape.map(|sh| self.st.fits.shapes[sh].at as usize);
+        let words = syntax.arms.len().div_ceil(64);
         for first in [true, false] {
-            for (index, arm) in syntax.arms.iter().enumerate() {
-                if (fitting[index / 64] >> (index % 64) & 1 == 1) == first {
-                    self.arm(syntax, index, arm, at, f, pos, k);
+            for (w, &fit) in fitting[..words].iter().enumerate() {
+                let mut arms = match first {
+                    true => fit,
+                    false => !fit & arm_bits(syntax.arms.len(), w),
+                };
+                while arms != 0 {
+                    let index = w * 64 + arms.trailing_zeros() as usize;
+                    arms &= arms - 1;
+                    self.arm(syntax, index, &syntax.arms[index], at, f, pos, k);
                 }
             }
         }
