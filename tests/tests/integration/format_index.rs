@@ -236,6 +236,11 @@ fn formats_are_not_asked_for_bytes_they_cannot_have_after_a_comma() {
     assert!(index.may_read(at("xmad_c"), xmad, true));
 }
 
+/// The index of VideoCore IV's format `name`.
+fn vc4_format(name: &str) -> usize {
+    Vc4::formats().iter().position(|f| f.name == name).expect(name)
+}
+
 /// Where numbers take expressions, a byte that only an expression holds must come after a
 /// place where a number may start. vc4asm writes `mov r3, r0 >> 13` (vc4asm's golden words:
 /// 0xd00049e3809fd000, signal 13, the small-immediate format) with a rotation, which `alu`
@@ -245,8 +250,7 @@ fn formats_are_not_asked_for_bytes_they_cannot_have_after_a_comma() {
 #[test]
 fn bytes_only_expressions_hold_need_a_number_before_them() {
     let index = FormatIndex::new::<Vc4>(0);
-    let at = |name: &str| Vc4::formats().iter().position(|f| f.name == name).expect(name);
-    let (alu, small) = (at("alu"), at("alu_small_imm"));
+    let (alu, small) = (vc4_format("alu"), vc4_format("alu_small_imm"));
     for text in ["mov r3, r0 >> 13", "fmul r3, r0, r1 >> 2", "mov r3, r0<<r5"] {
         assert!(!index.may_read(alu, text, true), "{text}");
         assert!(index.may_read(small, text, true), "{text}");
@@ -264,7 +268,7 @@ fn bytes_only_expressions_hold_need_a_number_before_them() {
 #[test]
 fn parentheses_are_walked_as_commas_are_counted() {
     let index = FormatIndex::new::<Vc4>(0);
-    let small = Vc4::formats().iter().position(|f| f.name == "alu_small_imm").expect("alu_small_imm");
+    let small = vc4_format("alu_small_imm");
     for text in ["mov -, sacq7", "mov r0, srel15", "mov r0, [0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3]"] {
         assert!(!index.may_read(small, text, true), "{text}");
     }
@@ -281,8 +285,7 @@ fn parentheses_are_walked_as_commas_are_counted() {
 #[test]
 fn pairs_after_a_comma_are_looked_up_whole() {
     let index = FormatIndex::new::<Vc4>(0);
-    let at = |name: &str| Vc4::formats().iter().position(|f| f.name == name).expect(name);
-    let (alu, small) = (at("alu"), at("alu_small_imm"));
+    let (alu, small) = (vc4_format("alu"), vc4_format("alu_small_imm"));
     for text in ["add r0, r1, -5", "add r0, r1, -3", "add r0, r1, -7"] {
         assert!(!index.may_read(alu, text, true), "{text}");
         assert!(index.may_read(small, text, true), "{text}");
