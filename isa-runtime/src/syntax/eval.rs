@@ -257,10 +257,7 @@ pub(super) fn leaf_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V) -
             })
         }
         Expr::Not(x) => Ok(operand(x, frame, vals)?.map(|v| (v == 0) as i64)),
-        Expr::In(x, ranges) => {
-            Ok(operand(x, frame, vals)?
-                .map(|v| ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64))
-        }
+        Expr::In(x, ranges) => Ok(operand(x, frame, vals)?.map(|v| in_ranges(ranges, v) as i64)),
         _ => operand(e, frame, vals),
     }
 }
@@ -334,7 +331,7 @@ pub(super) fn eval_in<V: Values + ?Sized>(e: &Expr, frame: &[Bound], vals: &V, p
         },
         Expr::In(x, ranges) => {
             let v = eval_in(x, frame, vals, pc)?;
-            Some(ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
+            Some(in_ranges(ranges, v) as i64)
         }
     }
 }
@@ -427,6 +424,12 @@ pub(super) fn eval_both(
         }
         _ => (eval_in(e, frame, vals, pc), eval_in(e, frame, &Defaulted { vals, fields }, pc)),
     }
+}
+
+/// Whether `v` is in one of the inclusive `ranges` of an `in {..}` condition.
+#[inline]
+pub(super) fn in_ranges(ranges: &[(i64, i64)], v: i64) -> bool {
+    ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&v))
 }
 
 pub(super) fn compare(op: Cmp, a: i64, b: i64) -> bool {

@@ -2,7 +2,9 @@
 //! walking the readings in the search's order; a line it cannot settle is left to the search.
 
 use super::analysis::separator;
-use super::eval::{bind, bound_value, compare, eval, self_describing, slot_bits, value_in, Bound, Defaulted};
+use super::eval::{
+    bind, bound_value, compare, eval, in_ranges, self_describing, slot_bits, value_in, Bound, Defaulted,
+};
 use super::facts::{equal_pair, force, same_value, Fact};
 use super::memo::{Payers, PayersOf, ReadSets, Scratch, TableIndexes};
 use super::names::{prints_text, Table};
@@ -64,7 +66,7 @@ enum Span {
 impl Span {
     fn has(self, v: i64) -> bool {
         match self {
-            Span::Listed(r) => r.iter().any(|&(lo, hi)| (lo..=hi).contains(&v)),
+            Span::Listed(r) => in_ranges(r, v),
             Span::One(lo, hi) => (lo..=hi).contains(&v),
         }
     }
@@ -474,9 +476,7 @@ impl Leaf {
             Leaf::Cmp(op, a, b) => Some(compare(op, get(a)?, get(b)?) as i64),
             Leaf::Truth(a) => get(a),
             Leaf::Not(a) => get(a).map(|v| (v == 0) as i64),
-            Leaf::In(a, ranges) => {
-                get(a).map(|v| ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v)) as i64)
-            }
+            Leaf::In(a, ranges) => get(a).map(|v| in_ranges(ranges, v) as i64),
             Leaf::Other => None,
         }
     }
